@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs every Debian package trainyard needs to build, test and run its examples.
+# Idempotent; for a fresh Debian 12 machine, run as root (or with sudo available).
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build ccache mold pkg-config git
+  clang clang-format clang-tidy libclang-rt-14-dev
+  # libraries (DESIGN.md "Dependencies")
+  libgtest-dev libgmock-dev libbenchmark-dev
+  nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libspdlog-dev
+  libsqlite3-dev sqlite3 libboost-dev libboost-system-dev libeigen3-dev libssl-dev
+  # Python runtime for trainers (Debian's interpreter: /usr/bin/python3)
+  python3 python3-pip python3-setuptools python3-wheel python3-numpy
+  # tools the tests and benchmarks drive
+  curl wrk procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,25 @@
+// Time as a dependency: code that needs "now" takes a `Clock&`, so tests can use a fake one.
+#pragma once
+
+#include <chrono>
+
+namespace trainyard {
+
+using WallTime = std::chrono::system_clock::time_point;  // shown to users (createTime, logs)
+using MonoTime = std::chrono::steady_clock::time_point;  // timeouts and backoff
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual WallTime Now() const = 0;
+  virtual MonoTime Monotonic() const = 0;
+};
+
+// The real clocks. Thread-safe.
+class SystemClock final : public Clock {
+ public:
+  WallTime Now() const override { return std::chrono::system_clock::now(); }
+  MonoTime Monotonic() const override { return std::chrono::steady_clock::now(); }
+};
+
+}  // namespace trainyard

@@ -1,0 +1,30 @@
+// proto3 JSON for the ml v1 resources: camelCase names, int64 as strings (numbers accepted),
+// enums by name, Timestamps in RFC 3339, Durations as "Ns", bytes as base64.
+//
+// Decoding is strict, as Google's APIs are: an unknown field, a wrong type, an unknown enum name,
+// an int64 out of range or a malformed timestamp is an INVALID_ARGUMENT whose field violations
+// name the offending path ("trainingInput.workerConfig.acceleratorConfig.count"), and every such
+// problem in the document is reported, not only the first. Encoding omits unset (zero) values and
+// emits keys in a fixed order, so decode(encode(job)) == job and encode is deterministic.
+// Pure and thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "model/job.h"
+
+namespace trainyard::model {
+
+// `text` is one JSON document holding a Job (or a TrainingInput). Violation paths are relative to
+// that document's root: "trainingInput.masterType", "jobId".
+Result<Job> DecodeJob(std::string_view text);
+Result<TrainingInput> DecodeTrainingInput(std::string_view text);
+
+// Compact JSON (no spaces). `EncodeJobPretty` indents by two spaces, for humans.
+std::string EncodeJob(const Job& job);
+std::string EncodeJobPretty(const Job& job);
+std::string EncodeTrainingInput(const TrainingInput& input);
+
+}  // namespace trainyard::model

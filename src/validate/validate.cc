@@ -1,0 +1,1 @@
+#include "validate/validate.h"
