@@ -6,6 +6,7 @@
 // between threads. Lookups return nullptr when a name is unknown.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -35,6 +36,9 @@ struct MachineType {
   int builtin_accelerator_count = 0;
   std::string compute_engine_equivalent;  // legacy types only
   std::string description;
+  // Not in AI Platform's documented list (a2-ultragpu-*, a3-*, g2-*): present so real hardware
+  // can be described; a server may refuse such types in requests.
+  bool extension = false;
 };
 
 // An extra limit at one count, e.g. 8 x K80 need a machine of at most 208 GB.
@@ -105,12 +109,20 @@ class Catalog {
   const MachineType* FindMachineType(std::string_view name) const;
   const Accelerator* FindAccelerator(std::string_view name) const;
   const Accelerator* FindAcceleratorByFlag(std::string_view flag_name) const;
+  // The accelerator one of whose `device_name_patterns` occurs in `device_name` (a line of
+  // `nvidia-smi --query-gpu=name`) as whole words, ignoring case: "Tesla P4" matches
+  // "Tesla P4" but not "Tesla P40". Load rejects a pattern that matches another accelerator's
+  // pattern, so a real device name identifies one model; null when no pattern matches.
+  const Accelerator* FindAcceleratorByDeviceName(std::string_view device_name) const;
   const Region* FindRegion(std::string_view name) const;
   const ScaleTierSpec* FindScaleTier(std::string_view name) const;
+  const ScaleTierSpec* FindScaleTierByFlag(std::string_view flag_name) const;  // "basic-gpu"
   const RuntimeVersion* FindRuntimeVersion(std::string_view version) const;
 
   // The seed's table: allowed counts of `accelerator` on `machine_type`, or nullptr when the
-  // table has no such cell (the accelerator cannot be attached to that type at all).
+  // table has no such cell (the accelerator cannot be attached to that type at all). Beyond the
+  // seed's GPU rows it also has cloud_tpu (TPU_V2/TPU_V3: 8) and the extension types' built-in
+  // GPUs; legacy types have no cells.
   const std::vector<int>* AllowedAcceleratorCounts(std::string_view machine_type,
                                                    std::string_view accelerator) const;
 
@@ -127,6 +139,15 @@ class Catalog {
   std::vector<Region> regions_;
   std::vector<ScaleTierSpec> scale_tiers_;
   std::vector<RuntimeVersion> runtime_versions_;
+  // Name -> position in the vectors above (positions, not pointers, so copies stay valid).
+  using Index = std::map<std::string, std::size_t, std::less<>>;
+  Index machine_type_index_;
+  Index accelerator_index_;
+  Index accelerator_flag_index_;
+  Index region_index_;
+  Index scale_tier_index_;
+  Index scale_tier_flag_index_;
+  Index runtime_version_index_;
   // machine type -> accelerator -> allowed counts
   std::map<std::string, std::map<std::string, std::vector<int>, std::less<>>, std::less<>>
       allowed_counts_;
