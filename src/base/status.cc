@@ -82,8 +82,9 @@ Status Status::OutOfRange(std::string message) {
 }
 
 std::string Status::ToString() const {
-  if (ok())
+  if (ok()) {
     return "OK";
+  }
   std::string out = std::string(CodeName(code_)) + ": " + message_;
   if (violations_.size() > 1) {
     for (const auto& v : violations_) {

@@ -13,15 +13,21 @@ using std::chrono::nanoseconds;
 using std::chrono::seconds;
 using std::chrono::sys_days;
 
+constexpr int kMinYear = 1678;
+constexpr int kMaxYear = 2261;
+constexpr std::int64_t kMaxDurationSeconds = 9'223'372'035LL;
+
 // Reads exactly `width` decimal digits at `pos`; advances `pos`.
 bool ReadDigits(std::string_view text, std::size_t& pos, int width, int& out) {
-  if (pos + static_cast<std::size_t>(width) > text.size())
+  if (pos + static_cast<std::size_t>(width) > text.size()) {
     return false;
+  }
   int value = 0;
   for (int i = 0; i < width; ++i) {
     const char c = text[pos + static_cast<std::size_t>(i)];
-    if (c < '0' || c > '9')
+    if (c < '0' || c > '9') {
       return false;
+    }
     value = value * 10 + (c - '0');
   }
   pos += static_cast<std::size_t>(width);
@@ -30,8 +36,9 @@ bool ReadDigits(std::string_view text, std::size_t& pos, int width, int& out) {
 }
 
 bool Expect(std::string_view text, std::size_t& pos, char c) {
-  if (pos >= text.size() || text[pos] != c)
+  if (pos >= text.size() || text[pos] != c) {
     return false;
+  }
   ++pos;
   return true;
 }
@@ -41,16 +48,19 @@ bool ReadFraction(std::string_view text, std::size_t& pos, std::int64_t& nanos) 
   nanos = 0;
   int digits = 0;
   while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
-    if (digits == 9)
+    if (digits == 9) {
       return false;
+    }
     nanos = nanos * 10 + (text[pos] - '0');
     ++digits;
     ++pos;
   }
-  if (digits == 0)
+  if (digits == 0) {
     return false;
-  for (int i = digits; i < 9; ++i)
+  }
+  for (int i = digits; i < 9; ++i) {
     nanos *= 10;
+  }
   return true;
 }
 
@@ -75,8 +85,9 @@ std::string FormatWithFraction(WallTime time, int fraction_digits) {
   std::string out(buf, static_cast<std::size_t>(n));
   if (fraction_digits > 0) {
     std::int64_t scaled = frac;
-    for (int i = fraction_digits; i < 9; ++i)
+    for (int i = fraction_digits; i < 9; ++i) {
       scaled /= 10;
+    }
     n = std::snprintf(buf, sizeof(buf), ".%0*lld", fraction_digits, static_cast<long long>(scaled));
     out.append(buf, static_cast<std::size_t>(n));
   }
@@ -94,8 +105,9 @@ std::optional<WallTime> ParseTimestamp(std::string_view text) {
       !ReadDigits(text, pos, 2, day)) {
     return std::nullopt;
   }
-  if (pos >= text.size() || (text[pos] != 'T' && text[pos] != 't'))
+  if (pos >= text.size() || (text[pos] != 'T' && text[pos] != 't')) {
     return std::nullopt;
+  }
   ++pos;
   if (!ReadDigits(text, pos, 2, hour) || !Expect(text, pos, ':') ||
       !ReadDigits(text, pos, 2, minute) || !Expect(text, pos, ':') ||
@@ -105,8 +117,9 @@ std::optional<WallTime> ParseTimestamp(std::string_view text) {
   std::int64_t nanos = 0;
   if (pos < text.size() && text[pos] == '.') {
     ++pos;
-    if (!ReadFraction(text, pos, nanos))
+    if (!ReadFraction(text, pos, nanos)) {
       return std::nullopt;
+    }
   }
   int offset_minutes = 0;
   if (pos < text.size() && (text[pos] == 'Z' || text[pos] == 'z')) {
@@ -123,13 +136,19 @@ std::optional<WallTime> ParseTimestamp(std::string_view text) {
   } else {
     return std::nullopt;
   }
-  if (pos != text.size())
+  if (pos != text.size()) {
     return std::nullopt;
+  }
   const std::chrono::year_month_day ymd{std::chrono::year(year),
                                         std::chrono::month(static_cast<unsigned>(month)),
                                         std::chrono::day(static_cast<unsigned>(day))};
-  if (!ymd.ok() || hour > 23 || minute > 59 || second > 60)
+  // WallTime holds int64 nanoseconds since 1970: years 1678 to 2261.
+  if (year < kMinYear || year > kMaxYear) {
     return std::nullopt;
+  }
+  if (!ymd.ok() || hour > 23 || minute > 59 || second > 60) {
+    return std::nullopt;
+  }
   const auto since_epoch = sys_days(ymd).time_since_epoch() + std::chrono::hours(hour) +
                            std::chrono::minutes(minute - offset_minutes) + seconds(second);
   return WallTime(std::chrono::duration_cast<WallTime::duration>(
@@ -140,8 +159,9 @@ std::string FormatTimestamp(WallTime time) {
   const auto ns = std::chrono::floor<nanoseconds>(time).time_since_epoch();
   const std::int64_t frac = (ns - std::chrono::floor<seconds>(ns)).count();
   int digits = 0;
-  if (frac != 0)
+  if (frac != 0) {
     digits = frac % 1'000'000 == 0 ? 3 : (frac % 1'000 == 0 ? 6 : 9);
+  }
   return FormatWithFraction(time, digits);
 }
 
@@ -150,8 +170,9 @@ std::string FormatTimestampMicros(WallTime time) {
 }
 
 std::optional<Duration> ParseDuration(std::string_view text) {
-  if (text.size() < 2 || text.back() != 's')
+  if (text.size() < 2 || text.back() != 's') {
     return std::nullopt;
+  }
   text.remove_suffix(1);
   bool negative = false;
   if (!text.empty() && text.front() == '-') {
@@ -160,34 +181,41 @@ std::optional<Duration> ParseDuration(std::string_view text) {
   }
   const std::size_t dot = text.find('.');
   const std::string_view whole = text.substr(0, dot);
-  if (whole.empty())
+  if (whole.empty() || whole.front() < '0' || whole.front() > '9') {
     return std::nullopt;
+  }
   std::int64_t secs = 0;
   const auto [end, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), secs);
-  if (ec != std::errc() || end != whole.data() + whole.size())
+  if (ec != std::errc() || end != whole.data() + whole.size()) {
     return std::nullopt;
-  // protobuf's Duration range: +-315,576,000,000 seconds.
-  if (secs > 315'576'000'000LL)
+  }
+  // A Duration is held in int64 nanoseconds: about +-292 years (protobuf allows more, but no
+  // scheduling limit needs it).
+  if (secs > kMaxDurationSeconds) {
     return std::nullopt;
+  }
   std::int64_t nanos = 0;
   if (dot != std::string_view::npos) {
     std::size_t pos = dot + 1;
-    if (!ReadFraction(text, pos, nanos) || pos != text.size())
+    if (!ReadFraction(text, pos, nanos) || pos != text.size()) {
       return std::nullopt;
+    }
   }
   const std::int64_t total = secs * 1'000'000'000LL + nanos;
   return Duration(negative ? -total : total);
 }
 
 std::string FormatDuration(Duration duration) {
-  std::int64_t total = duration.count();
+  const std::int64_t count = duration.count();
   std::string out;
-  if (total < 0) {
+  // Negate in unsigned arithmetic so that INT64_MIN does not overflow.
+  std::uint64_t total = static_cast<std::uint64_t>(count);
+  if (count < 0) {
     out += '-';
-    total = -total;
+    total = ~total + 1;
   }
-  const std::int64_t secs = total / 1'000'000'000LL;
-  const std::int64_t nanos = total % 1'000'000'000LL;
+  const auto secs = static_cast<std::int64_t>(total / 1'000'000'000ULL);
+  const auto nanos = static_cast<std::int64_t>(total % 1'000'000'000ULL);
   out += std::to_string(secs);
   if (nanos != 0) {
     char buf[16];

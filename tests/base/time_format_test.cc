@@ -1,5 +1,7 @@
 #include "base/time_format.h"
 
+#include <limits>
+
 #include <gtest/gtest.h>
 
 namespace trainyard {
@@ -46,7 +48,10 @@ INSTANTIATE_TEST_SUITE_P(
                       TimestampCase{"Feb30", "2018-02-30T22:09:40Z", false, 0, 0},
                       TimestampCase{"Trailing", "2018-02-27T22:09:40Zx", false, 0, 0},
                       TimestampCase{"Empty", "", false, 0, 0},
-                      TimestampCase{"EmptyFraction", "2018-02-27T22:09:40.Z", false, 0, 0}),
+                      TimestampCase{"EmptyFraction", "2018-02-27T22:09:40.Z", false, 0, 0},
+                      TimestampCase{"BeforeInt64Nanos", "1677-12-31T00:00:00Z", false, 0, 0},
+                      TimestampCase{"AfterInt64Nanos", "2262-01-01T00:00:00Z", false, 0, 0},
+                      TimestampCase{"Year9999", "9999-12-31T23:59:59Z", false, 0, 0}),
     [](const auto& tc) { return std::string(tc.param.name); });
 
 TEST(FormatTimestamp, UsesProtobufFractionWidths) {
@@ -85,25 +90,31 @@ TEST_P(ParseDurationTest, Parses) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(ProtobufJson, ParseDurationTest,
-                         ::testing::Values(DurationCase{"Whole", "7200s", true, 7'200'000'000'000},
-                                           DurationCase{"Fraction", "1.5s", true, 1'500'000'000},
-                                           DurationCase{"Nanos", "0.000000001s", true, 1},
-                                           DurationCase{"Negative", "-2s", true, -2'000'000'000},
-                                           DurationCase{"NoSuffix", "7200", false, 0},
-                                           DurationCase{"Minutes", "30m", false, 0},
-                                           DurationCase{"OnlySuffix", "s", false, 0},
-                                           DurationCase{"TooBig", "99999999999999999999s", false,
-                                                        0},
-                                           DurationCase{"TenDigits", "1.0000000001s", false, 0},
-                                           DurationCase{"Garbage", "1x5s", false, 0}),
-                         [](const auto& tc) { return std::string(tc.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    ProtobufJson, ParseDurationTest,
+    ::testing::Values(DurationCase{"Whole", "7200s", true, 7'200'000'000'000},
+                      DurationCase{"Fraction", "1.5s", true, 1'500'000'000},
+                      DurationCase{"Nanos", "0.000000001s", true, 1},
+                      DurationCase{"Negative", "-2s", true, -2'000'000'000},
+                      DurationCase{"NoSuffix", "7200", false, 0},
+                      DurationCase{"Minutes", "30m", false, 0},
+                      DurationCase{"OnlySuffix", "s", false, 0},
+                      DurationCase{"TooBig", "99999999999999999999s", false, 0},
+                      DurationCase{"TenDigits", "1.0000000001s", false, 0},
+                      DurationCase{"Garbage", "1x5s", false, 0},
+                      DurationCase{"DoubleMinus", "--5s", false, 0},
+                      DurationCase{"PlusSign", "+5s", false, 0},
+                      DurationCase{"Int64Limit", "9223372035s", true, 9'223'372'035'000'000'000},
+                      DurationCase{"BeyondInt64Nanos", "9223372037s", false, 0}),
+    [](const auto& tc) { return std::string(tc.param.name); });
 
 TEST(FormatDuration, MatchesProtobuf) {
   EXPECT_EQ(FormatDuration(seconds(7200)), "7200s");
   EXPECT_EQ(FormatDuration(nanoseconds(1'500'000'000)), "1.500s");
   EXPECT_EQ(FormatDuration(nanoseconds(1)), "0.000000001s");
   EXPECT_EQ(FormatDuration(nanoseconds(-2'000'001'000)), "-2.000001s");
+  EXPECT_EQ(FormatDuration(nanoseconds(std::numeric_limits<std::int64_t>::min())),
+            "-9223372036.854775808s");
 }
 
 }  // namespace

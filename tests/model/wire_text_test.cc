@@ -1,0 +1,93 @@
+#include "model/wire_text.h"
+
+#include <gtest/gtest.h>
+
+namespace trainyard::model::internal {
+namespace {
+
+struct TextCase {
+  const char* name;
+  std::string text;
+  bool valid;
+};
+
+class Utf8Test : public ::testing::TestWithParam<TextCase> {};
+
+TEST_P(Utf8Test, Validates) {
+  EXPECT_EQ(IsValidUtf8(GetParam().text), GetParam().valid);
+  EXPECT_TRUE(IsValidUtf8(ToValidUtf8(GetParam().text)));
+  if (GetParam().valid) {
+    EXPECT_EQ(ToValidUtf8(GetParam().text), GetParam().text);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sequences, Utf8Test,
+                         ::testing::Values(TextCase{"Ascii", "plain", true},
+                                           TextCase{"Empty", "", true},
+                                           TextCase{"TwoByte", "\xc3\xa9", true},
+                                           TextCase{"ThreeByte", "\xe2\x82\xac", true},
+                                           TextCase{"FourByte", "\xf0\x9f\x98\x80", true},
+                                           TextCase{"Nul", std::string("a\0b", 3), true},
+                                           TextCase{"LoneContinuation", "\x80", false},
+                                           TextCase{"Truncated", "\xe2\x82", false},
+                                           TextCase{"Overlong", "\xc0\xaf", false},
+                                           TextCase{"Surrogate", "\xed\xa0\x80", false},
+                                           TextCase{"PastMax", "\xf4\x90\x80\x80", false},
+                                           TextCase{"InvalidLead", "\xff", false}),
+                         [](const auto& tc) { return std::string(tc.param.name); });
+
+TEST(ToValidUtf8, ReplacesEachBadByte) {
+  EXPECT_EQ(ToValidUtf8("a\xff"
+                        "b\xe2\x82"),
+            "a\xEF\xBF\xBD"
+            "b\xEF\xBF\xBD\xEF\xBF\xBD");
+}
+
+class Base64Test : public ::testing::TestWithParam<TextCase> {};
+
+TEST_P(Base64Test, RequiresPadding) {
+  EXPECT_EQ(IsPaddedBase64(GetParam().text), GetParam().valid);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Etags, Base64Test,
+    ::testing::Values(TextCase{"EightBytes", "w6rbTnTz3wQ=", true},
+                      TextCase{"TwoPads", "YQ==", true}, TextCase{"NoPadNeeded", "YWJj", true},
+                      TextCase{"PlusSlash", "+/+/", true},
+                      TextCase{"Unpadded", "w6rbTnTz3wQ", false}, TextCase{"Short", "abc", false},
+                      TextCase{"ThreePads", "Y===", false}, TextCase{"OnlyPads", "====", false},
+                      TextCase{"PadInside", "YQ=a", false}, TextCase{"UrlSafe", "-_-_", false},
+                      TextCase{"Space", "YW Jj", false}),
+    [](const auto& tc) { return std::string(tc.param.name); });
+
+TEST(ParseTimestampInRange, AcceptsOnlyWhatNanosecondsHold) {
+  EXPECT_TRUE(ParseTimestampInRange("1678-01-01T00:00:00Z").has_value());
+  EXPECT_TRUE(ParseTimestampInRange("2261-12-31T23:59:59.999999999Z").has_value());
+  EXPECT_FALSE(ParseTimestampInRange("1677-12-31T23:59:59Z").has_value());
+  EXPECT_FALSE(ParseTimestampInRange("2262-01-01T00:00:00Z").has_value());
+  EXPECT_FALSE(ParseTimestampInRange("0001-01-01T00:00:00Z").has_value());
+  EXPECT_FALSE(ParseTimestampInRange("-123-01-01T00:00:00Z").has_value());
+  EXPECT_FALSE(ParseTimestampInRange("").has_value());
+}
+
+TEST(ParseDurationInRange, AcceptsOnlyWhatNanosecondsHold) {
+  EXPECT_EQ(ParseDurationInRange("9223372035.999999999s"), Duration(9'223'372'035'999'999'999LL));
+  EXPECT_EQ(ParseDurationInRange("-9223372035s"), Duration(-9'223'372'035'000'000'000LL));
+  EXPECT_EQ(ParseDurationInRange("0.5s"), Duration(500'000'000));
+  EXPECT_FALSE(ParseDurationInRange("9223372036s").has_value());
+  EXPECT_FALSE(ParseDurationInRange("315576000000s").has_value());
+  EXPECT_FALSE(ParseDurationInRange("--5s").has_value());
+  EXPECT_FALSE(ParseDurationInRange("-s").has_value());
+  EXPECT_FALSE(ParseDurationInRange(".5s").has_value());
+  EXPECT_FALSE(ParseDurationInRange("5").has_value());
+}
+
+TEST(QuoteForMessage, EscapesAndShortens) {
+  EXPECT_EQ(QuoteForMessage("a\"b\n"), R"("a\"b\n")");
+  EXPECT_EQ(QuoteForMessage("\xff"), "\"\xEF\xBF\xBD\"");
+  const std::string quoted = QuoteForMessage(std::string(500, 'x'));
+  EXPECT_EQ(quoted, "\"" + std::string(100, 'x') + "...\"");
+}
+
+}  // namespace
+}  // namespace trainyard::model::internal
