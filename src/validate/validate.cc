@@ -1,1 +1,44 @@
 #include "validate/validate.h"
+
+#include "validate/replicas.h"
+#include "validate/rules.h"
+#include "validate/violations.h"
+
+namespace trainyard::validate {
+
+std::vector<FieldViolation> Validate(const model::Job& job, const catalog::Catalog& catalog) {
+  Violations out;
+  CheckJobId(job, out);
+  CheckLabels(job.labels, out);
+  if (!job.training_input) {
+    // Reference §2.8 #3: a training job needs its `trainingInput`.
+    out.Add(FieldPath().Child("trainingInput"), "is required for a training job");
+    return std::move(out).TakeSorted();
+  }
+
+  const model::TrainingInput& input = *job.training_input;
+  const std::array<ReplicaView, 4> views = ReplicaViews(input);
+  const std::vector<RunningReplica> running = RunningReplicas(views, input, catalog);
+  const JobContext context{input, catalog, views, running, FieldPath().Child("trainingInput")};
+  CheckScaleTier(context, out);
+  CheckMachineTypes(context, out);
+  CheckAcceleratorConfigs(context, out);
+  CheckRegion(context, out);
+  CheckTpu(context, out);
+  CheckCode(context, out);
+  CheckContainers(context, out);
+  CheckScheduling(context, out);
+  CheckHyperparameters(context, out);
+  CheckDisks(context, out);
+  return std::move(out).TakeSorted();
+}
+
+Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog) {
+  std::vector<FieldViolation> violations = Validate(job, catalog);
+  if (violations.empty()) {
+    return Status();
+  }
+  return Status::InvalidArgument(std::move(violations));
+}
+
+}  // namespace trainyard::validate

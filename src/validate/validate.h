@@ -1,4 +1,12 @@
-// Every documented AI Platform Training rule for a job request.
+// Every documented AI Platform Training rule for a job request (reference §2.8's checklist and
+// the GPU/TPU/overview seeds), read against a `catalog::Catalog`: machine types, accelerators,
+// the allowed-count table, regions and zones, scale tiers and runtime versions all come from the
+// catalog, so new hardware is data. Output-only fields (state, createTime, …) are not checked.
+//
+// trainyard's own choices where Google's behaviour is unknown: absolute local paths are accepted
+// besides gs:// URIs (packageUris, jobDir); replica counts are at most 1000; boot disks at most
+// 64000 GB; a worker/ps/evaluator imageUri needs a masterConfig.imageUri; a runtime TPU job must
+// name its (TPU-capable) runtimeVersion.
 #pragma once
 
 #include <vector>

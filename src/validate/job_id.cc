@@ -1,0 +1,23 @@
+#include <fmt/format.h>
+
+#include "validate/formats.h"
+#include "validate/rules.h"
+
+namespace trainyard::validate {
+
+void CheckJobId(const model::Job& job, Violations& out) {
+  const FieldPath path = FieldPath().Child("jobId");
+  // Reference §2.1: `jobId` is required on create.
+  if (job.job_id.empty()) {
+    out.Add(path, "is required");
+    return;
+  }
+  // Overview seed (job ids) and reference §2.8 #1: ^[A-Za-z][A-Za-z0-9_]{0,127}$.
+  if (!IsJobId(job.job_id)) {
+    out.Add(path, fmt::format("'{}' is not a valid job id: use only letters, digits and "
+                              "underscores, start with a letter, at most {} characters",
+                              job.job_id, kMaxJobIdLength));
+  }
+}
+
+}  // namespace trainyard::validate

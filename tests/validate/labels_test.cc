@@ -1,0 +1,85 @@
+#include <string>
+
+#include "validate/rule_case.h"
+
+namespace trainyard::validate::testing {
+namespace {
+
+using model::Job;
+
+void ManyLabels(Job& job, int n) {
+  for (int i = 0; i < n; ++i) {
+    job.labels["label_" + std::to_string(i)] = "v";
+  }
+}
+
+class LabelRules : public RuleTest {};
+TEST_P(LabelRules, ReportExactlyTheOffendingFields) {
+  ExpectRuleCase(GetParam());
+}
+
+// Reference §2.8 #15: GCP label rules.
+INSTANTIATE_TEST_SUITE_P(
+    Gcp, LabelRules,
+    ::testing::Values(
+        RuleCase{"Plain", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"team", "ml-infra_2"}};
+                 },
+                 ""},
+        RuleCase{"EmptyValue", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"owner", ""}};
+                 },
+                 ""},
+        RuleCase{"SixtyFourLabels", RuntimeJob, [](Job& j) { ManyLabels(j, 64); }, ""},
+        RuleCase{"SixtyFiveLabels", RuntimeJob, [](Job& j) { ManyLabels(j, 65); }, "labels"},
+        RuleCase{"KeyUppercase", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"Team", "ml"}};
+                 },
+                 "labels"},
+        RuleCase{"KeyStartsWithDigit", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"1team", "ml"}};
+                 },
+                 "labels"},
+        RuleCase{"KeyEmpty", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"", "ml"}};
+                 },
+                 "labels"},
+        RuleCase{"Key63", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"k" + std::string(62, 'x'), "v"}};
+                 },
+                 ""},
+        RuleCase{"Key64", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"k" + std::string(63, 'x'), "v"}};
+                 },
+                 "labels"},
+        RuleCase{"ValueUppercase", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"team", "ML"}};
+                 },
+                 "labels"},
+        RuleCase{"ValueWithDot", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"version", "1.2"}};
+                 },
+                 "labels"},
+        RuleCase{"Value63", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"team", std::string(63, 'v')}};
+                 },
+                 ""},
+        RuleCase{"Value64", RuntimeJob,
+                 [](Job& j) {
+                   j.labels = {{"team", std::string(64, 'v')}};
+                 },
+                 "labels"}),
+    CaseName);
+
+}  // namespace
+}  // namespace trainyard::validate::testing
