@@ -1,5 +1,143 @@
 #include "cli/cli.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "catalog/catalog.h"
+#include "cli/commands.h"
+
 namespace trainyard::cli {
-int Main(int, char**) { return 0; }
+namespace {
+
+// "trainyard.jobs.submit.training": the deepest command the parser reached, for messages.
+std::string CommandPath(CLI::App& app) {
+  std::string path = app.get_name();
+  CLI::App* current = &app;
+  while (true) {
+    const auto chosen = current->get_subcommands();
+    if (chosen.empty()) {
+      return path;
+    }
+    current = chosen.front();
+    path += "." + current->get_name();
+  }
+}
+
+std::optional<std::string> GetEnv(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') {
+    return std::nullopt;
+  }
+  return std::string(value);
+}
+
+// Everything after the first bare `--` is user args for the trainer, as in gcloud.
+std::optional<std::vector<std::string>> SplitUserArgs(std::vector<std::string>& args) {
+  const auto separator = std::ranges::find(args, "--");
+  if (separator == args.end()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> user_args(separator + 1, args.end());
+  args.erase(separator, args.end());
+  return user_args;
+}
+
+}  // namespace
+
+int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+        const Environment& env) {
+  std::vector<std::string> command_line = args;
+  const std::optional<std::vector<std::string>> user_args = SplitUserArgs(command_line);
+
+  CLI::App app{"trainyard: a self-hosted AI Platform Training service and its command line.",
+               "trainyard"};
+  app.require_subcommand(1);
+  CLI::App* jobs = app.add_subcommand("jobs", "Submit and check training jobs.");
+  jobs->require_subcommand(1);
+  CLI::App* submit = jobs->add_subcommand("submit", "Submit jobs.");
+  submit->require_subcommand(1);
+
+  CLI::App* training = submit->add_subcommand("training", "Submit a training job.");
+  RawTrainingFlags submit_raw;
+  std::optional<std::string> submit_project;
+  bool dry_run = false;
+  AddTrainingFlags(*training, submit_raw, submit_project);
+  training->add_flag("--dry-run", dry_run,
+                     "Print the JSON body of the create request instead of sending it.");
+
+  CLI::App* validate = jobs->add_subcommand(
+      "validate", "Check a training job request offline, with the flags of `submit training`.");
+  RawTrainingFlags validate_raw;
+  std::optional<std::string> validate_project;
+  AddTrainingFlags(*validate, validate_raw, validate_project);
+
+  CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
+  catalog_cmd->require_subcommand(1);
+  std::string format = "table";
+  std::vector<CLI::App*> listings;
+  for (const char* name : {"machine-types", "accelerators", "regions", "scale-tiers"}) {
+    CLI::App* listing = catalog_cmd->add_subcommand(name, std::string("List ") + name + ".");
+    listing->add_option("--format", format, "table (default) or json.");
+    listings.push_back(listing);
+  }
+
+  std::vector<std::string> reversed(command_line.rbegin(), command_line.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "ERROR: (" << CommandPath(app) << ") " << e.what() << "\n";
+    return 2;
+  }
+
+  const catalog::Catalog& catalog = catalog::Catalog::Builtin();
+  auto finish = [&](RawTrainingFlags& raw, const std::optional<std::string>& project) {
+    raw.project = project.value_or(env.project.value_or("default"));
+    if (!raw.region) {
+      raw.region = env.region;
+    }
+    raw.user_args = user_args;
+  };
+  if (training->parsed()) {
+    finish(submit_raw, submit_project);
+    return RunSubmitTraining(submit_raw, dry_run, catalog, out, err);
+  }
+  if (validate->parsed()) {
+    finish(validate_raw, validate_project);
+    return RunValidate(validate_raw, catalog, out, err);
+  }
+  if (user_args) {
+    err << "ERROR: (" << CommandPath(app) << ") unrecognized arguments after `--`\n";
+    return 2;
+  }
+  for (CLI::App* listing : listings) {
+    if (listing->parsed()) {
+      return RunCatalogListing(listing->get_name(), format, catalog, out, err);
+    }
+  }
+  err << "ERROR: (trainyard) no command given\n";
+  return 2;
+}
+
+int Main(int argc, char** argv) {
+  try {
+    const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+    return Run(args, std::cout, std::cerr,
+               {.project = GetEnv("TRAINYARD_PROJECT"), .region = GetEnv("TRAINYARD_REGION")});
+  } catch (const std::exception& e) {
+    std::cerr << "ERROR: (trainyard) internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace trainyard::cli
