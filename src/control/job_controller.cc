@@ -1,0 +1,280 @@
+#include "control/job_controller.h"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "control/etag.h"
+#include "control/list_filter.h"
+#include "control/page_token.h"
+#include "control/resource_names.h"
+#include "validate/validate.h"
+
+namespace trainyard::control {
+namespace {
+
+constexpr int kDefaultPageSize = 20;  // reference §1.6
+constexpr int kMaxPageSize = 100;
+// Without a filter each store page is exactly what is missing; with one, the store is read in
+// batches and one request examines at most kMaxScanned jobs (then answers with a token), which
+// keeps a request that matches little to tens of milliseconds (decoding dominates).
+constexpr int kFilterBatch = 200;
+constexpr int kMaxScanned = 2'000;
+// Only another writer on the same database can make a compare-and-swap fail (this process
+// serialises its own), so a few attempts are plenty.
+constexpr int kMaxCasAttempts = 16;
+
+constexpr std::string_view kNotFoundMessage = "Field: name Error: The specified job was not found.";
+constexpr std::string_view kAlreadyExistsMessage =
+    "Field: job.job_id Error: A job with this id already exists.";
+constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
+
+Status Invalid(std::string field, std::string description) {
+  return Status::InvalidArgument(
+      std::vector<FieldViolation>{{std::move(field), std::move(description)}});
+}
+
+// The checks every call on an existing job starts with.
+Status CheckName(std::string_view project, std::string_view job_id) {
+  std::vector<FieldViolation> violations;
+  if (auto violation = CheckProjectId(project, "name")) {
+    violations.push_back(std::move(*violation));
+  }
+  if (auto violation = CheckJobIdInName(job_id)) {
+    violations.push_back(std::move(*violation));
+  }
+  return violations.empty() ? Status() : Status::InvalidArgument(std::move(violations));
+}
+
+// The store's NOT_FOUND in the API's words; other statuses pass through.
+Status ForClient(Status status) {
+  if (status.code() == Code::kNotFound) {
+    return Status::NotFound(std::string(kNotFoundMessage));
+  }
+  return status;
+}
+
+// Output-only fields (reference §2.1 "OUT"): the server sets them, whatever the client sent.
+void ClearOutputOnly(model::Job& job) {
+  job.create_time.reset();
+  job.start_time.reset();
+  job.end_time.reset();
+  job.state = model::JobState::kUnspecified;
+  job.error_message.clear();
+  job.etag.clear();
+  job.training_output.reset();
+  job.job_position = 0;
+}
+
+bool IsLabelsPath(std::string_view field) {
+  return field == "labels" || field.starts_with("labels.") || field.starts_with("labels[");
+}
+
+std::size_t StripeIndex(std::string_view project, std::string_view job_id, std::size_t stripes) {
+  const std::size_t h1 = std::hash<std::string_view>{}(project);
+  const std::size_t h2 = std::hash<std::string_view>{}(job_id);
+  return (h1 * 31 + h2) % stripes;
+}
+
+}  // namespace
+
+JobController::JobController(store::JobStore& store, const catalog::Catalog& catalog,
+                             const Clock& clock)
+    : store_(store), catalog_(catalog), clock_(clock) {}
+
+WallTime JobController::Now() const {
+  return std::chrono::floor<std::chrono::microseconds>(clock_.Now());
+}
+
+Result<model::Job> JobController::Submit(std::string_view project, model::Job job) {
+  if (auto violation = CheckProjectId(project, "parent")) {
+    return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
+  }
+  ClearOutputOnly(job);
+  TY_RETURN_IF_ERROR(validate::ValidateJob(job, catalog_));
+  job.state = model::JobState::kQueued;
+  job.create_time = Now();
+  job.etag = NextEtag(project, job.job_id, "");
+  Status created = store_.Create(project, job);
+  if (created.code() == Code::kAlreadyExists) {
+    return Status::AlreadyExists(std::string(kAlreadyExistsMessage));
+  }
+  TY_RETURN_IF_ERROR(created);
+  return job;
+}
+
+Result<model::Job> JobController::Get(std::string_view project, std::string_view job_id) const {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  Result<model::Job> job = store_.Get(project, job_id);
+  if (!job.ok()) {
+    return ForClient(job.status());
+  }
+  return job;
+}
+
+Result<ListJobsResponse> JobController::List(std::string_view project,
+                                             const ListJobsRequest& request) const {
+  if (auto violation = CheckProjectId(project, "parent")) {
+    return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
+  }
+  if (request.page_size < 0) {
+    return Invalid("pageSize", "The page size must not be negative.");
+  }
+  const auto page_size = static_cast<std::size_t>(
+      request.page_size == 0 ? kDefaultPageSize : std::min(request.page_size, kMaxPageSize));
+  Result<ListFilter> filter = ListFilter::Parse(request.filter);
+  if (!filter.ok()) {
+    return filter.status();
+  }
+  std::optional<store::ListCursor> cursor;
+  if (!request.page_token.empty()) {
+    Result<store::ListCursor> decoded = DecodePageToken(request.page_token);
+    if (!decoded.ok()) {
+      return decoded.status();
+    }
+    cursor = std::move(*decoded);
+  }
+
+  ListJobsResponse response;
+  int scanned = 0;
+  while (true) {
+    const int batch =
+        filter->matches_all() ? static_cast<int>(page_size - response.jobs.size()) : kFilterBatch;
+    Result<store::JobPage> page = store_.List(project, cursor, batch);
+    if (!page.ok()) {
+      return page.status();
+    }
+    for (std::size_t i = 0; i < page->jobs.size(); ++i) {
+      model::Job& job = page->jobs[i];
+      if (!job.create_time.has_value()) {
+        return Status::Internal("stored job " + job.job_id + " has no createTime");
+      }
+      cursor = store::ListCursor{*job.create_time, job.job_id};
+      ++scanned;
+      if (filter->Matches(job)) {
+        response.jobs.push_back(std::move(job));
+      }
+      if (response.jobs.size() == page_size) {
+        if (i + 1 < page->jobs.size() || page->next.has_value()) {
+          response.next_page_token = EncodePageToken(*cursor);
+        }
+        return response;
+      }
+    }
+    if (!page->next.has_value()) {
+      return response;
+    }
+    if (scanned >= kMaxScanned) {
+      response.next_page_token = EncodePageToken(*cursor);
+      return response;
+    }
+  }
+}
+
+Status JobController::Cancel(std::string_view project, std::string_view job_id) {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  const Change change = [this](const model::Job& current) -> Result<std::optional<model::Job>> {
+    model::Job next = current;
+    switch (current.state) {
+      case model::JobState::kQueued:
+      case model::JobState::kPreparing:
+        next.state = model::JobState::kCancelled;
+        next.end_time = Now();
+        next.error_message = kCancelledMessage;
+        next.job_position = 0;
+        return std::optional(std::move(next));
+      case model::JobState::kRunning:
+        next.state = model::JobState::kCancelling;
+        return std::optional(std::move(next));
+      case model::JobState::kCancelling:
+        return std::optional<model::Job>();  // already on its way
+      case model::JobState::kSucceeded:
+      case model::JobState::kFailed:
+      case model::JobState::kCancelled:
+        return Status::FailedPrecondition("Cannot cancel an already completed job.");
+      case model::JobState::kUnspecified:
+        break;
+    }
+    return Status::Internal("job " + current.job_id + " has no state");
+  };
+  return Mutate(project, job_id, change).status();
+}
+
+Result<model::Job> JobController::Patch(std::string_view project, std::string_view job_id,
+                                        const model::Job& patch,
+                                        const std::vector<std::string>& update_mask) {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  if (update_mask.empty()) {
+    return Invalid("updateMask", "The update mask must name the fields to update: labels, etag.");
+  }
+  bool set_labels = false;
+  bool check_etag = false;
+  std::vector<FieldViolation> violations;
+  for (const std::string& path : update_mask) {
+    if (path == "labels") {
+      set_labels = true;
+    } else if (path == "etag") {
+      check_etag = true;
+    } else {
+      violations.push_back({"updateMask", "The field \"" + path +
+                                              "\" cannot be updated; only labels and etag can."});
+    }
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  const Change change = [&](const model::Job& current) -> Result<std::optional<model::Job>> {
+    if (check_etag && patch.etag != current.etag) {
+      return Status::Aborted(
+          "The etag in the request does not match the job's current etag; read the job again.");
+    }
+    if (!set_labels || patch.labels == current.labels) {
+      return std::optional<model::Job>();
+    }
+    model::Job next = current;
+    next.labels = patch.labels;
+    // The create-time rules, applied to the patched job; only label findings count, so a job
+    // stored under an older catalog can still be relabelled.
+    std::vector<FieldViolation> label_violations;
+    for (FieldViolation& violation : validate::Validate(next, catalog_)) {
+      if (IsLabelsPath(violation.field)) {
+        label_violations.push_back(std::move(violation));
+      }
+    }
+    if (!label_violations.empty()) {
+      return Status::InvalidArgument(std::move(label_violations));
+    }
+    return std::optional(std::move(next));
+  };
+  return Mutate(project, job_id, change);
+}
+
+Result<model::Job> JobController::Mutate(std::string_view project, std::string_view job_id,
+                                         const Change& change) {
+  std::lock_guard lock(stripes_[StripeIndex(project, job_id, kStripes)]);
+  for (int attempt = 0; attempt < kMaxCasAttempts; ++attempt) {
+    Result<model::Job> current = store_.Get(project, job_id);
+    if (!current.ok()) {
+      return ForClient(current.status());
+    }
+    Result<std::optional<model::Job>> next = change(*current);
+    if (!next.ok()) {
+      return next.status();
+    }
+    if (!next->has_value()) {
+      return current;
+    }
+    model::Job& updated = **next;
+    updated.etag = NextEtag(project, job_id, current->etag);
+    Status written = store_.Update(project, updated, current->etag);
+    if (written.ok()) {
+      return std::move(updated);
+    }
+    if (written.code() != Code::kAborted) {
+      return ForClient(std::move(written));
+    }
+  }
+  return Status::Aborted("The job is being changed concurrently; retry the request.");
+}
+
+}  // namespace trainyard::control

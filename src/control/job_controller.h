@@ -1,0 +1,90 @@
+// The job controller: the only code that changes a job's state.
+//
+// It validates and stores new jobs, answers reads, lists with filters and paging, cancels and
+// patches labels. Later issues add the reconcile loop that moves jobs through PREPARING and
+// RUNNING. Thread-safe: every read-modify-write of a job holds one of a fixed set of mutexes
+// (chosen by a hash of project and job id) and writes with the store's etag compare-and-swap,
+// retrying on ABORTED, so a concurrent writer elsewhere (another controller on the same database)
+// can delay an update but never lose one.
+//
+// Ids are checked before any lookup: a malformed project id is INVALID_ARGUMENT on "parent"
+// (Submit, List) or "name" (the others); a malformed job id in Get/Cancel/Patch is
+// INVALID_ARGUMENT on "name" rather than NOT_FOUND, since no such job can exist. Messages of
+// NOT_FOUND and ALREADY_EXISTS use reference §1.5's wording. Times the controller sets are
+// whole microseconds (what Python clients such as gcloud can represent).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "catalog/catalog.h"
+#include "model/job.h"
+#include "store/job_store.h"
+
+namespace trainyard::control {
+
+struct ListJobsRequest {
+  int page_size = 0;       // 0 = default (20); clamped to 100; negative: INVALID_ARGUMENT
+  std::string page_token;  // from a previous response; INVALID_ARGUMENT when malformed
+  std::string filter;  // list_filter.h grammar (reference §1.6); INVALID_ARGUMENT when malformed
+};
+
+struct ListJobsResponse {
+  std::vector<model::Job> jobs;  // newest first, ties by jobId
+  // Empty on the last page. With a filter a page may hold fewer than `page_size` jobs (even none)
+  // and still have a token: one request examines a bounded number of stored jobs.
+  std::string next_page_token;
+};
+
+class JobController {
+ public:
+  JobController(store::JobStore& store, const catalog::Catalog& catalog, const Clock& clock);
+
+  // Validates `job` (every violation, INVALID_ARGUMENT) and stores it as QUEUED with
+  // `createTime` and a fresh etag; output-only fields sent by the client are ignored.
+  // ALREADY_EXISTS when the id is taken in `project`. Returns the stored job.
+  Result<model::Job> Submit(std::string_view project, model::Job job);
+
+  Result<model::Job> Get(std::string_view project, std::string_view job_id) const;
+  Result<ListJobsResponse> List(std::string_view project, const ListJobsRequest& request) const;
+
+  // QUEUED and PREPARING go straight to CANCELLED with `endTime` and `errorMessage`; RUNNING goes
+  // to CANCELLING (the reconcile loop finishes it); CANCELLING is left as is (OK). A job already
+  // finished: FAILED_PRECONDITION "Cannot cancel an already completed job.".
+  Status Cancel(std::string_view project, std::string_view job_id);
+
+  // Applies the fields named in `update_mask` ("labels", "etag") from `patch`. With "etag" in
+  // the mask, `patch.etag` must equal the stored etag (ABORTED otherwise). "labels" replaces the
+  // whole map, checked with the same rules as on create. Any other mask path, or an empty mask,
+  // is INVALID_ARGUMENT. Returns the updated job (unchanged, same etag, when nothing changed).
+  Result<model::Job> Patch(std::string_view project, std::string_view job_id,
+                           const model::Job& patch, const std::vector<std::string>& update_mask);
+
+ private:
+  // Returns the job to store, nullopt to leave the job as it is, or an error to return.
+  using Change = std::function<Result<std::optional<model::Job>>(const model::Job& current)>;
+
+  // Reads the job, applies `change` and writes the result with a new etag (compare-and-swap,
+  // retried on ABORTED). Returns the job as stored afterwards.
+  Result<model::Job> Mutate(std::string_view project, std::string_view job_id,
+                            const Change& change);
+  WallTime Now() const;
+
+  static constexpr std::size_t kStripes = 64;
+
+  store::JobStore& store_;
+  const catalog::Catalog& catalog_;
+  const Clock& clock_;
+  // Serialise read-modify-write of one job inside this process; stripe = hash(project, job id).
+  std::array<std::mutex, kStripes> stripes_;
+};
+
+}  // namespace trainyard::control

@@ -1,0 +1,171 @@
+#include "control/list_filter.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "control/list_filter_ast.h"
+
+namespace trainyard::control {
+namespace internal {
+namespace {
+
+const model::TrainingInput& Input(const model::Job& job) {
+  static const model::TrainingInput kUnset;
+  return job.training_input.has_value() ? *job.training_input : kUnset;
+}
+
+// The filterable fields, by their JSON names (reference §2.1, §2.2).
+const std::array kFields = {
+    FilterField{"jobId", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return j.job_id; }},
+    FilterField{"state", FieldKind::kState,
+                [](const model::Job& j) { return model::JobStateName(j.state); }},
+    FilterField{"errorMessage", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return j.error_message; }},
+    FilterField{"createTime", FieldKind::kTime, nullptr,
+                [](const model::Job& j) { return j.create_time; }},
+    FilterField{"startTime", FieldKind::kTime, nullptr,
+                [](const model::Job& j) { return j.start_time; }},
+    FilterField{"endTime", FieldKind::kTime, nullptr,
+                [](const model::Job& j) { return j.end_time; }},
+    FilterField{"labels", FieldKind::kLabels},
+    FilterField{"trainingInput.region", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return Input(j).region; }},
+    FilterField{"trainingInput.scaleTier", FieldKind::kText,
+                [](const model::Job& j) { return model::ScaleTierName(Input(j).scale_tier); }},
+    FilterField{"trainingInput.masterType", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return Input(j).master_type; }},
+    FilterField{"trainingInput.workerType", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return Input(j).worker_type; }},
+    FilterField{
+        "trainingInput.parameterServerType", FieldKind::kText,
+        [](const model::Job& j) -> std::string_view { return Input(j).parameter_server_type; }},
+    FilterField{"trainingInput.runtimeVersion", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return Input(j).runtime_version; }},
+    FilterField{"trainingInput.pythonVersion", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return Input(j).python_version; }},
+    FilterField{"trainingInput.pythonModule", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return Input(j).python_module; }},
+    FilterField{"trainingInput.jobDir", FieldKind::kText,
+                [](const model::Job& j) -> std::string_view { return Input(j).job_dir; }},
+};
+constexpr FilterField kLabelField{"labels.<key>", FieldKind::kLabel};
+constexpr std::string_view kLabelPrefix = "labels.";
+
+template <typename T>
+bool Compare(const T& actual, FilterOp op, const T& value) {
+  switch (op) {
+    case FilterOp::kEq:
+    case FilterOp::kHas:
+      return actual == value;
+    case FilterOp::kNe:
+      return actual != value;
+    case FilterOp::kLt:
+      return actual < value;
+    case FilterOp::kLe:
+      return actual <= value;
+    case FilterOp::kGt:
+      return actual > value;
+    case FilterOp::kGe:
+      return actual >= value;
+  }
+  return false;
+}
+
+bool MatchText(std::string_view actual, const FilterTerm& term) {
+  if (term.prefix) {
+    return actual.starts_with(term.text);
+  }
+  return Compare(actual, term.op, std::string_view(term.text));
+}
+
+bool MatchTerm(const FilterTerm& term, const model::Job& job) {
+  switch (term.field->kind) {
+    case FieldKind::kLabels:
+      return term.presence ? !job.labels.empty() : job.labels.contains(term.text);
+    case FieldKind::kLabel: {
+      const auto it = job.labels.find(term.label_key);
+      if (term.presence) {
+        return it != job.labels.end();
+      }
+      return it == job.labels.end() ? term.op == FilterOp::kNe : MatchText(it->second, term);
+    }
+    case FieldKind::kTime: {
+      const std::optional<WallTime> actual = term.field->time(job);
+      if (term.presence) {
+        return actual.has_value();
+      }
+      return actual.has_value() ? Compare(*actual, term.op, term.time) : term.op == FilterOp::kNe;
+    }
+    case FieldKind::kState:
+      return term.presence ? job.state != model::JobState::kUnspecified
+                           : MatchText(term.field->text(job), term);
+    case FieldKind::kText:
+      return term.presence ? !term.field->text(job).empty()
+                           : MatchText(term.field->text(job), term);
+  }
+  return false;
+}
+
+bool Evaluate(const ListFilter::Node& node, const model::Job& job) {
+  switch (node.type) {
+    case ListFilter::Node::Type::kAnd:
+      return Evaluate(*node.left, job) && Evaluate(*node.right, job);
+    case ListFilter::Node::Type::kOr:
+      return Evaluate(*node.left, job) || Evaluate(*node.right, job);
+    case ListFilter::Node::Type::kNot:
+      return !Evaluate(*node.left, job);
+    case ListFilter::Node::Type::kTerm:
+      return MatchTerm(node.term, job);
+  }
+  return false;
+}
+
+}  // namespace
+
+const FilterField* FindFilterField(std::string_view name, std::string& label_key) {
+  for (const FilterField& field : kFields) {
+    if (field.name == name) {
+      return &field;
+    }
+  }
+  if (name.starts_with(kLabelPrefix) && name.size() > kLabelPrefix.size()) {
+    label_key = std::string(name.substr(kLabelPrefix.size()));
+    return &kLabelField;
+  }
+  return nullptr;
+}
+
+std::string FilterFieldNames() {
+  std::string names;
+  for (const FilterField& field : kFields) {
+    names += field.name;
+    names += ", ";
+  }
+  names += kLabelField.name;
+  return names;
+}
+
+}  // namespace internal
+
+ListFilter::ListFilter(std::unique_ptr<const Node> root) : root_(std::move(root)) {}
+ListFilter::ListFilter(ListFilter&&) noexcept = default;
+ListFilter& ListFilter::operator=(ListFilter&&) noexcept = default;
+ListFilter::~ListFilter() = default;
+
+Result<ListFilter> ListFilter::Parse(std::string_view text) {
+  Status error;
+  std::unique_ptr<const Node> root = internal::ParseFilterExpression(text, error);
+  if (!error.ok()) {
+    return error;
+  }
+  return ListFilter(std::move(root));
+}
+
+bool ListFilter::Matches(const model::Job& job) const {
+  return root_ == nullptr || internal::Evaluate(*root_, job);
+}
+
+}  // namespace trainyard::control

@@ -1,0 +1,57 @@
+// Durable storage of jobs, keyed by (project, jobId).
+//
+// The embedded implementation is SQLite in WAL mode under the data directory
+// (store/sqlite_job_store.h). A call that returns OK has committed: the job survives a SIGKILL of
+// the server right after. Implementations are thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "model/job.h"
+
+namespace trainyard::store {
+
+// A position in a project's job listing: jobs are listed newest first, ties broken by jobId.
+struct ListCursor {
+  WallTime create_time;
+  std::string job_id;
+};
+
+struct JobPage {
+  std::vector<model::Job> jobs;
+  std::optional<ListCursor> next;  // set when more jobs may follow
+};
+
+class JobStore {
+ public:
+  virtual ~JobStore() = default;
+
+  // Inserts `job` (its `job_id`, `create_time` and `etag` set by the caller).
+  // ALREADY_EXISTS if the project already has a job with that id, whatever its state.
+  virtual Status Create(std::string_view project, const model::Job& job) = 0;
+
+  // NOT_FOUND if there is no such job.
+  virtual Result<model::Job> Get(std::string_view project, std::string_view job_id) const = 0;
+
+  // Replaces the stored job when its current etag equals `expected_etag` (compare-and-swap);
+  // ABORTED when it does not, NOT_FOUND when the job does not exist.
+  virtual Status Update(std::string_view project, const model::Job& job,
+                        std::string_view expected_etag) = 0;
+
+  // Up to `limit` jobs of `project` after `after` (from the newest when nullopt).
+  virtual Result<JobPage> List(std::string_view project, const std::optional<ListCursor>& after,
+                               int limit) const = 0;
+
+  // Every job, in any project, whose state is not terminal (for recovery after a restart).
+  virtual Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const = 0;
+
+  // Number of jobs per state across all projects (for /metrics).
+  virtual Result<std::vector<std::pair<model::JobState, std::int64_t>>> CountByState() const = 0;
+};
+
+}  // namespace trainyard::store

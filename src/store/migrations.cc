@@ -1,0 +1,97 @@
+#include "store/migrations.h"
+
+#include <array>
+#include <string>
+
+namespace trainyard::store::internal {
+namespace {
+
+// v1: jobs. Columns other than `body` mirror fields of the stored job (the `EncodeJob` JSON) so
+// that listing, recovery and metrics need no decoding; `state` is the JobState number.
+constexpr std::string_view kV1Jobs = R"sql(
+CREATE TABLE jobs (
+  project        TEXT    NOT NULL,
+  job_id         TEXT    NOT NULL,
+  create_time_ns INTEGER NOT NULL,
+  state          INTEGER NOT NULL,
+  etag           TEXT    NOT NULL,
+  body           TEXT    NOT NULL,
+  PRIMARY KEY (project, job_id)
+);
+CREATE INDEX jobs_by_create_time ON jobs (project, create_time_ns DESC, job_id);
+CREATE INDEX jobs_by_state ON jobs (state);
+)sql";
+
+constexpr std::array kMigrations = {Migration{1, kV1Jobs}};
+
+Status EnsureVersionTable(Connection& db) {
+  return db.Exec(
+      "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+      "INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS "
+      "(SELECT 1 FROM schema_version);");
+}
+
+}  // namespace
+
+std::span<const Migration> Migrations() {
+  return kMigrations;
+}
+
+Result<int> SchemaVersion(Connection& db) {
+  Result<Statement> exists =
+      db.Prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'");
+  if (!exists.ok()) {
+    return exists.status();
+  }
+  Result<bool> has_table = exists->Step();
+  if (!has_table.ok()) {
+    return has_table.status();
+  }
+  if (!*has_table) {
+    return 0;
+  }
+  Result<Statement> select = db.Prepare("SELECT version FROM schema_version");
+  if (!select.ok()) {
+    return select.status();
+  }
+  Result<bool> row = select->Step();
+  if (!row.ok()) {
+    return row.status();
+  }
+  return *row ? static_cast<int>(select->ColumnInt64(0)) : 0;
+}
+
+Status ApplyMigrations(Connection& db, std::span<const Migration> migrations) {
+  // BEGIN IMMEDIATE takes the write lock first, so two processes opening the same new file
+  // cannot both apply a migration.
+  Transaction transaction(db);
+  TY_RETURN_IF_ERROR(transaction.status());
+  TY_RETURN_IF_ERROR(EnsureVersionTable(db));
+  Result<int> current = SchemaVersion(db);
+  if (!current.ok()) {
+    return current.status();
+  }
+  const int newest = migrations.empty() ? 0 : migrations.back().version;
+  if (*current > newest) {
+    return Status::FailedPrecondition(
+        "the database has schema version " + std::to_string(*current) +
+        ", newer than this trainyard knows (" + std::to_string(newest) + "); upgrade trainyard");
+  }
+  if (*current == newest) {
+    return Status();  // the transaction rolls back: it changed nothing
+  }
+  int expected = 1;
+  for (const Migration& migration : migrations) {
+    TY_CHECK(migration.version == expected) << "migrations must be numbered 1, 2, 3, …";
+    ++expected;
+    if (migration.version <= *current) {
+      continue;
+    }
+    TY_RETURN_IF_ERROR(db.Exec(migration.sql));
+  }
+  TY_RETURN_IF_ERROR(
+      db.Exec("UPDATE schema_version SET version = " + std::to_string(newest) + ";"));
+  return transaction.Commit();
+}
+
+}  // namespace trainyard::store::internal

@@ -1,0 +1,306 @@
+#include "store/sqlite_job_store.h"
+
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include <sqlite3.h>
+
+#include "model/json_codec.h"
+#include "store/connection_pool.h"
+#include "store/migrations.h"
+#include "store/sqlite_connection.h"
+
+namespace trainyard::store {
+namespace {
+
+using internal::Connection;
+using internal::ConnectionPool;
+using internal::Statement;
+
+// Readers run concurrently with the writer and with each other (WAL); a handful covers a server
+// whose request threads are few.
+constexpr int kReaderConnections = 4;
+constexpr int kMaxListLimit = 1000;
+
+constexpr std::string_view kInsert =
+    "INSERT INTO jobs (project, job_id, create_time_ns, state, etag, body) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+constexpr std::string_view kGet = "SELECT body FROM jobs WHERE project = ?1 AND job_id = ?2";
+constexpr std::string_view kExists = "SELECT 1 FROM jobs WHERE project = ?1 AND job_id = ?2";
+// Compare-and-swap in one statement: no row changes unless the stored etag is the expected one.
+constexpr std::string_view kUpdate =
+    "UPDATE jobs SET create_time_ns = ?3, state = ?4, etag = ?5, body = ?6 "
+    "WHERE project = ?1 AND job_id = ?2 AND etag = ?7";
+constexpr std::string_view kListFirst =
+    "SELECT body, create_time_ns, job_id FROM jobs WHERE project = ?1 "
+    "ORDER BY create_time_ns DESC, job_id LIMIT ?2";
+// `create_time_ns <= ?2` is a range on the index, so a page starts at the cursor instead of
+// scanning the pages before it; the OR only drops the cursor's own ties.
+constexpr std::string_view kListAfter =
+    "SELECT body, create_time_ns, job_id FROM jobs WHERE project = ?1 AND create_time_ns <= ?2 "
+    "AND (create_time_ns < ?2 OR job_id > ?3) "
+    "ORDER BY create_time_ns DESC, job_id LIMIT ?4";
+constexpr std::string_view kCountByState =
+    "SELECT state, COUNT(*) FROM jobs GROUP BY state ORDER BY state";
+
+std::int64_t ToNanos(WallTime time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+
+WallTime FromNanos(std::int64_t nanos) {
+  return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::nanoseconds(nanos)));
+}
+
+// "SELECT project, body FROM jobs WHERE state IN (<every non-terminal state>) …", so the rule of
+// what is terminal stays in model::IsTerminal.
+std::string ListUnfinishedSql() {
+  std::string states;
+  for (int s = 0; s <= static_cast<int>(model::JobState::kCancelled); ++s) {
+    if (!model::IsTerminal(static_cast<model::JobState>(s))) {
+      states += states.empty() ? "" : ", ";
+      states += std::to_string(s);
+    }
+  }
+  return "SELECT project, body FROM jobs WHERE state IN (" + states +
+         ") ORDER BY create_time_ns, project, job_id";
+}
+
+std::string JobName(std::string_view project, std::string_view job_id) {
+  std::string name = "job projects/";
+  name += project;
+  name += "/jobs/";
+  name += job_id;
+  return name;
+}
+
+Result<model::Job> DecodeStored(std::string_view project, const std::string& body) {
+  Result<model::Job> job = model::DecodeJob(body);
+  if (!job.ok()) {
+    return Status::Internal("a stored job of project " + std::string(project) +
+                            " cannot be decoded: " + job.status().message());
+  }
+  return job;
+}
+
+// WAL is a property of the file: set once here, every later connection uses it. SQLite keeps the
+// old mode, without an error, where WAL is impossible (some network file systems).
+Status EnableWal(Connection& db, const std::string& db_path) {
+  Result<Statement> pragma = db.Prepare("PRAGMA journal_mode = WAL");
+  if (!pragma.ok()) {
+    return pragma.status();
+  }
+  Result<bool> row = pragma->Step();
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (!*row || pragma->ColumnText(0) != "wal") {
+    return Status::FailedPrecondition("sqlite: " + db_path +
+                                      " cannot use write-ahead logging; put the data directory "
+                                      "on a local file system");
+  }
+  return Status();
+}
+
+class SqliteJobStore final : public JobStore {
+ public:
+  SqliteJobStore(std::unique_ptr<Connection> writer, std::unique_ptr<ConnectionPool> readers)
+      : writer_(std::move(writer)),
+        readers_(std::move(readers)),
+        list_unfinished_sql_(ListUnfinishedSql()) {}
+
+  Status Create(std::string_view project, const model::Job& job) override {
+    if (!job.create_time.has_value()) {
+      return Status::InvalidArgument("store: a new job needs its create_time");
+    }
+    const std::string body = model::EncodeJob(job);
+    std::lock_guard lock(write_mu_);
+    Result<Statement> insert = writer_->Prepare(kInsert);
+    if (!insert.ok()) {
+      return insert.status();
+    }
+    BindRow(*insert, project, job, body);
+    Status status = insert->Run();
+    if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
+      return Status::AlreadyExists(JobName(project, job.job_id) + " already exists");
+    }
+    return status;
+  }
+
+  Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> get = reader->Prepare(kGet);
+    if (!get.ok()) {
+      return get.status();
+    }
+    get->Bind(1, project);
+    get->Bind(2, job_id);
+    Result<bool> row = get->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return Status::NotFound(JobName(project, job_id) + " not found");
+    }
+    return DecodeStored(project, get->ColumnText(0));
+  }
+
+  Status Update(std::string_view project, const model::Job& job,
+                std::string_view expected_etag) override {
+    if (!job.create_time.has_value()) {
+      return Status::InvalidArgument("store: an updated job keeps its create_time");
+    }
+    const std::string body = model::EncodeJob(job);
+    std::lock_guard lock(write_mu_);
+    Result<Statement> update = writer_->Prepare(kUpdate);
+    if (!update.ok()) {
+      return update.status();
+    }
+    BindRow(*update, project, job, body);
+    update->Bind(7, expected_etag);
+    TY_RETURN_IF_ERROR(update->Run());
+    if (writer_->Changes() == 1) {
+      return Status();
+    }
+    // Nothing changed: tell a missing job from a stale etag (still under the writer lock).
+    Result<Statement> exists = writer_->Prepare(kExists);
+    if (!exists.ok()) {
+      return exists.status();
+    }
+    exists->Bind(1, project);
+    exists->Bind(2, job.job_id);
+    Result<bool> row = exists->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return Status::NotFound(JobName(project, job.job_id) + " not found");
+    }
+    return Status::Aborted(JobName(project, job.job_id) + " was changed concurrently (etag)");
+  }
+
+  Result<JobPage> List(std::string_view project, const std::optional<ListCursor>& after,
+                       int limit) const override {
+    if (limit < 1 || limit > kMaxListLimit) {
+      return Status::InvalidArgument("store: list limit must be in [1, " +
+                                     std::to_string(kMaxListLimit) + "]");
+    }
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> list = reader->Prepare(after.has_value() ? kListAfter : kListFirst);
+    if (!list.ok()) {
+      return list.status();
+    }
+    list->Bind(1, project);
+    // One row more than asked tells whether another page exists.
+    if (after.has_value()) {
+      list->Bind(2, ToNanos(after->create_time));
+      list->Bind(3, after->job_id);
+      list->Bind(4, std::int64_t{limit} + 1);
+    } else {
+      list->Bind(2, std::int64_t{limit} + 1);
+    }
+    JobPage page;
+    ListCursor last;
+    while (true) {
+      Result<bool> row = list->Step();
+      if (!row.ok()) {
+        return row.status();
+      }
+      if (!*row) {
+        break;
+      }
+      if (static_cast<int>(page.jobs.size()) == limit) {
+        page.next = std::move(last);
+        break;
+      }
+      Result<model::Job> job = DecodeStored(project, list->ColumnText(0));
+      if (!job.ok()) {
+        return job.status();
+      }
+      last = ListCursor{FromNanos(list->ColumnInt64(1)), list->ColumnText(2)};
+      page.jobs.push_back(std::move(*job));
+    }
+    return page;
+  }
+
+  Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const override {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> list = reader->Prepare(list_unfinished_sql_);
+    if (!list.ok()) {
+      return list.status();
+    }
+    std::vector<std::pair<std::string, model::Job>> jobs;
+    while (true) {
+      Result<bool> row = list->Step();
+      if (!row.ok()) {
+        return row.status();
+      }
+      if (!*row) {
+        return jobs;
+      }
+      std::string project = list->ColumnText(0);
+      Result<model::Job> job = DecodeStored(project, list->ColumnText(1));
+      if (!job.ok()) {
+        return job.status();
+      }
+      jobs.emplace_back(std::move(project), std::move(*job));
+    }
+  }
+
+  Result<std::vector<std::pair<model::JobState, std::int64_t>>> CountByState() const override {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> count = reader->Prepare(kCountByState);
+    if (!count.ok()) {
+      return count.status();
+    }
+    std::vector<std::pair<model::JobState, std::int64_t>> counts;
+    while (true) {
+      Result<bool> row = count->Step();
+      if (!row.ok()) {
+        return row.status();
+      }
+      if (!*row) {
+        return counts;
+      }
+      counts.emplace_back(static_cast<model::JobState>(count->ColumnInt64(0)),
+                          count->ColumnInt64(1));
+    }
+  }
+
+ private:
+  static void BindRow(Statement& statement, std::string_view project, const model::Job& job,
+                      const std::string& body) {
+    statement.Bind(1, project);
+    statement.Bind(2, job.job_id);
+    statement.Bind(3, ToNanos(*job.create_time));
+    statement.Bind(4, std::int64_t{static_cast<int>(job.state)});
+    statement.Bind(5, job.etag);
+    statement.Bind(6, body);
+  }
+
+  std::mutex write_mu_;
+  std::unique_ptr<Connection> writer_;  // guarded by write_mu_
+  std::unique_ptr<ConnectionPool> readers_;
+  const std::string list_unfinished_sql_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<JobStore>> OpenSqliteJobStore(const std::string& db_path) {
+  Result<std::unique_ptr<Connection>> writer = Connection::Open(db_path, /*read_only=*/false);
+  if (!writer.ok()) {
+    return writer.status();
+  }
+  TY_RETURN_IF_ERROR(EnableWal(**writer, db_path));
+  TY_RETURN_IF_ERROR(internal::ApplyMigrations(**writer, internal::Migrations()));
+  Result<std::unique_ptr<ConnectionPool>> readers =
+      ConnectionPool::Open(db_path, kReaderConnections);
+  if (!readers.ok()) {
+    return readers.status();
+  }
+  return std::unique_ptr<JobStore>(
+      std::make_unique<SqliteJobStore>(std::move(*writer), std::move(*readers)));
+}
+
+}  // namespace trainyard::store
