@@ -1,0 +1,233 @@
+#include "server/ml_v1_handlers.h"
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "model/json_codec.h"
+#include "server/rpc_error.h"
+
+namespace trainyard::server {
+namespace {
+
+using control::JobController;
+
+constexpr std::string_view kJobs = "/v1/projects/{project}/jobs";
+constexpr std::string_view kJob = "/v1/projects/{project}/jobs/{jobId}";
+
+std::string_view Trim(std::string_view s) {
+  constexpr std::string_view kSpace = " \t\r\n";
+  const std::size_t begin = s.find_first_not_of(kSpace);
+  if (begin == std::string_view::npos) {
+    return {};
+  }
+  return s.substr(begin, s.find_last_not_of(kSpace) - begin + 1);
+}
+
+bool IEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// A body is JSON: no Content-Type (lenient, as most clients send one) or application/json.
+Status CheckJsonBody(const HttpRequest& request) {
+  const std::string_view type = request.content_type;
+  if (!type.empty() && !IEquals(Trim(type.substr(0, type.find(';'))), "application/json")) {
+    return Status::InvalidArgument(fmt::format(
+        "Unsupported Content-Type \"{}\": the request body must be application/json.", type));
+  }
+  return {};
+}
+
+// The request body as a Job (create's full job, patch's partial one).
+Result<model::Job> DecodeBody(const HttpRequest& request) {
+  TY_RETURN_IF_ERROR(CheckJsonBody(request));
+  if (Trim(request.body).empty()) {
+    return Status::InvalidArgument("The request body is empty; expected a JSON Job.");
+  }
+  return model::DecodeJob(request.body);
+}
+
+HttpResponse JobResponse(const Result<model::Job>& job) {
+  return job.ok() ? JsonResponse(model::EncodeJob(*job)) : ErrorResponse(job.status());
+}
+
+HttpResponse CreateJob(JobController& controller, const RoutedRequest& request) {
+  auto job = DecodeBody(request.http);
+  if (!job.ok()) {
+    return ErrorResponse(job.status());
+  }
+  return JobResponse(controller.Submit(request.Param("project"), *std::move(job)));
+}
+
+HttpResponse GetJob(const JobController& controller, const RoutedRequest& request) {
+  return JobResponse(controller.Get(request.Param("project"), request.Param("jobId")));
+}
+
+// `pageSize` is an int32 in decimal.
+Result<int> ParsePageSize(const std::string* text) {
+  if (text == nullptr || text->empty()) {
+    return 0;
+  }
+  int value = 0;
+  const char* end = text->data() + text->size();
+  const auto [ptr, ec] = std::from_chars(text->data(), end, value);
+  if (ec != std::errc() || ptr != end) {
+    return Status::InvalidArgument(std::vector<FieldViolation>{
+        {"pageSize", fmt::format("\"{}\" is not a 32-bit integer.", text->substr(0, 100))}});
+  }
+  return value;
+}
+
+HttpResponse ListJobs(const JobController& controller, const RoutedRequest& request) {
+  auto page_size = ParsePageSize(request.Query("pageSize"));
+  if (!page_size.ok()) {
+    return ErrorResponse(page_size.status());
+  }
+  control::ListJobsRequest list{.page_size = *page_size};
+  if (const std::string* token = request.Query("pageToken")) {
+    list.page_token = *token;
+  }
+  if (const std::string* filter = request.Query("filter")) {
+    list.filter = *filter;
+  }
+  auto page = controller.List(request.Param("project"), list);
+  if (!page.ok()) {
+    return ErrorResponse(page.status());
+  }
+  // Both keys are left out when empty: no jobs is "{}" (reference §1.2).
+  std::string body = "{";
+  if (!page->jobs.empty()) {
+    body += "\"jobs\":[";
+    for (std::size_t i = 0; i < page->jobs.size(); ++i) {
+      if (i > 0) {
+        body += ',';
+      }
+      body += model::EncodeJob(page->jobs[i]);
+    }
+    body += ']';
+  }
+  if (!page->next_page_token.empty()) {
+    body += page->jobs.empty() ? "" : ",";
+    body +=
+        "\"nextPageToken\":" + nlohmann::json(page->next_page_token)
+                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  body += '}';
+  return JsonResponse(std::move(body));
+}
+
+// `updateMask` is a google.protobuf.FieldMask in its JSON form: comma-separated paths.
+std::vector<std::string> ParseUpdateMask(const std::string* text) {
+  std::vector<std::string> paths;
+  std::string_view rest = text == nullptr ? std::string_view() : std::string_view(*text);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view path = Trim(rest.substr(0, comma));
+    if (!path.empty()) {
+      paths.emplace_back(path);
+    }
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return paths;
+}
+
+HttpResponse PatchJob(JobController& controller, const RoutedRequest& request) {
+  auto patch = DecodeBody(request.http);
+  if (!patch.ok()) {
+    return ErrorResponse(patch.status());
+  }
+  return JobResponse(controller.Patch(request.Param("project"), request.Param("jobId"), *patch,
+                                      ParseUpdateMask(request.Query("updateMask"))));
+}
+
+// CancelJobRequest has no fields: the body is empty or "{}".
+Status CheckEmptyMessage(const HttpRequest& request) {
+  TY_RETURN_IF_ERROR(CheckJsonBody(request));
+  if (Trim(request.body).empty()) {
+    return {};
+  }
+  const nlohmann::json body =
+      nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return Status::InvalidArgument("Invalid JSON payload received: the body is not valid JSON.");
+  }
+  if (!body.is_object()) {
+    return Status::InvalidArgument(
+        "Invalid JSON payload received: expected a JSON object (CancelJobRequest).");
+  }
+  std::vector<FieldViolation> unknown;
+  for (const auto& item : body.items()) {
+    unknown.push_back(
+        {item.key(), fmt::format("Invalid JSON payload received. Unknown name \"{}\": "
+                                 "Cannot find field (CancelJobRequest has none).",
+                                 item.key())});
+  }
+  return unknown.empty() ? Status() : Status::InvalidArgument(std::move(unknown));
+}
+
+HttpResponse CancelJob(JobController& controller, const RoutedRequest& request) {
+  Status status = CheckEmptyMessage(request.http);
+  if (status.ok()) {
+    status = controller.Cancel(request.Param("project"), request.Param("jobId"));
+  }
+  return status.ok() ? JsonResponse("{}") : ErrorResponse(status);
+}
+
+// A stable 12-digit stand-in for the project number (FNV-1a of the project id).
+std::string ProjectNumber(std::string_view project) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (char c : project) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  }
+  return std::to_string(100'000'000'000ULL + hash % 900'000'000'000ULL);
+}
+
+HttpResponse GetConfig(const RoutedRequest& request) {
+  const std::string& project = request.Param("project");
+  const std::string number = ProjectNumber(project);
+  const nlohmann::ordered_json body = {
+      {"serviceAccount", fmt::format("trainyard@{}.iam.gserviceaccount.com", project)},
+      {"serviceAccountProject", number},
+      {"config",
+       {{"tpuServiceAccount",
+         fmt::format("service-{}@cloud-tpu.iam.gserviceaccount.com", number)}}},
+  };
+  return JsonResponse(body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+}
+
+}  // namespace
+
+void AddMlV1Routes(Router& router, JobController& controller) {
+  JobController* c = &controller;
+  router.Add({"POST", std::string(kJobs), "jobs.create", {}, [c](const RoutedRequest& r) {
+                return CreateJob(*c, r);
+              }});
+  router.Add({"GET",
+              std::string(kJobs),
+              "jobs.list",
+              {"pageSize", "pageToken", "filter"},
+              [c](const RoutedRequest& r) { return ListJobs(*c, r); }});
+  router.Add({"GET", std::string(kJob), "jobs.get", {}, [c](const RoutedRequest& r) {
+                return GetJob(*c, r);
+              }});
+  router.Add(
+      {"PATCH", std::string(kJob), "jobs.patch", {"updateMask"}, [c](const RoutedRequest& r) {
+         return PatchJob(*c, r);
+       }});
+  router.Add(
+      {"POST", std::string(kJob) + ":cancel", "jobs.cancel", {}, [c](const RoutedRequest& r) {
+         return CancelJob(*c, r);
+       }});
+  router.Add({"GET", "/v1/projects/{project}:getConfig", "projects.getConfig", {}, GetConfig});
+}
+
+}  // namespace trainyard::server

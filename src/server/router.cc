@@ -1,0 +1,189 @@
+#include "server/router.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "base/check.h"
+#include "server/rpc_error.h"
+#include "server/uri.h"
+
+namespace trainyard::server {
+namespace {
+
+// System parameters every Google API accepts; they never change what a method does here.
+constexpr std::array<std::string_view, 11> kStandardQueryParams = {
+    "alt",      "prettyPrint", "fields",     "$.xgafv",        "key", "quotaUser", "access_token",
+    "callback", "oauth_token", "uploadType", "upload_protocol"};
+
+std::vector<std::string_view> SplitPath(std::string_view path) {
+  std::vector<std::string_view> segments;
+  path.remove_prefix(1);  // the leading "/"
+  while (true) {
+    const std::size_t slash = path.find('/');
+    segments.push_back(path.substr(0, slash));
+    if (slash == std::string_view::npos) {
+      return segments;
+    }
+    path.remove_prefix(slash + 1);
+  }
+}
+
+HttpResponse Unmatched(HttpResponse response) {
+  response.route = std::string(Router::kUnmatched);
+  return response;
+}
+
+}  // namespace
+
+const std::string& RoutedRequest::Param(std::string_view name) const {
+  for (const auto& [key, value] : params) {
+    if (key == name) {
+      return value;
+    }
+  }
+  TY_CHECK(false) << "route has no variable " << name;
+  static const std::string kNone;
+  return kNone;
+}
+
+const std::string* RoutedRequest::Query(std::string_view name) const {
+  const std::string* found = nullptr;
+  for (const auto& [key, value] : query) {
+    if (key == name) {
+      found = &value;
+    }
+  }
+  return found;
+}
+
+void Router::Add(Route route) {
+  TY_CHECK(!route.pattern.empty() && route.pattern.front() == '/') << route.pattern;
+  CompiledRoute compiled;
+  std::vector<std::string_view> parts = SplitPath(route.pattern);
+  std::string_view& last = parts.back();
+  if (const std::size_t colon = last.rfind(':'); colon != std::string_view::npos) {
+    compiled.verb = std::string(last.substr(colon + 1));
+    last = last.substr(0, colon);
+    TY_CHECK(!compiled.verb.empty()) << route.pattern;
+  }
+  for (std::string_view part : parts) {
+    TY_CHECK(!part.empty() && part.find(':') == std::string_view::npos) << route.pattern;
+    if (part.front() == '{') {
+      TY_CHECK(part.size() > 2 && part.back() == '}') << route.pattern;
+      compiled.segments.push_back({std::string(part.substr(1, part.size() - 2)), true});
+    } else {
+      compiled.segments.push_back({std::string(part), false});
+    }
+  }
+  compiled.route = std::move(route);
+  routes_.push_back(std::move(compiled));
+}
+
+bool Router::Match(const CompiledRoute& compiled, const std::vector<std::string_view>& path,
+                   std::vector<std::string_view>& values) {
+  if (path.size() != compiled.segments.size()) {
+    return false;
+  }
+  values.clear();
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    std::string_view raw = path[i];
+    if (i + 1 == path.size() && !compiled.verb.empty()) {
+      const std::string suffix = ":" + compiled.verb;
+      if (!raw.ends_with(suffix)) {
+        return false;
+      }
+      raw.remove_suffix(suffix.size());
+    }
+    const Segment& segment = compiled.segments[i];
+    if (segment.variable ? raw.empty() : raw != segment.text) {
+      return false;
+    }
+    if (segment.variable) {
+      values.push_back(raw);
+    }
+  }
+  return true;
+}
+
+HttpResponse Router::Dispatch(const HttpRequest& request) const {
+  auto target = ParseTarget(request.target);
+  if (!target.ok()) {
+    return Unmatched(ErrorResponse(target.status()));
+  }
+  const std::vector<std::string_view> path = SplitPath(target->path);
+
+  // Routes whose pattern matches; a route with a verb beats one without ("x:cancel").
+  std::vector<std::pair<const CompiledRoute*, std::vector<std::string_view>>> matches;
+  bool verb_matched = false;
+  std::vector<std::string_view> values;
+  for (const CompiledRoute& compiled : routes_) {
+    if (Match(compiled, path, values)) {
+      matches.emplace_back(&compiled, values);
+      verb_matched = verb_matched || !compiled.verb.empty();
+    }
+  }
+  if (verb_matched) {
+    std::erase_if(matches, [](const auto& m) { return m.first->verb.empty(); });
+  }
+  if (matches.empty()) {
+    return Unmatched(ErrorResponse(Status::NotFound(
+        fmt::format("The requested URL {} was not found on this server.", target->path))));
+  }
+  const auto chosen = std::ranges::find_if(
+      matches, [&](const auto& m) { return m.first->route.method == request.method; });
+  if (chosen == matches.end()) {
+    std::vector<std::string> allowed;
+    allowed.reserve(matches.size());
+    for (const auto& m : matches) {
+      allowed.push_back(m.first->route.method);
+    }
+    HttpResponse response = ErrorResponse(
+        405,
+        Status::Unimplemented(fmt::format("Method {} is not allowed on {}; allowed: {}.",
+                                          request.method, target->path, fmt::join(allowed, ", "))));
+    response.headers.emplace_back("Allow", fmt::format("{}", fmt::join(allowed, ", ")));
+    return Unmatched(std::move(response));
+  }
+
+  const CompiledRoute& compiled = *chosen->first;
+  RoutedRequest routed{.http = request};
+  std::size_t next_value = 0;
+  for (const Segment& segment : compiled.segments) {
+    if (!segment.variable) {
+      continue;
+    }
+    auto decoded = DecodePathSegment(chosen->second[next_value++], segment.text);
+    if (!decoded.ok()) {
+      HttpResponse response = ErrorResponse(decoded.status());
+      response.route = compiled.route.name;
+      return response;
+    }
+    routed.params.emplace_back(segment.text, *std::move(decoded));
+  }
+  std::vector<FieldViolation> unknown;
+  for (auto& [name, value] : target->query) {
+    if (std::ranges::find(kStandardQueryParams, name) != kStandardQueryParams.end()) {
+      continue;
+    }
+    if (std::ranges::find(compiled.route.query_params, name) == compiled.route.query_params.end()) {
+      unknown.push_back(
+          {name,
+           fmt::format("Unknown query parameter; {} {} accepts: {}.", compiled.route.method,
+                       compiled.route.pattern,
+                       compiled.route.query_params.empty()
+                           ? std::string("none")
+                           : fmt::format("{}", fmt::join(compiled.route.query_params, ", ")))});
+      continue;
+    }
+    routed.query.emplace_back(std::move(name), std::move(value));
+  }
+  HttpResponse response = unknown.empty()
+                              ? compiled.route.handler(routed)
+                              : ErrorResponse(Status::InvalidArgument(std::move(unknown)));
+  response.route = compiled.route.name;
+  return response;
+}
+
+}  // namespace trainyard::server

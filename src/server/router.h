@@ -1,0 +1,73 @@
+// Method + path-template routing in the style of google.api.http rules:
+// "/v1/projects/{project}/jobs/{jobId}:cancel". Variables match one non-empty path segment and
+// reach the handler percent-decoded (and checked by `DecodePathSegment`); a ":verb" suffix is
+// split off the last segment, so "jobs/x:cancel" is the cancel route, not a job named
+// "x:cancel".
+//
+// Unknown paths are 404 and a known path with another method is 405 (with `Allow`), both as
+// google.rpc errors. Query parameters a route does not declare are INVALID_ARGUMENT, except the
+// standard ones every Google API accepts (`alt`, `prettyPrint`, `fields`, `$.xgafv`, `key`,
+// `quotaUser`, …), which are ignored. Add every route before serving; `Dispatch` is then
+// thread-safe (the handlers must be too).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "server/http_message.h"
+
+namespace trainyard::server {
+
+// What a handler sees of its request.
+struct RoutedRequest {
+  const HttpRequest& http;
+  std::vector<std::pair<std::string, std::string>> params;  // decoded path variables
+  std::vector<std::pair<std::string, std::string>> query;   // the route's own parameters
+
+  // The variable `name` of the route's pattern (always present).
+  const std::string& Param(std::string_view name) const;
+  // The last value given for query parameter `name`; nullptr when absent.
+  const std::string* Query(std::string_view name) const;
+};
+
+struct Route {
+  std::string method;                     // "GET"
+  std::string pattern;                    // "/v1/projects/{project}/jobs"
+  std::string name;                       // the metrics label, e.g. "jobs.list"
+  std::vector<std::string> query_params;  // accepted besides the standard ones
+  std::function<HttpResponse(const RoutedRequest&)> handler;
+};
+
+class Router {
+ public:
+  // The `route` label of answers no route gave (404, 405, a malformed target).
+  static constexpr std::string_view kUnmatched = "unmatched";
+
+  // Aborts on a malformed pattern: patterns are code, not input.
+  void Add(Route route);
+
+  // Finds the route for `request` and calls it; the response's `route` names the route.
+  HttpResponse Dispatch(const HttpRequest& request) const;
+
+ private:
+  struct Segment {
+    std::string text;  // the literal, or the variable's name
+    bool variable = false;
+  };
+  struct CompiledRoute {
+    Route route;
+    std::vector<Segment> segments;
+    std::string verb;  // "" or e.g. "cancel"
+  };
+
+  // The raw (still encoded) values of `compiled`'s variables, or false when `path` is not its.
+  static bool Match(const CompiledRoute& compiled, const std::vector<std::string_view>& path,
+                    std::vector<std::string_view>& values);
+
+  std::vector<CompiledRoute> routes_;
+};
+
+}  // namespace trainyard::server

@@ -1,0 +1,71 @@
+#include "server/rpc_error.h"
+
+#include <nlohmann/json.hpp>
+
+namespace trainyard::server {
+
+int HttpStatusFor(Code code) {
+  switch (code) {
+    case Code::kOk:
+      return 200;
+    case Code::kInvalidArgument:
+    case Code::kFailedPrecondition:
+    case Code::kOutOfRange:
+      return 400;
+    case Code::kUnauthenticated:
+      return 401;
+    case Code::kPermissionDenied:
+      return 403;
+    case Code::kNotFound:
+      return 404;
+    case Code::kAlreadyExists:
+    case Code::kAborted:
+      return 409;
+    case Code::kResourceExhausted:
+      return 429;
+    case Code::kCancelled:
+      return 499;
+    case Code::kUnimplemented:
+      return 501;
+    case Code::kUnavailable:
+      return 503;
+    case Code::kDeadlineExceeded:
+      return 504;
+    case Code::kUnknown:
+    case Code::kInternal:
+    case Code::kDataLoss:
+      return 500;
+  }
+  return 500;
+}
+
+std::string RpcErrorBody(int http_status, const Status& status) {
+  TY_CHECK(!status.ok()) << "an error body needs an error status";
+  nlohmann::ordered_json error = {
+      {"code", http_status},
+      {"message", status.message()},
+      {"status", std::string(CodeName(status.code()))},
+  };
+  if (!status.violations().empty()) {
+    auto violations = nlohmann::ordered_json::array();
+    for (const FieldViolation& v : status.violations()) {
+      violations.push_back({{"field", v.field}, {"description", v.description}});
+    }
+    error["details"] =
+        nlohmann::ordered_json::array({{{"@type", "type.googleapis.com/google.rpc.BadRequest"},
+                                        {"fieldViolations", std::move(violations)}}});
+  }
+  // Replace invalid UTF-8 (echoed user input) rather than throw.
+  return nlohmann::ordered_json{{"error", std::move(error)}}.dump(
+      -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+HttpResponse ErrorResponse(const Status& status) {
+  return ErrorResponse(HttpStatusFor(status.code()), status);
+}
+
+HttpResponse ErrorResponse(int http_status, const Status& status) {
+  return JsonResponse(RpcErrorBody(http_status, status), http_status);
+}
+
+}  // namespace trainyard::server

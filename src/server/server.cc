@@ -1,0 +1,77 @@
+#include "server/server.h"
+
+#include <chrono>
+#include <string>
+
+#include "server/metrics.h"
+#include "server/ml_v1_handlers.h"
+#include "server/router.h"
+#include "server/rpc_error.h"
+
+namespace trainyard::server {
+namespace {
+
+// The `route` label of requests refused before they were read whole (413, 431, 400).
+constexpr std::string_view kRejected = "rejected";
+
+}  // namespace
+
+struct Server::Impl final : HttpHandler {
+  Impl(HttpServerOptions options, control::JobController& controller,
+       const store::JobStore& job_store, const Clock& c)
+      : store(job_store), clock(c), http(std::move(options), *this) {
+    AddMlV1Routes(router, controller);
+    router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
+                  return HttpResponse{
+                      .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
+                }});
+    router.Add({"GET", "/metrics", "metrics", {}, [this](const RoutedRequest&) {
+                  auto counts = store.CountByState();
+                  if (!counts.ok()) {
+                    return ErrorResponse(counts.status());
+                  }
+                  return HttpResponse{.status = 200,
+                                      .content_type = "text/plain; version=0.0.4; charset=utf-8",
+                                      .body = metrics.Render(*counts)};
+                }});
+  }
+
+  HttpResponse Handle(const HttpRequest& request) override {
+    const MonoTime start = clock.Monotonic();
+    HttpResponse response = router.Dispatch(request);
+    const std::chrono::duration<double> elapsed = clock.Monotonic() - start;
+    metrics.Record(response.route, response.status, elapsed.count());
+    return response;
+  }
+
+  HttpResponse Reject(int http_status, const Status& why) override {
+    HttpResponse response = ErrorResponse(http_status, why);
+    response.route = std::string(kRejected);
+    metrics.Record(response.route, response.status, 0);
+    return response;
+  }
+
+  const store::JobStore& store;
+  const Clock& clock;
+  Router router;
+  Metrics metrics;
+  HttpServer http;  // last: destroyed (and stopped) first, while the rest still exists
+};
+
+Server::Server(HttpServerOptions options, control::JobController& controller,
+               const store::JobStore& store, const Clock& clock)
+    : impl_(std::make_unique<Impl>(std::move(options), controller, store, clock)) {}
+
+Server::~Server() {
+  Stop();
+}
+
+Result<int> Server::Start() {
+  return impl_->http.Start();
+}
+
+void Server::Stop() {
+  impl_->http.Stop();
+}
+
+}  // namespace trainyard::server

@@ -1,0 +1,36 @@
+// The trainyard HTTP API on one port: the ml v1 jobs API, `GET /healthz` ("ok") and
+// `GET /metrics` (Prometheus text). Usable in-process (tests) and by `Serve` (the daemon).
+// Thread-safe; the collaborators must outlive the server.
+#pragma once
+
+#include <memory>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "control/job_controller.h"
+#include "server/http_server.h"
+#include "store/job_store.h"
+
+namespace trainyard::server {
+
+class Server {
+ public:
+  // `store` is read only for the job counts of /metrics; `clock` times requests.
+  Server(HttpServerOptions options, control::JobController& controller,
+         const store::JobStore& store, const Clock& clock);
+  ~Server();  // Stop()s
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Listens and serves on background threads; returns the bound port (the real one when
+  // `options.port` is 0). Errors as `HttpServer::Start`.
+  Result<int> Start();
+  // Stops serving and joins the threads; idempotent.
+  void Stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace trainyard::server

@@ -1,0 +1,76 @@
+#include "integration/live_server.h"
+
+#include <gtest/gtest.h>
+
+#include "base/check.h"
+#include "catalog/catalog.h"
+#include "store/sqlite_job_store.h"
+
+namespace trainyard::testing {
+
+LiveServer::LiveServer(server::HttpServerOptions options) {
+  auto store = store::OpenSqliteJobStore(dir_.File("trainyard.db"));
+  TY_CHECK(store.ok()) << store.status().ToString();
+  store_ = *std::move(store);
+  controller_ =
+      std::make_unique<control::JobController>(*store_, catalog::Catalog::Builtin(), clock_);
+  options.host = "127.0.0.1";
+  options.port = 0;
+  server_ = std::make_unique<server::Server>(options, *controller_, *store_, clock_);
+  auto port = server_->Start();
+  TY_CHECK(port.ok()) << port.status().ToString();
+  port_ = *port;
+}
+
+LiveServer::~LiveServer() {
+  server_->Stop();
+}
+
+nlohmann::json ValidJob(std::string_view job_id) {
+  return {{"jobId", job_id},
+          {"trainingInput",
+           {{"scaleTier", "BASIC"},
+            {"region", "us-central1"},
+            {"packageUris", {"gs://bkt/trainer-0.0.0.tar.gz"}},
+            {"pythonModule", "trainer.task"},
+            {"runtimeVersion", "2.11"},
+            {"pythonVersion", "3.7"},
+            {"jobDir", "gs://bkt/out"},
+            {"args", {"--epochs", "3"}},
+            {"enableWebAccess", false}}}};
+}
+
+std::string JobsPath(std::string_view project) {
+  return "/v1/projects/" + std::string(project) + "/jobs";
+}
+
+std::string JobPath(std::string_view job_id, std::string_view project) {
+  return JobsPath(project) + "/" + std::string(job_id);
+}
+
+nlohmann::json Body(const ClientResponse& response) {
+  auto body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    ADD_FAILURE() << "not JSON (status " << response.status << "): " << response.body;
+    return nullptr;
+  }
+  return body;
+}
+
+bool IsPaddedBase64(std::string_view etag) {
+  if (etag.empty() || etag.size() % 4 != 0) {
+    return false;
+  }
+  const std::size_t padding = etag.size() - etag.find_last_not_of('=') - 1;
+  if (padding > 2) {
+    return false;
+  }
+  for (char c : etag.substr(0, etag.size() - padding)) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '+' && c != '/') {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace trainyard::testing

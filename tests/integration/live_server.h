@@ -1,0 +1,51 @@
+// The real server in-process, for integration tests: a SQLite store in a fresh temp dir, the
+// controller with the builtin catalog and the system clock, and `server::Server` on 127.0.0.1:0.
+// Also the request bodies and response checks the tests share.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "base/clock.h"
+#include "control/job_controller.h"
+#include "fakes/temp_dir.h"
+#include "integration/http_client.h"
+#include "server/server.h"
+#include "store/job_store.h"
+
+namespace trainyard::testing {
+
+class LiveServer {
+ public:
+  explicit LiveServer(server::HttpServerOptions options = {});
+  ~LiveServer();
+
+  int port() const { return port_; }
+  const TempDir& dir() const { return dir_; }
+
+ private:
+  TempDir dir_;
+  SystemClock clock_;
+  std::unique_ptr<store::JobStore> store_;
+  std::unique_ptr<control::JobController> controller_;
+  std::unique_ptr<server::Server> server_;
+  int port_ = 0;
+};
+
+// A job body that passes validation (BASIC tier, a package, runtime 2.11), as gcloud sends one.
+nlohmann::json ValidJob(std::string_view job_id);
+
+// "/v1/projects/<project>/jobs" and "…/jobs/<id>".
+std::string JobsPath(std::string_view project = "proj");
+std::string JobPath(std::string_view job_id, std::string_view project = "proj");
+
+// The parsed body of `response`, or null (with a test failure) when it is not JSON.
+nlohmann::json Body(const ClientResponse& response);
+
+// True when `etag` is non-empty, padded base64 (what gcloud decodes).
+bool IsPaddedBase64(std::string_view etag);
+
+}  // namespace trainyard::testing
