@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
+#include "server/serve.h"
 
 namespace trainyard::cli {
 namespace {
@@ -28,6 +29,14 @@ std::string CommandPath(CLI::App& app) {
     current = chosen.front();
     path += "." + current->get_name();
   }
+}
+
+// ~/.local/share/trainyard, or ./trainyard-data when there is no $HOME.
+std::string DefaultDataDir(const Environment& env) {
+  if (env.user_home) {
+    return *env.user_home + "/.local/share/trainyard";
+  }
+  return "trainyard-data";
 }
 
 std::optional<std::string> GetEnv(const char* name) {
@@ -78,6 +87,17 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::optional<std::string> validate_project;
   AddTrainingFlags(*validate, validate_raw, validate_project);
 
+  CLI::App* serve = app.add_subcommand("serve", "Run the trainyard server (ml v1 API).");
+  server::ServeOptions serve_options;
+  serve_options.data_dir = env.home.value_or(DefaultDataDir(env));
+  serve->add_option("--listen", serve_options.listen,
+                    "HOST:PORT to listen on (default 127.0.0.1:8470; port 0 picks a free one).");
+  serve->add_option("--data-dir", serve_options.data_dir,
+                    "Where the database and buckets live (default $TRAINYARD_HOME, else "
+                    "~/.local/share/trainyard).");
+  serve->add_option("--threads", serve_options.threads, "HTTP worker threads (default 2).")
+      ->check(CLI::Range(1, 64));
+
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);
   std::string format = "table";
@@ -108,6 +128,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     raw.user_args = user_args;
   };
+  if (serve->parsed()) {
+    return server::Serve(serve_options);
+  }
   if (training->parsed()) {
     finish(submit_raw, submit_project);
     return RunSubmitTraining(submit_raw, dry_run, catalog, out, err);
@@ -133,7 +156,10 @@ int Main(int argc, char** argv) {
   try {
     const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
     return Run(args, std::cout, std::cerr,
-               {.project = GetEnv("TRAINYARD_PROJECT"), .region = GetEnv("TRAINYARD_REGION")});
+               {.project = GetEnv("TRAINYARD_PROJECT"),
+                .region = GetEnv("TRAINYARD_REGION"),
+                .home = GetEnv("TRAINYARD_HOME"),
+                .user_home = GetEnv("HOME")});
   } catch (const std::exception& e) {
     std::cerr << "ERROR: (trainyard) internal error: " << e.what() << "\n";
     return 1;

@@ -18,8 +18,10 @@ class App;
 namespace trainyard::cli {
 
 struct Environment {
-  std::optional<std::string> project;  // $TRAINYARD_PROJECT
-  std::optional<std::string> region;   // $TRAINYARD_REGION
+  std::optional<std::string> project;    // $TRAINYARD_PROJECT
+  std::optional<std::string> region;     // $TRAINYARD_REGION
+  std::optional<std::string> home;       // $TRAINYARD_HOME: the data directory of `serve`
+  std::optional<std::string> user_home;  // $HOME
 };
 
 // `args` excludes the program name. Returns the exit code: 0, 1 for a failed command, 2 for a
