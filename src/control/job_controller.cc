@@ -66,10 +66,6 @@ void ClearOutputOnly(model::Job& job) {
   job.job_position = 0;
 }
 
-bool IsLabelsPath(std::string_view field) {
-  return field == "labels" || field.starts_with("labels.") || field.starts_with("labels[");
-}
-
 std::size_t StripeIndex(std::string_view project, std::string_view job_id, std::size_t stripes) {
   const std::size_t h1 = std::hash<std::string_view>{}(project);
   const std::size_t h2 = std::hash<std::string_view>{}(job_id);
@@ -233,14 +229,8 @@ Result<model::Job> JobController::Patch(std::string_view project, std::string_vi
     }
     model::Job next = current;
     next.labels = patch.labels;
-    // The create-time rules, applied to the patched job; only label findings count, so a job
-    // stored under an older catalog can still be relabelled.
-    std::vector<FieldViolation> label_violations;
-    for (FieldViolation& violation : validate::Validate(next, catalog_)) {
-      if (IsLabelsPath(violation.field)) {
-        label_violations.push_back(std::move(violation));
-      }
-    }
+    // Only the label rules: a job stored under an older catalog can still be relabelled.
+    std::vector<FieldViolation> label_violations = validate::ValidateLabels(next.labels);
     if (!label_violations.empty()) {
       return Status::InvalidArgument(std::move(label_violations));
     }

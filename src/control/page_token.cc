@@ -6,6 +6,7 @@
 
 #include "control/base64.h"
 #include "control/resource_names.h"
+#include "validate/validate.h"
 
 namespace trainyard::control {
 namespace {
@@ -46,7 +47,7 @@ Result<store::ListCursor> DecodePageToken(std::string_view token) {
     nanos = (nanos << 8) | static_cast<unsigned char>((*bytes)[i]);
   }
   std::string job_id = bytes->substr(kHeaderSize);
-  if (!IsValidJobId(job_id)) {
+  if (!validate::IsValidJobId(job_id)) {
     return Malformed();
   }
   const std::chrono::nanoseconds since_epoch(static_cast<std::int64_t>(nanos));

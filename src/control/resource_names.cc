@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <string>
 
+#include "validate/validate.h"
+
 namespace trainyard::control {
 namespace {
 
 constexpr std::size_t kMaxProjectIdLength = 100;
-constexpr std::size_t kMaxJobIdLength = 128;
 
 bool IsAsciiAlpha(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -30,14 +31,6 @@ bool IsValidProjectId(std::string_view project) {
   });
 }
 
-bool IsValidJobId(std::string_view job_id) {
-  if (job_id.empty() || job_id.size() > kMaxJobIdLength || !IsAsciiAlpha(job_id.front())) {
-    return false;
-  }
-  return std::ranges::all_of(job_id,
-                             [](char c) { return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '_'; });
-}
-
 std::optional<FieldViolation> CheckProjectId(std::string_view project, std::string_view field) {
   if (IsValidProjectId(project)) {
     return std::nullopt;
@@ -48,7 +41,7 @@ std::optional<FieldViolation> CheckProjectId(std::string_view project, std::stri
 }
 
 std::optional<FieldViolation> CheckJobIdInName(std::string_view job_id) {
-  if (IsValidJobId(job_id)) {
+  if (validate::IsValidJobId(job_id)) {
     return std::nullopt;
   }
   return FieldViolation{"name",

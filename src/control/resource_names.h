@@ -15,14 +15,12 @@ namespace trainyard::control {
 // rules, so every real project id works.
 bool IsValidProjectId(std::string_view project);
 
-// Reference §7.7: `^[A-Za-z][A-Za-z0-9_]{0,127}$`.
-bool IsValidJobId(std::string_view job_id);
-
 // The violation on `field` ("parent" for create and list, "name" for the others) when `project`
 // is malformed. The bad value is not echoed: it may hold control characters.
 std::optional<FieldViolation> CheckProjectId(std::string_view project, std::string_view field);
 
-// As `CheckProjectId`, for the job id of a get, cancel or patch (always on "name").
+// As `CheckProjectId`, for the job id of a get, cancel or patch (always on "name"); the rule is
+// validate's (`validate::IsValidJobId`).
 std::optional<FieldViolation> CheckJobIdInName(std::string_view job_id);
 
 }  // namespace trainyard::control

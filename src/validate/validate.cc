@@ -1,5 +1,6 @@
 #include "validate/validate.h"
 
+#include "validate/formats.h"
 #include "validate/replicas.h"
 #include "validate/rules.h"
 #include "validate/violations.h"
@@ -39,6 +40,16 @@ Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog) {
     return Status();
   }
   return Status::InvalidArgument(std::move(violations));
+}
+
+bool IsValidJobId(std::string_view job_id) {
+  return IsJobId(job_id);
+}
+
+std::vector<FieldViolation> ValidateLabels(const model::Labels& labels) {
+  Violations out;
+  CheckLabels(labels, out);
+  return std::move(out).TakeSorted();
 }
 
 }  // namespace trainyard::validate

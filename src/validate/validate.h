@@ -9,6 +9,7 @@
 // name its (TPU-capable) runtimeVersion.
 #pragma once
 
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -24,5 +25,11 @@ std::vector<FieldViolation> Validate(const model::Job& job, const catalog::Catal
 
 // `Validate` as a Status: OK, or INVALID_ARGUMENT carrying every violation.
 Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog);
+
+// The job-id rule alone (`^[A-Za-z][A-Za-z0-9_]{0,127}$`), for ids that arrive in a URL.
+bool IsValidJobId(std::string_view job_id);
+
+// The label rules alone (at field `labels`), for label updates of a stored job.
+std::vector<FieldViolation> ValidateLabels(const model::Labels& labels);
 
 }  // namespace trainyard::validate

@@ -1,6 +1,7 @@
 #include <string>
 
 #include "validate/rule_case.h"
+#include "validate/validate.h"
 
 namespace trainyard::validate::testing {
 namespace {
@@ -80,6 +81,26 @@ INSTANTIATE_TEST_SUITE_P(
                  },
                  "labels"}),
     CaseName);
+
+// The label rules alone, as label updates use them, agree with the full validation.
+TEST(LabelRuleAlone, ReportsOnlyLabelProblems) {
+  EXPECT_TRUE(validate::ValidateLabels({{"team", "ml"}, {"env", "prod-1"}}).empty());
+  const std::vector<FieldViolation> found =
+      validate::ValidateLabels({{"Team", "ml"}, {"env", "1.2"}});
+  ASSERT_EQ(found.size(), 2u);
+  for (const FieldViolation& violation : found) {
+    EXPECT_EQ(violation.field, "labels");
+  }
+}
+
+TEST(JobIdRule, FollowsTheSeedRule) {
+  EXPECT_TRUE(validate::IsValidJobId("census_1"));
+  EXPECT_TRUE(validate::IsValidJobId(std::string(128, 'a')));
+  EXPECT_FALSE(validate::IsValidJobId(std::string(129, 'a')));
+  EXPECT_FALSE(validate::IsValidJobId("1abc"));
+  EXPECT_FALSE(validate::IsValidJobId("my-job"));
+  EXPECT_FALSE(validate::IsValidJobId(""));
+}
 
 }  // namespace
 }  // namespace trainyard::validate::testing
