@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The layer and clock greps (STYLE.md §12): dependencies point one way, and only base/clock.h
+# reads the real clocks. Prints each offending include and exits 1 if there is one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# module -> the modules its sources may include (besides itself).
+declare -A allowed=(
+  [base]=""
+  [model]="base"
+  [catalog]="base"
+  [validate]="base model catalog"
+  [plan]="base model catalog"
+  [tuning]="base model"
+  [sched]="base model catalog"
+  [logs]="base model"
+  [store]="base model logs"
+  [run]="base model catalog plan logs"
+  [control]="base model catalog validate plan tuning sched run logs store"
+  [server]="base model catalog validate control logs store"
+  [cli]="base model catalog validate control server store run logs sched plan tuning"
+)
+status=0
+for dir in src/*/; do
+  module=$(basename "$dir")
+  [[ -v "allowed[$module]" ]] || { echo "check_layers: module src/$module has no rule here"; status=1; continue; }
+  ok=" $module ${allowed[$module]} "
+  while IFS= read -r line; do
+    file=${line%%:*}
+    inc=$(sed -E 's/.*#include "([^/"]+)\/.*/\1/' <<<"$line")
+    if [[ "$ok" != *" $inc "* ]]; then
+      echo "check_layers: $file includes $inc/, which $module/ may not depend on"
+      status=1
+    fi
+  done < <(grep -rHE '^#include "[^/"]+/' "$dir" || true)
+done
+# Pure domain modules do no IO: no files, processes, sockets or clocks.
+for module in model catalog validate plan tuning; do
+  [[ -d src/$module ]] || continue
+  if grep -rnE '#include <(fstream|filesystem|thread|unistd\.h|sys/|cstdio>.*fopen)' "src/$module" \
+      | grep -v '^\s*//'; then
+    echo "check_layers: src/$module is pure domain code and may not do IO"
+    status=1
+  fi
+done
+if grep -rnE '(system_clock|steady_clock)::now' src --include='*.cc' --include='*.h' \
+    | grep -v '^src/base/clock.h:'; then
+  echo "check_layers: read time through a Clock& (base/clock.h), not the real clocks"
+  status=1
+fi
+[[ $status -eq 0 ]] && echo "check_layers: ok"
+exit $status

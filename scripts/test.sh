@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The test command (README "Run the tests"; .ci/run calls it): installs what is missing, then
+# checks formatting and layering, builds and runs every test in a release build, runs the unit and
+# integration tests again under ASan/UBSan, and gives each fuzz target a short run.
+#   scripts/test.sh            everything (what CI runs)
+#   scripts/test.sh --quick    release build and unit tests only, for the edit-compile loop
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[[ "${1:-}" == "--quick" ]] && quick=1
+jobs=$(nproc)
+fuzz_seconds=${TY_FUZZ_SECONDS:-20}
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "setup"
+bash scripts/setup.sh
+
+step "format (clang-format --dry-run --Werror)"
+mapfile -t sources < <(git ls-files 'src/*.h' 'src/*.cc' 'tests/*.h' 'tests/*.cc' 'fuzz/*.cc')
+clang-format --dry-run --Werror "${sources[@]}"
+
+step "layers"
+bash scripts/check_layers.sh
+
+step "release build"
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
+
+if ((quick)); then
+  step "unit tests (release)"
+  ctest --preset release -L unit -j "$jobs"
+  exit 0
+fi
+
+step "clang-tidy"
+bash scripts/tidy.sh build/release
+
+step "all tests (release)"
+ctest --preset release -j "$jobs"
+
+step "asan build"
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j "$jobs"
+
+step "unit and integration tests (asan)"
+ctest --preset asan -L 'unit|integration' -j "$jobs"
+
+step "fuzz targets (${fuzz_seconds}s each)"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$jobs"
+for target in build/fuzz/fuzz/*_fuzz; do
+  name=$(basename "$target")
+  corpus=fuzz/corpus/${name%_fuzz}
+  work=$(mktemp -d)
+  cp -r "$corpus"/. "$work"/ 2>/dev/null || true
+  "$target" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$work" 2>&1 | tail -n 2
+  rm -rf "$work"
+done
+
+step "summary"
+ctest --preset release -N | tail -n 1
+echo "all checks passed"
