@@ -48,14 +48,18 @@ ctest --preset asan -L 'unit|integration' -j "$jobs"
 
 step "fuzz targets (${fuzz_seconds}s each)"
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$jobs"
-for target in build/fuzz/fuzz/*_fuzz; do
-  name=$(basename "$target")
-  corpus=fuzz/corpus/${name%_fuzz}
-  work=$(mktemp -d)
-  cp -r "$corpus"/. "$work"/ 2>/dev/null || true
-  "$target" -max_total_time="$fuzz_seconds" -print_final_stats=0 "$work" 2>&1 | tail -n 2
-  rm -rf "$work"
+cmake --build --preset fuzz -j "$jobs" --target json_codec_fuzz config_file_fuzz
+for pair in json:json_codec_fuzz yaml:config_file_fuzz; do
+  corpus=${pair%%:*} target=${pair#*:}
+  mkdir -p "build/fuzz/corpus/$corpus"
+  echo "$target: ${fuzz_seconds}s"
+  "build/fuzz/fuzz/$target" -max_total_time="$fuzz_seconds" -timeout=5 -dict=fuzz/model.dict \
+    -artifact_prefix=build/fuzz/ -print_final_stats=1 "build/fuzz/corpus/$corpus" \
+    "fuzz/corpus/$corpus" 2>&1 | grep -E '^stat::number_of_executed_runs|ERROR|SUMMARY' || true
+  if compgen -G "build/fuzz/crash-*" >/dev/null || compgen -G "build/fuzz/timeout-*" >/dev/null; then
+    echo "fuzzing $target found a crash or timeout: see build/fuzz/"
+    exit 1
+  fi
 done
 
 step "summary"

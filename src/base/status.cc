@@ -81,12 +81,21 @@ Status Status::OutOfRange(std::string message) {
   return Status(Code::kOutOfRange, std::move(message));
 }
 
+Status Status::FromCode(Code code, std::string message, std::vector<FieldViolation> violations) {
+  return Status(code, std::move(message), std::move(violations));
+}
+
 std::string Status::ToString() const {
   if (ok()) {
     return "OK";
   }
   std::string out = std::string(CodeName(code_)) + ": " + message_;
-  if (violations_.size() > 1) {
+  // Every violation when there are several; a single one only when the message does not already
+  // say it (InvalidArgument(violations) words the message from it).
+  const bool single_in_message =
+      violations_.size() == 1 &&
+      message_.find(violations_.front().description) != std::string::npos;
+  if (!single_in_message) {
     for (const auto& v : violations_) {
       out += "\n  " + v.field + ": " + v.description;
     }

@@ -67,6 +67,10 @@ class [[nodiscard]] Status {
   static Status PermissionDenied(std::string message);
   static Status DeadlineExceeded(std::string message);
   static Status OutOfRange(std::string message);
+  // Any non-OK code, e.g. one read back from a google.rpc error body. Unlike
+  // `InvalidArgument(violations)`, `message` is kept as given.
+  static Status FromCode(Code code, std::string message,
+                         std::vector<FieldViolation> violations = {});
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -25,6 +25,7 @@ const T* Lookup(const std::vector<T>& items, const Index& index, std::string_vie
 
 Catalog LoadBuiltin() {
   std::vector<std::pair<std::string, std::string>> files;
+  files.reserve(static_cast<std::size_t>(data::kEmbeddedFileCount));
   for (int i = 0; i < data::kEmbeddedFileCount; ++i) {
     files.emplace_back(data::kEmbeddedFiles[i].first, data::kEmbeddedFiles[i].second);
   }

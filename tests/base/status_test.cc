@@ -22,6 +22,20 @@ TEST(Status, InvalidArgumentNamesFirstFieldAndCountsOthers) {
   EXPECT_NE(status.ToString().find("trainingInput.region: is required"), std::string::npos);
 }
 
+TEST(Status, FromCodeKeepsMessageAndViolations) {
+  const Status status = Status::FromCode(Code::kDataLoss, "disk gone", {{"name", "unreadable"}});
+  EXPECT_EQ(status.code(), Code::kDataLoss);
+  EXPECT_EQ(status.message(), "disk gone");
+  ASSERT_EQ(status.violations().size(), 1u);
+  EXPECT_EQ(status.violations()[0].field, "name");
+  EXPECT_EQ(status.ToString(), "DATA_LOSS: disk gone\n  name: unreadable");
+}
+
+TEST(Status, ToStringDoesNotRepeatTheOnlyViolation) {
+  EXPECT_EQ(Status::InvalidArgument({{"jobId", "is required"}}).ToString(),
+            "INVALID_ARGUMENT: Field: jobId Error: is required");
+}
+
 TEST(Status, CodeNamesMatchGoogleRpc) {
   EXPECT_EQ(CodeName(Code::kInvalidArgument), "INVALID_ARGUMENT");
   EXPECT_EQ(CodeName(Code::kFailedPrecondition), "FAILED_PRECONDITION");
