@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
+#include "cli/jobs_tree.h"
 #include "server/serve.h"
 
 namespace trainyard::cli {
@@ -68,24 +69,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App app{"trainyard: a self-hosted AI Platform Training service and its command line.",
                "trainyard"};
   app.require_subcommand(1);
-  CLI::App* jobs = app.add_subcommand("jobs", "Submit and check training jobs.");
-  jobs->require_subcommand(1);
-  CLI::App* submit = jobs->add_subcommand("submit", "Submit jobs.");
-  submit->require_subcommand(1);
-
-  CLI::App* training = submit->add_subcommand("training", "Submit a training job.");
-  RawTrainingFlags submit_raw;
-  std::optional<std::string> submit_project;
-  bool dry_run = false;
-  AddTrainingFlags(*training, submit_raw, submit_project);
-  training->add_flag("--dry-run", dry_run,
-                     "Print the JSON body of the create request instead of sending it.");
-
-  CLI::App* validate = jobs->add_subcommand(
-      "validate", "Check a training job request offline, with the flags of `submit training`.");
-  RawTrainingFlags validate_raw;
-  std::optional<std::string> validate_project;
-  AddTrainingFlags(*validate, validate_raw, validate_project);
+  JobsTree jobs(app);
 
   CLI::App* serve = app.add_subcommand("serve", "Run the trainyard server (ml v1 API).");
   server::ServeOptions serve_options;
@@ -120,24 +104,11 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return 2;
   }
 
-  const catalog::Catalog& catalog = catalog::Catalog::Builtin();
-  auto finish = [&](RawTrainingFlags& raw, const std::optional<std::string>& project) {
-    raw.project = project.value_or(env.project.value_or("default"));
-    if (!raw.region) {
-      raw.region = env.region;
-    }
-    raw.user_args = user_args;
-  };
   if (serve->parsed()) {
     return server::Serve(serve_options);
   }
-  if (training->parsed()) {
-    finish(submit_raw, submit_project);
-    return RunSubmitTraining(submit_raw, dry_run, catalog, out, err);
-  }
-  if (validate->parsed()) {
-    finish(validate_raw, validate_project);
-    return RunValidate(validate_raw, catalog, out, err);
+  if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
+    return *rc;
   }
   if (user_args) {
     err << "ERROR: (" << CommandPath(app) << ") unrecognized arguments after `--`\n";
@@ -145,7 +116,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
   for (CLI::App* listing : listings) {
     if (listing->parsed()) {
-      return RunCatalogListing(listing->get_name(), format, catalog, out, err);
+      return RunCatalogListing(listing->get_name(), format, catalog::Catalog::Builtin(), out, err);
     }
   }
   err << "ERROR: (trainyard) no command given\n";
@@ -156,7 +127,8 @@ int Main(int argc, char** argv) {
   try {
     const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
     return Run(args, std::cout, std::cerr,
-               {.project = GetEnv("TRAINYARD_PROJECT"),
+               {.server = GetEnv("TRAINYARD_SERVER"),
+                .project = GetEnv("TRAINYARD_PROJECT"),
                 .region = GetEnv("TRAINYARD_REGION"),
                 .home = GetEnv("TRAINYARD_HOME"),
                 .user_home = GetEnv("HOME")});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "cli/environment.h"
 #include "cli/submit_flags.h"
 
 namespace CLI {
@@ -17,27 +18,54 @@ class App;
 
 namespace trainyard::cli {
 
-struct Environment {
-  std::optional<std::string> project;    // $TRAINYARD_PROJECT
-  std::optional<std::string> region;     // $TRAINYARD_REGION
-  std::optional<std::string> home;       // $TRAINYARD_HOME: the data directory of `serve`
-  std::optional<std::string> user_home;  // $HOME
-};
-
 // `args` excludes the program name. Returns the exit code: 0, 1 for a failed command, 2 for a
 // command line that does not parse.
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
         const Environment& env);
 
+// A flag taking one value; given twice, the last one wins (as with argparse).
+void AddValueFlag(CLI::App& command, const std::string& name, std::optional<std::string>& target,
+                  const std::string& help);
+
+// A flag that may be repeated; `target` gets every value, in order.
+void AddRepeatedFlag(CLI::App& command, const std::string& name, std::vector<std::string>& target,
+                     const std::string& help);
+
 // Registers the `jobs submit training` flags (also used by `jobs validate`) on `command`.
 void AddTrainingFlags(CLI::App& command, RawTrainingFlags& raw,
                       std::optional<std::string>& project);
 
+// The server and project an API verb talks to (environment.h resolves them).
+struct ApiTarget {
+  std::string server;
+  std::string project;
+};
+
+// Flag text of the API verbs, checked by the verbs with gcloud's messages.
+struct ListFlags {
+  std::optional<std::string> filter;
+  std::optional<std::string> limit;
+  std::optional<std::string> page_size;
+};
+
+struct UpdateFlags {
+  std::vector<std::string> update_labels;  // one entry per occurrence
+  std::vector<std::string> remove_labels;
+  bool clear_labels = false;
+};
+
 // The verbs; each returns the exit code and writes its result to `out`, problems to `err`.
-int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const catalog::Catalog& catalog,
-                      std::ostream& out, std::ostream& err);
+// `submit training` sends the job to `server` unless `dry_run`.
+int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::string& server,
+                      const catalog::Catalog& catalog, std::ostream& out, std::ostream& err);
 int RunValidate(const RawTrainingFlags& raw, const catalog::Catalog& catalog, std::ostream& out,
                 std::ostream& err);
+int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::string& format,
+                std::ostream& out, std::ostream& err);
+int RunList(const ApiTarget& target, const ListFlags& flags, std::ostream& out, std::ostream& err);
+int RunCancel(const ApiTarget& target, const std::string& job_id, std::ostream& err);
+int RunUpdate(const ApiTarget& target, const std::string& job_id, const UpdateFlags& flags,
+              std::ostream& err);
 int RunCatalogListing(std::string_view listing, std::string_view format,
                       const catalog::Catalog& catalog, std::ostream& out, std::ostream& err);
 

@@ -195,6 +195,31 @@ Result<model::Labels> ParseLabels(std::string_view value) {
   return labels;
 }
 
+Result<model::Labels> MergeLabelFlags(const std::vector<std::string>& values,
+                                      std::string_view flag) {
+  model::Labels merged;
+  std::map<std::string, std::vector<std::string>> given;
+  for (const std::string& value : values) {
+    auto labels = ParseLabels(value);
+    if (!labels.ok()) {
+      return Status::InvalidArgument(
+          fmt::format("argument {}: {}", flag, labels.status().message()));
+    }
+    for (const auto& [key, label] : *labels) {
+      given[key].push_back(label);
+      merged[key] = label;
+    }
+  }
+  for (const auto& [key, labels] : given) {
+    if (labels.size() > 1) {
+      return Status::InvalidArgument(
+          fmt::format("argument {}: \"{}\" cannot be specified multiple times; received: {}", flag,
+                      key, fmt::join(labels, ", ")));
+    }
+  }
+  return merged;
+}
+
 Result<model::ScaleTier> ParseScaleTier(std::string_view value) {
   for (const auto& [choice, tier] : kScaleTiers) {
     if (choice == value) {
@@ -210,7 +235,7 @@ Result<model::ScaleTier> ParseScaleTier(std::string_view value) {
                                              fmt::join(choices, ", ")));
 }
 
-Result<std::int64_t> ParseReplicaCount(std::string_view value) {
+Result<std::int64_t> ParsePositiveInt(std::string_view value) {
   std::int64_t count = 0;
   if (!ParseInt64(value, count)) {
     return Status::InvalidArgument(

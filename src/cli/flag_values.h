@@ -31,11 +31,18 @@ Result<model::AcceleratorConfig> ParseAcceleratorSpec(std::string_view value,
 // `--labels k=v,...`: gcloud's label key and value rules.
 Result<model::Labels> ParseLabels(std::string_view value);
 
+// Every occurrence of a repeated label flag (`--labels`, `--update-labels`), merged as gcloud's
+// UpdateAction merges dicts: within one value a later key wins; across occurrences a key may
+// appear once. Messages start with "argument <flag>: ".
+Result<model::Labels> MergeLabelFlags(const std::vector<std::string>& values,
+                                      std::string_view flag);
+
 // `--scale-tier basic|standard-1|premium-1|basic-gpu|basic-tpu|custom`.
 Result<model::ScaleTier> ParseScaleTier(std::string_view value);
 
-// `--worker-count` and the other replica counts: an integer >= 1.
-Result<std::int64_t> ParseReplicaCount(std::string_view value);
+// gcloud BoundedInt(1, …): an integer >= 1 (`--worker-count` and the other replica counts,
+// `jobs list --limit` and `--page-size`).
+Result<std::int64_t> ParsePositiveInt(std::string_view value);
 
 // `--use-chief-in-tf-config`: true, yes, false or no.
 Result<bool> ParseBoolean(std::string_view value);

@@ -1,12 +1,21 @@
 // The `jobs submit training` and `jobs validate` verbs: build the request (request_builder.h),
-// check it offline with validate/, then print or (once a server exists) send it.
+// then print it (`--dry-run`, checked offline with validate/ first), send it to the server, or
+// (validate) only check it. A sent job is validated by the server, the one authority on what
+// it accepts; its refusal lists every violation.
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "cli/error_output.h"
+#include "cli/job_output.h"
+#include "cli/ml_client.h"
 #include "cli/request_body.h"
 #include "cli/request_builder.h"
+#include "cli/rest_client.h"
 #include "validate/validate.h"
 
 namespace trainyard::cli {
@@ -15,9 +24,17 @@ namespace {
 constexpr std::string_view kSubmitCommand = "trainyard.jobs.submit.training";
 constexpr std::string_view kValidateCommand = "trainyard.jobs.validate";
 
-void PrintError(std::ostream& err, std::string_view command, std::string_view message) {
-  err << "ERROR: (" << command << ") " << message << "\n";
-}
+constexpr std::string_view kNoUploads =
+    "Uploading local packages ({}) needs the storage API, which the trainyard server does not "
+    "serve yet. Upload the package yourself and pass its Cloud Storage URL with `--packages "
+    "gs://BUCKET/PATH/PACKAGE.tar.gz`, or use --dry-run to print the request.";
+
+// gcloud's follow-up (jobs_util._FOLLOW_UP_MESSAGE) without the stream-logs command, which
+// trainyard does not have yet.
+constexpr std::string_view kFollowUp =
+    "Your job is still active. You may view the status of your job with the command\n"
+    "\n"
+    "  $ trainyard jobs describe {}\n";
 
 // One "<field>: <description>" line per violation (or the message when there are none).
 void PrintViolations(std::ostream& out, const Status& status) {
@@ -35,13 +52,67 @@ std::string Problems(const Status& status) {
   return n == 1 ? "1 problem" : std::to_string(n) + " problems";
 }
 
+int PrintDryRun(const SubmitRequest& request, const catalog::Catalog& catalog, std::ostream& out,
+                std::ostream& err) {
+  if (Status valid = validate::ValidateJob(request.job, catalog); !valid.ok()) {
+    PrintError(err, kSubmitCommand,
+               "The job request is invalid (" + Problems(valid) + "); nothing was submitted:");
+    PrintViolations(err, valid);
+    return 1;
+  }
+  for (const PackageUpload& upload : request.packages.uploads) {
+    err << "Would upload [" << upload.local_path.string() << "] to [" << upload.destination.Url()
+        << "]\n";
+  }
+  err << "Would POST to /v1/projects/" << request.project << "/jobs:\n";
+  out << CreateJobRequestBody(request.job, request.explicit_fields) << "\n";
+  return 0;
+}
+
+int Send(const SubmitRequest& request, const std::string& server, std::ostream& out,
+         std::ostream& err) {
+  if (!request.packages.uploads.empty()) {
+    std::vector<std::string> paths;
+    for (const PackageUpload& upload : request.packages.uploads) {
+      paths.push_back(upload.local_path.string());
+    }
+    PrintError(err, kSubmitCommand, fmt::format(fmt::runtime(kNoUploads), fmt::join(paths, ", ")));
+    return 1;
+  }
+  auto rest = RestClient::ForUrl(server);
+  if (!rest.ok()) {
+    PrintError(err, kSubmitCommand, rest.status().message());
+    return 1;
+  }
+  auto job = MlClient(*rest).CreateJob(request.project, request.job, request.explicit_fields);
+  if (!job.ok()) {
+    PrintCreateError(err, kSubmitCommand, request.project, job.status());
+    return 1;
+  }
+  err << "Job [" << job->job_id << "] submitted successfully.\n"
+      << fmt::format(fmt::runtime(kFollowUp), job->job_id);
+  out << FormatSubmittedJob(*job, LocalDate);
+  return 0;
+}
+
 }  // namespace
 
-int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const catalog::Catalog& catalog,
-                      std::ostream& out, std::ostream& err) {
+int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::string& server,
+                      const catalog::Catalog& catalog, std::ostream& out, std::ostream& err) {
+  if (!dry_run && raw.package_path) {  // refused before `setup.py sdist` runs for nothing
+    PrintError(err, kSubmitCommand,
+               fmt::format(fmt::runtime(kNoUploads), "--package-path " + *raw.package_path));
+    return 1;
+  }
   auto request = RequestBuilder(catalog).Build(raw);
   if (!request.ok()) {
     PrintError(err, kSubmitCommand, request.status().message());
+    return 1;
+  }
+  if (!dry_run && request->flags.stream_logs) {
+    PrintError(err, kSubmitCommand,
+               "--stream-logs needs the logging API, which the trainyard server does not serve "
+               "yet. Submit without it and check the job with `trainyard jobs describe`.");
     return 1;
   }
   if (request->flags.async) {
@@ -49,26 +120,7 @@ int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const catalog::
            "job asynchronously; it can be omitted. For synchronous behavior, please pass "
            "--stream-logs.\n";
   }
-  if (Status valid = validate::ValidateJob(request->job, catalog); !valid.ok()) {
-    PrintError(err, kSubmitCommand,
-               "The job request is invalid (" + Problems(valid) + "); nothing was submitted:");
-    PrintViolations(err, valid);
-    return 1;
-  }
-  if (!dry_run) {
-    // The REST client (a later issue) sends `request` here: the uploads, then the create.
-    PrintError(err, kSubmitCommand,
-               "No trainyard server is configured yet; use --dry-run to print the request "
-               "instead of sending it.");
-    return 1;
-  }
-  for (const PackageUpload& upload : request->packages.uploads) {
-    err << "Would upload [" << upload.local_path.string() << "] to [" << upload.destination.Url()
-        << "]\n";
-  }
-  err << "Would POST to /v1/projects/" << request->project << "/jobs:\n";
-  out << CreateJobRequestBody(request->job, request->explicit_fields) << "\n";
-  return 0;
+  return dry_run ? PrintDryRun(*request, catalog, out, err) : Send(*request, server, out, err);
 }
 
 int RunValidate(const RawTrainingFlags& raw, const catalog::Catalog& catalog, std::ostream& out,

@@ -1,6 +1,5 @@
 #include "cli/submit_flags.h"
 
-#include <map>
 #include <optional>
 #include <regex>
 #include <string>
@@ -48,7 +47,7 @@ ReplicaFlags ConvertReplica(const RawReplicaFlags& raw, std::string_view prefix,
   if (!counted || !error.ok()) {
     return out;
   }
-  out.count = Convert<std::int64_t>(raw.count, count_flag, ParseReplicaCount, error);
+  out.count = Convert<std::int64_t>(raw.count, count_flag, ParsePositiveInt, error);
   if (error.ok() && raw.count.has_value() != raw.machine_type.has_value()) {
     error = Status::InvalidArgument(
         fmt::format("argument {}: Must be specified.", raw.count ? machine_flag : count_flag));
@@ -83,35 +82,6 @@ Result<std::optional<std::string>> ResolveKmsKey(const RawTrainingFlags& raw) {
   }
   return Status::InvalidArgument(
       "Invalid value for [--kms-key]: Encryption key not fully specified.");
-}
-
-// Every --labels, merged. Within one flag a later key wins; across repeated flags a key may
-// appear only once (gcloud's UpdateAction for dict flags).
-std::optional<model::Labels> MergeLabels(const std::vector<std::string>& texts, Status& error) {
-  if (texts.empty() || !error.ok()) {
-    return std::nullopt;
-  }
-  model::Labels merged;
-  std::map<std::string, std::vector<std::string>> values;
-  for (const std::string& text : texts) {
-    auto labels = Convert<model::Labels>(text, "--labels", ParseLabels, error);
-    if (!labels) {
-      return std::nullopt;
-    }
-    for (const auto& [key, value] : *labels) {
-      values[key].push_back(value);
-      merged[key] = value;
-    }
-  }
-  for (const auto& [key, given] : values) {
-    if (given.size() > 1) {
-      error = Status::InvalidArgument(
-          fmt::format("argument --labels: \"{}\" cannot be specified multiple times; received: {}",
-                      key, fmt::join(given, ", ")));
-      return std::nullopt;
-    }
-  }
-  return merged;
 }
 
 Status CheckFlagCombinations(const RawTrainingFlags& raw, const TrainingFlags& flags) {
@@ -204,7 +174,14 @@ Result<TrainingFlags> ParseTrainingFlags(const RawTrainingFlags& raw,
     }
   }
   flags.service_account = raw.service_account;
-  flags.labels = MergeLabels(raw.labels, error);
+  if (!raw.labels.empty() && error.ok()) {
+    auto labels = MergeLabelFlags(raw.labels, "--labels");
+    if (labels.ok()) {
+      flags.labels = *std::move(labels);
+    } else {
+      error = labels.status();
+    }
+  }
   flags.enable_web_access = raw.enable_web_access;
   flags.async = raw.async;
   flags.stream_logs = raw.stream_logs;

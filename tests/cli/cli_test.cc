@@ -102,11 +102,83 @@ TEST(SubmitTraining, RefusesAnInvalidRequestBeforeSendingIt) {
   EXPECT_THAT(o.err, HasSubstr("\ntrainingInput.masterConfig.acceleratorConfig.count: "));
 }
 
-TEST(SubmitTraining, WithoutDryRunSaysNoServerIsConfigured) {
-  const Outcome o = RunCli(Submit({}));
+TEST(SubmitTraining, WithoutDryRunRefusesPackagePathBeforeBuildingIt) {
+  const Outcome o = RunCli(Submit({"--package-path", "/nonexistent/trainer"}));
   EXPECT_EQ(o.rc, 1);
-  EXPECT_THAT(o.err, HasSubstr("No trainyard server is configured yet"));
+  EXPECT_THAT(o.err, StartsWith("ERROR: (trainyard.jobs.submit.training) Uploading local packages "
+                                "(--package-path /nonexistent/trainer) needs the storage API"));
+  EXPECT_THAT(o.err, HasSubstr("--packages gs://BUCKET/PATH/PACKAGE.tar.gz"));
 }
+
+TEST(SubmitTraining, RefusesAServerUrlItCannotUse) {
+  const Outcome o = RunCli(Submit({"--server", "https://ml.example.com/"}));
+  EXPECT_EQ(o.rc, 1);
+  EXPECT_EQ(o.err,
+            "ERROR: (trainyard.jobs.submit.training) Invalid server URL "
+            "[https://ml.example.com/]: https is not supported; trainyard serves plain HTTP. "
+            "Expected http://HOST[:PORT]/, such as http://127.0.0.1:8470/.\n");
+}
+
+TEST(SubmitTraining, StreamLogsNeedsTheLoggingApi) {
+  const Outcome o = RunCli(Submit({"--stream-logs"}));
+  EXPECT_EQ(o.rc, 1);
+  EXPECT_THAT(o.err, HasSubstr("--stream-logs needs the logging API"));
+}
+
+// Checks every API verb makes before it connects: these runs never reach a server.
+struct UsageCase {
+  std::string name;
+  std::vector<std::string> args;
+  int rc;
+  std::string err;
+};
+
+class ApiVerbUsageTest : public ::testing::TestWithParam<UsageCase> {};
+
+TEST_P(ApiVerbUsageTest, FailsBeforeConnecting) {
+  const Outcome o = RunCli(GetParam().args, {.server = "http://127.0.0.1:1/", .project = "p"});
+  EXPECT_EQ(o.rc, GetParam().rc);
+  EXPECT_EQ(o.out, "");
+  EXPECT_EQ(o.err, GetParam().err);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Verbs, ApiVerbUsageTest,
+    ::testing::Values(
+        UsageCase{"ListLimitZero",
+                  {"jobs", "list", "--limit", "0"},
+                  1,
+                  "ERROR: (trainyard.jobs.list) argument --limit: Value must be greater than or "
+                  "equal to 1; received: 0\n"},
+        UsageCase{"ListPageSizeNotANumber",
+                  {"jobs", "list", "--page-size", "many"},
+                  1,
+                  "ERROR: (trainyard.jobs.list) argument --page-size: Value must be an integer; "
+                  "received: many\n"},
+        UsageCase{"DescribeUnknownFormat",
+                  {"jobs", "describe", "j", "--format", "table"},
+                  1,
+                  "ERROR: (trainyard.jobs.describe) argument --format: Invalid choice: 'table'. "
+                  "Valid choices are [json, yaml].\n"},
+        UsageCase{"UpdateWithoutLabelFlags",
+                  {"jobs", "update", "j"},
+                  1,
+                  "ERROR: (trainyard.jobs.update) No updates requested.\n"},
+        UsageCase{"UpdateBadLabel",
+                  {"jobs", "update", "j", "--update-labels", "a"},
+                  1,
+                  "ERROR: (trainyard.jobs.update) argument --update-labels: Bad syntax for dict "
+                  "arg: [a]. Expected KEY=VALUE pairs separated by commas.\n"},
+        UsageCase{"UpdateClearAndRemove",
+                  {"jobs", "update", "j", "--clear-labels", "--remove-labels", "a"},
+                  1,
+                  "ERROR: (trainyard.jobs.update) argument --clear-labels: At most one of "
+                  "--clear-labels | --remove-labels can be specified.\n"},
+        UsageCase{"CancelTakesNoUserArgs",
+                  {"jobs", "cancel", "j", "--", "x"},
+                  2,
+                  "ERROR: (trainyard.jobs.cancel) unrecognized arguments after `--`\n"}),
+    [](const auto& tc) { return tc.param.name; });
 
 TEST(SubmitTraining, AsyncIsAcceptedWithADeprecationWarning) {
   const Outcome o = RunCli(Submit({"--dry-run", "--async"}));
@@ -142,6 +214,18 @@ trainingInput:
   EXPECT_EQ(body["trainingInput"]["runtimeVersion"], "2.11");
   EXPECT_EQ(body["trainingInput"]["pythonModule"], "trainer.task");
   EXPECT_EQ(body["trainingInput"]["args"], nlohmann::json::array({"--from-file"}));
+}
+
+TEST_F(ConfigFileTest, WithoutDryRunRefusesLocalPackages) {
+  const std::string package = Write("trainer-0.1.tar.gz", "not really a tarball");
+  const Outcome o = RunCli(Submit({"--packages", package, "--staging-bucket", "gs://bkt1"}),
+                           {.server = "http://127.0.0.1:1/", .project = "p"});
+  EXPECT_EQ(o.rc, 1);
+  EXPECT_EQ(o.err, "ERROR: (trainyard.jobs.submit.training) Uploading local packages (" + package +
+                       ") needs the storage API, which the trainyard server does not serve yet. "
+                       "Upload the package yourself and pass its Cloud Storage URL with "
+                       "`--packages gs://BUCKET/PATH/PACKAGE.tar.gz`, or use --dry-run to print "
+                       "the request.\n");
 }
 
 TEST_F(ConfigFileTest, MissingFileIsOneErrorLine) {
@@ -211,6 +295,7 @@ TEST(Cli, HelpAndMissingCommands) {
   EXPECT_EQ(help.rc, 0);
   EXPECT_THAT(help.out, HasSubstr("--master-accelerator"));
   EXPECT_THAT(help.out, HasSubstr("--evaluator-count"));
+  EXPECT_THAT(RunCli({"jobs", "list", "--help"}).out, HasSubstr("sends EXPR to the server"));
   EXPECT_EQ(RunCli({}).rc, 2);
   EXPECT_EQ(RunCli({"catalog", "regions", "--", "x"}).rc, 2);
 }

@@ -151,10 +151,10 @@ TEST(ScaleTierFlag, RefusesOtherSpellings) {
 }
 
 TEST(ReplicaCountFlag, NeedsAPositiveInteger) {
-  EXPECT_EQ(*ParseReplicaCount("9"), 9);
-  EXPECT_EQ(ParseReplicaCount("0").status().message(),
+  EXPECT_EQ(*ParsePositiveInt("9"), 9);
+  EXPECT_EQ(ParsePositiveInt("0").status().message(),
             "Value must be greater than or equal to 1; received: 0");
-  EXPECT_EQ(ParseReplicaCount("two").status().message(), "Value must be an integer; received: two");
+  EXPECT_EQ(ParsePositiveInt("two").status().message(), "Value must be an integer; received: two");
 }
 
 TEST(BooleanFlag, AcceptsGcloudsWordsInAnyCase) {

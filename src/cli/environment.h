@@ -1,0 +1,29 @@
+// What the `trainyard` command line reads from its environment, and how every verb picks the
+// server and project it talks to. Pure and thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace trainyard::cli {
+
+struct Environment {
+  std::optional<std::string> server;     // $TRAINYARD_SERVER: the API server's URL
+  std::optional<std::string> project;    // $TRAINYARD_PROJECT
+  std::optional<std::string> region;     // $TRAINYARD_REGION
+  std::optional<std::string> home;       // $TRAINYARD_HOME: the data directory of `serve`
+  std::optional<std::string> user_home;  // $HOME
+};
+
+// Where `trainyard serve` listens by default.
+inline constexpr std::string_view kDefaultServer = "http://127.0.0.1:8470/";
+inline constexpr std::string_view kDefaultProject = "default";
+
+// `--server`, else $TRAINYARD_SERVER, else `kDefaultServer`. An empty value counts as unset.
+std::string ResolveServer(const std::optional<std::string>& flag, const Environment& env);
+
+// `--project`, else $TRAINYARD_PROJECT, else `kDefaultProject`. An empty value counts as unset.
+std::string ResolveProject(const std::optional<std::string>& flag, const Environment& env);
+
+}  // namespace trainyard::cli

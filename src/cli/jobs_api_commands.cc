@@ -1,0 +1,175 @@
+// The verbs that read and change submitted jobs: `jobs describe`, `list`, `cancel` and
+// `update`, as gcloud 528 runs them against the ml v1 API (reference §1.4), with trainyard's
+// one difference: `list --filter` is sent to the server, which filters (§1.6).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/error_output.h"
+#include "cli/flag_values.h"
+#include "cli/job_output.h"
+#include "cli/labels_update.h"
+#include "cli/ml_client.h"
+#include "cli/rest_client.h"
+
+namespace trainyard::cli {
+namespace {
+
+constexpr std::string_view kDescribeCommand = "trainyard.jobs.describe";
+constexpr std::string_view kListCommand = "trainyard.jobs.list";
+constexpr std::string_view kCancelCommand = "trainyard.jobs.cancel";
+constexpr std::string_view kUpdateCommand = "trainyard.jobs.update";
+constexpr std::int64_t kMaxPageSize = 100;  // the server's maximum (reference §1.6)
+
+// The client for `target.server`, or nullopt after printing why there is none.
+std::optional<RestClient> Connect(const ApiTarget& target, std::string_view command,
+                                  std::ostream& err) {
+  auto rest = RestClient::ForUrl(target.server);
+  if (!rest.ok()) {
+    PrintError(err, command, rest.status().message());
+    return std::nullopt;
+  }
+  return *std::move(rest);
+}
+
+// A positive integer flag; nullopt after printing why `text` is not one.
+std::optional<std::int64_t> PositiveFlag(const std::optional<std::string>& text,
+                                         std::string_view flag, std::int64_t absent,
+                                         std::ostream& err) {
+  if (!text) {
+    return absent;
+  }
+  auto value = ParsePositiveInt(*text);
+  if (!value.ok()) {
+    PrintError(err, kListCommand,
+               "argument " + std::string(flag) + ": " + value.status().message());
+    return std::nullopt;
+  }
+  return *value;
+}
+
+}  // namespace
+
+int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::string& format,
+                std::ostream& out, std::ostream& err) {
+  auto job_format = ParseJobFormat(format);
+  if (!job_format.ok()) {
+    PrintError(err, kDescribeCommand, job_format.status().message());
+    return 1;
+  }
+  const std::optional<RestClient> rest = Connect(target, kDescribeCommand, err);
+  if (!rest) {
+    return 1;
+  }
+  auto job = MlClient(*rest).GetJob(target.project, job_id);
+  if (!job.ok()) {
+    PrintApiError(err, kDescribeCommand, job.status());
+    return 1;
+  }
+  out << FormatJob(*job, *job_format);
+  if (job->state == model::JobState::kFailed && !job->error_message.empty()) {
+    err << "\nJob [" << job->job_id << "] failed: " << job->error_message << "\n";
+  }
+  return 0;
+}
+
+int RunList(const ApiTarget& target, const ListFlags& flags, std::ostream& out, std::ostream& err) {
+  const std::optional<std::int64_t> limit =
+      PositiveFlag(flags.limit, "--limit", std::numeric_limits<std::int64_t>::max(), err);
+  const std::optional<std::int64_t> page_size =
+      limit ? PositiveFlag(flags.page_size, "--page-size", kMaxPageSize, err) : std::nullopt;
+  if (!limit || !page_size) {
+    return 1;
+  }
+  const std::optional<RestClient> rest = Connect(target, kListCommand, err);
+  if (!rest) {
+    return 1;
+  }
+  const MlClient ml(*rest);
+  ListJobsQuery query{.page_size = static_cast<int>(std::min(*page_size, kMaxPageSize)),
+                      .filter = flags.filter.value_or("")};
+  std::vector<model::Job> jobs;
+  while (static_cast<std::int64_t>(jobs.size()) < *limit) {
+    auto page = ml.ListJobs(target.project, query);
+    if (!page.ok()) {
+      PrintApiError(err, kListCommand, page.status());
+      return 1;
+    }
+    jobs.insert(jobs.end(), page->jobs.begin(), page->jobs.end());
+    if (page->next_page_token.empty()) {
+      break;
+    }
+    if (page->next_page_token == query.page_token) {
+      PrintError(err, kListCommand,
+                 "INTERNAL: The server returned the same page token twice; stopping.");
+      return 1;
+    }
+    query.page_token = page->next_page_token;
+  }
+  if (static_cast<std::int64_t>(jobs.size()) > *limit) {
+    jobs.resize(static_cast<std::size_t>(*limit));
+  }
+  if (jobs.empty()) {
+    err << "Listed 0 items.\n";
+    return 0;
+  }
+  out << FormatJobsTable(jobs, LocalDate);
+  return 0;
+}
+
+int RunCancel(const ApiTarget& target, const std::string& job_id, std::ostream& err) {
+  const std::optional<RestClient> rest = Connect(target, kCancelCommand, err);
+  if (!rest) {
+    return 1;
+  }
+  if (Status status = MlClient(*rest).CancelJob(target.project, job_id); !status.ok()) {
+    PrintApiError(err, kCancelCommand, status);
+    return 1;
+  }
+  return 0;
+}
+
+int RunUpdate(const ApiTarget& target, const std::string& job_id, const UpdateFlags& flags,
+              std::ostream& err) {
+  auto diff = ParseLabelsDiff(flags.update_labels, flags.remove_labels, flags.clear_labels);
+  if (!diff.ok()) {
+    PrintError(err, kUpdateCommand, diff.status().message());
+    return 1;
+  }
+  if (!diff->MayHaveUpdates()) {
+    PrintError(err, kUpdateCommand, "No updates requested.");
+    return 1;
+  }
+  const std::optional<RestClient> rest = Connect(target, kUpdateCommand, err);
+  if (!rest) {
+    return 1;
+  }
+  const MlClient ml(*rest);
+  auto job = ml.GetJob(target.project, job_id);
+  if (!job.ok()) {
+    PrintApiError(err, kUpdateCommand, job.status());
+    return 1;
+  }
+  const LabelsUpdate update = ApplyLabelsDiff(*diff, job->labels);
+  if (update.needs_update) {
+    auto patched = ml.PatchJob(target.project, job_id, update.labels, "labels");
+    if (!patched.ok()) {
+      PrintApiError(err, kUpdateCommand, patched.status());
+      return 1;
+    }
+  } else {
+    err << "No update to perform.\n";
+  }
+  // gcloud says so even when there was nothing to change.
+  err << "Updated ml engine job [" << job_id << "].\n";
+  return 0;
+}
+
+}  // namespace trainyard::cli
