@@ -24,7 +24,6 @@ shows it, for these reasons:
 Usage: gcloud_parity_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
 
-import argparse
 import json
 import os
 import re
@@ -35,11 +34,13 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import recording_server  # noqa: E402  (needs the path above)
+import gcloud_env  # noqa: E402  (needs the path above)
+import recording_server  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIGS = os.path.join(HERE, "configs")
-GCLOUD = shutil.which("gcloud") or "/usr/bin/gcloud"
+GCLOUD = gcloud_env.GCLOUD
+Run = gcloud_env.Run
 TRAINYARD = None  # set by main()
 PROJECT = "p"
 CREATE_PATH = "/v1/projects/%s/jobs" % PROJECT
@@ -50,23 +51,6 @@ def config(name):
     return os.path.join(CONFIGS, name)
 
 
-class Run:
-    """One finished command: exit code and output."""
-
-    def __init__(self, proc):
-        self.rc = proc.returncode
-        self.out = proc.stdout
-        self.err = proc.stderr
-
-    def error_line(self):
-        """The text after "ERROR: (<command>) " on the first error line, or ""."""
-        for line in self.err.splitlines():
-            match = re.match(r"ERROR: \([^)]*\) (.*)", line)
-            if match:
-                return match.group(1)
-        return ""
-
-
 class GcloudParityTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -75,19 +59,8 @@ class GcloudParityTest(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="trainyard-parity-")
         cls.record = os.path.join(cls.tmp, "requests.jsonl")
         cls.server = recording_server.RecordingServer(cls.record).start()
-        cls.gcloud_env = dict(os.environ, CLOUDSDK_CONFIG=os.path.join(cls.tmp, "gcloud"),
-                              CLOUDSDK_CORE_DISABLE_PROMPTS="1")
-        for var in ("CLOUDSDK_COMPUTE_REGION", "CLOUDSDK_CORE_PROJECT"):
-            cls.gcloud_env.pop(var, None)
-        url = "http://127.0.0.1:%d/" % cls.server.port
-        for prop, value in [("core/project", PROJECT),
-                            ("api_endpoint_overrides/ml", url),
-                            ("api_endpoint_overrides/storage", url + "storage/v1/"),
-                            ("auth/disable_credentials", "true"),
-                            ("core/disable_usage_reporting", "true"),
-                            ("component_manager/disable_update_check", "true")]:
-            subprocess.run([GCLOUD, "config", "set", prop, value], env=cls.gcloud_env,
-                           capture_output=True, check=True)
+        cls.gcloud_env = gcloud_env.gcloud_environment(
+            os.path.join(cls.tmp, "gcloud"), PROJECT, "http://127.0.0.1:%d/" % cls.server.port)
         cls.trainyard_env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
         cls.trainyard_env["TRAINYARD_PROJECT"] = PROJECT
         cls.work = os.path.join(cls.tmp, "work")
@@ -350,29 +323,12 @@ class GcloudParityTest(unittest.TestCase):
         self.assertEqual((fixed.rc, fixed.out), (0, "Job request is valid.\n"))
 
 
-class _CountingResult(unittest.TextTestResult):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.passed = 0
-
-    def addSuccess(self, test):
-        super().addSuccess(test)
-        self.passed += 1
-
-
 def main():
-    global TRAINYARD
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trainyard", required=True, help="path of the trainyard binary")
-    args, rest = parser.parse_known_args()
-    TRAINYARD = os.path.abspath(args.trainyard)
-    program = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2,
-                            testRunner=unittest.TextTestRunner(resultclass=_CountingResult,
-                                                               stream=sys.stdout))
-    result = program.result
-    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
-    print("%d passed, %d failed" % (result.passed, failed), flush=True)
-    sys.exit(1 if failed or not result.passed else 0)
+    def set_trainyard(path):
+        global TRAINYARD
+        TRAINYARD = path
+
+    gcloud_env.main(__doc__, set_trainyard)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+"""Shared helpers of the end-to-end tests: a private gcloud configuration, finished commands,
+a counting unittest runner, and a real `trainyard serve` in a child process.
+
+Standard library only; imported by gcloud_parity_test.py and gcloud_jobs_test.py.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import unittest
+
+GCLOUD = shutil.which("gcloud") or "/usr/bin/gcloud"
+
+
+def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=None):
+    """An environment whose CLOUDSDK_CONFIG is a private configuration at `config_dir`.
+
+    The configuration (reference §1.1 and §15) points the ml API at `url` (which ends with "/"),
+    storage at `storage_url` (default `url + "storage/v1/"`) and, when given, logging at
+    `logging_url`; it sends no credentials, reports no usage and checks for no update. The file is
+    written directly: six `gcloud config set` calls would cost about ten seconds.
+    """
+    sections = {
+        "core": {"project": project, "disable_usage_reporting": "true"},
+        "api_endpoint_overrides": {"ml": url, "storage": storage_url or url + "storage/v1/"},
+        "auth": {"disable_credentials": "true"},
+        "component_manager": {"disable_update_check": "true"},
+    }
+    if logging_url:
+        sections["api_endpoint_overrides"]["logging"] = logging_url
+    os.makedirs(os.path.join(config_dir, "configurations"), exist_ok=True)
+    with open(os.path.join(config_dir, "active_config"), "w", encoding="utf-8") as f:
+        f.write("default")
+    with open(os.path.join(config_dir, "configurations", "config_default"), "w",
+              encoding="utf-8") as f:
+        for section, values in sections.items():
+            f.write("[%s]\n" % section)
+            for key, value in values.items():
+                f.write("%s = %s\n" % (key, value))
+            f.write("\n")
+    # CLOUDSDK_<SECTION>_<PROPERTY> variables override the file; keep only the interpreter choice.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("CLOUDSDK_") or k.startswith("CLOUDSDK_PYTHON")}
+    env["CLOUDSDK_CONFIG"] = config_dir
+    env["CLOUDSDK_CORE_DISABLE_PROMPTS"] = "1"
+    return env
+
+
+class Run:
+    """One finished command: exit code and output."""
+
+    def __init__(self, proc):
+        self.rc = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def error_line(self):
+        """The text after "ERROR: (<command>) " on the first error line, or ""."""
+        for line in self.err.splitlines():
+            match = re.match(r"ERROR: \([^)]*\) (.*)", line)
+            if match:
+                return match.group(1)
+        return ""
+
+    def __repr__(self):
+        return "rc=%d\n--- stdout\n%s--- stderr\n%s" % (self.rc, self.out, self.err)
+
+
+class TrainyardServer:
+    """`trainyard serve --listen 127.0.0.1:0 --data-dir DATA_DIR` in a child process.
+
+    `start()` waits for the "serving on http://..." line and sets `url` and `port`; `stop()` sends
+    SIGTERM and waits for the exit (killing it if it does not stop). The rest of stderr is kept in
+    `log()` so that a failure can show it.
+    """
+
+    _SERVING = re.compile(r"trainyard: serving on (http://127\.0\.0\.1:(\d+)/)")
+
+    def __init__(self, trainyard, data_dir, extra_args=()):
+        self._args = [trainyard, "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir,
+                      *extra_args]
+        self._proc = None
+        self._lines = []
+        self._reader = None
+        self.url = None
+        self.port = None
+        self.returncode = None
+
+    def start(self, timeout=30):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
+        self._proc = subprocess.Popen(self._args, stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      text=True, env=env)
+        ready = threading.Event()
+
+        def read():
+            for line in self._proc.stderr:
+                self._lines.append(line)
+                match = self._SERVING.search(line)
+                if match and not ready.is_set():
+                    self.url, self.port = match.group(1), int(match.group(2))
+                    ready.set()
+            ready.set()  # end of output: the server exited
+
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
+        if not ready.wait(timeout) or self.url is None:
+            self.stop()
+            raise RuntimeError("trainyard serve did not start:\n" + self.log())
+        return self
+
+    @property
+    def pid(self):
+        return self._proc.pid
+
+    def log(self):
+        return "".join(self._lines)
+
+    def stop(self, timeout=20):
+        """SIGTERM, then wait; returns the exit code (negative: killed by that signal)."""
+        if self._proc is None or self.returncode is not None:
+            return self.returncode
+        if self._proc.poll() is None:
+            self._proc.send_signal(signal.SIGTERM)
+            try:
+                self._proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        self._reader.join(5)
+        self.returncode = self._proc.returncode
+        return self.returncode
+
+
+class _CountingResult(unittest.TextTestResult):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.passed = 0
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.passed += 1
+
+
+def main(doc, set_trainyard):
+    """Parses --trainyard PATH (handing the absolute path to `set_trainyard`), runs the calling
+    module's unittest tests with the remaining arguments, prints "N passed, M failed", and exits
+    non-zero when any test failed or none passed."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--trainyard", required=True, help="path of the trainyard binary")
+    args, rest = parser.parse_known_args()
+    set_trainyard(os.path.abspath(args.trainyard))
+    program = unittest.main(module="__main__", argv=[sys.argv[0]] + rest, exit=False,
+                            verbosity=2,
+                            testRunner=unittest.TextTestRunner(resultclass=_CountingResult,
+                                                               stream=sys.stdout, verbosity=2))
+    result = program.result
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    print("%d passed, %d failed" % (result.passed, failed), flush=True)
+    sys.exit(1 if failed or not result.passed else 0)
