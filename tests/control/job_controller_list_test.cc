@@ -21,7 +21,7 @@ class ListTest : public ControllerTest {
     for (int i = 0; i < n; ++i) {
       char id[16];
       std::snprintf(id, sizeof(id), "job_%04d", i);
-      model::Job job = ValidJob(id);
+      model::Job job = ValidRuntimeJob(id);
       job.labels = {{"parity", i % 2 == 0 ? "even" : "odd"}};
       EXPECT_TRUE(controller_->Submit("proj", job).ok());
       clock_.Advance(std::chrono::milliseconds(1));
@@ -39,7 +39,7 @@ class ListTest : public ControllerTest {
       if (!page.ok()) {
         break;
       }
-      for (const std::string& id : Ids(page->jobs)) {
+      for (const std::string& id : JobIds(page->jobs)) {
         ids.push_back(id);
       }
       sizes->push_back(page->jobs.size());
@@ -61,7 +61,7 @@ TEST_F(ListTest, JobsCreatedBetweenPagesNeitherRepeatNorHideOthers) {
   const std::vector<std::string> expected = SubmitMany(250);
   Result<ListJobsResponse> first = controller_->List("proj", {.page_size = 100});
   ASSERT_TRUE(first.ok());
-  std::vector<std::string> seen = Ids(first->jobs);
+  std::vector<std::string> seen = JobIds(first->jobs);
   std::string token = first->next_page_token;
   int extra = 0;
   while (!token.empty()) {
@@ -69,7 +69,7 @@ TEST_F(ListTest, JobsCreatedBetweenPagesNeitherRepeatNorHideOthers) {
     Result<ListJobsResponse> page =
         controller_->List("proj", {.page_size = 100, .page_token = token});
     ASSERT_TRUE(page.ok()) << page.status().ToString();
-    for (const std::string& id : Ids(page->jobs)) {
+    for (const std::string& id : JobIds(page->jobs)) {
       seen.push_back(id);
     }
     token = page->next_page_token;
@@ -79,7 +79,7 @@ TEST_F(ListTest, JobsCreatedBetweenPagesNeitherRepeatNorHideOthers) {
 
 TEST_F(ListTest, TiesInCreateTimeAreOrderedByJobIdAcrossPages) {
   for (const std::string id : {"tie_d", "tie_b", "tie_a", "tie_c", "tie_e"}) {
-    ASSERT_TRUE(controller_->Submit("proj", ValidJob(id)).ok());  // the clock stands still
+    ASSERT_TRUE(controller_->Submit("proj", ValidRuntimeJob(id)).ok());  // the clock stands still
   }
   std::vector<std::size_t> sizes;
   EXPECT_EQ(ListAll({.page_size = 2}, &sizes),
@@ -146,7 +146,7 @@ TEST_F(ListTest, AFilterThatMatchesLittleAnswersWithinABoundedScan) {
       "proj",
       {.page_size = 10, .page_token = first->next_page_token, .filter = "labels.kind=needle"});
   ASSERT_TRUE(second.ok()) << second.status().ToString();
-  EXPECT_EQ(Ids(second->jobs), std::vector<std::string>{"needle"});
+  EXPECT_EQ(JobIds(second->jobs), std::vector<std::string>{"needle"});
   EXPECT_EQ(second->next_page_token, "");
 }
 
@@ -159,7 +159,7 @@ TEST_F(ListTest, FiltersSelectByStateAndJobId) {
   auto ids = [&](const std::string& filter) {
     Result<ListJobsResponse> page = controller_->List("proj", {.filter = filter});
     EXPECT_TRUE(page.ok()) << page.status().ToString();
-    return page.ok() ? Ids(page->jobs) : std::vector<std::string>{};
+    return page.ok() ? JobIds(page->jobs) : std::vector<std::string>{};
   };
   EXPECT_EQ(ids("jobId:census*"), (std::vector<std::string>{"census_2", "census_1"}));
   EXPECT_EQ(ids("jobId:census* AND state:CANCELLED"), std::vector<std::string>{"census_2"});

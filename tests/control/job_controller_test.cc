@@ -28,7 +28,7 @@ bool Contains(const std::vector<std::string>& fields, const std::string& field) 
 }
 
 TEST_F(ControllerTest, SubmitStoresAQueuedJobWithCreateTimeAndEtag) {
-  Result<model::Job> submitted = controller_->Submit("proj", ValidJob("job_1"));
+  Result<model::Job> submitted = controller_->Submit("proj", ValidRuntimeJob("job_1"));
   ASSERT_TRUE(submitted.ok()) << submitted.status().ToString();
 
   EXPECT_EQ(submitted->job_id, "job_1");
@@ -36,12 +36,12 @@ TEST_F(ControllerTest, SubmitStoresAQueuedJobWithCreateTimeAndEtag) {
   EXPECT_EQ(submitted->create_time, clock_.Now());
   EXPECT_EQ(submitted->etag.size(), 12U);
   EXPECT_TRUE(submitted->etag.ends_with('='));
-  EXPECT_EQ(submitted->training_input, ValidJob("job_1").training_input);
+  EXPECT_EQ(submitted->training_input, ValidRuntimeJob("job_1").training_input);
   EXPECT_EQ(*controller_->Get("proj", "job_1"), *submitted);
 }
 
 TEST_F(ControllerTest, SubmitIgnoresOutputOnlyFields) {
-  model::Job job = ValidJob("job_1");
+  model::Job job = ValidRuntimeJob("job_1");
   job.state = JobState::kSucceeded;
   job.create_time = WallTime(std::chrono::seconds(5));
   job.start_time = WallTime(std::chrono::seconds(6));
@@ -64,7 +64,7 @@ TEST_F(ControllerTest, SubmitIgnoresOutputOnlyFields) {
 }
 
 TEST_F(ControllerTest, SubmitReportsEveryViolationAndStoresNothing) {
-  model::Job job = ValidJob("1_bad_id");
+  model::Job job = ValidRuntimeJob("1_bad_id");
   job.training_input->region = "mars-central1";
   job.labels = {{"Bad Key", "x"}};
 
@@ -80,7 +80,7 @@ TEST_F(ControllerTest, SubmitReportsEveryViolationAndStoresNothing) {
 
 TEST_F(ControllerTest, SubmitOfATakenIdIsAlreadyExists) {
   SubmitValid("job_1");
-  Result<model::Job> again = controller_->Submit("proj", ValidJob("job_1"));
+  Result<model::Job> again = controller_->Submit("proj", ValidRuntimeJob("job_1"));
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.status().code(), Code::kAlreadyExists);
   EXPECT_EQ(again.status().message(),
@@ -107,7 +107,7 @@ TEST_P(HostileNameTest, EveryMethodRejectsItBeforeTouchingTheStore) {
   const bool bad_project = c.job_id == "job_1";
   const std::string name_field = "name";
 
-  Result<model::Job> submitted = controller_->Submit(c.project, ValidJob(c.job_id));
+  Result<model::Job> submitted = controller_->Submit(c.project, ValidRuntimeJob(c.job_id));
   ASSERT_FALSE(submitted.ok());
   EXPECT_EQ(submitted.status().code(), Code::kInvalidArgument);
   EXPECT_TRUE(Contains(Fields(submitted.status()), bad_project ? "parent" : "jobId"))

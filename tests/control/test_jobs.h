@@ -13,20 +13,19 @@
 #include "fakes/temp_dir.h"
 #include "model/job.h"
 #include "store/job_store.h"
+#include "support/sample_jobs.h"
 
 namespace trainyard::control::testing {
 
-// A job that passes validation with the builtin catalog: BASIC tier, packages, runtime 2.11.
-model::Job ValidJob(std::string job_id);
-
-std::vector<std::string> Ids(const std::vector<model::Job>& jobs);
+using trainyard::testing::JobIds;
+using trainyard::testing::ValidRuntimeJob;
 
 // A controller over a real SQLite store in a temp dir and a fake clock.
 class ControllerTest : public ::testing::Test {
  protected:
   ControllerTest();
 
-  // Submits `ValidJob(id)` (with `labels`), asserting success, then advances the clock 1 s.
+  // Submits `ValidRuntimeJob(id)` (with `labels`), asserting success, then advances the clock 1 s.
   model::Job SubmitValid(const std::string& id, model::Labels labels = {});
 
   trainyard::testing::TempDir dir_;

@@ -4,7 +4,9 @@
 
 #include "base/check.h"
 #include "catalog/catalog.h"
+#include "model/json_codec.h"
 #include "store/sqlite_job_store.h"
+#include "support/sample_jobs.h"
 
 namespace trainyard::testing {
 
@@ -27,17 +29,10 @@ LiveServer::~LiveServer() {
 }
 
 nlohmann::json ValidJob(std::string_view job_id) {
-  return {{"jobId", job_id},
-          {"trainingInput",
-           {{"scaleTier", "BASIC"},
-            {"region", "us-central1"},
-            {"packageUris", {"gs://bkt/trainer-0.0.0.tar.gz"}},
-            {"pythonModule", "trainer.task"},
-            {"runtimeVersion", "2.11"},
-            {"pythonVersion", "3.7"},
-            {"jobDir", "gs://bkt/out"},
-            {"args", {"--epochs", "3"}},
-            {"enableWebAccess", false}}}};
+  model::Job job = trainyard::testing::ValidRuntimeJob(std::string(job_id));
+  job.training_input->args = {"--epochs", "3"};
+  job.training_input->enable_web_access = false;  // as gcloud always sends it
+  return nlohmann::json::parse(model::EncodeJob(job));
 }
 
 std::string JobsPath(std::string_view project) {

@@ -9,6 +9,7 @@
 
 #include "fakes/temp_dir.h"
 #include "model/job.h"
+#include "support/sample_jobs.h"
 
 namespace trainyard::store {
 namespace {
@@ -38,15 +39,6 @@ model::Job MakeJob(std::string id, std::int64_t created, JobState state = JobSta
   return job;
 }
 
-std::vector<std::string> Ids(const std::vector<model::Job>& jobs) {
-  std::vector<std::string> ids;
-  ids.reserve(jobs.size());
-  for (const model::Job& job : jobs) {
-    ids.push_back(job.job_id);
-  }
-  return ids;
-}
-
 class SqliteJobStoreTest : public ::testing::Test {
  protected:
   void SetUp() override { Reopen(); }
@@ -68,7 +60,7 @@ class SqliteJobStoreTest : public ::testing::Test {
       if (!page.ok()) {
         break;
       }
-      for (const std::string& id : Ids(page->jobs)) {
+      for (const std::string& id : testing::JobIds(page->jobs)) {
         ids.push_back(id);
       }
       cursor = page->next;
@@ -177,7 +169,8 @@ TEST_F(SqliteJobStoreTest, ListsNewestFirstWithTiesByJobId) {
 
   Result<JobPage> page = store_->List("proj", std::nullopt, 10);
   ASSERT_TRUE(page.ok()) << page.status().ToString();
-  EXPECT_EQ(Ids(page->jobs), (std::vector<std::string>{"new", "tie_a", "tie_b", "old"}));
+  EXPECT_EQ(testing::JobIds(page->jobs),
+            (std::vector<std::string>{"new", "tie_a", "tie_b", "old"}));
   EXPECT_FALSE(page->next.has_value());
 }
 
@@ -204,7 +197,7 @@ TEST_F(SqliteJobStoreTest, ACursorIsStableWhileJobsAreCreated) {
 
   Result<JobPage> second = store_->List("proj", first->next, 3);
   ASSERT_TRUE(second.ok());
-  EXPECT_EQ(Ids(second->jobs), (std::vector<std::string>{"job_2", "job_1", "job_0"}));
+  EXPECT_EQ(testing::JobIds(second->jobs), (std::vector<std::string>{"job_2", "job_1", "job_0"}));
   EXPECT_FALSE(second->next.has_value());
 }
 

@@ -3,23 +3,13 @@
 #include <sstream>
 
 #include "catalog/catalog.h"
+#include "support/sample_jobs.h"
 #include "validate/validate.h"
 
 namespace trainyard::validate::testing {
 
 model::Job RuntimeJob() {
-  model::Job job;
-  job.job_id = "baseline_job";
-  model::TrainingInput input;
-  input.scale_tier = model::ScaleTier::kBasic;
-  input.region = "us-central1";
-  input.package_uris = {"gs://my-bucket/trainer-0.1.tar.gz"};
-  input.python_module = "trainer.task";
-  input.runtime_version = "2.11";
-  input.python_version = "3.7";
-  input.job_dir = "gs://my-bucket/output";
-  job.training_input = input;
-  return job;
+  return trainyard::testing::ValidRuntimeJob("baseline_job");
 }
 
 model::Job GpuJob() {
