@@ -3,9 +3,9 @@
 #include <cctype>
 #include <chrono>
 
-#include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -16,8 +16,6 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
-
-constexpr std::chrono::seconds kDeadline(10);
 
 std::string Lower(std::string_view text) {
   std::string out(text);
@@ -40,10 +38,28 @@ std::string ClientResponse::Header(std::string_view name) const {
   return it == headers.end() ? std::string() : it->second;
 }
 
+// Every step runs asynchronously on the connection's own io_context, because `tcp_stream`'s
+// timer (`expires_after`) bounds only asynchronous operations: a synchronous read from a server
+// that never answers would block forever.
 struct HttpClient::Connection {
+  explicit Connection(std::chrono::milliseconds deadline_in) : deadline(deadline_in) {}
+
+  std::chrono::milliseconds deadline;
   asio::io_context io;
   beast::tcp_stream stream{io};
   beast::flat_buffer buffer;
+
+  // Starts one operation with a completion handler, runs it to its end under the deadline and
+  // returns its error (`beast::error::timeout` when the deadline passed).
+  template <typename Start>
+  beast::error_code Await(Start start) {
+    beast::error_code result;
+    stream.expires_after(deadline);
+    start([&result](const beast::error_code& ec, auto&&...) { result = ec; });
+    io.restart();
+    io.run();
+    return result;
+  }
 
   beast::error_code Connect(const std::string& host, int port) {
     beast::error_code ec;
@@ -52,18 +68,21 @@ struct HttpClient::Connection {
     if (ec) {
       return ec;
     }
-    stream.expires_after(kDeadline);
-    stream.connect(endpoint, ec);
-    return ec;
+    return Await([&](auto handler) { stream.async_connect(endpoint, std::move(handler)); });
+  }
+
+  beast::error_code Write(std::string_view bytes) {
+    return Await([&](auto handler) {
+      asio::async_write(stream, asio::buffer(bytes.data(), bytes.size()), std::move(handler));
+    });
   }
 
   // Reads one response; a read error gives status 0.
   ClientResponse Read() {
     http::response_parser<http::string_body> parser;
     parser.body_limit(std::uint64_t{64} << 20);
-    beast::error_code ec;
-    stream.expires_after(kDeadline);
-    http::read(stream, buffer, parser, ec);
+    const beast::error_code ec =
+        Await([&](auto handler) { http::async_read(stream, buffer, parser, std::move(handler)); });
     if (ec) {
       return Failure("read", ec);
     }
@@ -79,14 +98,15 @@ struct HttpClient::Connection {
   }
 };
 
-HttpClient::HttpClient(int port, std::string host) : host_(std::move(host)), port_(port) {}
+HttpClient::HttpClient(int port, std::string host, std::chrono::milliseconds deadline)
+    : host_(std::move(host)), port_(port), deadline_(deadline) {}
 
 HttpClient::~HttpClient() = default;
 
 ClientResponse HttpClient::Send(std::string_view method, std::string_view target,
                                 std::string_view body, const Headers& headers) {
   if (!connection_) {
-    connection_ = std::make_unique<Connection>();
+    connection_ = std::make_unique<Connection>(deadline_);
     ++connections_opened_;
     if (const auto ec = connection_->Connect(host_, port_)) {
       connection_.reset();
@@ -109,9 +129,8 @@ ClientResponse HttpClient::Send(std::string_view method, std::string_view target
   request.body() = std::string(body);
   request.prepare_payload();
 
-  beast::error_code ec;
-  connection_->stream.expires_after(kDeadline);
-  http::write(connection_->stream, request, ec);
+  const beast::error_code ec = connection_->Await(
+      [&](auto handler) { http::async_write(connection_->stream, request, std::move(handler)); });
   // Read even when the write failed: the server may have answered (413) and stopped reading.
   ClientResponse response = connection_->Read();
   if (response.status == 0 && ec) {
@@ -124,14 +143,12 @@ ClientResponse HttpClient::Send(std::string_view method, std::string_view target
 }
 
 std::vector<ClientResponse> HttpClient::SendRaw(std::string_view bytes, int count) {
-  Connection connection;
+  Connection connection(deadline_);
   ++connections_opened_;
   if (const auto ec = connection.Connect(host_, port_)) {
     return {Failure("connect", ec)};
   }
-  beast::error_code ec;
-  connection.stream.expires_after(kDeadline);
-  asio::write(connection.stream, asio::buffer(bytes.data(), bytes.size()), ec);
+  const beast::error_code ec = connection.Write(bytes);
   std::vector<ClientResponse> responses;
   while (static_cast<int>(responses.size()) < count) {
     responses.push_back(connection.Read());
@@ -146,25 +163,23 @@ std::vector<ClientResponse> HttpClient::SendRaw(std::string_view bytes, int coun
 }
 
 bool HttpClient::ServerCloses(std::string_view bytes) {
-  Connection connection;
+  Connection connection(deadline_);
   ++connections_opened_;
   if (connection.Connect(host_, port_)) {
     return false;
   }
-  beast::error_code ec;
-  connection.stream.expires_after(kDeadline);
-  asio::write(connection.stream, asio::buffer(bytes.data(), bytes.size()), ec);
-  if (ec) {
+  if (connection.Write(bytes)) {
     return false;
   }
   char scratch[4096];
   while (true) {
-    const std::size_t n = connection.stream.read_some(asio::buffer(scratch), ec);
+    const beast::error_code ec = connection.Await([&](auto handler) {
+      connection.stream.async_read_some(asio::buffer(scratch), std::move(handler));
+    });
     if (ec) {
       // EOF or reset means the server closed; our own deadline (timeout) means it did not.
       return ec != beast::error::timeout;
     }
-    static_cast<void>(n);
   }
 }
 

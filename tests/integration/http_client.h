@@ -1,8 +1,9 @@
-// A small blocking HTTP/1.1 client for tests, on Beast's synchronous API. Every call is bounded
+// A small blocking HTTP/1.1 client for tests, on Beast. Every step is bounded
 // by a deadline (10 s) so a broken server fails the test instead of hanging it. Not thread-safe:
 // use one client per thread.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,7 +26,8 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 
 class HttpClient {
  public:
-  explicit HttpClient(int port, std::string host = "127.0.0.1");
+  explicit HttpClient(int port, std::string host = "127.0.0.1",
+                      std::chrono::milliseconds deadline = std::chrono::seconds(10));
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
@@ -58,6 +60,7 @@ class HttpClient {
   std::unique_ptr<Connection> connection_;
   std::string host_;
   int port_;
+  std::chrono::milliseconds deadline_;
   int connections_opened_ = 0;
 };
 
