@@ -1,0 +1,85 @@
+// Placement: which queued jobs start now, and on which devices. A pure function of the queue, the
+// inventory and what is already running, so every policy is unit-tested without processes.
+//
+// Policy:
+// - Gang: a job is placed with all of its replicas or not at all.
+// - Accelerators are exclusive: a device is given to one replica at a time, by index, lowest
+//   free indices first on the chosen node.
+// - CPU and memory: `kStrict` counts each replica's machine type (vCPUs, memory) against its
+//   node; `kShared` (a workstation) lets replicas share CPUs and memory freely.
+// - Order: higher `scheduling.priority` first, then FIFO (`sequence`, the create time). A job
+//   that does not fit now is skipped, not waited for: later jobs that fit start (no
+//   head-of-line blocking).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sched/inventory.h"
+
+namespace trainyard::sched {
+
+enum class Accounting { kShared, kStrict };
+
+struct ReplicaDemand {
+  std::string task_name;     // "worker-replica-1"
+  std::string machine_type;  // "n1-highcpu-16", named in never-fits messages
+  int cpus = 0;
+  std::int64_t memory_mib = 0;
+  std::string accelerator;  // "" when none
+  int accelerator_count = 0;
+};
+
+struct JobDemand {
+  std::string key;  // "project/jobId"
+  int priority = 0;
+  std::int64_t sequence = 0;  // FIFO order among equal priorities (smaller first)
+  std::vector<ReplicaDemand> replicas;
+};
+
+// Where one replica runs. It carries the replica's CPU and memory demand (copied from its
+// `ReplicaDemand` when placed) so that a running allocation alone says what it holds: `Place`
+// counts these against the node under `kStrict` accounting.
+struct ReplicaAssignment {
+  std::string task_name;
+  std::size_t node = 0;             // index into Inventory::nodes
+  std::vector<int> device_indices;  // Device::index values on that node, ascending
+  int cpus = 0;
+  std::int64_t memory_mib = 0;
+};
+
+struct Allocation {
+  std::string key;
+  std::vector<ReplicaAssignment> replicas;  // in the order of JobDemand::replicas
+};
+
+// The demand of one replica of `machine_type` (a catalog machine type, legacy or Compute Engine)
+// with `accelerator_count` × `accelerator` attached ("", 0 for none). A machine type's built-in
+// accelerators (legacy *_gpu types, a2-*, cloud_tpu) are part of its demand: a request naming no
+// accelerator or the built-in one gets the built-in count; one naming another type is
+// INVALID_ARGUMENT, except where the catalog's count table offers that type on the machine type
+// (cloud_tpu with TPU_V3), which then replaces the built-in. Memory is `memory_gb` × 1024 MiB,
+// rounded up. INVALID_ARGUMENT when the catalog does not know the machine type or the
+// accelerator, or when a named accelerator's count is not positive.
+Result<ReplicaDemand> DemandOf(std::string task_name, std::string_view machine_type,
+                               std::string_view accelerator, int accelerator_count,
+                               const catalog::Catalog& catalog);
+
+// The jobs of `queue` that start now, in the order they were chosen, given `running` (the
+// allocations of jobs still holding resources). Does not return jobs that do not fit now.
+// Each replica, in order, goes to the first node (in inventory order) where it fits; there is
+// no backtracking. A running assignment naming a node the inventory lacks holds nothing.
+std::vector<Allocation> Place(const Inventory& inventory, Accounting accounting,
+                              const std::vector<Allocation>& running,
+                              const std::vector<JobDemand>& queue);
+
+// Why `job` can never start on `inventory`, even empty, as a sentence for `errorMessage`:
+// "needs 40 × NVIDIA_TESLA_T4 (4 per replica); the largest node has 0." (or the per-replica
+// device/CPU/memory shortfall). nullopt when it fits an empty inventory.
+std::optional<std::string> NeverFits(const Inventory& inventory, Accounting accounting,
+                                     const JobDemand& job);
+
+}  // namespace trainyard::sched
