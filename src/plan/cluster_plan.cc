@@ -1,0 +1,254 @@
+#include "plan/cluster_plan.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/check.h"
+#include "plan/cluster_json.h"
+
+namespace trainyard::plan {
+namespace {
+
+using nlohmann::ordered_json;
+
+// Reference §9.2: the tag cloudml-hypertune uses when none is configured.
+constexpr std::string_view kDefaultMetricTag = "training/hptuning/metric";
+constexpr std::string_view kGcsScheme = "gs://";
+// TPU_CONFIG.project names the project hosting the TPU (Google's, not the user's); here the TPU
+// host is this installation.
+constexpr std::string_view kTpuHostProject = "trainyard";
+
+bool IsContainerJob(const model::TrainingInput& input) {
+  return input.master_config && !input.master_config->image_uri.empty();
+}
+
+// Reference §7.2: runtime jobs say "chief" from runtime 2.1 (the catalog's `chief_in_tf_config`;
+// a runtime the catalog does not know is taken as a current TF 2 one), containers say "master"
+// unless useChiefInTfConfig.
+std::string_view PrimaryName(const model::TrainingInput& input, const catalog::Catalog& catalog) {
+  if (IsContainerJob(input)) {
+    return input.use_chief_in_tf_config ? "chief" : "master";
+  }
+  const catalog::RuntimeVersion* runtime = catalog.FindRuntimeVersion(input.runtime_version);
+  return runtime == nullptr || runtime->chief_in_tf_config ? "chief" : "master";
+}
+
+bool HasTpu(const ReplicaShape& shape, const catalog::Catalog& catalog) {
+  const catalog::MachineType* machine = catalog.FindMachineType(shape.machine_type);
+  const catalog::Accelerator* accelerator = catalog.FindAccelerator(shape.accelerator);
+  return (machine != nullptr && machine->family == catalog::MachineFamily::kTpuHost) ||
+         (accelerator != nullptr && accelerator->kind == catalog::AcceleratorKind::kTpu);
+}
+
+// Reference §6: {"project", "zone", "tpu_node_name"}. The zone is the job region's first that
+// offers the TPU's type, as a TPU would be created there.
+std::string TpuConfig(const model::TrainingInput& input, std::string_view job_id,
+                      const ReplicaShape& tpu_replica, const catalog::Catalog& catalog) {
+  std::string zone;
+  if (const catalog::Region* region = catalog.FindRegion(input.region)) {
+    for (const catalog::Zone& candidate : region->zones) {
+      if (std::ranges::find(candidate.accelerators, tpu_replica.accelerator) !=
+          candidate.accelerators.end()) {
+        zone = candidate.name;
+        break;
+      }
+    }
+  }
+  ordered_json config = ordered_json::object();
+  config["project"] = kTpuHostProject;
+  config["zone"] = zone;
+  config["tpu_node_name"] = fmt::format("{}-tpu", job_id);
+  return internal::Dump(config);
+}
+
+std::string MetricTag(const model::TrainingInput& input, const PlanContext& context) {
+  if (!context.hp_metric_tag.empty()) {
+    return context.hp_metric_tag;
+  }
+  if (input.hyperparameters && !input.hyperparameters->hyperparameter_metric_tag.empty()) {
+    return input.hyperparameters->hyperparameter_metric_tag;
+  }
+  return std::string(kDefaultMetricTag);
+}
+
+// Reference §7.5: the program, then args, the trial's hyperparameters (§9.1) and `--job-dir`.
+Result<std::vector<std::string>> Argv(const ReplicaShape& shape, const model::TrainingInput& input,
+                                      const PlanContext& context,
+                                      const std::optional<std::string>& job_dir) {
+  std::vector<std::string> argv;
+  if (!shape.config.image_uri.empty()) {
+    if (shape.config.container_command.empty()) {
+      return Status::FailedPrecondition(fmt::format(
+          "Replica {} {} uses the container image {} but no containerCommand: trainyard runs a "
+          "replica's command directly, not container images. Set containerCommand to the "
+          "image's entrypoint as installed on this machine.",
+          RoleName(shape.role), shape.index, shape.config.image_uri));
+    }
+    argv = shape.config.container_command;
+    argv.insert(argv.end(), shape.config.container_args.begin(), shape.config.container_args.end());
+  } else {
+    if (input.python_module.empty()) {
+      return Status::FailedPrecondition(
+          fmt::format("Replica {} {} has neither a pythonModule nor a container to run.",
+                      RoleName(shape.role), shape.index));
+    }
+    argv = {context.python, "-m", input.python_module};
+  }
+  argv.insert(argv.end(), input.args.begin(), input.args.end());
+  argv.insert(argv.end(), context.trial_args.begin(), context.trial_args.end());
+  if (job_dir) {
+    argv.emplace_back("--job-dir");
+    argv.push_back(*job_dir);
+  }
+  return argv;
+}
+
+internal::ClusterMembers Members(const std::vector<ReplicaShape>& shapes,
+                                 const std::vector<ReplicaPlacement>& placements) {
+  internal::ClusterMembers members;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    std::string address = fmt::format("{}:{}", placements[i].host, placements[i].port);
+    switch (shapes[i].role) {
+      case Role::kMaster:
+        members.master.push_back(std::move(address));
+        break;
+      case Role::kWorker:
+        members.worker.push_back(std::move(address));
+        break;
+      case Role::kParameterServer:
+        members.ps.push_back(std::move(address));
+        break;
+      case Role::kEvaluator:
+        members.evaluator.push_back(std::move(address));
+        break;
+    }
+  }
+  return members;
+}
+
+std::string DeviceList(const ReplicaPlacement& placement) {
+  return placement.emulated ? std::string()
+                            : fmt::format("{}", fmt::join(placement.device_indices, ","));
+}
+
+// What every replica of the job shares.
+struct JobFacts {
+  const model::TrainingInput& input;
+  const PlanContext& context;
+  std::string_view job_id;
+  std::string_view primary;
+  ordered_json job_value;
+  std::string job_text;
+  internal::ClusterMembers members;
+  std::string master_host;
+  std::optional<std::string> tpu_config;
+};
+
+// The variables of one replica, in the order the header lists them.
+Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
+                               const ReplicaPlacement& placement, const catalog::Catalog& catalog) {
+  const PlanContext& context = facts.context;
+  Environment env;
+  const internal::TaskRef task{.role = shape.role, .index = shape.index, .trial = context.trial_id};
+  env.emplace_back("TF_CONFIG",
+                   internal::TfConfig(facts.members, facts.primary, task, facts.job_value));
+  env.emplace_back("CLUSTER_SPEC", internal::ClusterSpec(facts.members, task, facts.job_text));
+  env.emplace_back("CLOUD_ML_JOB", facts.job_text);
+  env.emplace_back("CLOUD_ML_JOB_ID", facts.job_id);
+  if (!context.trial_id.empty()) {  // Reference §7.4 and §9.2: tuning trials only.
+    env.emplace_back("CLOUD_ML_TRIAL_ID", context.trial_id);
+    env.emplace_back("CLOUD_ML_HP_METRIC_TAG", MetricTag(facts.input, context));
+    if (!context.hp_metric_file.empty()) {
+      env.emplace_back("CLOUD_ML_HP_METRIC_FILE", context.hp_metric_file);
+    }
+  }
+  // Reference §6: the master drives the TPU; the TPU worker gets it too.
+  if (facts.tpu_config && (shape.role == Role::kMaster || HasTpu(shape, catalog))) {
+    env.emplace_back("TPU_CONFIG", *facts.tpu_config);
+  }
+  if (shape.role == Role::kMaster || shape.role == Role::kWorker) {
+    env.emplace_back("MASTER_ADDR", facts.master_host);
+    env.emplace_back("MASTER_PORT", std::to_string(context.pytorch_master_port));
+    env.emplace_back("WORLD_SIZE", std::to_string(1 + facts.members.worker.size()));
+    env.emplace_back("RANK", std::to_string(shape.role == Role::kMaster ? 0 : shape.index + 1));
+    env.emplace_back("LOCAL_RANK", "0");
+  }
+  env.emplace_back("CUDA_VISIBLE_DEVICES", DeviceList(placement));
+  if (placement.emulated && !shape.accelerator.empty()) {
+    env.emplace_back("TRAINYARD_EMULATED_ACCELERATORS",
+                     fmt::format("{}:{}", shape.accelerator, shape.accelerator_count));
+  }
+  if (!context.storage_emulator_host.empty()) {
+    env.emplace_back("STORAGE_EMULATOR_HOST", context.storage_emulator_host);
+  }
+  if (!context.pythonpath.empty()) {
+    env.emplace_back("PYTHONPATH", context.pythonpath);
+  }
+  env.emplace_back("PYTHONUNBUFFERED", "1");
+  if (facts.input.job_dir.starts_with(kGcsScheme)) {
+    env.emplace_back("TRAINYARD_JOB_DIR_URI", facts.input.job_dir);
+  }
+  return env;
+}
+
+}  // namespace
+
+Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
+                                                    const std::vector<ReplicaShape>& shapes,
+                                                    const std::vector<ReplicaPlacement>& placements,
+                                                    const PlanContext& context,
+                                                    const catalog::Catalog& catalog) {
+  TY_CHECK(job.training_input.has_value()) << "job " << job.job_id << " has no trainingInput";
+  TY_CHECK(shapes.size() == placements.size())
+      << shapes.size() << " replicas but " << placements.size() << " placements";
+  const model::TrainingInput& input = *job.training_input;
+
+  // Reference §7.5: the job dir reaches the program as `--job-dir`, mapped to a local path.
+  std::optional<std::string> job_dir;
+  if (!input.job_dir.empty()) {
+    Result<std::string> local = LocalPathOf(input.job_dir, context.gcs_mount);
+    if (!local.ok()) {
+      return local.status();
+    }
+    job_dir = std::move(*local);
+  }
+
+  const auto master = std::ranges::find(shapes, Role::kMaster, &ReplicaShape::role);
+  TY_CHECK(master != shapes.end()) << "job " << job.job_id << " has no master replica";
+  JobFacts facts{.input = input,
+                 .context = context,
+                 .job_id = context.job_id.empty() ? job.job_id : context.job_id,
+                 .primary = PrimaryName(input, catalog),
+                 .job_value = internal::SnakeCaseTrainingInput(input),
+                 .job_text = {},
+                 .members = Members(shapes, placements),
+                 .master_host = placements[master - shapes.begin()].host,
+                 .tpu_config = std::nullopt};
+  facts.job_text = internal::Dump(facts.job_value);
+  const auto tpu = std::ranges::find_if(
+      shapes, [&catalog](const ReplicaShape& shape) { return HasTpu(shape, catalog); });
+  if (tpu != shapes.end()) {
+    facts.tpu_config = TpuConfig(input, facts.job_id, *tpu, catalog);
+  }
+
+  std::vector<ReplicaLaunch> launches;
+  launches.reserve(shapes.size());
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    Result<std::vector<std::string>> argv = Argv(shapes[i], input, context, job_dir);
+    if (!argv.ok()) {
+      return argv.status();
+    }
+    launches.push_back(
+        ReplicaLaunch{.task_name = shapes[i].task_name,
+                      .role = shapes[i].role,
+                      .index = shapes[i].index,
+                      .argv = std::move(*argv),
+                      .env = ReplicaEnvironment(facts, shapes[i], placements[i], catalog)});
+  }
+  return launches;
+}
+
+}  // namespace trainyard::plan

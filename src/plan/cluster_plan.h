@@ -1,0 +1,99 @@
+// What each replica is started with: its argument vector and the environment trainyard adds
+// (reference §7): TF_CONFIG, CLUSTER_SPEC, CLOUD_ML_JOB, CLOUD_ML_JOB_ID, CLOUD_ML_TRIAL_ID and
+// the hypertune variables in a tuning trial, TPU_CONFIG when a TPU is asked for, the PyTorch
+// variables (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK), CUDA_VISIBLE_DEVICES,
+// STORAGE_EMULATOR_HOST, PYTHONPATH and PYTHONUNBUFFERED. Pure: addresses, devices and paths come
+// in through the context, decided by placement and the launcher.
+//
+// Decisions documented here (and in docs/ARCHITECTURE.md):
+// - The primary replica is "chief" in TF_CONFIG for runtime versions the catalog marks
+//   `chief_in_tf_config` (>= 2.1) or does not know (taken as a current TF 2 runtime), and for
+//   containers (masterConfig.imageUri) with useChiefInTfConfig; "master" otherwise (runtime jobs
+//   ignore useChiefInTfConfig). CLUSTER_SPEC always says "master" and lists evaluators; TF_CONFIG
+//   never lists evaluators. Cluster keys appear only for roles that exist. `job` is the
+//   TrainingInput with snake_case keys (an object in TF_CONFIG, a JSON string in CLUSTER_SPEC,
+//   the same string in CLOUD_ML_JOB); `task.trial` is set in tuning trials.
+// - `--job-dir gs://b/p` reaches the program as `--job-dir <gcs_mount>/b/p`, a directory whose
+//   files are the bucket's objects (as Vertex AI's /gcs/), so plain file IO works; the URI stays
+//   in TF_CONFIG's job.job_dir and in TRAINYARD_JOB_DIR_URI (set only for gs:// job dirs).
+// - argv: runtime jobs `python -m <pythonModule> <args…> <trial_args…> --job-dir <dir>`;
+//   containers `<containerCommand…> <containerArgs…> <args…> <trial_args…> --job-dir <dir>`; no
+//   `--job-dir` pair when jobDir is empty.
+// - Tuning trials only: CLOUD_ML_TRIAL_ID; CLOUD_ML_HP_METRIC_TAG from the context, else the
+//   job's hyperparameterMetricTag, else "training/hptuning/metric"; CLOUD_ML_HP_METRIC_FILE when
+//   the context names one.
+// - TPU_CONFIG (reference §6), on the master and on the TPU worker:
+//   {"project":"trainyard","zone":<the job region's first zone offering the TPU type>,
+//    "tpu_node_name":"<job id>-tpu"}. The project is the TPU host's, which here is trainyard.
+// - PyTorch: the master is RANK 0 and worker i is RANK i+1; WORLD_SIZE = 1 + workerCount;
+//   MASTER_ADDR is the master's host and MASTER_PORT `pytorch_master_port`; LOCAL_RANK is 0;
+//   parameter servers and evaluators get no PyTorch variables.
+// - CUDA_VISIBLE_DEVICES is always set: the placed device indices comma-joined, "" when none
+//   (so a replica never sees GPUs it was not given). With emulated accelerators it is "" and
+//   TRAINYARD_EMULATED_ACCELERATORS says what the replica was given ("NVIDIA_TESLA_T4:4").
+// - PYTHONPATH is exactly `context.pythonpath` (the staged packages; the launcher does not
+//   append the inherited one). PYTHONUNBUFFERED=1 so logs arrive line by line.
+// - Variables are listed in a fixed order (the order above), so plans compare exactly.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+#include "catalog/catalog.h"
+#include "model/job.h"
+#include "plan/replicas.h"
+
+namespace trainyard::plan {
+
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// Where one replica runs, as placement and the launcher decided.
+struct ReplicaPlacement {
+  std::string host = "127.0.0.1";
+  int port = 0;                     // its cluster port (evaluators: listed only in CLUSTER_SPEC)
+  std::vector<int> device_indices;  // accelerator device indices on its node
+  bool emulated = false;            // the devices are emulated
+};
+
+struct PlanContext {
+  std::string job_id;                   // CLOUD_ML_JOB_ID; "" means `job.job_id`
+  std::string trial_id;                 // "" unless a tuning trial ("1", "2", …)
+  std::string hp_metric_tag;            // tuning: CLOUD_ML_HP_METRIC_TAG
+  std::string hp_metric_file;           // tuning: CLOUD_ML_HP_METRIC_FILE
+  std::vector<std::string> trial_args;  // tuning: "--lr=0.01", after args, before --job-dir
+  std::string python = "python3";       // interpreter for runtime (python module) jobs
+  std::string pythonpath;               // staged packages directory ("" when none)
+  std::string gcs_mount;                // local directory holding gs:// buckets ("" when none)
+  std::string storage_emulator_host;    // "http://127.0.0.1:8470" ("" when none)
+  int pytorch_master_port = 0;          // MASTER_PORT
+};
+
+struct ReplicaLaunch {
+  std::string task_name;
+  Role role = Role::kMaster;
+  int index = 0;
+  std::vector<std::string> argv;  // argv[0]: the interpreter or the container command
+  Environment env;                // added to (and overriding) the inherited environment
+};
+
+// One launch per shape, in the same order. `placements` is parallel to `shapes` (checked), and
+// `job` has a trainingInput (checked). FAILED_PRECONDITION with a message for users when the job
+// cannot run here: a custom container with no containerCommand (trainyard runs commands, not
+// images), a gs:// job dir with no gcs_mount. INVALID_ARGUMENT when the job dir's URI is
+// malformed (see `LocalPathOf`).
+Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
+                                                    const std::vector<ReplicaShape>& shapes,
+                                                    const std::vector<ReplicaPlacement>& placements,
+                                                    const PlanContext& context,
+                                                    const catalog::Catalog& catalog);
+
+// `gs://bucket/path` under `gcs_mount` ("<gcs_mount>/bucket/path"; empty segments and a
+// trailing slash dropped: gs://b/p/ -> <gcs_mount>/b/p); other text is returned as is.
+// INVALID_ARGUMENT for a gs:// URI with no bucket, a "." or ".." segment, or a NUL;
+// FAILED_PRECONDITION for a gs:// URI when `gcs_mount` is empty.
+Result<std::string> LocalPathOf(std::string_view uri, std::string_view gcs_mount);
+
+}  // namespace trainyard::plan

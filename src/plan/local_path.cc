@@ -1,0 +1,69 @@
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "plan/cluster_plan.h"
+
+namespace trainyard::plan {
+namespace {
+
+constexpr std::string_view kGcsScheme = "gs://";
+
+std::vector<std::string_view> Segments(std::string_view path) {
+  std::vector<std::string_view> segments;
+  while (!path.empty()) {
+    const std::size_t slash = path.find('/');
+    const std::string_view segment = path.substr(0, slash);
+    if (!segment.empty()) {  // "gs://b//p/" is "gs://b/p"
+      segments.push_back(segment);
+    }
+    if (slash == std::string_view::npos) {
+      break;
+    }
+    path.remove_prefix(slash + 1);
+  }
+  return segments;
+}
+
+}  // namespace
+
+// Bucket b lives in <gcs_mount>/b and object p in <gcs_mount>/b/p (the bucket store's layout,
+// like Vertex AI's /gcs/), so a `gs://` job dir becomes a directory plain file IO can use.
+Result<std::string> LocalPathOf(std::string_view uri, std::string_view gcs_mount) {
+  if (!uri.starts_with(kGcsScheme)) {
+    return std::string(uri);
+  }
+  const std::string_view rest = uri.substr(kGcsScheme.size());
+  if (rest.find('\0') != std::string_view::npos) {
+    return Status::InvalidArgument(fmt::format("'{}' contains a NUL character", uri));
+  }
+  if (rest.empty() || rest.front() == '/') {
+    return Status::InvalidArgument(fmt::format("'{}' names no bucket", uri));
+  }
+  const std::vector<std::string_view> segments = Segments(rest);
+  for (const std::string_view segment : segments) {
+    if (segment == "." || segment == "..") {
+      return Status::InvalidArgument(
+          fmt::format("'{}' has a '{}' segment; paths may not leave their bucket", uri, segment));
+    }
+  }
+  if (gcs_mount.empty()) {
+    return Status::FailedPrecondition(
+        fmt::format("'{}' is a Cloud Storage URI but this server has no local bucket store", uri));
+  }
+  while (gcs_mount.size() > 1 && gcs_mount.back() == '/') {
+    gcs_mount.remove_suffix(1);
+  }
+  std::string path(gcs_mount);
+  for (const std::string_view segment : segments) {
+    if (!path.ends_with('/')) {
+      path += '/';
+    }
+    path += segment;
+  }
+  return path;
+}
+
+}  // namespace trainyard::plan
