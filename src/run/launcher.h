@@ -1,0 +1,57 @@
+// Starting and stopping replica processes: the effect behind which the controller's lifecycle
+// logic sits. The local implementation is run/local/process_launcher.h; tests use a fake.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+
+namespace trainyard::run {
+
+struct ProcessSpec {
+  std::vector<std::string> argv;  // argv[0] is looked up on PATH when it has no '/'
+  // Set over the launcher's base environment (which is the server's own).
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string working_dir;  // created (with parents) when missing
+  std::string stdout_path;  // appended to, created when missing (a restart appends)
+  std::string stderr_path;
+};
+
+// How a process ended.
+struct ExitStatus {
+  bool signaled = false;  // killed by a signal (then `signal`), else exited (then `code`)
+  int code = 0;
+  int signal = 0;
+
+  bool Succeeded() const { return !signaled && code == 0; }
+  // "exited with a non-zero status of 1" / "exited with status 0" /
+  // "was terminated by signal 9 (SIGKILL)"
+  std::string Describe() const;
+};
+
+class Launcher {
+ public:
+  // Called once per started process when it ends, on a thread of the launcher's; must not call
+  // back into the launcher while holding a lock the caller of Start() holds.
+  using ExitCallback = std::function<void(int pid, ExitStatus status)>;
+
+  virtual ~Launcher() = default;
+
+  // Starts `spec` without a shell, in a new process group whose id is the returned pid, with
+  // stdin from /dev/null. FAILED_PRECONDITION naming the program when it cannot be executed
+  // (not found, not executable), INTERNAL for other failures. The exit is reported to the
+  // callback the launcher was built with.
+  virtual Result<int> Start(const ProcessSpec& spec) = 0;
+
+  // Sends `signal` to the process group `pid` leads (the replica and anything it started).
+  // A group that is already gone is not an error.
+  virtual void SignalGroup(int pid, int signal) = 0;
+
+  // `count` TCP ports on 127.0.0.1 that were free when asked (bound to port 0, then released).
+  virtual Result<std::vector<int>> FreePorts(int count) = 0;
+};
+
+}  // namespace trainyard::run

@@ -1,0 +1,45 @@
+// The `Stager` for this machine: `pip install --target` of the job's packages, offline.
+//
+// Each URI is resolved to a local file first (`ResolvePackageUri`), so a missing package is
+// reported by name before pip runs. pip then runs without a shell, in its own process group,
+// with `--no-index --no-deps --no-build-isolation` (an sdist is built with the setuptools the
+// interpreter already has; nothing is downloaded) and `--target`. `--target` also means pip does
+// not touch the interpreter's own site-packages, so Debian's externally-managed marker (PEP 668)
+// does not apply: pip skips that check for `--target`, `--prefix` and `--root`, and no
+// `--break-system-packages` is needed. pip's environment is the server's, with PIP_NO_INDEX=1,
+// PIP_ROOT_USER_ACTION=ignore (no warning that would fill the error tail), and HOME set to the
+// target dir when the server has none. Its output (stdout and stderr) is appended to the log.
+//
+// Thread-safe: `Stage` may run for several jobs at once. It waits for its own pip child only
+// (by pid), so it coexists with `ProcessLauncher`.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "run/stager.h"
+
+namespace trainyard::run::local {
+
+struct PipStagerOptions {
+  int timeout_seconds = 600;  // pip is killed (its whole process group) after this; 0: no limit
+  int error_tail_lines = 12;  // non-empty lines of pip's output quoted in a failure
+};
+
+class PipStager final : public Stager {
+ public:
+  explicit PipStager(PipStagerOptions options = {}) : options_(options) {}
+
+  Status Stage(const StageRequest& request) override;
+
+ private:
+  PipStagerOptions options_;
+};
+
+// The local file for a package URI: `gs://bucket/object` is `<gcs_mount>/bucket/object`; an
+// absolute path is itself. FAILED_PRECONDITION naming `uri` for anything else (a relative path,
+// http://...), a gs:// URI with an empty bucket or object or a "." or ".." segment, or one given
+// while there is no `gcs_mount`. Does not look at the file system.
+Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs_mount);
+
+}  // namespace trainyard::run::local

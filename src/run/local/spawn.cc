@@ -1,0 +1,298 @@
+#include "run/local/spawn.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+extern char** environ;  // NOLINT: POSIX declares it nowhere else
+
+namespace trainyard::run::local {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
+
+std::string Errno(int err) {
+  return std::strerror(err);
+}  // NOLINT(concurrency-mt-unsafe)
+
+// A file descriptor closed on destruction.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) {
+      close(fd_);
+    }
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+class FileActions {
+ public:
+  FileActions() { posix_spawn_file_actions_init(&actions_); }
+  FileActions(const FileActions&) = delete;
+  FileActions& operator=(const FileActions&) = delete;
+  ~FileActions() { posix_spawn_file_actions_destroy(&actions_); }
+  posix_spawn_file_actions_t* get() { return &actions_; }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+};
+
+class SpawnAttr {
+ public:
+  SpawnAttr() { posix_spawnattr_init(&attr_); }
+  SpawnAttr(const SpawnAttr&) = delete;
+  SpawnAttr& operator=(const SpawnAttr&) = delete;
+  ~SpawnAttr() { posix_spawnattr_destroy(&attr_); }
+  posix_spawnattr_t* get() { return &attr_; }
+
+ private:
+  posix_spawnattr_t attr_;
+};
+
+enum class FileKind { kMissing, kDirectory, kNotExecutable, kExecutable };
+
+FileKind Inspect(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    return FileKind::kMissing;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return FileKind::kDirectory;
+  }
+  if (!S_ISREG(st.st_mode) || access(path.c_str(), X_OK) != 0) {
+    return FileKind::kNotExecutable;
+  }
+  return FileKind::kExecutable;
+}
+
+// `path` made absolute against `working_dir` (itself against this process's directory), which is
+// where the child resolves it after its chdir.
+std::string AgainstWorkingDir(const std::string& path, const std::string& working_dir) {
+  fs::path p(path);
+  if (p.is_relative() && !working_dir.empty()) {
+    p = fs::path(working_dir) / p;
+  }
+  std::error_code ignored;
+  fs::path absolute = fs::absolute(p, ignored);
+  return absolute.empty() ? p.string() : absolute.string();
+}
+
+Status CreateDirectories(const fs::path& dir) {
+  if (dir.empty()) {
+    return {};
+  }
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) {
+    return Status::Internal(
+        fmt::format("Cannot create directory {}: {}", dir.string(), error.message()));
+  }
+  return {};
+}
+
+// Opens `path` for the child's stdout/stderr (close-on-exec here; the child gets a dup2).
+Result<int> OpenOutput(const std::string& path) {
+  if (path.empty()) {
+    int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    return fd >= 0 ? Result<int>(fd) : Status::Internal("Cannot open /dev/null: " + Errno(errno));
+  }
+  TY_RETURN_IF_ERROR(CreateDirectories(fs::path(path).parent_path()));
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return Status::Internal(fmt::format("Cannot open {}: {}", path, Errno(errno)));
+  }
+  return fd;
+}
+
+std::vector<std::string> EnvStrings(const Environment& env) {
+  std::vector<std::string> out;
+  out.reserve(env.size());
+  for (const auto& [name, value] : env) {
+    out.push_back(fmt::format("{}={}", name, value));
+  }
+  return out;
+}
+
+std::vector<char*> Pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  out.reserve(strings.size() + 1);
+  for (auto& s : strings) {
+    out.push_back(s.data());
+  }
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+Environment CurrentEnvironment() {
+  Environment env;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    std::string_view text(*entry);
+    auto eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      continue;
+    }
+    env.emplace_back(std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)));
+  }
+  return MergeEnvironment({}, env);  // drops duplicates, keeping the last value
+}
+
+Environment MergeEnvironment(Environment base, const Environment& overrides) {
+  for (const auto& [name, value] : overrides) {
+    auto it = std::find_if(base.begin(), base.end(),
+                           [&name = name](const auto& entry) { return entry.first == name; });
+    if (it != base.end()) {
+      it->second = value;
+    } else {
+      base.emplace_back(name, value);
+    }
+  }
+  return base;
+}
+
+std::string_view EnvValue(const Environment& env, std::string_view name,
+                          std::string_view fallback) {
+  for (const auto& [key, value] : env) {
+    if (key == name) {
+      return value;
+    }
+  }
+  return fallback;
+}
+
+Result<std::string> FindProgram(const std::string& program, std::string_view path_var,
+                                const std::string& working_dir) {
+  if (program.empty()) {
+    return Status::FailedPrecondition("Cannot run an empty program name");
+  }
+  if (program.find('/') != std::string::npos) {
+    std::string path = AgainstWorkingDir(program, working_dir);
+    switch (Inspect(path)) {
+      case FileKind::kExecutable:
+        return path;
+      case FileKind::kMissing:
+        return Status::FailedPrecondition(fmt::format("Cannot run {}: no such file", program));
+      case FileKind::kDirectory:
+        return Status::FailedPrecondition(fmt::format("Cannot run {}: is a directory", program));
+      case FileKind::kNotExecutable:
+        return Status::FailedPrecondition(fmt::format("Cannot run {}: not executable", program));
+    }
+  }
+  std::string not_executable;  // the first match that cannot be run, as execvp reports EACCES
+  size_t start = 0;
+  while (start <= path_var.size()) {
+    size_t end = path_var.find(':', start);
+    if (end == std::string_view::npos) {
+      end = path_var.size();
+    }
+    std::string_view dir = path_var.substr(start, end - start);
+    start = end + 1;
+    if (dir.empty()) {
+      continue;
+    }
+    std::string candidate = AgainstWorkingDir(std::string(dir) + "/" + program, working_dir);
+    FileKind kind = Inspect(candidate);
+    if (kind == FileKind::kExecutable) {
+      return candidate;
+    }
+    if (kind == FileKind::kNotExecutable && not_executable.empty()) {
+      not_executable = candidate;
+    }
+  }
+  if (!not_executable.empty()) {
+    return Status::FailedPrecondition(
+        fmt::format("Cannot run {}: {} is not executable", program, not_executable));
+  }
+  return Status::FailedPrecondition(fmt::format("Cannot run {}: not found on PATH", program));
+}
+
+int OpenPidFd(int pid) {
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+}
+
+Result<int> SpawnProcess(const ProcessSpec& spec, const Environment& base_env) {
+  if (spec.argv.empty()) {
+    return Status::Internal("ProcessSpec has an empty argv");
+  }
+  Environment env = MergeEnvironment(base_env, spec.env);
+  Result<std::string> program =
+      FindProgram(spec.argv[0], EnvValue(env, "PATH", kDefaultPath), spec.working_dir);
+  if (!program.ok()) {
+    return program.status();
+  }
+  TY_RETURN_IF_ERROR(CreateDirectories(spec.working_dir));
+
+  Fd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (stdin_fd.get() < 0) {
+    return Status::Internal("Cannot open /dev/null: " + Errno(errno));
+  }
+  Result<int> stdout_fd = OpenOutput(spec.stdout_path);
+  if (!stdout_fd.ok()) {
+    return stdout_fd.status();
+  }
+  Fd stdout_owner(*stdout_fd);
+  const bool same_output = spec.stderr_path == spec.stdout_path;
+  Result<int> stderr_fd = same_output ? Result<int>(-1) : OpenOutput(spec.stderr_path);
+  if (!stderr_fd.ok()) {
+    return stderr_fd.status();
+  }
+  Fd stderr_owner(*stderr_fd);
+
+  FileActions actions;
+  posix_spawn_file_actions_adddup2(actions.get(), stdin_fd.get(), STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(actions.get(), stdout_owner.get(), STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(actions.get(), same_output ? STDOUT_FILENO : stderr_owner.get(),
+                                   STDERR_FILENO);
+  if (!spec.working_dir.empty()) {
+    posix_spawn_file_actions_addchdir_np(actions.get(), spec.working_dir.c_str());
+  }
+  posix_spawn_file_actions_addclosefrom_np(actions.get(), STDERR_FILENO + 1);
+
+  SpawnAttr attr;
+  sigset_t empty;
+  sigemptyset(&empty);
+  sigset_t all;
+  sigfillset(&all);
+  posix_spawnattr_setflags(attr.get(),
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setpgroup(attr.get(), 0);
+  posix_spawnattr_setsigmask(attr.get(), &empty);
+  posix_spawnattr_setsigdefault(attr.get(), &all);
+
+  std::vector<std::string> args = spec.argv;
+  std::vector<char*> argv = Pointers(args);
+  std::vector<std::string> env_strings = EnvStrings(env);
+  std::vector<char*> envp = Pointers(env_strings);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, program->c_str(), actions.get(), attr.get(), argv.data(), envp.data());
+  if (rc == ENOENT || rc == EACCES || rc == ENOEXEC || rc == ENOTDIR || rc == ELOOP ||
+      rc == EISDIR) {
+    return Status::FailedPrecondition(fmt::format("Cannot run {}: {}", spec.argv[0], Errno(rc)));
+  }
+  if (rc != 0) {
+    return Status::Internal(fmt::format("Cannot start {}: {}", spec.argv[0], Errno(rc)));
+  }
+  return static_cast<int>(pid);
+}
+
+}  // namespace trainyard::run::local

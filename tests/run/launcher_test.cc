@@ -1,0 +1,81 @@
+#include "run/launcher.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+namespace trainyard::run {
+namespace {
+
+struct DescribeCase {
+  std::string name;
+  ExitStatus status;
+  std::string text;
+  bool succeeded;
+};
+
+class DescribeTest : public ::testing::TestWithParam<DescribeCase> {};
+
+TEST_P(DescribeTest, WordsTheExitAsAiPlatformDoes) {
+  EXPECT_EQ(GetParam().status.Describe(), GetParam().text);
+  EXPECT_EQ(GetParam().status.Succeeded(), GetParam().succeeded);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, DescribeTest,
+    ::testing::Values(
+        DescribeCase{"Zero", {}, "exited with status 0", true},
+        DescribeCase{"One", {.code = 1}, "exited with a non-zero status of 1", false},
+        DescribeCase{"Big", {.code = 255}, "exited with a non-zero status of 255", false},
+        DescribeCase{"Kill",
+                     {.signaled = true, .signal = SIGKILL},
+                     "was terminated by signal 9 (SIGKILL)",
+                     false},
+        DescribeCase{"Term",
+                     {.signaled = true, .signal = SIGTERM},
+                     "was terminated by signal 15 (SIGTERM)",
+                     false},
+        DescribeCase{"Segv",
+                     {.signaled = true, .signal = SIGSEGV},
+                     "was terminated by signal 11 (SIGSEGV)",
+                     false},
+        DescribeCase{"Abrt",
+                     {.signaled = true, .signal = SIGABRT},
+                     "was terminated by signal 6 (SIGABRT)",
+                     false},
+        DescribeCase{"Int",
+                     {.signaled = true, .signal = SIGINT},
+                     "was terminated by signal 2 (SIGINT)",
+                     false},
+        DescribeCase{"Hup",
+                     {.signaled = true, .signal = SIGHUP},
+                     "was terminated by signal 1 (SIGHUP)",
+                     false},
+        DescribeCase{"Bus",
+                     {.signaled = true, .signal = SIGBUS},
+                     "was terminated by signal 7 (SIGBUS)",
+                     false},
+        DescribeCase{"Fpe",
+                     {.signaled = true, .signal = SIGFPE},
+                     "was terminated by signal 8 (SIGFPE)",
+                     false},
+        DescribeCase{"Ill",
+                     {.signaled = true, .signal = SIGILL},
+                     "was terminated by signal 4 (SIGILL)",
+                     false},
+        DescribeCase{"Pipe",
+                     {.signaled = true, .signal = SIGPIPE},
+                     "was terminated by signal 13 (SIGPIPE)",
+                     false},
+        DescribeCase{
+            "Unnamed", {.signaled = true, .signal = SIGUSR1}, "was terminated by signal 10", false},
+        // A signal number is not an exit code: signaled with code 0 still failed.
+        DescribeCase{"SignaledWithZeroCode",
+                     {.signaled = true, .code = 0, .signal = SIGTERM},
+                     "was terminated by signal 15 (SIGTERM)",
+                     false}),
+    [](const auto& tc) { return tc.param.name; });
+
+}  // namespace
+}  // namespace trainyard::run

@@ -1,0 +1,210 @@
+#include "run/local/pip_stager.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "fakes/temp_dir.h"
+#include "run/exit_recorder.h"
+#include "run/local/process_launcher.h"
+
+namespace trainyard::run::local {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using ::trainyard::run::testing::ExitRecorder;
+using ::trainyard::testing::TempDir;
+
+constexpr char kPython[] = "/usr/bin/python3";
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void WriteFile(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+class PipStagerTest : public ::testing::Test {
+ protected:
+  // Runs `argv` in `cwd` to completion; its output goes to tools.log.
+  ExitStatus Run(std::vector<std::string> argv, const std::string& cwd, Environment env = {}) {
+    Result<int> pid = launcher_.Start(ProcessSpec{.argv = std::move(argv),
+                                                  .env = std::move(env),
+                                                  .working_dir = cwd,
+                                                  .stdout_path = dir_.File("tools.log"),
+                                                  .stderr_path = dir_.File("tools.log")});
+    EXPECT_TRUE(pid.ok()) << pid.status().ToString();
+    std::optional<ExitStatus> status = pid.ok() ? exits_.WaitFor(*pid) : std::nullopt;
+    return status.value_or(ExitStatus{.code = -1});
+  }
+
+  // A real sdist of package `name` (VALUE = `value`), built with setup.py into `dist_dir`.
+  std::string BuildSdist(const std::string& name, int value, const std::string& dist_dir) {
+    fs::path src = dir_.path() / "src" / name;
+    WriteFile(src / "setup.py", "from setuptools import setup\nsetup(name='" + name +
+                                    "', version='0.1', packages=['" + name + "'])\n");
+    WriteFile(src / name / "__init__.py", "VALUE = " + std::to_string(value) + "\n");
+    ExitStatus built = Run({kPython, "setup.py", "-q", "sdist", "--dist-dir", dist_dir}, src);
+    EXPECT_TRUE(built.Succeeded()) << built.Describe() << "\n" << ReadFile(dir_.File("tools.log"));
+    return dist_dir + "/" + name + "-0.1.tar.gz";
+  }
+
+  // What `python3 -c <code>` prints with PYTHONPATH=target.
+  std::string ImportOutput(const std::string& code) {
+    std::string out = dir_.File("import.out");
+    Result<int> pid = launcher_.Start(ProcessSpec{.argv = {kPython, "-c", code},
+                                                  .env = {{"PYTHONPATH", Target()}},
+                                                  .working_dir = dir_.File("elsewhere"),
+                                                  .stdout_path = out,
+                                                  .stderr_path = out});
+    EXPECT_TRUE(pid.ok()) << pid.status().ToString();
+    if (pid.ok()) {
+      EXPECT_TRUE(exits_.WaitFor(*pid).has_value());
+    }
+    return ReadFile(out);
+  }
+
+  StageRequest Request(std::vector<std::string> uris, std::string python = kPython) const {
+    return StageRequest{.package_uris = std::move(uris),
+                        .gcs_mount = dir_.File("gcs"),
+                        .target_dir = Target(),
+                        .python = std::move(python),
+                        .log_path = dir_.File("job/pip.log")};
+  }
+  std::string Target() const { return dir_.File("job/packages"); }
+  std::string Log() const { return ReadFile(dir_.File("job/pip.log")); }
+
+  // An executable script standing in for the interpreter.
+  std::string FakePython(const std::string& body) {
+    std::string path = dir_.File("fakepython");
+    WriteFile(path, "#!/bin/sh\n" + body);
+    fs::permissions(path, fs::perms::owner_all);
+    return path;
+  }
+
+  TempDir dir_;
+  ExitRecorder exits_;
+  ProcessLauncher launcher_{exits_.Callback()};
+  PipStager stager_;
+};
+
+TEST_F(PipStagerTest, InstallsAnSdistFromTheGcsMount) {
+  BuildSdist("tinypkg", 42, dir_.File("gcs/bucket/staging"));
+  Status status = stager_.Stage(Request({"gs://bucket/staging/tinypkg-0.1.tar.gz"}));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_TRUE(fs::exists(Target() + "/tinypkg/__init__.py"));
+  EXPECT_EQ(ImportOutput("import tinypkg; print(tinypkg.VALUE)"), "42\n");
+  EXPECT_THAT(Log(), HasSubstr("Successfully installed tinypkg-0.1"));
+}
+
+TEST_F(PipStagerTest, InstallsSeveralPackagesFromGcsAndAbsolutePaths) {
+  BuildSdist("firstpkg", 1, dir_.File("gcs/bucket/p"));
+  std::string local = BuildSdist("secondpkg", 2, dir_.File("local"));
+  Status status = stager_.Stage(Request({"gs://bucket/p/firstpkg-0.1.tar.gz", local}));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_EQ(ImportOutput("import firstpkg, secondpkg; print(firstpkg.VALUE + secondpkg.VALUE)"),
+            "3\n");
+}
+
+TEST_F(PipStagerTest, BrokenPackageFailsWithPipsLastLines) {
+  fs::path src = dir_.path() / "src" / "badpkg-0.1";
+  WriteFile(src / "setup.py", "raise RuntimeError('broken setup for test')\n");
+  WriteFile(src / "badpkg" / "__init__.py", "");
+  fs::create_directories(dir_.path() / "gcs" / "bucket");
+  ASSERT_TRUE(
+      Run({"tar", "czf", dir_.File("gcs/bucket/badpkg-0.1.tar.gz"), "badpkg-0.1"}, dir_.File("src"))
+          .Succeeded());
+
+  Status status = stager_.Stage(Request({"gs://bucket/badpkg-0.1.tar.gz"}));
+  EXPECT_EQ(status.code(), Code::kFailedPrecondition);
+  EXPECT_THAT(status.message(), StartsWith("Failed to install packages: "));
+  EXPECT_THAT(status.message(), HasSubstr("RuntimeError: broken setup for test"));
+  EXPECT_THAT(Log(), HasSubstr("RuntimeError: broken setup for test"));
+  EXPECT_FALSE(fs::exists(Target() + "/badpkg"));
+}
+
+TEST_F(PipStagerTest, MissingPackageIsNamedBeforePipRuns) {
+  Status status = stager_.Stage(Request({"gs://bucket/nope.tar.gz"}));
+  EXPECT_EQ(status, Status::FailedPrecondition("Package gs://bucket/nope.tar.gz not found."));
+  EXPECT_FALSE(fs::exists(dir_.File("job/pip.log")));
+}
+
+TEST_F(PipStagerTest, RelativePathIsRefused) {
+  Status status = stager_.Stage(Request({"dist/p.tar.gz"}));
+  EXPECT_EQ(status.code(), Code::kFailedPrecondition);
+  EXPECT_THAT(status.message(), HasSubstr("dist/p.tar.gz"));
+}
+
+TEST_F(PipStagerTest, NoPackagesIsNothingToDo) {
+  EXPECT_TRUE(stager_.Stage(Request({})).ok());
+  EXPECT_FALSE(fs::exists(dir_.File("job/pip.log")));
+}
+
+TEST_F(PipStagerTest, RunsPipOfflineIntoTheTarget) {
+  WriteFile(dir_.File("p.tar.gz"), "");
+  std::string python = FakePython("echo \"$*\"; echo \"PIP_NO_INDEX=$PIP_NO_INDEX\"; pwd -P\n");
+  ASSERT_TRUE(stager_.Stage(Request({dir_.File("p.tar.gz")}, python)).ok()) << Log();
+  EXPECT_EQ(Log(),
+            "-m pip install --no-index --no-deps --no-build-isolation --disable-pip-version-check "
+            "--no-input --no-cache-dir --no-warn-script-location --target " +
+                Target() + " " + dir_.File("p.tar.gz") + "\nPIP_NO_INDEX=1\n" +
+                fs::canonical(Target()).string() + "\n");
+}
+
+struct FailureCase {
+  std::string name;
+  std::string script;   // the fake interpreter's body
+  std::string message;  // the whole status message
+};
+
+class PipStagerFailureTest : public PipStagerTest,
+                             public ::testing::WithParamInterface<FailureCase> {};
+
+TEST_P(PipStagerFailureTest, ReportsOnlyThisRunsLastNonEmptyLines) {
+  WriteFile(dir_.File("job/pip.log"), "an earlier attempt\n");
+  WriteFile(dir_.File("p.tar.gz"), "");
+  Status status = stager_.Stage(Request({dir_.File("p.tar.gz")}, FakePython(GetParam().script)));
+  EXPECT_EQ(status, Status::FailedPrecondition(GetParam().message));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, PipStagerFailureTest,
+    ::testing::Values(
+        FailureCase{"NonZeroExit",
+                    "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do echo \"line $i  \"; echo; "
+                    "done\nexit 2\n",
+                    "Failed to install packages: line 4\nline 5\nline 6\nline 7\nline 8\nline "
+                    "9\nline 10\nline 11\nline 12\nline 13\nline 14\nline 15"},
+        FailureCase{"ShortOutput", "echo 'ERROR: bad' >&2\nexit 1\n",
+                    "Failed to install packages: ERROR: bad"},
+        FailureCase{"NoOutput", "exit 1\n",
+                    "Failed to install packages: pip exited with a non-zero status of 1"},
+        FailureCase{"Killed", "echo dying\nkill -9 $$\n",
+                    "Failed to install packages: pip was terminated by signal 9 (SIGKILL)\n"
+                    "dying"}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST_F(PipStagerTest, PipRunningTooLongIsStopped) {
+  WriteFile(dir_.File("p.tar.gz"), "");
+  PipStager stager(PipStagerOptions{.timeout_seconds = 1});
+  Status status =
+      stager.Stage(Request({dir_.File("p.tar.gz")}, FakePython("echo started\nexec sleep 100\n")));
+  EXPECT_EQ(status, Status::FailedPrecondition(
+                        "Installing packages timed out after 1 seconds; pip was stopped."));
+  EXPECT_EQ(Log(), "started\n");
+}
+
+}  // namespace
+}  // namespace trainyard::run::local

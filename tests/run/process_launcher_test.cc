@@ -1,0 +1,314 @@
+#include "run/local/process_launcher.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fakes/temp_dir.h"
+#include "run/exit_recorder.h"
+#include "run/local/spawn.h"
+
+namespace trainyard::run::local {
+namespace {
+
+namespace fs = std::filesystem;
+using ::trainyard::run::testing::ExitRecorder;
+using ::trainyard::testing::TempDir;
+
+constexpr int kDeadlineMs = 30'000;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Whether the process behind `pidfd` ended within the deadline (a pidfd polls readable then).
+bool EndsWithinDeadline(int pidfd) {
+  pollfd fd{.fd = pidfd, .events = POLLIN};
+  return poll(&fd, 1, kDeadlineMs) == 1;
+}
+
+bool IsRunning(int pidfd) {
+  pollfd fd{.fd = pidfd, .events = POLLIN};
+  return poll(&fd, 1, 0) == 0;
+}
+
+class ProcessLauncherTest : public ::testing::Test {
+ protected:
+  ProcessSpec Spec(std::vector<std::string> argv) const {
+    return ProcessSpec{.argv = std::move(argv),
+                       .working_dir = dir_.File("work"),
+                       .stdout_path = dir_.File("logs/replica/stdout"),
+                       .stderr_path = dir_.File("logs/replica/stderr")};
+  }
+  // Starts `spec` and waits for its exit.
+  ExitStatus Run(const ProcessSpec& spec) {
+    Result<int> pid = launcher_.Start(spec);
+    EXPECT_TRUE(pid.ok()) << pid.status().ToString();
+    if (!pid.ok()) {
+      return ExitStatus{.code = -1};
+    }
+    std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+    EXPECT_TRUE(status.has_value()) << "no exit reported for " << spec.argv[0];
+    return status.value_or(ExitStatus{.code = -1});
+  }
+
+  TempDir dir_;
+  ExitRecorder exits_;
+  ProcessLauncher launcher_{exits_.Callback(), {{"PATH", "/usr/bin:/bin"}, {"KEEP", "base"}}};
+};
+
+TEST_F(ProcessLauncherTest, ReportsExitCodeAndAppendsOutputToFiles) {
+  ProcessSpec spec = Spec({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  ExitStatus first = Run(spec);
+  EXPECT_FALSE(first.signaled);
+  EXPECT_EQ(first.code, 3);
+  EXPECT_EQ(ReadFile(spec.stdout_path), "out\n");
+  EXPECT_EQ(ReadFile(spec.stderr_path), "err\n");
+
+  EXPECT_EQ(Run(spec).code, 3);  // a restart appends
+  EXPECT_EQ(ReadFile(spec.stdout_path), "out\nout\n");
+  EXPECT_EQ(ReadFile(spec.stderr_path), "err\nerr\n");
+}
+
+TEST_F(ProcessLauncherTest, SameFileForStdoutAndStderrInterleaves) {
+  ProcessSpec spec = Spec({"sh", "-c", "echo one; echo two >&2; echo three"});
+  spec.stderr_path = spec.stdout_path;
+  EXPECT_TRUE(Run(spec).Succeeded());
+  EXPECT_EQ(ReadFile(spec.stdout_path), "one\ntwo\nthree\n");
+}
+
+TEST_F(ProcessLauncherTest, RunsInTheWorkingDirCreatingIt) {
+  ProcessSpec spec = Spec({"sh", "-c", "pwd -P"});
+  spec.working_dir = dir_.File("jobs/j1/replicas/master-0");
+  EXPECT_TRUE(Run(spec).Succeeded());
+  EXPECT_EQ(ReadFile(spec.stdout_path), fs::canonical(spec.working_dir).string() + "\n");
+}
+
+TEST_F(ProcessLauncherTest, SpecEnvOverridesTheBaseEnvironment) {
+  ProcessSpec spec =
+      Spec({"sh", "-c", "echo \"$KEEP $OVER $NEW ${HOME-unset} ${TY_NOT_INHERITED-unset}\""});
+  spec.env = {{"OVER", "spec"}, {"NEW", "new"}, {"KEEP", "base"}};
+  setenv("TY_NOT_INHERITED", "leak", 1);  // in this process, not in the launcher's base env
+  EXPECT_TRUE(Run(spec).Succeeded());
+  unsetenv("TY_NOT_INHERITED");
+  EXPECT_EQ(ReadFile(spec.stdout_path), "base spec new unset unset\n");
+}
+
+TEST(ProcessLauncherEnvironment, DefaultBaseIsThisProcessEnvironment) {
+  TempDir dir;
+  ExitRecorder exits;
+  ASSERT_EQ(setenv("TY_INHERITED", "from-server", 1), 0);
+  ProcessLauncher launcher(exits.Callback());
+  unsetenv("TY_INHERITED");
+  Result<int> pid = launcher.Start(ProcessSpec{.argv = {"sh", "-c", "echo $TY_INHERITED"},
+                                               .stdout_path = dir.File("out"),
+                                               .stderr_path = dir.File("err")});
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  ASSERT_TRUE(exits.WaitFor(*pid).has_value());
+  EXPECT_EQ(ReadFile(dir.File("out")), "from-server\n");
+}
+
+TEST_F(ProcessLauncherTest, LooksUpTheProgramOnTheMergedPath) {
+  fs::create_directories(dir_.path() / "bin");
+  std::ofstream(dir_.File("bin/mytool")) << "#!/bin/sh\necho mytool ran\n";
+  fs::permissions(dir_.File("bin/mytool"), fs::perms::owner_all);
+  ProcessSpec spec = Spec({"mytool"});
+  spec.env = {{"PATH", dir_.File("bin") + ":/usr/bin:/bin"}};
+  EXPECT_TRUE(Run(spec).Succeeded());
+  EXPECT_EQ(ReadFile(spec.stdout_path), "mytool ran\n");
+}
+
+TEST_F(ProcessLauncherTest, MissingProgramFailsBeforeSpawning) {
+  ProcessSpec spec = Spec({"python9", "-m", "trainer.task"});
+  Result<int> pid = launcher_.Start(spec);
+  EXPECT_EQ(pid.status(), Status::FailedPrecondition("Cannot run python9: not found on PATH"));
+  EXPECT_FALSE(fs::exists(spec.working_dir));  // nothing was set up for it
+}
+
+TEST_F(ProcessLauncherTest, NonExecutableProgramFailsBeforeSpawning) {
+  std::ofstream(dir_.File("script.sh")) << "#!/bin/sh\n";
+  fs::permissions(dir_.File("script.sh"), fs::perms::owner_read | fs::perms::owner_write);
+  Result<int> pid = launcher_.Start(Spec({dir_.File("script.sh")}));
+  EXPECT_EQ(pid.status(), Status::FailedPrecondition("Cannot run " + dir_.File("script.sh") +
+                                                     ": not executable"));
+}
+
+TEST_F(ProcessLauncherTest, SignalGroupKillIsReportedAsSignaled) {
+  Result<int> pid = launcher_.Start(Spec({"sleep", "100"}));
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  EXPECT_EQ(getpgid(*pid), *pid);  // leads its own group
+  launcher_.SignalGroup(*pid, SIGKILL);
+  std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_TRUE(status->signaled);
+  EXPECT_EQ(status->signal, SIGKILL);
+  launcher_.SignalGroup(*pid, SIGKILL);  // gone already: not an error
+}
+
+TEST_F(ProcessLauncherTest, ChildSeesDefaultSignalActionsEvenIfTheServerIgnoresThem) {
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  struct sigaction old {};
+  ASSERT_EQ(sigaction(SIGTERM, &ignore, &old), 0);
+  Result<int> pid = launcher_.Start(Spec({"sleep", "100"}));
+  sigaction(SIGTERM, &old, nullptr);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  launcher_.SignalGroup(*pid, SIGTERM);
+  std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(status->Describe(), "was terminated by signal 15 (SIGTERM)");
+}
+
+TEST_F(ProcessLauncherTest, SignalGroupReachesGrandchildren) {
+  std::string fifo = dir_.File("grandchild.pid");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  int reader = open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(reader, 0);
+  Result<int> pid = launcher_.Start(Spec({"sh", "-c", "sleep 100 & echo $! > " + fifo + "; wait"}));
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  pollfd ready{.fd = reader, .events = POLLIN};
+  ASSERT_EQ(poll(&ready, 1, kDeadlineMs), 1) << "the child never wrote its grandchild's pid";
+  std::array<char, 32> buffer{};
+  ssize_t got = read(reader, buffer.data(), buffer.size() - 1);
+  close(reader);
+  ASSERT_GT(got, 0);
+  int grandchild = std::stoi(std::string(buffer.data(), got));
+  int grandchild_fd = OpenPidFd(grandchild);
+  ASSERT_GE(grandchild_fd, 0);
+  EXPECT_TRUE(IsRunning(grandchild_fd));
+
+  launcher_.SignalGroup(*pid, SIGKILL);
+  std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(status->signal, SIGKILL);
+  EXPECT_TRUE(EndsWithinDeadline(grandchild_fd)) << "grandchild " << grandchild << " survived";
+  close(grandchild_fd);
+}
+
+TEST_F(ProcessLauncherTest, ConcurrentStartsAreEachReportedExactlyOnce) {
+  constexpr int kThreads = 5;
+  constexpr int kPerThread = 10;
+  std::mutex mu;
+  std::map<int, int> expected_code;  // pid -> code
+  {
+    std::vector<std::jthread> threads;
+    threads.reserve(kThreads);
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < kPerThread; ++i) {
+          int code = (t * kPerThread + i) % 7;
+          ProcessSpec spec = Spec({"sh", "-c", "exit " + std::to_string(code)});
+          spec.stdout_path = dir_.File("logs/" + std::to_string(t) + "/" + std::to_string(i));
+          Result<int> pid = launcher_.Start(spec);
+          ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+          std::lock_guard lock(mu);
+          expected_code[*pid] = code;
+        }
+      });
+    }
+  }
+  ASSERT_EQ(expected_code.size(), static_cast<size_t>(kThreads * kPerThread));
+  ASSERT_TRUE(exits_.WaitForTotal(kThreads * kPerThread));
+  auto exits = exits_.exits();
+  EXPECT_EQ(exits.size(), expected_code.size());
+  for (const auto& [pid, code] : expected_code) {
+    ASSERT_EQ(exits[pid].size(), 1u) << "pid " << pid;
+    EXPECT_EQ(exits[pid][0].code, code) << "pid " << pid;
+  }
+}
+
+TEST(ProcessLauncherCallback, MayStartAnotherProcess) {
+  ExitRecorder exits;
+  auto record = exits.Callback();
+  std::atomic<int> restarted{0};
+  ProcessLauncher* self = nullptr;
+  ProcessLauncher launcher(
+      [&](int pid, ExitStatus status) {
+        if (restarted.load() == 0) {  // as a controller restarting a replica would
+          Result<int> again = self->Start(ProcessSpec{.argv = {"true"}});
+          restarted = again.ok() ? *again : -1;
+        }
+        record(pid, status);
+      },
+      Environment{{"PATH", "/usr/bin:/bin"}});
+  self = &launcher;
+  Result<int> first = launcher.Start(ProcessSpec{.argv = {"false"}});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_TRUE(exits.WaitFor(*first).has_value());
+  ASSERT_GT(restarted.load(), 0);
+  std::optional<ExitStatus> second = exits.WaitFor(restarted.load());
+  ASSERT_TRUE(second.has_value());
+  EXPECT_TRUE(second->Succeeded());
+}
+
+TEST_F(ProcessLauncherTest, ChildInheritsNoOtherFileDescriptors) {
+  int leaky = open("/dev/null", O_RDONLY);  // deliberately without O_CLOEXEC
+  ASSERT_GE(leaky, 3);
+  std::string fd = "/proc/$$/fd/";
+  ProcessSpec spec = Spec({"sh", "-c",
+                           "for n in 0 1 2 " + std::to_string(leaky) + "; do [ -e " + fd +
+                               "$n ] && echo open $n || echo closed $n; done"});
+  EXPECT_TRUE(Run(spec).Succeeded());
+  close(leaky);
+  EXPECT_EQ(ReadFile(spec.stdout_path),
+            "open 0\nopen 1\nopen 2\nclosed " + std::to_string(leaky) + "\n");
+}
+
+TEST(ProcessLauncherLifetime, DestructorLeavesChildrenRunning) {
+  TempDir dir;
+  ExitRecorder exits;
+  int pid = 0;
+  {
+    ProcessLauncher launcher(exits.Callback(), {{"PATH", "/usr/bin:/bin"}});
+    Result<int> started = launcher.Start(ProcessSpec{.argv = {"sleep", "100"}});
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    pid = *started;
+  }
+  int pidfd = OpenPidFd(pid);
+  ASSERT_GE(pidfd, 0);
+  EXPECT_TRUE(IsRunning(pidfd));
+  close(pidfd);
+  kill(-pid, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_TRUE(exits.exits().empty());  // nothing reported after the launcher was gone
+}
+
+TEST_F(ProcessLauncherTest, FreePortsAreDistinctLoopbackPorts) {
+  Result<std::vector<int>> ports = launcher_.FreePorts(20);
+  ASSERT_TRUE(ports.ok()) << ports.status().ToString();
+  ASSERT_EQ(ports->size(), 20u);
+  EXPECT_EQ(std::set<int>(ports->begin(), ports->end()).size(), 20u);
+  for (int port : *ports) {
+    EXPECT_GT(port, 0);
+    EXPECT_LT(port, 65536);
+  }
+  Result<std::vector<int>> none = launcher_.FreePorts(0);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
+}  // namespace
+}  // namespace trainyard::run::local
