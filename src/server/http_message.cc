@@ -2,6 +2,15 @@
 
 namespace trainyard::server {
 
+std::string_view HttpRequest::Header(std::string_view name) const {
+  for (const auto& [key, value] : headers) {
+    if (key == name) {
+      return value;
+    }
+  }
+  return {};
+}
+
 HttpResponse JsonResponse(std::string body, int status) {
   HttpResponse response;
   response.status = status;

@@ -2,6 +2,8 @@
 // Beast headers. `http_server.cc` converts between these and Beast's messages.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,6 +16,22 @@ struct HttpRequest {
   std::string target;        // the raw request-target, e.g. "/v1/projects/p/jobs?alt=json"
   std::string content_type;  // the Content-Type header; empty when absent
   std::string body;
+  // Every header as received, names in lower case.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // For a request whose body was spooled to disk (`HttpServerOptions::spool_prefixes`): the file
+  // holding it (`body` is then empty). The server removes it after the handler returns, unless
+  // the handler renamed it away.
+  std::string body_file;
+
+  // The value of header `name` (lower case); empty when absent.
+  std::string_view Header(std::string_view name) const;
+};
+
+// A byte range of a file sent as a response body, read while it is sent.
+struct FileSlice {
+  std::string path;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
 };
 
 struct HttpResponse {
@@ -22,6 +40,9 @@ struct HttpResponse {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers, e.g. "Allow"
   std::string route;  // the route that answered, a metrics label; set by the router
+  // When set, the body is this slice of a file (large downloads never sit in memory) and `body`
+  // is ignored. A file that cannot be opened is answered with a 500 instead.
+  std::optional<FileSlice> body_file;
 };
 
 inline constexpr std::string_view kJsonContentType = "application/json; charset=UTF-8";

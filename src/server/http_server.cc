@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <cctype>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -18,8 +20,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "base/check.h"
+#include "server/beast_messages.h"
 #include "server/rpc_error.h"
 
 namespace trainyard::server {
@@ -29,6 +33,13 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
+using internal::FileSliceBody;
+using internal::RequestHead;
+using internal::SetHead;
+
+// Names of spooled bodies: unique in this process, so a name is never reused while a handler
+// may still hold it.
+std::atomic<std::uint64_t> spool_counter{0};
 
 // One connection: read a request, answer it, repeat while the client keeps it alive. Every
 // handler runs on the connection's strand, so the members need no lock.
@@ -36,6 +47,9 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(tcp::socket socket, const HttpServerOptions& options, HttpHandler& handler)
       : stream_(std::move(socket)), options_(options), handler_(handler) {}
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session() { DropSpool(); }
 
   void Start() {
     asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
@@ -51,7 +65,11 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->header_limit(
         static_cast<std::uint32_t>(std::min<std::size_t>(options_.max_header_bytes, UINT32_MAX)));
-    parser_->body_limit(static_cast<std::uint64_t>(options_.max_body_bytes));
+    // Beast refuses a Content-Length past the limit while parsing the head: allow the larger
+    // limit until `OnHeader` knows which one applies.
+    parser_->body_limit(std::max<std::uint64_t>(
+        options_.max_body_bytes,
+        options_.spool_prefixes.empty() ? 0 : options_.max_spooled_body_bytes));
     stream_.expires_after(options_.timeout);
     http::async_read_header(
         stream_, buffer_, *parser_,
@@ -63,9 +81,19 @@ class Session : public std::enable_shared_from_this<Session> {
       OnReadError(ec);
       return;
     }
+    const auto target_view = parser_->get().target();
+    const std::string_view target(target_view.data(), target_view.size());
+    const bool spool = std::ranges::any_of(
+        options_.spool_prefixes, [&](const std::string& p) { return target.starts_with(p); });
+    body_limit_ = spool ? options_.max_spooled_body_bytes : options_.max_body_bytes;
     const auto length = parser_->content_length();
-    if (length && *length > options_.max_body_bytes) {
+    if (length && *length > body_limit_) {
       OnReadError(http::error::body_limit);
+      return;
+    }
+    if (!spool) {
+      parser_->body_limit(options_.max_body_bytes);  // for a chunked body
+    } else if (!StartSpool()) {
       return;
     }
     if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
@@ -83,7 +111,59 @@ class Session : public std::enable_shared_from_this<Session> {
     ReadBody();
   }
 
+  // Switches to a parser that writes the body to a new file in the spool dir; false (after
+  // answering 500) when the file cannot be created.
+  bool StartSpool() {
+    spool_path_ =
+        fmt::format("{}/req-{}-{}", options_.spool_dir, ::getpid(), spool_counter.fetch_add(1));
+    file_parser_.emplace(std::move(*parser_));
+    parser_.reset();
+    file_parser_->body_limit(body_limit_);
+    beast::error_code ec;
+    file_parser_->get().body().open(spool_path_.c_str(), beast::file_mode::write_new, ec);
+    if (!ec) {
+      return true;
+    }
+    const Status why = Status::Internal(
+        fmt::format("Cannot store the request body in {}: {}.", options_.spool_dir, ec.message()));
+    spool_path_.clear();
+    file_parser_.reset();
+    Write(ErrorResponse(why), /*keep_alive=*/false, /*head=*/false);
+    return false;
+  }
+
+  void DropSpool() {
+    if (!spool_path_.empty()) {
+      ::unlink(spool_path_.c_str());
+      spool_path_.clear();
+    }
+  }
+
+  // A spooled body, piece by piece: `timeout` bounds each read, not the whole upload.
+  void ReadSpooledBody() {
+    stream_.expires_after(options_.timeout);
+    http::async_read_some(stream_, buffer_, *file_parser_,
+                          [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                            if (ec) {
+                              self->DropSpool();
+                              self->OnReadError(ec);
+                            } else if (self->file_parser_->is_done()) {
+                              self->OnRequest();
+                            } else {
+                              self->ReadSpooledBody();
+                            }
+                          });
+  }
+
   void ReadBody() {
+    if (file_parser_) {
+      if (file_parser_->is_done()) {
+        OnRequest();  // an empty body: nothing to read
+      } else {
+        ReadSpooledBody();
+      }
+      return;
+    }
     stream_.expires_after(options_.timeout);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
@@ -96,18 +176,32 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void OnRequest() {
-    auto& message = parser_->get();
-    HttpRequest request{.method = std::string(message.method_string()),
-                        .target = std::string(message.target()),
-                        .content_type = std::string(message[http::field::content_type]),
-                        .body = std::move(message.body())};
+    HttpRequest request;
+    bool keep_alive = false;
+    bool head = false;
+    if (file_parser_) {
+      auto& message = file_parser_->get();
+      message.body().close();
+      request = RequestHead(message);
+      request.body_file = spool_path_;
+      keep_alive = message.keep_alive();
+      head = message.method() == http::verb::head;
+    } else {
+      auto& message = parser_->get();
+      request = RequestHead(message);
+      request.body = std::move(message.body());
+      keep_alive = message.keep_alive();
+      head = message.method() == http::verb::head;
+    }
     HttpResponse response;
     try {
       response = handler_.Handle(request);
     } catch (const std::exception& e) {
       response = ErrorResponse(Status::Internal(fmt::format("Unexpected error: {}", e.what())));
     }
-    Write(std::move(response), message.keep_alive(), message.method() == http::verb::head);
+    DropSpool();
+    file_parser_.reset();
+    Write(std::move(response), keep_alive, head);
   }
 
   // The client closed between requests, went quiet, or sent something unreadable.
@@ -116,7 +210,7 @@ class Session : public std::enable_shared_from_this<Session> {
     std::string why;
     if (ec == http::error::body_limit) {
       status = 413;
-      why = fmt::format("The request body exceeds the limit of {} bytes.", options_.max_body_bytes);
+      why = fmt::format("The request body exceeds the limit of {} bytes.", body_limit_);
     } else if (ec == http::error::header_limit) {
       status = 431;
       why = fmt::format("The request line and headers exceed the limit of {} bytes.",
@@ -141,33 +235,58 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Write(HttpResponse response, bool keep_alive, bool head) {
+    if (response.body_file && !head) {
+      auto message = std::make_shared<http::response<FileSliceBody>>();
+      beast::error_code ec;
+      message->body().file.open(response.body_file->path.c_str(), beast::file_mode::read, ec);
+      if (!ec) {
+        SetHead(*message, response, keep_alive);
+        message->body().offset = response.body_file->offset;
+        message->body().length = response.body_file->length;
+        message->content_length(response.body_file->length);
+        auto serializer = std::make_shared<http::response_serializer<FileSliceBody>>(*message);
+        WriteSome(message, serializer, keep_alive);
+        return;
+      }
+      response = ErrorResponse(Status::Internal(
+          fmt::format("Cannot read {}: {}.", response.body_file->path, ec.message())));
+    }
     auto message = std::make_shared<http::response<http::string_body>>();
-    message->version(11);
-    message->result(static_cast<unsigned>(response.status));
-    message->set(http::field::server, "trainyard");
-    if (!response.content_type.empty()) {
-      message->set(http::field::content_type, response.content_type);
-    }
-    for (const auto& [name, value] : response.headers) {
-      message->set(name, value);
-    }
-    message->keep_alive(keep_alive);
-    message->content_length(response.body.size());
+    SetHead(*message, response, keep_alive);
+    message->content_length(response.body_file ? response.body_file->length : response.body.size());
     if (!head) {
       message->body() = std::move(response.body);
     }
     stream_.expires_after(options_.timeout);
-    http::async_write(
-        stream_, *message,
-        [self = shared_from_this(), message, keep_alive](beast::error_code ec, std::size_t) {
-          if (ec) {
-            self->Close();
-          } else if (keep_alive) {
-            self->ReadHeader();
-          } else {
-            self->LingeringClose();
-          }
-        });
+    http::async_write(stream_, *message,
+                      [self = shared_from_this(), message, keep_alive](
+                          beast::error_code ec, std::size_t) { self->AfterWrite(ec, keep_alive); });
+  }
+
+  // A file body, piece by piece: `timeout` bounds each write, not the whole download.
+  void WriteSome(const std::shared_ptr<http::response<FileSliceBody>>& message,
+                 const std::shared_ptr<http::response_serializer<FileSliceBody>>& serializer,
+                 bool keep_alive) {
+    stream_.expires_after(options_.timeout);
+    http::async_write_some(stream_, *serializer,
+                           [self = shared_from_this(), message, serializer, keep_alive](
+                               beast::error_code ec, std::size_t) {
+                             if (!ec && !serializer->is_done()) {
+                               self->WriteSome(message, serializer, keep_alive);
+                               return;
+                             }
+                             self->AfterWrite(ec, keep_alive);
+                           });
+  }
+
+  void AfterWrite(beast::error_code ec, bool keep_alive) {
+    if (ec) {
+      Close();
+    } else if (keep_alive) {
+      ReadHeader();
+    } else {
+      LingeringClose();
+    }
   }
 
   // Half-closes, then reads and discards what the client still sends (a refused body) until it
@@ -204,6 +323,10 @@ class Session : public std::enable_shared_from_this<Session> {
   HttpHandler& handler_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  // Instead of `parser_` once the head says the body goes to `spool_path_`.
+  std::optional<http::request_parser<http::file_body>> file_parser_;
+  std::string spool_path_;  // removed when the request is done or the session ends
+  std::uint64_t body_limit_ = 0;
   std::optional<http::response<http::empty_body>> continue_;
   std::array<char, std::size_t{16} << 10> drain_{};
   std::size_t drain_budget_ = 0;

@@ -8,6 +8,11 @@
 // idle keep-alive connection is closed after it). A request that cannot be read is answered by
 // `HttpHandler::Reject` and the connection closed, after draining what the client still sends so
 // that it can read the answer.
+//
+// Large bodies: a request whose path starts with one of `spool_prefixes` has its body written to
+// a new file in `spool_dir` as it arrives (up to `max_spooled_body_bytes`), and a response may
+// send a slice of a file (`HttpResponse::body_file`); for both, `timeout` bounds each read or
+// write of a piece rather than the whole body.
 #pragma once
 
 #include <chrono>
@@ -15,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "server/http_message.h"
@@ -28,6 +34,9 @@ struct HttpServerOptions {
   std::size_t max_body_bytes = std::size_t{10} << 20;
   std::size_t max_header_bytes = std::size_t{16} << 10;
   std::chrono::milliseconds timeout{30'000};
+  std::vector<std::string> spool_prefixes;  // e.g. "/upload/"; empty: every body in memory
+  std::string spool_dir;                    // must exist when `spool_prefixes` is not empty
+  std::uint64_t max_spooled_body_bytes = std::uint64_t{5} << 30;
 };
 
 // Called on the pool's threads, concurrently for different connections.

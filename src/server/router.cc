@@ -70,9 +70,17 @@ void Router::Add(Route route) {
   }
   for (std::string_view part : parts) {
     TY_CHECK(!part.empty() && part.find(':') == std::string_view::npos) << route.pattern;
+    TY_CHECK(compiled.segments.empty() || !compiled.segments.back().rest)
+        << route.pattern << ": {name=**} must be last";
     if (part.front() == '{') {
       TY_CHECK(part.size() > 2 && part.back() == '}') << route.pattern;
-      compiled.segments.push_back({std::string(part.substr(1, part.size() - 2)), true});
+      std::string_view name = part.substr(1, part.size() - 2);
+      const bool rest = name.ends_with("=**");
+      if (rest) {
+        name.remove_suffix(3);
+        TY_CHECK(compiled.verb.empty()) << route.pattern << ": {name=**} takes no verb";
+      }
+      compiled.segments.push_back({std::string(name), true, rest});
     } else {
       compiled.segments.push_back({std::string(part), false});
     }
@@ -83,11 +91,24 @@ void Router::Add(Route route) {
 
 bool Router::Match(const CompiledRoute& compiled, const std::vector<std::string_view>& path,
                    std::vector<std::string_view>& values) {
-  if (path.size() != compiled.segments.size()) {
+  const bool rest = !compiled.segments.empty() && compiled.segments.back().rest;
+  if (rest ? path.size() < compiled.segments.size() : path.size() != compiled.segments.size()) {
     return false;
   }
   values.clear();
-  for (std::size_t i = 0; i < path.size(); ++i) {
+  for (std::size_t i = 0; i < compiled.segments.size(); ++i) {
+    if (compiled.segments[i].rest) {
+      // The segments are views of one path: the rest runs from this one to the end.
+      const std::string_view first = path[i];
+      const std::string_view last = path.back();
+      const std::string_view all(
+          first.data(), static_cast<std::size_t>(last.data() + last.size() - first.data()));
+      if (all.empty()) {
+        return false;
+      }
+      values.push_back(all);
+      return true;
+    }
     std::string_view raw = path[i];
     if (i + 1 == path.size() && !compiled.verb.empty()) {
       const std::string suffix = ":" + compiled.verb;
@@ -154,7 +175,10 @@ HttpResponse Router::Dispatch(const HttpRequest& request) const {
     if (!segment.variable) {
       continue;
     }
-    auto decoded = DecodePathSegment(chosen->second[next_value++], segment.text);
+    const std::string_view raw = chosen->second[next_value++];
+    auto decoded = segment.rest || compiled.route.slashes_in_variables
+                       ? DecodePathRest(raw, segment.text)
+                       : DecodePathSegment(raw, segment.text);
     if (!decoded.ok()) {
       HttpResponse response = ErrorResponse(decoded.status());
       response.route = compiled.route.name;
@@ -164,10 +188,12 @@ HttpResponse Router::Dispatch(const HttpRequest& request) const {
   }
   std::vector<FieldViolation> unknown;
   for (auto& [name, value] : target->query) {
-    if (std::ranges::find(kStandardQueryParams, name) != kStandardQueryParams.end()) {
+    const bool declared =
+        std::ranges::find(compiled.route.query_params, name) != compiled.route.query_params.end();
+    if (!declared && std::ranges::find(kStandardQueryParams, name) != kStandardQueryParams.end()) {
       continue;
     }
-    if (std::ranges::find(compiled.route.query_params, name) == compiled.route.query_params.end()) {
+    if (!declared) {
       unknown.push_back(
           {name,
            fmt::format("Unknown query parameter; {} {} accepts: {}.", compiled.route.method,

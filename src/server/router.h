@@ -2,12 +2,15 @@
 // "/v1/projects/{project}/jobs/{jobId}:cancel". Variables match one non-empty path segment and
 // reach the handler percent-decoded (and checked by `DecodePathSegment`); a ":verb" suffix is
 // split off the last segment, so "jobs/x:cancel" is the cancel route, not a job named
-// "x:cancel".
+// "x:cancel". A last variable written `{name=**}` matches the rest of the path, one segment or
+// more, and reaches the handler decoded by `DecodePathRest`: it may hold "/" (GCS object names,
+// sent as "a%2Fb" or "a/b"), and its handler checks what else it may hold.
 //
 // Unknown paths are 404 and a known path with another method is 405 (with `Allow`), both as
 // google.rpc errors. Query parameters a route does not declare are INVALID_ARGUMENT, except the
 // standard ones every Google API accepts (`alt`, `prettyPrint`, `fields`, `$.xgafv`, `key`,
-// `quotaUser`, …), which are ignored. Add every route before serving; `Dispatch` is then
+// `quotaUser`, …), which are ignored unless the route declares them (the storage API reads `alt`
+// and `uploadType`). Add every route before serving; `Dispatch` is then
 // thread-safe (the handlers must be too).
 #pragma once
 
@@ -39,6 +42,9 @@ struct Route {
   std::string name;                       // the metrics label, e.g. "jobs.list"
   std::vector<std::string> query_params;  // accepted besides the standard ones
   std::function<HttpResponse(const RoutedRequest&)> handler;
+  // Every variable is decoded by `DecodePathRest`: it may hold "/" sent as %2F (a GCS object
+  // name in the middle of a path), and the handler checks what else it may hold.
+  bool slashes_in_variables = false;
 };
 
 class Router {
@@ -56,6 +62,7 @@ class Router {
   struct Segment {
     std::string text;  // the literal, or the variable's name
     bool variable = false;
+    bool rest = false;  // `{name=**}`: the rest of the path (last segment only)
   };
   struct CompiledRoute {
     Route route;

@@ -14,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
 #include "server/server.h"
+#include "store/bucket_store.h"
 #include "store/sqlite_job_store.h"
 
 namespace trainyard::server {
@@ -75,6 +76,12 @@ int Serve(const ServeOptions& options) {
     return Fail(store.status());
   }
   const SystemClock clock;
+  const std::filesystem::path data_dir(options.data_dir);
+  auto buckets = store::OpenFileBucketStore((data_dir / "buckets").string(),
+                                            (data_dir / "storage.db").string(), clock);
+  if (!buckets.ok()) {
+    return Fail(buckets.status());
+  }
   control::JobController controller(**store, catalog::Catalog::Builtin(), clock);
 
   // Installed before serving, so a signal that comes early still stops us cleanly.
@@ -88,8 +95,9 @@ int Serve(const ServeOptions& options) {
   Server server(HttpServerOptions{.host = address->host,
                                   .port = address->port,
                                   .threads = options.threads,
-                                  .max_body_bytes = options.max_body_bytes},
-                controller, **store, clock);
+                                  .max_body_bytes = options.max_body_bytes,
+                                  .max_spooled_body_bytes = options.max_upload_bytes},
+                controller, **store, buckets->get(), clock);
   auto port = server.Start();
   if (!port.ok()) {
     return Fail(port.status());

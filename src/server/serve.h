@@ -1,5 +1,6 @@
-// `trainyard serve`: the daemon. Opens the job store under the data directory, builds the
-// controller, and serves the HTTP API until SIGINT or SIGTERM.
+// `trainyard serve`: the daemon. Opens the job store and the bucket store (`buckets/`, metadata
+// in `storage.db`) under the data directory, builds the controller, and serves the HTTP API until
+// SIGINT or SIGTERM.
 #pragma once
 
 #include <cstddef>
@@ -13,9 +14,12 @@ namespace trainyard::server {
 
 struct ServeOptions {
   std::string listen = "127.0.0.1:8470";  // "HOST:PORT" or "[IPV6]:PORT"; port 0 picks one
-  std::string data_dir;                   // created when missing; holds trainyard.db
+  std::string data_dir;  // created when missing; holds trainyard.db, storage.db and buckets/
   int threads = 2;
   std::size_t max_body_bytes = std::size_t{10} << 20;
+  // The largest storage upload request (a whole object, or one resumable chunk); such bodies go
+  // to disk as they arrive, never into memory.
+  std::uint64_t max_upload_bytes = std::uint64_t{5} << 30;
 };
 
 struct ListenAddress {

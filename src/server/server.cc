@@ -7,6 +7,7 @@
 #include "server/ml_v1_handlers.h"
 #include "server/router.h"
 #include "server/rpc_error.h"
+#include "server/storage_v1_handlers.h"
 
 namespace trainyard::server {
 namespace {
@@ -14,13 +15,25 @@ namespace {
 // The `route` label of requests refused before they were read whole (413, 431, 400).
 constexpr std::string_view kRejected = "rejected";
 
+// `options` with upload bodies spooled to the bucket store's scratch dir.
+HttpServerOptions WithUploadSpool(HttpServerOptions options, const store::BucketStore* buckets) {
+  if (buckets != nullptr) {
+    options.spool_prefixes = StorageUploadPrefixes();
+    options.spool_dir = buckets->scratch_dir();
+  }
+  return options;
+}
+
 }  // namespace
 
 struct Server::Impl final : HttpHandler {
   Impl(HttpServerOptions options, control::JobController& controller,
-       const store::JobStore& job_store, const Clock& c)
-      : store(job_store), clock(c), http(std::move(options), *this) {
+       const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c)
+      : store(job_store), clock(c), http(WithUploadSpool(std::move(options), buckets), *this) {
     AddMlV1Routes(router, controller);
+    if (buckets != nullptr) {
+      AddStorageV1Routes(router, *buckets);
+    }
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
                   return HttpResponse{
                       .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
@@ -59,8 +72,8 @@ struct Server::Impl final : HttpHandler {
 };
 
 Server::Server(HttpServerOptions options, control::JobController& controller,
-               const store::JobStore& store, const Clock& clock)
-    : impl_(std::make_unique<Impl>(std::move(options), controller, store, clock)) {}
+               const store::JobStore& store, store::BucketStore* buckets, const Clock& clock)
+    : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock)) {}
 
 Server::~Server() {
   Stop();

@@ -1,6 +1,7 @@
-// The trainyard HTTP API on one port: the ml v1 jobs API, `GET /healthz` ("ok") and
-// `GET /metrics` (Prometheus text). Usable in-process (tests) and by `Serve` (the daemon).
-// Thread-safe; the collaborators must outlive the server.
+// The trainyard HTTP API on one port: the ml v1 jobs API, the storage v1 API over the bucket
+// store (when there is one), `GET /healthz` ("ok") and `GET /metrics` (Prometheus text). Usable
+// in-process (tests) and by `Serve` (the daemon). Thread-safe; the collaborators must outlive the
+// server.
 #pragma once
 
 #include <memory>
@@ -9,15 +10,18 @@
 #include "base/status.h"
 #include "control/job_controller.h"
 #include "server/http_server.h"
+#include "store/bucket_store.h"
 #include "store/job_store.h"
 
 namespace trainyard::server {
 
 class Server {
  public:
-  // `store` is read only for the job counts of /metrics; `clock` times requests.
+  // `store` is read only for the job counts of /metrics; `clock` times requests. `buckets` may be
+  // null (no storage routes); otherwise upload bodies are spooled to its scratch dir, up to
+  // `options.max_spooled_body_bytes`.
   Server(HttpServerOptions options, control::JobController& controller,
-         const store::JobStore& store, const Clock& clock);
+         const store::JobStore& store, store::BucketStore* buckets, const Clock& clock);
   ~Server();  // Stop()s
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

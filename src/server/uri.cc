@@ -103,4 +103,15 @@ Result<std::string> DecodePathSegment(std::string_view segment, std::string_view
   return *std::move(decoded);
 }
 
+Result<std::string> DecodePathRest(std::string_view rest, std::string_view what) {
+  auto decoded = PercentDecode(rest, /*plus_is_space=*/false);
+  if (!decoded || decoded->empty()) {
+    return Status::InvalidArgument(
+        fmt::format("The {} in the URL is empty, or has a malformed percent-escape or a NUL "
+                    "character.",
+                    what));
+  }
+  return *std::move(decoded);
+}
+
 }  // namespace trainyard::server

@@ -26,4 +26,9 @@ Result<Target> ParseTarget(std::string_view target);
 // name a parent directory or smuggle a separator. `what` names the segment in the message.
 Result<std::string> DecodePathSegment(std::string_view segment, std::string_view what);
 
+// Decodes the %XX escapes of the rest of a path ("a/b%2Fc" is "a/b/c"), for a variable that may
+// hold slashes, such as a GCS object name. INVALID_ARGUMENT for a malformed escape, a NUL or an
+// empty result; what the value names (and whether ".." is allowed) is the handler's to check.
+Result<std::string> DecodePathRest(std::string_view rest, std::string_view what);
+
 }  // namespace trainyard::server

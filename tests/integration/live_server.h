@@ -1,5 +1,6 @@
-// The real server in-process, for integration tests: a SQLite store in a fresh temp dir, the
-// controller with the builtin catalog and the system clock, and `server::Server` on 127.0.0.1:0.
+// The real server in-process, for integration tests: a SQLite store and a bucket store (under
+// `buckets/`) in a fresh temp dir, the controller with the builtin catalog and the system clock,
+// and `server::Server` on 127.0.0.1:0.
 // Also the request bodies and response checks the tests share.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "server/server.h"
+#include "store/bucket_store.h"
 #include "store/job_store.h"
 
 namespace trainyard::testing {
@@ -30,6 +32,7 @@ class LiveServer {
   TempDir dir_;
   SystemClock clock_;
   std::unique_ptr<store::JobStore> store_;
+  std::unique_ptr<store::BucketStore> buckets_;
   std::unique_ptr<control::JobController> controller_;
   std::unique_ptr<server::Server> server_;
   int port_ = 0;

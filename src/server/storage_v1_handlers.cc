@@ -1,0 +1,319 @@
+#include "server/storage_v1_handlers.h"
+
+#include <charconv>
+#include <optional>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "server/storage_v1_json.h"
+
+namespace trainyard::server {
+namespace {
+
+using store::BucketStore;
+
+constexpr std::string_view kBuckets = "/storage/v1/b";
+constexpr std::string_view kBucket = "/storage/v1/b/{bucket}";
+constexpr std::string_view kObjects = "/storage/v1/b/{bucket}/o";
+constexpr std::string_view kObject = "/storage/v1/b/{bucket}/o/{object=**}";
+constexpr std::string_view kDownload = "/download/storage/v1/b/{bucket}/o/{object=**}";
+constexpr std::string_view kLayout = "/storage/v1/b/{bucket}/storageLayout";
+constexpr std::string_view kManagedFolders = "/storage/v1/b/{bucket}/managedFolders";
+constexpr std::string_view kRewrite =
+    "/storage/v1/b/{sourceBucket}/o/{sourceObject}/rewriteTo/b/{destinationBucket}/o/"
+    "{destinationObject}";
+
+// Parameters the client libraries send that change nothing here (one generation per object,
+// no ACLs, no billing projects).
+const std::vector<std::string> kCommon = {"projection", "userProject", "alt"};
+
+std::vector<std::string> With(std::vector<std::string> extra) {
+  extra.insert(extra.end(), kCommon.begin(), kCommon.end());
+  return extra;
+}
+
+// A non-negative decimal query parameter; `fallback` when absent.
+Result<int> IntParam(const RoutedRequest& request, std::string_view name, int fallback) {
+  const std::string* text = request.Query(name);
+  if (text == nullptr || text->empty()) {
+    return fallback;
+  }
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (ec != std::errc() || end != text->data() + text->size() || value < 0) {
+    return Status::InvalidArgument(
+        {{std::string(name), fmt::format("Invalid value '{}': expected a number.", *text)}});
+  }
+  return value;
+}
+
+std::string QueryOr(const RoutedRequest& request, std::string_view name) {
+  const std::string* value = request.Query(name);
+  return value == nullptr ? std::string() : *value;
+}
+
+HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string project = QueryOr(request, "project");
+  if (project.empty()) {
+    return StorageErrorResponse(
+        Status::InvalidArgument({{"project", "Required parameter: project"}}));
+  }
+  const auto body = nlohmann::json::parse(request.http.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object() || !body.contains("name") || !body["name"].is_string()) {
+    return StorageErrorResponse(Status::InvalidArgument(
+        {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
+  }
+  auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
+  if (!bucket.ok()) {
+    return StorageErrorResponse(bucket.status());
+  }
+  return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
+}
+
+HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request) {
+  auto bucket = buckets.GetBucket(request.Param("bucket"));
+  if (!bucket.ok()) {
+    return StorageErrorResponse(bucket.status());
+  }
+  return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
+}
+
+HttpResponse ListBuckets(const BucketStore& buckets, const RoutedRequest& request) {
+  const std::string project = QueryOr(request, "project");
+  if (project.empty()) {
+    return StorageErrorResponse(
+        Status::InvalidArgument({{"project", "Required parameter: project"}}));
+  }
+  auto list = buckets.ListBuckets(project);
+  if (!list.ok()) {
+    return StorageErrorResponse(list.status());
+  }
+  return JsonResponse(BucketListJson(*list, BaseUrl(request.http)));
+}
+
+HttpResponse DeleteBucket(BucketStore& buckets, const RoutedRequest& request) {
+  const Status status = buckets.DeleteBucket(request.Param("bucket"));
+  if (!status.ok()) {
+    return StorageErrorResponse(status);
+  }
+  return HttpResponse{.status = 204};
+}
+
+// gcloud asks before removing "folders" (`storage rm -r`): a flat namespace, as most buckets.
+HttpResponse GetStorageLayout(const BucketStore& buckets, const RoutedRequest& request) {
+  auto bucket = buckets.GetBucket(request.Param("bucket"));
+  if (!bucket.ok()) {
+    return StorageErrorResponse(bucket.status());
+  }
+  const nlohmann::json layout = {{"kind", "storage#storageLayout"},
+                                 {"bucket", bucket->name},
+                                 {"location", "US"},
+                                 {"locationType", "multi-region"},
+                                 {"hierarchicalNamespace", {{"enabled", false}}}};
+  return JsonResponse(layout.dump());
+}
+
+// gcloud lists them when removing a whole bucket (`storage rm -r gs://b`): there are none.
+HttpResponse ListManagedFolders(const BucketStore& buckets, const RoutedRequest& request) {
+  auto bucket = buckets.GetBucket(request.Param("bucket"));
+  if (!bucket.ok()) {
+    return StorageErrorResponse(bucket.status());
+  }
+  return JsonResponse(R"({"kind":"storage#managedFolders"})");
+}
+
+// A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call.
+HttpResponse RewriteObject(BucketStore& buckets, const RoutedRequest& request) {
+  auto object =
+      buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
+                         request.Param("destinationBucket"), request.Param("destinationObject"));
+  if (!object.ok()) {
+    return StorageErrorResponse(object.status());
+  }
+  const std::string size = std::to_string(object->size);
+  const std::string resource = ObjectJson(*object, BaseUrl(request.http));
+  return JsonResponse(fmt::format(
+      R"({{"kind":"storage#rewriteResponse","totalBytesRewritten":"{}","objectSize":"{}",)"
+      R"("done":true,"resource":{}}})",
+      size, size, resource));
+}
+
+HttpResponse ListObjects(BucketStore& buckets, const RoutedRequest& request) {
+  Result<int> max_results = IntParam(request, "maxResults", 1000);
+  if (!max_results.ok()) {
+    return StorageErrorResponse(max_results.status());
+  }
+  auto listing = buckets.ListObjects(request.Param("bucket"),
+                                     {.prefix = QueryOr(request, "prefix"),
+                                      .delimiter = QueryOr(request, "delimiter"),
+                                      .max_results = *max_results == 0 ? 1000 : *max_results,
+                                      .page_token = QueryOr(request, "pageToken")});
+  if (!listing.ok()) {
+    return StorageErrorResponse(listing.status());
+  }
+  return JsonResponse(ObjectListJson(*listing, BaseUrl(request.http)));
+}
+
+// The byte range a `Range` header asks of an object of `size` bytes: nullopt for the whole
+// object (no header, or a form not supported here, which HTTP lets a server ignore),
+// OUT_OF_RANGE when it starts past the end.
+Result<std::optional<std::pair<std::int64_t, std::int64_t>>> RequestedRange(std::string_view header,
+                                                                            std::int64_t size) {
+  using Range = std::optional<std::pair<std::int64_t, std::int64_t>>;
+  if (!header.starts_with("bytes=") || header.find(',') != std::string_view::npos) {
+    return Range();
+  }
+  const std::string_view spec = header.substr(6);
+  const std::size_t dash = spec.find('-');
+  if (dash == std::string_view::npos) {
+    return Range();
+  }
+  auto number = [](std::string_view text) -> std::optional<std::int64_t> {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+      return std::nullopt;
+    }
+    return value;
+  };
+  const std::optional<std::int64_t> first = number(spec.substr(0, dash));
+  const std::optional<std::int64_t> last = number(spec.substr(dash + 1));
+  if (!first.has_value()) {  // "bytes=-N": the last N bytes
+    if (!last.has_value() || *last <= 0) {
+      return Range();
+    }
+    return Range({std::max<std::int64_t>(0, size - *last), size - 1});
+  }
+  if (*first >= size) {
+    return Status::OutOfRange(fmt::format(
+        "The requested range starts at byte {}, past the object's {} bytes.", *first, size));
+  }
+  if (last.has_value() && *last < *first) {
+    return Range();
+  }
+  return Range({*first, last.has_value() ? std::min(*last, size - 1) : size - 1});
+}
+
+// The object, NOT_FOUND unless it is the `generation` asked for (objects keep one generation).
+Result<store::ObjectInfo> FindObject(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string& bucket = request.Param("bucket");
+  const std::string& name = request.Param("object");
+  auto info = buckets.GetObject(bucket, name);
+  const std::string* generation = request.Query("generation");
+  if (info.ok() && generation != nullptr && !generation->empty() &&
+      *generation != std::to_string(info->generation)) {
+    return Status::NotFound(fmt::format("No such object: {}/{}#{}", bucket, name, *generation));
+  }
+  return info;
+}
+
+HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string& bucket = request.Param("bucket");
+  const std::string& name = request.Param("object");
+  auto info = FindObject(buckets, request);
+  auto path = info.ok() ? buckets.ObjectPath(bucket, name) : Result<std::string>(info.status());
+  if (!path.ok()) {
+    return StorageErrorResponse(path.status());
+  }
+  auto range = info->size == 0
+                   ? Result<std::optional<std::pair<std::int64_t, std::int64_t>>>(std::nullopt)
+                   : RequestedRange(request.http.Header("range"), info->size);
+  if (!range.ok()) {
+    HttpResponse response = StorageErrorResponse(range.status());
+    response.headers.emplace_back("Content-Range", fmt::format("bytes */{}", info->size));
+    return response;
+  }
+  const auto [first, last] =
+      range->value_or(std::pair<std::int64_t, std::int64_t>{0, info->size - 1});
+  HttpResponse response{.status = range->has_value() ? 206 : 200,
+                        .content_type = info->content_type};
+  response.body_file = FileSlice{.path = *path,
+                                 .offset = static_cast<std::uint64_t>(first),
+                                 .length = static_cast<std::uint64_t>(last - first + 1)};
+  response.headers = {
+      {"x-goog-hash", fmt::format("crc32c={},md5={}", info->crc32c_base64, info->md5_base64)},
+      {"x-goog-generation", std::to_string(info->generation)},
+      {"x-goog-metageneration", "1"},
+      {"x-goog-stored-content-length", std::to_string(info->size)},
+      {"x-goog-stored-content-encoding", "identity"},
+      {"Accept-Ranges", "bytes"}};
+  if (range->has_value()) {
+    response.headers.emplace_back("Content-Range",
+                                  fmt::format("bytes {}-{}/{}", first, last, info->size));
+  }
+  return response;
+}
+
+HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string* alt = request.Query("alt");
+  if (alt != nullptr && *alt == "media") {
+    return Download(buckets, request);
+  }
+  auto info = FindObject(buckets, request);
+  if (!info.ok()) {
+    return StorageErrorResponse(info.status());
+  }
+  return JsonResponse(ObjectJson(*info, BaseUrl(request.http)));
+}
+
+HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
+  if (request.Query("generation") != nullptr) {
+    auto info = FindObject(buckets, request);
+    if (!info.ok()) {
+      return StorageErrorResponse(info.status());
+    }
+  }
+  const Status status = buckets.DeleteObject(request.Param("bucket"), request.Param("object"));
+  if (!status.ok()) {
+    return StorageErrorResponse(status);
+  }
+  return HttpResponse{.status = 204};
+}
+
+}  // namespace
+
+std::vector<std::string> StorageUploadPrefixes() {
+  return {"/upload/", "/resumable/upload/"};
+}
+
+void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
+  BucketStore* b = &buckets;
+  router.Add(
+      {"POST", std::string(kBuckets), "storage.buckets.insert",
+       With({"project", "predefinedAcl", "predefinedDefaultObjectAcl", "enableObjectRetention"}),
+       [b](const RoutedRequest& r) { return InsertBucket(*b, r); }});
+  router.Add({"GET", std::string(kBuckets), "storage.buckets.list",
+              With({"project", "maxResults", "pageToken", "prefix"}),
+              [b](const RoutedRequest& r) { return ListBuckets(*b, r); }});
+  router.Add({"GET", std::string(kBucket), "storage.buckets.get",
+              With({"ifMetagenerationMatch", "ifMetagenerationNotMatch"}),
+              [b](const RoutedRequest& r) { return GetBucket(*b, r); }});
+  router.Add({"DELETE", std::string(kBucket), "storage.buckets.delete",
+              With({"ifMetagenerationMatch", "ifMetagenerationNotMatch"}),
+              [b](const RoutedRequest& r) { return DeleteBucket(*b, r); }});
+  router.Add({"GET", std::string(kObjects), "storage.objects.list",
+              With({"prefix", "delimiter", "maxResults", "pageToken", "versions",
+                    "includeTrailingDelimiter", "includeFoldersAsPrefixes"}),
+              [b](const RoutedRequest& r) { return ListObjects(*b, r); }});
+  for (const std::string_view pattern : {kObject, kDownload}) {
+    router.Add({"GET", std::string(pattern), "storage.objects.get", With({"generation"}),
+                [b](const RoutedRequest& r) { return GetObject(*b, r); }});
+  }
+  router.Add({"DELETE", std::string(kObject), "storage.objects.delete", With({"generation"}),
+              [b](const RoutedRequest& r) { return DeleteObject(*b, r); }});
+  router.Add({"GET", std::string(kLayout), "storage.buckets.getStorageLayout", With({"prefix"}),
+              [b](const RoutedRequest& r) { return GetStorageLayout(*b, r); }});
+  router.Add({"GET", std::string(kManagedFolders), "storage.managedFolders.list",
+              With({"prefix", "pageSize", "pageToken"}),
+              [b](const RoutedRequest& r) { return ListManagedFolders(*b, r); }});
+  router.Add({"POST", std::string(kRewrite), "storage.objects.rewrite",
+              With({"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall",
+                    "destinationPredefinedAcl", "destinationKmsKeyName"}),
+              [b](const RoutedRequest& r) { return RewriteObject(*b, r); },
+              /*slashes_in_variables=*/true});
+  AddStorageUploadRoutes(router, buckets);
+}
+
+}  // namespace trainyard::server

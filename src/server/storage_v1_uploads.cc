@@ -1,0 +1,330 @@
+// The upload routes of the storage v1 API (`AddStorageUploadRoutes`, storage_v1_handlers.h):
+// uploadType=media and multipart in one request, and resumable sessions (a POST that answers the
+// session URL in `Location`, then PUTs of `Content-Range` chunks answered 308 until complete).
+#include <atomic>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "server/multipart.h"
+#include "server/storage_v1_handlers.h"
+#include "server/storage_v1_json.h"
+
+namespace trainyard::server {
+namespace {
+
+using store::BucketStore;
+
+constexpr std::string_view kUpload = "/upload/storage/v1/b/{bucket}/o";
+constexpr std::string_view kResumableUpload = "/resumable/upload/storage/v1/b/{bucket}/o";
+// Metadata bodies (JSON) are small; an upload's bytes never go through this.
+constexpr std::size_t kMaxMetadataBytes = std::size_t{1} << 20;
+
+std::atomic<std::uint64_t> temp_counter{0};
+
+// The object resource a client sends before the bytes (multipart's first part, resumable's
+// POST body).
+struct UploadMetadata {
+  std::string name;
+  std::string content_type;
+  std::map<std::string, std::string> metadata;
+};
+
+Status BadParam(std::string field, std::string description) {
+  return Status::InvalidArgument({{std::move(field), std::move(description)}});
+}
+
+Result<UploadMetadata> DecodeMetadata(std::string_view text) {
+  UploadMetadata out;
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return out;
+  }
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return BadParam("body", "The object metadata must be a JSON object.");
+  }
+  if (json.contains("name") && json["name"].is_string()) {
+    out.name = json["name"].get<std::string>();
+  }
+  if (json.contains("contentType") && json["contentType"].is_string()) {
+    out.content_type = json["contentType"].get<std::string>();
+  }
+  if (json.contains("metadata") && json["metadata"].is_object()) {
+    for (const auto& [key, value] : json["metadata"].items()) {
+      out.metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+  }
+  return out;
+}
+
+// The request body as text: small bodies only (the metadata of a resumable upload).
+Result<std::string> SmallBody(const HttpRequest& request) {
+  if (request.body_file.empty()) {
+    return request.body;
+  }
+  std::ifstream in(request.body_file, std::ios::binary);
+  std::string text(kMaxMetadataBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxMetadataBytes) {
+    return BadParam("body", "The object metadata exceeds 1 MiB.");
+  }
+  return text;
+}
+
+std::string TempPath(const BucketStore& buckets, std::string_view tag) {
+  return fmt::format("{}/{}-{}-{}", buckets.scratch_dir(), tag, ::getpid(),
+                     temp_counter.fetch_add(1));
+}
+
+// The name from the query, else from the metadata; INVALID_ARGUMENT when neither has one.
+Result<std::string> ObjectName(const RoutedRequest& request, const UploadMetadata& metadata) {
+  const std::string* name = request.Query("name");
+  if (name != nullptr && !name->empty()) {
+    return *name;
+  }
+  if (!metadata.name.empty()) {
+    return metadata.name;
+  }
+  return BadParam("name", "Required parameter: name (in the query or the object metadata).");
+}
+
+HttpResponse ObjectAnswer(const Result<store::ObjectInfo>& object, const RoutedRequest& request) {
+  if (!object.ok()) {
+    return StorageErrorResponse(object.status());
+  }
+  return JsonResponse(ObjectJson(*object, BaseUrl(request.http)));
+}
+
+HttpResponse MediaUpload(BucketStore& buckets, const RoutedRequest& request) {
+  const Result<std::string> name = ObjectName(request, {});
+  if (!name.ok()) {
+    return StorageErrorResponse(name.status());
+  }
+  const std::string& bucket = request.Param("bucket");
+  const std::string& type = request.http.content_type;
+  if (request.http.body_file.empty()) {
+    return ObjectAnswer(buckets.PutObject(bucket, *name, request.http.body, type, {}), request);
+  }
+  return ObjectAnswer(buckets.PutObjectFromFile(bucket, *name, request.http.body_file, type, {}),
+                      request);
+}
+
+HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request) {
+  const HttpRequest& http = request.http;
+  const bool spooled = !http.body_file.empty();
+  Result<MultipartRelated> parts =
+      spooled ? ParseMultipartFile(http.content_type, http.body_file)
+              : ParseMultipartRelated(http.content_type, http.body, http.body, http.body.size());
+  if (!parts.ok()) {
+    return StorageErrorResponse(parts.status());
+  }
+  Result<UploadMetadata> metadata = DecodeMetadata(parts->metadata);
+  if (!metadata.ok()) {
+    return StorageErrorResponse(metadata.status());
+  }
+  const Result<std::string> name = ObjectName(request, *metadata);
+  if (!name.ok()) {
+    return StorageErrorResponse(name.status());
+  }
+  const std::string& bucket = request.Param("bucket");
+  const std::string type =
+      metadata->content_type.empty() ? parts->media_content_type : metadata->content_type;
+  if (!spooled) {
+    const std::string_view media =
+        std::string_view(http.body).substr(parts->media_offset, parts->media_length);
+    return ObjectAnswer(buckets.PutObject(bucket, *name, media, type, metadata->metadata), request);
+  }
+  // Refuse bad names and buckets before copying anything.
+  if (auto exists = buckets.GetBucket(bucket); !exists.ok()) {
+    return StorageErrorResponse(exists.status());
+  }
+  const std::string temp = TempPath(buckets, "media");
+  const Status copied =
+      CopyFileRange(http.body_file, parts->media_offset, parts->media_length, temp);
+  Result<store::ObjectInfo> object =
+      copied.ok() ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata)
+                  : Result<store::ObjectInfo>(copied);
+  ::unlink(temp.c_str());  // moved into place on success
+  return ObjectAnswer(object, request);
+}
+
+HttpResponse StartResumable(BucketStore& buckets, const RoutedRequest& request) {
+  Result<std::string> body = SmallBody(request.http);
+  Result<UploadMetadata> metadata =
+      body.ok() ? DecodeMetadata(*body) : Result<UploadMetadata>(body.status());
+  if (!metadata.ok()) {
+    return StorageErrorResponse(metadata.status());
+  }
+  const Result<std::string> name = ObjectName(request, *metadata);
+  if (!name.ok()) {
+    return StorageErrorResponse(name.status());
+  }
+  const std::string_view header_type = request.http.Header("x-upload-content-type");
+  const std::string type = header_type.empty() ? metadata->content_type : std::string(header_type);
+  const std::string& bucket = request.Param("bucket");
+  auto id = buckets.StartUpload(bucket, *name, type, metadata->metadata);
+  if (!id.ok()) {
+    return StorageErrorResponse(id.status());
+  }
+  HttpResponse response{.status = 200};
+  response.headers = {
+      {"Location", fmt::format("{}/upload/storage/v1/b/{}/o?uploadType=resumable&upload_id={}",
+                               BaseUrl(request.http), PercentEncode(bucket), *id)},
+      {"X-GUploader-UploadID", *id}};
+  return response;
+}
+
+HttpResponse InsertObject(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string* upload_type = request.Query("uploadType");
+  const std::string type = upload_type != nullptr                                ? *upload_type
+                           : request.http.content_type.starts_with("multipart/") ? "multipart"
+                                                                                 : "media";
+  if (type == "media") {
+    return MediaUpload(buckets, request);
+  }
+  if (type == "multipart") {
+    return MultipartUpload(buckets, request);
+  }
+  if (type == "resumable") {
+    return StartResumable(buckets, request);
+  }
+  return StorageErrorResponse(BadParam(
+      "uploadType", fmt::format("Unsupported uploadType \"{}\"; expected media, multipart or "
+                                "resumable.",
+                                type)));
+}
+
+// `Content-Range` of a chunk: "bytes A-B/N", "bytes A-B/*", "bytes */N" or "bytes */*".
+struct ChunkRange {
+  std::optional<std::int64_t> first;  // none for a status query ("*")
+  std::int64_t length = 0;
+  std::optional<std::int64_t> total;
+};
+
+std::optional<std::int64_t> Number(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
+  if (header.empty()) {  // the whole object in one request
+    return ChunkRange{.first = 0, .length = body_size, .total = body_size};
+  }
+  const Status bad = BadParam(
+      "Content-Range", fmt::format("Malformed Content-Range \"{}\"; expected \"bytes A-B/N\", "
+                                   "\"bytes A-B/*\" or \"bytes */N\".",
+                                   header));
+  const std::size_t slash = header.find('/');
+  if (!header.starts_with("bytes ") || slash == std::string_view::npos) {
+    return bad;
+  }
+  const std::string_view range = header.substr(6, slash - 6);
+  const std::string_view total_text = header.substr(slash + 1);
+  ChunkRange out;
+  if (total_text != "*") {
+    out.total = Number(total_text);
+    if (!out.total.has_value()) {
+      return bad;
+    }
+  }
+  if (range == "*") {
+    return body_size == 0 ? Result<ChunkRange>(out) : bad;
+  }
+  const std::size_t dash = range.find('-');
+  const auto first = Number(range.substr(0, dash == std::string_view::npos ? 0 : dash));
+  const auto last = dash == std::string_view::npos ? std::nullopt : Number(range.substr(dash + 1));
+  if (!first.has_value() || !last.has_value() || *last < *first) {
+    return bad;
+  }
+  if (*last - *first + 1 != body_size) {
+    return BadParam("Content-Range",
+                    fmt::format("Content-Range \"{}\" announces {} bytes but the body has {}.",
+                                header, *last - *first + 1, body_size));
+  }
+  out.first = first;
+  out.length = body_size;
+  return out;
+}
+
+HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string* id = request.Query("upload_id");
+  if (id == nullptr || id->empty()) {
+    return StorageErrorResponse(BadParam("upload_id", "Required parameter: upload_id"));
+  }
+  const HttpRequest& http = request.http;
+  std::string chunk = http.body_file;
+  std::int64_t body_size = static_cast<std::int64_t>(http.body.size());
+  if (!chunk.empty()) {
+    std::error_code ec;
+    body_size = static_cast<std::int64_t>(std::filesystem::file_size(chunk, ec));
+  }
+  Result<ChunkRange> range = ParseContentRange(http.Header("content-range"), body_size);
+  if (!range.ok()) {
+    return StorageErrorResponse(range.status());
+  }
+  std::string temp;
+  if (chunk.empty()) {
+    temp = TempPath(buckets, "chunk");
+    std::ofstream(temp, std::ios::binary) << http.body;
+    chunk = temp;
+  }
+  Result<store::UploadStatus> status =
+      range->first.has_value() || range->total.has_value()
+          ? buckets.AppendUpload(*id, range->first.value_or(0), chunk, range->total)
+          : buckets.QueryUpload(*id);
+  if (!temp.empty()) {
+    ::unlink(temp.c_str());
+  }
+  if (!status.ok()) {
+    return StorageErrorResponse(status.status());
+  }
+  if (status->object.has_value()) {
+    return JsonResponse(ObjectJson(*status->object, BaseUrl(http)));
+  }
+  HttpResponse incomplete{.status = 308};
+  if (status->received > 0) {
+    incomplete.headers.emplace_back("Range", fmt::format("bytes=0-{}", status->received - 1));
+  }
+  return incomplete;
+}
+
+HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string* id = request.Query("upload_id");
+  const Status status = buckets.CancelUpload(id == nullptr ? "" : *id);
+  if (!status.ok()) {
+    return StorageErrorResponse(status);
+  }
+  return HttpResponse{.status = 499};  // what GCS answers a cancelled session
+}
+
+}  // namespace
+
+void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets) {
+  BucketStore* b = &buckets;
+  const std::vector<std::string> insert_params = {"uploadType",      "name",        "alt",
+                                                  "projection",      "userProject", "predefinedAcl",
+                                                  "contentEncoding", "kmsKeyName"};
+  for (const std::string_view pattern : {kUpload, kResumableUpload}) {
+    router.Add({"POST", std::string(pattern), "storage.objects.insert", insert_params,
+                [b](const RoutedRequest& r) { return InsertObject(*b, r); }});
+  }
+  const std::vector<std::string> session_params = {"upload_id", "uploadType", "name",
+                                                   "alt",       "projection", "userProject"};
+  router.Add({"PUT", std::string(kUpload), "storage.objects.upload", session_params,
+              [b](const RoutedRequest& r) { return ResumeUpload(*b, r); }});
+  router.Add({"DELETE", std::string(kUpload), "storage.objects.cancelUpload", session_params,
+              [b](const RoutedRequest& r) { return CancelUpload(*b, r); }});
+}
+
+}  // namespace trainyard::server

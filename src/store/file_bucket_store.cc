@@ -1,0 +1,371 @@
+// `OpenFileBucketStore` and the bucket and object methods of `FileBucketStore`.
+#include "store/file_bucket_store.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/object_names.h"
+
+namespace trainyard::store {
+namespace internal {
+namespace {
+
+constexpr std::string_view kDefaultContentType = "application/octet-stream";
+constexpr int kMaxListResults = 1000;
+// A file changing while it is hashed is hashed again, this many times at most.
+constexpr int kHashAttempts = 3;
+constexpr auto kScratchFileLifetime = std::chrono::hours(24);
+constexpr auto kUploadLifetime = std::chrono::hours(24 * 7);
+
+std::int64_t ToNanos(WallTime time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+
+std::int64_t ToMicros(WallTime time) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+}
+
+Status CheckNames(std::string_view bucket, std::string_view name, NameUse use) {
+  TY_RETURN_IF_ERROR(CheckBucketName(bucket));
+  return CheckObjectName(bucket, name, use);
+}
+
+ObjectInfo ToInfo(std::string_view bucket, std::string_view name, const ObjectRow& row) {
+  return ObjectInfo{.bucket = std::string(bucket),
+                    .name = std::string(name),
+                    .size = row.stat.size,
+                    .generation = row.generation,
+                    .content_type = row.content_type,
+                    .md5_base64 = row.md5_base64,
+                    .crc32c_base64 = row.crc32c_base64,
+                    .updated = WallTime(std::chrono::duration_cast<WallTime::duration>(
+                        std::chrono::nanoseconds(row.updated_ns))),
+                    .metadata = row.metadata};
+}
+
+// Removes the plain files directly in `dir` last changed before `before`.
+void RemoveStaleFiles(const std::string& dir, WallTime before) {
+  const std::int64_t cutoff_ns = ToNanos(before);
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec < cutoff_ns) {
+      ::unlink(it->path().c_str());
+    }
+  }
+}
+
+}  // namespace
+
+FileBucketStore::FileBucketStore(std::string root, std::unique_ptr<StorageDb> db,
+                                 const Clock& clock)
+    : root_(std::move(root)),
+      scratch_(root_ + "/.uploads"),
+      sessions_(scratch_ + "/sessions"),
+      db_(std::move(db)),
+      clock_(clock) {}
+
+Status FileBucketStore::Init() {
+  std::error_code ec;
+  std::filesystem::create_directories(sessions_, ec);
+  if (ec) {
+    return Status::Unavailable(
+        fmt::format("cannot create the bucket directory {}: {}", sessions_, ec.message()));
+  }
+  RemoveStaleFiles(scratch_, clock_.Now() - kScratchFileLifetime);
+  auto expired = db_->UploadsBefore(ToNanos(clock_.Now() - kUploadLifetime));
+  if (!expired.ok()) {
+    return expired.status();
+  }
+  for (const std::string& id : *expired) {
+    TY_RETURN_IF_ERROR(CancelUpload(id));
+  }
+  return {};
+}
+
+std::string FileBucketStore::BucketDir(std::string_view bucket) const {
+  return root_ + "/" + std::string(bucket);
+}
+
+std::string FileBucketStore::ObjectFile(std::string_view bucket, std::string_view name) const {
+  return BucketDir(bucket) + "/" + std::string(name);
+}
+
+Result<BucketInfo> FileBucketStore::CreateBucket(std::string_view project, std::string_view name) {
+  TY_RETURN_IF_ERROR(CheckBucketName(name));
+  if (project.empty()) {
+    return Status::InvalidArgument({{"project", "A bucket belongs to a project; none given."}});
+  }
+  BucketInfo bucket{
+      .name = std::string(name), .project = std::string(project), .create_time = clock_.Now()};
+  TY_RETURN_IF_ERROR(db_->InsertBucket(bucket));
+  std::error_code ec;
+  std::filesystem::create_directories(BucketDir(name), ec);
+  if (ec) {
+    (void)db_->DeleteBucket(name);
+    return Status::Unavailable(fmt::format("cannot create {}: {}", BucketDir(name), ec.message()));
+  }
+  return bucket;
+}
+
+Result<BucketInfo> FileBucketStore::GetBucket(std::string_view name) const {
+  TY_RETURN_IF_ERROR(CheckBucketName(name));
+  auto bucket = db_->GetBucket(name);
+  if (!bucket.ok()) {
+    return bucket.status();
+  }
+  if (!bucket->has_value()) {
+    return Status::NotFound("The specified bucket does not exist.");
+  }
+  return **bucket;
+}
+
+Result<std::vector<BucketInfo>> FileBucketStore::ListBuckets(std::string_view project) const {
+  return db_->ListBuckets(project);
+}
+
+Status FileBucketStore::DeleteBucket(std::string_view name) {
+  TY_RETURN_IF_ERROR(GetBucket(name).status());
+  std::lock_guard lock(write_mu_);
+  const std::string dir = BucketDir(name);
+  if (HoldsFiles(dir)) {
+    return Status::FailedPrecondition("The bucket you tried to delete is not empty.");
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (ec) {
+    return Status::Unavailable(fmt::format("cannot remove {}: {}", dir, ec.message()));
+  }
+  return db_->DeleteBucket(name);
+}
+
+Result<ObjectInfo> FileBucketStore::PutObjectFromFile(
+    std::string_view bucket, std::string_view name, const std::string& source_path,
+    std::string_view content_type, const std::map<std::string, std::string>& metadata) {
+  TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kWrite));
+  TY_RETURN_IF_ERROR(GetBucket(bucket).status());
+  Result<ObjectHashes> hashes = HashFile(source_path);
+  if (!hashes.ok()) {
+    return hashes.status();
+  }
+  TY_RETURN_IF_ERROR(SyncPath(source_path));
+  return Install(bucket, name, source_path, *hashes, content_type, metadata);
+}
+
+Result<ObjectInfo> FileBucketStore::PutObject(std::string_view bucket, std::string_view name,
+                                              std::string_view data, std::string_view content_type,
+                                              const std::map<std::string, std::string>& metadata) {
+  TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kWrite));
+  TY_RETURN_IF_ERROR(GetBucket(bucket).status());
+  const std::string temp = UniqueScratchPath(scratch_, "put");
+  Status written = WriteNewFile(temp, data);
+  Result<ObjectInfo> info =
+      written.ok() ? Install(bucket, name, temp, HashBytes(data), content_type, metadata)
+                   : Result<ObjectInfo>(written);
+  if (!info.ok()) {
+    ::unlink(temp.c_str());
+  }
+  return info;
+}
+
+Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
+                                               std::string_view source_name,
+                                               std::string_view target_bucket,
+                                               std::string_view target_name) {
+  TY_RETURN_IF_ERROR(CheckNames(source_bucket, source_name, NameUse::kRead));
+  TY_RETURN_IF_ERROR(CheckNames(target_bucket, target_name, NameUse::kWrite));
+  Result<ObjectInfo> source = GetObject(source_bucket, source_name);
+  if (!source.ok()) {
+    return source.status();
+  }
+  TY_RETURN_IF_ERROR(GetBucket(target_bucket).status());
+  const std::string temp = UniqueScratchPath(scratch_, "copy");
+  Status copied = AppendFileTail(ObjectFile(source_bucket, source_name), 0, temp);
+  Result<ObjectHashes> hashes = copied.ok() ? HashFile(temp) : Result<ObjectHashes>(copied);
+  Result<ObjectInfo> info = hashes.ok() ? Install(target_bucket, target_name, temp, *hashes,
+                                                  source->content_type, source->metadata)
+                                        : Result<ObjectInfo>(hashes.status());
+  if (!info.ok()) {
+    ::unlink(temp.c_str());
+  }
+  return info;
+}
+
+Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string_view name,
+                                            const std::string& temp, const ObjectHashes& hashes,
+                                            std::string_view content_type,
+                                            const std::map<std::string, std::string>& metadata) {
+  const std::string target = ObjectFile(bucket, name);
+  std::lock_guard lock(write_mu_);
+  TY_RETURN_IF_ERROR(PrepareObjectPath(BucketDir(bucket), bucket, name));
+  TY_RETURN_IF_ERROR(MoveFile(temp, target, scratch_));
+  TY_RETURN_IF_ERROR(SyncPath(std::filesystem::path(target).parent_path().string()));
+  const std::optional<FileStat> stat = StatObjectFile(BucketDir(bucket), name);
+  if (!stat.has_value() || stat->size != hashes.size) {
+    return Status::Unavailable(fmt::format("{} changed while it was written", target));
+  }
+  auto previous = db_->GetObject(bucket, name);
+  if (!previous.ok()) {
+    return previous.status();
+  }
+  const WallTime now = clock_.Now();
+  const ObjectRow row{.generation = std::max(
+                          ToMicros(now), previous->has_value() ? (*previous)->generation + 1 : 0),
+                      .content_type = content_type.empty() ? std::string(kDefaultContentType)
+                                                           : std::string(content_type),
+                      .metadata = metadata,
+                      .stat = *stat,
+                      .md5_base64 = hashes.md5_base64,
+                      .crc32c_base64 = hashes.crc32c_base64,
+                      .updated_ns = ToNanos(now)};
+  TY_RETURN_IF_ERROR(db_->PutObject(bucket, name, row));
+  return ToInfo(bucket, name, row);
+}
+
+Result<ObjectInfo> FileBucketStore::Describe(std::string_view bucket, std::string_view name,
+                                             FileStat stat) {
+  auto row = db_->GetObject(bucket, name);
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (row->has_value() && (*row)->stat == stat) {
+    return ToInfo(bucket, name, **row);
+  }
+  // Written behind the store's back (plain file IO): hash it, then record the result unless the
+  // file changed meanwhile.
+  const std::string path = ObjectFile(bucket, name);
+  for (int attempt = 0; attempt < kHashAttempts; ++attempt) {
+    Result<ObjectHashes> hashes = HashFile(path);
+    std::lock_guard lock(write_mu_);
+    const std::optional<FileStat> now = StatObjectFile(BucketDir(bucket), name);
+    if (!now.has_value()) {
+      return NoSuchObject(bucket, name);
+    }
+    if (!hashes.ok() && *now == stat) {
+      return hashes.status();  // unreadable, not changing
+    }
+    if (!hashes.ok() || *now != stat || hashes->size != stat.size) {
+      stat = *now;
+      continue;
+    }
+    auto previous = db_->GetObject(bucket, name);  // again: a writer may have come first
+    if (!previous.ok()) {
+      return previous.status();
+    }
+    const ObjectRow* old = previous->has_value() ? &**previous : nullptr;
+    const std::int64_t mtime_us = stat.mtime_ns / 1000;
+    const ObjectRow fresh{
+        .generation = std::max(mtime_us, old != nullptr ? old->generation + 1 : 0),
+        .content_type = old != nullptr ? old->content_type : std::string(kDefaultContentType),
+        .metadata = old != nullptr ? old->metadata : std::map<std::string, std::string>{},
+        .stat = stat,
+        .md5_base64 = hashes->md5_base64,
+        .crc32c_base64 = hashes->crc32c_base64,
+        .updated_ns = stat.mtime_ns};
+    TY_RETURN_IF_ERROR(db_->PutObject(bucket, name, fresh));
+    return ToInfo(bucket, name, fresh);
+  }
+  return Status::Unavailable(fmt::format(
+      "The object {}/{} is being written; try again when it is complete.", bucket, name));
+}
+
+Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::string_view name) {
+  TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
+  TY_RETURN_IF_ERROR(GetBucket(bucket).status());
+  const std::optional<FileStat> stat = StatObjectFile(BucketDir(bucket), name);
+  if (!stat.has_value()) {
+    return NoSuchObject(bucket, name);
+  }
+  return Describe(bucket, name, *stat);
+}
+
+Result<std::string> FileBucketStore::ObjectPath(std::string_view bucket, std::string_view name) {
+  TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
+  TY_RETURN_IF_ERROR(GetBucket(bucket).status());
+  if (!StatObjectFile(BucketDir(bucket), name).has_value()) {
+    return NoSuchObject(bucket, name);
+  }
+  return ObjectFile(bucket, name);
+}
+
+Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view name) {
+  TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
+  TY_RETURN_IF_ERROR(GetBucket(bucket).status());
+  std::lock_guard lock(write_mu_);
+  if (!StatObjectFile(BucketDir(bucket), name).has_value()) {
+    return NoSuchObject(bucket, name);
+  }
+  const std::string path = ObjectFile(bucket, name);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+    return Status::Unavailable(fmt::format("cannot remove {}: {}", path, std::strerror(errno)));
+  }
+  return db_->DeleteObject(bucket, name);
+}
+
+Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
+                                                   const ListObjectsRequest& request) {
+  TY_RETURN_IF_ERROR(GetBucket(bucket).status());
+  std::string after;
+  if (!request.page_token.empty()) {
+    std::optional<std::string> decoded = Base64Decode(request.page_token);
+    if (!decoded.has_value() || decoded->empty()) {
+      return Status::InvalidArgument(
+          {{"pageToken", "Not a page token of this listing; pass nextPageToken as given."}});
+    }
+    after = *std::move(decoded);
+  }
+  const int max = std::clamp(request.max_results, 1, kMaxListResults);
+  TreePage page = WalkObjects(BucketDir(bucket), request.prefix, request.delimiter, after, max);
+  ObjectListing listing;
+  if (page.more && !page.entries.empty()) {
+    listing.next_page_token = Base64Encode(page.entries.back().name);
+  }
+  for (TreeEntry& entry : page.entries) {
+    if (entry.is_prefix) {
+      listing.prefixes.push_back(std::move(entry.name));
+      continue;
+    }
+    Result<ObjectInfo> info = Describe(bucket, entry.name, entry.stat);
+    if (info.ok()) {
+      listing.objects.push_back(*std::move(info));
+    } else if (info.status().code() != Code::kNotFound) {
+      return info.status();  // a file removed since the walk is simply not listed
+    }
+  }
+  return listing;
+}
+
+}  // namespace internal
+
+Result<std::unique_ptr<BucketStore>> OpenFileBucketStore(const std::string& root_dir,
+                                                         const std::string& metadata_db,
+                                                         const Clock& clock) {
+  std::error_code ec;
+  std::filesystem::create_directories(root_dir, ec);
+  if (ec) {
+    return Status::Unavailable(fmt::format("cannot create {}: {}", root_dir, ec.message()));
+  }
+  auto db = internal::StorageDb::Open(metadata_db);
+  if (!db.ok()) {
+    return db.status();
+  }
+  std::string root = std::filesystem::absolute(root_dir).lexically_normal().string();
+  if (root.size() > 1 && root.ends_with('/')) {
+    root.pop_back();
+  }
+  auto store = std::make_unique<internal::FileBucketStore>(std::move(root), *std::move(db), clock);
+  TY_RETURN_IF_ERROR(store->Init());
+  return std::unique_ptr<BucketStore>(std::move(store));
+}
+
+}  // namespace trainyard::store

@@ -1,0 +1,166 @@
+// `WalkObjects` (object_files.h): the ordered, pruned directory walk behind object listings.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "store/object_files.h"
+#include "store/object_names.h"
+
+namespace trainyard::store::internal {
+namespace {
+
+struct DirEntry {
+  std::string key;  // the name, with a "/" appended for a directory: byte order of object names
+  bool is_dir = false;
+  FileStat stat;
+};
+
+// The regular files and real directories of `dir`, sorted by key. Names that cannot be part of
+// an object name ("a\nb") are left out.
+std::vector<DirEntry> ReadDir(const std::string& dir) {
+  std::vector<DirEntry> entries;
+  DIR* handle = ::opendir(dir.c_str());
+  if (handle == nullptr) {
+    return entries;
+  }
+  while (const dirent* entry = ::readdir(handle)) {
+    const std::string_view name = entry->d_name;
+    if (name == "." || name == "..") {
+      continue;
+    }
+    struct stat st {};
+    if (::fstatat(::dirfd(handle), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      continue;
+    }
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+      continue;  // symbolic links, sockets, …
+    }
+    if (!CheckObjectName("", name, NameUse::kWrite).ok()) {
+      continue;
+    }
+    DirEntry out{.key = std::string(name), .is_dir = S_ISDIR(st.st_mode)};
+    if (out.is_dir) {
+      out.key += '/';
+    } else {
+      out.stat =
+          FileStat{.size = st.st_size,
+                   .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
+                   .inode = static_cast<std::int64_t>(st.st_ino)};
+    }
+    entries.push_back(std::move(out));
+  }
+  ::closedir(handle);
+  std::ranges::sort(entries, {}, &DirEntry::key);  // std::string compares bytes as unsigned
+  return entries;
+}
+
+// True when some valid object lies below `dir`.
+bool HoldsObjects(const std::string& dir) {
+  for (const DirEntry& entry : ReadDir(dir)) {
+    if (!entry.is_dir || HoldsObjects(dir + "/" + entry.key.substr(0, entry.key.size() - 1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+class Walker {
+ public:
+  Walker(std::string_view prefix, std::string_view delimiter, std::string_view after, int max)
+      : prefix_(prefix), delimiter_(delimiter), after_(after), max_(max) {}
+
+  // Visits `dir`, whose objects' names start with `rel` ("" or ending with "/"); false once the
+  // page is full and one more entry was seen.
+  bool Visit(const std::string& dir, const std::string& rel) {
+    for (DirEntry& entry : ReadDir(dir)) {
+      std::string name = rel + entry.key;
+      if (!entry.is_dir) {
+        if (!Offer(std::move(name), entry.stat)) {
+          return false;
+        }
+        continue;
+      }
+      // Every object below has a name starting with `name` (which ends with "/").
+      if (!name.starts_with(prefix_) && !prefix_.starts_with(name)) {
+        continue;
+      }
+      if (!after_.empty() && name < after_ && !after_.starts_with(name)) {
+        continue;  // all of it was on earlier pages
+      }
+      const std::string path = dir + "/" + entry.key.substr(0, entry.key.size() - 1);
+      if (const std::size_t pos = FoldAt(name); pos != std::string::npos) {
+        // Every object below folds into the same prefix: no need to walk it all.
+        std::string folded = name.substr(0, pos + delimiter_.size());
+        if (folded != last_key_ && folded > after_ && HoldsObjects(path)) {
+          if (!Add(TreeEntry{.name = std::move(folded), .is_prefix = true})) {
+            return false;
+          }
+        }
+        continue;
+      }
+      if (!Visit(path, name)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  TreePage Take() { return std::move(page_); }
+
+ private:
+  // Where the delimiter starts after the prefix in `name` (npos when it does not).
+  std::size_t FoldAt(const std::string& name) const {
+    if (delimiter_.empty() || !name.starts_with(prefix_)) {
+      return std::string::npos;
+    }
+    return name.find(delimiter_, prefix_.size());
+  }
+
+  bool Offer(std::string name, const FileStat& stat) {
+    if (!name.starts_with(prefix_) || !CheckObjectName("", name, NameUse::kWrite).ok()) {
+      return true;
+    }
+    TreeEntry entry{.name = std::move(name), .stat = stat};
+    if (const std::size_t pos = FoldAt(entry.name); pos != std::string::npos) {
+      entry.name.resize(pos + delimiter_.size());
+      entry.is_prefix = true;
+      entry.stat = {};
+    }
+    if (entry.name <= after_ || (entry.is_prefix && entry.name == last_key_)) {
+      return true;
+    }
+    return Add(std::move(entry));
+  }
+
+  bool Add(TreeEntry entry) {
+    if (static_cast<int>(page_.entries.size()) == max_) {
+      page_.more = true;
+      return false;
+    }
+    last_key_ = entry.name;
+    page_.entries.push_back(std::move(entry));
+    return true;
+  }
+
+  const std::string prefix_;
+  const std::string delimiter_;
+  const std::string after_;
+  const int max_;
+  std::string last_key_;
+  TreePage page_;
+};
+
+}  // namespace
+
+TreePage WalkObjects(const std::string& bucket_dir, std::string_view prefix,
+                     std::string_view delimiter, std::string_view after, int max_entries) {
+  Walker walker(prefix, delimiter, after, std::max(1, max_entries));
+  walker.Visit(bucket_dir, "");
+  return walker.Take();
+}
+
+}  // namespace trainyard::store::internal

@@ -1,0 +1,316 @@
+#include "store/storage_db.h"
+
+#include <array>
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include "store/migrations.h"
+
+namespace trainyard::store::internal {
+namespace {
+
+// v1: buckets, objects (valid while the file has the recorded size, mtime and inode) and
+// resumable uploads (the bytes received so far are the session's file in the scratch dir).
+constexpr std::string_view kV1Storage = R"sql(
+CREATE TABLE buckets (
+  name           TEXT    NOT NULL PRIMARY KEY,
+  project        TEXT    NOT NULL,
+  create_time_ns INTEGER NOT NULL
+);
+CREATE INDEX buckets_by_project ON buckets (project, name);
+CREATE TABLE objects (
+  bucket       TEXT    NOT NULL,
+  name         TEXT    NOT NULL,
+  generation   INTEGER NOT NULL,
+  content_type TEXT    NOT NULL,
+  metadata     TEXT    NOT NULL,
+  size         INTEGER NOT NULL,
+  mtime_ns     INTEGER NOT NULL,
+  inode        INTEGER NOT NULL,
+  md5          TEXT    NOT NULL,
+  crc32c       TEXT    NOT NULL,
+  updated_ns   INTEGER NOT NULL,
+  PRIMARY KEY (bucket, name)
+);
+CREATE TABLE uploads (
+  id             TEXT    NOT NULL PRIMARY KEY,
+  bucket         TEXT    NOT NULL,
+  name           TEXT    NOT NULL,
+  content_type   TEXT    NOT NULL,
+  metadata       TEXT    NOT NULL,
+  create_time_ns INTEGER NOT NULL,
+  done           INTEGER NOT NULL DEFAULT 0
+);
+)sql";
+
+constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}};
+
+std::int64_t ToNanos(WallTime time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+
+WallTime FromNanos(std::int64_t nanos) {
+  return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::nanoseconds(nanos)));
+}
+
+std::string EncodeMetadata(const std::map<std::string, std::string>& metadata) {
+  return nlohmann::json(metadata).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::map<std::string, std::string> DecodeMetadata(const std::string& text) {
+  auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::map<std::string, std::string> metadata;
+  if (json.is_object()) {
+    for (const auto& [key, value] : json.items()) {
+      if (value.is_string()) {
+        metadata.emplace(key, value.get<std::string>());
+      }
+    }
+  }
+  return metadata;
+}
+
+// Runs `sql` with text parameters `args` (1-based, in order) and no result rows.
+Status RunText(Connection& db, std::string_view sql, std::initializer_list<std::string_view> args) {
+  Result<Statement> statement = db.Prepare(sql);
+  if (!statement.ok()) {
+    return statement.status();
+  }
+  int index = 1;
+  for (const std::string_view arg : args) {
+    statement->Bind(index++, arg);
+  }
+  return statement->Run();
+}
+
+Status EnableWal(Connection& db, const std::string& path) {
+  Result<Statement> pragma = db.Prepare("PRAGMA journal_mode = WAL");
+  if (!pragma.ok()) {
+    return pragma.status();
+  }
+  Result<bool> row = pragma->Step();
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (!*row || pragma->ColumnText(0) != "wal") {
+    return Status::FailedPrecondition("sqlite: " + path +
+                                      " cannot use write-ahead logging; put the data directory "
+                                      "on a local file system");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<StorageDb>> StorageDb::Open(const std::string& path) {
+  Result<std::unique_ptr<Connection>> db = Connection::Open(path, /*read_only=*/false);
+  if (!db.ok()) {
+    return db.status();
+  }
+  TY_RETURN_IF_ERROR(EnableWal(**db, path));
+  TY_RETURN_IF_ERROR(ApplyMigrations(**db, kStorageMigrations));
+  return std::unique_ptr<StorageDb>(new StorageDb(*std::move(db)));
+}
+
+Status StorageDb::InsertBucket(const BucketInfo& bucket) {
+  std::lock_guard lock(mu_);
+  Result<Statement> insert =
+      db_->Prepare("INSERT INTO buckets (name, project, create_time_ns) VALUES (?1, ?2, ?3)");
+  if (!insert.ok()) {
+    return insert.status();
+  }
+  insert->Bind(1, bucket.name);
+  insert->Bind(2, bucket.project);
+  insert->Bind(3, ToNanos(bucket.create_time));
+  Status status = insert->Run();
+  if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
+    return Status::AlreadyExists("The bucket " + bucket.name + " already exists.");
+  }
+  return status;
+}
+
+Result<std::optional<BucketInfo>> StorageDb::GetBucket(std::string_view name) {
+  std::lock_guard lock(mu_);
+  Result<Statement> select =
+      db_->Prepare("SELECT project, create_time_ns FROM buckets WHERE name = ?1");
+  if (!select.ok()) {
+    return select.status();
+  }
+  select->Bind(1, name);
+  Result<bool> row = select->Step();
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (!*row) {
+    return std::optional<BucketInfo>();
+  }
+  return std::optional<BucketInfo>(BucketInfo{.name = std::string(name),
+                                              .project = select->ColumnText(0),
+                                              .create_time = FromNanos(select->ColumnInt64(1))});
+}
+
+Result<std::vector<BucketInfo>> StorageDb::ListBuckets(std::string_view project) {
+  std::lock_guard lock(mu_);
+  Result<Statement> select =
+      db_->Prepare("SELECT name, create_time_ns FROM buckets WHERE project = ?1 ORDER BY name");
+  if (!select.ok()) {
+    return select.status();
+  }
+  select->Bind(1, project);
+  std::vector<BucketInfo> buckets;
+  while (true) {
+    Result<bool> row = select->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return buckets;
+    }
+    buckets.push_back(BucketInfo{.name = select->ColumnText(0),
+                                 .project = std::string(project),
+                                 .create_time = FromNanos(select->ColumnInt64(1))});
+  }
+}
+
+Status StorageDb::DeleteBucket(std::string_view name) {
+  std::lock_guard lock(mu_);
+  Transaction transaction(*db_);
+  TY_RETURN_IF_ERROR(transaction.status());
+  TY_RETURN_IF_ERROR(RunText(*db_, "DELETE FROM objects WHERE bucket = ?1", {name}));
+  TY_RETURN_IF_ERROR(RunText(*db_, "DELETE FROM uploads WHERE bucket = ?1", {name}));
+  TY_RETURN_IF_ERROR(RunText(*db_, "DELETE FROM buckets WHERE name = ?1", {name}));
+  return transaction.Commit();
+}
+
+Result<std::optional<ObjectRow>> StorageDb::GetObject(std::string_view bucket,
+                                                      std::string_view name) {
+  std::lock_guard lock(mu_);
+  Result<Statement> select = db_->Prepare(
+      "SELECT generation, content_type, metadata, size, mtime_ns, inode, md5, crc32c, "
+      "updated_ns FROM objects WHERE bucket = ?1 AND name = ?2");
+  if (!select.ok()) {
+    return select.status();
+  }
+  select->Bind(1, bucket);
+  select->Bind(2, name);
+  Result<bool> row = select->Step();
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (!*row) {
+    return std::optional<ObjectRow>();
+  }
+  return std::optional<ObjectRow>(ObjectRow{.generation = select->ColumnInt64(0),
+                                            .content_type = select->ColumnText(1),
+                                            .metadata = DecodeMetadata(select->ColumnText(2)),
+                                            .stat = FileStat{.size = select->ColumnInt64(3),
+                                                             .mtime_ns = select->ColumnInt64(4),
+                                                             .inode = select->ColumnInt64(5)},
+                                            .md5_base64 = select->ColumnText(6),
+                                            .crc32c_base64 = select->ColumnText(7),
+                                            .updated_ns = select->ColumnInt64(8)});
+}
+
+Status StorageDb::PutObject(std::string_view bucket, std::string_view name, const ObjectRow& row) {
+  std::lock_guard lock(mu_);
+  Result<Statement> upsert = db_->Prepare(
+      "INSERT OR REPLACE INTO objects (bucket, name, generation, content_type, metadata, size, "
+      "mtime_ns, inode, md5, crc32c, updated_ns) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  if (!upsert.ok()) {
+    return upsert.status();
+  }
+  upsert->Bind(1, bucket);
+  upsert->Bind(2, name);
+  upsert->Bind(3, row.generation);
+  upsert->Bind(4, row.content_type);
+  upsert->Bind(5, EncodeMetadata(row.metadata));
+  upsert->Bind(6, row.stat.size);
+  upsert->Bind(7, row.stat.mtime_ns);
+  upsert->Bind(8, row.stat.inode);
+  upsert->Bind(9, row.md5_base64);
+  upsert->Bind(10, row.crc32c_base64);
+  upsert->Bind(11, row.updated_ns);
+  return upsert->Run();
+}
+
+Status StorageDb::DeleteObject(std::string_view bucket, std::string_view name) {
+  std::lock_guard lock(mu_);
+  return RunText(*db_, "DELETE FROM objects WHERE bucket = ?1 AND name = ?2", {bucket, name});
+}
+
+Status StorageDb::InsertUpload(const UploadRow& upload) {
+  std::lock_guard lock(mu_);
+  Result<Statement> insert = db_->Prepare(
+      "INSERT INTO uploads (id, bucket, name, content_type, metadata, create_time_ns) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  if (!insert.ok()) {
+    return insert.status();
+  }
+  insert->Bind(1, upload.id);
+  insert->Bind(2, upload.bucket);
+  insert->Bind(3, upload.name);
+  insert->Bind(4, upload.content_type);
+  insert->Bind(5, EncodeMetadata(upload.metadata));
+  insert->Bind(6, upload.create_ns);
+  return insert->Run();
+}
+
+Result<std::optional<UploadRow>> StorageDb::GetUpload(std::string_view id) {
+  std::lock_guard lock(mu_);
+  Result<Statement> select = db_->Prepare(
+      "SELECT bucket, name, content_type, metadata, create_time_ns, done FROM uploads "
+      "WHERE id = ?1");
+  if (!select.ok()) {
+    return select.status();
+  }
+  select->Bind(1, id);
+  Result<bool> row = select->Step();
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (!*row) {
+    return std::optional<UploadRow>();
+  }
+  return std::optional<UploadRow>(UploadRow{.id = std::string(id),
+                                            .bucket = select->ColumnText(0),
+                                            .name = select->ColumnText(1),
+                                            .content_type = select->ColumnText(2),
+                                            .metadata = DecodeMetadata(select->ColumnText(3)),
+                                            .create_ns = select->ColumnInt64(4),
+                                            .done = select->ColumnInt64(5) != 0});
+}
+
+Status StorageDb::MarkUploadDone(std::string_view id) {
+  std::lock_guard lock(mu_);
+  return RunText(*db_, "UPDATE uploads SET done = 1 WHERE id = ?1", {id});
+}
+
+Status StorageDb::DeleteUpload(std::string_view id) {
+  std::lock_guard lock(mu_);
+  return RunText(*db_, "DELETE FROM uploads WHERE id = ?1", {id});
+}
+
+Result<std::vector<std::string>> StorageDb::UploadsBefore(std::int64_t create_ns) {
+  std::lock_guard lock(mu_);
+  Result<Statement> select = db_->Prepare("SELECT id FROM uploads WHERE create_time_ns < ?1");
+  if (!select.ok()) {
+    return select.status();
+  }
+  select->Bind(1, create_ns);
+  std::vector<std::string> ids;
+  while (true) {
+    Result<bool> row = select->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return ids;
+    }
+    ids.push_back(select->ColumnText(0));
+  }
+}
+
+}  // namespace trainyard::store::internal
