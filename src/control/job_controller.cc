@@ -96,6 +96,7 @@ Result<model::Job> JobController::Submit(std::string_view project, model::Job jo
     return Status::AlreadyExists(std::string(kAlreadyExistsMessage));
   }
   TY_RETURN_IF_ERROR(created);
+  Notify();
   return job;
 }
 
@@ -193,7 +194,11 @@ Status JobController::Cancel(std::string_view project, std::string_view job_id) 
     }
     return Status::Internal("job " + current.job_id + " has no state");
   };
-  return Mutate(project, job_id, change).status();
+  Result<model::Job> cancelled = Mutate(project, job_id, change);
+  if (cancelled.ok()) {
+    Notify();
+  }
+  return cancelled.status();
 }
 
 Result<model::Job> JobController::Patch(std::string_view project, std::string_view job_id,

@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/clock.h"
@@ -68,21 +69,33 @@ class JobController {
   Result<model::Job> Patch(std::string_view project, std::string_view job_id,
                            const model::Job& patch, const std::vector<std::string>& update_mask);
 
- private:
   // Returns the job to store, nullopt to leave the job as it is, or an error to return.
   using Change = std::function<Result<std::optional<model::Job>>(const model::Job& current)>;
 
   // Reads the job, applies `change` and writes the result with a new etag (compare-and-swap,
-  // retried on ABORTED). Returns the job as stored afterwards.
+  // retried on ABORTED). Returns the job as stored afterwards. The executor's state transitions
+  // go through here, so they serialise with Cancel and Patch.
   Result<model::Job> Mutate(std::string_view project, std::string_view job_id,
                             const Change& change);
+
+  // Called (on the caller's thread, after the change is stored) when a job is submitted or a
+  // cancel is recorded, so the executor can react at once. Set before serving.
+  void SetChangeListener(std::function<void()> listener) { listener_ = std::move(listener); }
+
+ private:
   WallTime Now() const;
+  void Notify() const {
+    if (listener_) {
+      listener_();
+    }
+  }
 
   static constexpr std::size_t kStripes = 64;
 
   store::JobStore& store_;
   const catalog::Catalog& catalog_;
   const Clock& clock_;
+  std::function<void()> listener_;
   // Serialise read-modify-write of one job inside this process; stripe = hash(project, job id).
   std::array<std::mutex, kStripes> stripes_;
 };

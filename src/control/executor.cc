@@ -1,0 +1,221 @@
+#include "control/executor.h"
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "control/executor_run.h"
+#include "control/job_layout.h"
+#include "plan/cluster_plan.h"
+
+namespace trainyard::control {
+namespace {
+
+constexpr std::chrono::seconds kQueueScanInterval{1};
+
+}  // namespace
+
+Executor::Executor(JobController& controller, const store::JobStore& store,
+                   const catalog::Catalog& catalog, const Clock& clock, run::Launcher& launcher,
+                   run::Stager& stager, ExecutorOptions options, AsyncRunner run_async)
+    : controller_(controller),
+      store_(store),
+      catalog_(catalog),
+      clock_(clock),
+      launcher_(launcher),
+      stager_(stager),
+      options_(std::move(options)),
+      run_async_(std::move(run_async)) {
+  if (!run_async_) {
+    run_async_ = [this](std::function<void()> work) {
+      std::lock_guard lock(mu_);
+      workers_.emplace_back(std::move(work));
+    };
+  }
+}
+
+Executor::~Executor() {
+  Stop();
+}
+
+WallTime Executor::Now() const {
+  return std::chrono::floor<std::chrono::microseconds>(clock_.Now());
+}
+
+void Executor::Start() {
+  Recover();
+  std::lock_guard lock(mu_);
+  if (loop_.joinable()) {
+    return;
+  }
+  stopping_ = false;
+  loop_ = std::thread([this] { Loop(); });
+}
+
+void Executor::Stop(bool stop_replicas) {
+  {
+    std::lock_guard lock(mu_);
+    if (stopped_) {
+      return;
+    }
+    stopping_ = true;
+    stopped_ = true;
+  }
+  cv_.notify_all();
+  if (loop_.joinable()) {
+    loop_.join();
+  }
+  if (stop_replicas) {
+    StopAllReplicas();
+  }
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard lock(mu_);
+    workers.swap(workers_);
+  }
+  for (std::thread& worker : workers) {
+    worker.join();
+  }
+}
+
+void Executor::StopAllReplicas() {
+  for (auto& [key, run] : runs_) {
+    if (run->phase == Run::Phase::kStaging) {
+      run->write_outcome = false;  // recovery puts it back in the queue
+    }
+    BeginStop(*run, model::JobState::kFailed,
+              "The trainyard server was stopped while the job was running.");
+  }
+  // Wait (in real time: the loop no longer runs) for the exits the launcher reports: SIGTERM's
+  // grace period, then SIGKILL and a little more.
+  auto drain = [this](std::chrono::milliseconds budget) {
+    for (auto waited = std::chrono::milliseconds(0); !runs_.empty() && waited < budget;
+         waited += options_.tick) {
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait_for(lock, options_.tick, [this] { return !events_.empty(); });
+      }
+      RunOnce();
+    }
+  };
+  drain(options_.stop_grace);
+  for (auto& [key, run] : runs_) {
+    for (const Run::Replica& replica : run->replicas) {
+      if (replica.alive) {
+        launcher_.SignalGroup(replica.pid, SIGKILL);
+      }
+    }
+  }
+  drain(std::chrono::seconds(5));
+}
+
+void Executor::Wake() {
+  {
+    std::lock_guard lock(mu_);
+    woken_ = true;
+  }
+  cv_.notify_all();
+}
+
+void Executor::OnExit(int pid, run::ExitStatus status) {
+  Post(Event{ExitEvent{pid, status}});
+}
+
+void Executor::Post(Event event) {
+  {
+    std::lock_guard lock(mu_);
+    events_.push_back(std::move(event));
+  }
+  cv_.notify_all();
+}
+
+void Executor::Loop() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    cv_.wait_for(lock, options_.tick, [this] { return stopping_ || woken_ || !events_.empty(); });
+    if (stopping_) {
+      break;
+    }
+    lock.unlock();
+    RunOnce();
+    lock.lock();
+  }
+}
+
+void Executor::RunOnce() {
+  std::vector<Event> events;
+  bool woken = false;
+  {
+    std::lock_guard lock(mu_);
+    events.swap(events_);
+    woken = woken_;
+    woken_ = false;
+  }
+  const std::size_t runs_before = runs_.size();
+  for (Event& event : events) {
+    ProcessEvent(event);
+  }
+  for (auto it = runs_.begin(); it != runs_.end();) {
+    Run& run = *it->second;
+    CheckRun(run);
+    if (run.done) {
+      for (const Run::Replica& replica : run.replicas) {
+        pid_to_run_.erase(replica.pid);
+      }
+      it = runs_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  bool stopping = false;
+  {
+    std::lock_guard lock(mu_);
+    stopping = stopping_;
+  }
+  const MonoTime now = clock_.Monotonic();
+  if (!stopping && (woken || runs_.size() < runs_before || now >= next_queue_scan_)) {
+    next_queue_scan_ = now + kQueueScanInterval;
+    ScheduleQueue();
+  }
+}
+
+void Executor::ProcessEvent(Event& event) {
+  if (auto* exit = std::get_if<ExitEvent>(&event)) {
+    auto found = pid_to_run_.find(exit->pid);
+    if (found == pid_to_run_.end()) {
+      return;
+    }
+    auto run = runs_.find(found->second);
+    pid_to_run_.erase(found);
+    if (run == runs_.end()) {
+      return;
+    }
+    for (std::size_t i = 0; i < run->second->replicas.size(); ++i) {
+      if (run->second->replicas[i].pid == exit->pid && run->second->replicas[i].alive) {
+        HandleExit(*run->second, i, exit->status);
+        return;
+      }
+    }
+  } else if (auto* staged = std::get_if<StagedEvent>(&event)) {
+    HandleStaged(staged->key, staged->status);
+  }
+}
+
+Result<model::Job> Executor::Transition(const std::string& project, const std::string& job_id,
+                                        const std::function<bool(model::Job&)>& change) {
+  return controller_.Mutate(project, job_id,
+                            [&](const model::Job& current) -> Result<std::optional<model::Job>> {
+                              model::Job next = current;
+                              if (!change(next)) {
+                                return std::optional<model::Job>();
+                              }
+                              return std::optional(std::move(next));
+                            });
+}
+
+}  // namespace trainyard::control

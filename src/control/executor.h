@@ -1,0 +1,144 @@
+// The reconcile loop: takes QUEUED jobs through placement, staging and launch to a terminal
+// state (reference §2.7), applying the replica exit policy (control/replica_policy.h), cancels
+// and the `scheduling` time limits.
+//
+//   QUEUED ──place──► PREPARING ──stage, plan, start every replica──► RUNNING
+//     │ never fits: FAILED          │ staging/plan/start error: FAILED     │
+//     │ maxWaitTime: CANCELLED      │ maxWaitTime: CANCELLED               ▼
+//                                             master exits 0 ─► stop the rest ─► SUCCEEDED
+//                                             a replica fails ─► stop the rest ─► FAILED
+//                               cancel (CANCELLING) or maxRunningTime ─► stop ─► CANCELLED
+//
+// "Stop" sends SIGTERM to every replica's process group, then SIGKILL after `stop_grace`; the
+// job's terminal state is written once every replica has exited, so a job that is SUCCEEDED,
+// FAILED or CANCELLED has no process left. Resources are released at the same moment.
+//
+// Every state change is a compare-and-swap through the JobController, so a cancel racing with a
+// transition is never lost. One thread runs the loop; staging runs on `run_async` (threads by
+// default, inline in tests); the launcher reports exits through `OnExit`, from any thread.
+// Times: `startTime` is set on leaving QUEUED; maxWaitTime counts from `createTime` while QUEUED
+// or PREPARING, maxRunningTime from `startTime`.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/clock.h"
+#include "catalog/catalog.h"
+#include "control/job_controller.h"
+#include "control/replica_policy.h"
+#include "run/launcher.h"
+#include "run/stager.h"
+#include "sched/inventory.h"
+#include "sched/placement.h"
+#include "store/job_store.h"
+
+namespace trainyard::control {
+
+struct ExecutorOptions {
+  std::string data_dir;               // jobs/ are under it (control/job_layout.h)
+  std::string gcs_mount;              // the bucket store's root: gs://b/o is <gcs_mount>/b/o
+  std::string storage_emulator_host;  // given to replicas as STORAGE_EMULATOR_HOST
+  sched::Inventory inventory;
+  sched::Accounting accounting = sched::Accounting::kShared;
+  std::string python = "python3";  // interpreter for runtime-version jobs
+  // pythonVersion ("3.7") -> interpreter, when an operator has several.
+  std::map<std::string, std::string, std::less<>> python_by_version;
+  RestartPolicy restart;
+  std::chrono::milliseconds stop_grace{10'000};
+  std::chrono::milliseconds tick{200};  // how often the loop looks at timers without a wake-up
+};
+
+class Executor {
+ public:
+  using AsyncRunner = std::function<void(std::function<void()>)>;
+
+  // `run_async` runs staging work; empty: a new thread each time (joined by Stop()).
+  Executor(JobController& controller, const store::JobStore& store, const catalog::Catalog& catalog,
+           const Clock& clock, run::Launcher& launcher, run::Stager& stager,
+           ExecutorOptions options, AsyncRunner run_async = {});
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Recovers what a previous server left (see Recover), then runs the loop on its own thread.
+  void Start();
+  // Stops the loop; only the first call does anything. With `stop_replicas`, then stops every
+  // job's replicas (SIGTERM, grace, SIGKILL): RUNNING jobs become FAILED, PREPARING ones are
+  // left to recovery (back to QUEUED). Without, leaves processes running. The destructor calls
+  // Stop(true) when Stop was not called.
+  void Stop(bool stop_replicas = true);
+
+  // Something changed (a submit, a cancel): reconcile soon.
+  void Wake();
+  // The launcher's exit callback.
+  void OnExit(int pid, run::ExitStatus status);
+
+  // One pass of the loop on the caller's thread (tests drive the executor with this and a fake
+  // clock instead of Start()).
+  void RunOnce();
+
+  // Jobs a previous server left PREPARING, RUNNING or CANCELLING: replicas it recorded and that
+  // still run are killed (process groups checked by their working directory), PREPARING jobs go
+  // back to QUEUED, RUNNING ones FAILED and CANCELLING ones CANCELLED with a message saying
+  // the server restarted. Called by Start(); public for tests.
+  void Recover();
+
+ private:
+  struct Run;
+  struct Event;
+  struct Queued;
+
+  void Loop();
+  void StopAllReplicas();
+  void Post(Event event);
+  void ProcessEvent(Event& event);
+  void HandleExit(Run& run, std::size_t replica, const run::ExitStatus& status);
+  void HandleStaged(const std::string& key, const Status& status);
+  void Launch(Run& run);
+  Status StartReplica(Run& run, std::size_t replica);
+  void RecordPid(const Run& run, std::size_t replica);
+  Status PrepareJobDir(const std::string& job_dir);
+  void BeginStop(Run& run, model::JobState outcome, std::string message);
+  void CheckRun(Run& run);
+  bool FinishIfStopped(Run& run);
+  void ScheduleQueue();
+  void UpdatePositions(std::vector<Queued>& queued);
+  Result<model::Job> Transition(const std::string& project, const std::string& job_id,
+                                const std::function<bool(model::Job&)>& change);
+  std::vector<sched::Allocation> RunningAllocations() const;
+  WallTime Now() const;
+
+  JobController& controller_;
+  const store::JobStore& store_;
+  const catalog::Catalog& catalog_;
+  const Clock& clock_;
+  run::Launcher& launcher_;
+  run::Stager& stager_;
+  ExecutorOptions options_;
+  AsyncRunner run_async_;
+
+  // Loop-owned state (only the loop thread, or RunOnce's caller, touches it).
+  std::map<std::string, std::unique_ptr<Run>> runs_;  // by "project/jobId"
+  std::map<int, std::string> pid_to_run_;
+  MonoTime next_queue_scan_{};
+
+  // Shared with other threads.
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Event> events_;         // guarded by mu_
+  bool woken_ = false;                // guarded by mu_
+  bool stopping_ = false;             // guarded by mu_
+  bool stopped_ = false;              // guarded by mu_: Stop() ran
+  std::vector<std::thread> workers_;  // guarded by mu_
+  std::thread loop_;
+};
+
+}  // namespace trainyard::control

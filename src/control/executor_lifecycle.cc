@@ -1,0 +1,389 @@
+// The executor's handling of one running job: launch, exits, restarts, stop, outcome.
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "control/executor.h"
+#include "control/executor_run.h"
+#include "control/job_layout.h"
+#include "plan/cluster_plan.h"
+
+namespace trainyard::control {
+namespace {
+
+constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
+constexpr std::string_view kMaxRunningTimeMessage = "Job cancelled: exceeded maxRunningTime.";
+constexpr std::string_view kMaxWaitTimeMessage = "Job cancelled: exceeded maxWaitTime.";
+constexpr std::size_t kStderrTailBytes = 16 * 1024;
+
+// The last `max_bytes` of the file at `path` ("" when it cannot be read).
+std::string ReadTail(const std::string& path, std::size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) {
+    return {};
+  }
+  const std::streamoff size = in.tellg();
+  const std::streamoff start =
+      std::max<std::streamoff>(0, size - static_cast<std::streamoff>(max_bytes));
+  in.seekg(start);
+  std::string tail(static_cast<std::size_t>(size - start), '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  return tail;
+}
+
+std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job) {
+  if (job.training_input && job.training_input->scheduling &&
+      job.training_input->scheduling->max_running_time) {
+    return job.training_input->scheduling->max_running_time;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job) {
+  if (job.training_input && job.training_input->scheduling &&
+      job.training_input->scheduling->max_wait_time) {
+    return job.training_input->scheduling->max_wait_time;
+  }
+  return std::nullopt;
+}
+
+std::string_view MaxWaitTimeMessage() {
+  return kMaxWaitTimeMessage;
+}
+
+void Executor::HandleStaged(const std::string& key, const Status& status) {
+  auto found = runs_.find(key);
+  if (found == runs_.end()) {
+    return;
+  }
+  Run& run = *found->second;
+  if (run.phase != Run::Phase::kStaging) {
+    return;
+  }
+  if (run.abandoned) {
+    run.done = true;
+    return;
+  }
+  if (!status.ok()) {
+    BeginStop(run, model::JobState::kFailed, status.message());
+    return;
+  }
+  Launch(run);
+}
+
+void Executor::Launch(Run& run) {
+  Result<model::Job> job = store_.Get(run.project, run.job_id);
+  if (!job.ok() || job->state != model::JobState::kPreparing) {
+    run.done = true;  // cancelled (or deleted) while staging
+    return;
+  }
+  const model::TrainingInput& input = *job->training_input;
+  const JobLayout layout(options_.data_dir, run.project, run.job_id);
+
+  // Every replica gets a port (CLUSTER_SPEC lists evaluators too), plus one for PyTorch.
+  Result<std::vector<int>> ports = launcher_.FreePorts(static_cast<int>(run.replicas.size()) + 1);
+  if (!ports.ok()) {
+    BeginStop(run, model::JobState::kFailed,
+              "Could not reserve ports for the replicas: " + ports.status().message());
+    return;
+  }
+  std::vector<plan::ReplicaShape> shapes;
+  std::vector<plan::ReplicaPlacement> placements;
+  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
+    shapes.push_back(run.replicas[i].shape);
+    plan::ReplicaPlacement placement;
+    placement.port = (*ports)[i];
+    const sched::ReplicaAssignment& assignment = run.allocation.replicas[i];
+    placement.device_indices = assignment.device_indices;
+    const sched::Node& node = options_.inventory.nodes[assignment.node];
+    for (int index : assignment.device_indices) {
+      for (const sched::Device& device : node.devices) {
+        placement.emulated |= device.index == index && device.emulated;
+      }
+    }
+    placements.push_back(std::move(placement));
+  }
+
+  plan::PlanContext context;
+  context.job_id = run.job_id;
+  context.python = options_.python;
+  if (auto python = options_.python_by_version.find(input.python_version);
+      python != options_.python_by_version.end()) {
+    context.python = python->second;
+  }
+  if (!input.package_uris.empty()) {
+    context.pythonpath = layout.packages_dir();
+  }
+  context.gcs_mount = options_.gcs_mount;
+  context.storage_emulator_host = options_.storage_emulator_host;
+  context.pytorch_master_port = ports->back();
+
+  Result<std::vector<plan::ReplicaLaunch>> launches =
+      plan::BuildClusterPlan(*job, shapes, placements, context, catalog_);
+  if (!launches.ok()) {
+    BeginStop(run, model::JobState::kFailed, launches.status().message());
+    return;
+  }
+  if (!input.job_dir.empty()) {
+    Status job_dir = PrepareJobDir(input.job_dir);
+    if (!job_dir.ok()) {
+      BeginStop(run, model::JobState::kFailed, job_dir.message());
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
+    plan::ReplicaLaunch& launch = (*launches)[i];
+    run::ProcessSpec& spec = run.replicas[i].spec;
+    spec.argv = std::move(launch.argv);
+    spec.env = std::move(launch.env);
+    spec.working_dir = layout.working_dir(launch.task_name);
+    spec.stdout_path = layout.stdout_path(launch.task_name);
+    spec.stderr_path = layout.stderr_path(launch.task_name);
+  }
+  run.phase = Run::Phase::kRunning;
+  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
+    Status started = StartReplica(run, i);
+    if (!started.ok()) {
+      BeginStop(run, model::JobState::kFailed, started.message());
+      return;
+    }
+  }
+  const WallTime now = Now();
+  Result<model::Job> running = Transition(run.project, run.job_id, [&](model::Job& current) {
+    if (current.state != model::JobState::kPreparing) {
+      return false;
+    }
+    current.state = model::JobState::kRunning;
+    if (!current.start_time) {
+      current.start_time = now;
+    }
+    return true;
+  });
+  if (!running.ok() || running->state != model::JobState::kRunning) {
+    // Cancelled between the check above and now: the cancel already wrote CANCELLED.
+    BeginStop(run, model::JobState::kCancelled, std::string(kCancelledMessage));
+    run.write_outcome = false;
+  }
+}
+
+Status Executor::PrepareJobDir(const std::string& job_dir) {
+  Result<std::string> local = plan::LocalPathOf(job_dir, options_.gcs_mount);
+  if (!local.ok()) {
+    return Status::FailedPrecondition("The job directory " + job_dir +
+                                      " is not usable: " + local.status().message());
+  }
+  if (job_dir.starts_with("gs://")) {
+    const std::string_view rest = std::string_view(job_dir).substr(5);
+    const std::string bucket(rest.substr(0, rest.find('/')));
+    std::error_code error;
+    if (!std::filesystem::is_directory(options_.gcs_mount + "/" + bucket, error)) {
+      return Status::FailedPrecondition("The job directory " + job_dir + " is in bucket " + bucket +
+                                        ", which does not exist.");
+    }
+  }
+  std::error_code error;
+  std::filesystem::create_directories(*local, error);
+  if (error) {
+    return Status::FailedPrecondition("Cannot create the job directory " + job_dir + ": " +
+                                      error.message());
+  }
+  return Status();
+}
+
+Status Executor::StartReplica(Run& run, std::size_t index) {
+  Run::Replica& replica = run.replicas[index];
+  Result<int> pid = launcher_.Start(replica.spec);
+  if (!pid.ok()) {
+    return Status::FailedPrecondition(fmt::format("The replica {} {} could not be started: {}",
+                                                  plan::RoleName(replica.shape.role),
+                                                  replica.shape.index, pid.status().message()));
+  }
+  replica.pid = *pid;
+  replica.alive = true;
+  replica.restart_at.reset();
+  replica.started = clock_.Monotonic();
+  pid_to_run_[*pid] = run.key;
+  RecordPid(run, index);
+  return Status();
+}
+
+void Executor::RecordPid(const Run& run, std::size_t index) {
+  const Run::Replica& replica = run.replicas[index];
+  const JobLayout layout(options_.data_dir, run.project, run.job_id);
+  std::ofstream out(layout.root() + "/replicas.pids", std::ios::app);
+  out << replica.pid << ' ' << replica.shape.task_name << '\n';
+}
+
+void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& status) {
+  Run::Replica& replica = run.replicas[index];
+  replica.alive = false;
+  replica.seconds += std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();
+  if (run.phase == Run::Phase::kStopping) {
+    return;
+  }
+  const ExitDecision decision = DecideOnExit(replica.shape.role, replica.shape.index, status,
+                                             replica.restarts, options_.restart);
+  switch (decision.action) {
+    case ExitDecision::Action::kNone:
+      return;
+    case ExitDecision::Action::kRestart:
+      replica.restart_at = clock_.Monotonic() + decision.backoff;
+      return;
+    case ExitDecision::Action::kSucceed:
+      BeginStop(run, model::JobState::kSucceeded, "");
+      return;
+    case ExitDecision::Action::kFail:
+      BeginStop(
+          run, model::JobState::kFailed,
+          WithStderrTail(decision.message, ReadTail(replica.spec.stderr_path, kStderrTailBytes)));
+      return;
+  }
+}
+
+void Executor::BeginStop(Run& run, model::JobState outcome, std::string message) {
+  if (run.phase == Run::Phase::kStopping) {
+    return;
+  }
+  run.phase = Run::Phase::kStopping;
+  run.outcome = outcome;
+  run.message = std::move(message);
+  run.stop_started = clock_.Monotonic();
+  for (Run::Replica& replica : run.replicas) {
+    replica.restart_at.reset();
+    if (replica.alive) {
+      launcher_.SignalGroup(replica.pid, SIGTERM);
+    }
+  }
+  FinishIfStopped(run);
+}
+
+bool Executor::FinishIfStopped(Run& run) {
+  if (std::any_of(run.replicas.begin(), run.replicas.end(),
+                  [](const Run::Replica& replica) { return replica.alive; })) {
+    return false;
+  }
+  // What a replica left behind in its process group goes too.
+  for (const Run::Replica& replica : run.replicas) {
+    if (replica.pid > 0) {
+      launcher_.SignalGroup(replica.pid, SIGKILL);
+    }
+  }
+  if (run.write_outcome) {
+    double ml_units = 0;
+    for (const Run::Replica& replica : run.replicas) {
+      const catalog::MachineType* machine = catalog_.FindMachineType(replica.shape.machine_type);
+      ml_units += replica.seconds / 3600.0 * (machine ? machine->vcpus : 4) / 4.0;
+    }
+    const WallTime now = Now();
+    const Result<model::Job> written =
+        Transition(run.project, run.job_id, [&](model::Job& current) {
+          if (model::IsTerminal(current.state)) {
+            return false;
+          }
+          current.state = run.outcome;
+          current.error_message = run.message;
+          current.end_time = now;
+          current.job_position = 0;
+          if (!current.start_time) {
+            current.start_time = now;
+          }
+          if (!current.training_output) {
+            current.training_output.emplace();
+          }
+          current.training_output->consumed_ml_units = std::round(ml_units * 100) / 100;
+          return true;
+        });
+    (void)written;  // NOT_FOUND or a store error: nothing more this job can do
+  }
+  run.done = true;
+  return true;
+}
+
+void Executor::CheckRun(Run& run) {
+  if (run.done) {
+    return;
+  }
+  const MonoTime now = clock_.Monotonic();
+  if (run.phase == Run::Phase::kStopping) {
+    if (!run.killed && now - run.stop_started >= options_.stop_grace) {
+      run.killed = true;
+      for (const Run::Replica& replica : run.replicas) {
+        if (replica.alive) {
+          launcher_.SignalGroup(replica.pid, SIGKILL);
+        }
+      }
+    }
+    FinishIfStopped(run);
+    return;
+  }
+  Result<model::Job> job = store_.Get(run.project, run.job_id);
+  if (!job.ok()) {
+    run.abandoned = true;
+    BeginStop(run, model::JobState::kCancelled, "");
+    run.write_outcome = false;
+    return;
+  }
+  if (run.phase == Run::Phase::kStaging) {
+    if (job->state != model::JobState::kPreparing) {
+      run.abandoned = true;  // cancelled: the staging result will be dropped
+      return;
+    }
+    if (auto wait = MaxWaitTime(*job);
+        wait && job->create_time && Now() - *job->create_time > *wait) {
+      run.abandoned = true;
+      const WallTime end = Now();
+      (void)Transition(run.project, run.job_id, [&](model::Job& current) {
+        if (current.state != model::JobState::kPreparing) {
+          return false;
+        }
+        current.state = model::JobState::kCancelled;
+        current.error_message = kMaxWaitTimeMessage;
+        current.end_time = end;
+        return true;
+      });
+    }
+    return;
+  }
+  // Running.
+  if (job->state == model::JobState::kCancelling) {
+    BeginStop(run, model::JobState::kCancelled, std::string(kCancelledMessage));
+    return;
+  }
+  if (model::IsTerminal(job->state)) {
+    BeginStop(run, job->state, "");
+    run.write_outcome = false;
+    return;
+  }
+  if (auto limit = MaxRunningTime(*job);
+      limit && job->start_time && Now() - *job->start_time > *limit) {
+    (void)Transition(run.project, run.job_id, [](model::Job& current) {
+      if (current.state != model::JobState::kRunning) {
+        return false;
+      }
+      current.state = model::JobState::kCancelling;
+      return true;
+    });
+    BeginStop(run, model::JobState::kCancelled, std::string(kMaxRunningTimeMessage));
+    return;
+  }
+  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
+    Run::Replica& replica = run.replicas[i];
+    if (replica.restart_at && *replica.restart_at <= now) {
+      ++replica.restarts;
+      Status started = StartReplica(run, i);
+      if (!started.ok()) {
+        BeginStop(run, model::JobState::kFailed, started.message());
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace trainyard::control

@@ -1,0 +1,413 @@
+// The executor's lifecycle with a fake clock, a fake launcher and a fake stager: every rule of
+// control/executor.h and control/replica_policy.h observed through the stored job.
+#include "control/executor.h"
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "control/job_controller.h"
+#include "fakes/fake_clock.h"
+#include "fakes/fake_launcher.h"
+#include "fakes/temp_dir.h"
+#include "store/sqlite_job_store.h"
+#include "support/sample_jobs.h"
+
+namespace trainyard::control {
+namespace {
+
+using model::JobState;
+using testing::FakeClock;
+using testing::FakeLauncher;
+using testing::TempDir;
+using testing::ValidRuntimeJob;
+
+constexpr std::string_view kProject = "p";
+
+class FakeStager final : public run::Stager {
+ public:
+  Status Stage(const run::StageRequest& request) override {
+    requests.push_back(request);
+    return result;
+  }
+  Status result;
+  std::vector<run::StageRequest> requests;
+};
+
+run::ExitStatus Exited(int code) {
+  return {.signaled = false, .code = code, .signal = 0};
+}
+run::ExitStatus Killed(int signal) {
+  return {.signaled = true, .code = 0, .signal = signal};
+}
+
+class ExecutorTest : public ::testing::Test {
+ protected:
+  ExecutorTest() {
+    std::filesystem::create_directories(dir_.path() / "buckets" / "my-bucket");
+    store_ = std::move(*store::OpenSqliteJobStore(dir_.File("trainyard.db")));
+    controller_ = std::make_unique<JobController>(*store_, catalog::Catalog::Builtin(), clock_);
+  }
+
+  void TearDown() override {
+    if (executor_) {
+      executor_->Stop(/*stop_replicas=*/false);
+    }
+  }
+
+  ExecutorOptions Options() {
+    ExecutorOptions options;
+    options.data_dir = dir_.path().string();
+    options.gcs_mount = (dir_.path() / "buckets").string();
+    options.storage_emulator_host = "http://127.0.0.1:8470";
+    sched::Node node{.name = "localhost", .cpus = 8, .memory_mib = 32768, .devices = {}};
+    for (int i = 0; i < gpus_; ++i) {
+      node.devices.push_back({.index = i, .accelerator = "NVIDIA_TESLA_T4", .model = "Tesla T4"});
+    }
+    options.inventory.nodes.push_back(node);
+    options.python = "/usr/bin/python3";
+    return options;
+  }
+
+  Executor& executor() {
+    if (!executor_) {
+      executor_ = std::make_unique<Executor>(*controller_, *store_, catalog::Catalog::Builtin(),
+                                             clock_, launcher_, stager_, Options(),
+                                             [this](std::function<void()> work) {
+                                               if (defer_staging_) {
+                                                 deferred_.push_back(std::move(work));
+                                               } else {
+                                                 work();
+                                               }
+                                             });
+    }
+    return *executor_;
+  }
+
+  void Submit(model::Job job) {
+    const Result<model::Job> submitted = controller_->Submit(kProject, std::move(job));
+    ASSERT_TRUE(submitted.ok()) << submitted.status().ToString();
+  }
+
+  model::Job Get(std::string_view id) { return *controller_->Get(kProject, id); }
+
+  // A few passes: enough for staging events posted by one pass to be handled by the next.
+  void Settle() {
+    for (int i = 0; i < 3; ++i) {
+      executor().RunOnce();
+    }
+  }
+
+  void Exit(int pid, run::ExitStatus status) {
+    executor().OnExit(pid, status);
+    Settle();
+  }
+
+  static model::Job Distributed(std::string id, int workers, int ps) {
+    model::Job job = ValidRuntimeJob(std::move(id));
+    model::TrainingInput& input = *job.training_input;
+    input.scale_tier = model::ScaleTier::kCustom;
+    input.master_type = "n1-standard-4";
+    input.worker_type = "n1-standard-4";
+    input.worker_count = workers;
+    if (ps > 0) {
+      input.parameter_server_type = "n1-standard-4";
+      input.parameter_server_count = ps;
+    }
+    return job;
+  }
+
+  static model::Job WithGpus(model::Job job, int count) {
+    model::TrainingInput& input = *job.training_input;
+    input.scale_tier = model::ScaleTier::kCustom;
+    input.master_type = "n1-standard-8";
+    input.master_config.emplace();
+    input.master_config->accelerator_config =
+        model::AcceleratorConfig{.count = count, .type = "NVIDIA_TESLA_T4"};
+    return job;
+  }
+
+  std::string StderrOf(int pid) {
+    for (const FakeLauncher::Started& started : launcher_.started()) {
+      if (started.pid == pid) {
+        return started.spec.stderr_path;
+      }
+    }
+    return {};
+  }
+
+  TempDir dir_;
+  FakeClock clock_;
+  std::unique_ptr<store::JobStore> store_;
+  std::unique_ptr<JobController> controller_;
+  FakeLauncher launcher_;
+  FakeStager stager_;
+  int gpus_ = 2;
+  bool defer_staging_ = false;
+  std::vector<std::function<void()>> deferred_;
+  std::unique_ptr<Executor> executor_;
+};
+
+TEST_F(ExecutorTest, SingleReplicaJobRunsToSucceeded) {
+  Submit(ValidRuntimeJob("one"));
+  Settle();
+  EXPECT_EQ(Get("one").state, JobState::kRunning);
+  ASSERT_EQ(stager_.requests.size(), 1U);
+  EXPECT_EQ(stager_.requests[0].package_uris, ValidRuntimeJob().training_input->package_uris);
+  ASSERT_EQ(launcher_.started().size(), 1U);
+  const FakeLauncher::Started master = launcher_.started()[0];
+  EXPECT_EQ(master.spec.argv[0], "/usr/bin/python3");
+  EXPECT_TRUE(master.spec.working_dir.ends_with("/jobs/p/one/master-replica-0"));
+  EXPECT_TRUE(std::filesystem::is_directory(dir_.path() / "buckets/my-bucket/output"));
+
+  Exit(master.pid, Exited(0));
+  const model::Job done = Get("one");
+  EXPECT_EQ(done.state, JobState::kSucceeded);
+  EXPECT_TRUE(done.start_time.has_value());
+  EXPECT_TRUE(done.end_time.has_value());
+  EXPECT_TRUE(done.error_message.empty());
+  ASSERT_TRUE(done.training_output.has_value());
+  // What the replica left in its process group is killed when the job ends.
+  EXPECT_EQ(launcher_.SignalsTo(master.pid), std::vector<int>{SIGKILL});
+}
+
+TEST_F(ExecutorTest, MasterSuccessStopsTheOtherReplicasThenSucceeds) {
+  Submit(Distributed("dist", 2, 1));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  ASSERT_EQ(started.size(), 4U);  // master, 2 workers, 1 ps
+  Exit(started[0].pid, Exited(0));
+  EXPECT_EQ(Get("dist").state, JobState::kRunning) << "still stopping the others";
+  for (std::size_t i = 1; i < started.size(); ++i) {
+    EXPECT_EQ(launcher_.SignalsTo(started[i].pid), std::vector<int>{SIGTERM});
+  }
+  for (std::size_t i = 1; i < started.size(); ++i) {
+    executor().OnExit(started[i].pid, Killed(SIGTERM));
+  }
+  Settle();
+  EXPECT_EQ(Get("dist").state, JobState::kSucceeded);
+}
+
+TEST_F(ExecutorTest, ReplicasThatIgnoreSigtermGetSigkillAfterTheGracePeriod) {
+  Submit(Distributed("stubborn", 0, 1));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  ASSERT_EQ(started.size(), 2U);
+  Exit(started[0].pid, Exited(0));
+  clock_.Advance(std::chrono::seconds(9));
+  Settle();
+  EXPECT_EQ(launcher_.SignalsTo(started[1].pid), std::vector<int>{SIGTERM});
+  clock_.Advance(std::chrono::seconds(2));
+  Settle();
+  EXPECT_EQ(launcher_.SignalsTo(started[1].pid), (std::vector<int>{SIGTERM, SIGKILL}));
+  EXPECT_EQ(Get("stubborn").state, JobState::kRunning);
+  Exit(started[1].pid, Killed(SIGKILL));
+  EXPECT_EQ(Get("stubborn").state, JobState::kSucceeded);
+}
+
+TEST_F(ExecutorTest, FailingWorkerFailsTheJobWithItsStderrTail) {
+  Submit(Distributed("bad", 2, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  ASSERT_EQ(started.size(), 3U);
+  const std::string stderr_path = StderrOf(started[2].pid);
+  std::filesystem::create_directories(std::filesystem::path(stderr_path).parent_path());
+  std::ofstream(stderr_path) << "Traceback (most recent call last):\n  File \"task.py\"\n"
+                             << "ValueError: bad input\n";
+  Exit(started[2].pid, Exited(1));
+  for (std::size_t i = 0; i < 2; ++i) {
+    executor().OnExit(started[i].pid, Killed(SIGTERM));
+  }
+  Settle();
+  const model::Job job = Get("bad");
+  EXPECT_EQ(job.state, JobState::kFailed);
+  EXPECT_EQ(job.error_message,
+            "The replica worker 1 exited with a non-zero status of 1. Termination reason: Error. "
+            "Traceback (most recent call last):\n  File \"task.py\"\nValueError: bad input");
+}
+
+TEST_F(ExecutorTest, ReplicaKilledBySignalIsRestartedWithBackoffThenGivenUpOn) {
+  Submit(Distributed("flaky", 1, 0));
+  Settle();
+  int worker = launcher_.started()[1].pid;
+  const run::ProcessSpec spec = launcher_.started()[1].spec;
+  const std::chrono::seconds backoffs[] = {std::chrono::seconds(1), std::chrono::seconds(2),
+                                           std::chrono::seconds(4)};
+  for (std::chrono::seconds backoff : backoffs) {
+    const std::size_t before = launcher_.started().size();
+    Exit(worker, Killed(SIGKILL));
+    clock_.Advance(backoff - std::chrono::milliseconds(1));
+    Settle();
+    EXPECT_EQ(launcher_.started().size(), before) << "not before the backoff";
+    clock_.Advance(std::chrono::milliseconds(1));
+    Settle();
+    ASSERT_EQ(launcher_.started().size(), before + 1);
+    const FakeLauncher::Started restarted = launcher_.started().back();
+    EXPECT_EQ(restarted.spec.argv, spec.argv);
+    EXPECT_EQ(restarted.spec.env, spec.env);
+    worker = restarted.pid;
+    EXPECT_EQ(Get("flaky").state, JobState::kRunning);
+  }
+  Exit(worker, Killed(SIGKILL));
+  Exit(launcher_.started()[0].pid, Killed(SIGTERM));
+  const model::Job job = Get("flaky");
+  EXPECT_EQ(job.state, JobState::kFailed);
+  EXPECT_EQ(job.error_message,
+            "The replica worker 0 was terminated by signal 9 (SIGKILL) and was restarted 3 times; "
+            "giving up.");
+}
+
+TEST_F(ExecutorTest, CancelStopsTheReplicasThenCancels) {
+  Submit(Distributed("cancel_me", 1, 0));
+  Settle();
+  ASSERT_TRUE(controller_->Cancel(kProject, "cancel_me").ok());
+  EXPECT_EQ(Get("cancel_me").state, JobState::kCancelling);
+  Settle();
+  for (const FakeLauncher::Started& started : launcher_.started()) {
+    EXPECT_EQ(launcher_.SignalsTo(started.pid), std::vector<int>{SIGTERM});
+    executor().OnExit(started.pid, Killed(SIGTERM));
+  }
+  Settle();
+  const model::Job job = Get("cancel_me");
+  EXPECT_EQ(job.state, JobState::kCancelled);
+  EXPECT_EQ(job.error_message, "Job was cancelled by the user.");
+}
+
+TEST_F(ExecutorTest, CancelWhileStagingStartsNothing) {
+  defer_staging_ = true;
+  Submit(ValidRuntimeJob("early"));
+  Settle();
+  EXPECT_EQ(Get("early").state, JobState::kPreparing);
+  ASSERT_TRUE(controller_->Cancel(kProject, "early").ok());
+  Settle();
+  ASSERT_EQ(deferred_.size(), 1U);
+  deferred_[0]();
+  Settle();
+  EXPECT_EQ(Get("early").state, JobState::kCancelled);
+  EXPECT_TRUE(launcher_.started().empty());
+}
+
+TEST_F(ExecutorTest, StagingFailureFailsTheJobWithPipsMessage) {
+  stager_.result = Status::FailedPrecondition("Failed to install packages: ERROR: bad sdist");
+  Submit(ValidRuntimeJob("nopkg"));
+  Settle();
+  const model::Job job = Get("nopkg");
+  EXPECT_EQ(job.state, JobState::kFailed);
+  EXPECT_EQ(job.error_message, "Failed to install packages: ERROR: bad sdist");
+  EXPECT_TRUE(job.end_time.has_value());
+  EXPECT_TRUE(launcher_.started().empty());
+}
+
+TEST_F(ExecutorTest, ProgramThatCannotStartFailsTheJob) {
+  launcher_.FailProgram("/usr/bin/python3");
+  Submit(ValidRuntimeJob("nostart"));
+  Settle();
+  const model::Job job = Get("nostart");
+  EXPECT_EQ(job.state, JobState::kFailed);
+  EXPECT_EQ(job.error_message,
+            "The replica master 0 could not be started: Cannot run /usr/bin/python3: not found on "
+            "PATH");
+}
+
+TEST_F(ExecutorTest, JobThatCanNeverFitFailsAtOnceSayingWhatIsMissing) {
+  gpus_ = 0;
+  Submit(WithGpus(ValidRuntimeJob("huge"), 4));
+  Settle();
+  const model::Job job = Get("huge");
+  EXPECT_EQ(job.state, JobState::kFailed);
+  EXPECT_NE(job.error_message.find("4 × NVIDIA_TESLA_T4"), std::string::npos) << job.error_message;
+  EXPECT_TRUE(job.start_time.has_value());
+  EXPECT_TRUE(job.end_time.has_value());
+}
+
+TEST_F(ExecutorTest, GpusAreExclusiveAndTheNextJobWaitsItsTurn) {
+  Submit(WithGpus(ValidRuntimeJob("first"), 2));
+  clock_.Advance(std::chrono::milliseconds(1));
+  Submit(WithGpus(ValidRuntimeJob("second"), 2));
+  Settle();
+  EXPECT_EQ(Get("first").state, JobState::kRunning);
+  const model::Job waiting = Get("second");
+  EXPECT_EQ(waiting.state, JobState::kQueued);
+  EXPECT_EQ(waiting.job_position, 1);
+  ASSERT_EQ(launcher_.started().size(), 1U);
+  const FakeLauncher::Started first = launcher_.started()[0];
+  Exit(first.pid, Exited(0));
+  Settle();
+  EXPECT_EQ(Get("second").state, JobState::kRunning);
+  EXPECT_EQ(Get("second").job_position, 0);
+}
+
+TEST_F(ExecutorTest, HigherPriorityStartsFirst) {
+  Submit(WithGpus(ValidRuntimeJob("low"), 2));
+  clock_.Advance(std::chrono::milliseconds(1));
+  model::Job high = WithGpus(ValidRuntimeJob("high"), 2);
+  high.training_input->scheduling.emplace();
+  high.training_input->scheduling->priority = 10;
+  Submit(high);
+  Settle();
+  EXPECT_EQ(Get("high").state, JobState::kRunning);
+  EXPECT_EQ(Get("low").state, JobState::kQueued);
+}
+
+TEST_F(ExecutorTest, MaxRunningTimeCancelsTheJob) {
+  model::Job job = ValidRuntimeJob("slow");
+  job.training_input->scheduling.emplace();
+  job.training_input->scheduling->max_running_time = std::chrono::seconds(60);
+  Submit(job);
+  Settle();
+  clock_.Advance(std::chrono::seconds(61));
+  Settle();
+  EXPECT_EQ(Get("slow").state, JobState::kCancelling);
+  Exit(launcher_.started()[0].pid, Killed(SIGTERM));
+  const model::Job done = Get("slow");
+  EXPECT_EQ(done.state, JobState::kCancelled);
+  EXPECT_EQ(done.error_message, "Job cancelled: exceeded maxRunningTime.");
+}
+
+TEST_F(ExecutorTest, MaxWaitTimeCancelsAJobThatWaitedTooLong) {
+  Submit(WithGpus(ValidRuntimeJob("holder"), 2));
+  clock_.Advance(std::chrono::milliseconds(1));
+  model::Job waiter = WithGpus(ValidRuntimeJob("waiter"), 1);
+  waiter.training_input->scheduling.emplace();
+  waiter.training_input->scheduling->max_wait_time = std::chrono::seconds(1800);
+  Submit(waiter);
+  Settle();
+  EXPECT_EQ(Get("waiter").state, JobState::kQueued);
+  clock_.Advance(std::chrono::seconds(1801));
+  Settle();
+  const model::Job job = Get("waiter");
+  EXPECT_EQ(job.state, JobState::kCancelled);
+  EXPECT_EQ(job.error_message, "Job cancelled: exceeded maxWaitTime.");
+}
+
+TEST_F(ExecutorTest, RecoveryRequeuesPreparingAndFailsRunningJobs) {
+  Submit(ValidRuntimeJob("was_running"));
+  Submit(ValidRuntimeJob("was_preparing"));
+  for (auto [id, state] : {std::pair{"was_running", JobState::kRunning},
+                           std::pair{"was_preparing", JobState::kPreparing}}) {
+    ASSERT_TRUE(
+        controller_
+            ->Mutate(kProject, id,
+                     [state](const model::Job& current) -> Result<std::optional<model::Job>> {
+                       model::Job next = current;
+                       next.state = state;
+                       return std::optional(next);
+                     })
+            .ok());
+  }
+  executor().Recover();
+  EXPECT_EQ(Get("was_preparing").state, JobState::kQueued);
+  const model::Job failed = Get("was_running");
+  EXPECT_EQ(failed.state, JobState::kFailed);
+  EXPECT_NE(failed.error_message.find("server restarted"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace trainyard::control

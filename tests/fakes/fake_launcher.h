@@ -1,0 +1,80 @@
+// A `run::Launcher` that starts nothing: it records what it was asked to start and signal, and
+// the test decides when and how each "process" exits (by calling the executor's OnExit).
+// Thread-safe, though executor tests drive everything from the test thread.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run/launcher.h"
+
+namespace trainyard::testing {
+
+class FakeLauncher final : public run::Launcher {
+ public:
+  struct Started {
+    int pid = 0;
+    run::ProcessSpec spec;
+  };
+
+  Result<int> Start(const run::ProcessSpec& spec) override {
+    std::lock_guard lock(mu_);
+    if (!spec.argv.empty() && spec.argv[0] == fail_program_) {
+      return Status::FailedPrecondition("Cannot run " + fail_program_ + ": not found on PATH");
+    }
+    const int pid = next_pid_++;
+    started_.push_back({pid, spec});
+    return pid;
+  }
+
+  void SignalGroup(int pid, int signal) override {
+    std::lock_guard lock(mu_);
+    signals_.emplace_back(pid, signal);
+  }
+
+  Result<std::vector<int>> FreePorts(int count) override {
+    std::vector<int> ports;
+    for (int i = 0; i < count; ++i) {
+      ports.push_back(20000 + i);
+    }
+    return ports;
+  }
+
+  // Start() refuses argv[0] == `program` as a missing program.
+  void FailProgram(std::string program) {
+    std::lock_guard lock(mu_);
+    fail_program_ = std::move(program);
+  }
+
+  std::vector<Started> started() const {
+    std::lock_guard lock(mu_);
+    return started_;
+  }
+  std::vector<std::pair<int, int>> signals() const {
+    std::lock_guard lock(mu_);
+    return signals_;
+  }
+  // The signals sent to `pid`'s group, in order.
+  std::vector<int> SignalsTo(int pid) const {
+    std::lock_guard lock(mu_);
+    std::vector<int> sent;
+    for (const auto& [target, signal] : signals_) {
+      if (target == pid) {
+        sent.push_back(signal);
+      }
+    }
+    return sent;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  int next_pid_ = 1000;
+  std::string fail_program_;
+  std::vector<Started> started_;
+  std::vector<std::pair<int, int>> signals_;
+};
+
+}  // namespace trainyard::testing
