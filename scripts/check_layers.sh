@@ -17,7 +17,7 @@ declare -A allowed=(
   [store]="base model logs"
   [run]="base model catalog plan logs"
   [control]="base model catalog validate plan tuning sched run logs store"
-  [server]="base model catalog validate control logs store"
+  [server]="base model catalog validate control logs store sched run plan"
   [cli]="base model catalog validate control server store run logs sched plan tuning"
 )
 status=0

@@ -81,6 +81,51 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                     "~/.local/share/trainyard).");
   serve->add_option("--threads", serve_options.threads, "HTTP worker threads (default 2).")
       ->check(CLI::Range(1, 64));
+  serve
+      ->add_option("--accelerator-emulation", serve_options.accelerator_emulation,
+                   "Emulate N devices of every GPU/TPU type on this machine, so GPU/TPU jobs run "
+                   "without them (replicas see CUDA_VISIBLE_DEVICES=\"\"); alone, N is 64.")
+      ->expected(0, 1)
+      ->default_str("64")
+      ->check(CLI::Range(1, 4096));
+  serve->add_option("--cluster-file", serve_options.cluster_file,
+                    "YAML file describing the nodes (CPUs, memory, accelerators) instead of "
+                    "detecting this machine.");
+  std::string accounting = "shared";
+  serve
+      ->add_option("--resource-accounting", accounting,
+                   "shared (default: replicas share CPUs and memory, as on a workstation) or "
+                   "strict (machine types' vCPUs and memory must fit the node).")
+      ->check(CLI::IsMember({"shared", "strict"}));
+  serve->add_option("--python", serve_options.python,
+                    "Interpreter for runtime-version jobs (default /usr/bin/python3).");
+  std::vector<std::string> python_versions;
+  serve->add_option("--python-for", python_versions,
+                    "VERSION=PATH: the interpreter for jobs asking pythonVersion VERSION "
+                    "(repeatable).");
+  serve
+      ->add_option("--max-restarts", serve_options.max_restarts,
+                   "Restarts of a replica killed by a signal before its job fails (default 3).")
+      ->check(CLI::Range(0, 100));
+  double stop_grace_seconds = 10;
+  serve
+      ->add_option("--stop-grace", stop_grace_seconds,
+                   "Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).")
+      ->check(CLI::Range(0.0, 3600.0));
+  serve->add_flag("--hold-queue", serve_options.hold_queue,
+                  "Accept jobs but start none (maintenance); running jobs go on.");
+  serve->callback([&] {
+    serve_options.strict_resources = accounting == "strict";
+    serve_options.stop_grace =
+        std::chrono::milliseconds(static_cast<std::int64_t>(stop_grace_seconds * 1000));
+    for (const std::string& entry : python_versions) {
+      const std::size_t equals = entry.find('=');
+      if (equals == std::string::npos || equals == 0 || equals + 1 == entry.size()) {
+        throw CLI::ValidationError("--python-for", "expected VERSION=PATH, got \"" + entry + "\"");
+      }
+      serve_options.python_versions.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
+    }
+  });
 
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);

@@ -61,6 +61,9 @@ std::vector<sched::Allocation> Executor::RunningAllocations() const {
 }
 
 void Executor::ScheduleQueue() {
+  if (options_.hold_queue) {
+    return;
+  }
   Result<std::vector<std::pair<std::string, model::Job>>> unfinished = store_.ListUnfinished();
   if (!unfinished.ok()) {
     return;  // the store is unavailable: try again on the next scan

@@ -3,19 +3,16 @@
 #include <charconv>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
+#include <memory>
+#include <string>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <fmt/format.h>
 
 #include "base/clock.h"
-#include "catalog/catalog.h"
-#include "control/job_controller.h"
-#include "server/server.h"
-#include "store/bucket_store.h"
-#include "store/sqlite_job_store.h"
+#include "sched/inventory.h"
+#include "server/daemon.h"
 
 namespace trainyard::server {
 namespace {
@@ -57,34 +54,7 @@ Result<ListenAddress> ParseListenAddress(std::string_view listen) {
 }
 
 int Serve(const ServeOptions& options) {
-  auto address = ParseListenAddress(options.listen);
-  if (!address.ok()) {
-    return Fail(address.status());
-  }
-  if (options.data_dir.empty()) {
-    return Fail(Status::InvalidArgument("no data directory given"));
-  }
-  std::error_code ec;
-  std::filesystem::create_directories(options.data_dir, ec);
-  if (ec) {
-    return Fail(Status::Unavailable(
-        fmt::format("cannot create data directory {}: {}", options.data_dir, ec.message())));
-  }
-  const std::string db_path = (std::filesystem::path(options.data_dir) / "trainyard.db").string();
-  auto store = store::OpenSqliteJobStore(db_path);
-  if (!store.ok()) {
-    return Fail(store.status());
-  }
-  const SystemClock clock;
-  const std::filesystem::path data_dir(options.data_dir);
-  auto buckets = store::OpenFileBucketStore((data_dir / "buckets").string(),
-                                            (data_dir / "storage.db").string(), clock);
-  if (!buckets.ok()) {
-    return Fail(buckets.status());
-  }
-  control::JobController controller(**store, catalog::Catalog::Builtin(), clock);
-
-  // Installed before serving, so a signal that comes early still stops us cleanly.
+  // Installed before anything starts, so a signal that comes early still stops us cleanly.
   boost::asio::io_context signals_context;
   boost::asio::signal_set signals(signals_context, SIGINT, SIGTERM);
   int received = 0;
@@ -92,23 +62,33 @@ int Serve(const ServeOptions& options) {
     received = wait_ec ? 0 : signal;
   });
 
-  Server server(HttpServerOptions{.host = address->host,
-                                  .port = address->port,
-                                  .threads = options.threads,
-                                  .max_body_bytes = options.max_body_bytes,
-                                  .max_spooled_body_bytes = options.max_upload_bytes},
-                controller, **store, buckets->get(), clock);
-  auto port = server.Start();
+  const SystemClock clock;
+  Result<std::unique_ptr<Daemon>> daemon = Daemon::Open(options, clock);
+  if (!daemon.ok()) {
+    return Fail(daemon.status());
+  }
+  Result<int> port = (*daemon)->Start();
   if (!port.ok()) {
     return Fail(port.status());
   }
-  const bool v6 = address->host.find(':') != std::string::npos;
+  const ListenAddress address = *ParseListenAddress(options.listen);
+  const bool v6 = address.host.find(':') != std::string::npos;
   fmt::print(stderr, "trainyard: serving on http://{}{}{}:{}/ (data dir {})\n", v6 ? "[" : "",
-             address->host, v6 ? "]" : "", *port, options.data_dir);
+             address.host, v6 ? "]" : "", *port, options.data_dir);
+  for (const sched::Node& node : (*daemon)->inventory().nodes) {
+    int real = 0;
+    int emulated = 0;
+    for (const sched::Device& device : node.devices) {
+      (device.emulated ? emulated : real) += 1;
+    }
+    fmt::print(stderr, "trainyard: node {}: {} CPUs, {} MiB, {} GPU/TPU devices{}\n", node.name,
+               node.cpus, node.memory_mib, real,
+               emulated > 0 ? fmt::format(" (+{} emulated)", emulated) : std::string());
+  }
   std::fflush(stderr);
 
   signals_context.run();  // until SIGINT or SIGTERM
-  server.Stop();
+  (*daemon)->Stop();
   fmt::print(stderr, "trainyard: stopped (signal {})\n", received);
   return 0;
 }

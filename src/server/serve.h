@@ -3,10 +3,13 @@
 // SIGINT or SIGTERM.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/status.h"
 
@@ -20,6 +23,19 @@ struct ServeOptions {
   // The largest storage upload request (a whole object, or one resumable chunk); such bodies go
   // to disk as they arrive, never into memory.
   std::uint64_t max_upload_bytes = std::uint64_t{5} << 30;
+
+  // Execution (issue #4). The inventory is this machine as detected (nvidia-smi, /proc), or
+  // the nodes of `cluster_file` (sched/inventory.h) when given.
+  std::string cluster_file;
+  // > 0: every catalog accelerator counts this many emulated devices on the local node, so
+  // GPU/TPU jobs run on a machine without them (replicas see CUDA_VISIBLE_DEVICES="").
+  int accelerator_emulation = 0;
+  bool strict_resources = false;  // count machine types' vCPUs/memory against the node
+  std::string python;             // interpreter for runtime jobs; "" = /usr/bin/python3 or PATH
+  std::vector<std::pair<std::string, std::string>> python_versions;  // pythonVersion -> path
+  int max_restarts = 3;                          // per replica killed by a signal
+  std::chrono::milliseconds stop_grace{10'000};  // SIGTERM to SIGKILL
+  bool hold_queue = false;  // accept and keep jobs QUEUED, start none (maintenance)
 };
 
 struct ListenAddress {

@@ -80,7 +80,9 @@ class GcloudJobsTest(unittest.TestCase):
         if not os.path.exists(GCLOUD):
             raise unittest.SkipTest("gcloud is not installed")
         cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-jobs-")
-        cls.server = gcloud_env.TrainyardServer(TRAINYARD, os.path.join(cls.tmp, "data"))
+        # The control plane only: jobs stay QUEUED, so every state the tests expect is stable.
+        cls.server = gcloud_env.TrainyardServer(TRAINYARD, os.path.join(cls.tmp, "data"),
+                                                extra_args=["--hold-queue"])
         try:
             cls.server.start()
         except Exception:

@@ -73,7 +73,8 @@ TEST(Serve, KeepsEveryAnsweredCreateAcrossASigkill) {
     // seeing it gone, stop before they are joined.
     std::vector<std::jthread> clients;
     clients.reserve(4);
-    ServeProcess serve(data_dir);
+    // --hold-queue: this test is about the store, so the jobs must stay as they were created.
+    ServeProcess serve(data_dir, {"--hold-queue"});
     ASSERT_TRUE(serve.started()) << serve.output();
     for (int t = 0; t < 4; ++t) {
       clients.emplace_back([&, t] {
@@ -106,7 +107,7 @@ TEST(Serve, KeepsEveryAnsweredCreateAcrossASigkill) {
   ASSERT_TRUE(unexpected.empty()) << unexpected.front();
   ASSERT_GE(created.size(), kKillAfter);
 
-  ServeProcess again(data_dir);
+  ServeProcess again(data_dir, {"--hold-queue"});
   ASSERT_TRUE(again.started()) << again.output();
   HttpClient client(again.port());
   for (const auto& [id, job] : created) {

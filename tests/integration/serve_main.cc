@@ -1,5 +1,5 @@
-// A stand-in for `trainyard serve` until the CLI wires it: `ty_serve_for_tests --listen ADDR
-// --data-dir DIR` runs `server::Serve`. The durability test runs it as a child it can SIGKILL.
+// A small `trainyard serve` for tests: `ty_serve_for_tests --listen ADDR --data-dir DIR
+// [--hold-queue]` runs `server::Serve`. The durability test runs it as a child it can SIGKILL.
 #include <cstdio>
 #include <string_view>
 
@@ -7,14 +7,20 @@
 
 int main(int argc, char** argv) {
   trainyard::server::ServeOptions options;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
     const std::string_view flag = argv[i];
-    if (flag == "--listen") {
+    if (flag == "--hold-queue") {
+      options.hold_queue = true;
+      --i;
+    } else if (i + 1 >= argc) {
+      std::fprintf(stderr, "%s needs a value\n", argv[i]);
+      return 2;
+    } else if (flag == "--listen") {
       options.listen = argv[i + 1];
     } else if (flag == "--data-dir") {
       options.data_dir = argv[i + 1];
     } else {
-      std::fprintf(stderr, "usage: %s --listen HOST:PORT --data-dir DIR\n", argv[0]);
+      std::fprintf(stderr, "usage: %s --listen HOST:PORT --data-dir DIR [--hold-queue]\n", argv[0]);
       return 2;
     }
   }

@@ -1,0 +1,213 @@
+#include "server/daemon.h"
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <sstream>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "catalog/catalog.h"
+#include "control/executor.h"
+#include "control/job_controller.h"
+#include "run/local/pip_stager.h"
+#include "run/local/process_launcher.h"
+#include "sched/host_inventory.h"
+#include "server/server.h"
+#include "store/bucket_store.h"
+#include "store/sqlite_job_store.h"
+
+namespace trainyard::server {
+namespace {
+
+Result<sched::Inventory> BuildInventory(const ServeOptions& options,
+                                        const catalog::Catalog& catalog) {
+  sched::Inventory inventory;
+  if (!options.cluster_file.empty()) {
+    std::ifstream in(options.cluster_file);
+    if (!in) {
+      return Status::InvalidArgument(std::vector<FieldViolation>{
+          {"cluster_file", "cannot read the cluster file " + options.cluster_file}});
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    Result<sched::Inventory> parsed = sched::ParseClusterFile(text.str(), catalog);
+    if (!parsed.ok()) {
+      return parsed.status();
+    }
+    inventory = std::move(*parsed);
+  } else {
+    Result<sched::Node> local = sched::DetectLocalNode(catalog);
+    if (!local.ok()) {
+      return local.status();
+    }
+    inventory.nodes.push_back(std::move(*local));
+  }
+  if (options.accelerator_emulation > 0) {
+    for (sched::Node& node : inventory.nodes) {
+      node =
+          sched::WithEmulatedAccelerators(std::move(node), catalog, options.accelerator_emulation);
+    }
+  }
+  return inventory;
+}
+
+std::string DefaultPython() {
+  return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+// The address replicas use to reach this server's storage API.
+std::string LoopbackUrl(const std::string& host, int port) {
+  if (host == "0.0.0.0" || host.empty()) {
+    return fmt::format("http://127.0.0.1:{}", port);
+  }
+  if (host.find(':') != std::string::npos) {
+    return fmt::format("http://[{}]:{}", host == "::" ? "::1" : host, port);
+  }
+  return fmt::format("http://{}:{}", host, port);
+}
+
+}  // namespace
+
+struct Daemon::Impl {
+  ServeOptions options;
+  ListenAddress address;
+  const Clock& clock;
+  std::unique_ptr<store::JobStore> jobs;
+  std::unique_ptr<store::BucketStore> buckets;
+  std::unique_ptr<control::JobController> controller;
+  sched::Inventory inventory;
+  // Exits reach the executor through here; the launcher exists before the executor does.
+  std::mutex relay_mu;
+  control::Executor* relay_target = nullptr;  // guarded by relay_mu
+  std::unique_ptr<run::local::ProcessLauncher> launcher;
+  run::local::PipStager stager;
+  std::unique_ptr<control::Executor> executor;
+  std::unique_ptr<Server> server;
+  bool stopped = false;
+
+  explicit Impl(const Clock& c) : clock(c) {}
+};
+
+Daemon::Daemon(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Daemon::~Daemon() {
+  Stop();
+}
+
+const sched::Inventory& Daemon::inventory() const {
+  return impl_->inventory;
+}
+
+Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const Clock& clock) {
+  auto impl = std::make_unique<Impl>(clock);
+  impl->options = options;
+  Result<ListenAddress> address = ParseListenAddress(options.listen);
+  if (!address.ok()) {
+    return address.status();
+  }
+  impl->address = *address;
+  if (options.data_dir.empty()) {
+    return Status::InvalidArgument("no data directory given");
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(options.data_dir, ec);
+  if (ec) {
+    return Status::Unavailable(
+        fmt::format("cannot create data directory {}: {}", options.data_dir, ec.message()));
+  }
+  const std::filesystem::path data_dir(options.data_dir);
+  auto jobs = store::OpenSqliteJobStore((data_dir / "trainyard.db").string());
+  if (!jobs.ok()) {
+    return jobs.status();
+  }
+  impl->jobs = std::move(*jobs);
+  auto buckets = store::OpenFileBucketStore((data_dir / "buckets").string(),
+                                            (data_dir / "storage.db").string(), clock);
+  if (!buckets.ok()) {
+    return buckets.status();
+  }
+  impl->buckets = std::move(*buckets);
+  const catalog::Catalog& catalog = catalog::Catalog::Builtin();
+  impl->controller = std::make_unique<control::JobController>(*impl->jobs, catalog, clock);
+  Result<sched::Inventory> inventory = BuildInventory(options, catalog);
+  if (!inventory.ok()) {
+    return inventory.status();
+  }
+  impl->inventory = std::move(*inventory);
+  Impl* raw = impl.get();
+  impl->launcher =
+      std::make_unique<run::local::ProcessLauncher>([raw](int pid, run::ExitStatus status) {
+        std::lock_guard lock(raw->relay_mu);
+        if (raw->relay_target != nullptr) {
+          raw->relay_target->OnExit(pid, status);
+        }
+      });
+  impl->controller->SetChangeListener([raw] {
+    std::lock_guard lock(raw->relay_mu);
+    if (raw->relay_target != nullptr) {
+      raw->relay_target->Wake();
+    }
+  });
+  return std::unique_ptr<Daemon>(new Daemon(std::move(impl)));
+}
+
+Result<int> Daemon::Start() {
+  Impl& d = *impl_;
+  d.server = std::make_unique<Server>(
+      HttpServerOptions{.host = d.address.host,
+                        .port = d.address.port,
+                        .threads = d.options.threads,
+                        .max_body_bytes = d.options.max_body_bytes,
+                        .max_spooled_body_bytes = d.options.max_upload_bytes},
+      *d.controller, *d.jobs, d.buckets.get(), d.clock);
+  Result<int> port = d.server->Start();
+  if (!port.ok()) {
+    return port.status();
+  }
+
+  control::ExecutorOptions executor;
+  executor.data_dir = d.options.data_dir;
+  executor.gcs_mount = d.buckets->root();
+  executor.storage_emulator_host = LoopbackUrl(d.address.host, *port);
+  executor.inventory = d.inventory;
+  executor.accounting =
+      d.options.strict_resources ? sched::Accounting::kStrict : sched::Accounting::kShared;
+  executor.python = d.options.python.empty() ? DefaultPython() : d.options.python;
+  for (const auto& [version, python] : d.options.python_versions) {
+    executor.python_by_version[version] = python;
+  }
+  executor.restart.max_restarts = d.options.max_restarts;
+  executor.stop_grace = d.options.stop_grace;
+  executor.hold_queue = d.options.hold_queue;
+  d.executor =
+      std::make_unique<control::Executor>(*d.controller, *d.jobs, catalog::Catalog::Builtin(),
+                                          d.clock, *d.launcher, d.stager, std::move(executor));
+  {
+    std::lock_guard lock(d.relay_mu);
+    d.relay_target = d.executor.get();
+  }
+  d.executor->Start();
+  return port;
+}
+
+void Daemon::Stop() {
+  Impl& d = *impl_;
+  if (d.stopped) {
+    return;
+  }
+  d.stopped = true;
+  if (d.server) {
+    d.server->Stop();
+  }
+  if (d.executor) {
+    d.executor->Stop(/*stop_replicas=*/true);
+    std::lock_guard lock(d.relay_mu);
+    d.relay_target = nullptr;
+  }
+}
+
+}  // namespace trainyard::server

@@ -1,0 +1,41 @@
+// The composition root of `trainyard serve`: the job store, the bucket store, the controller,
+// the local inventory, the process launcher and pip stager, the executor and the HTTP server,
+// built from `ServeOptions` and started and stopped together. `Serve` runs one until a signal;
+// integration tests run one in-process.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "sched/inventory.h"
+#include "server/serve.h"
+
+namespace trainyard::server {
+
+class Daemon {
+ public:
+  // Opens the stores under `options.data_dir` (created when missing) and builds the inventory.
+  // INVALID_ARGUMENT for bad options (the listen address, the cluster file), UNAVAILABLE when a
+  // store cannot be opened or the machine cannot be inspected.
+  static Result<std::unique_ptr<Daemon>> Open(const ServeOptions& options, const Clock& clock);
+  ~Daemon();  // Stop()s
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Serves HTTP and starts the executor (which first recovers what a previous server left).
+  // Returns the bound port.
+  Result<int> Start();
+  // Stops serving, then stops the executor and every running replica; idempotent.
+  void Stop();
+
+  const sched::Inventory& inventory() const;
+
+ private:
+  struct Impl;
+  explicit Daemon(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace trainyard::server
