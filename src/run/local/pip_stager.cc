@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "plan/cluster_plan.h"
 #include "run/launcher.h"
 #include "run/local/spawn.h"
 
@@ -40,10 +41,6 @@ std::string Absolute(const std::string& path) {
   std::error_code error;
   fs::path absolute = fs::absolute(path, error);
   return error ? path : absolute.string();
-}
-
-bool IsBadSegment(std::string_view segment) {
-  return segment == "." || segment == "..";
 }
 
 // The size of `path`, 0 when it does not exist yet.
@@ -137,18 +134,10 @@ Result<std::optional<ExitStatus>> WaitWithTimeout(int pid, int timeout_seconds) 
 
 Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs_mount) {
   if (uri.starts_with(kGcsScheme)) {
-    std::string_view rest = uri.substr(kGcsScheme.size());
-    size_t slash = rest.find('/');
-    std::string_view bucket = rest.substr(0, slash);
-    std::string_view object = slash == std::string_view::npos ? "" : rest.substr(slash + 1);
-    bool bad = bucket.empty() || object.empty() || IsBadSegment(bucket) ||
-               uri.find('\0') != std::string_view::npos;
-    for (size_t start = 0; !bad && start <= object.size();) {
-      size_t end = std::min(object.find('/', start), object.size());
-      bad = IsBadSegment(object.substr(start, end - start));
-      start = end + 1;
-    }
-    if (bad) {
+    // An object: a bucket and a non-empty name, mapped as every gs:// path is (plan/).
+    const std::string_view rest = uri.substr(kGcsScheme.size());
+    const std::size_t slash = rest.find('/');
+    if (slash == std::string_view::npos || slash == 0 || slash + 1 == rest.size()) {
       return Status::FailedPrecondition(
           fmt::format("Package URI {} is not a valid gs://bucket/object name.", uri));
     }
@@ -156,7 +145,12 @@ Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs
       return Status::FailedPrecondition(
           fmt::format("Package {} is in Cloud Storage, which this server does not serve.", uri));
     }
-    return fmt::format("{}/{}/{}", gcs_mount, bucket, object);
+    Result<std::string> path = plan::LocalPathOf(uri, gcs_mount);
+    if (!path.ok()) {
+      return Status::FailedPrecondition(
+          fmt::format("Package URI {} is not a valid gs://bucket/object name.", uri));
+    }
+    return path;
   }
   if (uri.starts_with('/')) {
     return std::string(uri);
