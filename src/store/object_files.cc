@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/unique_fd.h"
+
 namespace trainyard::store::internal {
 namespace {
 
@@ -21,23 +23,6 @@ constexpr std::size_t kCopyChunk = std::size_t{1} << 20;
 Status IoError(std::string_view what, const std::string& path, int error) {
   return Status::Unavailable(fmt::format("cannot {} {}: {}", what, path, std::strerror(error)));
 }
-
-// Closes a descriptor on scope exit.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 Status WriteAll(int fd, const char* data, std::size_t size, const std::string& path) {
   while (size > 0) {
@@ -57,7 +42,7 @@ Status WriteAll(int fd, const char* data, std::size_t size, const std::string& p
 // Copies `source` from `offset` to the end onto the open descriptor `out`.
 Status CopyTail(const std::string& source, std::int64_t offset, int out,
                 const std::string& target) {
-  Fd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
   if (in.get() < 0) {
     return IoError("read", source, errno);
   }
@@ -168,7 +153,7 @@ std::string UniqueScratchPath(const std::string& scratch_dir, std::string_view t
 }
 
 Status WriteNewFile(const std::string& path, std::string_view data) {
-  Fd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (fd.get() < 0) {
     return IoError("create", path, errno);
   }
@@ -180,7 +165,7 @@ Status WriteNewFile(const std::string& path, std::string_view data) {
 }
 
 Status AppendFileTail(const std::string& source, std::int64_t offset, const std::string& target) {
-  Fd out(::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+  UniqueFd out(::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
   if (out.get() < 0) {
     return IoError("open", target, errno);
   }
@@ -192,7 +177,7 @@ Status AppendFileTail(const std::string& source, std::int64_t offset, const std:
 }
 
 Status SyncPath(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     return IoError("open", path, errno);
   }

@@ -166,4 +166,21 @@ Status Transaction::Commit() {
   return status;
 }
 
+Status EnableWal(Connection& db, const std::string& path) {
+  Result<Statement> pragma = db.Prepare("PRAGMA journal_mode = WAL");
+  if (!pragma.ok()) {
+    return pragma.status();
+  }
+  Result<bool> row = pragma->Step();
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (!*row || pragma->ColumnText(0) != "wal") {
+    return Status::FailedPrecondition("sqlite: " + path +
+                                      " cannot use write-ahead logging; put the data directory "
+                                      "on a local file system");
+  }
+  return Status();
+}
+
 }  // namespace trainyard::store::internal

@@ -105,4 +105,9 @@ class Transaction {
   bool open_ = false;
 };
 
+// Puts the database file of `db` in write-ahead-log mode (a property of the file: later
+// connections use it). FAILED_PRECONDITION naming `path` where SQLite cannot use WAL (it then
+// keeps the old mode without an error, e.g. on some network file systems).
+Status EnableWal(Connection& db, const std::string& path);
+
 }  // namespace trainyard::store::internal

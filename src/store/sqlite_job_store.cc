@@ -84,25 +84,6 @@ Result<model::Job> DecodeStored(std::string_view project, const std::string& bod
   return job;
 }
 
-// WAL is a property of the file: set once here, every later connection uses it. SQLite keeps the
-// old mode, without an error, where WAL is impossible (some network file systems).
-Status EnableWal(Connection& db, const std::string& db_path) {
-  Result<Statement> pragma = db.Prepare("PRAGMA journal_mode = WAL");
-  if (!pragma.ok()) {
-    return pragma.status();
-  }
-  Result<bool> row = pragma->Step();
-  if (!row.ok()) {
-    return row.status();
-  }
-  if (!*row || pragma->ColumnText(0) != "wal") {
-    return Status::FailedPrecondition("sqlite: " + db_path +
-                                      " cannot use write-ahead logging; put the data directory "
-                                      "on a local file system");
-  }
-  return Status();
-}
-
 class SqliteJobStore final : public JobStore {
  public:
   SqliteJobStore(std::unique_ptr<Connection> writer, std::unique_ptr<ConnectionPool> readers)

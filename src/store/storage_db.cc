@@ -85,23 +85,6 @@ Status RunText(Connection& db, std::string_view sql, std::initializer_list<std::
   return statement->Run();
 }
 
-Status EnableWal(Connection& db, const std::string& path) {
-  Result<Statement> pragma = db.Prepare("PRAGMA journal_mode = WAL");
-  if (!pragma.ok()) {
-    return pragma.status();
-  }
-  Result<bool> row = pragma->Step();
-  if (!row.ok()) {
-    return row.status();
-  }
-  if (!*row || pragma->ColumnText(0) != "wal") {
-    return Status::FailedPrecondition("sqlite: " + path +
-                                      " cannot use write-ahead logging; put the data directory "
-                                      "on a local file system");
-  }
-  return {};
-}
-
 }  // namespace
 
 Result<std::unique_ptr<StorageDb>> StorageDb::Open(const std::string& path) {

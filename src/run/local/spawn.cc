@@ -16,6 +16,8 @@
 
 extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
+#include "base/unique_fd.h"
+
 namespace trainyard::run::local {
 namespace {
 
@@ -26,23 +28,6 @@ constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 std::string Errno(int err) {
   return std::strerror(err);
 }  // NOLINT(concurrency-mt-unsafe)
-
-// A file descriptor closed on destruction.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) {
-      close(fd_);
-    }
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 class FileActions {
  public:
@@ -242,7 +227,7 @@ Result<int> SpawnProcess(const ProcessSpec& spec, const Environment& base_env) {
   }
   TY_RETURN_IF_ERROR(CreateDirectories(spec.working_dir));
 
-  Fd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  UniqueFd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (stdin_fd.get() < 0) {
     return Status::Internal("Cannot open /dev/null: " + Errno(errno));
   }
@@ -250,13 +235,13 @@ Result<int> SpawnProcess(const ProcessSpec& spec, const Environment& base_env) {
   if (!stdout_fd.ok()) {
     return stdout_fd.status();
   }
-  Fd stdout_owner(*stdout_fd);
+  UniqueFd stdout_owner(*stdout_fd);
   const bool same_output = spec.stderr_path == spec.stdout_path;
   Result<int> stderr_fd = same_output ? Result<int>(-1) : OpenOutput(spec.stderr_path);
   if (!stderr_fd.ok()) {
     return stderr_fd.status();
   }
-  Fd stderr_owner(*stderr_fd);
+  UniqueFd stderr_owner(*stderr_fd);
 
   FileActions actions;
   posix_spawn_file_actions_adddup2(actions.get(), stdin_fd.get(), STDIN_FILENO);
