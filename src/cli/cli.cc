@@ -13,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "cli/commands.h"
 #include "cli/jobs_tree.h"
+#include "cli/local_train_command.h"
 #include "server/serve.h"
 
 namespace trainyard::cli {
@@ -70,6 +71,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                "trainyard"};
   app.require_subcommand(1);
   JobsTree jobs(app);
+  LocalTree local(app);
 
   CLI::App* serve = app.add_subcommand("serve", "Run the trainyard server (ml v1 API).");
   server::ServeOptions serve_options;
@@ -153,6 +155,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return server::Serve(serve_options);
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
+    return *rc;
+  }
+  if (std::optional<int> rc = local.Run(user_args, GetEnv("TRAINYARD_PYTHON"), err)) {
     return *rc;
   }
   if (user_args) {

@@ -1,7 +1,9 @@
 // The `jobs submit training` and `jobs validate` verbs: build the request (request_builder.h),
 // then print it (`--dry-run`, checked offline with validate/ first), send it to the server, or
 // (validate) only check it. A sent job is validated by the server, the one authority on what
-// it accepts; its refusal lists every violation.
+// it accepts; its refusal lists every violation. Local packages (`--packages` files and the
+// `--package-path` sdist) are uploaded to the server's storage API first, as gcloud uploads them
+// to Cloud Storage; when an upload fails, nothing is submitted.
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -16,6 +18,7 @@
 #include "cli/request_body.h"
 #include "cli/request_builder.h"
 #include "cli/rest_client.h"
+#include "cli/storage_client.h"
 #include "validate/validate.h"
 
 namespace trainyard::cli {
@@ -23,11 +26,6 @@ namespace {
 
 constexpr std::string_view kSubmitCommand = "trainyard.jobs.submit.training";
 constexpr std::string_view kValidateCommand = "trainyard.jobs.validate";
-
-constexpr std::string_view kNoUploads =
-    "Uploading local packages ({}) needs the storage API, which the trainyard server does not "
-    "serve yet. Upload the package yourself and pass its Cloud Storage URL with `--packages "
-    "gs://BUCKET/PATH/PACKAGE.tar.gz`, or use --dry-run to print the request.";
 
 // gcloud's follow-up (jobs_util._FOLLOW_UP_MESSAGE) without the stream-logs command, which
 // trainyard does not have yet.
@@ -71,18 +69,24 @@ int PrintDryRun(const SubmitRequest& request, const catalog::Catalog& catalog, s
 
 int Send(const SubmitRequest& request, const std::string& server, std::ostream& out,
          std::ostream& err) {
-  if (!request.packages.uploads.empty()) {
-    std::vector<std::string> paths;
-    for (const PackageUpload& upload : request.packages.uploads) {
-      paths.push_back(upload.local_path.string());
-    }
-    PrintError(err, kSubmitCommand, fmt::format(fmt::runtime(kNoUploads), fmt::join(paths, ", ")));
-    return 1;
-  }
   auto rest = RestClient::ForUrl(server);
   if (!rest.ok()) {
     PrintError(err, kSubmitCommand, rest.status().message());
     return 1;
+  }
+  if (!request.packages.uploads.empty()) {
+    const StorageClient storage(*ParseServerUrl(server));
+    for (const PackageUpload& upload : request.packages.uploads) {
+      const Status uploaded = storage.Upload(upload.local_path, upload.destination);
+      if (uploaded.code() == Code::kUnavailable || uploaded.code() == Code::kDeadlineExceeded) {
+        PrintApiError(err, kSubmitCommand, uploaded);  // as every call that reaches no server
+        return 1;
+      }
+      if (!uploaded.ok()) {  // gcloud's upload messages stand alone
+        PrintError(err, kSubmitCommand, uploaded.message());
+        return 1;
+      }
+    }
   }
   auto job = MlClient(*rest).CreateJob(request.project, request.job, request.explicit_fields);
   if (!job.ok()) {
@@ -99,11 +103,6 @@ int Send(const SubmitRequest& request, const std::string& server, std::ostream& 
 
 int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::string& server,
                       const catalog::Catalog& catalog, std::ostream& out, std::ostream& err) {
-  if (!dry_run && raw.package_path) {  // refused before `setup.py sdist` runs for nothing
-    PrintError(err, kSubmitCommand,
-               fmt::format(fmt::runtime(kNoUploads), "--package-path " + *raw.package_path));
-    return 1;
-  }
   auto request = RequestBuilder(catalog).Build(raw);
   if (!request.ok()) {
     PrintError(err, kSubmitCommand, request.status().message());

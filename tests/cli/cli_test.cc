@@ -102,12 +102,13 @@ TEST(SubmitTraining, RefusesAnInvalidRequestBeforeSendingIt) {
   EXPECT_THAT(o.err, HasSubstr("\ntrainingInput.masterConfig.acceleratorConfig.count: "));
 }
 
-TEST(SubmitTraining, WithoutDryRunRefusesPackagePathBeforeBuildingIt) {
-  const Outcome o = RunCli(Submit({"--package-path", "/nonexistent/trainer"}));
+TEST(SubmitTraining, APackagePathWithoutAStagingLocationIsRefusedBeforeAnyRequest) {
+  const Outcome o = RunCli(Submit({"--package-path", "/nonexistent/trainer"}),
+                           {.server = "http://127.0.0.1:1/", .project = "p"});
   EXPECT_EQ(o.rc, 1);
-  EXPECT_THAT(o.err, StartsWith("ERROR: (trainyard.jobs.submit.training) Uploading local packages "
-                                "(--package-path /nonexistent/trainer) needs the storage API"));
-  EXPECT_THAT(o.err, HasSubstr("--packages gs://BUCKET/PATH/PACKAGE.tar.gz"));
+  EXPECT_EQ(o.err,
+            "ERROR: (trainyard.jobs.submit.training) If local packages are provided, the "
+            "`--staging-bucket` or `--job-dir` flag must be given.\n");
 }
 
 TEST(SubmitTraining, RefusesAServerUrlItCannotUse) {
@@ -216,16 +217,13 @@ trainingInput:
   EXPECT_EQ(body["trainingInput"]["args"], nlohmann::json::array({"--from-file"}));
 }
 
-TEST_F(ConfigFileTest, WithoutDryRunRefusesLocalPackages) {
+TEST_F(ConfigFileTest, UploadingLocalPackagesNeedsAReachableServer) {
   const std::string package = Write("trainer-0.1.tar.gz", "not really a tarball");
   const Outcome o = RunCli(Submit({"--packages", package, "--staging-bucket", "gs://bkt1"}),
                            {.server = "http://127.0.0.1:1/", .project = "p"});
   EXPECT_EQ(o.rc, 1);
-  EXPECT_EQ(o.err, "ERROR: (trainyard.jobs.submit.training) Uploading local packages (" + package +
-                       ") needs the storage API, which the trainyard server does not serve yet. "
-                       "Upload the package yourself and pass its Cloud Storage URL with "
-                       "`--packages gs://BUCKET/PATH/PACKAGE.tar.gz`, or use --dry-run to print "
-                       "the request.\n");
+  EXPECT_THAT(o.err, StartsWith("ERROR: (trainyard.jobs.submit.training) UNAVAILABLE: Could not "
+                                "connect to the trainyard server at [http://127.0.0.1:1/]"));
 }
 
 TEST_F(ConfigFileTest, MissingFileIsOneErrorLine) {

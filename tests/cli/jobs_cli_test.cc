@@ -1,6 +1,8 @@
 // The `trainyard jobs` verbs end to end: `cli::Run` against the real server on 127.0.0.1:0
 // (integration/live_server.h), with its SQLite store in a temp dir.
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <set>
@@ -233,6 +235,56 @@ TEST_F(JobsCliTest, ServerAndProjectFlagsWinOverTheEnvironment) {
   const Outcome listed =
       CliWith({"jobs", "list", "--server", ServerUrl(), "--project", "proj"}, elsewhere);
   EXPECT_EQ(ListedIds(listed.out), std::vector<std::string>{"job_1"});
+}
+
+TEST_F(JobsCliTest, LocalPackagesAreUploadedThenSubmittedWithTheirStorageUris) {
+  testing::HttpClient client(server_->port());
+  ASSERT_EQ(client.Post("/storage/v1/b?project=proj", R"({"name":"bkt1"})").status, 200);
+  const std::filesystem::path src = server_->dir().path() / "src";
+  std::filesystem::create_directories(src / "trainer");
+  std::ofstream(src / "trainer" / "__init__.py") << "";
+  std::ofstream(src / "trainer" / "task.py") << "print('training')\n";
+  const std::filesystem::path extra = server_->dir().path() / "extra-1.0.tar.gz";
+  std::ofstream(extra, std::ios::binary) << "not really a tarball";
+
+  const Outcome submitted =
+      Cli({"jobs", "submit", "training", "job_pkg", "--package-path", (src / "trainer").string(),
+           "--packages", extra.string(), "--staging-bucket", "gs://bkt1", "--module-name",
+           "trainer.task", "--runtime-version", "2.11"});
+  ASSERT_EQ(submitted.rc, 0) << submitted.err;
+  const Outcome described = Cli({"jobs", "describe", "job_pkg", "--format", "json"});
+  ASSERT_EQ(described.rc, 0) << described.err;
+  const nlohmann::json uris = nlohmann::json::parse(described.out)["trainingInput"]["packageUris"];
+  ASSERT_EQ(uris.size(), 2u) << uris;
+  // gs://bkt1/<job id>/<sha256 of the files>/<basename>, the --packages file first (packages.h).
+  const std::string prefix =
+      uris[0].get<std::string>().substr(0, uris[0].get<std::string>().rfind('/') + 1);
+  EXPECT_THAT(prefix, ::testing::MatchesRegex("gs://bkt1/job_pkg/[0-9a-f]{64}/"));
+  EXPECT_EQ(uris[0], prefix + "extra-1.0.tar.gz");
+  EXPECT_EQ(uris[1], prefix + "trainer-0.0.0.tar.gz");
+  const std::string objects = "/storage/v1/b/bkt1/o/" + prefix.substr(10);
+  const auto extra_bytes = client.Get(objects + "extra-1.0.tar.gz?alt=media");
+  EXPECT_EQ(extra_bytes.body, "not really a tarball");
+  const auto sdist = client.Get(objects + "trainer-0.0.0.tar.gz?alt=media");
+  ASSERT_EQ(sdist.status, 200) << sdist.body;
+  EXPECT_TRUE(sdist.body.starts_with("\x1f\x8b"));  // gzip
+}
+
+TEST_F(JobsCliTest, AMissingStagingBucketIsNamedAndNothingIsSubmitted) {
+  const std::filesystem::path package = server_->dir().path() / "trainer-0.1.tar.gz";
+  std::ofstream(package) << "bytes";
+  const Outcome submitted = Cli({"jobs", "submit", "training", "job_1", "--packages",
+                                 package.string(), "--staging-bucket", "gs://nobucket",
+                                 "--module-name", "trainer.task", "--runtime-version", "2.11"});
+  EXPECT_EQ(submitted.rc, 1);
+  EXPECT_EQ(submitted.out, "");
+  EXPECT_EQ(submitted.err,
+            "ERROR: (trainyard.jobs.submit.training) Could not upload file: [nobucket] bucket "
+            "does not exist. Create it with `gcloud storage buckets create gs://nobucket`, with "
+            "gcloud's storage API pointed at this trainyard server (`gcloud config set "
+            "api_endpoint_overrides/storage " +
+                ServerUrl() + "storage/v1/`), then submit again.\n");
+  EXPECT_EQ(Cli({"jobs", "describe", "job_1"}).rc, 1);  // not found
 }
 
 TEST_F(JobsCliTest, ADownServerIsUnavailableWithAHint) {
