@@ -1,0 +1,1 @@
+raise RuntimeError("this setup.py is broken on purpose")
