@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The README's main job. Sets up and builds trainyard, then:
 #   1. checks the GPU page's config.yaml offline (and shows a refused one, with the field named);
-#   2. starts `trainyard serve` on loopback with a fresh data directory;
-#   3. submits the job to it with the trainyard CLI, lists and describes it, updates its labels;
-#   4. drives the same server with the real gcloud CLI, when it is installed.
-# Later milestones turn the job into real training (see the issues); today jobs stay QUEUED.
+#   2. starts `trainyard serve` on loopback with a fresh data directory, emulating GPUs when the
+#      machine has none, and creates a bucket through its storage API;
+#   3. submits the GPU page's cluster (a master and 9 workers with 4 T4 each, 3 parameter
+#      servers) running the linear example trainer (examples/trainers/linear): the package is
+#      built and uploaded, 13 replicas train data-parallel, and the job ends SUCCEEDED with the
+#      model and its metrics in gs://demo-bucket/linear;
+#   4. drives the same server with the real gcloud CLI, when it is installed: a second job,
+#      submitted, described and its output listed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,21 +27,35 @@ trap cleanup EXIT
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 job_flags=(--config examples/configs/seed_gpu.yaml --region us-central1
-           --module-name trainer.task --packages gs://demo-bucket/trainer-0.1.tar.gz
-           --runtime-version 2.11 --python-version 3.7)
+           --module-name trainer.task --runtime-version 2.11 --python-version 3.7)
+package_flags=(--package-path examples/trainers/linear/trainer --staging-bucket gs://demo-bucket)
+
+# Waits until job $1 has ended and prints its final state.
+wait_for() {
+  local state=""
+  for _ in $(seq 600); do
+    state=$("$ty" jobs describe "$1" | sed -n 's/^state: //p')
+    case "$state" in SUCCEEDED|FAILED|CANCELLED) break ;; esac
+    sleep 0.5
+  done
+  echo "$1: $state"
+  [[ "$state" == SUCCEEDED ]]
+}
 
 say "The accelerators trainyard knows"
 "$ty" catalog accelerators
 
 say "Validating the GPU page's config.yaml (master + 9 workers with 4 T4 each, 3 parameter servers)"
-"$ty" jobs validate seed_gpu_job "${job_flags[@]}"
+"$ty" jobs validate seed_gpu_job "${job_flags[@]}" --packages gs://demo-bucket/trainer-0.1.tar.gz
 
 say "A config the GPU page says is refused (T4, K80 and P100 in no single zone)"
 "$ty" jobs validate zone_mix --config examples/configs/refused_zone_mix.yaml --region us-central1 \
   --module-name trainer.task --packages gs://demo-bucket/trainer-0.1.tar.gz || true
 
-say "Starting trainyard serve"
-"$ty" serve --listen 127.0.0.1:0 --data-dir "$work/data" 2>"$work/serve.log" &
+emulation=()
+command -v nvidia-smi >/dev/null || emulation=(--accelerator-emulation)
+say "Starting trainyard serve ${emulation[*]}"
+"$ty" serve --listen 127.0.0.1:0 --data-dir "$work/data" "${emulation[@]}" 2>"$work/serve.log" &
 server_pid=$!
 for _ in $(seq 100); do
   grep -q 'serving on' "$work/serve.log" 2>/dev/null && break
@@ -47,26 +65,43 @@ cat "$work/serve.log"
 url=$(grep -o 'http://[^ ]*' "$work/serve.log")
 export TRAINYARD_SERVER=$url TRAINYARD_PROJECT=demo
 
-say "Submitting it"
-"$ty" jobs submit training seed_gpu_job "${job_flags[@]}" --labels team=research
+say "Creating the bucket gs://demo-bucket (storage v1 API)"
+curl -sS -X POST "${url}storage/v1/b?project=demo" -H 'Content-Type: application/json' \
+  -d '{"name": "demo-bucket"}'
+echo
+
+say "Submitting the GPU page's cluster with the linear example trainer"
+"$ty" jobs submit training seed_gpu_job "${job_flags[@]}" "${package_flags[@]}" \
+  --job-dir gs://demo-bucket/linear --labels team=research -- --epochs 300
 say "Listing jobs"
 "$ty" jobs list
 say "Updating its labels"
 "$ty" jobs update seed_gpu_job --update-labels stage=demo
+say "Waiting for it to train"
+wait_for seed_gpu_job
 say "Describing it"
 "$ty" jobs describe seed_gpu_job
+say "What the master printed, and the model's metrics (gs://demo-bucket/linear/metrics.json)"
+cat "$work/data/jobs/demo/seed_gpu_job/logs/master-replica-0.stdout"
+curl -sS "${url}storage/v1/b/demo-bucket/o/linear%2Fmetrics.json?alt=media"
+echo
 
 if command -v gcloud >/dev/null; then
   say "The same server through the real gcloud CLI"
   export CLOUDSDK_CONFIG=$work/gcloud
   for setting in "core/project demo" "api_endpoint_overrides/ml $url" \
+      "api_endpoint_overrides/storage ${url}storage/v1/" \
       "auth/disable_credentials true" "core/disable_usage_reporting true" \
       "component_manager/disable_update_check true"; do
     # shellcheck disable=SC2086
     gcloud config set $setting >/dev/null 2>&1
   done
+  gcloud ai-platform jobs submit training gcloud_job --region us-central1 \
+    --module-name trainer.task --runtime-version 2.11 --python-version 3.7 \
+    "${package_flags[@]}" --job-dir gs://demo-bucket/gcloud -- --epochs 100
+  wait_for gcloud_job
   gcloud ai-platform jobs list
-  gcloud ai-platform jobs cancel seed_gpu_job
-  gcloud ai-platform jobs describe seed_gpu_job --format='value(jobId,state,endTime,labels)'
+  gcloud ai-platform jobs describe gcloud_job --format='value(jobId,state,startTime,endTime)'
+  gcloud storage ls gs://demo-bucket/gcloud/
 fi
 say "Done"

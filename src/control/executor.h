@@ -53,9 +53,8 @@ struct ExecutorOptions {
   std::map<std::string, std::string, std::less<>> python_by_version;
   RestartPolicy restart;
   std::chrono::milliseconds stop_grace{10'000};
-  std::chrono::milliseconds tick{200};
-  bool hold_queue = false;  // start no QUEUED job (running ones go on)  // how often the loop looks
-                            // at timers without a wake-up
+  std::chrono::milliseconds tick{200};  // how often the loop looks at timers without a wake-up
+  bool hold_queue = false;              // start no QUEUED job (running ones go on)
 };
 
 class Executor {

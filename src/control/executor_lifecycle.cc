@@ -19,7 +19,7 @@ namespace {
 constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
 constexpr std::string_view kMaxRunningTimeMessage = "Job cancelled: exceeded maxRunningTime.";
 constexpr std::string_view kMaxWaitTimeMessage = "Job cancelled: exceeded maxWaitTime.";
-constexpr std::size_t kStderrTailBytes = 16 * 1024;
+constexpr std::size_t kStderrTailBytes = std::size_t{16} * 1024;
 
 // The last `max_bytes` of the file at `path` ("" when it cannot be read).
 std::string ReadTail(const std::string& path, std::size_t max_bytes) {

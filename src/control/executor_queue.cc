@@ -71,7 +71,10 @@ void Executor::ScheduleQueue() {
   const WallTime now = Now();
   std::vector<Queued> queued;
   std::vector<sched::JobDemand> demands;
-  for (auto& [project, job] : *unfinished) {
+  for (auto& entry : *unfinished) {
+    // Named references, not a structured binding: lambdas below capture them.
+    const std::string& project = entry.first;
+    model::Job& job = entry.second;
     if (job.state != model::JobState::kQueued || !job.training_input) {
       continue;
     }

@@ -105,6 +105,18 @@ HttpClient::~HttpClient() = default;
 
 ClientResponse HttpClient::Send(std::string_view method, std::string_view target,
                                 std::string_view body, const Headers& headers) {
+  const bool reused = connection_ != nullptr;
+  ClientResponse response = SendOnce(method, target, body, headers);
+  // A kept-alive connection the server closed while idle (its 30 s timeout) fails before the
+  // request is read: send it again on a fresh connection, as HTTP clients do.
+  if (reused && response.status == 0) {
+    response = SendOnce(method, target, body, headers);
+  }
+  return response;
+}
+
+ClientResponse HttpClient::SendOnce(std::string_view method, std::string_view target,
+                                    std::string_view body, const Headers& headers) {
   if (!connection_) {
     connection_ = std::make_unique<Connection>(deadline_);
     ++connections_opened_;

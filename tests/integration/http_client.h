@@ -33,8 +33,9 @@ class HttpClient {
   HttpClient& operator=(const HttpClient&) = delete;
 
   // One request on this client's keep-alive connection (opened on first use, and again after
-  // the server closed it). A body is sent with `Content-Type: application/json` unless `headers`
-  // names another.
+  // the server closed it; a request that fails on a reused connection before any answer is sent
+  // once more on a fresh one, as the server closes idle connections). A body is sent with
+  // `Content-Type: application/json` unless `headers` names another.
   ClientResponse Send(std::string_view method, std::string_view target, std::string_view body = "",
                       const Headers& headers = {});
   ClientResponse Get(std::string_view target) { return Send("GET", target); }
@@ -57,6 +58,8 @@ class HttpClient {
 
  private:
   struct Connection;
+  ClientResponse SendOnce(std::string_view method, std::string_view target, std::string_view body,
+                          const Headers& headers);
   std::unique_ptr<Connection> connection_;
   std::string host_;
   int port_;
