@@ -157,7 +157,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
     return *rc;
   }
-  if (std::optional<int> rc = local.Run(user_args, GetEnv("TRAINYARD_PYTHON"), err)) {
+  if (std::optional<int> rc = local.Run(env, user_args, err)) {
     return *rc;
   }
   if (user_args) {
@@ -181,7 +181,8 @@ int Main(int argc, char** argv) {
                 .project = GetEnv("TRAINYARD_PROJECT"),
                 .region = GetEnv("TRAINYARD_REGION"),
                 .home = GetEnv("TRAINYARD_HOME"),
-                .user_home = GetEnv("HOME")});
+                .user_home = GetEnv("HOME"),
+                .python = GetEnv("TRAINYARD_PYTHON")});
   } catch (const std::exception& e) {
     std::cerr << "ERROR: (trainyard) internal error: " << e.what() << "\n";
     return 1;

@@ -14,6 +14,7 @@ struct Environment {
   std::optional<std::string> region;     // $TRAINYARD_REGION
   std::optional<std::string> home;       // $TRAINYARD_HOME: the data directory of `serve`
   std::optional<std::string> user_home;  // $HOME
+  std::optional<std::string> python;     // $TRAINYARD_PYTHON: `local train`'s interpreter
 };
 
 // Where `trainyard serve` listens by default.

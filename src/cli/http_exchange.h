@@ -1,9 +1,10 @@
 // One HTTP/1.1 request to the trainyard server on its own connection, every step bounded by a
-// deadline, and its answer whatever the status: what the storage uploads need and `RestClient`
-// does not give (their own Content-Type and headers, the `Location` header of a resumable
-// session, its 308 answers). Transport failures are worded as `RestClient`'s (rest_client.h):
-// UNAVAILABLE (or DEADLINE_EXCEEDED once connected) naming the server and how to start one.
-// Thread-safe: a plain function.
+// deadline, and its answer whatever the status: the one transport of the command line.
+// `RestClient` (rest_client.h) sends its JSON calls through it; the storage uploads use it
+// directly for what `RestClient` does not give (their own Content-Type and headers, the
+// `Location` header of a resumable session, its 308 answers). No answer at all (refused,
+// unreachable, timed out) gives UNAVAILABLE (DEADLINE_EXCEEDED once connected) naming the server
+// and how to start one. Thread-safe: a plain function.
 #pragma once
 
 #include <string>

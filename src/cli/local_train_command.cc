@@ -180,8 +180,9 @@ LocalTree::LocalTree(CLI::App& app) : flags_(std::make_unique<Flags>()) {
 
 LocalTree::~LocalTree() = default;
 
-std::optional<int> LocalTree::Run(const std::optional<std::vector<std::string>>& user_args,
-                                  const std::optional<std::string>& env_python, std::ostream& err) {
+std::optional<int> LocalTree::Run(const Environment& env,
+                                  const std::optional<std::vector<std::string>>& user_args,
+                                  std::ostream& err) {
   const Flags& f = *flags_;
   if (!f.train->parsed()) {
     return std::nullopt;
@@ -201,7 +202,7 @@ std::optional<int> LocalTree::Run(const std::optional<std::vector<std::string>>&
   }
   const std::string python =
       !f.python.empty() ? f.python
-                        : (env_python && !env_python->empty() ? *env_python : kDefaultPython);
+                        : (env.python && !env.python->empty() ? *env.python : kDefaultPython);
   Result<std::string> primary_name = PrimaryNodeName(python, err);
   if (!primary_name.ok()) {
     PrintError(err, kCommand, primary_name.status().message());

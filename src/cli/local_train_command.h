@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/environment.h"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -35,10 +37,12 @@ class LocalTree {
 
   // After a successful parse: runs `local train` and returns its exit code (the primary's, or 1
   // when the processes could not be started), or nullopt when the command line did not choose
-  // it. `user_args` are the words after a bare `--`; `env_python` is $TRAINYARD_PYTHON.
-  // Warnings and errors go to `err`; the trainer writes to this process's stdout and stderr.
-  std::optional<int> Run(const std::optional<std::vector<std::string>>& user_args,
-                         const std::optional<std::string>& env_python, std::ostream& err);
+  // it. `env.python` is the interpreter when there is no --python; `user_args` are the words
+  // after a bare `--`. Warnings and errors go to `err`; the trainer writes to this process's
+  // stdout and stderr.
+  std::optional<int> Run(const Environment& env,
+                         const std::optional<std::vector<std::string>>& user_args,
+                         std::ostream& err);
 
  private:
   struct Flags;

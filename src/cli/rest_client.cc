@@ -3,30 +3,17 @@
 #include <cctype>
 #include <charconv>
 #include <cstddef>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <fmt/format.h>
 
+#include "cli/http_exchange.h"
 #include "cli/rpc_status.h"
 
 namespace trainyard::cli {
 namespace {
-
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-using tcp = asio::ip::tcp;
-
-constexpr std::uint64_t kMaxResponseBytes = std::uint64_t{64} << 20;
-constexpr std::string_view kUserAgent = "trainyard-cli";
 
 Status BadUrl(std::string_view url, std::string_view why) {
   return Status::InvalidArgument(
@@ -45,100 +32,6 @@ bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
   }
   return true;
 }
-
-std::string Seconds(std::chrono::milliseconds duration) {
-  return fmt::format("{:g}s", static_cast<double>(duration.count()) / 1000.0);
-}
-
-// The advice every "no answer" message ends with.
-constexpr std::string_view kHowToReach =
-    "Is `trainyard serve` running? Start one with `trainyard serve`, or point --server or "
-    "$TRAINYARD_SERVER at a running server.";
-
-// One request on its own connection. The connection and I/O steps are asynchronous only so
-// that the stream's deadline applies to them; `Run` drives them to the end on this thread.
-class Exchange {
- public:
-  Exchange(const ServerUrl& server, const RestOptions& options)
-      : server_(server), options_(options) {
-    parser_.body_limit(kMaxResponseBytes);
-  }
-
-  Result<std::string> Run(http::request<http::string_body> request) {
-    request_ = std::move(request);
-    tcp::resolver resolver(io_);
-    beast::error_code ec;
-    const auto endpoints = resolver.resolve(server_.host, std::to_string(server_.port), ec);
-    if (ec) {
-      return Status::Unavailable(fmt::format(
-          "Could not find the trainyard server at [{}]: cannot resolve host \"{}\" ({}). {}",
-          server_.text, server_.host, ec.message(), kHowToReach));
-    }
-    stream_.expires_after(options_.connect_timeout);
-    stream_.async_connect(
-        endpoints, [this](beast::error_code error, const tcp::endpoint&) { OnConnect(error); });
-    io_.run();
-    if (failure_) {
-      return *std::move(failure_);
-    }
-    const auto& response = parser_.get();
-    const int status = static_cast<int>(response.result_int());
-    if (status >= 200 && status < 300) {
-      return response.body();
-    }
-    return StatusFromHttpError(status, response.body());
-  }
-
- private:
-  void OnConnect(beast::error_code ec) {
-    if (ec) {
-      const std::string why = ec == beast::error::timeout
-                                  ? "no connection within " + Seconds(options_.connect_timeout)
-                                  : ec.message();
-      failure_ =
-          Status::Unavailable(fmt::format("Could not connect to the trainyard server at [{}]: "
-                                          "{}. {}",
-                                          server_.text, why, kHowToReach));
-      return;
-    }
-    stream_.expires_after(options_.response_timeout);
-    http::async_write(stream_, request_,
-                      [this](beast::error_code error, std::size_t) { OnWrite(error); });
-  }
-
-  void OnWrite(beast::error_code ec) {
-    if (ec) {
-      failure_ = NoAnswer("sending the request", ec);
-      return;
-    }
-    http::async_read(stream_, buffer_, parser_, [this](beast::error_code error, std::size_t) {
-      if (error) {
-        failure_ = NoAnswer("reading the response", error);
-      }
-    });
-  }
-
-  Status NoAnswer(std::string_view step, beast::error_code ec) const {
-    if (ec == beast::error::timeout) {
-      return Status::DeadlineExceeded(
-          fmt::format("The trainyard server at [{}] did not answer within {}.", server_.text,
-                      Seconds(options_.response_timeout)));
-    }
-    return Status::Unavailable(
-        fmt::format("The connection to the trainyard server at [{}] failed "
-                    "while {}: {}.",
-                    server_.text, step, ec.message()));
-  }
-
-  const ServerUrl& server_;
-  const RestOptions& options_;
-  asio::io_context io_;
-  beast::tcp_stream stream_{io_};
-  beast::flat_buffer buffer_;
-  http::request<http::string_body> request_;
-  http::response_parser<http::string_body> parser_;
-  std::optional<Status> failure_;
-};
 
 }  // namespace
 
@@ -231,23 +124,21 @@ Result<RestClient> RestClient::ForUrl(std::string_view url, RestOptions options)
 
 Result<std::string> RestClient::Call(std::string_view method, std::string_view path,
                                      std::string_view body) const {
-  http::request<http::string_body> request;
-  request.method_string(beast::string_view(method.data(), method.size()));
-  const std::string target = server_.base_path + std::string(path);
-  request.target(target);
-  request.version(11);
-  const bool ipv6 = server_.host.find(':') != std::string::npos;
-  request.set(http::field::host, ipv6 ? fmt::format("[{}]:{}", server_.host, server_.port)
-                                      : fmt::format("{}:{}", server_.host, server_.port));
-  request.set(http::field::user_agent, beast::string_view(kUserAgent.data(), kUserAgent.size()));
-  request.set(http::field::accept, "application/json");
+  HttpCall call{.method = std::string(method),
+                .target = std::string(path),
+                .headers = {{"Accept", "application/json"}}};
   if (!body.empty()) {
-    request.set(http::field::content_type, "application/json");
-    request.body() = std::string(body);
+    call.headers.emplace_back("Content-Type", "application/json");
+    call.body = std::string(body);
   }
-  request.keep_alive(false);
-  request.prepare_payload();
-  return Exchange(server_, options_).Run(std::move(request));
+  Result<HttpReply> reply = SendHttp(server_, options_, std::move(call));
+  if (!reply.ok()) {
+    return reply.status();
+  }
+  if (reply->status >= 200 && reply->status < 300) {
+    return std::move(reply->body);
+  }
+  return StatusFromHttpError(reply->status, reply->body);
 }
 
 }  // namespace trainyard::cli

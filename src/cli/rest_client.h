@@ -1,5 +1,5 @@
-// A small blocking HTTP/1.1 client for the trainyard API server: one request per connection,
-// every step bounded by a deadline, errors as `Status` values.
+// A small blocking JSON client for the trainyard API server, errors as `Status` values. Each
+// call is one `SendHttp` (http_exchange.h): its own connection, every step bounded by a deadline.
 //   * A 2xx answer gives the response body.
 //   * Any other answer gives the google.rpc error it carries (rpc_status.h).
 //   * No answer at all (refused, unreachable, timed out) gives UNAVAILABLE (DEADLINE_EXCEEDED

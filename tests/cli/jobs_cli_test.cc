@@ -17,12 +17,14 @@
 
 #include "cli/commands.h"
 #include "integration/live_server.h"
+#include "support/text.h"
 
 namespace trainyard::cli {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using testing::Lines;
 using ::testing::StartsWith;
 
 struct Outcome {
@@ -30,15 +32,6 @@ struct Outcome {
   std::string out;
   std::string err;
 };
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 // The JOB_ID column of a `jobs list` table, header excluded.
 std::vector<std::string> ListedIds(const std::string& table) {

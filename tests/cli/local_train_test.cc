@@ -2,9 +2,9 @@
 // interpreters (shell scripts answering gcloud's TensorFlow probe, else running
 // /usr/bin/python3): gcloud's TF_CONFIG, working directory, arguments, warnings and exit codes.
 #include <cerrno>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -80,19 +80,20 @@ class LocalTrainTest : public ::testing::Test {
   }
 
   // `trainyard local train --module-name trainer.task --package-path … FLAGS -- --out … ARGS`.
-  Outcome Train(const std::vector<std::string>& flags, const std::vector<std::string>& args) {
+  Outcome Train(const std::vector<std::string>& flags, const std::vector<std::string>& args,
+                const Environment& env = {}) {
     std::vector<std::string> command = {"local",        "train",          "--module-name",
                                         "trainer.task", "--package-path", package_dir().string()};
     command.insert(command.end(), flags.begin(), flags.end());
     command.insert(command.end(), {"--", "--out", out_dir().string()});
     command.insert(command.end(), args.begin(), args.end());
-    return RunCli(command);
+    return RunCli(command, env);
   }
 
-  static Outcome RunCli(const std::vector<std::string>& args) {
+  static Outcome RunCli(const std::vector<std::string>& args, const Environment& env = {}) {
     std::ostringstream out;
     std::ostringstream err;
-    const int rc = cli::Run(args, out, err, {});
+    const int rc = cli::Run(args, out, err, env);
     return {rc, out.str(), err.str()};
   }
 
@@ -215,15 +216,47 @@ INSTANTIATE_TEST_SUITE_P(
                                   "primary node name, aka \"chief\" for cluster settings\n"}),
     [](const auto& tc) { return tc.param.name; });
 
-TEST_F(LocalTrainTest, TheInterpreterComesFromTrainyardPythonWithoutTheFlag) {
-  const std::string python = FakePython("python-env", "echo 1.15.5; exit 0");
-  setenv("TRAINYARD_PYTHON", python.c_str(), 1);
-  const Outcome o = Train({"--distributed", "--worker-count", "0", "--parameter-server-count", "0"},
-                          {"--expect", "0", "--exit", "0"});
-  unsetenv("TRAINYARD_PYTHON");
+// The interpreters are told apart by their TensorFlow: "tf1" makes the primary "master", "tf2"
+// makes it "chief".
+struct InterpreterCase {
+  std::string name;
+  std::optional<std::string> flag;  // --python: "tf1" or "tf2"
+  std::optional<std::string> env;   // $TRAINYARD_PYTHON: "tf1" or "tf2"
+  std::string primary;
+};
+
+class InterpreterTest : public LocalTrainTest,
+                        public ::testing::WithParamInterface<InterpreterCase> {
+ protected:
+  std::string Python(const std::string& which) const {
+    return FakePython("python-" + which,
+                      which == "tf1" ? "echo 1.15.5; exit 0" : "echo 2.11.0; exit 0");
+  }
+};
+
+TEST_P(InterpreterTest, IsTheFlagThenTrainyardPython) {
+  const InterpreterCase& c = GetParam();
+  std::vector<std::string> flags = {"--distributed", "--worker-count", "0",
+                                    "--parameter-server-count", "0"};
+  if (c.flag) {
+    flags.insert(flags.end(), {"--python", Python(*c.flag)});
+  }
+  Environment env;
+  if (c.env) {
+    env.python = Python(*c.env);
+  }
+  const Outcome o = Train(flags, {"--expect", "0", "--exit", "0"}, env);
   ASSERT_EQ(o.rc, 0) << o.err;
-  EXPECT_EQ(Record("master-0")["tf_config"]["task"]["type"], "master");
+  EXPECT_EQ(o.err, "");
+  EXPECT_EQ(Record(c.primary + "-0")["tf_config"]["task"]["type"], c.primary);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Sources, InterpreterTest,
+    ::testing::Values(InterpreterCase{"TrainyardPython", std::nullopt, "tf1", "master"},
+                      InterpreterCase{"FlagWinsOverTrainyardPython", "tf2", "tf1", "chief"},
+                      InterpreterCase{"FlagAlone", "tf1", std::nullopt, "master"}),
+    [](const auto& tc) { return tc.param.name; });
 
 TEST_F(LocalTrainTest, AnInterpreterThatCannotRunIsAnError) {
   const Outcome o = Train({"--python", "/nonexistent/python"}, {"--expect", "0", "--exit", "0"});

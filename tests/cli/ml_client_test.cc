@@ -225,6 +225,42 @@ TEST_F(ScriptedServerTest, AnAnswerThatIsNotAJobIsInternal) {
                                 "is not a valid Job: INVALID_ARGUMENT: "));
 }
 
+struct WireCase {
+  std::string name;
+  std::string method;
+  std::string body;          // given to `RestClient::Call`
+  std::string content_type;  // as the server saw it; "" for none
+};
+
+class RestWireTest : public ScriptedServerTest, public ::testing::WithParamInterface<WireCase> {};
+
+TEST_P(RestWireTest, SendsJsonHeadersAndTheBody) {
+  const WireCase& c = GetParam();
+  AnswerWith(R"({"ok":true})");
+  auto rest = RestClient::ForUrl(url_ + "ml");
+  ASSERT_TRUE(rest.ok());
+  const Result<std::string> answer = rest->Call(c.method, "v1/x?y=1", c.body);
+  ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+  EXPECT_EQ(*answer, R"({"ok":true})");
+  const std::vector<HttpRequest> requests = api_.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  const HttpRequest& sent = requests[0];
+  EXPECT_EQ(sent.method, c.method);
+  EXPECT_EQ(sent.target, "/ml/v1/x?y=1");
+  EXPECT_EQ(sent.content_type, c.content_type);
+  EXPECT_EQ(sent.body, c.body);
+  EXPECT_EQ(sent.Header("accept"), "application/json");
+  EXPECT_EQ(sent.Header("user-agent"), "trainyard-cli");
+  EXPECT_EQ(sent.Header("host"), url_.substr(7, url_.size() - 8));  // "127.0.0.1:PORT"
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Calls, RestWireTest,
+    ::testing::Values(WireCase{"GetWithoutBody", "GET", "", ""},
+                      WireCase{"PostWithJson", "POST", R"({"a":1})", "application/json"},
+                      WireCase{"PatchWithJson", "PATCH", "{}", "application/json"}),
+    [](const auto& tc) { return tc.param.name; });
+
 TEST_F(ScriptedServerTest, ASlowServerMissesTheResponseDeadline) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();

@@ -12,6 +12,7 @@
 #include "base/time_format.h"
 #include "integration/executing_server.h"
 #include "integration/live_server.h"
+#include "support/text.h"
 
 namespace trainyard::testing {
 namespace {
@@ -30,15 +31,6 @@ class LifecycleTest : public ExecutionTest {
     }
   }
 };
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  return lines;
-}
 
 TEST_F(LifecycleTest, SingleReplicaJobSucceedsAndWritesIntoItsJobDir) {
   const nlohmann::json created =
