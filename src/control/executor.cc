@@ -1,9 +1,11 @@
 #include "control/executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <utility>
 #include <variant>
 
@@ -33,8 +35,13 @@ Executor::Executor(JobController& controller, const store::JobStore& store,
       run_async_(std::move(run_async)) {
   if (!run_async_) {
     run_async_ = [this](std::function<void()> work) {
+      auto done = std::make_shared<std::atomic<bool>>(false);
       std::lock_guard lock(mu_);
-      workers_.emplace_back(std::move(work));
+      workers_.push_back({std::thread([work = std::move(work), done] {
+                            work();
+                            done->store(true);
+                          }),
+                          done});
     };
   }
 }
@@ -73,13 +80,27 @@ void Executor::Stop(bool stop_replicas) {
   if (stop_replicas) {
     StopAllReplicas();
   }
-  std::vector<std::thread> workers;
+  std::vector<Worker> workers;
   {
     std::lock_guard lock(mu_);
     workers.swap(workers_);
   }
-  for (std::thread& worker : workers) {
-    worker.join();
+  for (Worker& worker : workers) {
+    worker.thread.join();
+  }
+}
+
+void Executor::ReapWorkers() {
+  std::vector<Worker> finished;
+  {
+    std::lock_guard lock(mu_);
+    auto done = std::stable_partition(workers_.begin(), workers_.end(),
+                                      [](const Worker& worker) { return !worker.done->load(); });
+    std::move(done, workers_.end(), std::back_inserter(finished));
+    workers_.erase(done, workers_.end());
+  }
+  for (Worker& worker : finished) {
+    worker.thread.join();  // returns at once: its work is over
   }
 }
 
@@ -148,6 +169,7 @@ void Executor::Loop() {
 }
 
 void Executor::RunOnce() {
+  ReapWorkers();
   std::vector<Event> events;
   bool woken = false;
   {

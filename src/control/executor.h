@@ -20,6 +20,7 @@
 // or PREPARING, maxRunningTime from `startTime`.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -98,6 +99,7 @@ class Executor {
   struct Queued;
 
   void Loop();
+  void ReapWorkers();
   void StopAllReplicas();
   void Post(Event event);
   void ProcessEvent(Event& event);
@@ -134,11 +136,16 @@ class Executor {
   // Shared with other threads.
   std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<Event> events_;         // guarded by mu_
-  bool woken_ = false;                // guarded by mu_
-  bool stopping_ = false;             // guarded by mu_
-  bool stopped_ = false;              // guarded by mu_: Stop() ran
-  std::vector<std::thread> workers_;  // guarded by mu_
+  std::vector<Event> events_;  // guarded by mu_
+  bool woken_ = false;         // guarded by mu_
+  bool stopping_ = false;      // guarded by mu_
+  bool stopped_ = false;       // guarded by mu_: Stop() ran
+  // Staging threads; finished ones are joined by the next pass of the loop.
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::vector<Worker> workers_;  // guarded by mu_
   std::thread loop_;
 };
 
