@@ -91,13 +91,17 @@ class Session : public std::enable_shared_from_this<Session> {
       OnReadError(http::error::body_limit);
       return;
     }
+    // Read from the header parser now: StartSpool moves it into the file-body parser.
+    const bool expect_continue =
+        beast::iequals(parser_->get()[http::field::expect], "100-continue");
+    const unsigned version = parser_->get().version();
     if (!spool) {
       parser_->body_limit(options_.max_body_bytes);  // for a chunked body
     } else if (!StartSpool()) {
       return;
     }
-    if (beast::iequals(parser_->get()[http::field::expect], "100-continue")) {
-      continue_.emplace(http::status::continue_, parser_->get().version());
+    if (expect_continue) {
+      continue_.emplace(http::status::continue_, version);
       http::async_write(stream_, *continue_,
                         [self = shared_from_this()](beast::error_code write_ec, std::size_t) {
                           if (write_ec) {
