@@ -137,6 +137,28 @@ class TrainyardServer:
         self.returncode = self._proc.returncode
         return self.returncode
 
+    def stop_cleanly(self):
+        """stop(), then AssertionError (a failure of the calling test class) when the server did
+        not exit 0 after saying it stopped, or its process is still there."""
+        pid = self.pid
+        rc = self.stop()
+        log = self.log()
+        if rc != 0 or "trainyard: stopped" not in log:
+            raise AssertionError("trainyard serve did not stop cleanly (rc %s):\n%s" % (rc, log))
+        if os.path.exists("/proc/%d" % pid):
+            raise AssertionError("trainyard serve (pid %d) is still running" % pid)
+
+
+def start_server(trainyard, tmp, data_dir, extra_args=()):
+    """A started TrainyardServer; on failure removes the test class's `tmp` and raises."""
+    server = TrainyardServer(trainyard, data_dir, extra_args=extra_args)
+    try:
+        server.start()
+    except Exception:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return server
+
 
 class _CountingResult(unittest.TextTestResult):
     def __init__(self, *args, **kwargs):

@@ -81,27 +81,18 @@ class GcloudJobsTest(unittest.TestCase):
             raise unittest.SkipTest("gcloud is not installed")
         cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-jobs-")
         # The control plane only: jobs stay QUEUED, so every state the tests expect is stable.
-        cls.server = gcloud_env.TrainyardServer(TRAINYARD, os.path.join(cls.tmp, "data"),
-                                                extra_args=["--hold-queue"])
-        try:
-            cls.server.start()
-        except Exception:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
-            raise
+        cls.server = gcloud_env.start_server(TRAINYARD, cls.tmp, os.path.join(cls.tmp, "data"),
+                                             extra_args=["--hold-queue"])
         cls.env = gcloud_env.gcloud_environment(os.path.join(cls.tmp, "gcloud"), PROJECT,
                                                 cls.server.url, logging_url=cls.server.url)
 
     @classmethod
     def tearDownClass(cls):
-        pid = cls.server.pid
-        rc = cls.server.stop()
-        log = cls.server.log()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-        # Reported as an error of the class (and counted as a failure) when the stop was unclean.
-        if rc != 0 or "trainyard: stopped" not in log:
-            raise AssertionError("trainyard serve did not stop cleanly (rc %s):\n%s" % (rc, log))
-        if os.path.exists("/proc/%d" % pid):
-            raise AssertionError("trainyard serve (pid %d) is still running" % pid)
+        # A stop that was not clean is reported as an error of the class (counted as a failure).
+        try:
+            cls.server.stop_cleanly()
+        finally:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- helpers ----------------------------------------------------------------------------
 

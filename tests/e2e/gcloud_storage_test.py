@@ -47,25 +47,17 @@ class GcloudStorageTest(unittest.TestCase):
             raise unittest.SkipTest("gcloud is not installed")
         cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-storage-")
         cls.data = os.path.join(cls.tmp, "data")
-        cls.server = gcloud_env.TrainyardServer(TRAINYARD, cls.data)
-        try:
-            cls.server.start()
-        except Exception:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
-            raise
+        cls.server = gcloud_env.start_server(TRAINYARD, cls.tmp, cls.data)
         cls.env = gcloud_env.gcloud_environment(os.path.join(cls.tmp, "gcloud"), PROJECT,
                                                 cls.server.url)
 
     @classmethod
     def tearDownClass(cls):
-        pid = cls.server.pid
-        rc = cls.server.stop()
-        log = cls.server.log()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
-        if rc != 0 or "trainyard: stopped" not in log:
-            raise AssertionError("trainyard serve did not stop cleanly (rc %s):\n%s" % (rc, log))
-        if os.path.exists("/proc/%d" % pid):
-            raise AssertionError("trainyard serve (pid %d) is still running" % pid)
+        # A stop that was not clean is reported as an error of the class (counted as a failure).
+        try:
+            cls.server.stop_cleanly()
+        finally:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- helpers ----------------------------------------------------------------------------
 
