@@ -15,6 +15,7 @@
 
 #include "model/fields.h"
 #include "model/wire_text.h"
+#include "model/yaml_bool.h"
 
 namespace trainyard::model::internal {
 namespace {
@@ -58,17 +59,6 @@ std::optional<double> ParseFloat(std::string_view text) {
     return std::nullopt;
   }
   return value;
-}
-
-// YAML 1.2 core schema booleans.
-std::optional<bool> ParseBool(std::string_view text) {
-  if (text == "true" || text == "True" || text == "TRUE") {
-    return true;
-  }
-  if (text == "false" || text == "False" || text == "FALSE") {
-    return false;
-  }
-  return std::nullopt;
 }
 
 class Converter;
@@ -188,7 +178,7 @@ class Converter {
 
   json Convert(const YAML::Node& node, const std::string& /*path*/, Type<bool> /*unused*/) {
     if (node.IsScalar()) {
-      if (const auto value = ParseBool(node.Scalar())) {
+      if (const auto value = ParseYamlBool(node.Scalar())) {
         return *value;
       }
     }
@@ -254,3 +244,17 @@ std::optional<json> JobYamlToJson(const YAML::Node& root, Violations& out,
 }
 
 }  // namespace trainyard::model::internal
+
+namespace trainyard::model {
+
+std::optional<bool> ParseYamlBool(std::string_view text) {
+  if (text == "true" || text == "True" || text == "TRUE") {
+    return true;
+  }
+  if (text == "false" || text == "False" || text == "FALSE") {
+    return false;
+  }
+  return std::nullopt;
+}
+
+}  // namespace trainyard::model

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "model/yaml_bool.h"
 #include "sched/inventory.h"
 
 namespace trainyard::sched {
@@ -53,17 +54,6 @@ std::optional<std::int64_t> ParseMemoryMib(std::string_view text) {
     return std::nullopt;
   }
   return *value * scale;
-}
-
-// YAML 1.2 core schema booleans.
-std::optional<bool> ParseBool(std::string_view text) {
-  if (text == "true" || text == "True" || text == "TRUE") {
-    return true;
-  }
-  if (text == "false" || text == "False" || text == "FALSE") {
-    return false;
-  }
-  return std::nullopt;
 }
 
 // The entries of mapping `map` by key; repeated, unknown and non-string keys are violations.
@@ -169,7 +159,8 @@ Node ParseNode(const YAML::Node& value, const std::string& path, const catalog::
   bool emulated = false;
   if (entries.contains("emulated")) {
     const YAML::Node& flag = entries["emulated"];
-    const std::optional<bool> parsed = flag.IsScalar() ? ParseBool(flag.Scalar()) : std::nullopt;
+    const std::optional<bool> parsed =
+        flag.IsScalar() ? model::ParseYamlBool(flag.Scalar()) : std::nullopt;
     if (!parsed) {
       out.Add(path + ".emulated", "must be true or false");
     }
