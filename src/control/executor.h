@@ -109,6 +109,8 @@ class Executor {
   Status StartReplica(Run& run, std::size_t replica);
   void RecordPid(const Run& run, std::size_t replica);
   Status PrepareJobDir(const std::string& job_dir);
+  // The interpreter for the job's pythonVersion (options_.python_by_version, else python).
+  std::string PythonFor(const model::TrainingInput& input) const;
   void BeginStop(Run& run, model::JobState outcome, std::string message);
   void CheckRun(Run& run);
   bool FinishIfStopped(Run& run);

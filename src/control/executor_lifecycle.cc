@@ -113,11 +113,7 @@ void Executor::Launch(Run& run) {
 
   plan::PlanContext context;
   context.job_id = run.job_id;
-  context.python = options_.python;
-  if (auto python = options_.python_by_version.find(input.python_version);
-      python != options_.python_by_version.end()) {
-    context.python = python->second;
-  }
+  context.python = PythonFor(input);
   if (!input.package_uris.empty()) {
     context.pythonpath = layout.packages_dir();
   }
@@ -171,6 +167,11 @@ void Executor::Launch(Run& run) {
     BeginStop(run, model::JobState::kCancelled, std::string(kCancelledMessage));
     run.write_outcome = false;
   }
+}
+
+std::string Executor::PythonFor(const model::TrainingInput& input) const {
+  const auto python = options_.python_by_version.find(input.python_version);
+  return python == options_.python_by_version.end() ? options_.python : python->second;
 }
 
 Status Executor::PrepareJobDir(const std::string& job_dir) {

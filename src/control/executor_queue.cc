@@ -115,15 +115,15 @@ void Executor::ScheduleQueue() {
       fail(model::JobState::kFailed, "The job cannot run on this cluster: it " + *never);
       continue;
     }
-    demands.push_back(std::move(demand));
-    queued.push_back({project, std::move(job), std::move(*shapes)});
+    demands.push_back(demand);
+    queued.push_back({project, std::move(job), std::move(*shapes), std::move(demand)});
   }
 
   const std::vector<sched::Allocation> placed =
       sched::Place(options_.inventory, options_.accounting, RunningAllocations(), demands);
   for (const sched::Allocation& allocation : placed) {
     auto it = std::find_if(queued.begin(), queued.end(), [&](const Queued& candidate) {
-      return candidate.project + "/" + candidate.job.job_id == allocation.key;
+      return candidate.demand.key == allocation.key;
     });
     if (it == queued.end()) {
       continue;
@@ -165,11 +165,7 @@ void Executor::ScheduleQueue() {
     request.package_uris = input.package_uris;
     request.gcs_mount = options_.gcs_mount;
     request.target_dir = layout.packages_dir();
-    request.python = options_.python;
-    if (auto python = options_.python_by_version.find(input.python_version);
-        python != options_.python_by_version.end()) {
-      request.python = python->second;
-    }
+    request.python = PythonFor(input);
     request.log_path = layout.staging_log();
     run_async_([this, key = started.key, request = std::move(request)] {
       Status staged = stager_.Stage(request);
@@ -181,14 +177,7 @@ void Executor::ScheduleQueue() {
 
 void Executor::UpdatePositions(std::vector<Queued>& queued) {
   std::stable_sort(queued.begin(), queued.end(), [](const Queued& a, const Queued& b) {
-    const int pa =
-        a.job.training_input->scheduling ? a.job.training_input->scheduling->priority : 0;
-    const int pb =
-        b.job.training_input->scheduling ? b.job.training_input->scheduling->priority : 0;
-    if (pa != pb) {
-      return pa > pb;
-    }
-    return a.job.create_time < b.job.create_time;
+    return sched::StartsBefore(a.demand, b.demand);
   });
   std::int64_t position = 0;
   for (const Queued& entry : queued) {

@@ -75,6 +75,7 @@ struct Executor::Queued {
   std::string project;
   model::Job job;
   std::vector<plan::ReplicaShape> shapes;
+  sched::JobDemand demand;
 };
 
 // The job's scheduling.maxWaitTime, if any.

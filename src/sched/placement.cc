@@ -92,6 +92,13 @@ std::optional<Allocation> PlaceGang(const Inventory& inventory, Accounting accou
 
 }  // namespace
 
+bool StartsBefore(const JobDemand& a, const JobDemand& b) {
+  if (a.priority != b.priority) {
+    return a.priority > b.priority;
+  }
+  return a.sequence < b.sequence;
+}
+
 std::vector<Allocation> Place(const Inventory& inventory, Accounting accounting,
                               const std::vector<Allocation>& running,
                               const std::vector<JobDemand>& queue) {
@@ -100,13 +107,8 @@ std::vector<Allocation> Place(const Inventory& inventory, Accounting accounting,
   for (const JobDemand& job : queue) {
     order.push_back(&job);
   }
-  // Reference §2.3 (`Scheduling.priority`): higher priority first; FIFO among equals.
-  std::ranges::stable_sort(order, [](const JobDemand* a, const JobDemand* b) {
-    if (a->priority != b->priority) {
-      return a->priority > b->priority;
-    }
-    return a->sequence < b->sequence;
-  });
+  std::ranges::stable_sort(
+      order, [](const JobDemand* a, const JobDemand* b) { return StartsBefore(*a, *b); });
 
   Usage usage = UsageOf(inventory, running);
   std::vector<Allocation> started;

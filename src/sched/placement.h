@@ -68,6 +68,10 @@ Result<ReplicaDemand> DemandOf(std::string task_name, std::string_view machine_t
                                std::string_view accelerator, int accelerator_count,
                                const catalog::Catalog& catalog);
 
+// The queue's order (reference §2.3, `Scheduling.priority`): higher priority first, then FIFO
+// (smaller `sequence`). Place considers jobs in this order; it is also the order of jobPosition.
+bool StartsBefore(const JobDemand& a, const JobDemand& b);
+
 // The jobs of `queue` that start now, in the order they were chosen, given `running` (the
 // allocations of jobs still holding resources). Does not return jobs that do not fit now.
 // Each replica, in order, goes to the first node (in inventory order) where it fits; there is
