@@ -4,7 +4,9 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "base/filter_syntax.h"
 #include "control/list_filter_ast.h"
 
 namespace trainyard::control {
@@ -52,7 +54,17 @@ const std::array kFields = {
                 [](const model::Job& j) -> std::string_view { return Input(j).job_dir; }},
 };
 constexpr FilterField kLabelField{"labels.<key>", FieldKind::kLabel};
-constexpr std::string_view kLabelPrefix = "labels.";
+constexpr std::string_view kLabelsField = "labels";
+
+// The segments of `path` from `first` on, joined with '.'.
+std::string Join(const std::vector<std::string>& path, std::size_t first) {
+  std::string out;
+  for (std::size_t i = first; i < path.size(); ++i) {
+    out += i == first ? "" : ".";
+    out += path[i];
+  }
+  return out;
+}
 
 template <typename T>
 bool Compare(const T& actual, FilterOp op, const T& value) {
@@ -70,6 +82,9 @@ bool Compare(const T& actual, FilterOp op, const T& value) {
       return actual > value;
     case FilterOp::kGe:
       return actual >= value;
+    case FilterOp::kRegex:  // refused by the builder
+    case FilterOp::kNotRegex:
+      return false;
   }
   return false;
 }
@@ -125,15 +140,18 @@ bool Evaluate(const ListFilter::Node& node, const model::Job& job) {
 
 }  // namespace
 
-const FilterField* FindFilterField(std::string_view name, std::string& label_key) {
+const FilterField* FindFilterField(const std::vector<std::string>& path, std::string& label_key) {
+  const std::string name = filter_syntax::CanonicalField(path);
   for (const FilterField& field : kFields) {
     if (field.name == name) {
       return &field;
     }
   }
-  if (name.starts_with(kLabelPrefix) && name.size() > kLabelPrefix.size()) {
-    label_key = std::string(name.substr(kLabelPrefix.size()));
-    return &kLabelField;
+  if (path.size() >= 2 && path[0] == kLabelsField) {
+    label_key = Join(path, 1);  // labels.a.b is label "a.b", as is labels."a.b"
+    if (!label_key.empty()) {
+      return &kLabelField;
+    }
   }
   return nullptr;
 }
@@ -156,12 +174,11 @@ ListFilter& ListFilter::operator=(ListFilter&&) noexcept = default;
 ListFilter::~ListFilter() = default;
 
 Result<ListFilter> ListFilter::Parse(std::string_view text) {
-  Status error;
-  std::unique_ptr<const Node> root = internal::ParseFilterExpression(text, error);
-  if (!error.ok()) {
-    return error;
+  Result<std::unique_ptr<const Node>> root = internal::ParseFilterExpression(text);
+  if (!root.ok()) {
+    return root.status();
   }
-  return ListFilter(std::move(root));
+  return ListFilter(std::move(*root));
 }
 
 bool ListFilter::Matches(const model::Job& job) const {

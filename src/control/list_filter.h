@@ -1,5 +1,6 @@
 // The `filter` of projects.jobs.list (reference §1.6): a subset of Google's list-filter language
-// (AIP-160), parsed once and then evaluated against each job.
+// (AIP-160), parsed once and then evaluated against each job. The syntax is base/filter_syntax.h's
+// (shared with the logging filter):
 //
 //   filter := expr ;  expr := seq ;  seq := or (["AND"] or)* ;  or := unary ("OR" unary)*
 //   unary  := ("NOT" | "-") unary | "(" expr ")" | FIELD OP VALUE
@@ -7,7 +8,8 @@
 //
 // As AIP-160 specifies, OR binds tighter than AND: `a AND b OR c` is `a AND (b OR c)`;
 // adjacent terms are ANDed. Keywords are upper case. VALUE is a bare word (up to white space
-// or a parenthesis) or a "double" / 'single' quoted string with backslash escapes.
+// or a parenthesis) or a "double" / 'single' quoted string with backslash escapes. A label key
+// may be quoted (`labels."team.name"`); `=~` and `!~` are refused.
 //
 // Fields: jobId, state, errorMessage, createTime, startTime, endTime, labels.<key>, labels, and
 // trainingInput.{region, scaleTier, masterType, workerType, parameterServerType, runtimeVersion,

@@ -1,20 +1,23 @@
-// The parsed form of a list filter, shared by the parser (list_filter_parser.cc) and the
-// evaluator (list_filter.cc); internal to control/.
+// The list filter's own tree: base/filter_syntax's parse with each term checked against the job
+// fields and its value converted to the field's type. Shared by the builder
+// (list_filter_parser.cc) and the evaluator (list_filter.cc); internal to control/.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/clock.h"
+#include "base/filter_syntax.h"
 #include "base/status.h"
 #include "control/list_filter.h"
 #include "model/job.h"
 
 namespace trainyard::control::internal {
 
-enum class FilterOp { kEq, kNe, kLt, kLe, kGt, kGe, kHas };
+using FilterOp = filter_syntax::Op;  // never kRegex or kNotRegex: the builder refuses them
 
 enum class FieldKind {
   kText,    // a string field
@@ -31,8 +34,8 @@ struct FilterField {
   std::optional<WallTime> (*time)(const model::Job&) = nullptr;  // kTime
 };
 
-// The field named `name`, or nullptr; for `labels.<key>` the key goes to `label_key`.
-const FilterField* FindFilterField(std::string_view name, std::string& label_key);
+// The field a term's `path` names, or nullptr; for `labels.<key>` the key goes to `label_key`.
+const FilterField* FindFilterField(const std::vector<std::string>& path, std::string& label_key);
 
 // The accepted field names, for error messages.
 std::string FilterFieldNames();
@@ -48,16 +51,15 @@ struct FilterTerm {
   WallTime time{};        // kTime
 };
 
-// Parses `text` into an expression tree; null for a blank filter. On a syntax error sets `error`
-// (INVALID_ARGUMENT on "filter") and returns null.
-std::unique_ptr<const ListFilter::Node> ParseFilterExpression(std::string_view text, Status& error);
+// Parses `text` and checks it against the job fields; null for a blank filter.
+Result<std::unique_ptr<const ListFilter::Node>> ParseFilterExpression(std::string_view text);
 
 }  // namespace trainyard::control::internal
 
 namespace trainyard::control {
 
-struct ListFilter::Node {
-  enum class Type { kAnd, kOr, kNot, kTerm };
+struct ListFilter::Node {  // the shape filter_syntax::MapTerms builds
+  using Type = filter_syntax::Node::Type;
   Type type = Type::kTerm;
   std::unique_ptr<const Node> left;   // kAnd, kOr, kNot
   std::unique_ptr<const Node> right;  // kAnd, kOr

@@ -88,6 +88,7 @@ INSTANTIATE_TEST_SUITE_P(
         MatchCase{"MinusPrefix", "-labels:team", {"census_2", "rnn_1"}},
         MatchCase{"QuotedValue", "labels.team=\"vision\"", {"census_1"}},
         MatchCase{"SingleQuotesAndSpaces", "labels.team = 'vision'", {"census_1"}},
+        MatchCase{"QuotedLabelKey", "labels.\"team\"=vision", {"census_1"}},
         MatchCase{"CreatedAfter", "createTime>2023-11-14T22:18:20Z", {"rnn_1", "rnn_2"}},
         MatchCase{
             "CreatedAtOrAfter", "createTime>=2023-11-14T22:18:20Z", {"census_2", "rnn_1", "rnn_2"}},
@@ -137,6 +138,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ErrorCase{"NoOperator", "jobId", "character 6: expected an operator"},
         ErrorCase{"NoValue", "jobId:", "character 7: expected a value"},
+        ErrorCase{"BareValue", "census", "after \"census\"; a bare value is not supported"},
+        ErrorCase{"RegexRefused", "jobId=~census",
+                  "character 6: the operator =~ (regular expression) is not supported"},
         ErrorCase{"UnknownField", "owner=me", "character 1: unknown field \"owner\""},
         ErrorCase{"UnknownState", "state=DONE", "character 7: unknown state \"DONE\""},
         ErrorCase{"OrderedState", "state<QUEUED", "state supports only =, != and :"},
