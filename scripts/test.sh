@@ -48,12 +48,12 @@ ctest --preset asan -L 'unit|integration' -j "$jobs"
 
 step "fuzz targets (${fuzz_seconds}s each)"
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$jobs" --target json_codec_fuzz config_file_fuzz
-for pair in json:json_codec_fuzz yaml:config_file_fuzz; do
-  corpus=${pair%%:*} target=${pair#*:}
+cmake --build --preset fuzz -j "$jobs" --target json_codec_fuzz config_file_fuzz log_filter_fuzz
+for triple in json:json_codec_fuzz:model yaml:config_file_fuzz:model logfilter:log_filter_fuzz:log_filter; do
+  IFS=: read -r corpus target dict <<<"$triple"
   mkdir -p "build/fuzz/corpus/$corpus"
   echo "$target: ${fuzz_seconds}s"
-  "build/fuzz/fuzz/$target" -max_total_time="$fuzz_seconds" -timeout=5 -dict=fuzz/model.dict \
+  "build/fuzz/fuzz/$target" -max_total_time="$fuzz_seconds" -timeout=5 -dict="fuzz/$dict.dict" \
     -artifact_prefix=build/fuzz/ -print_final_stats=1 "build/fuzz/corpus/$corpus" \
     "fuzz/corpus/$corpus" 2>&1 | grep -E '^stat::(number_of_executed_units|average_exec_per_sec)|ERROR|SUMMARY' || true
   if compgen -G "build/fuzz/crash-*" >/dev/null || compgen -G "build/fuzz/timeout-*" >/dev/null; then
