@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,8 +17,11 @@ struct ProcessSpec {
   // Set over the launcher's base environment (which is the server's own).
   std::vector<std::pair<std::string, std::string>> env;
   std::string working_dir;  // created (with parents) when missing
-  std::string stdout_path;  // appended to, created when missing (a restart appends)
-  std::string stderr_path;
+  // Launcher::Start: the replica's stdout and stderr become records (logs/log_record.h) appended
+  // to `log_path`, and its supervisor writes how it ended to `exit_path` (ReadExitStatus).
+  // Both are created with their directories when missing; a restart appends to the same log.
+  std::string log_path;
+  std::string exit_path;
 };
 
 // How a process ended.
@@ -31,6 +35,11 @@ struct ExitStatus {
   // "was terminated by signal 9 (SIGKILL)"
   std::string Describe() const;
 };
+
+// How the replica whose supervisor wrote `exit_path` ended; nullopt when the file is absent or
+// unreadable (the supervisor itself was killed, by SIGKILL to its process group, before it could
+// write it). The file holds "exited <code>\n" or "signaled <signal>\n".
+std::optional<ExitStatus> ReadExitStatus(const std::string& exit_path);
 
 class Launcher {
  public:
@@ -49,6 +58,12 @@ class Launcher {
   // Sends `signal` to the process group `pid` leads (the replica and anything it started).
   // A group that is already gone is not an error.
   virtual void SignalGroup(int pid, int signal) = 0;
+
+  // Takes over a replica an earlier launcher (an earlier server) started with `spec` as `pid`.
+  // True: it still runs, and from now on its exit reaches the callback like a child's, with the
+  // status its supervisor wrote to `spec.exit_path`. False: it has ended (or `pid` is now some
+  // other process): the caller reads the outcome with ReadExitStatus(spec.exit_path).
+  virtual Result<bool> Adopt(int pid, const ProcessSpec& spec) = 0;
 
   // `count` TCP ports on 127.0.0.1 that were free when asked (bound to port 0, then released).
   virtual Result<std::vector<int>> FreePorts(int count) = 0;

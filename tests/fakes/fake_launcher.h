@@ -1,5 +1,6 @@
-// A `run::Launcher` that starts nothing: it records what it was asked to start and signal, and
-// the test decides when and how each "process" exits (by calling the executor's OnExit).
+// A `run::Launcher` that starts nothing: it records what it was asked to start, signal and adopt,
+// and the test decides when and how each "process" exits (by calling the executor's OnExit) and
+// what each Adopt answers (AdoptAnswer; false, "it has ended", unless told).
 // Thread-safe, though executor tests drive everything from the test thread.
 #pragma once
 
@@ -35,6 +36,13 @@ class FakeLauncher final : public run::Launcher {
     signals_.emplace_back(pid, signal);
   }
 
+  Result<bool> Adopt(int pid, const run::ProcessSpec& spec) override {
+    std::lock_guard lock(mu_);
+    adopted_.push_back({pid, spec});
+    auto answer = adopt_answers_.find(pid);
+    return answer != adopt_answers_.end() ? answer->second : default_adopt_answer_;
+  }
+
   Result<std::vector<int>> FreePorts(int count) override {
     std::vector<int> ports;
     for (int i = 0; i < count; ++i) {
@@ -49,9 +57,25 @@ class FakeLauncher final : public run::Launcher {
     fail_program_ = std::move(program);
   }
 
+  // What Adopt(pid, ...) answers: true (still running), false (ended) or an error.
+  void AdoptAnswer(int pid, Result<bool> answer) {
+    std::lock_guard lock(mu_);
+    adopt_answers_.insert_or_assign(pid, std::move(answer));
+  }
+  // What Adopt answers for a pid without an AdoptAnswer.
+  void DefaultAdoptAnswer(Result<bool> answer) {
+    std::lock_guard lock(mu_);
+    default_adopt_answer_ = std::move(answer);
+  }
+
   std::vector<Started> started() const {
     std::lock_guard lock(mu_);
     return started_;
+  }
+  // Every Adopt call, in order (whatever it answered).
+  std::vector<Started> adopted() const {
+    std::lock_guard lock(mu_);
+    return adopted_;
   }
   std::vector<std::pair<int, int>> signals() const {
     std::lock_guard lock(mu_);
@@ -75,6 +99,9 @@ class FakeLauncher final : public run::Launcher {
   std::string fail_program_;
   std::vector<Started> started_;
   std::vector<std::pair<int, int>> signals_;
+  std::vector<Started> adopted_;
+  std::map<int, Result<bool>> adopt_answers_;
+  Result<bool> default_adopt_answer_ = false;
 };
 
 }  // namespace trainyard::testing

@@ -1,9 +1,13 @@
 #include "run/launcher.h"
 
+#include <fstream>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <signal.h>
+
+#include "fakes/temp_dir.h"
 
 namespace trainyard::run {
 namespace {
@@ -75,6 +79,45 @@ INSTANTIATE_TEST_SUITE_P(
                      {.signaled = true, .code = 0, .signal = SIGTERM},
                      "was terminated by signal 15 (SIGTERM)",
                      false}),
+    [](const auto& tc) { return tc.param.name; });
+
+struct ExitFileCase {
+  std::string name;
+  std::optional<std::string> text;  // nullopt: no file
+  std::optional<ExitStatus> status;
+};
+
+class ReadExitStatusTest : public ::testing::TestWithParam<ExitFileCase> {};
+
+TEST_P(ReadExitStatusTest, ReadsWhatTheSupervisorWrote) {
+  ::trainyard::testing::TempDir dir;
+  const std::string path = dir.File("master-replica-0.exit");
+  if (GetParam().text.has_value()) {
+    std::ofstream(path, std::ios::binary) << *GetParam().text;
+  }
+  std::optional<ExitStatus> status = ReadExitStatus(path);
+  ASSERT_EQ(status.has_value(), GetParam().status.has_value());
+  if (status.has_value()) {
+    EXPECT_EQ(status->signaled, GetParam().status->signaled);
+    EXPECT_EQ(status->code, GetParam().status->code);
+    EXPECT_EQ(status->signal, GetParam().status->signal);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ReadExitStatusTest,
+    ::testing::Values(ExitFileCase{"ExitedZero", "exited 0\n", ExitStatus{}},
+                      ExitFileCase{"ExitedOne", "exited 1\n", ExitStatus{.code = 1}},
+                      ExitFileCase{"Exited127", "exited 127\n", ExitStatus{.code = 127}},
+                      ExitFileCase{"Signaled", "signaled 15\n",
+                                   ExitStatus{.signaled = true, .signal = 15}},
+                      ExitFileCase{"Missing", std::nullopt, std::nullopt},
+                      ExitFileCase{"Empty", "", std::nullopt},
+                      ExitFileCase{"NoNewline", "exited 3", std::nullopt},
+                      ExitFileCase{"NotANumber", "exited three\n", std::nullopt},
+                      ExitFileCase{"Trailing", "exited 3 \n", std::nullopt},
+                      ExitFileCase{"UnknownWord", "stopped 19\n", std::nullopt},
+                      ExitFileCase{"TwoLines", "exited 0\nexited 1\n", std::nullopt}),
     [](const auto& tc) { return tc.param.name; });
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "fakes/temp_dir.h"
 #include "run/exit_recorder.h"
 #include "run/local/process_launcher.h"
+#include "run/log_file.h"
 
 namespace trainyard::run::local {
 namespace {
@@ -19,6 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
+using ::trainyard::run::testing::CapturedText;
 using ::trainyard::run::testing::ExitRecorder;
 using ::trainyard::testing::TempDir;
 
@@ -43,8 +45,8 @@ class PipStagerTest : public ::testing::Test {
     Result<int> pid = launcher_.Start(ProcessSpec{.argv = std::move(argv),
                                                   .env = std::move(env),
                                                   .working_dir = cwd,
-                                                  .stdout_path = dir_.File("tools.log"),
-                                                  .stderr_path = dir_.File("tools.log")});
+                                                  .log_path = dir_.File("tools.log"),
+                                                  .exit_path = dir_.File("tools.exit")});
     EXPECT_TRUE(pid.ok()) << pid.status().ToString();
     std::optional<ExitStatus> status = pid.ok() ? exits_.WaitFor(*pid) : std::nullopt;
     return status.value_or(ExitStatus{.code = -1});
@@ -57,23 +59,25 @@ class PipStagerTest : public ::testing::Test {
                                     "', version='0.1', packages=['" + name + "'])\n");
     WriteFile(src / name / "__init__.py", "VALUE = " + std::to_string(value) + "\n");
     ExitStatus built = Run({kPython, "setup.py", "-q", "sdist", "--dist-dir", dist_dir}, src);
-    EXPECT_TRUE(built.Succeeded()) << built.Describe() << "\n" << ReadFile(dir_.File("tools.log"));
+    EXPECT_TRUE(built.Succeeded()) << built.Describe() << "\n"
+                                   << CapturedText(dir_.File("tools.log"));
     return dist_dir + "/" + name + "-0.1.tar.gz";
   }
 
   // What `python3 -c <code>` prints with PYTHONPATH=target.
   std::string ImportOutput(const std::string& code) {
-    std::string out = dir_.File("import.out");
+    std::string out = dir_.File("import.log");
+    std::filesystem::remove(out);
     Result<int> pid = launcher_.Start(ProcessSpec{.argv = {kPython, "-c", code},
                                                   .env = {{"PYTHONPATH", Target()}},
                                                   .working_dir = dir_.File("elsewhere"),
-                                                  .stdout_path = out,
-                                                  .stderr_path = out});
+                                                  .log_path = out,
+                                                  .exit_path = dir_.File("import.exit")});
     EXPECT_TRUE(pid.ok()) << pid.status().ToString();
     if (pid.ok()) {
       EXPECT_TRUE(exits_.WaitFor(*pid).has_value());
     }
-    return ReadFile(out);
+    return CapturedText(out);
   }
 
   StageRequest Request(std::vector<std::string> uris, std::string python = kPython) const {
@@ -96,7 +100,7 @@ class PipStagerTest : public ::testing::Test {
 
   TempDir dir_;
   ExitRecorder exits_;
-  ProcessLauncher launcher_{exits_.Callback()};
+  ProcessLauncher launcher_{exits_.Callback(), TY_SUPERVISOR_PATH};
   PipStager stager_;
 };
 

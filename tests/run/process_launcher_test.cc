@@ -9,7 +9,6 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,21 +24,26 @@
 #include "fakes/temp_dir.h"
 #include "run/exit_recorder.h"
 #include "run/local/spawn.h"
+#include "run/local/supervisor_command.h"
+#include "run/log_file.h"
 
 namespace trainyard::run::local {
 namespace {
 
 namespace fs = std::filesystem;
+using ::trainyard::run::testing::CapturedText;
 using ::trainyard::run::testing::ExitRecorder;
 using ::trainyard::testing::TempDir;
 
+constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
 constexpr int kDeadlineMs = 30'000;
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+// A spec whose log and exit files are under `dir`.
+ProcessSpec SpecIn(const TempDir& dir, std::vector<std::string> argv,
+                   const std::string& task = "replica") {
+  return ProcessSpec{.argv = std::move(argv),
+                     .log_path = dir.File("logs/" + task + ".log"),
+                     .exit_path = dir.File("run/" + task + ".exit")};
 }
 
 // Whether the process behind `pidfd` ended within the deadline (a pidfd polls readable then).
@@ -56,10 +60,9 @@ bool IsRunning(int pidfd) {
 class ProcessLauncherTest : public ::testing::Test {
  protected:
   ProcessSpec Spec(std::vector<std::string> argv) const {
-    return ProcessSpec{.argv = std::move(argv),
-                       .working_dir = dir_.File("work"),
-                       .stdout_path = dir_.File("logs/replica/stdout"),
-                       .stderr_path = dir_.File("logs/replica/stderr")};
+    ProcessSpec spec = SpecIn(dir_, std::move(argv));
+    spec.working_dir = dir_.File("work");
+    return spec;
   }
   // Starts `spec` and waits for its exit.
   ExitStatus Run(const ProcessSpec& spec) {
@@ -75,34 +78,68 @@ class ProcessLauncherTest : public ::testing::Test {
 
   TempDir dir_;
   ExitRecorder exits_;
-  ProcessLauncher launcher_{exits_.Callback(), {{"PATH", "/usr/bin:/bin"}, {"KEEP", "base"}}};
+  ProcessLauncher launcher_{
+      exits_.Callback(), kSupervisor, {{"PATH", "/usr/bin:/bin"}, {"KEEP", "base"}}};
 };
 
-TEST_F(ProcessLauncherTest, ReportsExitCodeAndAppendsOutputToFiles) {
+TEST_F(ProcessLauncherTest, ReportsExitCodeAndRecordsOutputAndExit) {
   ProcessSpec spec = Spec({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
   ExitStatus first = Run(spec);
   EXPECT_FALSE(first.signaled);
   EXPECT_EQ(first.code, 3);
-  EXPECT_EQ(ReadFile(spec.stdout_path), "out\n");
-  EXPECT_EQ(ReadFile(spec.stderr_path), "err\n");
+  EXPECT_EQ(CapturedText(spec.log_path, 'O'), "out\n");
+  EXPECT_EQ(CapturedText(spec.log_path, 'E'), "err\n");
+  std::optional<ExitStatus> recorded = ReadExitStatus(spec.exit_path);
+  ASSERT_TRUE(recorded.has_value());
+  EXPECT_EQ(recorded->code, 3);
 
   EXPECT_EQ(Run(spec).code, 3);  // a restart appends
-  EXPECT_EQ(ReadFile(spec.stdout_path), "out\nout\n");
-  EXPECT_EQ(ReadFile(spec.stderr_path), "err\nerr\n");
+  EXPECT_EQ(CapturedText(spec.log_path, 'O'), "out\nout\n");
+  EXPECT_EQ(CapturedText(spec.log_path, 'E'), "err\nerr\n");
 }
 
-TEST_F(ProcessLauncherTest, SameFileForStdoutAndStderrInterleaves) {
-  ProcessSpec spec = Spec({"sh", "-c", "echo one; echo two >&2; echo three"});
-  spec.stderr_path = spec.stdout_path;
-  EXPECT_TRUE(Run(spec).Succeeded());
-  EXPECT_EQ(ReadFile(spec.stdout_path), "one\ntwo\nthree\n");
+TEST_F(ProcessLauncherTest, TrainerRunsUnderTheSupervisorWhichLeadsItsGroup) {
+  ProcessSpec spec = Spec({"sh", "-c", "echo $PPID $(cut -d' ' -f5 /proc/$$/stat)"});
+  Result<int> pid = launcher_.Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  std::ifstream cmdline("/proc/" + std::to_string(*pid) + "/cmdline");
+  std::string program;
+  std::getline(cmdline, program, '\0');  // empty when it has ended already
+  EXPECT_TRUE(program.empty() || program == kSupervisor) << program;
+  ASSERT_TRUE(exits_.WaitFor(*pid).has_value());
+  EXPECT_EQ(CapturedText(spec.log_path), std::to_string(*pid) + " " + std::to_string(*pid) + "\n");
+}
+
+TEST_F(ProcessLauncherTest, StartRemovesTheExitFileOfAnEarlierRun) {
+  ProcessSpec spec = Spec({"sleep", "100"});
+  fs::create_directories(fs::path(spec.exit_path).parent_path());
+  std::ofstream(spec.exit_path) << "exited 0\n";
+  Result<int> pid = launcher_.Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  EXPECT_FALSE(fs::exists(spec.exit_path));
+  launcher_.SignalGroup(*pid, SIGKILL);
+  ASSERT_TRUE(exits_.WaitFor(*pid).has_value());
+}
+
+TEST(ProcessLauncherSupervisor, MissingSupervisorIsAnInternalError) {
+  TempDir dir;
+  ExitRecorder exits;
+  ProcessLauncher launcher(exits.Callback(), dir.File("nowhere/trainyard-replica"));
+  Result<int> pid = launcher.Start(SpecIn(dir, {"true"}));
+  EXPECT_EQ(pid.status().code(), Code::kInternal) << pid.status().ToString();
+  EXPECT_NE(pid.status().message().find("trainyard-replica"), std::string::npos);
+}
+
+TEST(ProcessLauncherSupervisor, DefaultIsNextToThisExecutable) {
+  EXPECT_EQ(DefaultSupervisorPath(),
+            (fs::read_symlink("/proc/self/exe").parent_path() / "trainyard-replica").string());
 }
 
 TEST_F(ProcessLauncherTest, RunsInTheWorkingDirCreatingIt) {
   ProcessSpec spec = Spec({"sh", "-c", "pwd -P"});
   spec.working_dir = dir_.File("jobs/j1/replicas/master-0");
   EXPECT_TRUE(Run(spec).Succeeded());
-  EXPECT_EQ(ReadFile(spec.stdout_path), fs::canonical(spec.working_dir).string() + "\n");
+  EXPECT_EQ(CapturedText(spec.log_path), fs::canonical(spec.working_dir).string() + "\n");
 }
 
 TEST_F(ProcessLauncherTest, SpecEnvOverridesTheBaseEnvironment) {
@@ -112,21 +149,20 @@ TEST_F(ProcessLauncherTest, SpecEnvOverridesTheBaseEnvironment) {
   setenv("TY_NOT_INHERITED", "leak", 1);  // in this process, not in the launcher's base env
   EXPECT_TRUE(Run(spec).Succeeded());
   unsetenv("TY_NOT_INHERITED");
-  EXPECT_EQ(ReadFile(spec.stdout_path), "base spec new unset unset\n");
+  EXPECT_EQ(CapturedText(spec.log_path), "base spec new unset unset\n");
 }
 
 TEST(ProcessLauncherEnvironment, DefaultBaseIsThisProcessEnvironment) {
   TempDir dir;
   ExitRecorder exits;
   ASSERT_EQ(setenv("TY_INHERITED", "from-server", 1), 0);
-  ProcessLauncher launcher(exits.Callback());
+  ProcessLauncher launcher(exits.Callback(), kSupervisor);
   unsetenv("TY_INHERITED");
-  Result<int> pid = launcher.Start(ProcessSpec{.argv = {"sh", "-c", "echo $TY_INHERITED"},
-                                               .stdout_path = dir.File("out"),
-                                               .stderr_path = dir.File("err")});
+  ProcessSpec spec = SpecIn(dir, {"sh", "-c", "echo $TY_INHERITED"});
+  Result<int> pid = launcher.Start(spec);
   ASSERT_TRUE(pid.ok()) << pid.status().ToString();
   ASSERT_TRUE(exits.WaitFor(*pid).has_value());
-  EXPECT_EQ(ReadFile(dir.File("out")), "from-server\n");
+  EXPECT_EQ(CapturedText(spec.log_path), "from-server\n");
 }
 
 TEST_F(ProcessLauncherTest, LooksUpTheProgramOnTheMergedPath) {
@@ -136,7 +172,7 @@ TEST_F(ProcessLauncherTest, LooksUpTheProgramOnTheMergedPath) {
   ProcessSpec spec = Spec({"mytool"});
   spec.env = {{"PATH", dir_.File("bin") + ":/usr/bin:/bin"}};
   EXPECT_TRUE(Run(spec).Succeeded());
-  EXPECT_EQ(ReadFile(spec.stdout_path), "mytool ran\n");
+  EXPECT_EQ(CapturedText(spec.log_path), "mytool ran\n");
 }
 
 TEST_F(ProcessLauncherTest, MissingProgramFailsBeforeSpawning) {
@@ -144,6 +180,7 @@ TEST_F(ProcessLauncherTest, MissingProgramFailsBeforeSpawning) {
   Result<int> pid = launcher_.Start(spec);
   EXPECT_EQ(pid.status(), Status::FailedPrecondition("Cannot run python9: not found on PATH"));
   EXPECT_FALSE(fs::exists(spec.working_dir));  // nothing was set up for it
+  EXPECT_FALSE(fs::exists(spec.log_path));
 }
 
 TEST_F(ProcessLauncherTest, NonExecutableProgramFailsBeforeSpawning) {
@@ -218,8 +255,8 @@ TEST_F(ProcessLauncherTest, ConcurrentStartsAreEachReportedExactlyOnce) {
       threads.emplace_back([&, t] {
         for (int i = 0; i < kPerThread; ++i) {
           int code = (t * kPerThread + i) % 7;
-          ProcessSpec spec = Spec({"sh", "-c", "exit " + std::to_string(code)});
-          spec.stdout_path = dir_.File("logs/" + std::to_string(t) + "/" + std::to_string(i));
+          ProcessSpec spec = SpecIn(dir_, {"sh", "-c", "exit " + std::to_string(code)},
+                                    std::to_string(t) + "-" + std::to_string(i));
           Result<int> pid = launcher_.Start(spec);
           ASSERT_TRUE(pid.ok()) << pid.status().ToString();
           std::lock_guard lock(mu);
@@ -239,6 +276,7 @@ TEST_F(ProcessLauncherTest, ConcurrentStartsAreEachReportedExactlyOnce) {
 }
 
 TEST(ProcessLauncherCallback, MayStartAnotherProcess) {
+  TempDir dir;
   ExitRecorder exits;
   auto record = exits.Callback();
   std::atomic<int> restarted{0};
@@ -246,14 +284,14 @@ TEST(ProcessLauncherCallback, MayStartAnotherProcess) {
   ProcessLauncher launcher(
       [&](int pid, ExitStatus status) {
         if (restarted.load() == 0) {  // as a controller restarting a replica would
-          Result<int> again = self->Start(ProcessSpec{.argv = {"true"}});
+          Result<int> again = self->Start(SpecIn(dir, {"true"}, "again"));
           restarted = again.ok() ? *again : -1;
         }
         record(pid, status);
       },
-      Environment{{"PATH", "/usr/bin:/bin"}});
+      kSupervisor, Environment{{"PATH", "/usr/bin:/bin"}});
   self = &launcher;
-  Result<int> first = launcher.Start(ProcessSpec{.argv = {"false"}});
+  Result<int> first = launcher.Start(SpecIn(dir, {"false"}, "first"));
   ASSERT_TRUE(first.ok()) << first.status().ToString();
   ASSERT_TRUE(exits.WaitFor(*first).has_value());
   ASSERT_GT(restarted.load(), 0);
@@ -271,7 +309,7 @@ TEST_F(ProcessLauncherTest, ChildInheritsNoOtherFileDescriptors) {
                                "$n ] && echo open $n || echo closed $n; done"});
   EXPECT_TRUE(Run(spec).Succeeded());
   close(leaky);
-  EXPECT_EQ(ReadFile(spec.stdout_path),
+  EXPECT_EQ(CapturedText(spec.log_path),
             "open 0\nopen 1\nopen 2\nclosed " + std::to_string(leaky) + "\n");
 }
 
@@ -280,8 +318,8 @@ TEST(ProcessLauncherLifetime, DestructorLeavesChildrenRunning) {
   ExitRecorder exits;
   int pid = 0;
   {
-    ProcessLauncher launcher(exits.Callback(), {{"PATH", "/usr/bin:/bin"}});
-    Result<int> started = launcher.Start(ProcessSpec{.argv = {"sleep", "100"}});
+    ProcessLauncher launcher(exits.Callback(), kSupervisor, {{"PATH", "/usr/bin:/bin"}});
+    Result<int> started = launcher.Start(SpecIn(dir, {"sleep", "100"}));
     ASSERT_TRUE(started.ok()) << started.status().ToString();
     pid = *started;
   }

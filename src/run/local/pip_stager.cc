@@ -178,7 +178,7 @@ Status PipStager::Stage(const StageRequest& request) {
 
   const std::string target = Absolute(request.target_dir);
   Environment base = CurrentEnvironment();
-  ProcessSpec spec{
+  SpawnSpec spec{
       .argv = {request.python, "-m", "pip", "install", "--no-index", "--no-deps",
                "--no-build-isolation", "--disable-pip-version-check", "--no-input",
                "--no-cache-dir", "--no-warn-script-location", "--target", target},

@@ -3,6 +3,10 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <system_error>
 #include <utility>
 
 #include <arpa/inet.h>
@@ -16,9 +20,13 @@
 #include <unistd.h>
 
 #include "base/check.h"
+#include "base/unique_fd.h"
+#include "run/local/supervisor_command.h"
 
 namespace trainyard::run::local {
 namespace {
+
+namespace fs = std::filesystem;
 
 std::string Errno(int err) {
   return std::strerror(err);
@@ -41,13 +49,69 @@ ExitStatus Reap(int pidfd) {
   return ExitStatus{.signaled = true, .signal = info.si_status};  // CLD_KILLED or CLD_DUMPED
 }
 
+// How the adopted supervisor behind `pidfd`, which has exited, ended: as its exit file says, or
+// killed (with its group, by SIGKILL) before it could write one. It is reaped when it happens to
+// be a child of this process (adopted from an earlier launcher in this process).
+ExitStatus AdoptedExit(int pidfd, const std::string& exit_path) {
+  siginfo_t info{};
+  waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd), &info, WEXITED | WNOHANG);
+  return ReadExitStatus(exit_path).value_or(ExitStatus{.signaled = true, .signal = SIGKILL});
+}
+
+bool HasExited(int pidfd) {
+  pollfd fd{.fd = pidfd, .events = POLLIN};
+  return poll(&fd, 1, 0) != 0;
+}
+
+// The NUL-separated command line of `pid`; empty for a zombie or a process that is gone.
+std::vector<std::string> CommandLine(int pid) {
+  std::ifstream in(fmt::format("/proc/{}/cmdline", pid), std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\0', start);
+    if (end == std::string::npos) {
+      end = text.size();
+    }
+    words.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return words;
+}
+
+// `path` as the supervisor sees it from the replica's working directory: absolute.
+std::string Absolute(const std::string& path) {
+  std::error_code error;
+  fs::path absolute = fs::absolute(path, error);
+  return error ? path : absolute.string();
+}
+
+Status CreateParentDirectory(const std::string& path) {
+  std::error_code error;
+  fs::create_directories(fs::path(path).parent_path(), error);
+  if (error) {
+    return Status::Internal(
+        fmt::format("Cannot create the directory of {}: {}", path, error.message()));
+  }
+  return {};
+}
+
 }  // namespace
 
-ProcessLauncher::ProcessLauncher(ExitCallback on_exit)
-    : ProcessLauncher(std::move(on_exit), CurrentEnvironment()) {}
+std::string DefaultSupervisorPath() {
+  std::error_code error;
+  fs::path self = fs::read_symlink("/proc/self/exe", error);
+  return ((error ? fs::path() : self.parent_path()) / kSupervisorName).string();
+}
 
-ProcessLauncher::ProcessLauncher(ExitCallback on_exit, Environment base_env)
+ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path)
+    : ProcessLauncher(std::move(on_exit), supervisor_path, CurrentEnvironment()) {}
+
+ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path,
+                                 Environment base_env)
     : on_exit_(std::move(on_exit)),
+      supervisor_path_(Absolute(supervisor_path)),
       base_env_(std::move(base_env)),
       wake_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   TY_CHECK(on_exit_) << "ProcessLauncher needs an exit callback";
@@ -59,16 +123,41 @@ ProcessLauncher::~ProcessLauncher() {
   monitor_.request_stop();
   Wake();
   monitor_.join();
-  for (const auto& [pidfd, pid] : children_) {
+  for (const auto& [pidfd, watched] : children_) {
     close(pidfd);  // the child itself keeps running
   }
   close(wake_fd_);
 }
 
 Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
-  Result<int> pid = SpawnProcess(spec, base_env_);
+  if (spec.argv.empty() || spec.log_path.empty() || spec.exit_path.empty()) {
+    return Status::Internal("ProcessSpec needs an argv, a log_path and an exit_path");
+  }
+  Environment env = MergeEnvironment(base_env_, spec.env);
+  Result<std::string> program =
+      FindProgram(spec.argv[0], EnvValue(env, "PATH", kDefaultPath), spec.working_dir);
+  if (!program.ok()) {
+    return program.status();
+  }
+  SupervisorArgs args{.log_path = Absolute(spec.log_path),
+                      .exit_path = Absolute(spec.exit_path),
+                      .argv = spec.argv};
+  args.argv[0] = *program;
+  TY_RETURN_IF_ERROR(CreateParentDirectory(args.log_path));
+  TY_RETURN_IF_ERROR(CreateParentDirectory(args.exit_path));
+  if (unlink(args.exit_path.c_str()) != 0 && errno != ENOENT) {  // an earlier run's
+    return Status::Internal(fmt::format("Cannot remove {}: {}", args.exit_path, Errno(errno)));
+  }
+  Result<int> pid =
+      SpawnProcess(SpawnSpec{.argv = SupervisorCommand(supervisor_path_, args),
+                             .working_dir = spec.working_dir,
+                             .blocked_signals = {kStopSignals.begin(), kStopSignals.end()}},
+                   env);
   if (!pid.ok()) {
-    return pid.status();
+    // The program was found: what cannot run is the supervisor, which is this server's fault.
+    return pid.status().code() == Code::kFailedPrecondition
+               ? Status::Internal(pid.status().message())
+               : pid.status();
   }
   // A child that has already exited is a zombie until reaped, so its pidfd still opens and
   // polls readable: an exit before the monitor sees the pidfd is reported all the same.
@@ -80,12 +169,37 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
     waitpid(*pid, &ignored, 0);
     return Status::Internal(fmt::format("pidfd_open for {}: {}", spec.argv[0], Errno(err)));
   }
+  Watch(pidfd, Watched{.pid = *pid});
+  return pid;
+}
+
+Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
+  if (pid <= 1) {
+    return false;
+  }
+  // The pidfd first: as long as it has not exited, /proc/<pid> is the process it refers to.
+  UniqueFd pidfd(OpenPidFd(pid));
+  if (!pidfd.valid()) {
+    if (errno == ESRCH) {
+      return false;
+    }
+    return Status::Internal(fmt::format("pidfd_open({}): {}", pid, Errno(errno)));
+  }
+  const std::string exit_path = Absolute(spec.exit_path);
+  if (!IsSupervisorCommand(CommandLine(pid), Absolute(spec.log_path), exit_path) ||
+      HasExited(pidfd.get())) {
+    return false;
+  }
+  Watch(pidfd.release(), Watched{.pid = pid, .exit_path = exit_path});
+  return true;
+}
+
+void ProcessLauncher::Watch(int pidfd, Watched watched) {
   {
     std::lock_guard lock(mu_);
-    children_.emplace(pidfd, *pid);
+    children_.emplace(pidfd, std::move(watched));
   }
   Wake();
-  return pid;
 }
 
 void ProcessLauncher::SignalGroup(int pid, int signal) {
@@ -139,7 +253,7 @@ void ProcessLauncher::Monitor(const std::stop_token& stop) {
     fds.assign(1, pollfd{.fd = wake_fd_, .events = POLLIN});
     {
       std::lock_guard lock(mu_);
-      for (const auto& [pidfd, pid] : children_) {
+      for (const auto& [pidfd, watched] : children_) {
         fds.push_back(pollfd{.fd = pidfd, .events = POLLIN});
       }
     }
@@ -156,15 +270,15 @@ void ProcessLauncher::Monitor(const std::stop_token& stop) {
       if (fds[i].revents == 0) {
         continue;
       }
-      ExitStatus status = Reap(fds[i].fd);
-      int pid = 0;
+      Watched watched;
       {
         std::lock_guard lock(mu_);
-        auto node = children_.extract(fds[i].fd);
-        pid = node.mapped();
+        watched = std::move(children_.extract(fds[i].fd).mapped());
       }
+      ExitStatus status =
+          watched.exit_path.empty() ? Reap(fds[i].fd) : AdoptedExit(fds[i].fd, watched.exit_path);
       close(fds[i].fd);
-      exited.emplace_back(pid, status);
+      exited.emplace_back(watched.pid, status);
     }
     for (const auto& [pid, status] : exited) {
       on_exit_(pid, status);

@@ -1,20 +1,27 @@
-// The `Launcher` for this machine: replicas are real child processes (see run/local/spawn.h for
-// what a child inherits and what it does not).
+// The `Launcher` for this machine: each replica is a child process running the replica
+// supervisor, `trainyard-replica --log LOG --exit EXIT -- PROGRAM ARGS...`
+// (run/local/supervisor.h), which leads the replica's process group, runs the trainer and records
+// its output and its end. See run/local/spawn.h for what the supervisor inherits and what it does
+// not; the trainer gets the same environment and working directory. The program is looked up
+// (`FindProgram`) before anything starts, so a missing one is a synchronous FAILED_PRECONDITION.
 //
 // Exits are watched without reaping anybody else's children: each child gets a pidfd, and one
 // monitor thread polls them (plus an eventfd that announces new children), reaps a child whose
-// pidfd is readable with waitid(P_PIDFD) and calls the exit callback, outside any lock of the
-// launcher. The callback may therefore call `Start` or `SignalGroup`. A child that exits at once
-// may be reported before `Start` has returned its pid to the caller, so a caller must tolerate
-// an exit for a pid it has not recorded yet (e.g. by handling both on one strand).
+// pidfd is readable with waitid(P_PIDFD) (the supervisor ends as its trainer did) and calls the
+// exit callback, outside any lock of the launcher. An adopted supervisor (`Adopt`) is not a child:
+// its exit is the one its exit file records (killed by SIGKILL when there is none). The callback
+// may call `Start`, `SignalGroup` or `Adopt`. A child that exits at once may be reported before
+// `Start` has returned its pid to the caller, so a caller must tolerate an exit for a pid it has
+// not recorded yet (e.g. by handling both on one strand).
 //
 // The destructor stops the monitor thread but leaves the children running (and unreported):
-// replicas may outlive the server; stopping them is the caller's business (`SignalGroup`).
-// Thread-safe.
+// replicas outlive the server; a later launcher adopts them. Stopping them is the caller's
+// business (`SignalGroup`). Thread-safe.
 #pragma once
 
 #include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -23,30 +30,47 @@
 
 namespace trainyard::run::local {
 
+// `trainyard-replica` in the directory of this process's executable (where the build and the
+// install put it next to `trainyard`).
+std::string DefaultSupervisorPath();
+
 class ProcessLauncher final : public Launcher {
  public:
-  // Children get this process's environment, as it is now, under each spec's `env`.
-  explicit ProcessLauncher(ExitCallback on_exit);
-  // Children get `base_env` (not this process's environment) under each spec's `env`.
-  ProcessLauncher(ExitCallback on_exit, Environment base_env);
+  // Replicas run under the supervisor executable `supervisor_path`, and get this process's
+  // environment, as it is now, under each spec's `env`.
+  explicit ProcessLauncher(ExitCallback on_exit,
+                           const std::string& supervisor_path = DefaultSupervisorPath());
+  // Replicas get `base_env` (not this process's environment) under each spec's `env`.
+  ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path, Environment base_env);
   ~ProcessLauncher() override;
   ProcessLauncher(const ProcessLauncher&) = delete;
   ProcessLauncher& operator=(const ProcessLauncher&) = delete;
 
   Result<int> Start(const ProcessSpec& spec) override;
   void SignalGroup(int pid, int signal) override;
+  // `pid` is adopted when it is a supervisor started with `spec`'s log and exit files (its
+  // command line says so), so a pid reused by another process is never taken for the replica.
+  // (A supervisor still inside its exec has no command line yet: Adopt is for a later server.)
+  Result<bool> Adopt(int pid, const ProcessSpec& spec) override;
   Result<std::vector<int>> FreePorts(int count) override;
 
  private:
+  struct Watched {
+    int pid = 0;
+    std::string exit_path;  // adopted: where its status is; a child: empty (it is reaped)
+  };
+
+  void Watch(int pidfd, Watched watched);
   void Monitor(const std::stop_token& stop);
   void Wake() const;
 
   const ExitCallback on_exit_;
+  const std::string supervisor_path_;  // absolute
   const Environment base_env_;
   int wake_fd_ = -1;  // eventfd: a child was added, or the monitor must stop
 
   std::mutex mu_;
-  std::map<int, int> children_;  // pidfd -> pid; guarded by mu_
+  std::map<int, Watched> children_;  // by pidfd; guarded by mu_
 
   std::jthread monitor_;  // last: starts after, and stops before, everything above
 };

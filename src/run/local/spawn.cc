@@ -23,8 +23,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
-
 std::string Errno(int err) {
   return std::strerror(err);
 }  // NOLINT(concurrency-mt-unsafe)
@@ -215,9 +213,9 @@ int OpenPidFd(int pid) {
   return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
 }
 
-Result<int> SpawnProcess(const ProcessSpec& spec, const Environment& base_env) {
+Result<int> SpawnProcess(const SpawnSpec& spec, const Environment& base_env) {
   if (spec.argv.empty()) {
-    return Status::Internal("ProcessSpec has an empty argv");
+    return Status::Internal("SpawnSpec has an empty argv");
   }
   Environment env = MergeEnvironment(base_env, spec.env);
   Result<std::string> program =
@@ -254,14 +252,17 @@ Result<int> SpawnProcess(const ProcessSpec& spec, const Environment& base_env) {
   posix_spawn_file_actions_addclosefrom_np(actions.get(), STDERR_FILENO + 1);
 
   SpawnAttr attr;
-  sigset_t empty;
-  sigemptyset(&empty);
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  for (int signal : spec.blocked_signals) {
+    sigaddset(&blocked, signal);
+  }
   sigset_t all;
   sigfillset(&all);
   posix_spawnattr_setflags(attr.get(),
                            POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(attr.get(), 0);
-  posix_spawnattr_setsigmask(attr.get(), &empty);
+  posix_spawnattr_setsigmask(attr.get(), &blocked);
   posix_spawnattr_setsigdefault(attr.get(), &all);
 
   std::vector<std::string> args = spec.argv;

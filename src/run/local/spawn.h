@@ -1,11 +1,11 @@
-// Starting one child process from a `ProcessSpec`: the posix_spawn plumbing shared by
-// `ProcessLauncher` (replicas) and `PipStager` (pip). Internal to run/local/.
+// Starting one child process from a `SpawnSpec`: the posix_spawn plumbing shared by
+// `ProcessLauncher` (a replica's supervisor) and `PipStager` (pip). Internal to run/local/.
 //
-// The child runs without a shell in its own process group (pgid = its pid), with an empty signal
-// mask and every signal at its default action (the server may ignore SIGPIPE), stdin from
-// /dev/null, stdout/stderr appended to the spec's files, and no other file descriptor (all of
-// this process's descriptors from 3 up are closed in the child, whatever their close-on-exec
-// flag). Thread-safe: plain functions of their arguments and the file system.
+// The child runs without a shell in its own process group (pgid = its pid), with only the spec's
+// `blocked_signals` blocked and every signal at its default action (the server may ignore SIGPIPE),
+// stdin from /dev/null, stdout/stderr appended to the spec's files, and no other file descriptor
+// (all of this process's descriptors from 3 up are closed in the child, whatever their
+// close-on-exec flag). Thread-safe: plain functions of their arguments and the file system.
 #pragma once
 
 #include <string>
@@ -14,12 +14,26 @@
 #include <vector>
 
 #include "base/status.h"
-#include "run/launcher.h"
 
 namespace trainyard::run::local {
 
 // NAME=value pairs, in order; a name appears once.
 using Environment = std::vector<std::pair<std::string, std::string>>;
+
+// The search path when the environment has no PATH.
+inline constexpr std::string_view kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
+
+// One process to start.
+struct SpawnSpec {
+  std::vector<std::string> argv;     // argv[0] is looked up as `FindProgram` says
+  Environment env;                   // set over the base environment
+  std::string working_dir;           // created (with parents) when missing; empty: this process's
+  std::vector<int> blocked_signals;  // blocked in the child from its start; all others are not
+  // Appended to, created (with their directories) when missing; empty: /dev/null. The same path
+  // for both: stderr is a duplicate of stdout (one open file).
+  std::string stdout_path;
+  std::string stderr_path;
+};
 
 // This process's environment (`environ`) as it is now.
 Environment CurrentEnvironment();
@@ -34,7 +48,7 @@ std::string_view EnvValue(const Environment& env, std::string_view name,
 
 // The file `program` (a spec's argv[0]) names, as the child will execute it. Without a '/', the
 // first executable regular file of that name in the directories of `path_var` (a PATH value;
-// empty entries are skipped; unset PATH is "/usr/local/bin:/usr/bin:/bin"). With a '/', the
+// empty entries are skipped; pass `kDefaultPath` for an unset PATH). With a '/', the
 // file itself, relative to `working_dir` when not absolute. FAILED_PRECONDITION "Cannot run
 // <program>: not found on PATH" / ": no such file" / ": not executable" / ": is a directory".
 Result<std::string> FindProgram(const std::string& program, std::string_view path_var,
@@ -44,11 +58,8 @@ Result<std::string> FindProgram(const std::string& program, std::string_view pat
 // lacks extern "C", so C++ calls the system call through this.
 int OpenPidFd(int pid);
 
-// Starts `spec` with the environment `MergeEnvironment(base_env, spec.env)`. Creates the working
-// directory and the output files' parent directories when missing. When `stdout_path` and
-// `stderr_path` are the same file, stderr is a duplicate of stdout (one open file). An empty
-// working dir keeps this process's; an empty output path is /dev/null. Returns the child's pid,
-// which the caller must reap. Errors as `Launcher::Start`.
-Result<int> SpawnProcess(const ProcessSpec& spec, const Environment& base_env);
+// Starts `spec` with the environment `MergeEnvironment(base_env, spec.env)`. Returns the child's
+// pid, which the caller must reap. Errors as `Launcher::Start`.
+Result<int> SpawnProcess(const SpawnSpec& spec, const Environment& base_env);
 
 }  // namespace trainyard::run::local

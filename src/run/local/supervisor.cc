@@ -1,0 +1,346 @@
+#include "run/local/supervisor.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/status.h"
+#include "base/unique_fd.h"
+#include "logs/capture.h"
+
+namespace trainyard::run::local {
+namespace {
+
+constexpr int kCannotExecute = 127;  // as a shell reports a command it cannot run
+constexpr std::size_t kReadBytes = std::size_t{64} * 1024;
+
+std::string Errno(int err) {
+  return std::strerror(err);  // NOLINT(concurrency-mt-unsafe): single-threaded
+}
+
+// The trainer, started: its pid, a pidfd for it, and the read ends of its stdout and stderr.
+struct Trainer {
+  int pid = -1;
+  UniqueFd pidfd;
+  std::array<UniqueFd, 2> pipes;  // [0] stdout, [1] stderr
+};
+
+constexpr std::array<logs::Stream, 2> kStreams = {logs::Stream::kStdout, logs::Stream::kStderr};
+
+// Descriptors 0-2 are open, so that no pipe created later lands on one of them.
+void OpenStandardDescriptors() {
+  for (int fd = 0; fd <= STDERR_FILENO; ++fd) {
+    if (fcntl(fd, F_GETFD) < 0) {
+      [[maybe_unused]] int opened = open("/dev/null", O_RDWR);  // the lowest free one: `fd`
+    }
+  }
+}
+
+void SetDisposition(int signal, void (*handler)(int)) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigaction(signal, &action, nullptr);
+}
+
+// Every signal at its default action, glibc's own two included (glibc's sigaction refuses them,
+// and posix_spawn from a threaded process leaves them ignored). The kernel's struct is a
+// handler, then flags, restorer and mask, all zero here.
+void DefaultAllSignals() {
+  struct KernelSigaction {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)();
+    unsigned long mask;
+  };
+  const KernelSigaction default_action{.handler = SIG_DFL};
+  for (int signal = 1; signal < NSIG; ++signal) {
+    if (signal != SIGKILL && signal != SIGSTOP) {
+      syscall(SYS_rt_sigaction, signal, &default_action, nullptr, sizeof(default_action.mask));
+    }
+  }
+}
+
+// In the child, before exec: every descriptor from 3 up is closed by the exec.
+void CloseOthersOnExec() {
+  if (close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC) == 0) {
+    return;
+  }
+  rlimit limit{};
+  getrlimit(RLIMIT_NOFILE, &limit);
+  for (rlim_t fd = STDERR_FILENO + 1; fd < limit.rlim_cur; ++fd) {
+    fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
+  }
+}
+
+// The child's side of the fork: never returns. An exec failure's errno goes to `error_fd`.
+[[noreturn]] void ExecTrainer(pid_t parent, int stdin_fd, int stdout_fd, int stderr_fd,
+                              int error_fd, char* const* argv) {
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+    _exit(kCannotExecute);  // the supervisor is gone already: so is the replica
+  }
+  int err = 0;
+  if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0 ||
+      dup2(stderr_fd, STDERR_FILENO) < 0) {
+    err = errno;
+  } else {
+    DefaultAllSignals();
+    sigset_t none;  // a stop signal pending since the fork is delivered here
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    CloseOthersOnExec();
+    execv(argv[0], argv);
+    err = errno;
+  }
+  [[maybe_unused]] ssize_t wrote = write(error_fd, &err, sizeof(err));
+  _exit(kCannotExecute);
+}
+
+// A stop signal sent to the group before the fork is pending here only (a child starts with
+// none pending): it goes on to the trainer, which has it blocked until just before its exec.
+void ForwardPendingStops(pid_t trainer) {
+  sigset_t pending;
+  sigpending(&pending);
+  for (int signal : kStopSignals) {
+    if (sigismember(&pending, signal) == 1) {
+      sigset_t only;
+      sigemptyset(&only);
+      sigaddset(&only, signal);
+      const timespec now{};
+      sigtimedwait(&only, nullptr, &now);  // consumed: forwarded once
+      kill(trainer, signal);
+    }
+  }
+}
+
+// Starts the trainer; the error names the program and why it cannot be executed.
+Result<Trainer> StartTrainer(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
+  for (const std::string& arg : args) {
+    argv.push_back(const_cast<char*>(arg.c_str()));  // NOLINT: execv's signature
+  }
+  argv.push_back(nullptr);
+
+  UniqueFd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  std::array<std::array<int, 2>, 3> pipes{};  // stdout, stderr, exec error
+  for (auto& ends : pipes) {
+    if (pipe2(ends.data(), O_CLOEXEC) != 0) {
+      return Status::Internal("cannot create a pipe: " + Errno(errno));
+    }
+  }
+  std::array<UniqueFd, 2> out_read = {UniqueFd(pipes[0][0]), UniqueFd(pipes[1][0])};
+  std::array<UniqueFd, 2> out_write = {UniqueFd(pipes[0][1]), UniqueFd(pipes[1][1])};
+  UniqueFd error_read(pipes[2][0]);
+  UniqueFd error_write(pipes[2][1]);
+  if (!stdin_fd.valid()) {
+    return Status::Internal("cannot open /dev/null: " + Errno(errno));
+  }
+
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    return Status::Internal("cannot start " + args[0] + ": " + Errno(errno));
+  }
+  if (pid == 0) {
+    ExecTrainer(parent, stdin_fd.get(), out_write[0].get(), out_write[1].get(), error_write.get(),
+                argv.data());
+  }
+  for (UniqueFd& end : out_write) {
+    end.reset();
+  }
+  error_write.reset();
+  int exec_errno = 0;
+  ssize_t got = 0;
+  do {
+    got = read(error_read.get(), &exec_errno, sizeof(exec_errno));
+  } while (got < 0 && errno == EINTR);
+  if (got > 0) {  // the exec failed; the child has exited
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return Status::FailedPrecondition("cannot execute " + args[0] + ": " + Errno(exec_errno));
+  }
+  ForwardPendingStops(pid);
+  Trainer trainer;
+  trainer.pid = pid;
+  trainer.pidfd.reset(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
+  for (std::size_t i = 0; i < out_read.size(); ++i) {
+    fcntl(out_read[i].get(), F_SETFL, O_NONBLOCK);  // the read end only: the trainer's blocks
+    trainer.pipes[i] = std::move(out_read[i]);
+  }
+  return trainer;
+}
+
+// Records what one read(2) of at most `limit` bytes gives from `stream`'s pipe. Returns the bytes
+// read: 0 when none were there, -1 at the pipe's end (or an error), when the pipe has been closed
+// and the stream's partial line recorded.
+ssize_t PumpOnce(Trainer& trainer, std::size_t stream, logs::RecordWriter& writer,
+                 std::vector<char>& buffer, std::size_t limit) {
+  UniqueFd& pipe = trainer.pipes[stream];
+  ssize_t got = read(pipe.get(), buffer.data(), std::min(limit, buffer.size()));
+  if (got > 0) {
+    // A write failure (a full disk) loses these lines; the trainer must go on all the same.
+    (void)writer.Feed(kStreams[stream], std::string_view(buffer.data(), got));
+    return got;
+  }
+  if (got < 0 && (errno == EINTR || errno == EAGAIN)) {
+    return 0;
+  }
+  (void)writer.Close(kStreams[stream]);
+  pipe.reset();
+  return -1;
+}
+
+// Records the trainer's output until it exits.
+void PumpUntilExit(Trainer& trainer, logs::RecordWriter& writer, std::vector<char>& buffer) {
+  std::array<pollfd, 3> fds = {pollfd{.fd = trainer.pipes[0].get(), .events = POLLIN},
+                               pollfd{.fd = trainer.pipes[1].get(), .events = POLLIN},
+                               pollfd{.fd = trainer.pidfd.get(), .events = POLLIN}};
+  // Without a pidfd (never expected), the pipes' ends stand for the exit.
+  while (fds[2].fd >= 0 || fds[0].fd >= 0 || fds[1].fd >= 0) {
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return;
+    }
+    for (std::size_t i = 0; i < trainer.pipes.size(); ++i) {
+      if (fds[i].fd >= 0 && fds[i].revents != 0 &&
+          PumpOnce(trainer, i, writer, buffer, buffer.size()) < 0) {
+        fds[i].fd = -1;
+      }
+    }
+    if (fds[2].revents != 0) {
+      return;
+    }
+  }
+}
+
+// After the exit: what the pipes hold now, and no more (a grandchild may keep them open and
+// write on), then the streams' partial lines.
+void Drain(Trainer& trainer, logs::RecordWriter& writer, std::vector<char>& buffer) {
+  for (std::size_t i = 0; i < trainer.pipes.size(); ++i) {
+    int owed = 0;
+    if (trainer.pipes[i].valid() && ioctl(trainer.pipes[i].get(), FIONREAD, &owed) != 0) {
+      owed = 0;
+    }
+    while (owed > 0) {
+      ssize_t got = PumpOnce(trainer, i, writer, buffer, static_cast<std::size_t>(owed));
+      if (got <= 0) {
+        break;
+      }
+      owed -= static_cast<int>(got);
+    }
+    (void)writer.Close(kStreams[i]);
+    trainer.pipes[i].reset();
+  }
+}
+
+ExitStatus Reap(int pid) {
+  siginfo_t info{};
+  while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED) != 0) {
+    if (errno != EINTR) {
+      return ExitStatus{.code = kCannotExecute};
+    }
+  }
+  if (info.si_code == CLD_EXITED) {
+    return ExitStatus{.code = info.si_status};
+  }
+  return ExitStatus{.signaled = true, .signal = info.si_status};
+}
+
+// Writes "exited N\n" / "signaled S\n" to a temporary file renamed over `path`, so that a reader
+// sees the whole text or no file.
+void WriteExitFile(const std::string& path, const ExitStatus& status) {
+  const std::string text = status.signaled ? "signaled " + std::to_string(status.signal) + "\n"
+                                           : "exited " + std::to_string(status.code) + "\n";
+  const std::string temporary = path + ".tmp";
+  const auto open_temporary = [&] {
+    return UniqueFd(open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  };
+  UniqueFd fd = open_temporary();
+  if (!fd.valid() && errno == ENOENT) {
+    std::error_code ignored;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
+    fd = open_temporary();
+  }
+  if (!fd.valid()) {
+    return;  // the launcher then reports the replica as killed
+  }
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    ssize_t wrote = write(fd.get(), rest.data(), rest.size());
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote <= 0) {
+      return;
+    }
+    rest.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  fd.reset();
+  rename(temporary.c_str(), path.c_str());
+}
+
+}  // namespace
+
+ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
+  OpenStandardDescriptors();
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (int signal : kStopSignals) {
+    sigaddset(&stop, signal);
+  }
+  sigprocmask(SIG_BLOCK, &stop, nullptr);
+  Result<logs::RecordWriter> writer = logs::RecordWriter::Open(args.log_path, clock);
+  if (!writer.ok()) {  // nowhere to record the output: run nothing
+    const ExitStatus failed{.code = kCannotExecute};
+    WriteExitFile(args.exit_path, failed);
+    return failed;
+  }
+  Result<Trainer> trainer = StartTrainer(args.argv);
+  if (!trainer.ok()) {
+    (void)writer->WriteLine(logs::Stream::kStderr,
+                            std::string(kSupervisorName) + ": " + trainer.status().message());
+    const ExitStatus failed{.code = kCannotExecute};
+    WriteExitFile(args.exit_path, failed);
+    return failed;
+  }
+  std::vector<char> buffer(kReadBytes);
+  PumpUntilExit(*trainer, *writer, buffer);
+  const ExitStatus status = Reap(trainer->pid);
+  Drain(*trainer, *writer, buffer);
+  WriteExitFile(args.exit_path, status);
+  return status;
+}
+
+void EndLike(const ExitStatus& status) {
+  if (status.signaled) {
+    const rlimit no_core{};  // the trainer's crash is the trainer's, not the supervisor's
+    setrlimit(RLIMIT_CORE, &no_core);
+    SetDisposition(status.signal, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, status.signal);
+    sigprocmask(SIG_UNBLOCK, &only, nullptr);
+    raise(status.signal);
+    _exit(128 + status.signal);  // a signal whose default action is not to end the process
+  }
+  _exit(status.code);
+}
+
+}  // namespace trainyard::run::local

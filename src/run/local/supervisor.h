@@ -1,0 +1,36 @@
+// `trainyard-replica`, the small program each replica runs under, so that a replica outlives the
+// server that started it and its output keeps being recorded meanwhile. `ProcessLauncher` starts
+//
+//   trainyard-replica --log LOG --exit EXIT -- PROGRAM ARGS...
+//
+// as the leader of the replica's process group (PROGRAM is already a path), with stdin, stdout
+// and stderr on /dev/null and the stop signals (`kStopSignals`) blocked. The supervisor:
+// - runs PROGRAM in that same process group (a signal to the group reaches both), with the
+//   supervisor's working directory and environment, stdin from /dev/null, stdout and stderr to
+//   pipes, no other descriptor, every signal at its default action and none blocked, and SIGKILL
+//   as its parent-death signal (a trainer never outlives its supervisor);
+// - is not stopped by the stop signals itself (it keeps them blocked): the trainer decides how to
+//   end, and the supervisor follows it;
+// - appends each line the trainer writes as a record to LOG (logs/capture.h) until the trainer
+//   exits, then what the pipes already hold (without waiting for a grandchild that keeps them
+//   open), ends partial lines, and writes EXIT atomically: "exited N\n" or "signaled S\n" (read
+//   by `run::ReadExitStatus`);
+// - ends as the trainer did: exit status N, or killed by signal S (without a core dump).
+// When PROGRAM cannot be executed it records "trainyard-replica: cannot execute PROGRAM: <why>"
+// on stderr and ends with status 127, as a shell does.
+#pragma once
+
+#include "base/clock.h"
+#include "run/launcher.h"
+#include "run/local/supervisor_command.h"
+
+namespace trainyard::run::local {
+
+// Runs the replica to its end and writes the exit file; returns how the replica ended.
+ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock);
+
+// Ends this process as `status` says: exits with its code, or resets its signal to the default
+// action and raises it (exit status 128 + signal if that does not end the process).
+[[noreturn]] void EndLike(const ExitStatus& status);
+
+}  // namespace trainyard::run::local

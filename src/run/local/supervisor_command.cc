@@ -1,0 +1,52 @@
+#include "run/local/supervisor_command.h"
+
+#include <cstddef>
+
+namespace trainyard::run::local {
+
+std::vector<std::string> SupervisorCommand(const std::string& supervisor,
+                                           const SupervisorArgs& args) {
+  std::vector<std::string> command = {supervisor, "--log",        args.log_path,
+                                      "--exit",   args.exit_path, "--"};
+  command.insert(command.end(), args.argv.begin(), args.argv.end());
+  return command;
+}
+
+std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>& args) {
+  SupervisorArgs parsed;
+  std::size_t i = 0;
+  for (; i < args.size() && args[i] != "--"; i += 2) {
+    if (i + 1 >= args.size()) {
+      return std::nullopt;
+    }
+    std::string* value = args[i] == "--log"    ? &parsed.log_path
+                         : args[i] == "--exit" ? &parsed.exit_path
+                                               : nullptr;
+    if (value == nullptr || !value->empty() || args[i + 1].empty()) {
+      return std::nullopt;
+    }
+    *value = args[i + 1];
+  }
+  if (parsed.log_path.empty() || parsed.exit_path.empty() || i + 1 >= args.size()) {
+    return std::nullopt;
+  }
+  parsed.argv.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+  return parsed;
+}
+
+bool IsSupervisorCommand(const std::vector<std::string>& command, std::string_view log_path,
+                         std::string_view exit_path) {
+  if (command.empty()) {
+    return false;
+  }
+  const std::string_view program = command[0];
+  const std::size_t slash = program.rfind('/');
+  if (program.substr(slash == std::string_view::npos ? 0 : slash + 1) != kSupervisorName) {
+    return false;
+  }
+  std::optional<SupervisorArgs> args =
+      ParseSupervisorArgs(std::vector<std::string>(command.begin() + 1, command.end()));
+  return args.has_value() && args->log_path == log_path && args->exit_path == exit_path;
+}
+
+}  // namespace trainyard::run::local

@@ -1,0 +1,47 @@
+// The command line of a replica's supervisor (run/local/supervisor.h):
+//
+//   trainyard-replica --log LOG --exit EXIT -- PROGRAM ARGS...
+//
+// built by `ProcessLauncher::Start`, parsed by the supervisor, and recognized by
+// `ProcessLauncher::Adopt` in /proc/<pid>/cmdline. Pure functions; thread-safe.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <signal.h>
+
+namespace trainyard::run::local {
+
+inline constexpr std::string_view kSupervisorName = "trainyard-replica";
+
+// The signals a stop request sends to a replica's group. The supervisor has them blocked from
+// its start (the launcher spawns it so), rather than ignored: one that arrives while the trainer
+// is being started then stays pending and reaches the trainer, where an ignored one would be lost.
+inline constexpr std::array<int, 3> kStopSignals = {SIGTERM, SIGINT, SIGHUP};
+
+struct SupervisorArgs {
+  std::string log_path;
+  std::string exit_path;
+  std::vector<std::string> argv;  // PROGRAM (a path) and its arguments
+
+  bool operator==(const SupervisorArgs&) const = default;
+};
+
+// The command that runs `args` under the supervisor executable `supervisor`.
+std::vector<std::string> SupervisorCommand(const std::string& supervisor,
+                                           const SupervisorArgs& args);
+
+// The arguments after the program's own name; nullopt when they are not of the form above
+// (both options, each once, non-empty, in either order, and a PROGRAM).
+std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>& args);
+
+// Whether `command` (a whole command line, program name first) is a supervisor's with these
+// log and exit files.
+bool IsSupervisorCommand(const std::vector<std::string>& command, std::string_view log_path,
+                         std::string_view exit_path);
+
+}  // namespace trainyard::run::local

@@ -1,0 +1,102 @@
+#include "run/local/supervisor_command.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace trainyard::run::local {
+namespace {
+
+using Words = std::vector<std::string>;
+
+const SupervisorArgs kArgs{.log_path = "/data/jobs/p/j/logs/master-replica-0.log",
+                           .exit_path = "/data/jobs/p/j/run/master-replica-0.exit",
+                           .argv = {"/usr/bin/python3", "-m", "trainer.task", "--", "--log"}};
+
+TEST(SupervisorCommand, IsParsedBackToTheSameArguments) {
+  Words command = SupervisorCommand("/opt/trainyard/trainyard-replica", kArgs);
+  EXPECT_EQ(command, (Words{"/opt/trainyard/trainyard-replica", "--log", kArgs.log_path, "--exit",
+                            kArgs.exit_path, "--", "/usr/bin/python3", "-m", "trainer.task", "--",
+                            "--log"}));
+  std::optional<SupervisorArgs> parsed =
+      ParseSupervisorArgs(Words(command.begin() + 1, command.end()));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, kArgs);
+}
+
+TEST(ParseSupervisorArgs, TakesTheOptionsInEitherOrder) {
+  std::optional<SupervisorArgs> parsed =
+      ParseSupervisorArgs({"--exit", "e", "--log", "l", "--", "/bin/true"});
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, (SupervisorArgs{.log_path = "l", .exit_path = "e", .argv = {"/bin/true"}}));
+}
+
+struct BadArgsCase {
+  std::string name;
+  Words args;
+};
+
+class ParseSupervisorArgsBadTest : public ::testing::TestWithParam<BadArgsCase> {};
+
+TEST_P(ParseSupervisorArgsBadTest, RefusesThem) {
+  EXPECT_FALSE(ParseSupervisorArgs(GetParam().args).has_value());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ParseSupervisorArgsBadTest,
+    ::testing::Values(
+        BadArgsCase{"Nothing", {}}, BadArgsCase{"NoProgram", {"--log", "l", "--exit", "e", "--"}},
+        BadArgsCase{"NoSeparator", {"--log", "l", "--exit", "e", "/bin/true"}},
+        BadArgsCase{"NoLog", {"--exit", "e", "--", "/bin/true"}},
+        BadArgsCase{"NoExit", {"--log", "l", "--", "/bin/true"}},
+        BadArgsCase{"EmptyLog", {"--log", "", "--exit", "e", "--", "/bin/true"}},
+        BadArgsCase{"Repeated", {"--log", "l", "--log", "m", "--exit", "e", "--", "x"}},
+        BadArgsCase{"Unknown", {"--log", "l", "--exit", "e", "--tail", "3", "--", "x"}},
+        BadArgsCase{"MissingValue", {"--log"}}),
+    [](const auto& tc) { return tc.param.name; });
+
+struct RecognizeCase {
+  std::string name;
+  Words command;
+  bool recognized;
+};
+
+class IsSupervisorCommandTest : public ::testing::TestWithParam<RecognizeCase> {};
+
+TEST_P(IsSupervisorCommandTest, RecognizesOnlyThisReplicasSupervisor) {
+  EXPECT_EQ(IsSupervisorCommand(GetParam().command, kArgs.log_path, kArgs.exit_path),
+            GetParam().recognized);
+}
+
+SupervisorArgs OtherExit() {
+  SupervisorArgs args = kArgs;
+  args.exit_path = "/data/jobs/p/j/run/worker-replica-0.exit";
+  return args;
+}
+
+SupervisorArgs OtherLog() {
+  SupervisorArgs args = kArgs;
+  args.log_path = "/data/jobs/p/j/logs/worker-replica-0.log";
+  return args;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, IsSupervisorCommandTest,
+    ::testing::Values(
+        RecognizeCase{"Itself", SupervisorCommand("/build/trainyard-replica", kArgs), true},
+        RecognizeCase{"AnotherInstallOfIt",
+                      SupervisorCommand("/usr/libexec/trainyard-replica", kArgs), true},
+        RecognizeCase{"BareName", SupervisorCommand("trainyard-replica", kArgs), true},
+        RecognizeCase{"AnotherReplicasExitFile",
+                      SupervisorCommand("/build/trainyard-replica", OtherExit()), false},
+        RecognizeCase{"AnotherReplicasLog",
+                      SupervisorCommand("/build/trainyard-replica", OtherLog()), false},
+        RecognizeCase{"AnotherProgram", SupervisorCommand("/usr/bin/python3", kArgs), false},
+        RecognizeCase{"SimilarName", SupervisorCommand("/build/trainyard-replica2", kArgs), false},
+        RecognizeCase{"TheTrainerItself", kArgs.argv, false}, RecognizeCase{"Zombie", {}, false}),
+    [](const auto& tc) { return tc.param.name; });
+
+}  // namespace
+}  // namespace trainyard::run::local

@@ -1,0 +1,362 @@
+// The replica supervisor, `trainyard-replica`, run for real (the executable the build made).
+#include "run/local/supervisor.h"
+
+#include <array>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fakes/temp_dir.h"
+#include "run/local/spawn.h"
+#include "run/local/supervisor_command.h"
+#include "run/log_file.h"
+#include "run/stray_children.h"
+
+extern char** environ;  // NOLINT: POSIX declares it nowhere else
+
+namespace trainyard::run::local {
+namespace {
+
+namespace fs = std::filesystem;
+using ::trainyard::run::testing::CapturedStreams;
+using ::trainyard::run::testing::CapturedText;
+using ::trainyard::run::testing::ReadCaptured;
+using ::trainyard::testing::TempDir;
+
+constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
+constexpr int kDeadlineMs = 30'000;
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `words` as execve wants them.
+std::vector<char*> Pointers(std::vector<std::string>& words) {
+  std::vector<char*> pointers;
+  pointers.reserve(words.size() + 1);
+  for (std::string& word : words) {
+    pointers.push_back(word.data());
+  }
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+// A FIFO the trainer writes one line to (a pid, "ready"), opened here before the trainer starts.
+class Fifo {
+ public:
+  explicit Fifo(const std::string& path) : path_(path) {
+    EXPECT_EQ(mkfifo(path.c_str(), 0600), 0);
+    fd_ = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    EXPECT_GE(fd_, 0);
+  }
+  Fifo(const Fifo&) = delete;
+  Fifo& operator=(const Fifo&) = delete;
+  ~Fifo() { close(fd_); }
+
+  const std::string& path() const { return path_; }
+  // What the trainer wrote; empty when it wrote nothing within the deadline.
+  std::string Read() {
+    pollfd ready{.fd = fd_, .events = POLLIN};
+    if (poll(&ready, 1, kDeadlineMs) != 1) {
+      return "";
+    }
+    std::array<char, 64> buffer{};
+    ssize_t got = read(fd_, buffer.data(), buffer.size() - 1);
+    std::string text(buffer.data(), got > 0 ? got : 0);
+    return text.substr(0, text.find('\n'));
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+class SupervisorTest : public ::testing::Test {
+ protected:
+  // Starts the supervisor for `argv` as a child of this test, leading its own process group, as
+  // ProcessLauncher does.
+  int Start(const std::vector<std::string>& argv) {
+    std::vector<std::string> command =
+        SupervisorCommand(kSupervisor, {.log_path = Log(), .exit_path = Exit(), .argv = argv});
+    std::vector<char*> pointers = Pointers(command);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t stops;  // as ProcessLauncher starts it
+    sigemptyset(&stops);
+    for (int signal : kStopSignals) {
+      sigaddset(&stops, signal);
+    }
+    posix_spawnattr_setsigmask(&attr, &stops);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    fs::create_directories(dir_.File("work"));
+    posix_spawn_file_actions_addchdir_np(&actions, dir_.File("work").c_str());
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, kSupervisor, &actions, &attr, pointers.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    EXPECT_EQ(rc, 0) << std::strerror(rc);
+    return strays_.Add(pid);
+  }
+  int StartShell(const std::string& script) { return Start({"/bin/sh", "-c", script}); }
+
+  // The supervisor's wait status; -1 when it did not end within the deadline (it is killed).
+  static int Wait(int pid) {
+    int pidfd = OpenPidFd(pid);
+    pollfd ended{.fd = pidfd, .events = POLLIN};
+    bool in_time = pidfd >= 0 && poll(&ended, 1, kDeadlineMs) == 1;
+    close(pidfd);
+    if (!in_time) {
+      kill(-pid, SIGKILL);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return in_time ? status : -1;
+  }
+
+  std::string Log() const { return dir_.File("logs/master-replica-0.log"); }
+  std::string Exit() const { return dir_.File("run/master-replica-0.exit"); }
+
+  TempDir dir_;
+  run::testing::StrayChildren strays_;
+};
+
+TEST_F(SupervisorTest, RecordsBothStreamsInTheOrderTheyWereWritten) {
+  // Each line is written once the one before it is in the log, so the order is known.
+  const std::string script =
+      "w() { until grep -q \"$1\" '" + Log() +
+      "' 2>/dev/null; do :; done; }\n"
+      "echo one; w ' O one$'; echo two >&2; w ' E two$'; echo three; w ' O three$';"
+      "printf 'no newline' >&2";
+  int status = Wait(StartShell(script));
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(CapturedStreams(Log()), "O one\nE two\nO three\nE no newline\n");
+  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+  std::vector<run::testing::CapturedLine> lines = ReadCaptured(Log());
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_LE(lines[i - 1].timestamp, lines[i].timestamp);
+  }
+}
+
+TEST_F(SupervisorTest, RecordsEveryLineOfALongOutput) {
+  int status = Wait(
+      StartShell("i=0; while [ $i -lt 3000 ]; do echo line $i; echo err $i >&2; i=$((i+1)); done"));
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  std::string expected_out;
+  std::string expected_err;
+  for (int i = 0; i < 3000; ++i) {
+    expected_out += "line " + std::to_string(i) + "\n";
+    expected_err += "err " + std::to_string(i) + "\n";
+  }
+  EXPECT_EQ(CapturedText(Log(), 'O'), expected_out);
+  EXPECT_EQ(CapturedText(Log(), 'E'), expected_err);
+}
+
+TEST_F(SupervisorTest, AppendsToTheLogOfAnEarlierRun) {
+  ASSERT_EQ(Wait(StartShell("echo first")), 0);
+  ASSERT_EQ(Wait(StartShell("echo second")), 0);
+  EXPECT_EQ(CapturedText(Log()), "first\nsecond\n");
+}
+
+struct EndCase {
+  std::string name;
+  std::string script;
+  bool signaled;
+  int number;  // exit code or signal
+  std::string exit_file;
+};
+
+class SupervisorEndTest : public SupervisorTest, public ::testing::WithParamInterface<EndCase> {};
+
+TEST_P(SupervisorEndTest, EndsAsTheTrainerDidAndSaysSoInTheExitFile) {
+  int status = Wait(StartShell(GetParam().script));
+  ASSERT_NE(status, -1);
+  if (GetParam().signaled) {
+    ASSERT_TRUE(WIFSIGNALED(status)) << status;
+    EXPECT_EQ(WTERMSIG(status), GetParam().number);
+    EXPECT_FALSE(WCOREDUMP(status));
+  } else {
+    ASSERT_TRUE(WIFEXITED(status)) << status;
+    EXPECT_EQ(WEXITSTATUS(status), GetParam().number);
+  }
+  EXPECT_EQ(ReadFile(Exit()), GetParam().exit_file);
+  EXPECT_FALSE(fs::exists(Exit() + ".tmp"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, SupervisorEndTest,
+    ::testing::Values(EndCase{"Success", "exit 0", false, 0, "exited 0\n"},
+                      EndCase{"Failure", "exit 3", false, 3, "exited 3\n"},
+                      EndCase{"Exit255", "exit 255", false, 255, "exited 255\n"},
+                      EndCase{"Sigterm", "kill -TERM $$", true, SIGTERM, "signaled 15\n"},
+                      EndCase{"Sigint", "kill -INT $$", true, SIGINT, "signaled 2\n"},
+                      EndCase{"Sigkill", "kill -KILL $$", true, SIGKILL, "signaled 9\n"},
+                      EndCase{"Segfault", "kill -SEGV $$", true, SIGSEGV, "signaled 11\n"},
+                      EndCase{"Abort", "kill -ABRT $$", true, SIGABRT, "signaled 6\n"},
+                      EndCase{"Sigusr1", "kill -USR1 $$", true, SIGUSR1, "signaled 10\n"}),
+    [](const auto& tc) { return tc.param.name; });
+
+struct ExecFailureCase {
+  std::string name;
+  std::string program;  // under the temp dir
+  int error;
+};
+
+class SupervisorExecFailureTest : public SupervisorTest,
+                                  public ::testing::WithParamInterface<ExecFailureCase> {};
+
+TEST_P(SupervisorExecFailureTest, RecordsWhyAndExits127) {
+  fs::create_directories(dir_.path() / "bin" / "dir");
+  std::ofstream(dir_.File("bin/data")) << "#!/bin/sh\n";
+  const std::string program = dir_.File(GetParam().program);
+  int status = Wait(Start({program, "--flag"}));
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 127);
+  EXPECT_EQ(ReadFile(Exit()), "exited 127\n");
+  EXPECT_EQ(CapturedStreams(Log()), "E trainyard-replica: cannot execute " + program + ": " +
+                                        std::strerror(GetParam().error) + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, SupervisorExecFailureTest,
+                         ::testing::Values(ExecFailureCase{"Missing", "bin/nope", ENOENT},
+                                           ExecFailureCase{"NotExecutable", "bin/data", EACCES},
+                                           ExecFailureCase{"Directory", "bin/dir", EACCES}),
+                         [](const auto& tc) { return tc.param.name; });
+
+TEST_F(SupervisorTest, GrandchildKeepingThePipesOpenDoesNotKeepItRunning) {
+  int status = Wait(StartShell("sleep 1000 & echo $!; echo done"));
+  std::string lines = CapturedText(Log(), 'O');
+  const int grandchild = std::atoi(lines.c_str());
+  ASSERT_GT(grandchild, 1) << lines;
+  kill(grandchild, SIGKILL);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(lines, std::to_string(grandchild) + "\ndone\n");
+  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+}
+
+class SupervisorGroupSignalTest : public SupervisorTest,
+                                  public ::testing::WithParamInterface<int> {};
+
+TEST_P(SupervisorGroupSignalTest, ReachesTheTrainerWhichDecidesTheEnd) {
+  const int signal = GetParam();
+  Fifo ready(dir_.File("ready"));
+  int pid = StartShell("echo ready > " + ready.path() + "; exec sleep 1000");
+  ASSERT_EQ(ready.Read(), "ready");
+  ASSERT_EQ(kill(-pid, signal), 0);
+  int status = Wait(pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), signal);
+  EXPECT_EQ(ReadFile(Exit()), "signaled " + std::to_string(signal) + "\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, SupervisorGroupSignalTest,
+                         ::testing::Values(SIGTERM, SIGINT, SIGHUP),
+                         [](const auto& tc) { return std::string(sigabbrev_np(tc.param)); });
+
+TEST_P(SupervisorGroupSignalTest, ReachesTheTrainerWhileItIsBeingStarted) {
+  const int signal = GetParam();
+  int pid = StartShell("exec sleep 1000");
+  ASSERT_EQ(kill(-pid, signal), 0);  // at once: the trainer may not have been forked yet
+  int status = Wait(pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), signal);
+  EXPECT_EQ(ReadFile(Exit()), "signaled " + std::to_string(signal) + "\n");
+}
+
+TEST_F(SupervisorTest, TrainerHandlingSigtermDecidesTheExit) {
+  Fifo ready(dir_.File("ready"));
+  int pid = StartShell("trap 'echo stopping; exit 4' TERM; echo ready > " + ready.path() +
+                       "; while :; do sleep 1; done");
+  ASSERT_EQ(ready.Read(), "ready");
+  ASSERT_EQ(kill(-pid, SIGTERM), 0);
+  int status = Wait(pid);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 4);
+  EXPECT_EQ(CapturedText(Log(), 'O'), "stopping\n");
+  EXPECT_EQ(ReadFile(Exit()), "exited 4\n");
+}
+
+TEST_F(SupervisorTest, KillingTheSupervisorAloneKillsTheTrainer) {
+  Fifo ready(dir_.File("ready"));
+  int pid = StartShell("echo $$ > " + ready.path() + "; exec sleep 1000");
+  const int trainer = std::atoi(ready.Read().c_str());
+  ASSERT_GT(trainer, 1);
+  int trainer_fd = OpenPidFd(trainer);
+  ASSERT_GE(trainer_fd, 0);
+  ASSERT_EQ(kill(pid, SIGKILL), 0);  // the supervisor only, not its group
+  int status = Wait(pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+  pollfd ended{.fd = trainer_fd, .events = POLLIN};
+  EXPECT_EQ(poll(&ended, 1, kDeadlineMs), 1) << "trainer " << trainer << " outlived it";
+  close(trainer_fd);
+  EXPECT_FALSE(fs::exists(Exit()));
+}
+
+TEST_F(SupervisorTest, TrainerGetsACleanProcess) {
+  int leaky = open("/dev/null", O_RDONLY);  // deliberately without O_CLOEXEC
+  ASSERT_GE(leaky, 3);
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  struct sigaction old_term {};
+  ASSERT_EQ(sigaction(SIGTERM, &ignore, &old_term), 0);
+  sigset_t usr1;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  sigset_t old_mask;
+  ASSERT_EQ(sigprocmask(SIG_BLOCK, &usr1, &old_mask), 0);
+  ASSERT_EQ(setenv("TY_SUPERVISOR_TEST", "inherited", 1), 0);
+  int pid = StartShell("for n in 0 1 2 3 4 5 6 7 8 9 " + std::to_string(leaky) +
+                       "; do [ -e /proc/$$/fd/$n ] && echo open $n; done\n"
+                       "readlink /proc/$$/fd/0\n"
+                       "[ \"$(cut -d' ' -f5 /proc/$$/stat)\" = \"$PPID\" ] && echo group of $PPID\n"
+                       "pwd -P; echo $TY_SUPERVISOR_TEST\n"
+                       "exec grep -E '^Sig(Blk|Ign)' /proc/self/status");
+  unsetenv("TY_SUPERVISOR_TEST");
+  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  close(leaky);
+  ASSERT_EQ(Wait(pid), 0);
+  EXPECT_EQ(CapturedText(Log(), 'O'),
+            "open 0\nopen 1\nopen 2\n/dev/null\ngroup of " + std::to_string(pid) + "\n" +
+                fs::canonical(dir_.File("work")).string() +
+                "\ninherited\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
+  EXPECT_EQ(CapturedText(Log(), 'E'), "");
+}
+
+TEST_F(SupervisorTest, WrongUsageRunsNothing) {
+  std::vector<std::string> command = {kSupervisor, "--log", Log(), "/bin/true"};
+  std::vector<char*> pointers = Pointers(command);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  ASSERT_EQ(posix_spawn(&pid, kSupervisor, &actions, nullptr, pointers.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  int status = Wait(pid);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_FALSE(fs::exists(Log()));
+}
+
+}  // namespace
+}  // namespace trainyard::run::local
