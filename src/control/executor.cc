@@ -56,6 +56,7 @@ WallTime Executor::Now() const {
 
 void Executor::Start() {
   Recover();
+  PublishReplicas();
   std::lock_guard lock(mu_);
   if (loop_.joinable()) {
     return;
@@ -204,6 +205,45 @@ void Executor::RunOnce() {
     next_queue_scan_ = now + kQueueScanInterval;
     ScheduleQueue();
   }
+  PublishReplicas();
+}
+
+void Executor::PublishReplicas() {
+  std::map<std::string, std::vector<ReplicaInfo>, std::less<>> published;
+  for (const auto& [key, run] : runs_) {
+    if (run->phase == Run::Phase::kStaging) {
+      continue;
+    }
+    std::vector<ReplicaInfo>& infos = published[key];
+    for (const Run::Replica& replica : run->replicas) {
+      ReplicaInfo info{
+          .task_name = replica.shape.task_name, .pid = replica.pid, .restarts = replica.restarts};
+      if (replica.alive) {
+        info.state = run->phase == Run::Phase::kStopping ? "STOPPING" : "RUNNING";
+      } else {
+        info.state = replica.restart_at ? "RESTARTING" : "EXITED";
+      }
+      if (replica.last_exit) {
+        info.exit_status = replica.last_exit->Describe();
+      }
+      infos.push_back(std::move(info));
+    }
+  }
+  std::lock_guard lock(mu_);
+  replicas_.swap(published);
+}
+
+std::optional<std::vector<ReplicaInfo>> Executor::Replicas(std::string_view project,
+                                                           std::string_view job_id) const {
+  std::string key(project);
+  key.push_back('/');
+  key.append(job_id);
+  std::lock_guard lock(mu_);
+  const auto found = replicas_.find(key);
+  if (found == replicas_.end()) {
+    return std::nullopt;
+  }
+  return found->second;
 }
 
 void Executor::ProcessEvent(Event& event) {

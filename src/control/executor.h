@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +36,7 @@
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
 #include "control/replica_policy.h"
+#include "control/run_record.h"
 #include "run/launcher.h"
 #include "run/stager.h"
 #include "sched/inventory.h"
@@ -58,6 +60,15 @@ struct ExecutorOptions {
   bool hold_queue = false;              // start no QUEUED job (running ones go on)
 };
 
+// A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).
+struct ReplicaInfo {
+  std::string task_name;
+  std::string state;  // RUNNING, RESTARTING (waiting for its backoff), STOPPING, EXITED
+  int pid = 0;        // its supervisor's (the process group's), 0 before the first start
+  int restarts = 0;
+  std::string exit_status;  // how its last start ended ("exited with status 0"), if it did
+};
+
 class Executor {
  public:
   using AsyncRunner = std::function<void(std::function<void()>)>;
@@ -74,9 +85,15 @@ class Executor {
   void Start();
   // Stops the loop; only the first call does anything. With `stop_replicas`, then stops every
   // job's replicas (SIGTERM, grace, SIGKILL): RUNNING jobs become FAILED, PREPARING ones are
-  // left to recovery (back to QUEUED). Without, leaves processes running. The destructor calls
-  // Stop(true) when Stop was not called.
+  // left to recovery (back to QUEUED). Without, leaves the replicas running for the next
+  // server to adopt (Recover). The destructor calls Stop(true) when Stop was not called.
   void Stop(bool stop_replicas = true);
+
+  // The replicas of a job this executor is running, as of the end of its last pass; nullopt
+  // when it runs nothing for that job (queued, preparing without replicas, or finished).
+  // Thread-safe.
+  std::optional<std::vector<ReplicaInfo>> Replicas(std::string_view project,
+                                                   std::string_view job_id) const;
 
   // Something changed (a submit, a cancel): reconcile soon.
   void Wake();
@@ -87,10 +104,16 @@ class Executor {
   // clock instead of Start()).
   void RunOnce();
 
-  // Jobs a previous server left PREPARING, RUNNING or CANCELLING: replicas it recorded and that
-  // still run are killed (process groups checked by their working directory), PREPARING jobs go
-  // back to QUEUED, RUNNING ones FAILED and CANCELLING ones CANCELLED with a message saying
-  // the server restarted. Called by Start(); public for tests.
+  // Takes over the jobs a previous server left PREPARING, RUNNING or CANCELLING, from their run
+  // records (control/run_record.h):
+  //   - RUNNING and CANCELLING: every recorded replica whose supervisor still runs is adopted
+  //     (Launcher::Adopt); one that ended meanwhile is handled as if its exit had just been
+  //     reported, with the status its supervisor wrote (so the master's exit 0 still succeeds
+  //     the job, a crash is still restarted); a CANCELLING job goes on stopping. A RUNNING job
+  //     without a record (the server died before its first replica was recorded) FAILS, a
+  //     CANCELLING one is CANCELLED, each saying the server restarted.
+  //   - PREPARING: what was started is killed and the job goes back to QUEUED.
+  // Called by Start(); public for tests.
   void Recover();
 
  private:
@@ -107,7 +130,11 @@ class Executor {
   void HandleStaged(const std::string& key, const Status& status);
   void Launch(Run& run);
   Status StartReplica(Run& run, std::size_t replica);
-  void RecordPid(const Run& run, std::size_t replica);
+  void SaveRecord(const Run& run);
+  bool Adopt(const std::string& project, const model::Job& job, const RunRecord& record);
+  // Appends the service's message about `run`'s job to its service log (task "service").
+  void Say(const Run& run, bool error, std::string_view message);
+  void PublishReplicas();
   Status PrepareJobDir(const std::string& job_dir);
   // The interpreter for the job's pythonVersion (options_.python_by_version, else python).
   std::string PythonFor(const model::TrainingInput& input) const;
@@ -136,12 +163,13 @@ class Executor {
   MonoTime next_queue_scan_{};
 
   // Shared with other threads.
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::vector<Event> events_;  // guarded by mu_
-  bool woken_ = false;         // guarded by mu_
-  bool stopping_ = false;      // guarded by mu_
-  bool stopped_ = false;       // guarded by mu_: Stop() ran
+  std::vector<Event> events_;                                              // guarded by mu_
+  std::map<std::string, std::vector<ReplicaInfo>, std::less<>> replicas_;  // guarded by mu_
+  bool woken_ = false;                                                     // guarded by mu_
+  bool stopping_ = false;                                                  // guarded by mu_
+  bool stopped_ = false;  // guarded by mu_: Stop() ran
   // Staging threads; finished ones are joined by the next pass of the loop.
   struct Worker {
     std::thread thread;

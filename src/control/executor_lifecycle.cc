@@ -3,7 +3,6 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -11,6 +10,8 @@
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
+#include "logs/capture.h"
+#include "logs/log_reader.h"
 #include "plan/cluster_plan.h"
 
 namespace trainyard::control {
@@ -19,21 +20,17 @@ namespace {
 constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
 constexpr std::string_view kMaxRunningTimeMessage = "Job cancelled: exceeded maxRunningTime.";
 constexpr std::string_view kMaxWaitTimeMessage = "Job cancelled: exceeded maxWaitTime.";
-constexpr std::size_t kStderrTailBytes = std::size_t{16} * 1024;
 
-// The last `max_bytes` of the file at `path` ("" when it cannot be read).
-std::string ReadTail(const std::string& path, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
-    return {};
+// The service's closing message for a job that ends in `outcome`.
+std::string OutcomeMessage(model::JobState outcome, std::string_view message) {
+  switch (outcome) {
+    case model::JobState::kSucceeded:
+      return "Job completed successfully.";
+    case model::JobState::kCancelled:
+      return message.empty() ? "Job was cancelled." : std::string(message);
+    default:
+      return message.empty() ? "Job failed." : "Job failed. " + std::string(message);
   }
-  const std::streamoff size = in.tellg();
-  const std::streamoff start =
-      std::max<std::streamoff>(0, size - static_cast<std::streamoff>(max_bytes));
-  in.seekg(start);
-  std::string tail(static_cast<std::size_t>(size - start), '\0');
-  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
-  return tail;
 }
 
 std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job) {
@@ -56,6 +53,10 @@ std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job) {
 
 std::string_view MaxWaitTimeMessage() {
   return kMaxWaitTimeMessage;
+}
+
+std::string_view CancelledMessage() {
+  return kCancelledMessage;
 }
 
 void Executor::HandleStaged(const std::string& key, const Status& status) {
@@ -140,9 +141,10 @@ void Executor::Launch(Run& run) {
     spec.argv = std::move(launch.argv);
     spec.env = std::move(launch.env);
     spec.working_dir = layout.working_dir(launch.task_name);
-    spec.stdout_path = layout.stdout_path(launch.task_name);
-    spec.stderr_path = layout.stderr_path(launch.task_name);
+    spec.log_path = layout.log_path(launch.task_name);
+    spec.exit_path = layout.exit_path(launch.task_name);
   }
+  Say(run, false, "Waiting for training program to start.");
   run.phase = Run::Phase::kRunning;
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {
     Status started = StartReplica(run, i);
@@ -151,6 +153,9 @@ void Executor::Launch(Run& run) {
       return;
     }
   }
+  Say(run, false,
+      fmt::format("Started {} replica{}.", run.replicas.size(),
+                  run.replicas.size() == 1 ? "" : "s"));
   const WallTime now = Now();
   Result<model::Job> running = Transition(run.project, run.job_id, [&](model::Job& current) {
     if (current.state != model::JobState::kPreparing) {
@@ -210,21 +215,51 @@ Status Executor::StartReplica(Run& run, std::size_t index) {
   replica.alive = true;
   replica.restart_at.reset();
   replica.started = clock_.Monotonic();
+  replica.started_wall = Now();
   pid_to_run_[*pid] = run.key;
-  RecordPid(run, index);
+  SaveRecord(run);
   return Status();
 }
 
-void Executor::RecordPid(const Run& run, std::size_t index) {
-  const Run::Replica& replica = run.replicas[index];
+void Executor::SaveRecord(const Run& run) {
+  RunRecord record;
+  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
+    const Run::Replica& replica = run.replicas[i];
+    const sched::ReplicaAssignment& assignment = run.allocation.replicas[i];
+    record.replicas.push_back(
+        {.task_name = replica.shape.task_name,
+         .pid = replica.pid,
+         .restarts = replica.restarts,
+         .seconds = replica.seconds,
+         .started = replica.pid > 0 ? std::optional(replica.started_wall) : std::nullopt,
+         .spec = replica.spec,
+         .node = assignment.node,
+         .device_indices = assignment.device_indices,
+         .cpus = assignment.cpus,
+         .memory_mib = assignment.memory_mib});
+  }
   const JobLayout layout(options_.data_dir, run.project, run.job_id);
-  std::ofstream out(layout.root() + "/replicas.pids", std::ios::app);
-  out << replica.pid << ' ' << replica.shape.task_name << '\n';
+  (void)WriteRunRecord(layout.run_record(), record);  // failing it only costs adoption later
+}
+
+void Executor::Say(const Run& run, bool error, std::string_view message) {
+  const JobLayout layout(options_.data_dir, run.project, run.job_id);
+  Result<logs::RecordWriter> writer = logs::RecordWriter::Open(layout.service_log(), clock_);
+  if (!writer.ok()) {
+    return;
+  }
+  const logs::Stream stream = error ? logs::Stream::kStderr : logs::Stream::kStdout;
+  for (std::size_t start = 0; start <= message.size();) {
+    const std::size_t end = std::min(message.find('\n', start), message.size());
+    (void)writer->WriteLine(stream, message.substr(start, end - start));
+    start = end + 1;
+  }
 }
 
 void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& status) {
   Run::Replica& replica = run.replicas[index];
   replica.alive = false;
+  replica.last_exit = status;
   replica.seconds += std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();
   if (run.phase == Run::Phase::kStopping) {
     return;
@@ -236,14 +271,18 @@ void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& st
       return;
     case ExitDecision::Action::kRestart:
       replica.restart_at = clock_.Monotonic() + decision.backoff;
+      Say(run, false,
+          fmt::format("The replica {} {}; restarting it in {} s (restart {} of {}).",
+                      replica.shape.task_name, status.Describe(),
+                      std::chrono::duration<double>(decision.backoff).count(), replica.restarts + 1,
+                      options_.restart.max_restarts));
       return;
     case ExitDecision::Action::kSucceed:
       BeginStop(run, model::JobState::kSucceeded, "");
       return;
     case ExitDecision::Action::kFail:
-      BeginStop(
-          run, model::JobState::kFailed,
-          WithStderrTail(decision.message, ReadTail(replica.spec.stderr_path, kStderrTailBytes)));
+      BeginStop(run, model::JobState::kFailed,
+                WithStderrTail(decision.message, logs::ReadStderrTail(replica.spec.log_path)));
       return;
   }
 }
@@ -277,6 +316,7 @@ bool Executor::FinishIfStopped(Run& run) {
     }
   }
   if (run.write_outcome) {
+    Say(run, run.outcome == model::JobState::kFailed, OutcomeMessage(run.outcome, run.message));
     double ml_units = 0;
     for (const Run::Replica& replica : run.replicas) {
       const catalog::MachineType* machine = catalog_.FindMachineType(replica.shape.machine_type);

@@ -39,17 +39,6 @@ Result<std::vector<sched::ReplicaDemand>> DemandsOf(const std::vector<plan::Repl
   return demands;
 }
 
-// Whether `pid` still runs as the leader of a replica whose working directory is under `root`.
-bool IsOurReplica(int pid, const std::string& root) {
-  std::error_code error;
-  const std::filesystem::path cwd =
-      std::filesystem::read_symlink(fmt::format("/proc/{}/cwd", pid), error);
-  if (error) {
-    return false;
-  }
-  return cwd.string().starts_with(root + "/") && getpgid(pid) == pid;
-}
-
 }  // namespace
 
 std::vector<sched::Allocation> Executor::RunningAllocations() const {
@@ -205,13 +194,20 @@ void Executor::Recover() {
       continue;
     }
     const JobLayout layout(options_.data_dir, project, job.job_id);
-    std::ifstream pids(layout.root() + "/replicas.pids");
-    int pid = 0;
-    std::string task;
-    while (pids >> pid >> task) {
-      if (pid > 0 && IsOurReplica(pid, layout.root())) {
-        launcher_.SignalGroup(pid, SIGKILL);
+    Result<RunRecord> record = ReadRunRecord(layout.run_record());
+    if (record.ok() && job.state != model::JobState::kPreparing && Adopt(project, job, *record)) {
+      continue;
+    }
+    if (record.ok()) {
+      // Started while PREPARING (or not adoptable): nothing of it may go on running.
+      for (const RunRecord::Replica& replica : record->replicas) {
+        Result<bool> alive = replica.pid > 0 ? launcher_.Adopt(replica.pid, replica.spec) : false;
+        if (alive.ok() && *alive) {
+          launcher_.SignalGroup(replica.pid, SIGKILL);
+        }
       }
+      std::error_code error;
+      std::filesystem::remove(layout.run_record(), error);
     }
     const WallTime now = Now();
     (void)Transition(project, job.job_id, [&](model::Job& current) {
@@ -237,4 +233,77 @@ void Executor::Recover() {
   }
 }
 
+bool Executor::Adopt(const std::string& project, const model::Job& job, const RunRecord& record) {
+  if (!job.training_input) {
+    return false;
+  }
+  Result<std::vector<plan::ReplicaShape>> shapes =
+      plan::ExpandReplicas(*job.training_input, catalog_);
+  if (!shapes.ok() || shapes->size() != record.replicas.size()) {
+    return false;
+  }
+  auto run = std::make_unique<Run>();
+  run->key = project + "/" + job.job_id;
+  run->project = project;
+  run->job_id = job.job_id;
+  run->phase = Run::Phase::kRunning;
+  run->allocation.key = run->key;
+  const MonoTime mono_now = clock_.Monotonic();
+  const WallTime now = Now();
+  std::vector<ExitEvent> ended;
+  int adopted = 0;
+  for (std::size_t i = 0; i < record.replicas.size(); ++i) {
+    const RunRecord::Replica& recorded = record.replicas[i];
+    plan::ReplicaShape& shape = (*shapes)[i];
+    if (shape.task_name != recorded.task_name || recorded.node >= options_.inventory.nodes.size()) {
+      return false;  // not this job's shape, or not this machine's inventory
+    }
+    run->allocation.replicas.push_back({.task_name = recorded.task_name,
+                                        .node = recorded.node,
+                                        .device_indices = recorded.device_indices,
+                                        .cpus = recorded.cpus,
+                                        .memory_mib = recorded.memory_mib});
+    Run::Replica replica{.shape = std::move(shape), .spec = recorded.spec};
+    replica.pid = recorded.pid;
+    replica.restarts = recorded.restarts;
+    replica.seconds = recorded.seconds;
+    replica.started_wall = recorded.started.value_or(now);
+    replica.started = mono_now - std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::max(now - replica.started_wall, WallTime::duration(0)));
+    if (recorded.pid > 0) {
+      Result<bool> alive = launcher_.Adopt(recorded.pid, recorded.spec);
+      if (!alive.ok()) {
+        return false;  // cannot tell whether it runs: restarting it might duplicate it
+      }
+      replica.alive = true;  // until its exit, real or recorded, is handled
+      if (*alive) {
+        ++adopted;
+      } else {
+        // Ended while no server watched it: handle its exit now, as the supervisor recorded
+        // it (none: the supervisor itself was SIGKILLed with its process group).
+        ended.push_back(
+            {recorded.pid, run::ReadExitStatus(recorded.spec.exit_path)
+                               .value_or(run::ExitStatus{.signaled = true, .signal = SIGKILL})});
+      }
+    }
+    run->replicas.push_back(std::move(replica));
+  }
+  Run& taken = *run;
+  for (const Run::Replica& replica : taken.replicas) {
+    if (replica.alive) {
+      pid_to_run_[replica.pid] = taken.key;
+    }
+  }
+  runs_[taken.key] = std::move(run);
+  if (job.state == model::JobState::kCancelling) {
+    BeginStop(taken, model::JobState::kCancelled, std::string(CancelledMessage()));
+  }
+  Say(taken, false,
+      fmt::format("The trainyard server restarted; it took over {} running replica{} of {}.",
+                  adopted, adopted == 1 ? "" : "s", taken.replicas.size()));
+  for (ExitEvent& exit : ended) {
+    Post(Event{exit});
+  }
+  return true;
+}
 }  // namespace trainyard::control

@@ -10,6 +10,7 @@
 
 #include "base/clock.h"
 #include "control/executor.h"
+#include "control/run_record.h"
 #include "model/job.h"
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
@@ -47,7 +48,9 @@ struct Executor::Run {
     int restarts = 0;
     std::optional<MonoTime> restart_at;
     MonoTime started{};
+    WallTime started_wall{};
     double seconds = 0;  // machine time so far, over every start
+    std::optional<run::ExitStatus> last_exit;
   };
 
   std::string key;  // "project/jobId"
@@ -81,5 +84,6 @@ struct Executor::Queued {
 // The job's scheduling.maxWaitTime, if any.
 std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job);
 std::string_view MaxWaitTimeMessage();
+std::string_view CancelledMessage();
 
 }  // namespace trainyard::control

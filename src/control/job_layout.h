@@ -3,8 +3,12 @@
 //   <data>/jobs/<project>/<jobId>/packages/            staged packages (pip --target)
 //   <data>/jobs/<project>/<jobId>/staging.log          pip's output
 //   <data>/jobs/<project>/<jobId>/<task>/              a replica's working directory
-//   <data>/jobs/<project>/<jobId>/logs/<task>.stdout   a replica's output (appended on restart)
-//   <data>/jobs/<project>/<jobId>/logs/<task>.stderr
+//   <data>/jobs/<project>/<jobId>/logs/<task>.log      a replica's stdout and stderr as records
+//                                                      (logs/log_record.h; appended on restart)
+//   <data>/jobs/<project>/<jobId>/logs/service.log     the service's messages about the job
+//   <data>/jobs/<project>/<jobId>/run/<task>.exit      how a replica ended, from its supervisor
+//   <data>/jobs/<project>/<jobId>/run/replicas.json    what the executor started
+//   (control/run_record.h)
 //
 // Project and job ids are checked at submit ([A-Za-z0-9_-] only), so they are safe path parts.
 #pragma once
@@ -24,12 +28,15 @@ class JobLayout {
   std::string packages_dir() const { return root_ + "/packages"; }
   std::string staging_log() const { return root_ + "/staging.log"; }
   std::string working_dir(std::string_view task) const { return root_ + "/" + std::string(task); }
-  std::string stdout_path(std::string_view task) const {
-    return root_ + "/logs/" + std::string(task) + ".stdout";
+  std::string logs_dir() const { return root_ + "/logs"; }
+  std::string log_path(std::string_view task) const {
+    return logs_dir() + "/" + std::string(task) + ".log";
   }
-  std::string stderr_path(std::string_view task) const {
-    return root_ + "/logs/" + std::string(task) + ".stderr";
+  std::string service_log() const { return logs_dir() + "/service.log"; }
+  std::string exit_path(std::string_view task) const {
+    return root_ + "/run/" + std::string(task) + ".exit";
   }
+  std::string run_record() const { return root_ + "/run/replicas.json"; }
 
  private:
   std::string root_;

@@ -17,6 +17,7 @@
 #include "fakes/fake_clock.h"
 #include "fakes/fake_launcher.h"
 #include "fakes/temp_dir.h"
+#include "logs/log_record.h"
 #include "store/sqlite_job_store.h"
 #include "support/sample_jobs.h"
 
@@ -134,13 +135,24 @@ class ExecutorTest : public ::testing::Test {
     return job;
   }
 
-  std::string StderrOf(int pid) {
+  std::string LogOf(int pid) {
     for (const FakeLauncher::Started& started : launcher_.started()) {
       if (started.pid == pid) {
-        return started.spec.stderr_path;
+        return started.spec.log_path;
       }
     }
     return {};
+  }
+
+  // Appends records of `stream` with `lines` to the log of `pid`, as its supervisor would.
+  void Output(int pid, logs::Stream stream, const std::vector<std::string>& lines) {
+    const std::string path = LogOf(pid);
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    std::string records;
+    for (const std::string& line : lines) {
+      logs::AppendRecord(records, "2026-11-21T09:35:01.000000Z", stream, line);
+    }
+    std::ofstream(path, std::ios::app) << records;
   }
 
   TempDir dir_;
@@ -217,10 +229,10 @@ TEST_F(ExecutorTest, FailingWorkerFailsTheJobWithItsStderrTail) {
   Settle();
   const std::vector<FakeLauncher::Started> started = launcher_.started();
   ASSERT_EQ(started.size(), 3U);
-  const std::string stderr_path = StderrOf(started[2].pid);
-  std::filesystem::create_directories(std::filesystem::path(stderr_path).parent_path());
-  std::ofstream(stderr_path) << "Traceback (most recent call last):\n  File \"task.py\"\n"
-                             << "ValueError: bad input\n";
+  Output(started[2].pid, logs::Stream::kStderr,
+         {"Traceback (most recent call last):", "  File \"task.py\""});
+  Output(started[2].pid, logs::Stream::kStdout, {"epoch 3"});
+  Output(started[2].pid, logs::Stream::kStderr, {"ValueError: bad input"});
   Exit(started[2].pid, Exited(1));
   for (std::size_t i = 0; i < 2; ++i) {
     executor().OnExit(started[i].pid, Killed(SIGTERM));
@@ -407,6 +419,106 @@ TEST_F(ExecutorTest, RecoveryRequeuesPreparingAndFailsRunningJobs) {
   const model::Job failed = Get("was_running");
   EXPECT_EQ(failed.state, JobState::kFailed);
   EXPECT_NE(failed.error_message.find("server restarted"), std::string::npos);
+}
+
+// The server dies (nothing is stopped) and a new executor starts on the same data dir.
+class ExecutorRecoveryTest : public ExecutorTest {
+ protected:
+  void ServerRestarts() {
+    executor().Stop(/*stop_replicas=*/false);
+    executor_.reset();
+    executor().Recover();
+    Settle();
+  }
+
+  void WriteExitFile(const run::ProcessSpec& spec, std::string_view text) {
+    std::filesystem::create_directories(std::filesystem::path(spec.exit_path).parent_path());
+    std::ofstream(spec.exit_path) << text;
+  }
+};
+
+TEST_F(ExecutorRecoveryTest, RunningReplicasAreAdoptedAndTheJobGoesOn) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  ASSERT_EQ(started.size(), 2U);
+  launcher_.DefaultAdoptAnswer(true);
+
+  ServerRestarts();
+  EXPECT_EQ(Get("d").state, JobState::kRunning);
+  ASSERT_EQ(launcher_.adopted().size(), 2U);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(launcher_.adopted()[i].pid, started[i].pid);
+    EXPECT_EQ(launcher_.adopted()[i].spec.env, started[i].spec.env);
+  }
+  EXPECT_EQ(launcher_.started().size(), 2U) << "nothing started twice";
+  const std::optional<std::vector<ReplicaInfo>> replicas = executor().Replicas(kProject, "d");
+  ASSERT_TRUE(replicas.has_value());
+  ASSERT_EQ(replicas->size(), 2U);
+  EXPECT_EQ((*replicas)[0].state, "RUNNING");
+
+  Exit(started[0].pid, Exited(0));
+  EXPECT_EQ(launcher_.SignalsTo(started[1].pid), std::vector<int>{SIGTERM});
+  Exit(started[1].pid, Killed(SIGTERM));
+  EXPECT_EQ(Get("d").state, JobState::kSucceeded);
+}
+
+TEST_F(ExecutorRecoveryTest, MasterThatFinishedWhileNoServerRanSucceedsTheJob) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  WriteExitFile(started[0].spec, "exited 0\n");
+  launcher_.AdoptAnswer(started[0].pid, false);
+  launcher_.AdoptAnswer(started[1].pid, true);
+
+  ServerRestarts();
+  EXPECT_EQ(launcher_.SignalsTo(started[1].pid), std::vector<int>{SIGTERM});
+  Exit(started[1].pid, Killed(SIGTERM));
+  EXPECT_EQ(Get("d").state, JobState::kSucceeded);
+}
+
+TEST_F(ExecutorRecoveryTest, ReplicaKilledWhileNoServerRanIsRestarted) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  launcher_.AdoptAnswer(started[0].pid, true);
+  launcher_.AdoptAnswer(started[1].pid, false);  // gone, and no exit file: SIGKILLed
+
+  ServerRestarts();
+  clock_.Advance(std::chrono::seconds(1));
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 3U);
+  EXPECT_EQ(launcher_.started()[2].spec.env, started[1].spec.env);
+  EXPECT_EQ(Get("d").state, JobState::kRunning);
+  EXPECT_EQ(executor().Replicas(kProject, "d")->at(1).restarts, 1);
+}
+
+TEST_F(ExecutorRecoveryTest, CancelInProgressGoesOnStopping) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  launcher_.DefaultAdoptAnswer(true);
+  ASSERT_TRUE(controller_->Cancel(kProject, "d").ok());
+  ASSERT_EQ(Get("d").state, JobState::kCancelling);
+
+  ServerRestarts();
+  for (const FakeLauncher::Started& replica : started) {
+    EXPECT_EQ(launcher_.SignalsTo(replica.pid).back(), SIGTERM);
+    executor().OnExit(replica.pid, Killed(SIGTERM));
+  }
+  Settle();
+  EXPECT_EQ(Get("d").state, JobState::kCancelled);
+  EXPECT_EQ(launcher_.started().size(), 2U) << "a stopped replica is not restarted";
+}
+
+TEST_F(ExecutorRecoveryTest, UnknowableReplicaFailsTheJobRatherThanRisksADuplicate) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  launcher_.DefaultAdoptAnswer(Status::Internal("pidfd_open: too many open files"));
+
+  ServerRestarts();
+  EXPECT_EQ(Get("d").state, JobState::kFailed);
+  EXPECT_EQ(launcher_.started().size(), 2U);
 }
 
 }  // namespace

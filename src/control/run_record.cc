@@ -1,0 +1,124 @@
+#include "control/run_record.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "base/time_format.h"
+
+namespace trainyard::control {
+namespace {
+
+using nlohmann::json;
+
+json EncodeReplica(const RunRecord::Replica& replica) {
+  json env = json::array();
+  for (const auto& [name, value] : replica.spec.env) {
+    env.push_back(json::array({name, value}));
+  }
+  json out = {
+      {"taskName", replica.task_name},
+      {"pid", replica.pid},
+      {"restarts", replica.restarts},
+      {"seconds", replica.seconds},
+      {"argv", replica.spec.argv},
+      {"env", std::move(env)},
+      {"workingDir", replica.spec.working_dir},
+      {"logPath", replica.spec.log_path},
+      {"exitPath", replica.spec.exit_path},
+      {"node", replica.node},
+      {"deviceIndices", replica.device_indices},
+      {"cpus", replica.cpus},
+      {"memoryMib", replica.memory_mib},
+  };
+  if (replica.started) {
+    out["started"] = FormatTimestamp(*replica.started);
+  }
+  return out;
+}
+
+RunRecord::Replica DecodeReplica(const json& in) {
+  RunRecord::Replica replica;
+  replica.task_name = in.at("taskName").get<std::string>();
+  replica.pid = in.at("pid").get<int>();
+  replica.restarts = in.at("restarts").get<int>();
+  replica.seconds = in.at("seconds").get<double>();
+  replica.spec.argv = in.at("argv").get<std::vector<std::string>>();
+  for (const json& pair : in.at("env")) {
+    replica.spec.env.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<std::string>());
+  }
+  replica.spec.working_dir = in.at("workingDir").get<std::string>();
+  replica.spec.log_path = in.at("logPath").get<std::string>();
+  replica.spec.exit_path = in.at("exitPath").get<std::string>();
+  replica.node = in.at("node").get<std::size_t>();
+  replica.device_indices = in.at("deviceIndices").get<std::vector<int>>();
+  replica.cpus = in.at("cpus").get<int>();
+  replica.memory_mib = in.at("memoryMib").get<std::int64_t>();
+  if (in.contains("started")) {
+    replica.started = ParseTimestamp(in.at("started").get<std::string>());
+    if (!replica.started) {
+      throw std::invalid_argument("started is not an RFC 3339 timestamp");
+    }
+  }
+  return replica;
+}
+
+}  // namespace
+
+std::string EncodeRunRecord(const RunRecord& record) {
+  json replicas = json::array();
+  for (const RunRecord::Replica& replica : record.replicas) {
+    replicas.push_back(EncodeReplica(replica));
+  }
+  return json{{"replicas", std::move(replicas)}}.dump(1);
+}
+
+Result<RunRecord> DecodeRunRecord(std::string_view text) {
+  try {
+    const json in = json::parse(text);
+    RunRecord record;
+    for (const json& replica : in.at("replicas")) {
+      record.replicas.push_back(DecodeReplica(replica));
+    }
+    return record;
+  } catch (const std::exception& error) {
+    return Status::InvalidArgument(std::string("Not a run record: ") + error.what());
+  }
+}
+
+Status WriteRunRecord(const std::string& path, const RunRecord& record) {
+  const std::filesystem::path target(path);
+  std::error_code error;
+  std::filesystem::create_directories(target.parent_path(), error);
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << EncodeRunRecord(record);
+    out.flush();
+    if (!out) {
+      return Status::Internal("Cannot write " + temporary + ": " + std::strerror(errno));
+    }
+  }
+  std::filesystem::rename(temporary, target, error);
+  if (error) {
+    return Status::Internal("Cannot rename " + temporary + " to " + path + ": " + error.message());
+  }
+  return Status();
+}
+
+Result<RunRecord> ReadRunRecord(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Status::NotFound("No run record at " + path);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return DecodeRunRecord(text.str());
+}
+
+}  // namespace trainyard::control

@@ -1,0 +1,49 @@
+// What the executor started for one job, kept in `JobLayout::run_record()` so that a server
+// started after this one died (or was stopped leaving replicas running) can take the replicas
+// over: their supervisors' pids, the exact specs (argv, environment with the ports chosen at
+// launch, log and exit paths) to adopt or restart them with, the devices they hold, and the
+// restart counts and machine time so far.
+//
+// Written whole (to a temporary file, then renamed) after every replica start, so a reader sees
+// the last complete version. A replica started but not yet recorded when the server dies is the
+// one window this leaves; its supervisor then finds its trainer alone and the executor never
+// learns of it (see docs/ARCHITECTURE.md, "Restarts").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "run/launcher.h"
+
+namespace trainyard::control {
+
+struct RunRecord {
+  struct Replica {
+    std::string task_name;
+    int pid = 0;  // the supervisor's; 0 when not started yet
+    int restarts = 0;
+    double seconds = 0;               // machine time of the starts before the current one
+    std::optional<WallTime> started;  // the current start
+    run::ProcessSpec spec;
+    std::size_t node = 0;  // the allocation: index into the inventory's nodes
+    std::vector<int> device_indices;
+    int cpus = 0;
+    std::int64_t memory_mib = 0;
+  };
+  std::vector<Replica> replicas;
+};
+
+std::string EncodeRunRecord(const RunRecord& record);
+// INVALID_ARGUMENT naming what is wrong when `json` is not a run record.
+Result<RunRecord> DecodeRunRecord(std::string_view json);
+
+// Atomic replacement of the file at `path` (its directory is created when missing).
+Status WriteRunRecord(const std::string& path, const RunRecord& record);
+// NOT_FOUND when there is no file; INVALID_ARGUMENT when it is not a run record.
+Result<RunRecord> ReadRunRecord(const std::string& path);
+
+}  // namespace trainyard::control
