@@ -113,6 +113,14 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   if (options.data_dir.empty()) {
     return Status::InvalidArgument("no data directory given");
   }
+  impl->options.supervisor =
+      options.supervisor.empty() ? run::local::DefaultSupervisorPath() : options.supervisor;
+  if (access(impl->options.supervisor.c_str(), X_OK) != 0) {
+    return Status::FailedPrecondition(fmt::format(
+        "the replica supervisor {} is missing or not executable: install trainyard-replica next "
+        "to trainyard",
+        impl->options.supervisor));
+  }
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec) {
@@ -139,13 +147,14 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   }
   impl->inventory = std::move(*inventory);
   Impl* raw = impl.get();
-  impl->launcher =
-      std::make_unique<run::local::ProcessLauncher>([raw](int pid, run::ExitStatus status) {
+  impl->launcher = std::make_unique<run::local::ProcessLauncher>(
+      [raw](int pid, run::ExitStatus status) {
         std::lock_guard lock(raw->relay_mu);
         if (raw->relay_target != nullptr) {
           raw->relay_target->OnExit(pid, status);
         }
-      });
+      },
+      impl->options.supervisor);
   impl->controller->SetChangeListener([raw] {
     std::lock_guard lock(raw->relay_mu);
     if (raw->relay_target != nullptr) {
@@ -163,7 +172,11 @@ Result<int> Daemon::Start() {
                         .threads = d.options.threads,
                         .max_body_bytes = d.options.max_body_bytes,
                         .max_spooled_body_bytes = d.options.max_upload_bytes},
-      *d.controller, *d.jobs, d.buckets.get(), d.clock);
+      *d.controller, *d.jobs, d.buckets.get(), d.clock, d.options.data_dir,
+      [&d](std::string_view project, std::string_view job_id) {
+        std::lock_guard lock(d.relay_mu);
+        return d.relay_target != nullptr ? d.relay_target->Replicas(project, job_id) : std::nullopt;
+      });
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();
@@ -204,7 +217,7 @@ void Daemon::Stop() {
     d.server->Stop();
   }
   if (d.executor) {
-    d.executor->Stop(/*stop_replicas=*/true);
+    d.executor->Stop(/*stop_replicas=*/d.options.stop_jobs_on_exit);
     std::lock_guard lock(d.relay_mu);
     d.relay_target = nullptr;
   }

@@ -27,7 +27,8 @@ class Daemon {
   // Serves HTTP and starts the executor (which first recovers what a previous server left).
   // Returns the bound port.
   Result<int> Start();
-  // Stops serving, then stops the executor and every running replica; idempotent.
+  // Stops serving, then the executor; running replicas are left to the next server (Recover)
+  // unless `options.stop_jobs_on_exit`. Idempotent.
   void Stop();
 
   const sched::Inventory& inventory() const;

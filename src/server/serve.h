@@ -36,6 +36,11 @@ struct ServeOptions {
   int max_restarts = 3;                          // per replica killed by a signal
   std::chrono::milliseconds stop_grace{10'000};  // SIGTERM to SIGKILL
   bool hold_queue = false;  // accept and keep jobs QUEUED, start none (maintenance)
+  // On SIGINT/SIGTERM, stop every job's replicas (their jobs FAIL) instead of leaving them
+  // running for the next server to take over.
+  bool stop_jobs_on_exit = false;
+  // The replica supervisor executable; "" = `trainyard-replica` next to this executable.
+  std::string supervisor;
 };
 
 struct ListenAddress {

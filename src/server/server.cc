@@ -3,6 +3,7 @@
 #include <chrono>
 #include <string>
 
+#include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
 #include "server/ml_v1_handlers.h"
 #include "server/router.h"
@@ -28,11 +29,18 @@ HttpServerOptions WithUploadSpool(HttpServerOptions options, const store::Bucket
 
 struct Server::Impl final : HttpHandler {
   Impl(HttpServerOptions options, control::JobController& controller,
-       const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c)
+       const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c,
+       std::string data_dir, ReplicaLookup replicas)
       : store(job_store), clock(c), http(WithUploadSpool(std::move(options), buckets), *this) {
     AddMlV1Routes(router, controller);
     if (buckets != nullptr) {
       AddStorageV1Routes(router, *buckets);
+    }
+    if (!data_dir.empty()) {
+      AddLoggingV2Routes(router, std::move(data_dir));
+    }
+    if (replicas) {
+      AddTrainyardV1Routes(router, controller, std::move(replicas));
     }
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
                   return HttpResponse{
@@ -72,8 +80,10 @@ struct Server::Impl final : HttpHandler {
 };
 
 Server::Server(HttpServerOptions options, control::JobController& controller,
-               const store::JobStore& store, store::BucketStore* buckets, const Clock& clock)
-    : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock)) {}
+               const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
+               std::string data_dir, ReplicaLookup replicas)
+    : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock,
+                                   std::move(data_dir), std::move(replicas))) {}
 
 Server::~Server() {
   Stop();

@@ -1,15 +1,17 @@
 // The trainyard HTTP API on one port: the ml v1 jobs API, the storage v1 API over the bucket
-// store (when there is one), `GET /healthz` ("ok") and `GET /metrics` (Prometheus text). Usable
-// in-process (tests) and by `Serve` (the daemon). Thread-safe; the collaborators must outlive the
-// server.
+// store (when there is one), the logging v2 entries:list API (when given the data dir),
+// `GET /healthz` ("ok") and `GET /metrics` (Prometheus text). Usable in-process (tests) and by
+// `Serve` (the daemon). Thread-safe; the collaborators must outlive the server.
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "base/clock.h"
 #include "base/status.h"
 #include "control/job_controller.h"
 #include "server/http_server.h"
+#include "server/trainyard_v1_handlers.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"
 
@@ -19,9 +21,12 @@ class Server {
  public:
   // `store` is read only for the job counts of /metrics; `clock` times requests. `buckets` may be
   // null (no storage routes); otherwise upload bodies are spooled to its scratch dir, up to
-  // `options.max_spooled_body_bytes`.
+  // `options.max_spooled_body_bytes`. `data_dir`, when not empty, is where the jobs' logs are
+  // (control/job_layout.h), served by the logging v2 `entries:list` route. `replicas`, when set,
+  // serves trainyard v1 (server/trainyard_v1_handlers.h).
   Server(HttpServerOptions options, control::JobController& controller,
-         const store::JobStore& store, store::BucketStore* buckets, const Clock& clock);
+         const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
+         std::string data_dir = {}, ReplicaLookup replicas = {});
   ~Server();  // Stop()s
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -15,6 +15,7 @@
 
 #include "base/check.h"
 #include "integration/live_server.h"
+#include "logs/log_record.h"
 #include "server/storage_v1_json.h"
 
 namespace trainyard::testing {
@@ -71,6 +72,8 @@ server::ServeOptions ExecutingServer::DefaultOptions() {
   server::ServeOptions options;
   options.python = kPython;
   options.stop_grace = std::chrono::seconds(2);
+  options.supervisor = TY_SUPERVISOR_PATH;
+  options.stop_jobs_on_exit = true;  // Stop() ends the test's jobs; restart_test.cc covers the rest
   return options;
 }
 
@@ -185,14 +188,28 @@ control::JobLayout ExecutingServer::Layout(std::string_view job_id) const {
 }
 
 std::vector<int> ExecutingServer::ReplicaPids(std::string_view job_id) const {
-  std::ifstream in(Layout(job_id).root() + "/replicas.pids");
+  const nlohmann::json record = nlohmann::json::parse(
+      ReadFile(Layout(job_id).run_record()).value_or("{}"), nullptr, /*allow_exceptions=*/false);
   std::vector<int> pids;
-  int pid = 0;
-  std::string task;
-  while (in >> pid >> task) {
-    pids.push_back(pid);
+  if (record.is_object()) {
+    for (const nlohmann::json& replica : record.value("replicas", nlohmann::json::array())) {
+      pids.push_back(replica.value("pid", 0));
+    }
   }
   return pids;
+}
+
+std::string ExecutingServer::Output(std::string_view job_id, std::string_view task) const {
+  const std::string records = ReadFile(Layout(job_id).log_path(task)).value_or("");
+  std::string text;
+  for (std::size_t start = 0, end = 0; (end = records.find('\n', start)) != std::string::npos;
+       start = end + 1) {
+    if (auto record = logs::ParseRecord(std::string_view(records).substr(start, end - start))) {
+      text.append(record->text);
+      text.push_back('\n');
+    }
+  }
+  return text;
 }
 
 ExecutionTest::ExecutionTest(server::ServeOptions options, std::string_view cluster_yaml)

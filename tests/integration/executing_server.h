@@ -74,8 +74,11 @@ class ExecutingServer {
                               std::initializer_list<std::string_view> states = {});
 
   control::JobLayout Layout(std::string_view job_id) const;
-  // The pids the executor recorded for the job's replicas (every start, restarts included).
+  // The pids of the job's replicas' supervisors (the process group leaders) in its run record:
+  // the latest start of each replica.
   std::vector<int> ReplicaPids(std::string_view job_id) const;
+  // The text of every line a replica wrote to stdout or stderr, in order, one per line.
+  std::string Output(std::string_view job_id, std::string_view task) const;
 
  private:
   void StartDaemon();

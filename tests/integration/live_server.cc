@@ -21,8 +21,8 @@ LiveServer::LiveServer(server::HttpServerOptions options) {
       std::make_unique<control::JobController>(*store_, catalog::Catalog::Builtin(), clock_);
   options.host = "127.0.0.1";
   options.port = 0;
-  server_ =
-      std::make_unique<server::Server>(options, *controller_, *store_, buckets_.get(), clock_);
+  server_ = std::make_unique<server::Server>(options, *controller_, *store_, buckets_.get(), clock_,
+                                             dir_.path().string());
   auto port = server_->Start();
   TY_CHECK(port.ok()) << port.status().ToString();
   port_ = *port;

@@ -7,6 +7,7 @@
 
 int main(int argc, char** argv) {
   trainyard::server::ServeOptions options;
+  options.supervisor = TY_SUPERVISOR_PATH;  // not next to this binary, as it is to `trainyard`
   for (int i = 1; i < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--hold-queue") {

@@ -1,0 +1,413 @@
+#include "server/logging_v2_handlers.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/time_format.h"
+#include "control/job_layout.h"
+#include "control/resource_names.h"
+#include "logs/log_filter.h"
+#include "logs/log_reader.h"
+#include "server/rpc_error.h"
+#include "validate/validate.h"
+
+namespace trainyard::server {
+namespace {
+
+using nlohmann::json;
+
+// Cloud Logging's documented page sizes: 0 (or absent) means the default; above the maximum,
+// or negative, the request is rejected.
+constexpr int kDefaultPageSize = 50;
+constexpr int kMaxPageSize = 1000;
+constexpr std::string_view kProjectsPrefix = "projects/";
+constexpr std::string_view kResourceType = "ml_job";
+constexpr std::string_view kTrialLabel = "ml.googleapis.com/trial_id";
+
+// The fields of google.logging.v2.ListLogEntriesRequest read here (`projectIds` is deprecated
+// but still accepted).
+constexpr std::string_view kFilter = "filter";
+constexpr std::string_view kOrderBy = "orderBy";
+constexpr std::string_view kPageSize = "pageSize";
+constexpr std::string_view kPageToken = "pageToken";
+constexpr std::string_view kResourceNames = "resourceNames";
+constexpr std::string_view kProjectIds = "projectIds";
+
+struct ListRequest {
+  std::string filter;
+  logs::Order order = logs::Order::kAscending;
+  int page_size = kDefaultPageSize;
+  std::string page_token;
+  std::vector<std::string> projects;  // from resourceNames and projectIds, without repeats
+};
+
+void AddProject(std::string_view project, std::string_view field,
+                std::vector<FieldViolation>& violations, ListRequest& out) {
+  if (!control::IsValidProjectId(project)) {
+    violations.push_back({std::string(field), "The project id is malformed."});
+  } else if (std::ranges::find(out.projects, project) == out.projects.end()) {
+    out.projects.emplace_back(project);
+  }
+}
+
+// "timestamp asc" and "timestamp desc", in any case and spacing; "timestamp" alone ascends.
+std::optional<logs::Order> ParseOrderBy(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (const char c : std::string(text) + ' ') {
+    if (c == ' ' || c == '\t') {
+      if (!word.empty()) {
+        words.push_back(std::move(word));
+        word.clear();
+      }
+    } else {
+      word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+  }
+  if (words.empty() || words[0] != "timestamp" || words.size() > 2) {
+    return words.empty() ? std::optional(logs::Order::kAscending) : std::nullopt;
+  }
+  if (words.size() == 1 || words[1] == "asc") {
+    return logs::Order::kAscending;
+  }
+  return words[1] == "desc" ? std::optional(logs::Order::kDescending) : std::nullopt;
+}
+
+// proto3 JSON int32: a number or a decimal string.
+std::optional<std::int64_t> ParseInt(const json& value) {
+  if (value.is_number_integer()) {
+    return value.get<std::int64_t>();
+  }
+  if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    if (!text.empty() && text.size() <= 11 &&
+        std::ranges::all_of(text, [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::stoll(text);
+    }
+  }
+  return std::nullopt;
+}
+
+void DecodeField(std::string_view key, const json& value, std::vector<FieldViolation>& violations,
+                 ListRequest& out) {
+  const auto violation = [&](std::string description) {
+    violations.push_back({std::string(key), std::move(description)});
+  };
+  if (key == kFilter || key == kPageToken || key == kOrderBy) {
+    if (!value.is_string()) {
+      violation("Invalid JSON payload received. Expected a string.");
+    } else if (key == kFilter) {
+      out.filter = value.get<std::string>();
+    } else if (key == kPageToken) {
+      out.page_token = value.get<std::string>();
+    } else if (std::optional<logs::Order> order = ParseOrderBy(value.get<std::string>())) {
+      out.order = *order;
+    } else {
+      violation(
+          fmt::format("Unsupported order {}: use \"timestamp asc\" (the default) or "
+                      "\"timestamp desc\".",
+                      value.dump(-1, ' ', false, json::error_handler_t::replace)));
+    }
+  } else if (key == kPageSize) {
+    const std::optional<std::int64_t> size = ParseInt(value);
+    if (!size.has_value() || *size < 0 || *size > kMaxPageSize) {
+      violation(fmt::format("pageSize must be an integer from 0 to {} (0 means {}); got {}.",
+                            kMaxPageSize, kDefaultPageSize,
+                            value.dump(-1, ' ', false, json::error_handler_t::replace)));
+    } else if (*size > 0) {
+      out.page_size = static_cast<int>(*size);
+    }
+  } else if (key == kResourceNames || key == kProjectIds) {
+    if (!value.is_array()) {
+      violation("Invalid JSON payload received. Expected a list of strings.");
+      return;
+    }
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const std::string field = fmt::format("{}[{}]", key, i);
+      std::string_view name;
+      if (value[i].is_string()) {
+        name = value[i].get_ref<const std::string&>();
+      }
+      if (key == kResourceNames && !name.starts_with(kProjectsPrefix)) {
+        violations.push_back(
+            {field, "Only \"projects/<PROJECT_ID>\" resource names are supported here."});
+        continue;
+      }
+      if (key == kResourceNames) {
+        name.remove_prefix(kProjectsPrefix.size());
+      }
+      AddProject(name, field, violations, out);
+    }
+  } else {
+    violation(fmt::format("Invalid JSON payload received. Unknown name \"{}\": Cannot find field.",
+                          json(key).dump(-1, ' ', false, json::error_handler_t::replace)));
+  }
+}
+
+// A body that is not a request at all: Google names no field then.
+Status BadBody(std::string description) {
+  std::string message = description;
+  return Status::FromCode(Code::kInvalidArgument, std::move(message),
+                          {FieldViolation{"", std::move(description)}});
+}
+
+Result<ListRequest> DecodeListRequest(const std::string& body) {
+  ListRequest request;
+  if (body.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return request;
+  }
+  json document;
+  try {
+    document = json::parse(body);
+  } catch (const json::exception& e) {
+    // what() is "[json.exception.parse_error.101] parse error at line 1, column 7: …".
+    std::string_view why = e.what();
+    if (const auto end = why.find("] "); why.starts_with('[') && end != why.npos) {
+      why.remove_prefix(end + 2);
+    }
+    return BadBody(fmt::format("Invalid JSON payload received. {}", why.substr(0, 200)));
+  }
+  if (!document.is_object()) {
+    return BadBody(
+        "Invalid JSON payload received. Expected a JSON object (ListLogEntriesRequest).");
+  }
+  std::vector<FieldViolation> violations;
+  for (const auto& item : document.items()) {
+    DecodeField(item.key(), item.value(), violations, request);
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  return request;
+}
+
+// ---- Page tokens ----
+// Hex of: the fingerprint of the query (8 bytes), the last entry's timestamp (27 bytes) and its
+// insertId, then a checksum of all that (8 bytes). The checksum catches a token that was edited
+// or cut; a forged one could only move a caller within results it may read anyway.
+
+constexpr std::size_t kHashBytes = 8;
+constexpr std::uint64_t kTokenSalt = 0x7472'6169'6e79'6172ULL;  // "trainyar"
+
+std::uint64_t Fnv1a(std::string_view bytes, std::uint64_t hash = 14695981039346656037ULL) {
+  for (const char c : bytes) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  }
+  return hash;
+}
+
+void AppendHash(std::uint64_t hash, std::string& out) {
+  for (std::size_t i = 0; i < kHashBytes; ++i) {
+    out.push_back(static_cast<char>((hash >> (8 * (kHashBytes - 1 - i))) & 0xff));
+  }
+}
+
+std::string Fingerprint(const ListRequest& request) {
+  std::string text = request.filter;
+  text.push_back('\0');
+  text.push_back(request.order == logs::Order::kAscending ? 'a' : 'd');
+  for (const std::string& project : request.projects) {
+    text.push_back('\0');
+    text += project;
+  }
+  std::string out;
+  AppendHash(Fnv1a(text), out);
+  return out;
+}
+
+std::string EncodePageToken(const ListRequest& request, const logs::LogEntry& last) {
+  std::string bytes = Fingerprint(request) + last.timestamp + last.insert_id;
+  AppendHash(Fnv1a(bytes, kTokenSalt), bytes);
+  constexpr std::string_view kHex = "0123456789abcdef";
+  std::string token;
+  for (const char c : bytes) {
+    token.push_back(kHex[static_cast<unsigned char>(c) >> 4]);
+    token.push_back(kHex[static_cast<unsigned char>(c) & 0xf]);
+  }
+  return token;
+}
+
+Status BadToken(std::string description) {
+  return Status::InvalidArgument(
+      std::vector<FieldViolation>{{std::string(kPageToken), std::move(description)}});
+}
+
+Result<logs::Cursor> DecodePageToken(const ListRequest& request) {
+  const std::string& token = request.page_token;
+  std::string bytes;
+  const auto nibble = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  for (std::size_t i = 0; i + 1 < token.size(); i += 2) {
+    const int high = nibble(token[i]);
+    const int low = nibble(token[i + 1]);
+    if (high < 0 || low < 0) {
+      break;
+    }
+    bytes.push_back(static_cast<char>(high * 16 + low));
+  }
+  constexpr std::size_t kMinBytes = 2 * kHashBytes + logs::kTimestampBytes + 1;
+  const std::string_view view(bytes);
+  std::string checksum;
+  if (bytes.size() * 2 == token.size() && bytes.size() >= kMinBytes) {
+    AppendHash(Fnv1a(view.substr(0, view.size() - kHashBytes), kTokenSalt), checksum);
+  }
+  if (checksum.empty() || !view.ends_with(checksum)) {
+    return BadToken(
+        "The page token is malformed or was altered; pass nextPageToken from the previous "
+        "response unchanged.");
+  }
+  if (!view.starts_with(Fingerprint(request))) {
+    return BadToken(
+        "The page token was issued for a different filter, orderBy or resourceNames; send the "
+        "same query with it, or start over without a page token.");
+  }
+  const std::string_view cursor = view.substr(kHashBytes, view.size() - 2 * kHashBytes);
+  return logs::Cursor{std::string(cursor.substr(0, logs::kTimestampBytes)),
+                      std::string(cursor.substr(logs::kTimestampBytes))};
+}
+
+// ---- Sources and entries ----
+
+// The jobs of `project` to read: the filter's job, or every job directory.
+std::vector<std::string> JobsToRead(const std::string& data_dir, const std::string& project,
+                                    const logs::LogFilter::Scope& scope) {
+  if (scope.job_id.has_value()) {
+    if (validate::IsValidJobId(*scope.job_id)) {
+      return {*scope.job_id};
+    }
+    return {};  // no such job can exist
+  }
+  std::vector<std::string> jobs;
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::path(data_dir) / "jobs" / project;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (validate::IsValidJobId(name) && it->is_directory(ec)) {
+      jobs.push_back(std::move(name));
+    }
+  }
+  std::ranges::sort(jobs);
+  return jobs;
+}
+
+std::vector<logs::LogSource> SourcesToRead(const std::string& data_dir, const ListRequest& request,
+                                           const logs::LogFilter::Scope& scope) {
+  std::vector<logs::LogSource> sources;
+  for (const std::string& project : request.projects) {
+    if (scope.project.has_value() && *scope.project != project) {
+      continue;
+    }
+    for (const std::string& job : JobsToRead(data_dir, project, scope)) {
+      for (logs::LogSource& source :
+           logs::ListSources(control::JobLayout(data_dir, project, job).logs_dir(), project, job)) {
+        if (!scope.task_names.has_value() || scope.task_names->contains(source.task_name)) {
+          sources.push_back(std::move(source));
+        }
+      }
+    }
+  }
+  return sources;
+}
+
+// The LogEntry of reference §10.2.
+nlohmann::ordered_json EncodeEntry(const logs::LogEntry& entry) {
+  const logs::LogSource& source = *entry.source;
+  nlohmann::ordered_json out = {
+      {"insertId", entry.insert_id},
+      {"logName", fmt::format("projects/{}/logs/{}", source.project, source.task_name)},
+      {"resource",
+       {{"type", kResourceType},
+        {"labels",
+         {{"job_id", source.job_id},
+          {"task_name", source.task_name},
+          {"project_id", source.project}}}}}};
+  if (!source.trial_id.empty()) {
+    out["labels"] = {{kTrialLabel, source.trial_id}};
+  }
+  out["timestamp"] = entry.timestamp;
+  out["receiveTimestamp"] = entry.timestamp;
+  out["severity"] = logs::SeverityName(entry.severity);
+  if (source.service) {
+    out["jsonPayload"] = {{"message", entry.text}};
+  } else {
+    out["textPayload"] = entry.text;
+  }
+  return out;
+}
+
+HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& routed) {
+  Result<ListRequest> request = DecodeListRequest(routed.http.body);
+  if (!request.ok()) {
+    return ErrorResponse(request.status());
+  }
+  Result<logs::LogFilter> filter = logs::LogFilter::Parse(request->filter);
+  if (!filter.ok()) {
+    return ErrorResponse(filter.status());
+  }
+  const logs::LogFilter::Scope& scope = filter->scope();
+  if (request->projects.empty()) {
+    if (!scope.project.has_value() || !control::IsValidProjectId(*scope.project)) {
+      return ErrorResponse(Status::InvalidArgument(std::vector<FieldViolation>{
+          {std::string(kResourceNames),
+           "Name the project to read: resourceNames [\"projects/<PROJECT_ID>\"], or a filter "
+           "with resource.labels.project_id=\"<PROJECT_ID>\"."}}));
+    }
+    request->projects.push_back(*scope.project);
+  }
+  std::optional<logs::Cursor> after;
+  if (!request->page_token.empty()) {
+    Result<logs::Cursor> cursor = DecodePageToken(*request);
+    if (!cursor.ok()) {
+      return ErrorResponse(cursor.status());
+    }
+    after = *std::move(cursor);
+  }
+  const std::vector<logs::LogSource> sources = SourcesToRead(data_dir, *request, scope);
+  const logs::LogFilter& matcher = *filter;
+  Result<logs::ReadResult> read = logs::ReadEntries(logs::ReadRequest{
+      .sources = &sources,
+      .matches = [&matcher](const logs::LogEntry& entry) { return matcher.Matches(entry); },
+      .min_time = scope.min_time,
+      .max_time = scope.max_time,
+      .after = std::move(after),
+      .order = request->order,
+      .limit = static_cast<std::size_t>(request->page_size)});
+  if (!read.ok()) {
+    return ErrorResponse(read.status());
+  }
+  nlohmann::ordered_json body = nlohmann::ordered_json::object();
+  if (!read->entries.empty()) {
+    nlohmann::ordered_json& entries = body["entries"] = nlohmann::ordered_json::array();
+    for (const logs::LogEntry& entry : read->entries) {
+      entries.push_back(EncodeEntry(entry));
+    }
+  }
+  if (read->more && !read->entries.empty()) {
+    body["nextPageToken"] = EncodePageToken(*request, read->entries.back());
+  }
+  return JsonResponse(body.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+}  // namespace
+
+void AddLoggingV2Routes(Router& router, std::string data_dir) {
+  router.Add({"POST",
+              "/v2/entries:list",
+              "entries.list",
+              {},
+              [data_dir = std::move(data_dir)](const RoutedRequest& request) {
+                return ListEntries(data_dir, request);
+              }});
+}
+
+}  // namespace trainyard::server

@@ -1,0 +1,48 @@
+#include "server/trainyard_v1_handlers.h"
+
+#include <nlohmann/json.hpp>
+
+#include "server/http_message.h"
+#include "server/rpc_error.h"
+
+namespace trainyard::server {
+namespace {
+
+HttpResponse ListReplicas(const control::JobController& controller, const ReplicaLookup& lookup,
+                          const RoutedRequest& request) {
+  const std::string& project = request.Param("project");
+  const std::string& job_id = request.Param("jobId");
+  Result<model::Job> job = controller.Get(project, job_id);
+  if (!job.ok()) {
+    return ErrorResponse(job.status());
+  }
+  nlohmann::json replicas = nlohmann::json::array();
+  for (const control::ReplicaInfo& info :
+       lookup(project, job_id).value_or(std::vector<control::ReplicaInfo>{})) {
+    nlohmann::json replica = {{"taskName", info.task_name},
+                              {"state", info.state},
+                              {"pid", info.pid},
+                              {"restarts", info.restarts}};
+    if (!info.exit_status.empty()) {
+      replica["exitStatus"] = info.exit_status;
+    }
+    replicas.push_back(std::move(replica));
+  }
+  return JsonResponse(nlohmann::json{{"replicas", std::move(replicas)}}.dump());
+}
+
+}  // namespace
+
+void AddTrainyardV1Routes(Router& router, const control::JobController& controller,
+                          ReplicaLookup replicas) {
+  const control::JobController* c = &controller;
+  router.Add({"GET",
+              "/trainyard/v1/projects/{project}/jobs/{jobId}/replicas",
+              "trainyard.jobs.replicas",
+              {},
+              [c, replicas = std::move(replicas)](const RoutedRequest& r) {
+                return ListReplicas(*c, replicas, r);
+              }});
+}
+
+}  // namespace trainyard::server

@@ -1,0 +1,28 @@
+// trainyard's own API, beside the Google-compatible ones: what only a self-hosted service can
+// show. `GET /trainyard/v1/projects/{project}/jobs/{jobId}/replicas` lists a running job's
+// replicas (control/executor.h ReplicaInfo):
+//   {"replicas": [{"taskName": "master-replica-0", "state": "RUNNING", "pid": 4242,
+//                  "restarts": 0, "exitStatus": "…"}]}
+// (an empty list when the executor runs nothing for the job; NOT_FOUND for an unknown job).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "control/executor.h"
+#include "control/job_controller.h"
+#include "server/router.h"
+
+namespace trainyard::server {
+
+// A job's replicas as its executor sees them (Executor::Replicas); nullopt: none.
+using ReplicaLookup = std::function<std::optional<std::vector<control::ReplicaInfo>>(
+    std::string_view project, std::string_view job_id)>;
+
+// `controller` must outlive `router`.
+void AddTrainyardV1Routes(Router& router, const control::JobController& controller,
+                          ReplicaLookup replicas);
+
+}  // namespace trainyard::server
