@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>  // isatty
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
@@ -47,6 +48,11 @@ std::optional<std::string> GetEnv(const char* name) {
     return std::nullopt;
   }
   return std::string(value);
+}
+
+// Whether a status line can be drawn on stderr.
+bool StderrIsTerminal() {
+  return isatty(STDERR_FILENO) == 1 && GetEnv("TERM").value_or("dumb") != "dumb";
 }
 
 // Everything after the first bare `--` is user args for the trainer, as in gcloud.
@@ -116,6 +122,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(CLI::Range(0.0, 3600.0));
   serve->add_flag("--hold-queue", serve_options.hold_queue,
                   "Accept jobs but start none (maintenance); running jobs go on.");
+  serve->add_flag("--stop-jobs-on-exit", serve_options.stop_jobs_on_exit,
+                  "On SIGINT/SIGTERM, stop every running job (they FAIL) instead of leaving "
+                  "their replicas running for the next server to take over.");
   serve->callback([&] {
     serve_options.strict_resources = accounting == "strict";
     serve_options.stop_grace =
@@ -182,7 +191,8 @@ int Main(int argc, char** argv) {
                 .region = GetEnv("TRAINYARD_REGION"),
                 .home = GetEnv("TRAINYARD_HOME"),
                 .user_home = GetEnv("HOME"),
-                .python = GetEnv("TRAINYARD_PYTHON")});
+                .python = GetEnv("TRAINYARD_PYTHON"),
+                .stderr_is_tty = StderrIsTerminal()});
   } catch (const std::exception& e) {
     std::cerr << "ERROR: (trainyard) internal error: " << e.what() << "\n";
     return 1;

@@ -48,6 +48,13 @@ struct ListFlags {
   std::optional<std::string> page_size;
 };
 
+// Flags of `jobs stream-logs`.
+struct StreamLogsFlags {
+  std::optional<std::string> task_name;         // every task when absent or empty
+  std::optional<std::string> polling_interval;  // seconds, checked by the verb; default 1
+  bool allow_multiline_logs = false;
+};
+
 struct UpdateFlags {
   std::vector<std::string> update_labels;  // one entry per occurrence
   std::vector<std::string> remove_labels;
@@ -55,15 +62,20 @@ struct UpdateFlags {
 };
 
 // The verbs; each returns the exit code and writes its result to `out`, problems to `err`.
-// `submit training` sends the job to `server` unless `dry_run`.
+// `submit training` sends the job to `server` unless `dry_run`; with `--stream-logs` it then
+// follows the job's logs to its end, with a status line when `stderr_is_tty`.
 int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::string& server,
-                      const catalog::Catalog& catalog, std::ostream& out, std::ostream& err);
+                      const catalog::Catalog& catalog, bool stderr_is_tty, std::ostream& out,
+                      std::ostream& err);
 int RunValidate(const RawTrainingFlags& raw, const catalog::Catalog& catalog, std::ostream& out,
                 std::ostream& err);
 int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::string& format,
                 std::ostream& out, std::ostream& err);
 int RunList(const ApiTarget& target, const ListFlags& flags, std::ostream& out, std::ostream& err);
 int RunCancel(const ApiTarget& target, const std::string& job_id, std::ostream& err);
+// Follows the job's logs to its end; a status line on `err` when `stderr_is_tty`.
+int RunStreamLogs(const ApiTarget& target, const std::string& job_id, const StreamLogsFlags& flags,
+                  bool stderr_is_tty, std::ostream& out, std::ostream& err);
 int RunUpdate(const ApiTarget& target, const std::string& job_id, const UpdateFlags& flags,
               std::ostream& err);
 int RunCatalogListing(std::string_view listing, std::string_view format,

@@ -83,7 +83,7 @@ std::string FormatSubmittedJob(const model::Job& job, const DateFormatter& date)
   if (job.end_time) {
     summary["endTime"] = date(*job.end_time);
   }
-  return Yaml(Dump(summary), KeyOrder::kAsGiven);
+  return Yaml(Dump(summary), KeyOrder::kSorted);  // gcloud's yaml printer sorts the keys
 }
 
 }  // namespace trainyard::cli

@@ -36,7 +36,8 @@ std::string FormatJob(const model::Job& job, JobFormat format);
 std::string FormatJobsTable(const std::vector<model::Job>& jobs, const DateFormatter& date);
 
 // `yaml(jobId,state,startTime.date(tz=LOCAL),endTime.date(tz=LOCAL))`, the output of
-// `submit training`; unset times are left out.
+// `submit training`; unset times are left out. Keys sorted, as gcloud prints them (endTime,
+// jobId, startTime, state).
 std::string FormatSubmittedJob(const model::Job& job, const DateFormatter& date);
 
 }  // namespace trainyard::cli

@@ -3,16 +3,21 @@
 // (validate) only check it. A sent job is validated by the server, the one authority on what
 // it accepts; its refusal lists every violation. Local packages (`--packages` files and the
 // `--package-path` sdist) are uploaded to the server's storage API first, as gcloud uploads them
-// to Cloud Storage; when an upload fails, nothing is submitted.
+// to Cloud Storage; when an upload fails, nothing is submitted. With `--stream-logs`, the job's
+// logs follow on stderr until it ends (job_log_stream.h), then its final state on stdout, and the
+// exit status is 1 unless it SUCCEEDED, as in gcloud (jobs_util.SubmitTraining).
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "cli/error_output.h"
+#include "cli/job_log_stream.h"
 #include "cli/job_output.h"
 #include "cli/ml_client.h"
 #include "cli/request_body.h"
@@ -27,12 +32,15 @@ namespace {
 constexpr std::string_view kSubmitCommand = "trainyard.jobs.submit.training";
 constexpr std::string_view kValidateCommand = "trainyard.jobs.validate";
 
-// gcloud's follow-up (jobs_util._FOLLOW_UP_MESSAGE) without the stream-logs command, which
-// trainyard does not have yet.
+// gcloud's follow-up (jobs_util._FOLLOW_UP_MESSAGE), with trainyard's commands.
 constexpr std::string_view kFollowUp =
     "Your job is still active. You may view the status of your job with the command\n"
     "\n"
-    "  $ trainyard jobs describe {}\n";
+    "  $ trainyard jobs describe {0}\n"
+    "\n"
+    "or continue streaming the logs with the command\n"
+    "\n"
+    "  $ trainyard jobs stream-logs {0}\n";
 
 // One "<field>: <description>" line per violation (or the message when there are none).
 void PrintViolations(std::ostream& out, const Status& status) {
@@ -67,8 +75,40 @@ int PrintDryRun(const SubmitRequest& request, const catalog::Catalog& catalog, s
   return 0;
 }
 
-int Send(const SubmitRequest& request, const std::string& server, std::ostream& out,
-         std::ostream& err) {
+std::string FollowUp(const std::string& job_id) {
+  return fmt::format(fmt::runtime(kFollowUp), job_id);
+}
+
+// After the create with `--stream-logs`: the job's rows on stderr until it ends; a failed poll or
+// Ctrl-C says so and how to go on (gcloud's words). Then the job as last read, and the exit
+// status: 1 unless it SUCCEEDED.
+int StreamSubmittedJob(const RestClient& rest, const std::string& project,
+                       const std::string& job_id, bool stderr_is_tty, std::ostream& out,
+                       std::ostream& err) {
+  auto followed = StreamJobLogs(
+      rest, {.project = project, .job_id = job_id, .status_line = stderr_is_tty}, err, err);
+  std::optional<model::Job> job;
+  if (!followed.ok()) {
+    err << "Polling logs failed:\n" << followed.status().ToString() << "\n\n" << FollowUp(job_id);
+  } else if (followed->end == FollowEnd::kInterrupted) {
+    err << "Received keyboard interrupt.\n\n" << FollowUp(job_id);
+  } else {
+    job = std::move(followed->job);
+  }
+  if (!job) {
+    auto got = MlClient(rest).GetJob(project, job_id);
+    if (!got.ok()) {
+      PrintApiError(err, kSubmitCommand, got.status());
+      return 1;
+    }
+    job = *std::move(got);
+  }
+  out << FormatSubmittedJob(*job, LocalDate);
+  return job->state == model::JobState::kSucceeded ? 0 : 1;
+}
+
+int Send(const SubmitRequest& request, const std::string& server, bool stderr_is_tty,
+         std::ostream& out, std::ostream& err) {
   auto rest = RestClient::ForUrl(server);
   if (!rest.ok()) {
     PrintError(err, kSubmitCommand, rest.status().message());
@@ -93,8 +133,11 @@ int Send(const SubmitRequest& request, const std::string& server, std::ostream& 
     PrintCreateError(err, kSubmitCommand, request.project, job.status());
     return 1;
   }
-  err << "Job [" << job->job_id << "] submitted successfully.\n"
-      << fmt::format(fmt::runtime(kFollowUp), job->job_id);
+  err << "Job [" << job->job_id << "] submitted successfully.\n";
+  if (request.flags.stream_logs) {
+    return StreamSubmittedJob(*rest, request.project, job->job_id, stderr_is_tty, out, err);
+  }
+  err << FollowUp(job->job_id);
   out << FormatSubmittedJob(*job, LocalDate);
   return 0;
 }
@@ -102,16 +145,11 @@ int Send(const SubmitRequest& request, const std::string& server, std::ostream& 
 }  // namespace
 
 int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::string& server,
-                      const catalog::Catalog& catalog, std::ostream& out, std::ostream& err) {
+                      const catalog::Catalog& catalog, bool stderr_is_tty, std::ostream& out,
+                      std::ostream& err) {
   auto request = RequestBuilder(catalog).Build(raw);
   if (!request.ok()) {
     PrintError(err, kSubmitCommand, request.status().message());
-    return 1;
-  }
-  if (!dry_run && request->flags.stream_logs) {
-    PrintError(err, kSubmitCommand,
-               "--stream-logs needs the logging API, which the trainyard server does not serve "
-               "yet. Submit without it and check the job with `trainyard jobs describe`.");
     return 1;
   }
   if (request->flags.async) {
@@ -119,7 +157,8 @@ int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::stri
            "job asynchronously; it can be omitted. For synchronous behavior, please pass "
            "--stream-logs.\n";
   }
-  return dry_run ? PrintDryRun(*request, catalog, out, err) : Send(*request, server, out, err);
+  return dry_run ? PrintDryRun(*request, catalog, out, err)
+                 : Send(*request, server, stderr_is_tty, out, err);
 }
 
 int RunValidate(const RawTrainingFlags& raw, const catalog::Catalog& catalog, std::ostream& out,

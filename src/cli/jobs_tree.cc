@@ -55,6 +55,11 @@ struct JobsTree::Verbs {
   TargetFlags cancel_target;
   std::string cancel_job;
 
+  CLI::App* stream_logs = nullptr;
+  TargetFlags stream_logs_target;
+  std::string stream_logs_job;
+  StreamLogsFlags stream_logs_flags;
+
   CLI::App* update = nullptr;
   TargetFlags update_target;
   std::string update_job;
@@ -63,7 +68,8 @@ struct JobsTree::Verbs {
 
 JobsTree::JobsTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
   Verbs& v = *verbs_;
-  CLI::App* jobs = app.add_subcommand("jobs", "Submit, list, describe, update and cancel jobs.");
+  CLI::App* jobs = app.add_subcommand(
+      "jobs", "Submit, list, describe, update and cancel jobs, and follow their logs.");
   jobs->require_subcommand(1);
 
   CLI::App* submit = jobs->add_subcommand("submit", "Submit jobs.");
@@ -102,6 +108,17 @@ JobsTree::JobsTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
   v.cancel->add_option("job", v.cancel_job, "ID of the job.")->required();
   v.cancel_target.AddTo(*v.cancel);
 
+  v.stream_logs = jobs->add_subcommand(
+      "stream-logs", "Show the logs of a job, following them until the job has ended.");
+  v.stream_logs->add_option("job", v.stream_logs_job, "ID of the job.")->required();
+  AddValueFlag(*v.stream_logs, "--task-name", v.stream_logs_flags.task_name,
+               "Only the logs of this task (e.g. worker-replica-1, service).");
+  AddValueFlag(*v.stream_logs, "--polling-interval", v.stream_logs_flags.polling_interval,
+               "Seconds between two requests for new log entries (default 1).");
+  v.stream_logs->add_flag("--allow-multiline-logs", v.stream_logs_flags.allow_multiline_logs,
+                          "Print a multi-line log message as one record.");
+  v.stream_logs_target.AddTo(*v.stream_logs);
+
   v.update = jobs->add_subcommand("update", "Update a job's labels.");
   v.update->add_option("job", v.update_job, "ID of the job.")->required();
   AddRepeatedFlag(*v.update, "--update-labels", v.update_flags.update_labels,
@@ -130,19 +147,19 @@ std::optional<int> JobsTree::Run(const Environment& env,
   if (v.submit_training->parsed()) {
     finish(v.submit_raw, v.submit_project);
     return RunSubmitTraining(v.submit_raw, v.dry_run, ResolveServer(v.submit_server, env), catalog,
-                             out, err);
+                             env.stderr_is_tty, out, err);
   }
   if (v.validate->parsed()) {
     finish(v.validate_raw, v.validate_project);
     return RunValidate(v.validate_raw, catalog, out, err);
   }
-  const bool api_verb =
-      v.describe->parsed() || v.list->parsed() || v.cancel->parsed() || v.update->parsed();
+  const bool api_verb = v.describe->parsed() || v.list->parsed() || v.cancel->parsed() ||
+                        v.stream_logs->parsed() || v.update->parsed();
   if (!api_verb) {
     return std::nullopt;
   }
   if (user_args) {
-    for (const CLI::App* verb : {v.describe, v.list, v.cancel, v.update}) {
+    for (const CLI::App* verb : {v.describe, v.list, v.cancel, v.stream_logs, v.update}) {
       if (verb->parsed()) {
         err << "ERROR: (trainyard.jobs." << verb->get_name()
             << ") unrecognized arguments after `--`\n";
@@ -158,6 +175,10 @@ std::optional<int> JobsTree::Run(const Environment& env,
   }
   if (v.cancel->parsed()) {
     return RunCancel(v.cancel_target.Resolve(env), v.cancel_job, err);
+  }
+  if (v.stream_logs->parsed()) {
+    return RunStreamLogs(v.stream_logs_target.Resolve(env), v.stream_logs_job, v.stream_logs_flags,
+                         env.stderr_is_tty, out, err);
   }
   return RunUpdate(v.update_target.Resolve(env), v.update_job, v.update_flags, err);
 }

@@ -120,10 +120,13 @@ TEST(SubmitTraining, RefusesAServerUrlItCannotUse) {
             "Expected http://HOST[:PORT]/, such as http://127.0.0.1:8470/.\n");
 }
 
-TEST(SubmitTraining, StreamLogsNeedsTheLoggingApi) {
-  const Outcome o = RunCli(Submit({"--stream-logs"}));
+TEST(SubmitTraining, StreamLogsWithAsyncIsRefusedBeforeAnyRequest) {
+  const Outcome o = RunCli(Submit({"--stream-logs", "--async"}),
+                           {.server = "http://127.0.0.1:1/", .project = "p"});
   EXPECT_EQ(o.rc, 1);
-  EXPECT_THAT(o.err, HasSubstr("--stream-logs needs the logging API"));
+  EXPECT_EQ(o.err,
+            "ERROR: (trainyard.jobs.submit.training) argument --async: At most one of --async | "
+            "--stream-logs can be specified.\n");
 }
 
 // Checks every API verb makes before it connects: these runs never reach a server.
@@ -175,6 +178,20 @@ INSTANTIATE_TEST_SUITE_P(
                   1,
                   "ERROR: (trainyard.jobs.update) argument --clear-labels: At most one of "
                   "--clear-labels | --remove-labels can be specified.\n"},
+        UsageCase{"StreamLogsPollingIntervalZero",
+                  {"jobs", "stream-logs", "j", "--polling-interval", "0"},
+                  1,
+                  "ERROR: (trainyard.jobs.stream-logs) argument --polling-interval: Value must be "
+                  "greater than or equal to 1; received: 0\n"},
+        UsageCase{"StreamLogsPollingIntervalNotANumber",
+                  {"jobs", "stream-logs", "j", "--polling-interval", "1.5"},
+                  1,
+                  "ERROR: (trainyard.jobs.stream-logs) argument --polling-interval: Value must be "
+                  "an integer; received: 1.5\n"},
+        UsageCase{"StreamLogsTakesNoUserArgs",
+                  {"jobs", "stream-logs", "j", "--", "x"},
+                  2,
+                  "ERROR: (trainyard.jobs.stream-logs) unrecognized arguments after `--`\n"},
         UsageCase{"CancelTakesNoUserArgs",
                   {"jobs", "cancel", "j", "--", "x"},
                   2,

@@ -66,15 +66,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "a_long_job_id  RUNNING\n"}),
     [](const auto& tc) { return tc.param.name; });
 
-TEST(FormatSubmittedJob, PrintsIdAndStateThenTheTimesThatAreSet) {
+TEST(FormatSubmittedJob, PrintsIdStateAndTheTimesThatAreSetWithSortedKeys) {
   model::Job job = MakeJob("job_1", model::JobState::kQueued, "2026-11-21T10:59:05Z");
   EXPECT_EQ(FormatSubmittedJob(job, UtcDate), "jobId: job_1\nstate: QUEUED\n");
   job.state = model::JobState::kSucceeded;
   job.start_time = At("2026-11-21T11:00:00Z");
   job.end_time = At("2026-11-21T11:30:00.5Z");
+  // As gcloud 528 printed it after `submit training --stream-logs`.
   EXPECT_EQ(FormatSubmittedJob(job, UtcDate),
-            "jobId: job_1\nstate: SUCCEEDED\nstartTime: '2026-11-21T11:00:00'\n"
-            "endTime: '2026-11-21T11:30:00'\n");
+            "endTime: '2026-11-21T11:30:00'\njobId: job_1\nstartTime: '2026-11-21T11:00:00'\n"
+            "state: SUCCEEDED\n");
 }
 
 TEST(FormatJob, JsonHasSortedKeysAndTwoSpaceIndents) {

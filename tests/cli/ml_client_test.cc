@@ -4,7 +4,6 @@
 // broken paging, slow answers).
 #include <functional>
 #include <future>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -17,6 +16,7 @@
 
 #include "cli/commands.h"
 #include "cli/rest_client.h"
+#include "cli/scripted_api.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"
 
@@ -28,37 +28,7 @@ using server::HttpResponse;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-using Reply = std::function<HttpResponse(const HttpRequest&)>;
-
-class ScriptedApi final : public server::HttpHandler {
- public:
-  HttpResponse Handle(const HttpRequest& request) override {
-    Reply reply;
-    {
-      std::lock_guard lock(mu_);
-      requests_.push_back(request);
-      reply = reply_;
-    }
-    return reply(request);
-  }
-  HttpResponse Reject(int http_status, const Status& why) override {
-    return server::ErrorResponse(http_status, why);
-  }
-
-  void Answer(Reply reply) {
-    std::lock_guard lock(mu_);
-    reply_ = std::move(reply);
-  }
-  std::vector<HttpRequest> requests() const {
-    std::lock_guard lock(mu_);
-    return requests_;
-  }
-
- private:
-  mutable std::mutex mu_;
-  Reply reply_;                        // guarded by mu_
-  std::vector<HttpRequest> requests_;  // guarded by mu_
-};
+using testing::ScriptedApi;
 
 struct Outcome {
   int rc = 0;
