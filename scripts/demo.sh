@@ -7,8 +7,9 @@
 #      servers) running the linear example trainer (examples/trainers/linear): the package is
 #      built and uploaded, 13 replicas train data-parallel, and the job ends SUCCEEDED with the
 #      model and its metrics in gs://demo-bucket/linear;
+#      (its master's log followed live with `trainyard jobs stream-logs`);
 #   4. drives the same server with the real gcloud CLI, when it is installed: a second job,
-#      submitted, described and its output listed.
+#      submitted with --stream-logs, described and its output listed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -77,12 +78,12 @@ say "Listing jobs"
 "$ty" jobs list
 say "Updating its labels"
 "$ty" jobs update seed_gpu_job --update-labels stage=demo
-say "Waiting for it to train"
+say "Following the master's logs until the job ends (trainyard jobs stream-logs)"
+"$ty" jobs stream-logs seed_gpu_job --task-name master-replica-0
 wait_for seed_gpu_job
 say "Describing it"
 "$ty" jobs describe seed_gpu_job
-say "What the master printed, and the model's metrics (gs://demo-bucket/linear/metrics.json)"
-cat "$work/data/jobs/demo/seed_gpu_job/logs/master-replica-0.stdout"
+say "The model's metrics (gs://demo-bucket/linear/metrics.json)"
 curl -sS "${url}storage/v1/b/demo-bucket/o/linear%2Fmetrics.json?alt=media"
 echo
 
@@ -90,15 +91,16 @@ if command -v gcloud >/dev/null; then
   say "The same server through the real gcloud CLI"
   export CLOUDSDK_CONFIG=$work/gcloud
   for setting in "core/project demo" "api_endpoint_overrides/ml $url" \
-      "api_endpoint_overrides/storage ${url}storage/v1/" \
+      "api_endpoint_overrides/logging $url" "api_endpoint_overrides/storage ${url}storage/v1/" \
       "auth/disable_credentials true" "core/disable_usage_reporting true" \
       "component_manager/disable_update_check true"; do
     # shellcheck disable=SC2086
     gcloud config set $setting >/dev/null 2>&1
   done
-  gcloud ai-platform jobs submit training gcloud_job --region us-central1 \
-    --module-name trainer.task --runtime-version 2.11 --python-version 3.7 \
-    "${package_flags[@]}" --job-dir gs://demo-bucket/gcloud -- --epochs 100
+  # --stream-logs follows the job's logs (to stderr) until it ends, polling every second.
+  CLOUDSDK_ML_ENGINE_POLLING_INTERVAL=1 gcloud ai-platform jobs submit training gcloud_job \
+    --region us-central1 --module-name trainer.task --runtime-version 2.11 --python-version 3.7 \
+    "${package_flags[@]}" --job-dir gs://demo-bucket/gcloud --stream-logs -- --epochs 100
   wait_for gcloud_job
   gcloud ai-platform jobs list
   gcloud ai-platform jobs describe gcloud_job --format='value(jobId,state,startTime,endTime)'
