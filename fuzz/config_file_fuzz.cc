@@ -7,9 +7,9 @@
 #include <string_view>
 
 #include "base/check.h"
+#include "base/utf8.h"
 #include "model/config_file.h"
 #include "model/json_codec.h"
-#include "model/wire_text.h"
 
 namespace trainyard::model {
 namespace {
@@ -26,8 +26,8 @@ void FuzzOne(std::string_view text) {
   TY_CHECK(job.status().code() == Code::kInvalidArgument) << job.status().ToString();
   TY_CHECK(!job.status().violations().empty()) << job.status().ToString();
   for (const FieldViolation& violation : job.status().violations()) {
-    TY_CHECK(internal::IsValidUtf8(violation.field)) << violation.field;
-    TY_CHECK(internal::IsValidUtf8(violation.description)) << violation.description;
+    TY_CHECK(IsValidUtf8(violation.field)) << violation.field;
+    TY_CHECK(IsValidUtf8(violation.description)) << violation.description;
   }
 }
 

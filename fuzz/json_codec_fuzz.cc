@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "base/check.h"
+#include "base/utf8.h"
 #include "model/json_codec.h"
-#include "model/wire_text.h"
 
 namespace trainyard::model {
 namespace {
@@ -17,8 +17,8 @@ void CheckViolations(const Status& status) {
   TY_CHECK(status.code() == Code::kInvalidArgument) << status.ToString();
   TY_CHECK(!status.violations().empty()) << status.ToString();
   for (const FieldViolation& violation : status.violations()) {
-    TY_CHECK(internal::IsValidUtf8(violation.field)) << violation.field;
-    TY_CHECK(internal::IsValidUtf8(violation.description)) << violation.description;
+    TY_CHECK(IsValidUtf8(violation.field)) << violation.field;
+    TY_CHECK(IsValidUtf8(violation.description)) << violation.description;
   }
 }
 

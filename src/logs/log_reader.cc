@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -10,6 +9,7 @@
 #include <utility>
 
 #include "base/time_format.h"
+#include "base/utf8.h"
 #include "logs/record_file.h"
 
 namespace trainyard::logs {
@@ -18,77 +18,10 @@ namespace {
 constexpr std::string_view kLogSuffix = ".log";
 constexpr std::string_view kServiceTask = "service";
 constexpr std::string_view kTrialPrefix = "trial-";
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 // A query's read buffers together; each file gets a share, within these bounds.
 constexpr std::size_t kQueryBufferBytes = std::size_t{16} << 20;
 constexpr std::size_t kMinChunkBytes = std::size_t{128} << 10;
 constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;
-
-// ---- Text ----
-
-// The length of the well-formed UTF-8 sequence at text[i] (Unicode Table 3-7), 0 if there is none.
-std::size_t SequenceLength(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) {
-    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
-  };
-  const auto in = [&](std::size_t k, unsigned lo, unsigned hi) {
-    return byte(k) >= lo && byte(k) <= hi;
-  };
-  const unsigned lead = byte(0);
-  if (lead < 0x80) {
-    return 1;
-  }
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    return in(1, 0x80, 0xBF) ? 2 : 0;
-  }
-  if (lead >= 0xE0 && lead <= 0xEF) {
-    const unsigned lo = lead == 0xE0 ? 0xA0 : 0x80;  // no overlong forms
-    const unsigned hi = lead == 0xED ? 0x9F : 0xBF;  // no surrogates
-    return in(1, lo, hi) && in(2, 0x80, 0xBF) ? 3 : 0;
-  }
-  if (lead >= 0xF0 && lead <= 0xF4) {
-    const unsigned lo = lead == 0xF0 ? 0x90 : 0x80;
-    const unsigned hi = lead == 0xF4 ? 0x8F : 0xBF;  // nothing above U+10FFFF
-    return in(1, lo, hi) && in(2, 0x80, 0xBF) && in(3, 0x80, 0xBF) ? 4 : 0;
-  }
-  return 0;
-}
-
-// The length of the ASCII prefix of `text`, eight bytes at a time.
-std::size_t AsciiPrefix(std::string_view text) {
-  std::size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, text.data() + i, 8);
-    if ((word & 0x8080808080808080ULL) != 0) {
-      break;
-    }
-  }
-  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80) {
-    ++i;
-  }
-  return i;
-}
-
-// `out` = `text` with each byte that is not part of a well-formed sequence replaced by U+FFFD.
-void AssignValidUtf8(std::string_view text, std::string& out) {
-  std::size_t i = AsciiPrefix(text);
-  if (i == text.size()) {
-    out.assign(text);
-    return;
-  }
-  out.assign(text.substr(0, i));
-  while (i < text.size()) {
-    const std::size_t length = SequenceLength(text, i);
-    if (length == 0) {
-      out.append(kReplacement);
-      ++i;
-    } else {
-      out.append(text.substr(i, length));
-      i += length;
-    }
-  }
-}
 
 // ---- Sources ----
 

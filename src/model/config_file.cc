@@ -12,9 +12,9 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
+#include "base/utf8.h"
 #include "model/json_decode.h"
 #include "model/violations.h"
-#include "model/wire_text.h"
 #include "model/yaml_to_json.h"
 
 namespace trainyard::model {
@@ -97,7 +97,7 @@ Result<YAML::Node> LoadMapping(const std::string& text, std::string_view source)
     document = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     // yaml-cpp quotes the offending byte raw.
-    return DocumentError(InvalidYaml(source, e.mark, internal::ToValidUtf8(e.msg)));
+    return DocumentError(InvalidYaml(source, e.mark, ToValidUtf8(e.msg)));
   }
   if (document.IsNull()) {
     return DocumentError(fmt::format(
@@ -126,7 +126,7 @@ std::string Locate(std::string_view source, const internal::SourcePositions& pos
 
 Result<Job> ParseConfigText(std::string_view text, std::string_view raw_source) {
   // Messages must be UTF-8 (they end up in JSON); a file name need not be.
-  const std::string source = internal::ToValidUtf8(raw_source);
+  const std::string source = ToValidUtf8(raw_source);
   try {
     Result<YAML::Node> root = LoadMapping(std::string(text), source);
     if (!root.ok()) {
@@ -154,7 +154,7 @@ Result<Job> ParseConfigText(std::string_view text, std::string_view raw_source) 
   } catch (const std::exception& e) {
     // yaml-cpp throws on malformed node access; no input may escape as an exception.
     return DocumentError(
-        fmt::format("{}: could not read the file: {}", source, internal::ToValidUtf8(e.what())));
+        fmt::format("{}: could not read the file: {}", source, ToValidUtf8(e.what())));
   }
 }
 

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/utf8.h"
 #include "model/json_decode.h"
 #include "model/json_encode.h"
 #include "model/violations.h"
-#include "model/wire_text.h"
 
 namespace trainyard::model {
 namespace {
@@ -37,8 +37,8 @@ std::optional<json> ParseDocument(std::string_view text, std::string_view root,
     }
     // The parser quotes the offending token raw: it may be long or not UTF-8.
     constexpr std::size_t kMaxMessage = 300;
-    out.Add(std::string(root), "Invalid JSON payload received. " +
-                                   internal::ToValidUtf8(message.substr(0, kMaxMessage)));
+    out.Add(std::string(root),
+            "Invalid JSON payload received. " + ToValidUtf8(message.substr(0, kMaxMessage)));
     return std::nullopt;
   }
 }

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/time_format.h"
+#include "base/utf8.h"
 #include "model/fields.h"
 #include "model/wire_text.h"
 

@@ -14,77 +14,7 @@ bool IsBase64Char(char c) {
          c == '/';
 }
 
-bool IsContinuation(unsigned char c) {
-  return (c & 0xC0U) == 0x80U;
-}
-
-// The length of the well-formed UTF-8 sequence at `text[i]`, or 0 if there is none.
-std::size_t Utf8SequenceLength(std::string_view text, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  std::size_t length = 0;
-  std::uint32_t code = 0;
-  if (lead < 0x80U) {
-    return 1;
-  }
-  if ((lead & 0xE0U) == 0xC0U) {
-    length = 2;
-    code = lead & 0x1FU;
-  } else if ((lead & 0xF0U) == 0xE0U) {
-    length = 3;
-    code = lead & 0x0FU;
-  } else if ((lead & 0xF8U) == 0xF0U) {
-    length = 4;
-    code = lead & 0x07U;
-  } else {
-    return 0;
-  }
-  if (text.size() - i < length) {
-    return 0;
-  }
-  for (std::size_t k = 1; k < length; ++k) {
-    const auto next = static_cast<unsigned char>(text[i + k]);
-    if (!IsContinuation(next)) {
-      return 0;
-    }
-    code = (code << 6U) | (next & 0x3FU);
-  }
-  // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-  const bool overlong = (length == 2 && code < 0x80U) || (length == 3 && code < 0x800U) ||
-                        (length == 4 && code < 0x10000U);
-  if (overlong || code > 0x10FFFFU || (code >= 0xD800U && code <= 0xDFFFU)) {
-    return 0;
-  }
-  return length;
-}
-
 }  // namespace
-
-bool IsValidUtf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t length = Utf8SequenceLength(text, i);
-    if (length == 0) {
-      return false;
-    }
-    i += length;
-  }
-  return true;
-}
-
-std::string ToValidUtf8(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t length = Utf8SequenceLength(text, i);
-    if (length == 0) {
-      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
-      ++i;
-    } else {
-      out.append(text.substr(i, length));
-      i += length;
-    }
-  }
-  return out;
-}
 
 bool IsPaddedBase64(std::string_view text) {
   if (text.size() % 4 != 0) {

@@ -1,6 +1,5 @@
-// Checks of the text forms that scalar wire values take (internal to model/): UTF-8 strings,
-// base64 bytes, and timestamps and durations limited to what `WallTime`/`Duration` can hold.
-// Pure and thread-safe.
+// Checks of the text forms that scalar wire values take (internal to model/): base64 bytes, and
+// timestamps and durations limited to what `WallTime`/`Duration` can hold. Pure and thread-safe.
 #pragma once
 
 #include <optional>
@@ -18,11 +17,6 @@ inline constexpr std::string_view kTimestampForm =
 inline constexpr std::string_view kDurationForm =
     "expected a duration in seconds with an \"s\" suffix and at most 9 fractional digits, "
     "between -9223372035s and 9223372035s, such as \"7200s\"";
-
-bool IsValidUtf8(std::string_view text);
-
-// `text` with each byte that is not part of well-formed UTF-8 replaced by U+FFFD.
-std::string ToValidUtf8(std::string_view text);
 
 // Standard alphabet with '=' padding to a multiple of 4 characters, as gcloud requires (§1.3).
 bool IsPaddedBase64(std::string_view text);

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "base/utf8.h"
+
 namespace trainyard::store::internal {
 namespace {
 
@@ -22,49 +24,6 @@ bool IsBucketChar(char c) {
 
 bool IsAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-// True when `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF).
-bool IsUtf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    std::size_t extra = 0;
-    std::uint32_t code = 0;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    if ((c & 0xE0U) == 0xC0U) {
-      extra = 1;
-      code = c & 0x1FU;
-    } else if ((c & 0xF0U) == 0xE0U) {
-      extra = 2;
-      code = c & 0x0FU;
-    } else if ((c & 0xF8U) == 0xF0U) {
-      extra = 3;
-      code = c & 0x07U;
-    } else {
-      return false;
-    }
-    if (i + extra >= text.size()) {
-      return false;  // truncated sequence
-    }
-    for (std::size_t k = 1; k <= extra; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0U) != 0x80U) {
-        return false;
-      }
-      code = (code << 6) | (next & 0x3FU);
-    }
-    constexpr std::uint32_t kMinimum[] = {0, 0x80, 0x800, 0x10000};
-    if (code < kMinimum[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-      return false;
-    }
-    i += extra + 1;
-  }
-  return true;
 }
 
 }  // namespace
@@ -100,7 +59,7 @@ Status CheckObjectName(std::string_view bucket, std::string_view name, NameUse u
   if (name.find_first_of(std::string_view("\0\r\n", 3)) != std::string_view::npos) {
     return BadObject("An object name must not contain NUL, CR or LF.");
   }
-  if (!IsUtf8(name)) {
+  if (!IsValidUtf8(name)) {
     return BadObject("An object name must be valid UTF-8.");
   }
   if (name.front() == '/') {

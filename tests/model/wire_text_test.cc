@@ -11,38 +11,6 @@ struct TextCase {
   bool valid;
 };
 
-class Utf8Test : public ::testing::TestWithParam<TextCase> {};
-
-TEST_P(Utf8Test, Validates) {
-  EXPECT_EQ(IsValidUtf8(GetParam().text), GetParam().valid);
-  EXPECT_TRUE(IsValidUtf8(ToValidUtf8(GetParam().text)));
-  if (GetParam().valid) {
-    EXPECT_EQ(ToValidUtf8(GetParam().text), GetParam().text);
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Sequences, Utf8Test,
-                         ::testing::Values(TextCase{"Ascii", "plain", true},
-                                           TextCase{"Empty", "", true},
-                                           TextCase{"TwoByte", "\xc3\xa9", true},
-                                           TextCase{"ThreeByte", "\xe2\x82\xac", true},
-                                           TextCase{"FourByte", "\xf0\x9f\x98\x80", true},
-                                           TextCase{"Nul", std::string("a\0b", 3), true},
-                                           TextCase{"LoneContinuation", "\x80", false},
-                                           TextCase{"Truncated", "\xe2\x82", false},
-                                           TextCase{"Overlong", "\xc0\xaf", false},
-                                           TextCase{"Surrogate", "\xed\xa0\x80", false},
-                                           TextCase{"PastMax", "\xf4\x90\x80\x80", false},
-                                           TextCase{"InvalidLead", "\xff", false}),
-                         [](const auto& tc) { return std::string(tc.param.name); });
-
-TEST(ToValidUtf8, ReplacesEachBadByte) {
-  EXPECT_EQ(ToValidUtf8("a\xff"
-                        "b\xe2\x82"),
-            "a\xEF\xBF\xBD"
-            "b\xEF\xBF\xBD\xEF\xBF\xBD");
-}
-
 class Base64Test : public ::testing::TestWithParam<TextCase> {};
 
 TEST_P(Base64Test, RequiresPadding) {
