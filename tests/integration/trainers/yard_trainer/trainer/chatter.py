@@ -2,7 +2,8 @@
 
 Each replica appends its pid to <job-dir>/<task>.pids when it starts (so a restarted or duplicated
 replica shows as a second line), then prints "<task> line <i>" for i in 0..--lines-1, one every
---interval seconds, flushing each. The master and workers then exit 0; a parameter server waits
+--interval seconds, flushing each (--streams=stdout: all on stdout; two pipes cannot keep the
+order of lines written back to back on both). The master and workers then exit 0; a parameter server waits
 until it is stopped. --on-sigterm=linger: SIGTERM makes it print "<task> stopping", go on printing
 for 2 more seconds, then exit 0 (a cancel that takes a while).
 """
@@ -16,7 +17,8 @@ from trainer import common
 
 
 def main():
-    args = common.parse_args(("--lines", "200"), ("--interval", "0.02"), ("--on-sigterm", "exit"))
+    args = common.parse_args(("--lines", "200"), ("--interval", "0.02"), ("--on-sigterm", "exit"),
+                             ("--streams", "both"))
     task = json.loads(os.environ.get("TF_CONFIG", "{}")).get("task", {})
     role = {"chief": "master"}.get(task.get("type", "master"), task.get("type", "master"))
     name = "%s-replica-%d" % (role, task.get("index", 0))
@@ -34,10 +36,11 @@ def main():
         if stop_at and time.monotonic() > stop_at[0]:
             return
         if i < int(args.lines):
-            out = sys.stdout if i % 2 == 0 else sys.stderr
+            out = sys.stdout if i % 2 == 0 or args.streams == "stdout" else sys.stderr
             print("%s line %d" % (name, i), file=out, flush=True)
         i += 1
-        time.sleep(float(args.interval))
+        if float(args.interval) > 0:
+            time.sleep(float(args.interval))
 
 
 if __name__ == "__main__":
