@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/time_format.h"
+#include "cli/json_fields.h"
 
 namespace trainyard::cli {
 namespace {
@@ -20,18 +21,6 @@ constexpr std::array<std::string_view, 9> kSeverities = {
 
 Status NotAPage(std::string_view why) {
   return Status::InvalidArgument(std::string(why));
-}
-
-// The string `object[key]`, or nullopt when `object` is no object or has no such string.
-std::optional<std::string> StringAt(const json& object, std::string_view key) {
-  if (!object.is_object()) {
-    return std::nullopt;
-  }
-  const auto found = object.find(key);
-  if (found == object.end() || !found->is_string()) {
-    return std::nullopt;
-  }
-  return found->get<std::string>();
 }
 
 const json& ObjectAt(const json& object, std::string_view key) {

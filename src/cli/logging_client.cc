@@ -7,22 +7,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/json_fields.h"
+
 namespace trainyard::cli {
 namespace {
 
 using nlohmann::json;
-
-// The string `object[key]`, or nullopt when `object` is no object or has no such string.
-std::optional<std::string> StringAt(const json& object, std::string_view key) {
-  if (!object.is_object()) {
-    return std::nullopt;
-  }
-  const auto found = object.find(key);
-  if (found == object.end() || !found->is_string()) {
-    return std::nullopt;
-  }
-  return found->get<std::string>();
-}
 
 Status BadAnswer(std::string_view what, std::string_view why) {
   return Status::Internal(fmt::format("The server's answer is not a valid {}: {}", what, why));
