@@ -13,6 +13,8 @@ packages=(
   libsqlite3-dev sqlite3 libboost-dev libboost-system-dev libeigen3-dev libssl-dev
   # Python runtime for trainers (Debian's interpreter: /usr/bin/python3)
   python3 python3-pip python3-setuptools python3-wheel python3-numpy
+  # what the example trainers train with (examples/): Debian's builds, no PyPI
+  python3-sklearn python3-torch python3-xgboost
   # tools the tests and benchmarks drive
   curl wrk procps
 )

@@ -1,0 +1,1 @@
+"""An SVC on scikit-learn's bundled handwritten digits, submitted as an AI Platform training job."""
