@@ -3,13 +3,12 @@
 #   1. checks the GPU page's config.yaml offline (and shows a refused one, with the field named);
 #   2. starts `trainyard serve` on loopback with a fresh data directory, emulating GPUs when the
 #      machine has none, and creates a bucket through its storage API;
-#   3. submits the GPU page's cluster (a master and 9 workers with 4 T4 each, 3 parameter
-#      servers) running the linear example trainer (examples/trainers/linear): the package is
-#      built and uploaded, 13 replicas train data-parallel, and the job ends SUCCEEDED with the
-#      model and its metrics in gs://demo-bucket/linear;
-#      (its master's log followed live with `trainyard jobs stream-logs`);
-#   4. drives the same server with the real gcloud CLI, when it is installed: a second job,
-#      submitted with --stream-logs, described and its output listed.
+#   3. submits the PyTorch data-parallel example (examples/pytorch_ddp: a master and two workers,
+#      DistributedDataParallel over gloo, a CNN on scikit-learn's digits) with its config.yaml,
+#      follows its logs live (--stream-logs) until it SUCCEEDS, then prints its description and
+#      the model's test accuracy from gs://demo-bucket/ddp/metrics.json;
+#   4. drives the same server with the real gcloud CLI, when it is installed: the scikit-learn
+#      digits example submitted with --stream-logs, described and its output listed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,9 +26,8 @@ cleanup() {
 trap cleanup EXIT
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
-job_flags=(--config examples/configs/seed_gpu.yaml --region us-central1
-           --module-name trainer.task --runtime-version 2.11 --python-version 3.7)
-package_flags=(--package-path examples/trainers/linear/trainer --staging-bucket gs://demo-bucket)
+seed_flags=(--config examples/configs/seed_gpu.yaml --region us-central1
+            --module-name trainer.task --packages gs://demo-bucket/trainer-0.1.tar.gz)
 
 # Waits until job $1 has ended and prints its final state.
 wait_for() {
@@ -47,7 +45,7 @@ say "The accelerators trainyard knows"
 "$ty" catalog accelerators
 
 say "Validating the GPU page's config.yaml (master + 9 workers with 4 T4 each, 3 parameter servers)"
-"$ty" jobs validate seed_gpu_job "${job_flags[@]}" --packages gs://demo-bucket/trainer-0.1.tar.gz
+"$ty" jobs validate seed_gpu_job "${seed_flags[@]}"
 
 say "A config the GPU page says is refused (T4, K80 and P100 in no single zone)"
 "$ty" jobs validate zone_mix --config examples/configs/refused_zone_mix.yaml --region us-central1 \
@@ -56,7 +54,8 @@ say "A config the GPU page says is refused (T4, K80 and P100 in no single zone)"
 emulation=()
 command -v nvidia-smi >/dev/null || emulation=(--accelerator-emulation)
 say "Starting trainyard serve ${emulation[*]}"
-"$ty" serve --listen 127.0.0.1:0 --data-dir "$work/data" "${emulation[@]}" 2>"$work/serve.log" &
+"$ty" serve --listen 127.0.0.1:0 --data-dir "$work/data" --stop-jobs-on-exit "${emulation[@]}" \
+  2>"$work/serve.log" &
 server_pid=$!
 for _ in $(seq 100); do
   grep -q 'serving on' "$work/serve.log" 2>/dev/null && break
@@ -71,21 +70,18 @@ curl -sS -X POST "${url}storage/v1/b?project=demo" -H 'Content-Type: application
   -d '{"name": "demo-bucket"}'
 echo
 
-say "Submitting the GPU page's cluster with the linear example trainer"
-"$ty" jobs submit training seed_gpu_job "${job_flags[@]}" "${package_flags[@]}" \
-  --job-dir gs://demo-bucket/linear --labels team=research -- --epochs 300
-say "Listing jobs"
-"$ty" jobs list
-say "Updating its labels"
-"$ty" jobs update seed_gpu_job --update-labels stage=demo
-say "Following the master's logs until the job ends (trainyard jobs stream-logs)"
-"$ty" jobs stream-logs seed_gpu_job --task-name master-replica-0
-wait_for seed_gpu_job
+say "Submitting the PyTorch example (master + 2 workers, DDP over gloo) and following its logs"
+"$ty" jobs submit training ddp_digits --config examples/pytorch_ddp/config.yaml \
+  --region us-central1 --package-path examples/pytorch_ddp/ddp_digits \
+  --module-name ddp_digits.task --staging-bucket gs://demo-bucket \
+  --job-dir gs://demo-bucket/ddp --labels team=research --stream-logs
+wait_for ddp_digits
 say "Describing it"
-"$ty" jobs describe seed_gpu_job
-say "The model's metrics (gs://demo-bucket/linear/metrics.json)"
-curl -sS "${url}storage/v1/b/demo-bucket/o/linear%2Fmetrics.json?alt=media"
-echo
+"$ty" jobs describe ddp_digits
+say "The model's test accuracy (gs://demo-bucket/ddp/metrics.json)"
+curl -sS "${url}storage/v1/b/demo-bucket/o/ddp%2Fmetrics.json?alt=media" |
+  /usr/bin/python3 -c 'import json, sys; m = json.load(sys.stdin); print("test accuracy %.4f after %d steps on %d ranks" % (m["test_accuracy"], m["steps"], m["world_size"]))'
+"$ty" jobs list
 
 if command -v gcloud >/dev/null; then
   say "The same server through the real gcloud CLI"
@@ -97,13 +93,18 @@ if command -v gcloud >/dev/null; then
     # shellcheck disable=SC2086
     gcloud config set $setting >/dev/null 2>&1
   done
-  # --stream-logs follows the job's logs (to stderr) until it ends, polling every second.
+  # gcloud builds the package where it lies: give it a copy. --stream-logs follows the job's logs
+  # (to stderr) until it ends, polling every second.
+  cp -r examples/sklearn_digits "$work/"
   CLOUDSDK_ML_ENGINE_POLLING_INTERVAL=1 gcloud ai-platform jobs submit training gcloud_job \
-    --region us-central1 --module-name trainer.task --runtime-version 2.11 --python-version 3.7 \
-    "${package_flags[@]}" --job-dir gs://demo-bucket/gcloud --stream-logs -- --epochs 100
+    --config examples/sklearn_digits/config.yaml --region us-central1 \
+    --package-path "$work/sklearn_digits/digits_sklearn" --module-name digits_sklearn.task \
+    --staging-bucket gs://demo-bucket --job-dir gs://demo-bucket/gcloud --stream-logs
   wait_for gcloud_job
   gcloud ai-platform jobs list
   gcloud ai-platform jobs describe gcloud_job --format='value(jobId,state,startTime,endTime)'
   gcloud storage ls gs://demo-bucket/gcloud/
+  gcloud storage cat gs://demo-bucket/gcloud/metrics.json
+  echo
 fi
 say "Done"
