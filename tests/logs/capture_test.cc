@@ -153,6 +153,10 @@ TEST_F(RecordWriterTest, EachFeedHasOneTimestampForAllItsLines) {
 }
 
 TEST_F(RecordWriterTest, EachFeedIsOneWriteCall) {
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan's runtime probes memory by write(2)s to a pipe of its own, from this thread.
+  GTEST_SKIP() << "write(2) counts include the sanitizer's own under ASan";
+#endif
   RecordWriter writer = Open();
   ASSERT_TRUE(writer.Feed(O, "warm up\n").ok());
   std::optional<long> before = WriteCalls();
