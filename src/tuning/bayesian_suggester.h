@@ -1,0 +1,18 @@
+// The default algorithm (ALGORITHM_UNSPECIFIED): Bayesian optimisation with a Gaussian process
+// and expected improvement, as tuning/suggest.h describes. Internal to tuning/: callers use
+// MakeSuggester.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "model/job.h"
+#include "tuning/search_space.h"
+#include "tuning/suggest.h"
+
+namespace trainyard::tuning {
+
+std::unique_ptr<Suggester> MakeBayesianSuggester(const SearchSpace& space, model::GoalType goal,
+                                                 std::uint64_t seed);
+
+}  // namespace trainyard::tuning
