@@ -1,0 +1,108 @@
+#include "study_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <limits>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "tuning/search_space.h"
+#include "tuning/suggest.h"
+
+namespace trainyard::bench {
+namespace {
+
+double ThreadCpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+}  // namespace
+
+const std::vector<Variant>& KnownVariants() {
+  static const std::vector<Variant> kVariants = {
+      {"gp", model::Algorithm::kUnspecified, 1},
+      {"random", model::Algorithm::kRandomSearch, 1},
+      {"gp-batch4", model::Algorithm::kUnspecified, 4},
+  };
+  return kVariants;
+}
+
+model::HyperparameterSpec SpecFor(const TestFunction& function, const Variant& variant,
+                                  int trials) {
+  model::HyperparameterSpec spec;
+  spec.goal = model::GoalType::kMinimize;
+  spec.algorithm = variant.algorithm;
+  spec.max_trials = trials;
+  spec.max_parallel_trials = variant.batch;
+  spec.hyperparameter_metric_tag = "objective";
+  for (std::size_t i = 0; i < function.domain.size(); ++i) {
+    model::ParameterSpec param;
+    param.parameter_name = fmt::format("x{}", i + 1);
+    param.type = model::ParameterType::kDouble;
+    param.min_value = function.domain[i].lo;
+    param.max_value = function.domain[i].hi;
+    param.scale_type = model::ScaleType::kUnitLinearScale;
+    spec.params.push_back(std::move(param));
+  }
+  return spec;
+}
+
+Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Variant& variant,
+                                          std::uint64_t seed, int trials) {
+  const model::HyperparameterSpec spec = SpecFor(function, variant, trials);
+  Result<tuning::SearchSpace> space = tuning::SearchSpace::FromSpec(spec);
+  if (!space.ok()) {
+    return space.status();
+  }
+  tuning::StudyHistory history;
+  std::vector<TrialRecord> records;
+  records.reserve(static_cast<std::size_t>(trials));
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<double> x(function.domain.size());
+  while (std::cmp_less(history.completed.size(), trials)) {
+    Result<std::unique_ptr<tuning::Suggester>> suggester =
+        tuning::MakeSuggester(*space, spec.algorithm, spec.goal, seed);
+    if (!suggester.ok()) {
+      return suggester.status();
+    }
+    const int count = std::min(variant.batch, trials - static_cast<int>(history.completed.size()));
+    const double cpu_start = ThreadCpuMs();
+    const auto wall_start = std::chrono::steady_clock::now();
+    Result<std::vector<tuning::Assignment>> suggested = (*suggester)->Suggest(history, count);
+    const std::chrono::duration<double, std::milli> wall =
+        std::chrono::steady_clock::now() - wall_start;
+    const double cpu_ms = ThreadCpuMs() - cpu_start;
+    if (!suggested.ok()) {
+      return suggested.status();
+    }
+    if (suggested->empty()) {
+      return Status::Internal(fmt::format("{} suggested nothing after {} trials", variant.name,
+                                          history.completed.size()));
+    }
+    const int observed = static_cast<int>(history.completed.size());
+    // More than asked for would be a bug too, but the study stops at `trials` either way.
+    for (tuning::Assignment& assignment : *suggested) {
+      if (std::cmp_greater_equal(history.completed.size(), trials)) {
+        break;
+      }
+      if (assignment.size() != x.size()) {
+        return Status::Internal(fmt::format("{} suggested {} values for {} parameters",
+                                            variant.name, assignment.size(), x.size()));
+      }
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        x[i] = assignment[i].number;
+      }
+      const double value = function.evaluate(x);
+      best = std::min(best, value);
+      records.push_back({best - function.minimum, wall.count(), cpu_ms, observed});
+      history.completed.push_back({std::move(assignment), value});
+    }
+  }
+  return records;
+}
+
+}  // namespace trainyard::bench

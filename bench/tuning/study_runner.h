@@ -1,0 +1,44 @@
+// Runs one benchmark study: a suggestion algorithm minimising a test function through the same
+// tuning/ interface the controller uses (a HyperparameterSpec, SearchSpace, Suggester), one
+// batch of suggestions per step, and records how the best value found so far improves.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "model/job.h"
+#include "test_functions.h"
+
+namespace trainyard::bench {
+
+// An algorithm as the benchmark runs it: `batch` suggestions per Suggest call, all evaluated
+// before the next call.
+struct Variant {
+  std::string name;  // "gp", "random", "gp-batch4"
+  model::Algorithm algorithm = model::Algorithm::kUnspecified;
+  int batch = 1;
+};
+
+// The variants --algorithms can name: gp, random, gp-batch4.
+const std::vector<Variant>& KnownVariants();
+
+struct TrialRecord {
+  double regret = 0;  // best objective so far minus the known minimum
+  // The Suggest call that proposed this trial; the trials of one batch share one call.
+  double suggest_ms = 0;      // wall time
+  double suggest_cpu_ms = 0;  // this thread's CPU time
+  int observed = 0;           // completed trials that call saw
+};
+
+// One trial record per trial, in trial order. The suggester is made afresh for every call (as a
+// controller that restarted would), from `seed`; only the Suggest call is timed.
+Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Variant& variant,
+                                          std::uint64_t seed, int trials);
+
+// The spec RunStudy optimises: one DOUBLE parameter x1..xd per dimension over the function's
+// domain (UNIT_LINEAR_SCALE), goal MINIMIZE.
+model::HyperparameterSpec SpecFor(const TestFunction& function, const Variant& variant, int trials);
+
+}  // namespace trainyard::bench
