@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import unittest
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -42,7 +41,7 @@ EVALUATION = re.compile(r"^evaluator-0: checkpoint (ckpt-\d{9}\.npz) \(global st
                         r"accuracy ([0-9.]+) on \d+ held-out examples$")
 
 
-class ExamplesPsTest(unittest.TestCase):
+class ExamplesPsTest(gcloud_env.ServerTestCase):
     """One run of the example, shared by every test (each checks one outcome of it)."""
 
     maxDiff = None
@@ -68,13 +67,6 @@ class ExamplesPsTest(unittest.TestCase):
         except Exception:
             cls.tearDownClass()
             raise
-
-    @classmethod
-    def tearDownClass(cls):
-        try:
-            cls.server.stop_cleanly()
-        finally:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- helpers ----------------------------------------------------------------------------
 

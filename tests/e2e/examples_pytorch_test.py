@@ -82,7 +82,7 @@ def parent_pid(pid):
     return int(stat.rsplit(")", 1)[1].split()[1])  # after "pid (comm)": state, ppid
 
 
-class PytorchDdpExampleTest(unittest.TestCase):
+class PytorchDdpExampleTest(gcloud_env.ServerTestCase):
     maxDiff = None
     accuracy_without_kill = None  # set by test (a), compared by test (b)
 
@@ -106,14 +106,6 @@ class PytorchDdpExampleTest(unittest.TestCase):
         except Exception:
             cls.tearDownClass()
             raise
-
-    @classmethod
-    def tearDownClass(cls):
-        # A stop that was not clean is reported as an error of the class (counted as a failure).
-        try:
-            cls.server.stop_cleanly()
-        finally:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import unittest
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -107,7 +106,7 @@ def trainer_environment(**extra):
     return env
 
 
-class ExamplesTest(unittest.TestCase):
+class ExamplesTest(gcloud_env.ServerTestCase):
     """Both examples through one `trainyard serve`, with `trainyard` and with gcloud."""
 
     maxDiff = None
@@ -129,14 +128,6 @@ class ExamplesTest(unittest.TestCase):
         except Exception:
             cls.tearDownClass()
             raise
-
-    @classmethod
-    def tearDownClass(cls):
-        # A stop that was not clean is reported as an error of the class (counted as a failure).
-        try:
-            cls.server.stop_cleanly()
-        finally:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     @classmethod
     def create_bucket(cls):

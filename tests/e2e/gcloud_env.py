@@ -149,6 +149,19 @@ class TrainyardServer:
             raise AssertionError("trainyard serve (pid %d) is still running" % pid)
 
 
+class ServerTestCase(unittest.TestCase):
+    """A test class that owns a trainyard server (`cls.server`, from start_server) and a temp dir
+    (`cls.tmp`): tearDownClass stops the server, a stop that was not clean being reported as an
+    error of the class (counted as a failure), and removes the directory."""
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            cls.server.stop_cleanly()
+        finally:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
+
+
 def start_server(trainyard, tmp, data_dir, extra_args=()):
     """A started TrainyardServer; on failure removes the test class's `tmp` and raises."""
     server = TrainyardServer(trainyard, data_dir, extra_args=extra_args)

@@ -13,7 +13,6 @@ Usage: gcloud_jobs_test.py --trainyard PATH [unittest args]. Ends with "N passed
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,7 +71,7 @@ def minimal_job(job_id, labels=None):
     return job
 
 
-class GcloudJobsTest(unittest.TestCase):
+class GcloudJobsTest(gcloud_env.ServerTestCase):
     maxDiff = None
 
     @classmethod
@@ -85,14 +84,6 @@ class GcloudJobsTest(unittest.TestCase):
                                              extra_args=["--hold-queue"])
         cls.env = gcloud_env.gcloud_environment(os.path.join(cls.tmp, "gcloud"), PROJECT,
                                                 cls.server.url, logging_url=cls.server.url)
-
-    @classmethod
-    def tearDownClass(cls):
-        # A stop that was not clean is reported as an error of the class (counted as a failure).
-        try:
-            cls.server.stop_cleanly()
-        finally:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- helpers ----------------------------------------------------------------------------
 

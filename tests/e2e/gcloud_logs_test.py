@@ -14,7 +14,6 @@ Usage: gcloud_logs_test.py --trainyard PATH [unittest args]. Ends with "N passed
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,7 +97,7 @@ def expected_lines(task):
             for i in range(LINES)]
 
 
-class GcloudLogsTest(unittest.TestCase):
+class GcloudLogsTest(gcloud_env.ServerTestCase):
     maxDiff = None
     _followed = None  # the job every `stream-logs` test reads, and gcloud's live output of it
 
@@ -126,14 +125,6 @@ class GcloudLogsTest(unittest.TestCase):
         if made.rc != 0:
             cls.tearDownClass()
             raise AssertionError("cannot create gs://%s: %r" % (BUCKET, made))
-
-    @classmethod
-    def tearDownClass(cls):
-        # A stop that was not clean is reported as an error of the class (counted as a failure).
-        try:
-            cls.server.stop_cleanly()
-        finally:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- helpers ----------------------------------------------------------------------------
 

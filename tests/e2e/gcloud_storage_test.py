@@ -17,7 +17,6 @@ import base64
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -38,7 +37,7 @@ def md5_base64(data):
     return base64.b64encode(hashlib.md5(data).digest()).decode()
 
 
-class GcloudStorageTest(unittest.TestCase):
+class GcloudStorageTest(gcloud_env.ServerTestCase):
     maxDiff = None
 
     @classmethod
@@ -50,14 +49,6 @@ class GcloudStorageTest(unittest.TestCase):
         cls.server = gcloud_env.start_server(TRAINYARD, cls.tmp, cls.data)
         cls.env = gcloud_env.gcloud_environment(os.path.join(cls.tmp, "gcloud"), PROJECT,
                                                 cls.server.url)
-
-    @classmethod
-    def tearDownClass(cls):
-        # A stop that was not clean is reported as an error of the class (counted as a failure).
-        try:
-            cls.server.stop_cleanly()
-        finally:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -77,14 +77,6 @@ class ServerFixture:
             cls.tearDownClass()
             raise AssertionError("cannot create gs://%s: %r" % (BUCKET, made))
 
-    @classmethod
-    def tearDownClass(cls):
-        # A stop that was not clean is reported as an error of the class (counted as a failure).
-        try:
-            cls.server.stop_cleanly()
-        finally:
-            shutil.rmtree(cls.tmp, ignore_errors=True)
-
     # -- helpers ----------------------------------------------------------------------------
 
     @classmethod
@@ -204,7 +196,7 @@ class ServerFixture:
         self.assertEqual(stopped, ["%s/reports/ps-%d.stopped" % (job_dir, i) for i in range(ps)])
 
 
-class TrainingTest(ServerFixture, unittest.TestCase):
+class TrainingTest(ServerFixture, gcloud_env.ServerTestCase):
     """Jobs that run, on a server emulating accelerators (so the seed's GPU job fits)."""
 
     maxDiff = None
@@ -318,7 +310,7 @@ class TrainingTest(ServerFixture, unittest.TestCase):
         self.assert_ps_stopped(job_dir, 1)
 
 
-class NeverFitsTest(ServerFixture, unittest.TestCase):
+class NeverFitsTest(ServerFixture, gcloud_env.ServerTestCase):
     """A server without accelerator emulation on this machine (no GPU)."""
 
     maxDiff = None
