@@ -28,40 +28,17 @@ using server::HttpResponse;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
+using testing::Outcome;
 using testing::ScriptedApi;
 
-struct Outcome {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
-
-class ScriptedServerTest : public ::testing::Test {
+class ScriptedServerTest : public testing::ScriptedCliTest {
  protected:
-  void SetUp() override {
-    auto port = http_.Start();
-    ASSERT_TRUE(port.ok()) << port.status().ToString();
-    url_ = fmt::format("http://127.0.0.1:{}/", *port);
-  }
-
-  Outcome Cli(const std::vector<std::string>& args) {
-    std::ostringstream out;
-    std::ostringstream err;
-    const int rc =
-        cli::Run(args, out, err, {.server = url_, .project = "p", .region = "us-central1"});
-    return {rc, out.str(), err.str()};
-  }
-
   // Answers every request with `body` (JSON) and `status`.
   void AnswerWith(std::string body, int status = 200) {
     api_.Answer([body = std::move(body), status](const HttpRequest&) {
       return server::JsonResponse(body, status);
     });
   }
-
-  ScriptedApi api_;
-  server::HttpServer http_{{.host = "127.0.0.1", .port = 0}, api_};
-  std::string url_;
 };
 
 TEST_F(ScriptedServerTest, SubmitPostsTheDryRunBody) {

@@ -1,13 +1,20 @@
 // A scripted HTTP API for the command line's wire tests: the real `server::HttpServer` on
 // 127.0.0.1:0 with a handler that records each request and answers as the test says. Thread-safe
-// (the server's threads call `Handle`).
+// (the server's threads call `Handle`). `ScriptedCliTest` runs the `trainyard` command line
+// against it.
 #pragma once
 
 #include <functional>
 #include <mutex>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "cli/commands.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"
 
@@ -43,6 +50,36 @@ class ScriptedApi final : public server::HttpHandler {
   mutable std::mutex mu_;
   Reply reply_;                                // guarded by mu_
   std::vector<server::HttpRequest> requests_;  // guarded by mu_
+};
+
+// What one run of the command line did.
+struct Outcome {
+  int rc = 0;
+  std::string out;
+  std::string err;
+};
+
+// The fixture of the wire tests: a ScriptedApi serving on a port of its own, and the command
+// line pointed at it (project "p", region us-central1).
+class ScriptedCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto port = http_.Start();
+    ASSERT_TRUE(port.ok()) << port.status().ToString();
+    url_ = fmt::format("http://127.0.0.1:{}/", *port);
+  }
+
+  Outcome Cli(const std::vector<std::string>& args) {
+    std::ostringstream out;
+    std::ostringstream err;
+    const int rc =
+        cli::Run(args, out, err, {.server = url_, .project = "p", .region = "us-central1"});
+    return {rc, out.str(), err.str()};
+  }
+
+  ScriptedApi api_;
+  server::HttpServer http_{{.host = "127.0.0.1", .port = 0}, api_};
+  std::string url_;
 };
 
 }  // namespace trainyard::testing

@@ -29,6 +29,7 @@ using server::HttpRequest;
 using server::HttpResponse;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using testing::Outcome;
 using ::testing::StartsWith;
 
 constexpr const char* kFilter =
@@ -48,28 +49,8 @@ std::string At(const char* timestamp) {
   return LocalLogDate(*ParseTimestamp(timestamp));
 }
 
-struct Outcome {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
-
-class StreamLogsCliTest : public ::testing::Test {
+class StreamLogsCliTest : public testing::ScriptedCliTest {
  protected:
-  void SetUp() override {
-    auto port = http_.Start();
-    ASSERT_TRUE(port.ok()) << port.status().ToString();
-    url_ = fmt::format("http://127.0.0.1:{}/", *port);
-  }
-
-  Outcome Cli(const std::vector<std::string>& args) {
-    std::ostringstream out;
-    std::ostringstream err;
-    const int rc =
-        cli::Run(args, out, err, {.server = url_, .project = "p", .region = "us-central1"});
-    return {rc, out.str(), err.str()};
-  }
-
   // The job answers `job`; entries:list answers two pages (the second asked with token "p2");
   // create answers the job QUEUED.
   void Serve(std::string job) {
@@ -117,10 +98,6 @@ class StreamLogsCliTest : public ::testing::Test {
     }
     return matching;
   }
-
-  testing::ScriptedApi api_;
-  server::HttpServer http_{{.host = "127.0.0.1", .port = 0}, api_};
-  std::string url_;
 };
 
 TEST_F(StreamLogsCliTest, PrintsEveryPageOfAnEndedJobAsGcloudAsksAndPrints) {
