@@ -237,6 +237,36 @@ nlohmann::json RuntimeJob(std::string_view job_id, std::string_view module,
             {"jobDir", std::string("gs://") + kBucket + "/" + std::string(job_id)}}}};
 }
 
+std::vector<nlohmann::json> ListLogEntries(HttpClient& client, std::string_view job_id,
+                                           std::string_view filter) {
+  std::string full = "resource.labels.job_id=\"" + std::string(job_id) + "\"";
+  if (!filter.empty()) {
+    full += " AND " + std::string(filter);
+  }
+  std::vector<nlohmann::json> entries;
+  std::string token;
+  do {
+    nlohmann::json request = {{"resourceNames", {"projects/proj"}},
+                              {"orderBy", "timestamp asc"},
+                              {"pageSize", 1000},
+                              {"filter", full}};
+    if (!token.empty()) {
+      request["pageToken"] = token;
+    }
+    const ClientResponse listed = client.Post("/v2/entries:list?alt=json", request.dump());
+    EXPECT_EQ(listed.status, 200) << listed.body;
+    if (listed.status != 200) {
+      break;
+    }
+    const nlohmann::json page = nlohmann::json::parse(listed.body);
+    for (const nlohmann::json& entry : page.value("entries", nlohmann::json::array())) {
+      entries.push_back(entry);
+    }
+    token = page.value("nextPageToken", "");
+  } while (!token.empty());
+  return entries;
+}
+
 Sdist BuildTrainerSdist() {
   TempDir work;
   const fs::path source = work.path() / "yard_trainer";

@@ -125,6 +125,12 @@ Sdist BuildTrainerSdist();
 // A gzipped tarball of tests/integration/trainers/<name> (as <name>-0.1/), without building it.
 std::string PackTrainerDir(std::string_view name);
 
+// Every log entry of job `job_id` (project "proj") that matches `filter` (one more AND term; ""
+// for none), oldest first, through POST /v2/entries:list in pages of 1,000 following
+// nextPageToken; a test failure when the server refuses a page.
+std::vector<nlohmann::json> ListLogEntries(HttpClient& client, std::string_view job_id,
+                                           std::string_view filter = "");
+
 // The whole file, or nothing when it cannot be read.
 std::optional<std::string> ReadFile(const std::filesystem::path& path);
 // The JSON a trainer wrote, or null when the file is missing or not JSON.

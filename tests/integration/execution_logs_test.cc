@@ -16,30 +16,9 @@ using ::testing::Contains;
 
 class LogsTest : public ExecutionTest {
  protected:
-  // Every entry matching `filter` for job `job_id`, following nextPageToken.
+  // Every entry matching `filter` for job `job_id`.
   std::vector<nlohmann::json> Entries(const std::string& job_id, const std::string& filter) {
-    std::vector<nlohmann::json> entries;
-    std::string token;
-    do {
-      nlohmann::json request = {
-          {"resourceNames", {"projects/proj"}},
-          {"pageSize", 1000},
-          {"filter", "resource.labels.job_id=\"" + job_id + "\" AND " + filter}};
-      if (!token.empty()) {
-        request["pageToken"] = token;
-      }
-      const ClientResponse listed = server_.client().Post("/v2/entries:list", request.dump());
-      EXPECT_EQ(listed.status, 200) << listed.body;
-      if (listed.status != 200) {
-        break;
-      }
-      const nlohmann::json page = nlohmann::json::parse(listed.body);
-      for (const nlohmann::json& entry : page.value("entries", nlohmann::json::array())) {
-        entries.push_back(entry);
-      }
-      token = page.value("nextPageToken", "");
-    } while (!token.empty());
-    return entries;
+    return ListLogEntries(server_.client(), job_id, filter);
   }
 };
 

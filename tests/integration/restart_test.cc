@@ -105,32 +105,14 @@ class RestartTest : public ::testing::Test {
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
   }
 
-  // The text of every entry of `task` (textPayload, or jsonPayload.message for the service's),
-  // through entries:list, following nextPageToken.
+  // The text of every entry of `task` (textPayload, or jsonPayload.message for the service's).
   std::vector<std::string> LoggedLines(const std::string& id, const std::string& task) {
     std::vector<std::string> lines;
-    std::string token;
-    do {
-      json request = {{"resourceNames", {"projects/proj"}},
-                      {"orderBy", "timestamp asc"},
-                      {"pageSize", 1000},
-                      {"filter", "resource.labels.job_id=\"" + id +
-                                     "\" AND resource.labels.task_name=\"" + task + "\""}};
-      if (!token.empty()) {
-        request["pageToken"] = token;
-      }
-      const ClientResponse listed = client_->Post("/v2/entries:list?alt=json", request.dump());
-      EXPECT_EQ(listed.status, 200) << listed.body;
-      if (listed.status != 200) {
-        break;
-      }
-      const json page = json::parse(listed.body);
-      for (const json& entry : page.value("entries", json::array())) {
-        lines.push_back(entry.contains("jsonPayload") ? entry["jsonPayload"].value("message", "")
-                                                      : entry.value("textPayload", ""));
-      }
-      token = page.value("nextPageToken", "");
-    } while (!token.empty());
+    for (const json& entry :
+         ListLogEntries(*client_, id, "resource.labels.task_name=\"" + task + "\"")) {
+      lines.push_back(entry.contains("jsonPayload") ? entry["jsonPayload"].value("message", "")
+                                                    : entry.value("textPayload", ""));
+    }
     return lines;
   }
 
