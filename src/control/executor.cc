@@ -134,6 +134,14 @@ void Executor::StopAllReplicas() {
     }
   }
   drain(std::chrono::seconds(5));
+  for (auto& [key, study] : studies_) {
+    if (study->staged && !study->done) {  // one still PREPARING is left to recovery
+      study->ending = true;
+      study->outcome = model::JobState::kFailed;
+      study->message = "The trainyard server was stopped while the job was running.";
+      FinishStudy(*study);
+    }
+  }
 }
 
 void Executor::Wake() {
@@ -200,6 +208,9 @@ void Executor::RunOnce() {
     std::lock_guard lock(mu_);
     stopping = stopping_;
   }
+  if (!stopping && CheckStudies()) {
+    woken = true;
+  }
   const MonoTime now = clock_.Monotonic();
   if (!stopping && (woken || runs_.size() < runs_before || now >= next_queue_scan_)) {
     next_queue_scan_ = now + kQueueScanInterval;
@@ -214,10 +225,12 @@ void Executor::PublishReplicas() {
     if (run->phase == Run::Phase::kStaging) {
       continue;
     }
-    std::vector<ReplicaInfo>& infos = published[key];
+    std::vector<ReplicaInfo>& infos = published[run->project + "/" + run->job_id];
     for (const Run::Replica& replica : run->replicas) {
-      ReplicaInfo info{
-          .task_name = replica.shape.task_name, .pid = replica.pid, .restarts = replica.restarts};
+      ReplicaInfo info{.task_name = replica.shape.task_name,
+                       .trial_id = run->trial_id,
+                       .pid = replica.pid,
+                       .restarts = replica.restarts};
       if (replica.alive) {
         info.state = run->phase == Run::Phase::kStopping ? "STOPPING" : "RUNNING";
       } else {

@@ -37,6 +37,7 @@
 #include "control/job_controller.h"
 #include "control/replica_policy.h"
 #include "control/run_record.h"
+#include "plan/replicas.h"
 #include "run/launcher.h"
 #include "run/stager.h"
 #include "sched/inventory.h"
@@ -52,6 +53,9 @@ struct ExecutorOptions {
   sched::Inventory inventory;
   sched::Accounting accounting = sched::Accounting::kShared;
   std::string python = "python3";  // interpreter for runtime-version jobs
+  // Added to every replica's PYTHONPATH after the staged packages: trainyard's own Python
+  // modules (`hypertune`), "" for none.
+  std::string runtime_pythonpath;
   // pythonVersion ("3.7") -> interpreter, when an operator has several.
   std::map<std::string, std::string, std::less<>> python_by_version;
   RestartPolicy restart;
@@ -63,8 +67,9 @@ struct ExecutorOptions {
 // A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).
 struct ReplicaInfo {
   std::string task_name;
-  std::string state;  // RUNNING, RESTARTING (waiting for its backoff), STOPPING, EXITED
-  int pid = 0;        // its supervisor's (the process group's), 0 before the first start
+  std::string trial_id;  // the tuning trial it belongs to ("" for other jobs)
+  std::string state;     // RUNNING, RESTARTING (waiting for its backoff), STOPPING, EXITED
+  int pid = 0;           // its supervisor's (the process group's), 0 before the first start
   int restarts = 0;
   std::string exit_status;  // how its last start ended ("exited with status 0"), if it did
 };
@@ -118,6 +123,7 @@ class Executor {
 
  private:
   struct Run;
+  struct Study;
   struct Event;
   struct Queued;
 
@@ -129,9 +135,31 @@ class Executor {
   void HandleExit(Run& run, std::size_t replica, const run::ExitStatus& status);
   void HandleStaged(const std::string& key, const Status& status);
   void Launch(Run& run);
+  // Hyperparameter tuning (executor_study.cc).
+  std::unique_ptr<Study> NewStudy(const std::string& project, const model::Job& job);
+  void BeginStudy(const std::string& project, const model::Job& job, sched::Allocation pending);
+  bool StartTrial(Study& study, sched::Allocation allocation);
+  // Returns whether a study now wants more trials than before (so the queue is scanned now).
+  bool CheckStudies();
+  bool CheckStudy(Study& study);
+  // Kills whatever still runs of a run record that is not taken over.
+  void KillRecorded(const RunRecord& record);
+  void FinishStudy(Study& study);
+  void FinishTrial(Run& run, double ml_units);
+  void ReadTrialMetrics(Run& run);
+  bool ShouldStopTrial(const Run& run) const;
+  void RecoverStudy(const std::string& project, const model::Job& job);
+  Study* StudyOf(const Run& run);
+  std::size_t TrialRunsOf(const Study& study) const;
+  std::vector<sched::JobDemand> TrialDemands() const;
+  // Appends a service message to the job's service log (task "service"), or a trial's.
+  void SayTo(const std::string& project, const std::string& job_id, const std::string& trial_id,
+             bool error, std::string_view message);
   Status StartReplica(Run& run, std::size_t replica);
   void SaveRecord(const Run& run);
-  bool Adopt(const std::string& project, const model::Job& job, const RunRecord& record);
+  // `trial` is null for a plain job, else the tuning trial the record is of.
+  bool Adopt(const std::string& project, const model::Job& job, const RunRecord& record,
+             const model::HyperparameterOutput* trial = nullptr);
   // Appends the service's message about `run`'s job to its service log (task "service").
   void Say(const Run& run, bool error, std::string_view message);
   void PublishReplicas();
@@ -158,7 +186,8 @@ class Executor {
   AsyncRunner run_async_;
 
   // Loop-owned state (only the loop thread, or RunOnce's caller, touches it).
-  std::map<std::string, std::unique_ptr<Run>> runs_;  // by "project/jobId"
+  std::map<std::string, std::unique_ptr<Run>> runs_;       // by Run::key
+  std::map<std::string, std::unique_ptr<Study>> studies_;  // by "project/jobId"
   std::map<int, std::string> pid_to_run_;
   MonoTime next_queue_scan_{};
 

@@ -4,6 +4,7 @@
 #include <csignal>
 #include <filesystem>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -21,7 +22,8 @@ constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
 constexpr std::string_view kMaxRunningTimeMessage = "Job cancelled: exceeded maxRunningTime.";
 constexpr std::string_view kMaxWaitTimeMessage = "Job cancelled: exceeded maxWaitTime.";
 
-// The service's closing message for a job that ends in `outcome`.
+}  // namespace
+
 std::string OutcomeMessage(model::JobState outcome, std::string_view message) {
   switch (outcome) {
     case model::JobState::kSucceeded:
@@ -41,7 +43,9 @@ std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job) {
   return std::nullopt;
 }
 
-}  // namespace
+std::string_view MaxRunningTimeMessage() {
+  return kMaxRunningTimeMessage;
+}
 
 std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job) {
   if (job.training_input && job.training_input->scheduling &&
@@ -60,6 +64,22 @@ std::string_view CancelledMessage() {
 }
 
 void Executor::HandleStaged(const std::string& key, const Status& status) {
+  if (auto study = studies_.find(key); study != studies_.end()) {
+    Study& staged = *study->second;
+    if (staged.staged || staged.done) {
+      return;
+    }
+    staged.staged = true;
+    std::optional<sched::Allocation> room = std::exchange(staged.pending, std::nullopt);
+    if (!status.ok()) {
+      staged.ending = true;
+      staged.outcome = model::JobState::kFailed;
+      staged.message = status.message();
+    } else if (room) {
+      StartTrial(staged, std::move(*room));
+    }
+    return;
+  }
   auto found = runs_.find(key);
   if (found == runs_.end()) {
     return;
@@ -81,12 +101,15 @@ void Executor::HandleStaged(const std::string& key, const Status& status) {
 
 void Executor::Launch(Run& run) {
   Result<model::Job> job = store_.Get(run.project, run.job_id);
-  if (!job.ok() || job->state != model::JobState::kPreparing) {
+  // A trial is recorded (and its job RUNNING) before it launches.
+  const model::JobState expected =
+      run.trial_id.empty() ? model::JobState::kPreparing : model::JobState::kRunning;
+  if (!job.ok() || job->state != expected) {
     run.done = true;  // cancelled (or deleted) while staging
     return;
   }
   const model::TrainingInput& input = *job->training_input;
-  const JobLayout layout(options_.data_dir, run.project, run.job_id);
+  const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
 
   // Every replica gets a port (CLUSTER_SPEC lists evaluators too), plus one for PyTorch.
   Result<std::vector<int>> ports = launcher_.FreePorts(static_cast<int>(run.replicas.size()) + 1);
@@ -118,6 +141,16 @@ void Executor::Launch(Run& run) {
   if (!input.package_uris.empty()) {
     context.pythonpath = layout.packages_dir();
   }
+  if (!options_.runtime_pythonpath.empty()) {
+    context.pythonpath += (context.pythonpath.empty() ? "" : ":") + options_.runtime_pythonpath;
+  }
+  if (!run.trial_id.empty()) {
+    context.trial_id = run.trial_id;
+    context.hp_metric_dir = layout.metrics_dir();
+    for (const auto& [name, value] : run.hyperparameters) {
+      context.trial_args.push_back("--" + name + "=" + value);
+    }
+  }
   context.gcs_mount = options_.gcs_mount;
   context.storage_emulator_host = options_.storage_emulator_host;
   context.pytorch_master_port = ports->back();
@@ -127,6 +160,10 @@ void Executor::Launch(Run& run) {
   if (!launches.ok()) {
     BeginStop(run, model::JobState::kFailed, launches.status().message());
     return;
+  }
+  if (!run.trial_id.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(layout.metrics_dir(), error);
   }
   if (!input.job_dir.empty()) {
     Status job_dir = PrepareJobDir(input.job_dir);
@@ -156,6 +193,9 @@ void Executor::Launch(Run& run) {
   Say(run, false,
       fmt::format("Started {} replica{}.", run.replicas.size(),
                   run.replicas.size() == 1 ? "" : "s"));
+  if (!run.trial_id.empty()) {
+    return;
+  }
   const WallTime now = Now();
   Result<model::Job> running = Transition(run.project, run.job_id, [&](model::Job& current) {
     if (current.state != model::JobState::kPreparing) {
@@ -238,12 +278,17 @@ void Executor::SaveRecord(const Run& run) {
          .cpus = assignment.cpus,
          .memory_mib = assignment.memory_mib});
   }
-  const JobLayout layout(options_.data_dir, run.project, run.job_id);
+  const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
   (void)WriteRunRecord(layout.run_record(), record);  // failing it only costs adoption later
 }
 
 void Executor::Say(const Run& run, bool error, std::string_view message) {
-  const JobLayout layout(options_.data_dir, run.project, run.job_id);
+  SayTo(run.project, run.job_id, run.trial_id, error, message);
+}
+
+void Executor::SayTo(const std::string& project, const std::string& job_id,
+                     const std::string& trial_id, bool error, std::string_view message) {
+  const JobLayout layout(options_.data_dir, project, job_id, trial_id);
   Result<logs::RecordWriter> writer = logs::RecordWriter::Open(layout.service_log(), clock_);
   if (!writer.ok()) {
     return;
@@ -315,13 +360,15 @@ bool Executor::FinishIfStopped(Run& run) {
       launcher_.SignalGroup(replica.pid, SIGKILL);
     }
   }
-  if (run.write_outcome) {
+  double ml_units = 0;
+  for (const Run::Replica& replica : run.replicas) {
+    const catalog::MachineType* machine = catalog_.FindMachineType(replica.shape.machine_type);
+    ml_units += replica.seconds / 3600.0 * (machine ? machine->vcpus : 4) / 4.0;
+  }
+  if (run.write_outcome && !run.trial_id.empty()) {
+    FinishTrial(run, ml_units);
+  } else if (run.write_outcome) {
     Say(run, run.outcome == model::JobState::kFailed, OutcomeMessage(run.outcome, run.message));
-    double ml_units = 0;
-    for (const Run::Replica& replica : run.replicas) {
-      const catalog::MachineType* machine = catalog_.FindMachineType(replica.shape.machine_type);
-      ml_units += replica.seconds / 3600.0 * (machine ? machine->vcpus : 4) / 4.0;
-    }
     const WallTime now = Now();
     const Result<model::Job> written =
         Transition(run.project, run.job_id, [&](model::Job& current) {
@@ -402,8 +449,23 @@ void Executor::CheckRun(Run& run) {
     run.write_outcome = false;
     return;
   }
-  if (auto limit = MaxRunningTime(*job);
-      limit && job->start_time && Now() - *job->start_time > *limit) {
+  if (!run.trial_id.empty()) {  // the study sees to the job's limits
+    const Study* study = StudyOf(run);
+    if (study == nullptr || study->ending) {
+      BeginStop(run, model::JobState::kCancelled, "");
+      return;
+    }
+    if (now >= run.next_metrics_read) {
+      run.next_metrics_read = now + std::chrono::seconds(1);
+      ReadTrialMetrics(run);
+      if (ShouldStopTrial(run)) {
+        run.stopped_early = true;
+        BeginStop(run, model::JobState::kSucceeded, "");
+        return;
+      }
+    }
+  } else if (auto limit = MaxRunningTime(*job);
+             limit && job->start_time && Now() - *job->start_time > *limit) {
     (void)Transition(run.project, run.job_id, [](model::Job& current) {
       if (current.state != model::JobState::kRunning) {
         return false;

@@ -24,7 +24,8 @@ constexpr std::string_view kRestartedRunning =
 constexpr std::string_view kRestartedCancelling =
     "Job was cancelled by the user. (The trainyard server restarted while it was cancelling.)";
 
-// The demand of every replica of `shapes`, or the error that makes the job unrunnable.
+}  // namespace
+
 Result<std::vector<sched::ReplicaDemand>> DemandsOf(const std::vector<plan::ReplicaShape>& shapes,
                                                     const catalog::Catalog& catalog) {
   std::vector<sched::ReplicaDemand> demands;
@@ -39,12 +40,15 @@ Result<std::vector<sched::ReplicaDemand>> DemandsOf(const std::vector<plan::Repl
   return demands;
 }
 
-}  // namespace
-
 std::vector<sched::Allocation> Executor::RunningAllocations() const {
   std::vector<sched::Allocation> allocations;
   for (const auto& [key, run] : runs_) {
     allocations.push_back(run->allocation);
+  }
+  for (const auto& [key, study] : studies_) {
+    if (study->pending) {
+      allocations.push_back(*study->pending);
+    }
   }
   return allocations;
 }
@@ -108,6 +112,10 @@ void Executor::ScheduleQueue() {
     queued.push_back({project, std::move(job), std::move(*shapes), std::move(demand)});
   }
 
+  // Studies' next trials compete for room with the queue, at their job's priority and age.
+  std::vector<sched::JobDemand> trials = TrialDemands();
+  demands.insert(demands.end(), trials.begin(), trials.end());
+
   const std::vector<sched::Allocation> placed =
       sched::Place(options_.inventory, options_.accounting, RunningAllocations(), demands);
   for (const sched::Allocation& allocation : placed) {
@@ -115,6 +123,10 @@ void Executor::ScheduleQueue() {
       return candidate.demand.key == allocation.key;
     });
     if (it == queued.end()) {
+      const std::string study_key = allocation.key.substr(0, allocation.key.rfind('/'));
+      if (auto study = studies_.find(study_key); study != studies_.end()) {
+        StartTrial(*study->second, allocation);
+      }
       continue;
     }
     Result<model::Job> preparing =
@@ -131,23 +143,27 @@ void Executor::ScheduleQueue() {
       queued.erase(it);
       continue;
     }
-    auto run = std::make_unique<Run>();
-    run->key = allocation.key;
-    run->project = it->project;
-    run->job_id = it->job.job_id;
-    run->allocation = allocation;
-    for (plan::ReplicaShape& shape : it->shapes) {
-      run->replicas.push_back(Run::Replica{.shape = std::move(shape)});
-    }
     const model::TrainingInput& input = *preparing->training_input;
     const JobLayout layout(options_.data_dir, it->project, it->job.job_id);
     std::error_code error;
     std::filesystem::create_directories(layout.root(), error);
-    Run& started = *run;
-    runs_[allocation.key] = std::move(run);
+    const std::string key = allocation.key;
+    if (input.hyperparameters) {
+      BeginStudy(it->project, *preparing, allocation);
+    } else {
+      auto run = std::make_unique<Run>();
+      run->key = key;
+      run->project = it->project;
+      run->job_id = it->job.job_id;
+      run->allocation = allocation;
+      for (plan::ReplicaShape& shape : it->shapes) {
+        run->replicas.push_back(Run::Replica{.shape = std::move(shape)});
+      }
+      runs_[key] = std::move(run);
+    }
     queued.erase(it);
     if (input.package_uris.empty()) {
-      HandleStaged(started.key, Status());
+      HandleStaged(key, Status());
       continue;
     }
     run::StageRequest request;
@@ -156,7 +172,7 @@ void Executor::ScheduleQueue() {
     request.target_dir = layout.packages_dir();
     request.python = PythonFor(input);
     request.log_path = layout.staging_log();
-    run_async_([this, key = started.key, request = std::move(request)] {
+    run_async_([this, key, request = std::move(request)] {
       Status staged = stager_.Stage(request);
       Post(Event{StagedEvent{key, std::move(staged)}});
     });
@@ -190,7 +206,13 @@ void Executor::Recover() {
     return;
   }
   for (const auto& [project, job] : *unfinished) {
-    if (job.state == model::JobState::kQueued || runs_.contains(project + "/" + job.job_id)) {
+    if (job.state == model::JobState::kQueued || runs_.contains(project + "/" + job.job_id) ||
+        studies_.contains(project + "/" + job.job_id)) {
+      continue;
+    }
+    if (job.state != model::JobState::kPreparing && job.training_input &&
+        job.training_input->hyperparameters) {
+      RecoverStudy(project, job);
       continue;
     }
     const JobLayout layout(options_.data_dir, project, job.job_id);
@@ -200,12 +222,7 @@ void Executor::Recover() {
     }
     if (record.ok()) {
       // Started while PREPARING (or not adoptable): nothing of it may go on running.
-      for (const RunRecord::Replica& replica : record->replicas) {
-        Result<bool> alive = replica.pid > 0 ? launcher_.Adopt(replica.pid, replica.spec) : false;
-        if (alive.ok() && *alive) {
-          launcher_.SignalGroup(replica.pid, SIGKILL);
-        }
-      }
+      KillRecorded(*record);
       std::error_code error;
       std::filesystem::remove(layout.run_record(), error);
     }
@@ -233,7 +250,17 @@ void Executor::Recover() {
   }
 }
 
-bool Executor::Adopt(const std::string& project, const model::Job& job, const RunRecord& record) {
+void Executor::KillRecorded(const RunRecord& record) {
+  for (const RunRecord::Replica& replica : record.replicas) {
+    Result<bool> alive = replica.pid > 0 ? launcher_.Adopt(replica.pid, replica.spec) : false;
+    if (alive.ok() && *alive) {
+      launcher_.SignalGroup(replica.pid, SIGKILL);
+    }
+  }
+}
+
+bool Executor::Adopt(const std::string& project, const model::Job& job, const RunRecord& record,
+                     const model::HyperparameterOutput* trial) {
   if (!job.training_input) {
     return false;
   }
@@ -246,6 +273,11 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
   run->key = project + "/" + job.job_id;
   run->project = project;
   run->job_id = job.job_id;
+  if (trial != nullptr) {
+    run->key += "/trial-" + trial->trial_id;
+    run->trial_id = trial->trial_id;
+    run->hyperparameters.assign(trial->hyperparameters.begin(), trial->hyperparameters.end());
+  }
   run->phase = Run::Phase::kRunning;
   run->allocation.key = run->key;
   const MonoTime mono_now = clock_.Monotonic();

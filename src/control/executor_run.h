@@ -16,6 +16,9 @@
 #include "plan/replicas.h"
 #include "run/launcher.h"
 #include "sched/placement.h"
+#include "tuning/metric_file.h"
+#include "tuning/search_space.h"
+#include "tuning/suggest.h"
 
 namespace trainyard::control {
 
@@ -53,9 +56,16 @@ struct Executor::Run {
     std::optional<run::ExitStatus> last_exit;
   };
 
-  std::string key;  // "project/jobId"
+  std::string key;  // "project/jobId", or "project/jobId/trial-<n>" for a tuning trial
   std::string project;
   std::string job_id;
+  std::string trial_id;  // "" unless a tuning trial ("1", "2", …)
+  // A trial's parameters as its `hyperparameters` map and `--name=value` flags show them.
+  std::vector<std::pair<std::string, std::string>> hyperparameters;
+  // A trial's metric reports so far (its master's CLOUD_ML_HP_METRIC_FILE), every one seen.
+  std::vector<tuning::MetricPoint> metrics;
+  MonoTime next_metrics_read{};
+  bool stopped_early = false;
   Phase phase = Phase::kStaging;
   sched::Allocation allocation;
   std::vector<Replica> replicas;  // parallel to the job's ReplicaShapes
@@ -73,6 +83,36 @@ struct Executor::Run {
   bool done = false;  // to be removed by the loop
 };
 
+// A hyperparameter-tuning job the executor runs (executor_study.cc): its packages are staged
+// once, then trials, each a Run of the job's whole cluster, start as DecideStudy allows and
+// placement finds room; the job's outcome is written when its last trial run is gone.
+struct Executor::Study {
+  std::string key;  // "project/jobId"
+  std::string project;
+  std::string job_id;
+  model::HyperparameterSpec spec;
+  std::vector<plan::ReplicaShape> shapes;  // every trial's cluster
+  sched::JobDemand demand;                 // one trial's demand (key: the job's)
+  std::unique_ptr<tuning::Suggester> suggester;
+  std::optional<tuning::SearchSpace> space;
+  std::vector<model::HyperparameterOutput> prior;  // the resumed job's trials
+  // Completed trials' metric curves (for the median stopping rule), by trial id.
+  std::map<std::string, std::vector<tuning::MetricPoint>> curves;
+
+  bool staged = false;
+  std::optional<sched::Allocation> pending;  // the first trial's room, held while staging
+  bool exhausted = false;                    // the suggester has no new point
+  int wanted = 0;                            // trials to place in the next queue scan
+  std::string last_failure;                  // "trial 3: <its message>"
+
+  // Set once the study's end is decided; its running trials are stopped, then it is written.
+  bool ending = false;
+  model::JobState outcome = model::JobState::kUnspecified;
+  std::string message;
+
+  bool done = false;  // to be removed by the loop
+};
+
 // A QUEUED job as the queue scan sees it.
 struct Executor::Queued {
   std::string project;
@@ -85,5 +125,12 @@ struct Executor::Queued {
 std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job);
 std::string_view MaxWaitTimeMessage();
 std::string_view CancelledMessage();
+// The demand of every replica of `shapes`, or the error that makes the job unrunnable.
+Result<std::vector<sched::ReplicaDemand>> DemandsOf(const std::vector<plan::ReplicaShape>& shapes,
+                                                    const catalog::Catalog& catalog);
+std::string_view MaxRunningTimeMessage();
+std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job);
+// The service's closing message for a job that ends in `outcome`.
+std::string OutcomeMessage(model::JobState outcome, std::string_view message);
 
 }  // namespace trainyard::control

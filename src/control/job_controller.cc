@@ -4,10 +4,13 @@
 #include <chrono>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "control/etag.h"
 #include "control/list_filter.h"
 #include "control/page_token.h"
 #include "control/resource_names.h"
+#include "tuning/study_policy.h"
 #include "validate/validate.h"
 
 namespace trainyard::control {
@@ -82,12 +85,32 @@ WallTime JobController::Now() const {
   return std::chrono::floor<std::chrono::microseconds>(clock_.Now());
 }
 
+Status JobController::CheckResume(std::string_view project, const model::Job& job) const {
+  if (!job.training_input || !job.training_input->hyperparameters ||
+      job.training_input->hyperparameters->resume_previous_job_id.empty()) {
+    return Status();
+  }
+  const model::HyperparameterSpec& spec = *job.training_input->hyperparameters;
+  Result<model::Job> previous = store_.Get(project, spec.resume_previous_job_id);
+  if (previous.status().code() == Code::kNotFound) {
+    return Status::InvalidArgument(
+        std::vector<FieldViolation>{{"trainingInput.hyperparameters.resumePreviousJobId",
+                                     fmt::format("Job {} does not exist in project {}.",
+                                                 spec.resume_previous_job_id, project)}});
+  }
+  if (!previous.ok()) {
+    return previous.status();
+  }
+  return tuning::CheckResumable(spec, *previous);
+}
+
 Result<model::Job> JobController::Submit(std::string_view project, model::Job job) {
   if (auto violation = CheckProjectId(project, "parent")) {
     return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
   }
   ClearOutputOnly(job);
   TY_RETURN_IF_ERROR(validate::ValidateJob(job, catalog_));
+  TY_RETURN_IF_ERROR(CheckResume(project, job));
   job.state = model::JobState::kQueued;
   job.create_time = Now();
   job.etag = NextEtag(project, job.job_id, "");

@@ -84,6 +84,9 @@ class JobController {
 
  private:
   WallTime Now() const;
+  // A job resuming a study (resumePreviousJobId) names a finished tuning job of this project
+  // with the same parameters (tuning::CheckResumable).
+  Status CheckResume(std::string_view project, const model::Job& job) const;
   void Notify() const {
     if (listener_) {
       listener_();

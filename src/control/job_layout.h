@@ -10,6 +10,11 @@
 //   <data>/jobs/<project>/<jobId>/run/replicas.json    what the executor started
 //   (control/run_record.h)
 //
+// A hyperparameter-tuning trial n has the same files below `trial-<n>/` (its working
+// directories `trial-<n>/<task>/`, logs `logs/trial-<n>/<task>.log` and
+// `logs/trial-<n>/service.log`, `run/trial-<n>/…`) plus `trial-<n>/hypertune/<task>.metrics`, the
+// file each replica's CLOUD_ML_HP_METRIC_FILE names; packages are staged once per job.
+//
 // Project and job ids are checked at submit ([A-Za-z0-9_-] only), so they are safe path parts.
 #pragma once
 
@@ -20,26 +25,33 @@ namespace trainyard::control {
 
 class JobLayout {
  public:
-  JobLayout(std::string_view data_dir, std::string_view project, std::string_view job_id)
-      : root_(std::string(data_dir) + "/jobs/" + std::string(project) + "/" + std::string(job_id)) {
-  }
+  // `trial_id` "" for the job's own files, "3" for trial 3's.
+  JobLayout(std::string_view data_dir, std::string_view project, std::string_view job_id,
+            std::string_view trial_id = "")
+      : root_(std::string(data_dir) + "/jobs/" + std::string(project) + "/" + std::string(job_id)),
+        trial_(trial_id.empty() ? std::string() : "/trial-" + std::string(trial_id)) {}
 
   const std::string& root() const { return root_; }
   std::string packages_dir() const { return root_ + "/packages"; }
   std::string staging_log() const { return root_ + "/staging.log"; }
-  std::string working_dir(std::string_view task) const { return root_ + "/" + std::string(task); }
+  std::string working_dir(std::string_view task) const {
+    return root_ + trial_ + "/" + std::string(task);
+  }
   std::string logs_dir() const { return root_ + "/logs"; }
   std::string log_path(std::string_view task) const {
-    return logs_dir() + "/" + std::string(task) + ".log";
+    return logs_dir() + trial_ + "/" + std::string(task) + ".log";
   }
-  std::string service_log() const { return logs_dir() + "/service.log"; }
+  std::string service_log() const { return log_path("service"); }
   std::string exit_path(std::string_view task) const {
-    return root_ + "/run/" + std::string(task) + ".exit";
+    return root_ + "/run" + trial_ + "/" + std::string(task) + ".exit";
   }
-  std::string run_record() const { return root_ + "/run/replicas.json"; }
+  std::string run_record() const { return root_ + "/run" + trial_ + "/replicas.json"; }
+  // Where the replicas' CLOUD_ML_HP_METRIC_FILE files are (`<dir>/<task>.metrics`).
+  std::string metrics_dir() const { return root_ + trial_ + "/hypertune"; }
 
  private:
   std::string root_;
+  std::string trial_;  // "" or "/trial-<n>"
 };
 
 }  // namespace trainyard::control

@@ -161,8 +161,9 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   if (!context.trial_id.empty()) {  // Reference §7.4 and §9.2: tuning trials only.
     env.emplace_back("CLOUD_ML_TRIAL_ID", context.trial_id);
     env.emplace_back("CLOUD_ML_HP_METRIC_TAG", MetricTag(facts.input, context));
-    if (!context.hp_metric_file.empty()) {
-      env.emplace_back("CLOUD_ML_HP_METRIC_FILE", context.hp_metric_file);
+    if (!context.hp_metric_dir.empty()) {
+      env.emplace_back("CLOUD_ML_HP_METRIC_FILE",
+                       context.hp_metric_dir + "/" + shape.task_name + ".metrics");
     }
   }
   // Reference §6: the master drives the TPU; the TPU worker gets it too.

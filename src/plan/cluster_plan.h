@@ -20,8 +20,9 @@
 //   containers `<containerCommand…> <containerArgs…> <args…> <trial_args…> --job-dir <dir>`; no
 //   `--job-dir` pair when jobDir is empty.
 // - Tuning trials only: CLOUD_ML_TRIAL_ID; CLOUD_ML_HP_METRIC_TAG from the context, else the
-//   job's hyperparameterMetricTag, else "training/hptuning/metric"; CLOUD_ML_HP_METRIC_FILE when
-//   the context names one.
+//   job's hyperparameterMetricTag, else "training/hptuning/metric"; CLOUD_ML_HP_METRIC_FILE
+//   `<hp_metric_dir>/<task name>.metrics` when the context names a directory (one file per
+//   replica, so a worker reporting too never overwrites the master's).
 // - TPU_CONFIG (reference §6), on the master and on the TPU worker:
 //   {"project":"trainyard","zone":<the job region's first zone offering the TPU type>,
 //    "tpu_node_name":"<job id>-tpu"}. The project is the TPU host's, which here is trainyard.
@@ -62,7 +63,7 @@ struct PlanContext {
   std::string job_id;                   // CLOUD_ML_JOB_ID; "" means `job.job_id`
   std::string trial_id;                 // "" unless a tuning trial ("1", "2", …)
   std::string hp_metric_tag;            // tuning: CLOUD_ML_HP_METRIC_TAG
-  std::string hp_metric_file;           // tuning: CLOUD_ML_HP_METRIC_FILE
+  std::string hp_metric_dir;            // tuning: where CLOUD_ML_HP_METRIC_FILE files go
   std::vector<std::string> trial_args;  // tuning: "--lr=0.01", after args, before --job-dir
   std::string python = "python3";       // interpreter for runtime (python module) jobs
   std::string pythonpath;               // staged packages directory ("" when none)

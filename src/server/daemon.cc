@@ -193,6 +193,15 @@ Result<int> Daemon::Start() {
   for (const auto& [version, python] : d.options.python_versions) {
     executor.python_by_version[version] = python;
   }
+  executor.runtime_pythonpath = d.options.runtime_python_dir;
+  if (executor.runtime_pythonpath.empty()) {
+    std::error_code missing;
+    const std::filesystem::path beside =
+        std::filesystem::path(d.options.supervisor).parent_path() / "python";
+    if (std::filesystem::is_directory(beside, missing)) {
+      executor.runtime_pythonpath = beside.string();
+    }
+  }
   executor.restart.max_restarts = d.options.max_restarts;
   executor.stop_grace = d.options.stop_grace;
   executor.hold_queue = d.options.hold_queue;

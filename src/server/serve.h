@@ -41,6 +41,9 @@ struct ServeOptions {
   bool stop_jobs_on_exit = false;
   // The replica supervisor executable; "" = `trainyard-replica` next to this executable.
   std::string supervisor;
+  // trainyard's Python modules for replicas (`hypertune`), put on their PYTHONPATH; "" =
+  // `python/` next to the supervisor, when it exists.
+  std::string runtime_python_dir;
 };
 
 struct ListenAddress {

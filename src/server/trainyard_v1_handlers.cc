@@ -23,6 +23,9 @@ HttpResponse ListReplicas(const control::JobController& controller, const Replic
                               {"state", info.state},
                               {"pid", info.pid},
                               {"restarts", info.restarts}};
+    if (!info.trial_id.empty()) {
+      replica["trialId"] = info.trial_id;
+    }
     if (!info.exit_status.empty()) {
       replica["exitStatus"] = info.exit_status;
     }

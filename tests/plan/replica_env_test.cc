@@ -63,7 +63,7 @@ TEST(ReplicaEnv, TrialsGetTheirIdMetricTagFileAndHyperparameterArgs) {
   model::Job job = testing::CustomJob(1, 0, 0);
   PlanContext context = testing::Context();
   context.trial_id = "3";
-  context.hp_metric_file = "/data/jobs/p/custom_job/trials/3/metrics";
+  context.hp_metric_dir = "/data/jobs/p/custom_job/trial-3/hypertune";
   context.trial_args = {"--learning_rate=0.01", "--layers=3"};
   const Result<std::vector<ReplicaLaunch>> launches = Plan(job, {}, context);
   ASSERT_TRUE(launches.ok()) << launches.status().ToString();
@@ -74,7 +74,8 @@ TEST(ReplicaEnv, TrialsGetTheirIdMetricTagFileAndHyperparameterArgs) {
                                         "/data/buckets/my-bucket/output"}));
     EXPECT_EQ(EnvOf(launch, "CLOUD_ML_TRIAL_ID"), "3");
     EXPECT_EQ(EnvOf(launch, "CLOUD_ML_HP_METRIC_TAG"), "training/hptuning/metric");
-    EXPECT_EQ(EnvOf(launch, "CLOUD_ML_HP_METRIC_FILE"), context.hp_metric_file);
+    EXPECT_EQ(EnvOf(launch, "CLOUD_ML_HP_METRIC_FILE"),
+              context.hp_metric_dir + "/" + launch.task_name + ".metrics");
     EXPECT_EQ(json::parse(*EnvOf(launch, "TF_CONFIG"))["task"]["trial"], "3");
     EXPECT_EQ(json::parse(*EnvOf(launch, "CLUSTER_SPEC"))["task"]["trial"], "3");
   }
