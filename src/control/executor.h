@@ -167,6 +167,8 @@ class Executor {
   // The interpreter for the job's pythonVersion (options_.python_by_version, else python).
   std::string PythonFor(const model::TrainingInput& input) const;
   void BeginStop(Run& run, model::JobState outcome, std::string message);
+  // RUNNING -> CANCELLING (maxRunningTime); the stop itself is the caller's.
+  void MarkCancelling(const std::string& project, const std::string& job_id);
   void CheckRun(Run& run);
   bool FinishIfStopped(Run& run);
   void ScheduleQueue();

@@ -43,6 +43,21 @@ std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job) {
   return std::nullopt;
 }
 
+bool PastMaxRunningTime(const model::Job& job, WallTime now) {
+  const std::optional<std::chrono::nanoseconds> limit = MaxRunningTime(job);
+  return limit && job.start_time && now - *job.start_time > *limit;
+}
+
+void Executor::MarkCancelling(const std::string& project, const std::string& job_id) {
+  (void)Transition(project, job_id, [](model::Job& current) {
+    if (current.state != model::JobState::kRunning) {
+      return false;
+    }
+    current.state = model::JobState::kCancelling;
+    return true;
+  });
+}
+
 std::string_view MaxRunningTimeMessage() {
   return kMaxRunningTimeMessage;
 }
@@ -464,15 +479,8 @@ void Executor::CheckRun(Run& run) {
         return;
       }
     }
-  } else if (auto limit = MaxRunningTime(*job);
-             limit && job->start_time && Now() - *job->start_time > *limit) {
-    (void)Transition(run.project, run.job_id, [](model::Job& current) {
-      if (current.state != model::JobState::kRunning) {
-        return false;
-      }
-      current.state = model::JobState::kCancelling;
-      return true;
-    });
+  } else if (PastMaxRunningTime(*job, Now())) {
+    MarkCancelling(run.project, run.job_id);
     BeginStop(run, model::JobState::kCancelled, std::string(kMaxRunningTimeMessage));
     return;
   }

@@ -130,6 +130,8 @@ Result<std::vector<sched::ReplicaDemand>> DemandsOf(const std::vector<plan::Repl
                                                     const catalog::Catalog& catalog);
 std::string_view MaxRunningTimeMessage();
 std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job);
+// Whether a job that started has run longer than its maxRunningTime at `now`.
+bool PastMaxRunningTime(const model::Job& job, WallTime now);
 // The service's closing message for a job that ends in `outcome`.
 std::string OutcomeMessage(model::JobState outcome, std::string_view message);
 

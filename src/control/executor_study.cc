@@ -60,6 +60,15 @@ model::HyperparameterOutput* FindTrial(model::Job& job, std::string_view trial_i
   return nullptr;
 }
 
+// The job's trainingOutput, marked as a tuning job's.
+model::TrainingOutput& TuningOutput(model::Job& job, const std::string& tag) {
+  model::TrainingOutput& output =
+      job.training_output ? *job.training_output : job.training_output.emplace();
+  output.is_hyperparameter_tuning_job = true;
+  output.hyperparameter_metric_tag = tag;
+  return output;
+}
+
 std::string ParamsText(const std::vector<std::pair<std::string, std::string>>& values) {
   std::string text;
   for (const auto& [name, value] : values) {
@@ -215,10 +224,7 @@ bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
     if (!current.start_time) {
       current.start_time = now;
     }
-    model::TrainingOutput& output =
-        current.training_output ? *current.training_output : current.training_output.emplace();
-    output.is_hyperparameter_tuning_job = true;
-    output.hyperparameter_metric_tag = tag;
+    model::TrainingOutput& output = TuningOutput(current, tag);
     model::HyperparameterOutput trial;
     trial.trial_id = run->trial_id;
     trial.hyperparameters.insert(run->hyperparameters.begin(), run->hyperparameters.end());
@@ -383,15 +389,8 @@ bool Executor::CheckStudy(Study& study) {
     return false;
   }
   if (!study.ending && job->state == model::JobState::kRunning) {
-    if (auto limit = MaxRunningTime(*job);
-        limit && job->start_time && Now() - *job->start_time > *limit) {
-      (void)Transition(study.project, study.job_id, [](model::Job& current) {
-        if (current.state != model::JobState::kRunning) {
-          return false;
-        }
-        current.state = model::JobState::kCancelling;
-        return true;
-      });
+    if (PastMaxRunningTime(*job, Now())) {
+      MarkCancelling(study.project, study.job_id);
       study.ending = true;
       study.outcome = model::JobState::kCancelled;
       study.message = MaxRunningTimeMessage();
@@ -449,10 +448,7 @@ void Executor::FinishStudy(Study& study) {
         if (!current.start_time) {
           current.start_time = now;
         }
-        model::TrainingOutput& output =
-            current.training_output ? *current.training_output : current.training_output.emplace();
-        output.is_hyperparameter_tuning_job = true;
-        output.hyperparameter_metric_tag = tag;
+        model::TrainingOutput& output = TuningOutput(current, tag);
         for (model::HyperparameterOutput& trial : output.trials) {
           if (trial.state == model::JobState::kRunning) {  // never launched
             trial.state = model::JobState::kCancelled;

@@ -229,6 +229,27 @@ TEST_F(ExecutorStudyTest, CancelStopsEveryRunningTrial) {
   }
 }
 
+TEST_F(ExecutorStudyTest, MaxRunningTimeStopsTheStudyAndItsTrials) {
+  model::Job study = Study("timed", {1, 2, 3}, 3, 2);
+  study.training_input->scheduling =
+      model::Scheduling{.max_running_time = std::chrono::seconds(10)};
+  Submit(study);
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 2U);
+  clock_.Advance(std::chrono::seconds(11));
+  Settle();
+  EXPECT_EQ(Get("timed").state, JobState::kCancelling);
+  for (const FakeLauncher::Started& started : launcher_.started()) {
+    EXPECT_EQ(launcher_.SignalsTo(started.pid), std::vector<int>{SIGTERM});
+    executor().OnExit(started.pid, Killed(SIGTERM));
+  }
+  Settle();
+  const model::Job job = Get("timed");
+  EXPECT_EQ(job.state, JobState::kCancelled);
+  EXPECT_EQ(job.error_message, "Job cancelled: exceeded maxRunningTime.");
+  EXPECT_EQ(launcher_.started().size(), 2U) << "no trial starts once the study ends";
+}
+
 TEST_F(ExecutorStudyTest, ResumedStudyContinuesNumberingAndSkipsTriedPoints) {
   Submit(Study("first", {1, 2, 3}, 2, 1));
   Settle();
