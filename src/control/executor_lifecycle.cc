@@ -163,7 +163,7 @@ void Executor::Launch(Run& run) {
     context.trial_id = run.trial_id;
     context.hp_metric_dir = layout.metrics_dir();
     for (const auto& [name, value] : run.hyperparameters) {
-      context.trial_args.push_back("--" + name + "=" + value);
+      context.trial_args.push_back(fmt::format("--{}={}", name, value));
     }
   }
   context.gcs_mount = options_.gcs_mount;
