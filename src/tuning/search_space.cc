@@ -4,12 +4,12 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <set>
 #include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "tuning/param_rules.h"
 #include "tuning/scaling.h"
 
 namespace trainyard::tuning {
@@ -19,101 +19,11 @@ using model::ParameterSpec;
 using model::ParameterType;
 using model::ScaleType;
 
-// Reference §2.4: at most 1000 discrete values.
-constexpr std::size_t kMaxDiscreteValues = 1000;
 // Integral values up to this magnitude print as integers ("100000", not "1e+05").
 constexpr double kMaxIntegerText = 1e15;
 
-bool IsLogScale(ScaleType scale) {
-  return scale == ScaleType::kUnitLogScale || scale == ScaleType::kUnitReverseLogScale;
-}
-
 bool IsWhole(double value) {
   return std::isfinite(value) && std::trunc(value) == value;
-}
-
-std::string ParamPath(std::size_t index) {
-  return fmt::format("trainingInput.hyperparameters.params[{}]", index);
-}
-
-// Reference §2.4: DOUBLE and INTEGER need a finite range, min < max (whole for INTEGER), and a
-// positive one for the log scales.
-void CheckRange(const ParameterSpec& param, const std::string& path,
-                std::vector<FieldViolation>& out) {
-  const std::string_view type = model::ParameterTypeName(param.type);
-  const std::pair<std::string_view, const std::optional<double>*> bounds[] = {
-      {"minValue", &param.min_value}, {"maxValue", &param.max_value}};
-  bool usable = true;
-  for (const auto& [field, value] : bounds) {
-    const std::string where = fmt::format("{}.{}", path, field);
-    if (!value->has_value()) {
-      out.push_back({where, fmt::format("is required for a {} parameter", type)});
-      usable = false;
-    } else if (!std::isfinite(**value)) {
-      out.push_back({where, fmt::format("must be a finite number; got {}", **value)});
-      usable = false;
-    } else if (param.type == ParameterType::kInteger && !IsWhole(**value)) {
-      out.push_back(
-          {where, fmt::format("must be a whole number for an INTEGER parameter; got {}", **value)});
-      usable = false;
-    }
-  }
-  if (!usable) {
-    return;
-  }
-  if (*param.min_value >= *param.max_value) {
-    out.push_back({path + ".maxValue", fmt::format("must be greater than minValue {}; got {}",
-                                                   *param.min_value, *param.max_value)});
-  }
-  if (IsLogScale(param.scale_type) && *param.min_value <= 0) {
-    out.push_back({path + ".minValue",
-                   fmt::format("must be positive with {}; got {}",
-                               model::ScaleTypeName(param.scale_type), *param.min_value)});
-  }
-}
-
-// Reference §2.4: CATEGORICAL needs its values, each once.
-void CheckCategorical(const ParameterSpec& param, const std::string& path,
-                      std::vector<FieldViolation>& out) {
-  if (param.categorical_values.empty()) {
-    out.push_back({path + ".categoricalValues", "is required for a CATEGORICAL parameter"});
-  }
-  std::set<std::string_view> seen;
-  for (std::size_t i = 0; i < param.categorical_values.size(); ++i) {
-    if (!seen.insert(param.categorical_values[i]).second) {
-      out.push_back({fmt::format("{}.categoricalValues[{}]", path, i),
-                     fmt::format("'{}' is given more than once", param.categorical_values[i])});
-    }
-  }
-}
-
-// Reference §2.4: DISCRETE needs 1..1000 finite, strictly increasing values (positive with the
-// log scales).
-void CheckDiscrete(const ParameterSpec& param, const std::string& path,
-                   std::vector<FieldViolation>& out) {
-  const std::vector<double>& values = param.discrete_values;
-  if (values.empty()) {
-    out.push_back({path + ".discreteValues", "is required for a DISCRETE parameter"});
-    return;
-  }
-  if (values.size() > kMaxDiscreteValues) {
-    out.push_back({path + ".discreteValues", fmt::format("{} values given; at most {} are allowed",
-                                                         values.size(), kMaxDiscreteValues)});
-  }
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::string where = fmt::format("{}.discreteValues[{}]", path, i);
-    if (!std::isfinite(values[i])) {
-      out.push_back({where, fmt::format("must be a finite number; got {}", values[i])});
-    } else if (i > 0 && !(values[i] > values[i - 1])) {
-      out.push_back({where, fmt::format("values must be strictly increasing; {} follows {}",
-                                        values[i], values[i - 1])});
-    }
-  }
-  if (IsLogScale(param.scale_type) && values.front() <= 0) {
-    out.push_back({path + ".discreteValues[0]",
-                   fmt::format("must be positive with {}; got {}",
-                               model::ScaleTypeName(param.scale_type), values.front())});
-  }
 }
 
 // DISCRETE with a scale type: each value's scaled position in [0, 1].
@@ -191,40 +101,7 @@ std::string ParameterValue::Text() const {
 }
 
 Result<SearchSpace> SearchSpace::FromSpec(const model::HyperparameterSpec& spec) {
-  std::vector<FieldViolation> violations;
-  if (spec.params.empty()) {
-    violations.push_back({"trainingInput.hyperparameters.params",
-                          "is required: give at least one parameter to tune"});
-  }
-  std::set<std::string_view> names;
-  for (std::size_t i = 0; i < spec.params.size(); ++i) {
-    const ParameterSpec& param = spec.params[i];
-    const std::string path = ParamPath(i);
-    if (param.parameter_name.empty()) {
-      violations.push_back({path + ".parameterName", "is required"});
-    } else if (!names.insert(param.parameter_name).second) {
-      violations.push_back(
-          {path + ".parameterName", fmt::format("'{}' names an earlier parameter too; names must "
-                                                "be unique",
-                                                param.parameter_name)});
-    }
-    switch (param.type) {
-      case ParameterType::kUnspecified:
-        violations.push_back(
-            {path + ".type", "is required: DOUBLE, INTEGER, CATEGORICAL or DISCRETE"});
-        break;
-      case ParameterType::kDouble:
-      case ParameterType::kInteger:
-        CheckRange(param, path, violations);
-        break;
-      case ParameterType::kCategorical:
-        CheckCategorical(param, path, violations);
-        break;
-      case ParameterType::kDiscrete:
-        CheckDiscrete(param, path, violations);
-        break;
-    }
-  }
+  std::vector<FieldViolation> violations = CheckParams(spec);
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }

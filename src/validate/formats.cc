@@ -88,11 +88,6 @@ bool IsPythonModule(std::string_view text) {
   }
 }
 
-bool IsFlagName(std::string_view text) {
-  return !text.empty() && (IsLetter(text.front()) || text.front() == '_') &&
-         std::ranges::all_of(text, [](char c) { return IsWordChar(c) || c == '-'; });
-}
-
 bool IsLabelKey(std::string_view text) {
   return !text.empty() && text.size() <= kMaxLabelLength && IsLower(text.front()) &&
          std::ranges::all_of(text, IsLabelChar);

@@ -21,9 +21,6 @@ bool IsAbsoluteLocalPath(std::string_view text);
 // A dotted Python module name, "trainer.task".
 bool IsPythonModule(std::string_view text);
 
-// A name usable as a command-line flag, "--learning_rate": [A-Za-z_][A-Za-z0-9_-]*.
-bool IsFlagName(std::string_view text);
-
 // GCP labels: keys [a-z][a-z0-9_-]{0,62}, values [a-z0-9_-]{0,63}.
 inline constexpr std::size_t kMaxLabelLength = 63;
 bool IsLabelKey(std::string_view text);

@@ -1,149 +1,16 @@
-#include <cmath>
-#include <set>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "tuning/param_rules.h"
 #include "validate/formats.h"
 #include "validate/rules.h"
 
 namespace trainyard::validate {
 namespace {
-
-using model::ParameterSpec;
-using model::ParameterType;
-using model::ScaleType;
-
-// Reference §2.4: at most 1000 discrete values.
-constexpr std::size_t kMaxDiscreteValues = 1000;
-
-bool IsLogScale(ScaleType scale) {
-  return scale == ScaleType::kUnitLogScale || scale == ScaleType::kUnitReverseLogScale;
-}
-
-bool IsWhole(double value) {
-  return std::isfinite(value) && std::trunc(value) == value;
-}
-
-// Reference §2.4: DOUBLE and INTEGER take a range, minValue < maxValue (whole for INTEGER);
-// the LOG scales need it strictly positive.
-void CheckRange(const ParameterSpec& param, const FieldPath& path, Violations& out) {
-  const std::string_view type = model::ParameterTypeName(param.type);
-  const std::pair<std::string_view, const std::optional<double>*> bounds[] = {
-      {"minValue", &param.min_value}, {"maxValue", &param.max_value}};
-  bool usable = true;
-  for (const auto& [name, value] : bounds) {
-    if (!value->has_value()) {
-      out.Add(path.Child(name), fmt::format("is required for a {} parameter", type));
-      usable = false;
-    } else if (!std::isfinite(**value)) {
-      out.Add(path.Child(name), fmt::format("must be a finite number; got {}", **value));
-      usable = false;
-    } else if (param.type == ParameterType::kInteger && !IsWhole(**value)) {
-      out.Add(path.Child(name), fmt::format("must be a whole number for an INTEGER parameter; "
-                                            "got {}",
-                                            **value));
-      usable = false;
-    }
-  }
-  if (!usable) {
-    return;
-  }
-  if (*param.min_value >= *param.max_value) {
-    out.Add(path.Child("maxValue"), fmt::format("must be greater than minValue {}; got {}",
-                                                *param.min_value, *param.max_value));
-  }
-  if (IsLogScale(param.scale_type) && *param.min_value <= 0) {
-    out.Add(path.Child("minValue"),
-            fmt::format("must be positive with {}; got {}", model::ScaleTypeName(param.scale_type),
-                        *param.min_value));
-  }
-}
-
-// Reference §2.4: CATEGORICAL needs its values (unique), and no range or scale.
-void CheckCategorical(const ParameterSpec& param, const FieldPath& path, Violations& out) {
-  const FieldPath values = path.Child("categoricalValues");
-  if (param.categorical_values.empty()) {
-    out.Add(values, "is required for a CATEGORICAL parameter");
-  }
-  std::set<std::string_view> seen;
-  for (std::size_t i = 0; i < param.categorical_values.size(); ++i) {
-    if (!seen.insert(param.categorical_values[i]).second) {
-      out.Add(values.Index(i),
-              fmt::format("'{}' is given more than once", param.categorical_values[i]));
-    }
-  }
-  if (param.min_value) {
-    out.Add(path.Child("minValue"), "must not be set for a CATEGORICAL parameter");
-  }
-  if (param.max_value) {
-    out.Add(path.Child("maxValue"), "must not be set for a CATEGORICAL parameter");
-  }
-  if (param.scale_type != ScaleType::kNone) {
-    out.Add(path.Child("scaleType"), fmt::format("must not be set for a CATEGORICAL parameter; "
-                                                 "got {}",
-                                                 model::ScaleTypeName(param.scale_type)));
-  }
-}
-
-// Reference §2.4: DISCRETE needs 1..1000 strictly increasing values, positive with LOG scales.
-void CheckDiscrete(const ParameterSpec& param, const FieldPath& path, Violations& out) {
-  const FieldPath values = path.Child("discreteValues");
-  const std::vector<double>& list = param.discrete_values;
-  if (list.empty()) {
-    out.Add(values, "is required for a DISCRETE parameter");
-  }
-  if (list.size() > kMaxDiscreteValues) {
-    out.Add(values, fmt::format("{} values given; at most {} are allowed", list.size(),
-                                kMaxDiscreteValues));
-  }
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (!std::isfinite(list[i])) {
-      out.Add(values.Index(i), fmt::format("must be a finite number; got {}", list[i]));
-    } else if (i > 0 && !(list[i] > list[i - 1])) {
-      out.Add(values.Index(i), fmt::format("values must be strictly increasing; {} follows {}",
-                                           list[i], list[i - 1]));
-    }
-  }
-  if (IsLogScale(param.scale_type) && !list.empty() && list.front() <= 0) {
-    out.Add(values.Index(0), fmt::format("must be positive with {}; got {}",
-                                         model::ScaleTypeName(param.scale_type), list.front()));
-  }
-}
-
-void CheckParam(const ParameterSpec& param, const FieldPath& path, model::Algorithm algorithm,
-                Violations& out) {
-  // Reference §2.4: parameterName is required and is also the trainer's flag name.
-  if (param.parameter_name.empty()) {
-    out.Add(path.Child("parameterName"), "is required");
-  } else if (!IsFlagName(param.parameter_name)) {
-    out.Add(path.Child("parameterName"),
-            fmt::format("'{}' is not usable as a command-line flag: use letters, digits, '_' and "
-                        "'-', starting with a letter or '_'",
-                        param.parameter_name));
-  }
-  switch (param.type) {
-    case ParameterType::kUnspecified:
-      // Reference §2.4: PARAMETER_TYPE_UNSPECIFIED is an error.
-      out.Add(path.Child("type"), "is required: DOUBLE, INTEGER, CATEGORICAL or DISCRETE");
-      return;
-    case ParameterType::kDouble:
-    case ParameterType::kInteger:
-      CheckRange(param, path, out);
-      break;
-    case ParameterType::kCategorical:
-      CheckCategorical(param, path, out);
-      break;
-    case ParameterType::kDiscrete:
-      CheckDiscrete(param, path, out);
-      break;
-  }
-  // Reference §2.4: GRID_SEARCH needs every parameter INTEGER, CATEGORICAL or DISCRETE.
-  if (algorithm == model::Algorithm::kGridSearch && param.type == ParameterType::kDouble) {
-    out.Add(path.Child("type"),
-            "GRID_SEARCH cannot enumerate a DOUBLE parameter; use INTEGER, "
-            "CATEGORICAL or DISCRETE");
-  }
-}
 
 void CheckTrialCounts(const model::HyperparameterSpec& spec, const FieldPath& path,
                       Violations& out) {
@@ -180,19 +47,19 @@ void CheckHyperparameters(const JobContext& job, Violations& out) {
   }
   const model::HyperparameterSpec& spec = *job.input.hyperparameters;
   const FieldPath path = job.path.Child("hyperparameters");
-  // Reference §2.4: params is required.
-  if (spec.params.empty()) {
-    out.Add(path.Child("params"), "is required: give at least one parameter to tune");
+  // Reference §2.4: the rules of each parameter (tuning/param_rules.h, which FromSpec applies too);
+  // their fields are whole request paths already.
+  for (FieldViolation& violation : tuning::CheckParams(spec)) {
+    out.Add(FieldPath().Child(violation.field), std::move(violation.description));
   }
-  std::set<std::string_view> names;
-  for (std::size_t i = 0; i < spec.params.size(); ++i) {
-    const FieldPath param_path = path.Child("params").Index(i);
-    CheckParam(spec.params[i], param_path, spec.algorithm, out);
-    // Reference §2.4: parameter names are unique.
-    const std::string& name = spec.params[i].parameter_name;
-    if (!name.empty() && !names.insert(name).second) {
-      out.Add(param_path.Child("parameterName"),
-              fmt::format("'{}' names an earlier parameter too; names must be unique", name));
+  // Reference §2.4: GRID_SEARCH needs every parameter INTEGER, CATEGORICAL or DISCRETE.
+  if (spec.algorithm == model::Algorithm::kGridSearch) {
+    for (std::size_t i = 0; i < spec.params.size(); ++i) {
+      if (spec.params[i].type == model::ParameterType::kDouble) {
+        out.Add(path.Child("params").Index(i).Child("type"),
+                "GRID_SEARCH cannot enumerate a DOUBLE parameter; use INTEGER, "
+                "CATEGORICAL or DISCRETE");
+      }
     }
   }
   CheckTrialCounts(spec, path, out);

@@ -1,3 +1,5 @@
+#include <limits>
+
 #include "validate/rule_case.h"
 
 namespace trainyard::validate::testing {
@@ -106,88 +108,95 @@ INSTANTIATE_TEST_SUITE_P(
 // Reference §2.4: DOUBLE and INTEGER ranges.
 INSTANTIATE_TEST_SUITE_P(
     Ranges, HyperparameterRules,
-    ::testing::Values(RuleCase{"NoMin", HpJob, [](Job& j) { Param(j, 0).min_value.reset(); },
-                               kParams + "[0].minValue"},
-                      RuleCase{"NoMax", HpJob, [](Job& j) { Param(j, 1).max_value.reset(); },
-                               kParams + "[1].maxValue"},
-                      RuleCase{"MinEqualsMax", HpJob, [](Job& j) { Param(j, 1).max_value = 1; },
-                               kParams + "[1].maxValue"},
-                      RuleCase{"MinOverMax", HpJob, [](Job& j) { Param(j, 0).min_value = 0.5; },
-                               kParams + "[0].maxValue"},
-                      RuleCase{"NegativeLinearRange", HpJob,
-                               [](Job& j) {
-                                 Param(j, 0).scale_type = ScaleType::kUnitLinearScale;
-                                 Param(j, 0).min_value = -1;
-                               },
-                               ""},
-                      RuleCase{"IntegerWithFraction", HpJob,
-                               [](Job& j) { Param(j, 1).min_value = 1.5; },
-                               kParams + "[1].minValue"},
-                      RuleCase{"LogScaleFromZero", HpJob, [](Job& j) { Param(j, 0).min_value = 0; },
-                               kParams + "[0].minValue"},
-                      RuleCase{"ReverseLogScaleNegative", HpJob,
-                               [](Job& j) {
-                                 Param(j, 1).scale_type = ScaleType::kUnitReverseLogScale;
-                                 Param(j, 1).min_value = -4;
-                               },
-                               kParams + "[1].minValue"}),
+    ::testing::Values(
+        RuleCase{"NoMin", HpJob, [](Job& j) { Param(j, 0).min_value.reset(); },
+                 kParams + "[0].minValue"},
+        RuleCase{"NoMax", HpJob, [](Job& j) { Param(j, 1).max_value.reset(); },
+                 kParams + "[1].maxValue"},
+        RuleCase{"MinEqualsMax", HpJob, [](Job& j) { Param(j, 1).max_value = 1; },
+                 kParams + "[1].maxValue"},
+        RuleCase{"MinOverMax", HpJob, [](Job& j) { Param(j, 0).min_value = 0.5; },
+                 kParams + "[0].maxValue"},
+        RuleCase{"NegativeLinearRange", HpJob,
+                 [](Job& j) {
+                   Param(j, 0).scale_type = ScaleType::kUnitLinearScale;
+                   Param(j, 0).min_value = -1;
+                 },
+                 ""},
+        RuleCase{"InfiniteMax", HpJob,
+                 [](Job& j) { Param(j, 0).max_value = std::numeric_limits<double>::infinity(); },
+                 kParams + "[0].maxValue"},
+        RuleCase{"IntegerWithFraction", HpJob, [](Job& j) { Param(j, 1).min_value = 1.5; },
+                 kParams + "[1].minValue"},
+        RuleCase{"LogScaleFromZero", HpJob, [](Job& j) { Param(j, 0).min_value = 0; },
+                 kParams + "[0].minValue"},
+        RuleCase{"ReverseLogScaleNegative", HpJob,
+                 [](Job& j) {
+                   Param(j, 1).scale_type = ScaleType::kUnitReverseLogScale;
+                   Param(j, 1).min_value = -4;
+                 },
+                 kParams + "[1].minValue"}),
     CaseName);
 
 // Reference §2.4: CATEGORICAL and DISCRETE values.
 INSTANTIATE_TEST_SUITE_P(
     Values, HyperparameterRules,
-    ::testing::Values(RuleCase{"NoCategories", HpJob,
-                               [](Job& j) { Param(j, 2).categorical_values.clear(); },
-                               kParams + "[2].categoricalValues"},
-                      RuleCase{"DuplicateCategory", HpJob,
-                               [](Job& j) {
-                                 Param(j, 2).categorical_values = {"adam", "sgd", "adam"};
-                               },
-                               kParams + "[2].categoricalValues[2]"},
-                      RuleCase{"CategoricalWithRange", HpJob,
-                               [](Job& j) {
-                                 Param(j, 2).min_value = 0;
-                                 Param(j, 2).max_value = 1;
-                               },
-                               kParams + "[2].minValue," + kParams + "[2].maxValue"},
-                      RuleCase{"CategoricalWithScale", HpJob,
-                               [](Job& j) { Param(j, 2).scale_type = ScaleType::kUnitLinearScale; },
-                               kParams + "[2].scaleType"},
-                      RuleCase{"NoDiscreteValues", HpJob,
-                               [](Job& j) { Param(j, 3).discrete_values.clear(); },
-                               kParams + "[3].discreteValues"},
-                      RuleCase{"DiscreteNotIncreasing", HpJob,
-                               [](Job& j) {
-                                 Param(j, 3).discrete_values = {16, 64, 32};
-                               },
-                               kParams + "[3].discreteValues[2]"},
-                      RuleCase{"DiscreteRepeated", HpJob,
-                               [](Job& j) {
-                                 Param(j, 3).discrete_values = {16, 16};
-                               },
-                               kParams + "[3].discreteValues[1]"},
-                      RuleCase{"ThousandDiscreteValues", HpJob,
-                               [](Job& j) {
-                                 Param(j, 3).discrete_values.clear();
-                                 for (int i = 0; i < 1000; ++i) {
-                                   Param(j, 3).discrete_values.push_back(i);
-                                 }
-                               },
-                               ""},
-                      RuleCase{"ThousandAndOneDiscreteValues", HpJob,
-                               [](Job& j) {
-                                 Param(j, 3).discrete_values.clear();
-                                 for (int i = 0; i < 1001; ++i) {
-                                   Param(j, 3).discrete_values.push_back(i);
-                                 }
-                               },
-                               kParams + "[3].discreteValues"},
-                      RuleCase{"DiscreteLogScaleFromZero", HpJob,
-                               [](Job& j) {
-                                 Param(j, 3).scale_type = ScaleType::kUnitLogScale;
-                                 Param(j, 3).discrete_values = {0, 1, 2};
-                               },
-                               kParams + "[3].discreteValues[0]"}),
+    ::testing::Values(
+        RuleCase{"NoCategories", HpJob, [](Job& j) { Param(j, 2).categorical_values.clear(); },
+                 kParams + "[2].categoricalValues"},
+        RuleCase{"DuplicateCategory", HpJob,
+                 [](Job& j) {
+                   Param(j, 2).categorical_values = {"adam", "sgd", "adam"};
+                 },
+                 kParams + "[2].categoricalValues[2]"},
+        RuleCase{"CategoricalWithRange", HpJob,
+                 [](Job& j) {
+                   Param(j, 2).min_value = 0;
+                   Param(j, 2).max_value = 1;
+                 },
+                 kParams + "[2].minValue," + kParams + "[2].maxValue"},
+        RuleCase{"CategoricalWithScale", HpJob,
+                 [](Job& j) { Param(j, 2).scale_type = ScaleType::kUnitLinearScale; },
+                 kParams + "[2].scaleType"},
+        RuleCase{"NoDiscreteValues", HpJob, [](Job& j) { Param(j, 3).discrete_values.clear(); },
+                 kParams + "[3].discreteValues"},
+        RuleCase{"DiscreteNotIncreasing", HpJob,
+                 [](Job& j) {
+                   Param(j, 3).discrete_values = {16, 64, 32};
+                 },
+                 kParams + "[3].discreteValues[2]"},
+        RuleCase{"DiscreteNotFinite", HpJob,
+                 [](Job& j) {
+                   Param(j, 3).discrete_values = {16, 32, std::numeric_limits<double>::infinity()};
+                 },
+                 kParams + "[3].discreteValues[2]"},
+        RuleCase{"DiscreteRepeated", HpJob,
+                 [](Job& j) {
+                   Param(j, 3).discrete_values = {16, 16};
+                 },
+                 kParams + "[3].discreteValues[1]"},
+        RuleCase{"ThousandDiscreteValues", HpJob,
+                 [](Job& j) {
+                   Param(j, 3).discrete_values.clear();
+                   for (int i = 0; i < 1000; ++i) {
+                     Param(j, 3).discrete_values.push_back(i);
+                   }
+                 },
+                 ""},
+        RuleCase{"ThousandAndOneDiscreteValues", HpJob,
+                 [](Job& j) {
+                   Param(j, 3).discrete_values.clear();
+                   for (int i = 0; i < 1001; ++i) {
+                     Param(j, 3).discrete_values.push_back(i);
+                   }
+                 },
+                 kParams + "[3].discreteValues"},
+        RuleCase{"DiscreteLogScaleFromZero", HpJob,
+                 [](Job& j) {
+                   Param(j, 3).scale_type = ScaleType::kUnitLogScale;
+                   Param(j, 3).discrete_values = {0, 1, 2};
+                 },
+                 kParams + "[3].discreteValues[0]"}),
     CaseName);
 
 }  // namespace

@@ -81,8 +81,6 @@ INSTANTIATE_TEST_SUITE_P(
                       FormatCase{"LocalRoot", IsAbsoluteLocalPath, "/", false},
                       FormatCase{"ModuleUnderscore", IsPythonModule, "_pkg.mod_1", true},
                       FormatCase{"ModuleTrailingDot", IsPythonModule, "pkg.", false},
-                      FormatCase{"FlagHyphen", IsFlagName, "num-layers", true},
-                      FormatCase{"FlagDash", IsFlagName, "--lr", false},
                       FormatCase{"LabelKeyUnicode", IsLabelKey,
                                  "\xc3\xa9"
                                  "quipe",
