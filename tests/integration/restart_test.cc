@@ -195,6 +195,67 @@ TEST_F(RestartTest, RunningJobIsTakenOverAndSucceedsWithEveryLineOnce) {
   ExpectNothingLeftRunning("survivor", kTasks);
 }
 
+TEST_F(RestartTest, StudyTakesOverItsRunningTrialsAndRunsEachOnce) {
+  json job = {
+      {"jobId", "study"},
+      {"trainingInput",
+       {{"scaleTier", "BASIC"},
+        {"region", "us-central1"},
+        {"packageUris", {package_uri_}},
+        {"pythonModule", "trainer.tune"},
+        {"args", {"--steps=3", "--interval=1"}},
+        {"runtimeVersion", "2.11"},
+        {"pythonVersion", "3.7"},
+        {"jobDir", "gs://bkt/study"},
+        {"hyperparameters",
+         {{"goal", "MAXIMIZE"},
+          {"algorithm", "GRID_SEARCH"},
+          {"hyperparameterMetricTag", "score"},
+          {"maxTrials", 3},
+          {"maxParallelTrials", 2},
+          {"params",
+           {{{"parameterName", "x"}, {"type", "DISCRETE"}, {"discreteValues", {1, 2, 3}}}}}}}}}};
+  Submit(job);
+  ASSERT_TRUE(Eventually([&] {
+    const json trials =
+        GetJob("study").value("trainingOutput", json::object()).value("trials", json::array());
+    return trials.size() == 2 && fs::exists(JobDir("study") / "trial-2.pids");
+  }));
+  KillServer();
+  // Trials 1 and 2 finish while no server runs; their exits and metrics are read afterwards.
+  ASSERT_TRUE(Eventually([&] {
+    return fs::exists(JobFiles("study") / "run/trial-1/master-replica-0.exit") &&
+           fs::exists(JobFiles("study") / "run/trial-2/master-replica-0.exit");
+  }));
+  StartServer();
+
+  ASSERT_EQ(WaitForState("study", {"SUCCEEDED", "FAILED", "CANCELLED"}), "SUCCEEDED")
+      << GetJob("study").dump();
+  const json output = GetJob("study")["trainingOutput"];
+  EXPECT_EQ(output.value("completedTrialCount", ""), "3");
+  ASSERT_EQ(output["trials"].size(), 3U);
+  for (const json& trial : output["trials"]) {
+    const std::string id = trial.value("trialId", "");
+    EXPECT_EQ(trial.value("state", ""), "SUCCEEDED") << trial.dump();
+    EXPECT_EQ(trial["finalMetric"].value("objectiveValue", 0.0),
+              std::stod(trial["hyperparameters"].value("x", "0")))
+        << trial.dump();
+    EXPECT_EQ(trial["finalMetric"].value("trainingStep", ""), "3") << trial.dump();
+    std::istringstream pids(ReadFile(JobDir("study") / ("trial-" + id + ".pids")).value_or(""));
+    int count = 0;
+    for (int pid = 0; pids >> pid;) {
+      ++count;
+    }
+    EXPECT_EQ(count, 1) << "trial " << id << " started more than once";
+  }
+  EXPECT_EQ(output["trials"][0]["hyperparameters"].value("x", ""), "3") << "best first";
+  const std::vector<std::string> service = LoggedLines("study", "service");
+  EXPECT_NE(std::find(service.begin(), service.end(),
+                      "The trainyard server restarted; it took over 2 running trials."),
+            service.end())
+      << ::testing::PrintToString(service);
+}
+
 TEST_F(RestartTest, CancelInProgressFinishesAfterTheRestart) {
   Submit(ChatterJob("leaving", {"--lines=100000", "--interval=0.05", "--on-sigterm=linger"}));
   ASSERT_EQ(WaitForState("leaving", {"RUNNING", "FAILED"}), "RUNNING");
