@@ -466,10 +466,15 @@ void Executor::FinishStudy(Study& study) {
     const auto& trials = written->training_output->trials;
     if (!trials.empty() && trials.front().final_metric) {
       const model::HyperparameterOutput& best = trials.front();
-      closing +=
-          fmt::format(" The best trial is {}: {} = {} ({}).", best.trial_id, tag,
-                      best.final_metric->objective_value,
-                      ParamsText({best.hyperparameters.begin(), best.hyperparameters.end()}));
+      std::vector<std::pair<std::string, std::string>> params;  // in the config's order
+      for (const model::ParameterSpec& param : study.spec.params) {
+        if (const auto value = best.hyperparameters.find(param.parameter_name);
+            value != best.hyperparameters.end()) {
+          params.emplace_back(*value);
+        }
+      }
+      closing += fmt::format(" The best trial is {}: {} = {} ({}).", best.trial_id, tag,
+                             best.final_metric->objective_value, ParamsText(params));
     }
     SayTo(study.project, study.job_id, "", study.outcome == model::JobState::kFailed, closing);
   }
