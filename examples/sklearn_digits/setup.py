@@ -6,6 +6,8 @@ setup(
     version="0.1",
     packages=find_packages(),
     description="An SVC on scikit-learn's bundled digits, tunable with AI Platform's hypertune",
-    # scikit-learn comes from the system (Debian's python3-sklearn) or the runtime image: trainyard
-    # installs packages with --no-deps, so nothing is listed here to download.
+    # scikit-learn comes from the system (Debian's python3-sklearn) or the runtime image, so it is
+    # not listed. Tuning trials import hypertune: Google's service installs cloudml-hypertune from
+    # PyPI; trainyard ships its own `hypertune` module and installs packages with --no-deps.
+    install_requires=["cloudml-hypertune"],
 )

@@ -7,5 +7,8 @@ setup(
     packages=find_packages(),
     description="An XGBoost classifier on tabular data, tunable with AI Platform's hypertune",
     # xgboost and scikit-learn come from the system (Debian's python3-xgboost, python3-sklearn) or
-    # the runtime image: trainyard installs packages with --no-deps.
+    # the runtime image, so they are not listed. Tuning trials import hypertune: Google's service
+    # installs cloudml-hypertune from PyPI; trainyard ships its own `hypertune` module and installs
+    # packages with --no-deps.
+    install_requires=["cloudml-hypertune"],
 )

@@ -7,9 +7,12 @@ XGBoost classifier on the bundled breast-cancer data) are submitted as a user wo
 examples/, and the digits example once more with the real gcloud (`ai-platform jobs submit
 training --config`). Each job must end SUCCEEDED; the metrics.json it wrote under its job dir must
 show the quality the README promises (accuracy >= 0.9), and the model it saved must load and
-classify. The hypertune metric-file protocol (reference §9.2) is checked by running each trainer
-module directly with CLOUD_ML_HP_METRIC_FILE and CLOUD_ML_TRIAL_ID set (trainyard runs no tuning
-trials yet): the file holds one JSON object a line, keys sorted, values as strings.
+classify. Each trainer module is also run directly as a tuning trial (CLOUD_ML_HP_METRIC_FILE and
+CLOUD_ML_TRIAL_ID set, trainyard's `hypertune` module from beside the binary on PYTHONPATH, as
+trainyard gives it to trial replicas): its outputs go to <job-dir>/<trial>/ and the metric file
+(reference §9.2) holds one JSON object a line, keys sorted, values as strings; and outside tuning
+without that module, as `gcloud ai-platform local train` runs it. Whole studies of the digits
+example run in gcloud_tuning_test.py.
 
 The trainers need Debian's python3-sklearn and python3-xgboost (scripts/setup.sh installs them): the
 test fails, not skips, without them.
@@ -227,15 +230,15 @@ class ExamplesTest(gcloud_env.ServerTestCase):
         self.assertGreaterEqual(float(run.out.strip()), MIN_ACCURACY, run)
 
     def run_trial(self, example, trial, *args):
-        """Runs the trainer module straight from examples/ as tuning trial `trial`; returns (its
-        job dir, the metric file's lines parsed, the trainer's output)."""
+        """Runs the trainer module straight from examples/ as tuning trial `trial`, with
+        trainyard's hypertune module; returns (its job dir, the metric file's lines parsed, the
+        trainer's output)."""
         job_dir = os.path.join(self.tmp, "trials", example["dir"])
-        # In the working directory (the trainer's sys.path[0]), "hypertune/" imports as an empty
-        # namespace package: the trainer must still fall back to its own writer.
-        metric_file = os.path.join(self.tmp, "hypertune", example["dir"], "output.metrics")
-        env = trainer_environment(PYTHONPATH=os.path.join(EXAMPLES, example["dir"]),
-                                  CLOUD_ML_HP_METRIC_FILE=metric_file,
-                                  CLOUD_ML_TRIAL_ID=str(trial))
+        metric_file = os.path.join(self.tmp, "metrics", example["dir"], "master.metrics")
+        shipped = os.path.join(os.path.dirname(TRAINYARD), "python")
+        env = trainer_environment(
+            PYTHONPATH=os.pathsep.join([os.path.join(EXAMPLES, example["dir"]), shipped]),
+            CLOUD_ML_HP_METRIC_FILE=metric_file, CLOUD_ML_TRIAL_ID=str(trial))
         run = self.run_command([PYTHON, "-m", example["package"] + ".task", *args,
                                 "--job-dir", job_dir], env=env)
         self.assertEqual(run.rc, 0, run)
@@ -246,9 +249,11 @@ class ExamplesTest(gcloud_env.ServerTestCase):
         return job_dir, [json.loads(line) for line in lines], run
 
     def assert_metric_entry(self, entry, tag, value, trial, step):
-        """One line of the metric file: the tag's value, global_step and trial as strings, and
-        an epoch timestamp as a number."""
-        self.assertEqual(sorted(entry), sorted([tag, "global_step", "timestamp", "trial"]))
+        """One line of the metric file: the tag's value, global_step and trial as strings, an
+        epoch timestamp as a number, and the library's (empty) checkpoint_path."""
+        self.assertEqual(sorted(entry),
+                         sorted([tag, "checkpoint_path", "global_step", "timestamp", "trial"]))
+        self.assertEqual(entry["checkpoint_path"], "")
         self.assertEqual(entry[tag], str(float(value)))
         self.assertEqual(entry["global_step"], step)
         self.assertEqual(entry["trial"], str(trial))
@@ -334,6 +339,25 @@ class ExamplesTest(gcloud_env.ServerTestCase):
         self.assertEqual(len(entries), 1, entries)
         self.assert_metric_entry(entries[0], "accuracy", metrics["accuracy"], 4, "0")
         self.assertIn("reported accuracy=%.4f for trial 4" % metrics["accuracy"], run.out)
+
+    def test_digits_trainer_runs_outside_tuning_without_hypertune(self):
+        """`python -m digits_sklearn.task` with no tuning variable (gcloud ai-platform local
+        train, or a job that is not a study) never imports hypertune, which may be missing there:
+        a `hypertune` that cannot be imported is first on the path. It writes its outputs to the
+        job dir itself and reports nothing."""
+        job_dir = os.path.join(self.tmp, "local", DIGITS["dir"])
+        broken = os.path.join(self.tmp, "no-hypertune")
+        os.makedirs(broken, exist_ok=True)
+        with open(os.path.join(broken, "hypertune.py"), "w", encoding="utf-8") as f:
+            f.write("raise ImportError('hypertune is not installed here')\n")
+        env = trainer_environment(
+            PYTHONPATH=os.pathsep.join([broken, os.path.join(EXAMPLES, DIGITS["dir"])]))
+        run = self.run_command([PYTHON, "-m", DIGITS["package"] + ".task", "--job-dir", job_dir],
+                               env=env)
+        self.assertEqual(run.rc, 0, run)
+        self.assertEqual(sorted(os.listdir(job_dir)), ["metrics.json", "model.pkl"])
+        self.assert_quality(self.read_metrics(job_dir), DIGITS)
+        self.assertIn("not a tuning trial: no hypertune metric reported", run.out)
 
     def test_xgboost_trial_writes_one_metric_file_entry_per_metric(self):
         job_dir, entries, _ = self.run_trial(XGBOOST, 2, "--max_depth=3", "--eta=0.1",

@@ -4,14 +4,16 @@ One replica (scale tier BASIC). The 1,797 images are split into training and tes
 seed, an SVC with the hyperparameters given as flags (`--C`, `--gamma`, `--kernel`: the names of
 the parameters in hptuning_config.yaml, which AI Platform passes as `--C=0.5`) is fitted, and
 <job-dir>/model.pkl (the pickled classifier) and <job-dir>/metrics.json are written. In a tuning
-trial the accuracy is also reported through the hypertune metric file and the outputs go to
-<job-dir>/<trial>/.
+trial the accuracy is also reported with the `hypertune` library (`cloudml-hypertune`; trainyard
+ships a module of that name and API for its trials) and the outputs go to <job-dir>/<trial>/.
+Outside tuning the library is not needed.
 
 Run it locally: python3 -m digits_sklearn.task --job-dir /tmp/digits
 """
 
 import argparse
 import json
+import os
 import pickle
 import sys
 import time
@@ -21,9 +23,38 @@ from sklearn.metrics import accuracy_score
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
-from digits_sklearn import metric_report, outputs
+from digits_sklearn import outputs
 
 METRIC_TAG = "accuracy"  # hyperparameterMetricTag in hptuning_config.yaml
+
+
+def trial_id():
+    """The trial number ("1", "2", …) of a tuning trial, or None outside tuning: the service sets
+    CLOUD_ML_TRIAL_ID and TF_CONFIG's task.trial."""
+    trial = os.environ.get("CLOUD_ML_TRIAL_ID")
+    if trial:
+        return trial
+    tf_config = json.loads(os.environ.get("TF_CONFIG") or "{}")
+    return tf_config.get("task", {}).get("trial") or None
+
+
+def report_metrics(metrics, global_step=None):
+    """Reports each value of `metrics` (tag -> number) with hypertune when this is a tuning trial
+    (CLOUD_ML_HP_METRIC_FILE or CLOUD_ML_TRIAL_ID set), one entry per tag; returns the metric
+    file's path, or None outside tuning, where hypertune is neither imported nor needed (it would
+    write the shared /tmp/hypertune)."""
+    if not (os.environ.get("CLOUD_ML_HP_METRIC_FILE") or os.environ.get("CLOUD_ML_TRIAL_ID")):
+        return None
+    try:
+        import hypertune  # pylint: disable=import-outside-toplevel
+    except ImportError as error:
+        raise SystemExit("this is a tuning trial but the hypertune module is missing: install "
+                         "cloudml-hypertune, or run under trainyard, which ships it") from error
+    reporter = hypertune.HyperTune()
+    for tag, value in metrics.items():
+        reporter.report_hyperparameter_tuning_metric(hyperparameter_metric_tag=tag,
+                                                     metric_value=value, global_step=global_step)
+    return reporter.metric_path
 
 
 def parse_args(argv=None):
@@ -70,7 +101,7 @@ def main(argv=None):
     """Trains, writes the model and metrics, and reports the accuracy to hypertune."""
     args = parse_args(argv)
     model, metrics = train(args)
-    trial = metric_report.trial_id()
+    trial = trial_id()
     out = outputs.output_dir(args.job_dir, trial)
     model_path = outputs.write_bytes(out, "model.pkl", pickle.dumps(model))
     metrics_path = outputs.write_bytes(out, "metrics.json",
@@ -79,7 +110,7 @@ def main(argv=None):
           % (args.C, args.gamma, args.kernel, metrics["train_examples"],
              metrics["train_seconds"], metrics["accuracy"]))
     print("wrote %s and %s" % (model_path, metrics_path))
-    reported = metric_report.report({METRIC_TAG: metrics["accuracy"]})
+    reported = report_metrics({METRIC_TAG: metrics["accuracy"]})
     if reported:
         print("reported %s=%.4f for trial %s to %s" % (METRIC_TAG, metrics["accuracy"], trial,
                                                        reported))

@@ -4,9 +4,10 @@ One replica (scale tier BASIC). The 569 tumours (30 numeric features, malignant 
 into training and test sets with a fixed seed; `--num_round` boosting rounds of trees of depth
 `--max_depth` with learning rate `--eta` are trained, and <job-dir>/model.json (XGBoost's
 `save_model` JSON) and <job-dir>/metrics.json (accuracy, AUC, log loss on the test set) are
-written. In a tuning trial the three metrics are reported through the hypertune metric file (so
-hyperparameterMetricTag may be `auc`, `accuracy` or `logloss`) and the outputs go to
-<job-dir>/<trial>/.
+written. In a tuning trial the three metrics are reported with the `hypertune` library
+(`cloudml-hypertune`; trainyard ships a module of that name and API for its trials), so
+hyperparameterMetricTag may be `auc`, `accuracy` or `logloss`, and the outputs go to
+<job-dir>/<trial>/. Outside tuning the library is not needed.
 
 Run it locally: python3 -m xgboost_tabular.task --job-dir /tmp/xgb
 """
@@ -23,7 +24,36 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import accuracy_score, log_loss, roc_auc_score
 from sklearn.model_selection import train_test_split
 
-from xgboost_tabular import metric_report, outputs
+from xgboost_tabular import outputs
+
+
+def trial_id():
+    """The trial number ("1", "2", …) of a tuning trial, or None outside tuning: the service sets
+    CLOUD_ML_TRIAL_ID and TF_CONFIG's task.trial."""
+    trial = os.environ.get("CLOUD_ML_TRIAL_ID")
+    if trial:
+        return trial
+    tf_config = json.loads(os.environ.get("TF_CONFIG") or "{}")
+    return tf_config.get("task", {}).get("trial") or None
+
+
+def report_metrics(metrics, global_step=None):
+    """Reports each value of `metrics` (tag -> number) with hypertune when this is a tuning trial
+    (CLOUD_ML_HP_METRIC_FILE or CLOUD_ML_TRIAL_ID set), one entry per tag; returns the metric
+    file's path, or None outside tuning, where hypertune is neither imported nor needed (it would
+    write the shared /tmp/hypertune)."""
+    if not (os.environ.get("CLOUD_ML_HP_METRIC_FILE") or os.environ.get("CLOUD_ML_TRIAL_ID")):
+        return None
+    try:
+        import hypertune  # pylint: disable=import-outside-toplevel
+    except ImportError as error:
+        raise SystemExit("this is a tuning trial but the hypertune module is missing: install "
+                         "cloudml-hypertune, or run under trainyard, which ships it") from error
+    reporter = hypertune.HyperTune()
+    for tag, value in metrics.items():
+        reporter.report_hyperparameter_tuning_metric(hyperparameter_metric_tag=tag,
+                                                     metric_value=value, global_step=global_step)
+    return reporter.metric_path
 
 
 def parse_args(argv=None):
@@ -90,7 +120,7 @@ def main(argv=None):
     """Trains, writes the model and metrics, and reports the metrics to hypertune."""
     args = parse_args(argv)
     booster, metrics = train(args)
-    trial = metric_report.trial_id()
+    trial = trial_id()
     out = outputs.output_dir(args.job_dir, trial)
     model_path = outputs.write_bytes(out, "model.json", model_json(booster))
     metrics_path = outputs.write_bytes(out, "metrics.json",
@@ -100,7 +130,7 @@ def main(argv=None):
           % (args.num_round, args.max_depth, args.eta, metrics["train_examples"],
              metrics["train_seconds"], metrics["accuracy"], metrics["auc"], metrics["logloss"]))
     print("wrote %s and %s" % (model_path, metrics_path))
-    reported = metric_report.report(
+    reported = report_metrics(
         {tag: metrics[tag] for tag in ("accuracy", "auc", "logloss")},
         global_step=args.num_round)
     if reported:
