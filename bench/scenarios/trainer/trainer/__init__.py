@@ -1,0 +1,1 @@
+"""trainyard benchmark trainer (bench/scenarios)."""
