@@ -249,6 +249,17 @@ def command_job(job_id, command, cluster=None):
     return {"jobId": job_id, "labels": {"bench": "scenarios"}, "trainingInput": training}
 
 
+def run_to_success(api, project, job):
+    """Creates `job` and waits until it is terminal; returns (job, the client's time of the
+    create, its time when it saw the job terminal). Raises unless the job SUCCEEDED."""
+    t0 = time.time()
+    api.create(project, job)
+    final, seen = wait_terminal(api, project, job["jobId"])
+    if final["state"] != "SUCCEEDED":
+        raise RuntimeError(f"{job['jobId']}: {final['state']} {final.get('errorMessage', '')}")
+    return final, t0, seen
+
+
 def wait_terminal(api, project, job_id, interval=0.002, timeout=300):
     """Polls GET until the job is terminal; returns (job, the client's time when it saw it)."""
     deadline = time.monotonic() + timeout

@@ -15,7 +15,6 @@ replica ran. Paths, one of each per repetition, in turn:
 """
 
 import argparse
-import time
 
 import bench_lib as lib
 
@@ -25,11 +24,7 @@ TASK_PATH = lib.TRAINER_DIR / "trainer" / "task.py"
 
 
 def run_trainyard(api, job):
-    t0 = time.time()
-    api.create(PROJECT, job)
-    final, seen = lib.wait_terminal(api, PROJECT, job["jobId"])
-    if final["state"] != "SUCCEEDED":
-        raise RuntimeError(f"{job['jobId']}: {final['state']} {final.get('errorMessage', '')}")
+    final, t0, seen = lib.run_to_success(api, PROJECT, job)
     return {"e2e": seen - t0,
             "create_to_end": lib.parse_time(final["endTime"]) - lib.parse_time(final["createTime"])}
 

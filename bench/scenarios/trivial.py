@@ -52,11 +52,7 @@ def first_line(api, job_id):
 
 
 def run_trainyard(api, job):
-    t0 = time.time()
-    api.create(PROJECT, job)
-    final, seen = lib.wait_terminal(api, PROJECT, job["jobId"])
-    if final["state"] != "SUCCEEDED":
-        raise RuntimeError(f"{job['jobId']}: {final['state']} {final.get('errorMessage', '')}")
+    final, t0, seen = lib.run_to_success(api, PROJECT, job)
     started = lib.started_at(first_line(api, job["jobId"]))
     return {"e2e": seen - t0, "launch": started - t0,
             "create_to_exec": started - lib.parse_time(final["createTime"])}

@@ -8,14 +8,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 
-state_dir=$TY_SLURM_DEFAULT_STATE_DIR
-while (($#)); do
-  case $1 in
-    --state-dir) state_dir=$2; shift 2 ;;
-    -h | --help) echo "usage: $0 [--state-dir DIR]"; exit 0 ;;
-    *) ty_die "unknown option: $1" ;;
-  esac
-done
+ty_parse_state_dir "$@"
 export SLURM_CONF=$state_dir/etc/slurm.conf
 [[ -f $SLURM_CONF ]] || ty_die "no $SLURM_CONF: run start.sh first"
 gpu_type=$(sed -n 's/^NodeName=.* Gres=gpu:\([^:]*\):.*/\1/p' "$SLURM_CONF")

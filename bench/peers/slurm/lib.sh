@@ -58,3 +58,15 @@ ty_tail_logs() {
     tail -n 15 "$f" >&2
   done
 }
+
+# Sets state_dir from the only option check.sh and stop.sh take, --state-dir DIR.
+ty_parse_state_dir() {
+  state_dir=$TY_SLURM_DEFAULT_STATE_DIR
+  while (($#)); do
+    case $1 in
+      --state-dir) state_dir=$2; shift 2 ;;
+      -h | --help) echo "usage: $0 [--state-dir DIR]"; exit 0 ;;
+      *) ty_die "unknown option: $1" ;;
+    esac
+  done
+}

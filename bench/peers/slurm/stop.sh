@@ -8,14 +8,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 source "$here/lib.sh"
 
-state_dir=$TY_SLURM_DEFAULT_STATE_DIR
-while (($#)); do
-  case $1 in
-    --state-dir) state_dir=$2; shift 2 ;;
-    -h | --help) echo "usage: $0 [--state-dir DIR]"; exit 0 ;;
-    *) ty_die "unknown option: $1" ;;
-  esac
-done
+ty_parse_state_dir "$@"
 [[ -d $state_dir/run ]] || { ty_log "nothing to stop in $state_dir"; exit 0; }
 state_dir=$(cd "$state_dir" && pwd)
 run=$state_dir/run
