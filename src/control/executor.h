@@ -146,7 +146,8 @@ class Executor {
   void KillRecorded(const RunRecord& record);
   void FinishStudy(Study& study);
   void FinishTrial(Run& run, double ml_units);
-  void ReadTrialMetrics(Run& run);
+  // Merges the new reports under `tag` in the trial's master metric file into run.metrics.
+  void ReadTrialMetrics(Run& run, const std::string& tag);
   bool ShouldStopTrial(const Run& run) const;
   void RecoverStudy(const std::string& project, const model::Job& job);
   Study* StudyOf(const Run& run);

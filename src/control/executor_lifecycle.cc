@@ -14,6 +14,7 @@
 #include "logs/capture.h"
 #include "logs/log_reader.h"
 #include "plan/cluster_plan.h"
+#include "tuning/study_policy.h"
 
 namespace trainyard::control {
 namespace {
@@ -472,7 +473,7 @@ void Executor::CheckRun(Run& run) {
     }
     if (now >= run.next_metrics_read) {
       run.next_metrics_read = now + std::chrono::seconds(1);
-      ReadTrialMetrics(run);
+      ReadTrialMetrics(run, tuning::MetricTagOf(study->spec));
       if (ShouldStopTrial(run)) {
         run.stopped_early = true;
         BeginStop(run, model::JobState::kSucceeded, "");

@@ -26,18 +26,22 @@ constexpr std::string_view kRestartedCancelling =
 
 }  // namespace
 
-Result<std::vector<sched::ReplicaDemand>> DemandsOf(const std::vector<plan::ReplicaShape>& shapes,
-                                                    const catalog::Catalog& catalog) {
-  std::vector<sched::ReplicaDemand> demands;
+Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Job& job,
+                                     const std::vector<plan::ReplicaShape>& shapes,
+                                     const catalog::Catalog& catalog) {
+  sched::JobDemand demand;
+  demand.key = project + "/" + job.job_id;
+  demand.priority = job.training_input->scheduling ? job.training_input->scheduling->priority : 0;
+  demand.sequence = job.create_time ? job.create_time->time_since_epoch().count() : 0;
   for (const plan::ReplicaShape& shape : shapes) {
-    Result<sched::ReplicaDemand> demand = sched::DemandOf(
+    Result<sched::ReplicaDemand> replica = sched::DemandOf(
         shape.task_name, shape.machine_type, shape.accelerator, shape.accelerator_count, catalog);
-    if (!demand.ok()) {
-      return demand.status();
+    if (!replica.ok()) {
+      return replica.status();
     }
-    demands.push_back(std::move(*demand));
+    demand.replicas.push_back(std::move(*replica));
   }
-  return demands;
+  return demand;
 }
 
 std::vector<sched::Allocation> Executor::RunningAllocations() const {
@@ -94,22 +98,17 @@ void Executor::ScheduleQueue() {
       fail(model::JobState::kFailed, shapes.status().message());
       continue;
     }
-    Result<std::vector<sched::ReplicaDemand>> replicas = DemandsOf(*shapes, catalog_);
-    if (!replicas.ok()) {
-      fail(model::JobState::kFailed, replicas.status().message());
+    Result<sched::JobDemand> demand = JobDemandOf(project, job, *shapes, catalog_);
+    if (!demand.ok()) {
+      fail(model::JobState::kFailed, demand.status().message());
       continue;
     }
-    sched::JobDemand demand;
-    demand.key = project + "/" + job.job_id;
-    demand.priority = job.training_input->scheduling ? job.training_input->scheduling->priority : 0;
-    demand.sequence = job.create_time ? job.create_time->time_since_epoch().count() : 0;
-    demand.replicas = std::move(*replicas);
-    if (auto never = sched::NeverFits(options_.inventory, options_.accounting, demand)) {
+    if (auto never = sched::NeverFits(options_.inventory, options_.accounting, *demand)) {
       fail(model::JobState::kFailed, "The job cannot run on this cluster: it " + *never);
       continue;
     }
-    demands.push_back(demand);
-    queued.push_back({project, std::move(job), std::move(*shapes), std::move(demand)});
+    demands.push_back(*demand);
+    queued.push_back({project, std::move(job), std::move(*shapes), std::move(*demand)});
   }
 
   // Studies' next trials compete for room with the queue, at their job's priority and age.

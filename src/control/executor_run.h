@@ -96,8 +96,8 @@ struct Executor::Study {
   std::unique_ptr<tuning::Suggester> suggester;
   std::optional<tuning::SearchSpace> space;
   std::vector<model::HyperparameterOutput> prior;  // the resumed job's trials
-  // Completed trials' metric curves (for the median stopping rule), by trial id.
-  std::map<std::string, std::vector<tuning::MetricPoint>> curves;
+  // Completed trials' metric curves, the median stopping rule's reference.
+  std::vector<std::vector<tuning::MetricPoint>> curves;
 
   bool staged = false;
   std::optional<sched::Allocation> pending;  // the first trial's room, held while staging
@@ -125,9 +125,11 @@ struct Executor::Queued {
 std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job);
 std::string_view MaxWaitTimeMessage();
 std::string_view CancelledMessage();
-// The demand of every replica of `shapes`, or the error that makes the job unrunnable.
-Result<std::vector<sched::ReplicaDemand>> DemandsOf(const std::vector<plan::ReplicaShape>& shapes,
-                                                    const catalog::Catalog& catalog);
+// The placement demand of `job` (key "project/jobId", its priority and age) running `shapes`,
+// or the error that makes the job unrunnable.
+Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Job& job,
+                                     const std::vector<plan::ReplicaShape>& shapes,
+                                     const catalog::Catalog& catalog);
 std::string_view MaxRunningTimeMessage();
 std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job);
 // Whether a job that started has run longer than its maxRunningTime at `now`.

@@ -109,16 +109,12 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   if (!shapes.ok()) {
     return fail(shapes.status().message());
   }
-  Result<std::vector<sched::ReplicaDemand>> demands = DemandsOf(*shapes, catalog_);
-  if (!demands.ok()) {
-    return fail(demands.status().message());
+  Result<sched::JobDemand> demand = JobDemandOf(project, job, *shapes, catalog_);
+  if (!demand.ok()) {
+    return fail(demand.status().message());
   }
   study->shapes = std::move(*shapes);
-  study->demand.key = study->key;
-  study->demand.priority =
-      job.training_input->scheduling ? job.training_input->scheduling->priority : 0;
-  study->demand.sequence = job.create_time ? job.create_time->time_since_epoch().count() : 0;
-  study->demand.replicas = std::move(*demands);
+  study->demand = std::move(*demand);
   Result<tuning::SearchSpace> space = tuning::SearchSpace::FromSpec(study->spec);
   if (!space.ok()) {
     return fail(space.status().message());
@@ -146,7 +142,7 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   auto add_curves = [&](const std::vector<model::HyperparameterOutput>& trials) {
     for (const model::HyperparameterOutput& trial : trials) {
       if (trial.state == model::JobState::kSucceeded && trial.final_metric) {
-        study->curves[trial.trial_id] = CurveOf(trial);
+        study->curves.push_back(CurveOf(trial));
       }
     }
   };
@@ -244,16 +240,13 @@ bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
   return true;
 }
 
-void Executor::ReadTrialMetrics(Run& run) {
+void Executor::ReadTrialMetrics(Run& run, const std::string& tag) {
   const auto master = std::find_if(run.replicas.begin(), run.replicas.end(), [](const auto& r) {
     return r.shape.role == plan::Role::kMaster;
   });
   if (master == run.replicas.end()) {
     return;
   }
-  const Study* study = StudyOf(run);
-  const std::string tag =
-      study ? tuning::MetricTagOf(study->spec) : std::string(tuning::kDefaultMetricTag);
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
   std::ifstream file(layout.metrics_dir() + "/" + master->shape.task_name + ".metrics");
   if (!file) {
@@ -271,18 +264,14 @@ bool Executor::ShouldStopTrial(const Run& run) const {
     return false;
   }
   const Study& study = *found->second;
-  std::vector<std::vector<tuning::MetricPoint>> completed;
-  for (const auto& [trial, curve] : study.curves) {
-    completed.push_back(curve);
-  }
-  return tuning::ShouldStopEarly(run.metrics, completed, study.spec.goal);
+  return tuning::ShouldStopEarly(run.metrics, study.curves, study.spec.goal);
 }
 
 void Executor::FinishTrial(Run& run, double ml_units) {
-  ReadTrialMetrics(run);
   Study* study = StudyOf(run);
   const std::string tag =
       study ? tuning::MetricTagOf(study->spec) : std::string(tuning::kDefaultMetricTag);
+  ReadTrialMetrics(run, tag);
   const std::optional<tuning::MetricPoint> last = tuning::LatestMetric(run.metrics);
   const bool measured = run.outcome == model::JobState::kSucceeded && last.has_value();
   const WallTime now = Now();
@@ -342,7 +331,7 @@ void Executor::FinishTrial(Run& run, double ml_units) {
   }
   SayTo(run.project, run.job_id, "", run.outcome == model::JobState::kFailed, summary);
   if (study != nullptr && measured) {
-    study->curves[run.trial_id] = run.metrics;
+    study->curves.push_back(run.metrics);
   }
 }
 
