@@ -95,18 +95,23 @@ def count_hello(directory, pattern):
     return sum(1 for f in files if f.read_text().strip() == "hello")
 
 
+def slurm_finish(slurm, out, jobs, t0, submitted, what):
+    """Waits until Slurm is idle, checks that every job said hello in `out`, and returns the
+    burst's figures; `what` names the shortfall ("... {ok} of {jobs} tasks")."""
+    done = wait_slurm_idle(slurm, t0)
+    ok = count_hello(out, "*.out")
+    if ok != jobs:
+        raise RuntimeError(what.format(ok, jobs) + " said hello")
+    return {"submit_s": submitted - t0, "last_terminal_s": done - t0,
+            "submit_rate": jobs / (submitted - t0), "completion_rate": jobs / (done - t0)}
+
+
 def slurm_array(slurm, jobs, rep):
     out = slurm.out / f"array-{rep}"
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     slurm.sbatch(f"--array=0-{jobs - 1}", "-o", str(out / "%A_%a.out"), "--wrap", "echo hello")
-    submitted = time.time()
-    done = wait_slurm_idle(slurm, t0)
-    ok = count_hello(out, "*.out")
-    if ok != jobs:
-        raise RuntimeError(f"slurm array: {ok} of {jobs} tasks said hello")
-    return {"submit_s": submitted - t0, "last_terminal_s": done - t0,
-            "submit_rate": jobs / (submitted - t0), "completion_rate": jobs / (done - t0)}
+    return slurm_finish(slurm, out, jobs, t0, time.time(), "slurm array: {} of {} tasks")
 
 
 def slurm_separate(slurm, jobs, clients, rep):
@@ -123,13 +128,8 @@ def slurm_separate(slurm, jobs, clients, rep):
     t0 = time.time()
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
         list(pool.map(submit, range(clients)))
-    submitted = time.time()
-    done = wait_slurm_idle(slurm, t0)
-    ok = count_hello(out, "*.out")
-    if ok != jobs:
-        raise RuntimeError(f"slurm separate sbatch: {ok} of {jobs} jobs said hello")
-    return {"submit_s": submitted - t0, "last_terminal_s": done - t0,
-            "submit_rate": jobs / (submitted - t0), "completion_rate": jobs / (done - t0)}
+    return slurm_finish(slurm, out, jobs, t0, time.time(),
+                        "slurm separate sbatch: {} of {} jobs")
 
 
 def main():
