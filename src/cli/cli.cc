@@ -11,10 +11,12 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>  // isatty
 
+#include "base/clock.h"
 #include "catalog/catalog.h"
 #include "cli/commands.h"
 #include "cli/jobs_tree.h"
 #include "cli/local_train_command.h"
+#include "control/batch_task.h"
 #include "server/serve.h"
 
 namespace trainyard::cli {
@@ -120,6 +122,14 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->add_option("--stop-grace", stop_grace_seconds,
                    "Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).")
       ->check(CLI::Range(0.0, 3600.0));
+  serve
+      ->add_option("--backend", serve_options.backend,
+                   "local (default: jobs run on this machine) or slurm (each job becomes one "
+                   "heterogeneous Slurm job; SLURM_CONF picks the cluster, as for sbatch).")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  serve->add_option("--slurm-config", serve_options.slurm_config,
+                    "With --backend slurm: YAML file naming partitions, GRES types, ports and "
+                    "node addresses (docs/slurm.md).");
   serve->add_flag("--hold-queue", serve_options.hold_queue,
                   "Accept jobs but start none (maintenance); running jobs go on.");
   serve->add_flag("--stop-jobs-on-exit", serve_options.stop_jobs_on_exit,
@@ -137,6 +147,12 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       serve_options.python_versions.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
     }
   });
+
+  // What each task of a job runs inside a Slurm allocation (control/batch_task.h); not for
+  // people, so not in the help.
+  CLI::App* batch_task = app.add_subcommand("batch-task", "");
+  std::string launch_file;
+  batch_task->add_option("--launch", launch_file, "The job's launch file.")->required();
 
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);
@@ -162,6 +178,12 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
   if (serve->parsed()) {
     return server::Serve(serve_options);
+  }
+  if (batch_task->parsed()) {
+    const SystemClock clock;
+    return control::RunBatchTask(
+        launch_file, [](std::string_view name) { return GetEnv(std::string(name).c_str()); },
+        catalog::Catalog::Builtin(), clock);
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
     return *rc;

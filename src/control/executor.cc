@@ -128,7 +128,7 @@ void Executor::StopAllReplicas() {
   drain(options_.stop_grace);
   for (auto& [key, run] : runs_) {
     for (const Run::Replica& replica : run->replicas) {
-      if (replica.alive) {
+      if (replica.alive && replica.pid > 0) {
         launcher_.SignalGroup(replica.pid, SIGKILL);
       }
     }
@@ -191,6 +191,7 @@ void Executor::RunOnce() {
   for (Event& event : events) {
     ProcessEvent(event);
   }
+  PollBatch();
   for (auto it = runs_.begin(); it != runs_.end();) {
     Run& run = *it->second;
     CheckRun(run);
@@ -232,7 +233,9 @@ void Executor::PublishReplicas() {
                        .pid = replica.pid,
                        .restarts = replica.restarts};
       if (replica.alive) {
-        info.state = run->phase == Run::Phase::kStopping ? "STOPPING" : "RUNNING";
+        info.state = run->phase == Run::Phase::kStopping  ? "STOPPING"
+                     : run->batch && !run->batch->running ? "PENDING"
+                                                          : "RUNNING";
       } else {
         info.state = replica.restart_at ? "RESTARTING" : "EXITED";
       }

@@ -37,7 +37,9 @@
 #include "control/job_controller.h"
 #include "control/replica_policy.h"
 #include "control/run_record.h"
+#include "plan/cluster_plan.h"
 #include "plan/replicas.h"
+#include "run/cluster_backend.h"
 #include "run/launcher.h"
 #include "run/stager.h"
 #include "sched/inventory.h"
@@ -62,14 +64,28 @@ struct ExecutorOptions {
   std::chrono::milliseconds stop_grace{10'000};
   std::chrono::milliseconds tick{200};  // how often the loop looks at timers without a wake-up
   bool hold_queue = false;              // start no QUEUED job (running ones go on)
+
+  // A cluster workload manager (run/cluster_backend.h: Slurm) that places and starts whole jobs
+  // instead of this machine's placement (sched/) and `launcher`; null for the local backend.
+  // Not owned. Each job becomes one manager job whose tasks run `cluster_task_command` +
+  // `--launch <launch file>` (control/batch_task.h); executor_batch.cc.
+  run::ClusterBackend* cluster = nullptr;
+  std::vector<std::string> cluster_task_command;  // {"/usr/bin/trainyard", "batch-task"}
+  std::string cluster_supervisor;                 // trainyard-replica's path on the nodes
+  int cluster_first_port = 20000;  // replicas' ports are picked in [first, first + count)
+  int cluster_port_count = 10000;
+  std::map<std::string, std::string, std::less<>> cluster_node_addresses;
+  std::chrono::milliseconds cluster_poll{1000};  // how often the manager is asked for states
 };
 
 // A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).
 struct ReplicaInfo {
   std::string task_name;
   std::string trial_id;  // the tuning trial it belongs to ("" for other jobs)
-  std::string state;     // RUNNING, RESTARTING (waiting for its backoff), STOPPING, EXITED
-  int pid = 0;           // its supervisor's (the process group's), 0 before the first start
+  // PENDING (a cluster manager has not started it yet), RUNNING, RESTARTING (waiting for its
+  // backoff), STOPPING, EXITED
+  std::string state;
+  int pid = 0;  // its supervisor's (the process group's), 0 before the first start
   int restarts = 0;
   std::string exit_status;  // how its last start ended ("exited with status 0"), if it did
 };
@@ -135,6 +151,8 @@ class Executor {
   void HandleExit(Run& run, std::size_t replica, const run::ExitStatus& status);
   void HandleStaged(const std::string& key, const Status& status);
   void Launch(Run& run);
+  // Every replica started: says so, and a PREPARING job becomes RUNNING.
+  void MarkStarted(Run& run);
   // Hyperparameter tuning (executor_study.cc).
   std::unique_ptr<Study> NewStudy(const std::string& project, const model::Job& job);
   void BeginStudy(const std::string& project, const model::Job& job, sched::Allocation pending);
@@ -157,6 +175,16 @@ class Executor {
   void SayTo(const std::string& project, const std::string& job_id, const std::string& trial_id,
              bool error, std::string_view message);
   Status StartReplica(Run& run, std::size_t replica);
+  // Cluster backends (executor_batch.cc).
+  void LaunchBatch(Run& run, const model::Job& job, plan::PlanContext context);
+  void PollBatch();
+  void CheckBatch(Run& run);
+  void CancelBatch(Run& run);
+  void EndBatchWithoutReplicas(Run& run, const run::ClusterJobState& state);
+  bool AdoptBatch(Run& run, const model::Job& job, const RunRecord& record,
+                  std::vector<plan::ReplicaShape> shapes);
+  // The first of `count` consecutive ports no running batch run uses.
+  int PickBatchPorts(int count);
   void SaveRecord(const Run& run);
   // `trial` is null for a plain job, else the tuning trial the record is of.
   bool Adopt(const std::string& project, const model::Job& job, const RunRecord& record,
@@ -193,6 +221,9 @@ class Executor {
   std::map<std::string, std::unique_ptr<Study>> studies_;  // by "project/jobId"
   std::map<int, std::string> pid_to_run_;
   MonoTime next_queue_scan_{};
+  std::map<std::string, run::ClusterJobState> batch_states_;  // by manager id, as last polled
+  MonoTime next_batch_poll_{};
+  int next_batch_port_ = -1;  // offset into the cluster port range; -1: not picked yet
 
   // Shared with other threads.
   mutable std::mutex mu_;

@@ -11,7 +11,7 @@
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
-#include "logs/capture.h"
+#include "control/service_log.h"
 #include "logs/log_reader.h"
 #include "plan/cluster_plan.h"
 #include "tuning/study_policy.h"
@@ -127,6 +127,40 @@ void Executor::Launch(Run& run) {
   const model::TrainingInput& input = *job->training_input;
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
 
+  plan::PlanContext context;
+  context.job_id = run.job_id;
+  context.python = PythonFor(input);
+  if (!input.package_uris.empty()) {
+    context.pythonpath = layout.packages_dir();
+  }
+  if (!options_.runtime_pythonpath.empty()) {
+    context.pythonpath += (context.pythonpath.empty() ? "" : ":") + options_.runtime_pythonpath;
+  }
+  if (!run.trial_id.empty()) {
+    context.trial_id = run.trial_id;
+    context.hp_metric_dir = layout.metrics_dir();
+    for (const auto& [name, value] : run.hyperparameters) {
+      context.trial_args.push_back(fmt::format("--{}={}", name, value));
+    }
+  }
+  context.gcs_mount = options_.gcs_mount;
+  context.storage_emulator_host = options_.storage_emulator_host;
+  if (!run.trial_id.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(layout.metrics_dir(), error);
+  }
+  if (!input.job_dir.empty()) {
+    Status job_dir = PrepareJobDir(input.job_dir);
+    if (!job_dir.ok()) {
+      BeginStop(run, model::JobState::kFailed, job_dir.message());
+      return;
+    }
+  }
+  if (options_.cluster != nullptr) {
+    LaunchBatch(run, *job, std::move(context));
+    return;
+  }
+
   // Every replica gets a port (CLUSTER_SPEC lists evaluators too), plus one for PyTorch.
   Result<std::vector<int>> ports = launcher_.FreePorts(static_cast<int>(run.replicas.size()) + 1);
   if (!ports.ok()) {
@@ -151,42 +185,12 @@ void Executor::Launch(Run& run) {
     placements.push_back(std::move(placement));
   }
 
-  plan::PlanContext context;
-  context.job_id = run.job_id;
-  context.python = PythonFor(input);
-  if (!input.package_uris.empty()) {
-    context.pythonpath = layout.packages_dir();
-  }
-  if (!options_.runtime_pythonpath.empty()) {
-    context.pythonpath += (context.pythonpath.empty() ? "" : ":") + options_.runtime_pythonpath;
-  }
-  if (!run.trial_id.empty()) {
-    context.trial_id = run.trial_id;
-    context.hp_metric_dir = layout.metrics_dir();
-    for (const auto& [name, value] : run.hyperparameters) {
-      context.trial_args.push_back(fmt::format("--{}={}", name, value));
-    }
-  }
-  context.gcs_mount = options_.gcs_mount;
-  context.storage_emulator_host = options_.storage_emulator_host;
   context.pytorch_master_port = ports->back();
-
   Result<std::vector<plan::ReplicaLaunch>> launches =
       plan::BuildClusterPlan(*job, shapes, placements, context, catalog_);
   if (!launches.ok()) {
     BeginStop(run, model::JobState::kFailed, launches.status().message());
     return;
-  }
-  if (!run.trial_id.empty()) {
-    std::error_code error;
-    std::filesystem::create_directories(layout.metrics_dir(), error);
-  }
-  if (!input.job_dir.empty()) {
-    Status job_dir = PrepareJobDir(input.job_dir);
-    if (!job_dir.ok()) {
-      BeginStop(run, model::JobState::kFailed, job_dir.message());
-      return;
-    }
   }
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {
     plan::ReplicaLaunch& launch = (*launches)[i];
@@ -206,6 +210,10 @@ void Executor::Launch(Run& run) {
       return;
     }
   }
+  MarkStarted(run);
+}
+
+void Executor::MarkStarted(Run& run) {
   Say(run, false,
       fmt::format("Started {} replica{}.", run.replicas.size(),
                   run.replicas.size() == 1 ? "" : "s"));
@@ -282,17 +290,22 @@ void Executor::SaveRecord(const Run& run) {
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {
     const Run::Replica& replica = run.replicas[i];
     const sched::ReplicaAssignment& assignment = run.allocation.replicas[i];
-    record.replicas.push_back(
-        {.task_name = replica.shape.task_name,
-         .pid = replica.pid,
-         .restarts = replica.restarts,
-         .seconds = replica.seconds,
-         .started = replica.pid > 0 ? std::optional(replica.started_wall) : std::nullopt,
-         .spec = replica.spec,
-         .node = assignment.node,
-         .device_indices = assignment.device_indices,
-         .cpus = assignment.cpus,
-         .memory_mib = assignment.memory_mib});
+    record.replicas.push_back({.task_name = replica.shape.task_name,
+                               .pid = replica.pid,
+                               .restarts = replica.restarts,
+                               .seconds = replica.seconds,
+                               .started = replica.pid > 0 || run.batch
+                                              ? std::optional(replica.started_wall)
+                                              : std::nullopt,
+                               .spec = replica.spec,
+                               .node = assignment.node,
+                               .device_indices = assignment.device_indices,
+                               .cpus = assignment.cpus,
+                               .memory_mib = assignment.memory_mib});
+  }
+  if (run.batch) {
+    record.batch_id = run.batch->id;
+    record.first_port = run.batch->first_port;
   }
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
   (void)WriteRunRecord(layout.run_record(), record);  // failing it only costs adoption later
@@ -304,17 +317,8 @@ void Executor::Say(const Run& run, bool error, std::string_view message) {
 
 void Executor::SayTo(const std::string& project, const std::string& job_id,
                      const std::string& trial_id, bool error, std::string_view message) {
-  const JobLayout layout(options_.data_dir, project, job_id, trial_id);
-  Result<logs::RecordWriter> writer = logs::RecordWriter::Open(layout.service_log(), clock_);
-  if (!writer.ok()) {
-    return;
-  }
-  const logs::Stream stream = error ? logs::Stream::kStderr : logs::Stream::kStdout;
-  for (std::size_t start = 0; start <= message.size();) {
-    const std::size_t end = std::min(message.find('\n', start), message.size());
-    (void)writer->WriteLine(stream, message.substr(start, end - start));
-    start = end + 1;
-  }
+  AppendServiceMessage(JobLayout(options_.data_dir, project, job_id, trial_id).service_log(),
+                       clock_, error, message);
 }
 
 void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& status) {
@@ -325,18 +329,20 @@ void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& st
   if (run.phase == Run::Phase::kStopping) {
     return;
   }
-  const ExitDecision decision = DecideOnExit(replica.shape.role, replica.shape.index, status,
-                                             replica.restarts, options_.restart);
+  // A cluster task restarts its replica itself (control/batch_task.h): the exit it records is
+  // final, so a death by a signal is one no restart is left for.
+  const ExitDecision decision = DecideOnExit(
+      replica.shape.role, replica.shape.index, status,
+      run.batch ? std::max(replica.restarts, options_.restart.max_restarts) : replica.restarts,
+      options_.restart);
   switch (decision.action) {
     case ExitDecision::Action::kNone:
       return;
     case ExitDecision::Action::kRestart:
       replica.restart_at = clock_.Monotonic() + decision.backoff;
       Say(run, false,
-          fmt::format("The replica {} {}; restarting it in {} s (restart {} of {}).",
-                      replica.shape.task_name, status.Describe(),
-                      std::chrono::duration<double>(decision.backoff).count(), replica.restarts + 1,
-                      options_.restart.max_restarts));
+          RestartMessage(replica.shape.task_name, status, decision.backoff, replica.restarts,
+                         options_.restart));
       return;
     case ExitDecision::Action::kSucceed:
       BeginStop(run, model::JobState::kSucceeded, "");
@@ -356,9 +362,12 @@ void Executor::BeginStop(Run& run, model::JobState outcome, std::string message)
   run.outcome = outcome;
   run.message = std::move(message);
   run.stop_started = clock_.Monotonic();
+  if (run.batch) {
+    CancelBatch(run);
+  }
   for (Run::Replica& replica : run.replicas) {
     replica.restart_at.reset();
-    if (replica.alive) {
+    if (replica.alive && replica.pid > 0) {
       launcher_.SignalGroup(replica.pid, SIGTERM);
     }
   }
@@ -366,6 +375,9 @@ void Executor::BeginStop(Run& run, model::JobState outcome, std::string message)
 }
 
 bool Executor::FinishIfStopped(Run& run) {
+  if (run.done) {
+    return true;
+  }
   if (std::any_of(run.replicas.begin(), run.replicas.end(),
                   [](const Run::Replica& replica) { return replica.alive; })) {
     return false;
@@ -416,6 +428,11 @@ void Executor::CheckRun(Run& run) {
   }
   const MonoTime now = clock_.Monotonic();
   if (run.phase == Run::Phase::kStopping) {
+    if (run.batch) {  // the manager escalates to SIGKILL itself (its KillWait)
+      CheckBatch(run);
+      FinishIfStopped(run);
+      return;
+    }
     if (!run.killed && now - run.stop_started >= options_.stop_grace) {
       run.killed = true;
       for (const Run::Replica& replica : run.replicas) {
@@ -483,6 +500,10 @@ void Executor::CheckRun(Run& run) {
   } else if (PastMaxRunningTime(*job, Now())) {
     MarkCancelling(run.project, run.job_id);
     BeginStop(run, model::JobState::kCancelled, std::string(kMaxRunningTimeMessage));
+    return;
+  }
+  if (run.batch) {
+    CheckBatch(run);
     return;
   }
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {

@@ -24,6 +24,23 @@ constexpr std::string_view kRestartedRunning =
 constexpr std::string_view kRestartedCancelling =
     "Job was cancelled by the user. (The trainyard server restarted while it was cancelling.)";
 
+// With a cluster manager every job goes to it at once, in the order placement would consider
+// them; it queues them itself. The allocations say what each replica asks for, on no node of
+// trainyard's.
+std::vector<sched::Allocation> HandOver(std::vector<sched::JobDemand> demands) {
+  std::stable_sort(demands.begin(), demands.end(), sched::StartsBefore);
+  std::vector<sched::Allocation> allocations;
+  for (const sched::JobDemand& demand : demands) {
+    sched::Allocation& allocation = allocations.emplace_back();
+    allocation.key = demand.key;
+    for (const sched::ReplicaDemand& replica : demand.replicas) {
+      allocation.replicas.push_back(
+          {.task_name = replica.task_name, .cpus = replica.cpus, .memory_mib = replica.memory_mib});
+    }
+  }
+  return allocations;
+}
+
 }  // namespace
 
 Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Job& job,
@@ -103,7 +120,10 @@ void Executor::ScheduleQueue() {
       fail(model::JobState::kFailed, demand.status().message());
       continue;
     }
-    if (auto never = sched::NeverFits(options_.inventory, options_.accounting, *demand)) {
+    // With a cluster manager, whether and where the job fits is the manager's to say.
+    if (auto never = options_.cluster != nullptr
+                         ? std::nullopt
+                         : sched::NeverFits(options_.inventory, options_.accounting, *demand)) {
       fail(model::JobState::kFailed, "The job cannot run on this cluster: it " + *never);
       continue;
     }
@@ -116,7 +136,9 @@ void Executor::ScheduleQueue() {
   demands.insert(demands.end(), trials.begin(), trials.end());
 
   const std::vector<sched::Allocation> placed =
-      sched::Place(options_.inventory, options_.accounting, RunningAllocations(), demands);
+      options_.cluster != nullptr
+          ? HandOver(demands)
+          : sched::Place(options_.inventory, options_.accounting, RunningAllocations(), demands);
   for (const sched::Allocation& allocation : placed) {
     auto it = std::find_if(queued.begin(), queued.end(), [&](const Queued& candidate) {
       return candidate.demand.key == allocation.key;
@@ -216,7 +238,9 @@ void Executor::Recover() {
     }
     const JobLayout layout(options_.data_dir, project, job.job_id);
     Result<RunRecord> record = ReadRunRecord(layout.run_record());
-    if (record.ok() && job.state != model::JobState::kPreparing && Adopt(project, job, *record)) {
+    // A cluster manager's job is taken over in any state: it may still wait for resources.
+    if (record.ok() && (job.state != model::JobState::kPreparing || !record->batch_id.empty()) &&
+        Adopt(project, job, *record)) {
       continue;
     }
     if (record.ok()) {
@@ -250,6 +274,9 @@ void Executor::Recover() {
 }
 
 void Executor::KillRecorded(const RunRecord& record) {
+  if (!record.batch_id.empty() && options_.cluster != nullptr) {
+    (void)options_.cluster->Cancel(record.batch_id);
+  }
   for (const RunRecord::Replica& replica : record.replicas) {
     Result<bool> alive = replica.pid > 0 ? launcher_.Adopt(replica.pid, replica.spec) : false;
     if (alive.ok() && *alive) {
@@ -279,6 +306,14 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
   }
   run->phase = Run::Phase::kRunning;
   run->allocation.key = run->key;
+  if (!record.batch_id.empty()) {
+    if (!AdoptBatch(*run, job, record, std::move(*shapes))) {
+      return false;
+    }
+    const std::string key = run->key;
+    runs_[key] = std::move(run);
+    return true;
+  }
   const MonoTime mono_now = clock_.Monotonic();
   const WallTime now = Now();
   std::vector<ExitEvent> ended;

@@ -81,6 +81,19 @@ struct Executor::Run {
   bool killed = false;  // SIGKILL sent
 
   bool done = false;  // to be removed by the loop
+
+  // Set when a cluster manager runs the job (executor_batch.cc): its replicas are the manager
+  // job's tasks (pid 0 here), whose ends are their exit files.
+  struct Batch {
+    std::string id;                         // the manager's job id
+    int first_port = 0;                     // task i listens on first_port + i
+    bool running = false;                   // the manager has started it
+    std::string reason;                     // the last pending reason said in the service log
+    std::optional<MonoTime> finished_seen;  // the manager says it ended; exit files awaited
+    MonoTime cancelled_at{};
+    bool cancel_sent = false;
+  };
+  std::optional<Batch> batch;
 };
 
 // A hyperparameter-tuning job the executor runs (executor_study.cc): its packages are staged

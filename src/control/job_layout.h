@@ -9,6 +9,9 @@
 //   <data>/jobs/<project>/<jobId>/run/<task>.exit      how a replica ended, from its supervisor
 //   <data>/jobs/<project>/<jobId>/run/replicas.json    what the executor started
 //   (control/run_record.h)
+//   <data>/jobs/<project>/<jobId>/run/launch.json      cluster backends: what the tasks run with
+//   <data>/jobs/<project>/<jobId>/run/batch.out        cluster backends: the batch step's output
+//   <data>/jobs/<project>/<jobId>/run/<task>.started   cluster backends: where a replica started
 //
 // A hyperparameter-tuning trial n has the same files below `trial-<n>/` (its working
 // directories `trial-<n>/<task>/`, logs `logs/trial-<n>/<task>.log` and
@@ -46,6 +49,13 @@ class JobLayout {
     return root_ + "/run" + trial_ + "/" + std::string(task) + ".exit";
   }
   std::string run_record() const { return root_ + "/run" + trial_ + "/replicas.json"; }
+  // Cluster backends: what the tasks are launched with (control/batch_launch.h), the batch
+  // step's own output, and what each task writes when its replica starts.
+  std::string launch_file() const { return root_ + "/run" + trial_ + "/launch.json"; }
+  std::string batch_output() const { return root_ + "/run" + trial_ + "/batch.out"; }
+  std::string started_path(std::string_view task) const {
+    return root_ + "/run" + trial_ + "/" + std::string(task) + ".started";
+  }
   // Where the replicas' CLOUD_ML_HP_METRIC_FILE files are (`<dir>/<task>.metrics`).
   std::string metrics_dir() const { return root_ + trial_ + "/hypertune"; }
 

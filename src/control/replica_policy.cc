@@ -15,6 +15,14 @@ std::chrono::milliseconds RestartBackoff(int restarts, const RestartPolicy& poli
   return std::min(backoff, policy.max_backoff);
 }
 
+std::string RestartMessage(std::string_view task_name, const run::ExitStatus& status,
+                           std::chrono::milliseconds backoff, int restarts,
+                           const RestartPolicy& policy) {
+  return fmt::format("The replica {} {}; restarting it in {} s (restart {} of {}).", task_name,
+                     status.Describe(), std::chrono::duration<double>(backoff).count(),
+                     restarts + 1, policy.max_restarts);
+}
+
 ExitDecision DecideOnExit(plan::Role role, int index, const run::ExitStatus& status, int restarts,
                           const RestartPolicy& policy) {
   const std::string replica = fmt::format("The replica {} {}", plan::RoleName(role), index);

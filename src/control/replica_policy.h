@@ -43,6 +43,12 @@ ExitDecision DecideOnExit(plan::Role role, int index, const run::ExitStatus& sta
 // The delay before restart number `restarts + 1`: initial × 2^restarts, at most max.
 std::chrono::milliseconds RestartBackoff(int restarts, const RestartPolicy& policy);
 
+// The service's message for a restart: "The replica worker 0 was terminated by signal 9
+// (SIGKILL); restarting it in 1 s (restart 1 of 3)." (`restarts` as for DecideOnExit).
+std::string RestartMessage(std::string_view task_name, const run::ExitStatus& status,
+                           std::chrono::milliseconds backoff, int restarts,
+                           const RestartPolicy& policy);
+
 // `message` followed by the last lines of a replica's stderr, as AI Platform shows a Python
 // traceback: "The replica worker 1 exited with a non-zero status of 1. Termination reason:
 // Error. Traceback (most recent call last): …". At most `max_lines` lines and `max_bytes`

@@ -75,7 +75,12 @@ std::string EncodeRunRecord(const RunRecord& record) {
   for (const RunRecord::Replica& replica : record.replicas) {
     replicas.push_back(EncodeReplica(replica));
   }
-  return json{{"replicas", std::move(replicas)}}.dump(1);
+  json out = {{"replicas", std::move(replicas)}};
+  if (!record.batch_id.empty()) {
+    out["batchId"] = record.batch_id;
+    out["firstPort"] = record.first_port;
+  }
+  return out.dump(1);
 }
 
 Result<RunRecord> DecodeRunRecord(std::string_view text) {
@@ -85,20 +90,24 @@ Result<RunRecord> DecodeRunRecord(std::string_view text) {
     for (const json& replica : in.at("replicas")) {
       record.replicas.push_back(DecodeReplica(replica));
     }
+    if (in.contains("batchId")) {
+      record.batch_id = in.at("batchId").get<std::string>();
+      record.first_port = in.at("firstPort").get<int>();
+    }
     return record;
   } catch (const std::exception& error) {
     return Status::InvalidArgument(std::string("Not a run record: ") + error.what());
   }
 }
 
-Status WriteRunRecord(const std::string& path, const RunRecord& record) {
+Status WriteFileAtomically(const std::string& path, const std::string& text) {
   const std::filesystem::path target(path);
   std::error_code error;
   std::filesystem::create_directories(target.parent_path(), error);
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << EncodeRunRecord(record);
+    out << text;
     out.flush();
     if (!out) {
       return Status::Internal("Cannot write " + temporary + ": " + std::strerror(errno));
@@ -109,6 +118,10 @@ Status WriteRunRecord(const std::string& path, const RunRecord& record) {
     return Status::Internal("Cannot rename " + temporary + " to " + path + ": " + error.message());
   }
   return Status();
+}
+
+Status WriteRunRecord(const std::string& path, const RunRecord& record) {
+  return WriteFileAtomically(path, EncodeRunRecord(record));
 }
 
 Result<RunRecord> ReadRunRecord(const std::string& path) {

@@ -35,11 +35,19 @@ struct RunRecord {
     std::int64_t memory_mib = 0;
   };
   std::vector<Replica> replicas;
+  // A job a cluster manager runs (control/batch_launch.h): its id there ("" for local runs) and
+  // the first of its replicas' ports.
+  std::string batch_id;
+  int first_port = 0;
 };
 
 std::string EncodeRunRecord(const RunRecord& record);
 // INVALID_ARGUMENT naming what is wrong when `json` is not a run record.
 Result<RunRecord> DecodeRunRecord(std::string_view json);
+
+// Replaces the file at `path` with `text` atomically (a temporary file, then a rename; the
+// directory is created when missing). INTERNAL naming the file on failure.
+Status WriteFileAtomically(const std::string& path, const std::string& text);
 
 // Atomic replacement of the file at `path` (its directory is created when missing).
 Status WriteRunRecord(const std::string& path, const RunRecord& record);

@@ -1,5 +1,6 @@
 #include "server/daemon.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -15,6 +16,8 @@
 #include "control/job_controller.h"
 #include "run/local/pip_stager.h"
 #include "run/local/process_launcher.h"
+#include "run/local/spawn.h"
+#include "run/slurm/slurm_backend.h"
 #include "sched/host_inventory.h"
 #include "server/server.h"
 #include "store/bucket_store.h"
@@ -55,6 +58,43 @@ Result<sched::Inventory> BuildInventory(const ServeOptions& options,
   return inventory;
 }
 
+// The Slurm backend for `--backend slurm`; null for the local backend.
+Result<std::unique_ptr<run::slurm::SlurmBackend>> BuildSlurmBackend(
+    const ServeOptions& options, const catalog::Catalog& catalog) {
+  if (options.backend == "local") {
+    return std::unique_ptr<run::slurm::SlurmBackend>();
+  }
+  if (options.backend != "slurm") {
+    return Status::InvalidArgument(std::vector<FieldViolation>{
+        {"backend", "unknown backend \"" + options.backend + "\": local or slurm"}});
+  }
+  std::string text;
+  if (!options.slurm_config.empty()) {
+    std::ifstream in(options.slurm_config);
+    if (!in) {
+      return Status::InvalidArgument(std::vector<FieldViolation>{
+          {"slurm_config", "cannot read the Slurm configuration " + options.slurm_config}});
+    }
+    std::stringstream read;
+    read << in.rdbuf();
+    text = read.str();
+  }
+  Result<run::slurm::SlurmConfig> config = run::slurm::ParseSlurmConfig(text, catalog);
+  if (!config.ok()) {
+    return config.status();
+  }
+  const char* path = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe): before any thread
+  if (Result<std::string> sbatch =
+          run::local::FindProgram("sbatch", path != nullptr ? path : run::local::kDefaultPath, ".");
+      !sbatch.ok()) {
+    return Status::FailedPrecondition(
+        "--backend slurm needs Slurm's clients (sbatch, squeue, "
+        "scancel, sacct) on PATH: " +
+        sbatch.status().message());
+  }
+  return std::make_unique<run::slurm::SlurmBackend>(std::move(*config));
+}
+
 std::string DefaultPython() {
   return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
@@ -85,6 +125,7 @@ struct Daemon::Impl {
   control::Executor* relay_target = nullptr;  // guarded by relay_mu
   std::unique_ptr<run::local::ProcessLauncher> launcher;
   run::local::PipStager stager;
+  std::unique_ptr<run::slurm::SlurmBackend> slurm;  // --backend slurm; null for local
   std::unique_ptr<control::Executor> executor;
   std::unique_ptr<Server> server;
   bool stopped = false;
@@ -146,6 +187,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
     return inventory.status();
   }
   impl->inventory = std::move(*inventory);
+  Result<std::unique_ptr<run::slurm::SlurmBackend>> slurm = BuildSlurmBackend(options, catalog);
+  if (!slurm.ok()) {
+    return slurm.status();
+  }
+  impl->slurm = std::move(*slurm);
   Impl* raw = impl.get();
   impl->launcher = std::make_unique<run::local::ProcessLauncher>(
       [raw](int pid, run::ExitStatus status) {
@@ -205,6 +251,16 @@ Result<int> Daemon::Start() {
   executor.restart.max_restarts = d.options.max_restarts;
   executor.stop_grace = d.options.stop_grace;
   executor.hold_queue = d.options.hold_queue;
+  if (d.slurm) {
+    const run::slurm::SlurmConfig& slurm = d.slurm->config();
+    const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();
+    executor.cluster = d.slurm.get();
+    executor.cluster_task_command = {(beside / "trainyard").string(), "batch-task"};
+    executor.cluster_supervisor = d.options.supervisor;
+    executor.cluster_first_port = slurm.first_port;
+    executor.cluster_port_count = slurm.port_count;
+    executor.cluster_node_addresses = slurm.node_addresses;
+  }
   d.executor =
       std::make_unique<control::Executor>(*d.controller, *d.jobs, catalog::Catalog::Builtin(),
                                           d.clock, *d.launcher, d.stager, std::move(executor));

@@ -44,6 +44,12 @@ struct ServeOptions {
   // trainyard's Python modules for replicas (`hypertune`), put on their PYTHONPATH; "" =
   // `python/` next to the supervisor, when it exists.
   std::string runtime_python_dir;
+
+  // Issue #9: "local" (this machine: sched/ placement, ProcessLauncher) or "slurm" (each job
+  // becomes a heterogeneous Slurm job, run/slurm/; SLURM_CONF in the environment picks the
+  // cluster). `slurm_config` is the operator's YAML (run/slurm/slurm_config.h), "" for defaults.
+  std::string backend = "local";
+  std::string slurm_config;
 };
 
 struct ListenAddress {

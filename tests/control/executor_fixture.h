@@ -43,10 +43,10 @@ class FakeStager final : public run::Stager {
   std::vector<run::StageRequest> requests;
 };
 
-run::ExitStatus Exited(int code) {
+[[maybe_unused]] run::ExitStatus Exited(int code) {
   return {.signaled = false, .code = code, .signal = 0};
 }
-run::ExitStatus Killed(int signal) {
+[[maybe_unused]] run::ExitStatus Killed(int signal) {
   return {.signaled = true, .code = 0, .signal = signal};
 }
 
@@ -75,6 +75,9 @@ class ExecutorTest : public ::testing::Test {
     }
     options.inventory.nodes.push_back(node);
     options.python = "/usr/bin/python3";
+    if (customize_) {
+      customize_(options);
+    }
     return options;
   }
 
@@ -165,6 +168,8 @@ class ExecutorTest : public ::testing::Test {
   int gpus_ = 2;
   bool defer_staging_ = false;
   std::vector<std::function<void()>> deferred_;
+  // Applied last to the executor's options (a cluster backend, a restart policy, …).
+  std::function<void(ExecutorOptions&)> customize_;
   std::unique_ptr<Executor> executor_;
 };
 

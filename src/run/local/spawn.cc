@@ -225,27 +225,39 @@ Result<int> SpawnProcess(const SpawnSpec& spec, const Environment& base_env) {
   }
   TY_RETURN_IF_ERROR(CreateDirectories(spec.working_dir));
 
-  UniqueFd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (stdin_fd.get() < 0) {
+  UniqueFd stdin_owner(spec.stdin_fd >= 0 ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (spec.stdin_fd < 0 && !stdin_owner.valid()) {
     return Status::Internal("Cannot open /dev/null: " + Errno(errno));
   }
-  Result<int> stdout_fd = OpenOutput(spec.stdout_path);
-  if (!stdout_fd.ok()) {
-    return stdout_fd.status();
+  UniqueFd stdout_owner;
+  if (spec.stdout_fd < 0) {
+    Result<int> stdout_fd = OpenOutput(spec.stdout_path);
+    if (!stdout_fd.ok()) {
+      return stdout_fd.status();
+    }
+    stdout_owner.reset(*stdout_fd);
   }
-  UniqueFd stdout_owner(*stdout_fd);
-  const bool same_output = spec.stderr_path == spec.stdout_path;
-  Result<int> stderr_fd = same_output ? Result<int>(-1) : OpenOutput(spec.stderr_path);
-  if (!stderr_fd.ok()) {
-    return stderr_fd.status();
+  // Both paths the same (and no descriptors given): stderr is a duplicate of stdout.
+  const bool same_output =
+      spec.stdout_fd < 0 && spec.stderr_fd < 0 && spec.stderr_path == spec.stdout_path;
+  UniqueFd stderr_owner;
+  if (spec.stderr_fd < 0 && !same_output) {
+    Result<int> stderr_fd = OpenOutput(spec.stderr_path);
+    if (!stderr_fd.ok()) {
+      return stderr_fd.status();
+    }
+    stderr_owner.reset(*stderr_fd);
   }
-  UniqueFd stderr_owner(*stderr_fd);
+  const int child_stdin = spec.stdin_fd >= 0 ? spec.stdin_fd : stdin_owner.get();
+  const int child_stdout = spec.stdout_fd >= 0 ? spec.stdout_fd : stdout_owner.get();
+  const int child_stderr = spec.stderr_fd >= 0 ? spec.stderr_fd
+                           : same_output       ? STDOUT_FILENO
+                                               : stderr_owner.get();
 
   FileActions actions;
-  posix_spawn_file_actions_adddup2(actions.get(), stdin_fd.get(), STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(actions.get(), stdout_owner.get(), STDOUT_FILENO);
-  posix_spawn_file_actions_adddup2(actions.get(), same_output ? STDOUT_FILENO : stderr_owner.get(),
-                                   STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(actions.get(), child_stdin, STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(actions.get(), child_stdout, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(actions.get(), child_stderr, STDERR_FILENO);
   if (!spec.working_dir.empty()) {
     posix_spawn_file_actions_addchdir_np(actions.get(), spec.working_dir.c_str());
   }

@@ -1,9 +1,11 @@
 // Starting one child process from a `SpawnSpec`: the posix_spawn plumbing shared by
-// `ProcessLauncher` (a replica's supervisor) and `PipStager` (pip). Internal to run/local/.
+// `ProcessLauncher` (a replica's supervisor), `PipStager` (pip) and run/command.h (the Slurm
+// clients). Internal to run/.
 //
 // The child runs without a shell in its own process group (pgid = its pid), with only the spec's
 // `blocked_signals` blocked and every signal at its default action (the server may ignore SIGPIPE),
-// stdin from /dev/null, stdout/stderr appended to the spec's files, and no other file descriptor
+// stdin from /dev/null, stdout/stderr appended to the spec's files (or the spec's descriptors:
+// run/command.h's pipes), and no other file descriptor
 // (all of this process's descriptors from 3 up are closed in the child, whatever their
 // close-on-exec flag). Thread-safe: plain functions of their arguments and the file system.
 #pragma once
@@ -33,6 +35,11 @@ struct SpawnSpec {
   // for both: stderr is a duplicate of stdout (one open file).
   std::string stdout_path;
   std::string stderr_path;
+  // Descriptors the child gets as its stdin, stdout and stderr instead of /dev/null and the paths
+  // above (-1: not used), e.g. pipe ends; the caller keeps and closes them.
+  int stdin_fd = -1;
+  int stdout_fd = -1;
+  int stderr_fd = -1;
 };
 
 // This process's environment (`environ`) as it is now.

@@ -1,0 +1,30 @@
+// Running a short-lived command and collecting what it prints (the Slurm clients: sbatch,
+// squeue, sacct, scancel, scontrol). No shell; stdin from `input` (then closed), stdout and stderr
+// read through pipes until the command exits; killed (SIGKILL to its process group) when it
+// outlives `timeout`. Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "run/launcher.h"
+
+namespace trainyard::run {
+
+struct CommandResult {
+  ExitStatus status;
+  std::string out;
+  std::string err;
+};
+
+// FAILED_PRECONDITION "Cannot run <program>: not found on PATH" (etc.) when it cannot be started;
+// DEADLINE_EXCEEDED "<program> did not finish within N s" on timeout. Otherwise the result,
+// whatever the exit status. Output beyond `max_output` bytes per stream is dropped (the first
+// bytes are kept).
+Result<CommandResult> RunCommand(const std::vector<std::string>& argv, const std::string& input,
+                                 std::chrono::milliseconds timeout,
+                                 std::size_t max_output = std::size_t{64} << 20);
+
+}  // namespace trainyard::run
