@@ -17,13 +17,6 @@ struct Violations {
   }
 };
 
-bool IsSlurmName(std::string_view text) {
-  return !text.empty() && std::ranges::all_of(text, [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '.' || c == '-';
-  });
-}
-
 // sbatch splits `#SBATCH` lines into words, and a line ends the option.
 bool HasSpace(std::string_view text) {
   return std::ranges::any_of(

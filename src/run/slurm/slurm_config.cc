@@ -34,14 +34,6 @@ struct Violations {
   }
 };
 
-// A Slurm partition or GRES type name: [A-Za-z0-9_.-]+.
-bool IsSlurmName(std::string_view text) {
-  return !text.empty() && std::ranges::all_of(text, [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '.' || c == '-';
-  });
-}
-
 bool HasSpace(std::string_view text) {
   return std::ranges::any_of(text, [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
 }
@@ -327,6 +319,13 @@ Result<SlurmConfig> ParseRoot(const YAML::Node& root, const catalog::Catalog& ca
 }
 
 }  // namespace
+
+bool IsSlurmName(std::string_view text) {
+  return !text.empty() && std::ranges::all_of(text, [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
+  });
+}
 
 Result<SlurmConfig> ParseSlurmConfig(std::string_view yaml_text, const catalog::Catalog& catalog) {
   try {

@@ -61,6 +61,9 @@ struct SlurmConfig {
 // or not a mapping, is INVALID_ARGUMENT (naming the line). An empty file is the defaults.
 Result<SlurmConfig> ParseSlurmConfig(std::string_view yaml_text, const catalog::Catalog& catalog);
 
+// Whether `text` is a Slurm partition, GRES type or job name: [A-Za-z0-9_.-]+.
+bool IsSlurmName(std::string_view text);
+
 // The partition for a job of `priority` ("" = Slurm's default).
 std::string PartitionFor(std::int32_t priority, const SlurmConfig& config);
 
