@@ -3,8 +3,9 @@ in the same run, and each aim of issue #8 with its status.
 
     report.py --work DIR --meta META.json --out REPORT.md [--record RESULTS.md]
 
-Reads DIR/{trivial,distributed,burst,logs}.json (bench/scenarios/*.py) and DIR/api-*.md (the
-tables bench/api/run.sh wrote, one per run); a scenario that is missing is reported as not run.
+Reads DIR/{trivial,distributed,burst,logs,slurm_backend}.json (bench/scenarios/*.py) and
+DIR/api-*.md (the tables bench/api/run.sh wrote, one per run); a scenario that is missing is
+reported as not run.
 With --record, replaces the block between the "bench/run" markers of RESULTS.md (or inserts it
 after the title); everything else in that file is kept.
 """
@@ -235,6 +236,38 @@ def api_section(work, meta, aims_of):
     return out
 
 
+def slurm_backend_section(b):
+    out = ["### 7. trainyard on Slurm against plain Slurm (issue #9)", ""]
+    if not b:
+        return out + [absent("slurm_backend"), ""]
+    s = b["summary"]
+    base = s["slurm"]["e2e"]["median"]
+    ty = s["trainyard-slurm"]["e2e"]
+    out += [f"**Aim** (issue #9): the overhead of trainyard on Slurm over plain `sbatch` for the "
+            f"same job, measured in the same run. This run: {ratio(ty['median'], base)} "
+            f"(+{ms(ty['median'] - base)} ms at the median).", "",
+            f"The same trivial job (one replica, the trainer module, nothing staged) on the same "
+            f"cluster, {runs(b['reps'])} of each path, interleaved; both clients poll every "
+            f"{b['poll_ms']:.0f} ms. Time in ms from the submit to the client seeing the job "
+            "finished (p50, p90, min – max) and, as *launch*, to the trainer's module running "
+            "(p50).",
+            "", "| path | p50 | p90 | min – max | ÷ plain Slurm (p50) | launch p50 |",
+            "|---|---:|---:|---:|---:|---:|"]
+    labels = {"slurm": "plain Slurm: `sbatch`, then `squeue` every 20 ms",
+              "trainyard-slurm": "`trainyard serve --backend slurm`: POST, then GET every 20 ms"}
+    for path, label in labels.items():
+        x = s[path]["e2e"]
+        launch = (s[path].get("launch") or {}).get("median")
+        out.append(f"| {label} | {ms(x['median'])} | {ms(x['p90'])} | {ms(x['min'])} – "
+                   f"{ms(x['max'])} | {ratio(x['median'], base)} | {ms(launch)} |")
+    out += ["", f"trainyard's own timestamps (p50): createTime → startTime (queued, then "
+            f"submitted with `sbatch`) {ms(s['trainyard-slurm']['create_to_start']['median'])} ms, "
+            f"startTime → endTime {ms(s['trainyard-slurm']['start_to_end']['median'])} ms, "
+            f"endTime → seen by the client {ms(s['trainyard-slurm']['end_to_seen']['median'])} "
+            "ms.", ""]
+    return out
+
+
 def logs_section(g, aims):
     out = ["### 5. Logs", ""] + aims_lib.aim_lines(aims, "logs")
     if not g:
@@ -302,6 +335,7 @@ def main():
     body += logs_section(results["logs"], aims)
     body += ["### 6. Tuning", "",
              meta.get("tuning_note", "See the Tuning section below (`bench/tuning/run.sh`)."), ""]
+    body += slurm_backend_section(load(args.work, "slurm_backend"))
     if args.plot:
         body += [f"![Latency distributions of this run]({args.plot})", ""]
     text = "\n".join(body).rstrip() + "\n"
