@@ -17,6 +17,55 @@ import unittest
 
 GCLOUD = shutil.which("gcloud") or "/usr/bin/gcloud"
 
+# The backend every `trainyard serve` of the tests uses: TY_E2E_BACKEND=local (default) or slurm,
+# the Slurm test cluster of TY_SLURM_STATE_DIR (tests/slurm/CMakeLists.txt, the CTest fixture
+# `slurm_cluster`).
+BACKEND = os.environ.get("TY_E2E_BACKEND", "local")
+# What the tests' Slurm configuration says (as tests/slurm/slurm_execution_test.cc).
+SLURM_CONFIG = """partition: debug
+gres_types:
+  NVIDIA_TESLA_T4: fake
+finished_jobs: jobcomp
+ports: {first: 30000, count: 2000}
+"""
+SKIPPED = 77  # exit code of a run skipped as a whole (CTest's SKIP_RETURN_CODE)
+
+
+def slurm_cluster():
+    """(slurm_conf, why) for the Slurm test cluster of TY_SLURM_STATE_DIR, by the rule of
+    tests/support/slurm_cluster.h: it is there when its setup left <state dir>/etc/slurm.conf and
+    <state dir>/env.sh; otherwise slurm_conf is None and `why` quotes <state dir>.unavailable."""
+    state_dir = os.environ.get("TY_SLURM_STATE_DIR", "")
+    conf = os.path.join(state_dir, "etc", "slurm.conf")
+    if state_dir and os.path.exists(conf) and os.path.exists(os.path.join(state_dir, "env.sh")):
+        return conf, ""
+    reason = ""
+    try:
+        with open(state_dir + ".unavailable", encoding="utf-8") as f:
+            reason = f.read().strip()
+    except OSError:
+        pass
+    return None, ("no Slurm test cluster in %s (%s); TRAINYARD_REQUIRE_SLURM=1 makes this a "
+                  "failure" % (state_dir or "$TY_SLURM_STATE_DIR (unset)",
+                               reason or "not started: ctest starts it, as the fixture "
+                                         "slurm_cluster"))
+
+
+def backend_setup(tmp):
+    """(extra serve arguments, extra environment) for BACKEND; for slurm writes the configuration
+    into `tmp`. Call only after main() checked that the cluster is there."""
+    if BACKEND == "local":
+        return [], {}
+    if BACKEND != "slurm":
+        raise ValueError("TY_E2E_BACKEND must be local or slurm, not %r" % BACKEND)
+    conf, why = slurm_cluster()
+    if conf is None:
+        raise RuntimeError(why)
+    config = os.path.join(tmp, "slurm-config.yaml")
+    with open(config, "w", encoding="utf-8") as f:
+        f.write(SLURM_CONFIG)
+    return ["--backend", "slurm", "--slurm-config", config], {"SLURM_CONF": conf}
+
 
 def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=None):
     """An environment whose CLOUDSDK_CONFIG is a private configuration at `config_dir`.
@@ -82,9 +131,10 @@ class TrainyardServer:
 
     _SERVING = re.compile(r"trainyard: serving on (http://127\.0\.0\.1:(\d+)/)")
 
-    def __init__(self, trainyard, data_dir, extra_args=()):
+    def __init__(self, trainyard, data_dir, extra_args=(), extra_env=None):
         self._args = [trainyard, "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir,
                       *extra_args]
+        self._extra_env = dict(extra_env or {})
         self._proc = None
         self._lines = []
         self._reader = None
@@ -94,6 +144,7 @@ class TrainyardServer:
 
     def start(self, timeout=30):
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
+        env.update(self._extra_env)
         self._proc = subprocess.Popen(self._args, stdin=subprocess.DEVNULL,
                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                       text=True, env=env)
@@ -163,9 +214,12 @@ class ServerTestCase(unittest.TestCase):
 
 
 def start_server(trainyard, tmp, data_dir, extra_args=()):
-    """A started TrainyardServer; on failure removes the test class's `tmp` and raises."""
-    server = TrainyardServer(trainyard, data_dir, extra_args=extra_args)
+    """A started TrainyardServer on BACKEND; on failure removes the test class's `tmp` and
+    raises."""
     try:
+        backend_args, backend_env = backend_setup(tmp)
+        server = TrainyardServer(trainyard, data_dir, extra_args=[*extra_args, *backend_args],
+                                 extra_env=backend_env)
         server.start()
     except Exception:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -186,10 +240,17 @@ class _CountingResult(unittest.TextTestResult):
 def main(doc, set_trainyard):
     """Parses --trainyard PATH (handing the absolute path to `set_trainyard`), runs the calling
     module's unittest tests with the remaining arguments, prints "N passed, M failed", and exits
-    non-zero when any test failed or none passed."""
+    non-zero when any test failed or none passed. With TY_E2E_BACKEND=slurm and no Slurm test
+    cluster it runs nothing and exits SKIPPED, or 1 under TRAINYARD_REQUIRE_SLURM=1."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--trainyard", required=True, help="path of the trainyard binary")
     args, rest = parser.parse_known_args()
+    if BACKEND == "slurm":
+        conf, why = slurm_cluster()
+        if conf is None:
+            required = os.environ.get("TRAINYARD_REQUIRE_SLURM") == "1"
+            print(("FAILED: " if required else "SKIPPED: ") + why, flush=True)
+            sys.exit(1 if required else SKIPPED)
     set_trainyard(os.path.abspath(args.trainyard))
     program = unittest.main(module="__main__", argv=[sys.argv[0]] + rest, exit=False,
                             verbosity=2,

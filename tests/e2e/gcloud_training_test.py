@@ -41,6 +41,12 @@ BUCKET = "e2e-train"
 RUNTIME = ["--region", "us-central1", "--runtime-version", "2.11", "--python-version", "3.7"]
 TERMINAL = ("SUCCEEDED", "FAILED", "CANCELLED")
 JOB_DEADLINE_S = 300  # per job: a 2-core CI machine shared with other tests
+# With TY_E2E_BACKEND=slurm (gcloud_env.py) every job runs on the Slurm test cluster: 4 nodes of
+# 8 CPUs, 16000 MB and 2 fake T4s. The seed's GPU job asks for 10 n1-highcpu-16 (16 vCPUs each)
+# and 40 T4s: Slurm refuses it, and accelerator emulation is the local backend's inventory only.
+ON_SLURM = gcloud_env.BACKEND == "slurm"
+SEED_GPU_ON_SLURM = ("the seed's GPU job (n1-highcpu-16 replicas, 40 T4s) is bigger than the "
+                     "Slurm test cluster (8-CPU nodes, 8 GPUs); --accelerator-emulation is local")
 # A CUSTOM job of CPU replicas: a master, one worker, one parameter server.
 CUSTOM_CONFIG = """trainingInput:
   scaleTier: CUSTOM
@@ -189,6 +195,9 @@ class ServerFixture:
                 self.assertEqual(report["env"]["TRAINYARD_JOB_DIR_URI"], job_dir)
                 self.assertEqual(report["env"]["STORAGE_EMULATOR_HOST"],
                                  self.server.url.rstrip("/"))
+                # On the Slurm backend every replica is a task of one Slurm job.
+                self.assertEqual(report["env"]["SLURM_JOB_ID"] is not None, ON_SLURM)
+        self.assertEqual(len({r["env"]["SLURM_JOB_ID"] for r in reports.values()}), 1, reports)
 
     def assert_ps_stopped(self, job_dir, ps):
         """Every parameter server got SIGTERM when the master ended (it notes it and exits)."""
@@ -231,6 +240,7 @@ class TrainingTest(ServerFixture, gcloud_env.ServerTestCase):
         self.assertEqual(chief["env"]["CUDA_VISIBLE_DEVICES"], "")
         self.assertIsNone(chief["env"]["TRAINYARD_EMULATED_ACCELERATORS"])
 
+    @unittest.skipIf(ON_SLURM, SEED_GPU_ON_SLURM)
     def test_the_seed_gpu_config_succeeds_on_emulated_t4s(self):
         job_dir = "gs://%s/e2e_seed_gpu" % BUCKET
         self.submit("e2e_seed_gpu", "--config", SEED_GPU)
@@ -315,6 +325,8 @@ class NeverFitsTest(ServerFixture, gcloud_env.ServerTestCase):
 
     maxDiff = None
 
+    @unittest.skipIf(ON_SLURM, SEED_GPU_ON_SLURM + "; Slurm, not trainyard's inventory, refuses "
+                     "it there")
     def test_the_seed_gpu_config_never_fits_without_emulation(self):
         if shutil.which("nvidia-smi"):
             self.skipTest("this machine may have GPUs: the job might fit")

@@ -13,6 +13,7 @@ REPORTED_VARIABLES = (
     "STORAGE_EMULATOR_HOST",
     "TRAINYARD_EMULATED_ACCELERATORS",
     "TRAINYARD_JOB_DIR_URI",
+    "SLURM_JOB_ID",  # set when the replica runs on Slurm (trainyard serve --backend slurm)
 )
 
 
