@@ -12,17 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
+
 namespace trainyard::cli {
 namespace {
-
-std::string_view Trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) {
-    return {};
-  }
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
 
 bool IsAsciiLower(char c) {
   return c >= 'a' && c <= 'z';
@@ -64,7 +57,7 @@ constexpr std::string_view kValueFormatError =
 
 // Python's int() for the common spellings: optional sign, decimal digits.
 bool ParseInt64(std::string_view text, std::int64_t& out) {
-  text = Trim(text);
+  text = TrimWhitespace(text);
   if (!text.empty() && text.front() == '+') {
     text.remove_prefix(1);
   }
@@ -119,8 +112,8 @@ Result<std::vector<std::pair<std::string, std::string>>> ParseDict(std::string_v
                       "commas.",
                       item));
     }
-    std::string key(Trim(std::string_view(item).substr(0, eq)));
-    std::string val(Trim(std::string_view(item).substr(eq + 1)));
+    std::string key(TrimWhitespace(std::string_view(item).substr(0, eq)));
+    std::string val(TrimWhitespace(std::string_view(item).substr(eq + 1)));
     std::erase_if(out, [&](const auto& kv) { return kv.first == key; });
     out.emplace_back(std::move(key), std::move(val));
   }
@@ -239,7 +232,7 @@ Result<std::int64_t> ParsePositiveInt(std::string_view value) {
   std::int64_t count = 0;
   if (!ParseInt64(value, count)) {
     return Status::InvalidArgument(
-        fmt::format("Value must be an integer; received: {}", Trim(value)));
+        fmt::format("Value must be an integer; received: {}", TrimWhitespace(value)));
   }
   if (count < 1) {
     return Status::InvalidArgument(

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "sched/program.h"
 
 namespace trainyard::sched {
@@ -19,15 +20,6 @@ namespace {
 constexpr int kNvidiaSmiIdleTimeoutMs = 30'000;
 // nvidia-smi's exit status for "No devices were found" (a driver with no GPU to show).
 constexpr int kNvidiaSmiNoDevices = 6;
-
-std::string_view Trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const std::size_t begin = text.find_first_not_of(kSpace);
-  if (begin == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(begin, text.find_last_not_of(kSpace) - begin + 1);
-}
 
 template <typename T>
 std::optional<T> ParseNumber(std::string_view text) {
@@ -41,9 +33,9 @@ std::optional<T> ParseNumber(std::string_view text) {
 
 // The last non-blank line of `text`.
 std::string_view LastLine(std::string_view text) {
-  text = Trim(text);
+  text = TrimWhitespace(text);
   const std::size_t newline = text.find_last_of('\n');
-  return newline == std::string_view::npos ? text : Trim(text.substr(newline + 1));
+  return newline == std::string_view::npos ? text : TrimWhitespace(text.substr(newline + 1));
 }
 
 int DetectCpus() {
@@ -104,16 +96,17 @@ Result<std::vector<Device>> ParseNvidiaSmiGpus(std::string_view output,
     const std::string_view raw = output.substr(0, newline);
     output.remove_prefix(newline == std::string_view::npos ? output.size() : newline + 1);
     ++line_number;
-    const std::string_view line = Trim(raw);
+    const std::string_view line = TrimWhitespace(raw);
     if (line.empty()) {
       continue;
     }
     const std::size_t comma = line.find(',');
     const std::optional<int> index = comma == std::string_view::npos
                                          ? std::nullopt
-                                         : ParseNumber<int>(Trim(line.substr(0, comma)));
-    const std::string_view name =
-        comma == std::string_view::npos ? std::string_view{} : Trim(line.substr(comma + 1));
+                                         : ParseNumber<int>(TrimWhitespace(line.substr(0, comma)));
+    const std::string_view name = comma == std::string_view::npos
+                                      ? std::string_view{}
+                                      : TrimWhitespace(line.substr(comma + 1));
     if (!index || name.empty()) {
       return Status::InvalidArgument(fmt::format(
           "nvidia-smi output line {} is not \"index, name\": \"{}\"", line_number, line));
@@ -142,14 +135,15 @@ Result<std::int64_t> ParseMemTotalMib(std::string_view proc_meminfo) {
     if (!line.starts_with(kKey)) {
       continue;
     }
-    std::string_view value = Trim(line.substr(kKey.size()));
+    std::string_view value = TrimWhitespace(line.substr(kKey.size()));
     if (value.ends_with("kB")) {
-      value = Trim(value.substr(0, value.size() - 2));
+      value = TrimWhitespace(value.substr(0, value.size() - 2));
     }
     if (const std::optional<std::int64_t> kib = ParseNumber<std::int64_t>(value)) {
       return *kib / 1024;
     }
-    return Status::InvalidArgument(fmt::format("/proc/meminfo: cannot read \"{}\"", Trim(line)));
+    return Status::InvalidArgument(
+        fmt::format("/proc/meminfo: cannot read \"{}\"", TrimWhitespace(line)));
   }
   return Status::InvalidArgument("/proc/meminfo has no MemTotal line");
 }

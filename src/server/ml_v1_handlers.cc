@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "model/json_codec.h"
 #include "server/rpc_error.h"
 
@@ -21,15 +22,6 @@ using control::JobController;
 constexpr std::string_view kJobs = "/v1/projects/{project}/jobs";
 constexpr std::string_view kJob = "/v1/projects/{project}/jobs/{jobId}";
 
-std::string_view Trim(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const std::size_t begin = s.find_first_not_of(kSpace);
-  if (begin == std::string_view::npos) {
-    return {};
-  }
-  return s.substr(begin, s.find_last_not_of(kSpace) - begin + 1);
-}
-
 bool IEquals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
@@ -40,7 +32,8 @@ bool IEquals(std::string_view a, std::string_view b) {
 // A body is JSON: no Content-Type (lenient, as most clients send one) or application/json.
 Status CheckJsonBody(const HttpRequest& request) {
   const std::string_view type = request.content_type;
-  if (!type.empty() && !IEquals(Trim(type.substr(0, type.find(';'))), "application/json")) {
+  if (!type.empty() &&
+      !IEquals(TrimWhitespace(type.substr(0, type.find(';'))), "application/json")) {
     return Status::InvalidArgument(fmt::format(
         "Unsupported Content-Type \"{}\": the request body must be application/json.", type));
   }
@@ -50,7 +43,7 @@ Status CheckJsonBody(const HttpRequest& request) {
 // The request body as a Job (create's full job, patch's partial one).
 Result<model::Job> DecodeBody(const HttpRequest& request) {
   TY_RETURN_IF_ERROR(CheckJsonBody(request));
-  if (Trim(request.body).empty()) {
+  if (TrimWhitespace(request.body).empty()) {
     return Status::InvalidArgument("The request body is empty; expected a JSON Job.");
   }
   return model::DecodeJob(request.body);
@@ -131,7 +124,7 @@ std::vector<std::string> ParseUpdateMask(const std::string* text) {
   std::string_view rest = text == nullptr ? std::string_view() : std::string_view(*text);
   while (!rest.empty()) {
     const std::size_t comma = rest.find(',');
-    const std::string_view path = Trim(rest.substr(0, comma));
+    const std::string_view path = TrimWhitespace(rest.substr(0, comma));
     if (!path.empty()) {
       paths.emplace_back(path);
     }
@@ -152,7 +145,7 @@ HttpResponse PatchJob(JobController& controller, const RoutedRequest& request) {
 // CancelJobRequest has no fields: the body is empty or "{}".
 Status CheckEmptyMessage(const HttpRequest& request) {
   TY_RETURN_IF_ERROR(CheckJsonBody(request));
-  if (Trim(request.body).empty()) {
+  if (TrimWhitespace(request.body).empty()) {
     return {};
   }
   const nlohmann::json body =

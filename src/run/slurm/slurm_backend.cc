@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "run/command.h"
 #include "run/slurm/batch_script.h"
 #include "run/slurm/slurm_status.h"
@@ -39,25 +40,16 @@ bool ContainsAny(std::string_view text, std::span<const std::string_view> phrase
                              [text](std::string_view p) { return text.find(p) != text.npos; });
 }
 
-std::string_view Trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  const std::size_t begin = text.find_first_not_of(kSpace);
-  if (begin == std::string_view::npos) {
-    return {};
-  }
-  return text.substr(begin, text.find_last_not_of(kSpace) + 1 - begin);
-}
-
 // Slurm's own words from a client's stderr: its lines, without the "sbatch: error: " prefixes,
 // joined with "; ".
 std::string SlurmMessage(std::string_view err) {
   std::string message;
   while (!err.empty()) {
     const std::size_t end = std::min(err.find('\n'), err.size());
-    std::string_view line = Trim(err.substr(0, end));
+    std::string_view line = TrimWhitespace(err.substr(0, end));
     err.remove_prefix(std::min(end + 1, err.size()));
     if (const std::size_t mark = line.find(": error: "); mark != std::string_view::npos) {
-      line = Trim(line.substr(mark + 9));
+      line = TrimWhitespace(line.substr(mark + 9));
     }
     if (!line.empty()) {
       message += message.empty() ? "" : "; ";
@@ -136,11 +128,12 @@ Result<std::string> SlurmBackend::Submit(const ClusterJobRequest& request) {
                     message.empty() ? "sbatch " + result->status.Describe() : message));
   }
   // "123" or "123;cluster", on the first line.
-  std::string_view answer = Trim(result->out);
-  answer = Trim(answer.substr(0, std::min({answer.find('\n'), answer.find(';'), answer.size()})));
+  std::string_view answer = TrimWhitespace(result->out);
+  answer = TrimWhitespace(
+      answer.substr(0, std::min({answer.find('\n'), answer.find(';'), answer.size()})));
   if (!IsJobId(answer)) {
     return Status::Internal(fmt::format("`{}` printed no job id: \"{}\"", Joined(argv),
-                                        Trim(result->out).substr(0, 200)));
+                                        TrimWhitespace(result->out).substr(0, 200)));
   }
   return std::string(answer);
 }
