@@ -1,10 +1,8 @@
 #include "control/batch_launch.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
+#include "base/file.h"
 #include "control/run_record.h"
 #include "model/json_codec.h"
 
@@ -104,13 +102,11 @@ Status WriteBatchLaunch(const std::string& path, const BatchLaunch& launch) {
 }
 
 Result<BatchLaunch> ReadBatchLaunch(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const std::optional<std::string> text = ReadFileText(path);
+  if (!text) {
     return Status::NotFound("No launch file at " + path);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return DecodeBatchLaunch(text.str());
+  return DecodeBatchLaunch(*text);
 }
 
 std::string EncodeTaskStarted(const TaskStarted& started) {

@@ -10,11 +10,10 @@
 #include <cmath>
 #include <csignal>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "base/file.h"
 #include "control/batch_launch.h"
 #include "control/executor.h"
 #include "control/executor_run.h"
@@ -33,13 +32,7 @@ constexpr std::chrono::seconds kExitFileGrace{3};
 constexpr std::chrono::seconds kCancelRetry{30};
 
 std::string ReadFileTail(const std::string& path, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return {};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  const std::string all = text.str();
+  const std::string all = ReadFileText(path).value_or("");
   return all.size() <= max_bytes ? all : all.substr(all.size() - max_bytes);
 }
 
@@ -238,10 +231,9 @@ void Executor::CheckBatch(Run& run) {
       continue;
     }
     const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
-    std::ifstream started(layout.started_path(replica.shape.task_name));
-    std::ostringstream text;
-    text << started.rdbuf();
-    if (Result<TaskStarted> task = DecodeTaskStarted(text.str()); task.ok()) {
+    if (Result<TaskStarted> task = DecodeTaskStarted(
+            ReadFileText(layout.started_path(replica.shape.task_name)).value_or(""));
+        task.ok()) {
       replica.restarts = task->restarts;
     }
     HandleExit(run, i, *status);

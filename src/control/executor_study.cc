@@ -7,13 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "base/file.h"
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
@@ -248,13 +247,12 @@ void Executor::ReadTrialMetrics(Run& run, const std::string& tag) {
     return;
   }
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
-  std::ifstream file(layout.metrics_dir() + "/" + master->shape.task_name + ".metrics");
-  if (!file) {
+  const std::optional<std::string> text =
+      ReadFileText(layout.metrics_dir() + "/" + master->shape.task_name + ".metrics");
+  if (!text) {
     return;
   }
-  std::stringstream text;
-  text << file.rdbuf();
-  const std::vector<tuning::MetricPoint> fresh = tuning::ParseMetricFile(text.str(), tag);
+  const std::vector<tuning::MetricPoint> fresh = tuning::ParseMetricFile(*text, tag);
   tuning::MergeMetricPoints(run.metrics, fresh);
 }
 

@@ -4,11 +4,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
 
+#include "base/file.h"
 #include "base/time_format.h"
 
 namespace trainyard::control {
@@ -125,13 +125,11 @@ Status WriteRunRecord(const std::string& path, const RunRecord& record) {
 }
 
 Result<RunRecord> ReadRunRecord(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const std::optional<std::string> text = ReadFileText(path);
+  if (!text) {
     return Status::NotFound("No run record at " + path);
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return DecodeRunRecord(text.str());
+  return DecodeRunRecord(*text);
 }
 
 }  // namespace trainyard::control

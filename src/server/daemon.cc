@@ -2,15 +2,14 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <mutex>
-#include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "catalog/catalog.h"
 #include "control/executor.h"
 #include "control/job_controller.h"
@@ -26,18 +25,27 @@
 namespace trainyard::server {
 namespace {
 
+// The text of the file an option names; INVALID_ARGUMENT on `option` when it cannot be read.
+Result<std::string> ReadOptionFile(const std::string& path, const std::string& option,
+                                   std::string_view what) {
+  std::optional<std::string> text = ReadFileText(path);
+  if (!text) {
+    return Status::InvalidArgument(
+        std::vector<FieldViolation>{{option, fmt::format("cannot read {} {}", what, path)}});
+  }
+  return std::move(*text);
+}
+
 Result<sched::Inventory> BuildInventory(const ServeOptions& options,
                                         const catalog::Catalog& catalog) {
   sched::Inventory inventory;
   if (!options.cluster_file.empty()) {
-    std::ifstream in(options.cluster_file);
-    if (!in) {
-      return Status::InvalidArgument(std::vector<FieldViolation>{
-          {"cluster_file", "cannot read the cluster file " + options.cluster_file}});
+    Result<std::string> text =
+        ReadOptionFile(options.cluster_file, "cluster_file", "the cluster file");
+    if (!text.ok()) {
+      return text.status();
     }
-    std::stringstream text;
-    text << in.rdbuf();
-    Result<sched::Inventory> parsed = sched::ParseClusterFile(text.str(), catalog);
+    Result<sched::Inventory> parsed = sched::ParseClusterFile(*text, catalog);
     if (!parsed.ok()) {
       return parsed.status();
     }
@@ -68,18 +76,14 @@ Result<std::unique_ptr<run::slurm::SlurmBackend>> BuildSlurmBackend(
     return Status::InvalidArgument(std::vector<FieldViolation>{
         {"backend", "unknown backend \"" + options.backend + "\": local or slurm"}});
   }
-  std::string text;
-  if (!options.slurm_config.empty()) {
-    std::ifstream in(options.slurm_config);
-    if (!in) {
-      return Status::InvalidArgument(std::vector<FieldViolation>{
-          {"slurm_config", "cannot read the Slurm configuration " + options.slurm_config}});
-    }
-    std::stringstream read;
-    read << in.rdbuf();
-    text = read.str();
+  Result<std::string> text =
+      options.slurm_config.empty()
+          ? std::string()
+          : ReadOptionFile(options.slurm_config, "slurm_config", "the Slurm configuration");
+  if (!text.ok()) {
+    return text.status();
   }
-  Result<run::slurm::SlurmConfig> config = run::slurm::ParseSlurmConfig(text, catalog);
+  Result<run::slurm::SlurmConfig> config = run::slurm::ParseSlurmConfig(*text, catalog);
   if (!config.ok()) {
     return config.status();
   }
