@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "model/yaml_bool.h"
+#include "model/yaml_mapping.h"
 #include "sched/inventory.h"
 
 namespace trainyard::sched {
@@ -54,27 +55,6 @@ std::optional<std::int64_t> ParseMemoryMib(std::string_view text) {
     return std::nullopt;
   }
   return *value * scale;
-}
-
-// The entries of mapping `map` by key; repeated, unknown and non-string keys are violations.
-std::map<std::string, YAML::Node> Entries(const YAML::Node& map, const std::string& path,
-                                          const std::set<std::string_view>& known,
-                                          std::string_view known_list, Violations& out) {
-  std::map<std::string, YAML::Node> entries;
-  for (const auto& entry : map) {
-    if (!entry.first.IsScalar()) {
-      out.Add(path, "has a key that is not a string");
-      continue;
-    }
-    const std::string& key = entry.first.Scalar();
-    const std::string field = path.empty() ? key : fmt::format("{}.{}", path, key);
-    if (!known.contains(key)) {
-      out.Add(field, fmt::format("is not a known key; known keys: {}", known_list));
-    } else if (!entries.emplace(key, entry.second).second) {
-      out.Add(field, "is repeated");
-    }
-  }
-  return entries;
 }
 
 std::optional<std::int64_t> PositiveCount(const YAML::Node& value, const std::string& path,
@@ -127,8 +107,8 @@ Node ParseNode(const YAML::Node& value, const std::string& path, const catalog::
     out.Add(path, fmt::format("must be a mapping with keys {}", kNodeKeys));
     return Node{};
   }
-  std::map<std::string, YAML::Node> entries =
-      Entries(value, path, {"name", "cpus", "memory", "accelerators", "emulated"}, kNodeKeys, out);
+  std::map<std::string, YAML::Node> entries = model::YamlMappingEntries(
+      value, path, {"name", "cpus", "memory", "accelerators", "emulated"}, kNodeKeys, out.list);
   Node node;
   if (!entries.contains("name")) {
     out.Add(path + ".name", "is required");
@@ -179,7 +159,8 @@ Result<Inventory> ParseRoot(const YAML::Node& root, const catalog::Catalog& cata
     out.Add("nodes", "is required: the file must be a mapping with a `nodes` list");
     return Status::InvalidArgument(std::move(out.list));
   }
-  std::map<std::string, YAML::Node> entries = Entries(root, "", {"nodes"}, "nodes", out);
+  std::map<std::string, YAML::Node> entries =
+      model::YamlMappingEntries(root, "", {"nodes"}, "nodes", out.list);
   if (!entries.contains("nodes")) {
     out.Add("nodes", "is required");
   } else if (!entries["nodes"].IsSequence() || entries["nodes"].size() == 0) {

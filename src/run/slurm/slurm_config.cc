@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "model/yaml_bool.h"
+#include "model/yaml_mapping.h"
 
 namespace trainyard::run::slurm {
 namespace {
@@ -50,27 +51,6 @@ std::optional<std::int64_t> ParseInteger(std::string_view text) {
 
 std::string Shown(const YAML::Node& value) {
   return value.IsScalar() ? fmt::format("\"{}\"", value.Scalar()) : "no scalar";
-}
-
-// The entries of mapping `map` by key; repeated, unknown and non-string keys are violations.
-std::map<std::string, YAML::Node> Entries(const YAML::Node& map, const std::string& path,
-                                          const std::set<std::string_view, std::less<>>& known,
-                                          std::string_view known_list, Violations& out) {
-  std::map<std::string, YAML::Node> entries;
-  for (const auto& entry : map) {
-    if (!entry.first.IsScalar()) {
-      out.Add(path, "has a key that is not a string");
-      continue;
-    }
-    const std::string& key = entry.first.Scalar();
-    const std::string field = path.empty() ? key : fmt::format("{}.{}", path, key);
-    if (!known.contains(key)) {
-      out.Add(field, fmt::format("is not a known key; known keys: {}", known_list));
-    } else if (!entries.emplace(key, entry.second).second) {
-      out.Add(field, "is repeated");
-    }
-  }
-  return entries;
 }
 
 // A whole number in [min, max], or a violation at `path`.
@@ -133,8 +113,8 @@ void ParseRules(const YAML::Node& value, SlurmConfig& config, Violations& out) {
       out.Add(path, fmt::format("must be a mapping with keys {}", kRuleKeys));
       continue;
     }
-    std::map<std::string, YAML::Node> entries =
-        Entries(value[i], path, {"min_priority", "partition"}, kRuleKeys, out);
+    std::map<std::string, YAML::Node> entries = model::YamlMappingEntries(
+        value[i], path, {"min_priority", "partition"}, kRuleKeys, out.list);
     PartitionRule rule;
     bool ok = true;
     if (!entries.contains("min_priority")) {
@@ -174,7 +154,7 @@ void ParsePorts(const YAML::Node& value, SlurmConfig& config, Violations& out) {
     return;
   }
   std::map<std::string, YAML::Node> entries =
-      Entries(value, "ports", {"first", "count"}, kPortKeys, out);
+      model::YamlMappingEntries(value, "ports", {"first", "count"}, kPortKeys, out.list);
   std::optional<std::int64_t> first = config.first_port;
   std::optional<std::int64_t> count = config.port_count;
   if (entries.contains("first")) {
@@ -305,10 +285,10 @@ Result<SlurmConfig> ParseRoot(const YAML::Node& root, const catalog::Catalog& ca
   }
   Violations out;
   std::map<std::string, YAML::Node> entries =
-      Entries(root, "",
-              {"partition", "partitions_by_priority", "gres_types", "requeue", "finished_jobs",
-               "ports", "node_addresses", "sbatch_options"},
-              kRootKeys, out);
+      model::YamlMappingEntries(root, "",
+                                {"partition", "partitions_by_priority", "gres_types", "requeue",
+                                 "finished_jobs", "ports", "node_addresses", "sbatch_options"},
+                                kRootKeys, out.list);
   for (const auto& [key, value] : entries) {
     ParseEntry(key, value, catalog, config, out);
   }
