@@ -330,11 +330,13 @@ void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& st
     return;
   }
   // A cluster task restarts its replica itself (control/batch_task.h): the exit it records is
-  // final, so a death by a signal is one no restart is left for.
-  const ExitDecision decision = DecideOnExit(
-      replica.shape.role, replica.shape.index, status,
-      run.batch ? std::max(replica.restarts, options_.restart.max_restarts) : replica.restarts,
-      options_.restart);
+  // final, so a death by a signal is one no restart is left for, after the restarts it made.
+  RestartPolicy policy = options_.restart;
+  if (run.batch) {
+    policy.max_restarts = replica.restarts;
+  }
+  const ExitDecision decision =
+      DecideOnExit(replica.shape.role, replica.shape.index, status, replica.restarts, policy);
   switch (decision.action) {
     case ExitDecision::Action::kNone:
       return;
