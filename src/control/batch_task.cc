@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <system_error>
@@ -31,26 +32,58 @@ namespace {
 
 constexpr int kCannotStart = 127;
 
-// The address `node` is reached at: the launch file's, else the NodeAddr `scontrol show node`
-// gives, else the name itself.
-std::string AddressOf(const std::string& node, const BatchLaunch& launch) {
-  if (auto known = launch.node_addresses.find(node); known != launch.node_addresses.end()) {
-    return known->second;
+// The value of `key` ("NodeAddr") in one line of `scontrol -o show node`; "" when absent.
+std::string_view FieldOf(std::string_view line, std::string_view key) {
+  for (std::size_t at = line.find(key); at != std::string_view::npos; at = line.find(key, at + 1)) {
+    if ((at == 0 || line[at - 1] == ' ') && line.substr(at + key.size()).starts_with('=')) {
+      const std::string_view rest = line.substr(at + key.size() + 1);
+      return rest.substr(0, rest.find(' '));
+    }
   }
-  Result<run::CommandResult> shown =
-      run::RunCommand({"scontrol", "-o", "show", "node", node}, "", std::chrono::seconds(30));
-  if (shown.ok() && shown->status.Succeeded()) {
-    const std::string_view text = shown->out;
-    const std::size_t at = text.find("NodeAddr=");
-    if (at != std::string_view::npos) {
-      const std::string_view rest = text.substr(at + 9);
-      std::string address(rest.substr(0, rest.find_first_of(" \n")));
-      if (!address.empty()) {
-        return address;
+  return {};
+}
+
+// The address every node of the step is reached at: the launch file's, else the NodeAddr one
+// `scontrol show node` of all the others gives, else the node's name.
+std::map<std::string, std::string, std::less<>> NodeAddresses(const run::slurm::TaskLayout& tasks,
+                                                              const BatchLaunch& launch) {
+  std::map<std::string, std::string, std::less<>> addresses;
+  std::vector<std::string> unlisted;
+  for (const std::vector<std::string>& nodes : tasks.component_nodes) {
+    for (const std::string& node : nodes) {
+      if (addresses.contains(node)) {
+        continue;
+      }
+      const auto known = launch.node_addresses.find(node);
+      addresses[node] = known != launch.node_addresses.end() ? known->second : node;
+      if (known == launch.node_addresses.end()) {
+        unlisted.push_back(node);
       }
     }
   }
-  return node;
+  if (unlisted.empty()) {
+    return addresses;
+  }
+  // One call for them all; a node Slurm does not know is left out of its answer.
+  Result<run::CommandResult> shown = run::RunCommand(
+      {"scontrol", "-o", "show", "node", fmt::format("{}", fmt::join(unlisted, ","))}, "",
+      std::chrono::seconds(30));
+  if (!shown.ok()) {
+    return addresses;
+  }
+  std::string_view text = shown->out;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    const auto node = addresses.find(FieldOf(line, "NodeName"));
+    const std::string_view address = FieldOf(line, "NodeAddr");
+    if (node != addresses.end() && !address.empty() &&
+        std::ranges::find(unlisted, node->first) != unlisted.end()) {
+      node->second = address;
+    }
+  }
+  return addresses;
 }
 
 std::string ExitFileText(const run::ExitStatus& status) {
@@ -190,12 +223,13 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   const plan::ReplicaShape& shape = (*shapes)[static_cast<std::size_t>(me)];
   task_name = shape.task_name;
 
+  const std::map<std::string, std::string, std::less<>> addresses = NodeAddresses(*tasks, *launch);
   std::vector<plan::ReplicaPlacement> placements;
   std::string my_node;
   for (const std::vector<std::string>& nodes : tasks->component_nodes) {
     for (const std::string& node : nodes) {
       const int task = static_cast<int>(placements.size());
-      plan::ReplicaPlacement placement{.host = AddressOf(node, *launch),
+      plan::ReplicaPlacement placement{.host = addresses.at(node),
                                        .port = launch->first_port + task};
       if (task == me) {
         my_node = node;
