@@ -13,6 +13,7 @@ Times are wall-clock seconds (`time.time()`) unless a name says otherwise: train
 timestamps, the trainer's printed start time and the client's clock are the same host clock.
 """
 
+import argparse
 import calendar
 import http.client
 import json
@@ -249,12 +250,13 @@ def command_job(job_id, command, cluster=None):
     return {"jobId": job_id, "labels": {"bench": "scenarios"}, "trainingInput": training}
 
 
-def run_to_success(api, project, job):
-    """Creates `job` and waits until it is terminal; returns (job, the client's time of the
-    create, its time when it saw the job terminal). Raises unless the job SUCCEEDED."""
+def run_to_success(api, project, job, interval=0.002):
+    """Creates `job` and waits until it is terminal, polling every `interval` seconds; returns
+    (job, the client's time of the create, its time when it saw the job terminal). Raises unless
+    the job SUCCEEDED."""
     t0 = time.time()
     api.create(project, job)
-    final, seen = wait_terminal(api, project, job["jobId"])
+    final, seen = wait_terminal(api, project, job["jobId"], interval=interval)
     if final["state"] != "SUCCEEDED":
         raise RuntimeError(f"{job['jobId']}: {final['state']} {final.get('errorMessage', '')}")
     return final, t0, seen
@@ -381,6 +383,16 @@ def machine_busy_seconds():
     fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
     busy = sum(int(fields[i]) for i in (0, 1, 2, 5, 6, 7))
     return busy / os.sysconf("SC_CLK_TCK")
+
+
+def scenario_parser(reps):
+    """The options every scenario takes: --binary, --work, --out and --reps (default `reps`);
+    a scenario adds its own."""
+    parser = argparse.ArgumentParser()
+    for flag in ("--binary", "--work", "--out"):
+        parser.add_argument(flag, required=True)
+    parser.add_argument("--reps", type=int, default=reps)
+    return parser
 
 
 def write_result(path, data):

@@ -19,7 +19,6 @@ Figures: submissions/s (first POST or sbatch to the last answer), jobs completed
 trainyard the last job's endTime (the server's clock) gives the exact time; the poll is a check.
 """
 
-import argparse
 import concurrent.futures
 import os
 import subprocess
@@ -133,12 +132,8 @@ def slurm_separate(slurm, jobs, clients, rep):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
+    parser = lib.scenario_parser(reps=3)
     parser.add_argument("--jobs", type=int, default=1000)
-    parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--clients", type=int, default=4)
     args = parser.parse_args()
 

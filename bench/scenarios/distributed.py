@@ -14,8 +14,6 @@ replica ran. Paths, one of each per repetition, in turn:
     --parameter-server-count 1`, the command's wall time.
 """
 
-import argparse
-
 import bench_lib as lib
 
 PROJECT = "bench"
@@ -38,11 +36,7 @@ def run_gcloud(gcloud):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--reps", type=int, default=7)
+    parser = lib.scenario_parser(reps=7)
     args = parser.parse_args()
 
     gcloud = lib.Gcloud(args.work)

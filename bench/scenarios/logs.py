@@ -16,7 +16,6 @@ reads every entry back through `entries:list` in pages of 1,000 (what `stream-lo
 counts them (they must be N) and reports that read rate as well.
 """
 
-import argparse
 import http.client
 import json
 import pathlib
@@ -114,12 +113,8 @@ def trainyard(binary, work, lines, rep, read):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
+    parser = lib.scenario_parser(reps=3)
     parser.add_argument("--lines", type=int, default=1_000_000)
-    parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--read-back-reps", type=int, default=1,
                         help="repetitions that also read every line back (the first ones)")
     args = parser.parse_args()

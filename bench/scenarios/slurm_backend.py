@@ -17,9 +17,7 @@ of trainyard on top of Slurm). trainyard's own timestamps split its figure: crea
 startTime (submitted to Slurm, the allocation running) and startTime -> endTime.
 """
 
-import argparse
 import pathlib
-import time
 
 import bench_lib as lib
 import trivial
@@ -35,11 +33,7 @@ ports: {first: 22000, count: 2000}
 
 
 def run_trainyard(api, job):
-    t0 = time.time()
-    api.create(PROJECT, job)
-    final, seen = lib.wait_terminal(api, PROJECT, job["jobId"], interval=POLL_S)
-    if final["state"] != "SUCCEEDED":
-        raise RuntimeError(f"{job['jobId']}: {final['state']} {final.get('errorMessage', '')}")
+    final, t0, seen = lib.run_to_success(api, PROJECT, job, interval=POLL_S)
     created = lib.parse_time(final["createTime"])
     sample = {"e2e": seen - t0,
               "create_to_start": lib.parse_time(final["startTime"]) - created,
@@ -52,11 +46,7 @@ def run_trainyard(api, job):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--reps", type=int, default=15)
+    parser = lib.scenario_parser(reps=15)
     args = parser.parse_args()
 
     slurm = lib.Slurm(args.work)

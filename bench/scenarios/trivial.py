@@ -31,7 +31,6 @@ server records, it splits into queue (createTime -> startTime), launch (startTim
 finish (exec -> endTime).
 """
 
-import argparse
 import pathlib
 import shutil
 import subprocess
@@ -136,11 +135,7 @@ def internal_latency(api, count):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--work", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--reps", type=int, default=15)
+    parser = lib.scenario_parser(reps=15)
     parser.add_argument("--internal", type=int, default=200)
     args = parser.parse_args()
 
