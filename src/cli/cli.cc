@@ -130,6 +130,18 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   serve->add_option("--slurm-config", serve_options.slurm_config,
                     "With --backend slurm: YAML file naming partitions, GRES types, ports and "
                     "node addresses (docs/slurm.md).");
+  serve->add_option("--podman", serve_options.podman,
+                    "The podman executable that runs container-image jobs (default: podman on "
+                    "PATH).");
+  serve->add_option("--registry-auth-file", serve_options.registry_auth_file,
+                    "Registry credentials for image pulls (containers-auth.json, as `podman "
+                    "login --authfile` writes).");
+  serve->add_option("--insecure-registry", serve_options.insecure_registries,
+                    "HOST:PORT of a registry on loopback that may be pulled from over plain "
+                    "HTTP (repeatable).");
+  serve->add_option("--container-ulimit", serve_options.container_ulimits,
+                    "NAME=SOFT:HARD for every container (repeatable; default: nofile and nproc "
+                    "from this process's limits).");
   serve->add_flag("--hold-queue", serve_options.hold_queue,
                   "Accept jobs but start none (maintenance); running jobs go on.");
   serve->add_flag("--stop-jobs-on-exit", serve_options.stop_jobs_on_exit,

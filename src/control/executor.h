@@ -40,6 +40,7 @@
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
 #include "run/cluster_backend.h"
+#include "run/container_runtime.h"
 #include "run/launcher.h"
 #include "run/stager.h"
 #include "sched/inventory.h"
@@ -76,6 +77,10 @@ struct ExecutorOptions {
   int cluster_port_count = 10000;
   std::map<std::string, std::string, std::less<>> cluster_node_addresses;
   std::chrono::milliseconds cluster_poll{1000};  // how often the manager is asked for states
+
+  // Pulls the images of container jobs in PREPARING (progress in the job's service log); the
+  // launcher runs them. Not owned; null: container jobs FAIL saying there is no engine.
+  run::ContainerRuntime* containers = nullptr;
 };
 
 // A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).
@@ -150,6 +155,8 @@ class Executor {
   void ProcessEvent(Event& event);
   void HandleExit(Run& run, std::size_t replica, const run::ExitStatus& status);
   void HandleStaged(const std::string& key, const Status& status);
+  // Makes every image available (on a staging thread), saying so in `service_log`.
+  Status PullImages(const std::vector<std::string>& images, const std::string& service_log);
   void Launch(Run& run);
   // Every replica started: says so, and a PREPARING job becomes RUNNING.
   void MarkStarted(Run& run);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "control/replica_container.h"
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
@@ -196,6 +197,19 @@ void Executor::Launch(Run& run) {
     plan::ReplicaLaunch& launch = (*launches)[i];
     run::ProcessSpec& spec = run.replicas[i].spec;
     spec.argv = std::move(launch.argv);
+    if (launch.container) {
+      ContainerContext container{.project = run.project,
+                                 .job_id = run.job_id,
+                                 .trial_id = run.trial_id,
+                                 .gcs_mount = options_.gcs_mount,
+                                 .hp_metric_dir = context.hp_metric_dir,
+                                 .runtime_modules = options_.runtime_pythonpath,
+                                 .device_indices = {}};
+      if (!placements[i].emulated) {
+        container.device_indices = placements[i].device_indices;
+      }
+      spec.container = ReplicaContainer(*launch.container, launch.task_name, container);
+    }
     spec.env = std::move(launch.env);
     spec.working_dir = layout.working_dir(launch.task_name);
     spec.log_path = layout.log_path(launch.task_name);

@@ -13,6 +13,7 @@
 
 #include "control/executor.h"
 #include "control/executor_run.h"
+#include "control/service_log.h"
 #include "control/job_layout.h"
 #include "plan/replicas.h"
 
@@ -169,6 +170,13 @@ void Executor::ScheduleQueue() {
     std::error_code error;
     std::filesystem::create_directories(layout.root(), error);
     const std::string key = allocation.key;
+    std::vector<std::string> images;  // every distinct image the replicas run
+    for (const plan::ReplicaShape& shape : it->shapes) {
+      if (!shape.config.image_uri.empty() && std::ranges::find(images, shape.config.image_uri) ==
+                                                 images.end()) {
+        images.push_back(shape.config.image_uri);
+      }
+    }
     if (input.hyperparameters) {
       BeginStudy(it->project, *preparing, allocation);
     } else {
@@ -182,8 +190,8 @@ void Executor::ScheduleQueue() {
       }
       runs_[key] = std::move(run);
     }
-    queued.erase(it);
-    if (input.package_uris.empty()) {
+    if (input.package_uris.empty() && images.empty()) {
+      queued.erase(it);
       HandleStaged(key, Status());
       continue;
     }
@@ -193,12 +201,34 @@ void Executor::ScheduleQueue() {
     request.target_dir = layout.packages_dir();
     request.python = PythonFor(input);
     request.log_path = layout.staging_log();
-    run_async_([this, key, request = std::move(request)] {
-      Status staged = stager_.Stage(request);
+    queued.erase(it);
+    run_async_([this, key, request = std::move(request), images = std::move(images),
+                service_log = layout.service_log()] {
+      Status staged = request.package_uris.empty() ? Status() : stager_.Stage(request);
+      if (staged.ok() && !images.empty()) {
+        staged = PullImages(images, service_log);
+      }
       Post(Event{StagedEvent{key, std::move(staged)}});
     });
   }
   UpdatePositions(queued);
+}
+
+Status Executor::PullImages(const std::vector<std::string>& images,
+                            const std::string& service_log) {
+  if (options_.containers == nullptr) {
+    return Status::FailedPrecondition(
+        "This job runs container images, but this server runs no container engine.");
+  }
+  for (const std::string& image : images) {
+    Status pulled = options_.containers->Pull(image, [&](std::string_view line) {
+      AppendServiceMessage(service_log, clock_, false, line);
+    });
+    if (!pulled.ok()) {
+      return pulled;
+    }
+  }
+  return {};
 }
 
 void Executor::UpdatePositions(std::vector<Queued>& queued) {

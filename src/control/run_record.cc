@@ -16,6 +16,40 @@ namespace {
 
 using nlohmann::json;
 
+json EncodeContainer(const run::ContainerSpec& container) {
+  json mounts = json::array();
+  for (const run::Mount& mount : container.mounts) {
+    mounts.push_back(
+        {{"source", mount.source}, {"target", mount.target}, {"readOnly", mount.read_only}});
+  }
+  return {{"image", container.image},
+          {"entrypoint", container.entrypoint},
+          {"args", container.args},
+          {"name", container.name},
+          {"labels", container.labels},
+          {"mounts", std::move(mounts)},
+          {"deviceIndices", container.device_indices}};
+}
+
+run::ContainerSpec DecodeContainer(const json& in) {
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  std::vector<run::Mount> mounts;
+  for (const json& mount : in.at("mounts")) {
+    mounts.push_back(run::Mount{.source = mount.at("source").get<std::string>(),
+                                .target = mount.at("target").get<std::string>(),
+                                .read_only = mount.at("readOnly").get<bool>()});
+  }
+  return run::ContainerSpec{
+      .image = in.at("image").get<std::string>(),
+      .entrypoint = in.at("entrypoint").get<std::vector<std::string>>(),
+      .args = in.at("args").get<std::vector<std::string>>(),
+      .name = in.at("name").get<std::string>(),
+      .labels = in.at("labels").get<Pairs>(),
+      .mounts = std::move(mounts),
+      .device_indices = in.at("deviceIndices").get<std::vector<int>>(),
+  };
+}
+
 json EncodeReplica(const RunRecord::Replica& replica) {
   json env = json::array();
   for (const auto& [name, value] : replica.spec.env) {
@@ -39,6 +73,9 @@ json EncodeReplica(const RunRecord::Replica& replica) {
   if (replica.started) {
     out["started"] = FormatTimestamp(*replica.started);
   }
+  if (replica.spec.container) {
+    out["container"] = EncodeContainer(*replica.spec.container);
+  }
   return out;
 }
 
@@ -59,6 +96,9 @@ RunRecord::Replica DecodeReplica(const json& in) {
   replica.device_indices = in.at("deviceIndices").get<std::vector<int>>();
   replica.cpus = in.at("cpus").get<int>();
   replica.memory_mib = in.at("memoryMib").get<std::int64_t>();
+  if (in.contains("container")) {
+    replica.spec.container = DecodeContainer(in.at("container"));
+  }
   if (in.contains("started")) {
     replica.started = ParseTimestamp(in.at("started").get<std::string>());
     if (!replica.started) {

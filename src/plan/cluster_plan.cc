@@ -74,36 +74,45 @@ std::string MetricTag(const model::TrainingInput& input, const PlanContext& cont
   return std::string(kDefaultMetricTag);
 }
 
-// Reference §7.5: the program, then args, the trial's hyperparameters (§9.1) and `--job-dir`.
-Result<std::vector<std::string>> Argv(const ReplicaShape& shape, const model::TrainingInput& input,
-                                      const PlanContext& context,
+// Reference §7.5: what follows the program: args, the trial's hyperparameters (§9.1) and
+// `--job-dir`.
+std::vector<std::string> TrailingArgs(const model::TrainingInput& input, const PlanContext& context,
                                       const std::optional<std::string>& job_dir) {
-  std::vector<std::string> argv;
-  if (!shape.config.image_uri.empty()) {
-    if (shape.config.container_command.empty()) {
-      return Status::FailedPrecondition(fmt::format(
-          "Replica {} {} uses the container image {} but no containerCommand: trainyard runs a "
-          "replica's command directly, not container images. Set containerCommand to the "
-          "image's entrypoint as installed on this machine.",
-          RoleName(shape.role), shape.index, shape.config.image_uri));
-    }
-    argv = shape.config.container_command;
-    argv.insert(argv.end(), shape.config.container_args.begin(), shape.config.container_args.end());
-  } else {
-    if (input.python_module.empty()) {
-      return Status::FailedPrecondition(
-          fmt::format("Replica {} {} has neither a pythonModule nor a container to run.",
-                      RoleName(shape.role), shape.index));
-    }
-    argv = {context.python, "-m", input.python_module};
-  }
-  argv.insert(argv.end(), input.args.begin(), input.args.end());
-  argv.insert(argv.end(), context.trial_args.begin(), context.trial_args.end());
+  std::vector<std::string> args = input.args;
+  args.insert(args.end(), context.trial_args.begin(), context.trial_args.end());
   if (job_dir) {
-    argv.emplace_back("--job-dir");
-    argv.push_back(*job_dir);
+    args.emplace_back("--job-dir");
+    args.push_back(*job_dir);
   }
+  return args;
+}
+
+// A runtime job's replica: the interpreter runs the module.
+Result<std::vector<std::string>> PythonArgv(const ReplicaShape& shape,
+                                            const model::TrainingInput& input,
+                                            const PlanContext& context,
+                                            const std::optional<std::string>& job_dir) {
+  if (input.python_module.empty()) {
+    return Status::FailedPrecondition(
+        fmt::format("Replica {} {} has neither a pythonModule nor a container to run.",
+                    RoleName(shape.role), shape.index));
+  }
+  std::vector<std::string> argv = {context.python, "-m", input.python_module};
+  std::vector<std::string> trailing = TrailingArgs(input, context, job_dir);
+  argv.insert(argv.end(), trailing.begin(), trailing.end());
   return argv;
+}
+
+// A container replica (reference "Command/args semantics"): containerArgs and what follows them
+// replace the image's CMD.
+ContainerLaunch Container(const ReplicaShape& shape, const model::TrainingInput& input,
+                          const PlanContext& context, const std::optional<std::string>& job_dir) {
+  ContainerLaunch container{.image = shape.config.image_uri,
+                            .command = shape.config.container_command,
+                            .args = shape.config.container_args};
+  std::vector<std::string> trailing = TrailingArgs(input, context, job_dir);
+  container.args.insert(container.args.end(), trailing.begin(), trailing.end());
+  return container;
 }
 
 internal::ClusterMembers Members(const std::vector<ReplicaShape>& shapes,
@@ -238,16 +247,22 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
   std::vector<ReplicaLaunch> launches;
   launches.reserve(shapes.size());
   for (std::size_t i = 0; i < shapes.size(); ++i) {
-    Result<std::vector<std::string>> argv = Argv(shapes[i], input, context, job_dir);
-    if (!argv.ok()) {
-      return argv.status();
+    ReplicaLaunch launch{.task_name = shapes[i].task_name,
+                         .role = shapes[i].role,
+                         .index = shapes[i].index,
+                         .argv = {},
+                         .container = std::nullopt,
+                         .env = ReplicaEnvironment(facts, shapes[i], placements[i], catalog)};
+    if (shapes[i].config.image_uri.empty()) {
+      Result<std::vector<std::string>> argv = PythonArgv(shapes[i], input, context, job_dir);
+      if (!argv.ok()) {
+        return argv.status();
+      }
+      launch.argv = std::move(*argv);
+    } else {
+      launch.container = Container(shapes[i], input, context, job_dir);
     }
-    launches.push_back(
-        ReplicaLaunch{.task_name = shapes[i].task_name,
-                      .role = shapes[i].role,
-                      .index = shapes[i].index,
-                      .argv = std::move(*argv),
-                      .env = ReplicaEnvironment(facts, shapes[i], placements[i], catalog)});
+    launches.push_back(std::move(launch));
   }
   return launches;
 }

@@ -16,9 +16,14 @@
 // - `--job-dir gs://b/p` reaches the program as `--job-dir <gcs_mount>/b/p`, a directory whose
 //   files are the bucket's objects (as Vertex AI's /gcs/), so plain file IO works; the URI stays
 //   in TF_CONFIG's job.job_dir and in TRAINYARD_JOB_DIR_URI (set only for gs:// job dirs).
-// - argv: runtime jobs `python -m <pythonModule> <args…> <trial_args…> --job-dir <dir>`;
-//   containers `<containerCommand…> <containerArgs…> <args…> <trial_args…> --job-dir <dir>`; no
+// - argv: runtime jobs `python -m <pythonModule> <args…> <trial_args…> --job-dir <dir>`; no
 //   `--job-dir` pair when jobDir is empty.
+// - Containers (an imageUri, the master's for roles without their own): `container` instead of
+//   argv, with Kubernetes' command/args rules (reference "Command/args semantics"):
+//   containerCommand replaces the image's ENTRYPOINT (and drops its CMD); the arguments
+//   `<containerArgs…> <args…> <trial_args…> --job-dir <dir>` replace its CMD when there are any,
+//   so `args` and the flags trainyard adds reach the ENTRYPOINT; none of them: the image's
+//   defaults.
 // - Tuning trials only: CLOUD_ML_TRIAL_ID; CLOUD_ML_HP_METRIC_TAG from the context, else the
 //   job's hyperparameterMetricTag, else "training/hptuning/metric"; CLOUD_ML_HP_METRIC_FILE
 //   `<hp_metric_dir>/<task name>.metrics` when the context names a directory (one file per
@@ -37,6 +42,7 @@
 // - Variables are listed in a fixed order (the order above), so plans compare exactly.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,18 +78,27 @@ struct PlanContext {
   int pytorch_master_port = 0;          // MASTER_PORT
 };
 
+// A replica that runs a container image.
+struct ContainerLaunch {
+  std::string image;
+  std::vector<std::string> command;  // replaces the image's ENTRYPOINT when non-empty
+  std::vector<std::string> args;     // replaces the image's CMD when non-empty
+
+  bool operator==(const ContainerLaunch&) const = default;
+};
+
 struct ReplicaLaunch {
   std::string task_name;
   Role role = Role::kMaster;
   int index = 0;
-  std::vector<std::string> argv;  // argv[0]: the interpreter or the container command
-  Environment env;                // added to (and overriding) the inherited environment
+  std::vector<std::string> argv;  // argv[0]: the interpreter; empty for a container
+  std::optional<ContainerLaunch> container;
+  Environment env;  // added to (and overriding) the inherited environment; a container's own
 };
 
 // One launch per shape, in the same order. `placements` is parallel to `shapes` (checked), and
 // `job` has a trainingInput (checked). FAILED_PRECONDITION with a message for users when the job
-// cannot run here: a custom container with no containerCommand (trainyard runs commands, not
-// images), a gs:// job dir with no gcs_mount. INVALID_ARGUMENT when the job dir's URI is
+// cannot run here: a gs:// job dir with no gcs_mount. INVALID_ARGUMENT when the job dir's URI is
 // malformed (see `LocalPathOf`).
 Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
                                                     const std::vector<ReplicaShape>& shapes,

@@ -78,6 +78,23 @@ struct Sink {
   UniqueFd fd;
   std::string text;
   std::size_t max = 0;
+  const LineCallback* on_line = nullptr;  // each complete line, as it arrives
+  std::size_t reported = 0;               // text[0, reported) went to on_line
+
+  void Report(bool at_end) {
+    if (on_line == nullptr || !*on_line) {
+      return;
+    }
+    std::size_t end = 0;
+    while ((end = text.find('\n', reported)) != std::string::npos) {
+      (*on_line)(std::string_view(text).substr(reported, end - reported));
+      reported = end + 1;
+    }
+    if (at_end && reported < text.size()) {
+      (*on_line)(std::string_view(text).substr(reported));
+      reported = text.size();
+    }
+  }
 
   // Reads what is there now; closes the descriptor at EOF (or on an error).
   void Drain() {
@@ -87,12 +104,14 @@ struct Sink {
       if (n > 0) {
         const std::size_t room = max - std::min(max, text.size());
         text.append(buffer.data(), std::min(room, static_cast<std::size_t>(n)));
+        Report(false);
       } else if (n < 0 && errno == EINTR) {
         continue;
       } else if (n < 0 && errno == EAGAIN) {
         return;
       } else {
         fd.reset();
+        Report(true);
       }
     }
   }
@@ -116,7 +135,8 @@ int Reap(int pid) {
 }  // namespace
 
 Result<CommandResult> RunCommand(const std::vector<std::string>& argv, const std::string& input,
-                                 std::chrono::milliseconds timeout, std::size_t max_output) {
+                                 std::chrono::milliseconds timeout, std::size_t max_output,
+                                 const LineCallback& on_line) {
   if (argv.empty()) {
     return Status::Internal("RunCommand: empty argv");
   }
@@ -162,8 +182,8 @@ Result<CommandResult> RunCommand(const std::vector<std::string>& argv, const std
   if (pending_input.empty()) {
     stdin_fd.reset();
   }
-  std::array<Sink, 2> sinks = {Sink{std::move(out->read), {}, max_output},
-                               Sink{std::move(err->read), {}, max_output}};
+  std::array<Sink, 2> sinks = {Sink{std::move(out->read), {}, max_output, &on_line},
+                               Sink{std::move(err->read), {}, max_output, &on_line}};
   bool timed_out = false;
   bool exited = false;
   while (!exited) {

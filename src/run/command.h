@@ -5,7 +5,9 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -22,9 +24,12 @@ struct CommandResult {
 // FAILED_PRECONDITION "Cannot run <program>: not found on PATH" (etc.) when it cannot be started;
 // DEADLINE_EXCEEDED "<program> did not finish within N s" on timeout. Otherwise the result,
 // whatever the exit status. Output beyond `max_output` bytes per stream is dropped (the first
-// bytes are kept).
+// bytes are kept). `on_line`, when set, is called on the calling thread with each line of either
+// stream as it arrives (without its newline; a last line without one when the stream ends).
+using LineCallback = std::function<void(std::string_view line)>;
 Result<CommandResult> RunCommand(const std::vector<std::string>& argv, const std::string& input,
                                  std::chrono::milliseconds timeout,
-                                 std::size_t max_output = std::size_t{64} << 20);
+                                 std::size_t max_output = std::size_t{64} << 20,
+                                 const LineCallback& on_line = {});
 
 }  // namespace trainyard::run

@@ -12,6 +12,30 @@
 
 namespace trainyard::run {
 
+// A host directory or file inside a container.
+struct Mount {
+  std::string source;  // on the host
+  std::string target;  // inside the container
+  bool read_only = false;
+
+  bool operator==(const Mount&) const = default;
+};
+
+// A replica that runs as a container (run/container_runtime.h): the image and what replaces its
+// defaults, as Kubernetes does (reference "Command/args semantics"): a non-empty `entrypoint`
+// replaces the image's ENTRYPOINT and drops its CMD; non-empty `args` replace its CMD.
+struct ContainerSpec {
+  std::string image;
+  std::vector<std::string> entrypoint;
+  std::vector<std::string> args;
+  std::string name;  // the container's name, unique among running replicas
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<Mount> mounts;
+  std::vector<int> device_indices;  // host GPUs (nvidia) the container gets, and no others
+
+  bool operator==(const ContainerSpec&) const = default;
+};
+
 struct ProcessSpec {
   std::vector<std::string> argv;  // argv[0] is looked up on PATH when it has no '/'
   // Set over the launcher's base environment (which is the server's own).
@@ -22,6 +46,9 @@ struct ProcessSpec {
   // Both are created with their directories when missing; a restart appends to the same log.
   std::string log_path;
   std::string exit_path;
+  // Set: the replica is this container, started by the launcher's container runtime; `argv` is
+  // unused, `env` is the container's environment and `working_dir` only the runtime client's.
+  std::optional<ContainerSpec> container;
 };
 
 // How a process ended.
@@ -51,12 +78,13 @@ class Launcher {
 
   // Starts `spec` without a shell, in a new process group whose id is the returned pid, with
   // stdin from /dev/null. FAILED_PRECONDITION naming the program when it cannot be executed
-  // (not found, not executable), INTERNAL for other failures. The exit is reported to the
+  // (not found, not executable) or, for a container, when this machine has no container engine;
+  // INTERNAL for other failures. The exit is reported to the
   // callback the launcher was built with.
   virtual Result<int> Start(const ProcessSpec& spec) = 0;
 
-  // Sends `signal` to the process group `pid` leads (the replica and anything it started).
-  // A group that is already gone is not an error.
+  // Sends `signal` to the process group `pid` leads (the replica and anything it started), and
+  // for a container to the container itself. A group that is already gone is not an error.
   virtual void SignalGroup(int pid, int signal) = 0;
 
   // Takes over a replica an earlier launcher (an earlier server) started with `spec` as `pid`.

@@ -13,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "control/executor.h"
 #include "control/job_controller.h"
+#include "run/container/podman_runtime.h"
 #include "run/local/pip_stager.h"
 #include "run/local/process_launcher.h"
 #include "run/local/spawn.h"
@@ -99,6 +100,43 @@ Result<std::unique_ptr<run::slurm::SlurmBackend>> BuildSlurmBackend(
   return std::make_unique<run::slurm::SlurmBackend>(std::move(*config));
 }
 
+// The container runtime for jobs with imageUri: podman as detected on this machine, with the
+// operator's options. INVALID_ARGUMENT for a bad option (a registry not on loopback, an
+// unreadable credentials file, a malformed ulimit). Never fails for a machine without podman:
+// its image jobs FAIL saying how to install it.
+Result<std::unique_ptr<run::container::PodmanRuntime>> BuildContainerRuntime(
+    const ServeOptions& options) {
+  std::vector<FieldViolation> violations;
+  for (const std::string& registry : options.insecure_registries) {
+    if (Status loopback = run::container::CheckInsecureRegistry(registry); !loopback.ok()) {
+      violations.push_back({"insecure_registry", loopback.message()});
+    }
+  }
+  if (!options.registry_auth_file.empty() && !ReadFileText(options.registry_auth_file)) {
+    violations.push_back({"registry_auth_file", fmt::format("cannot read the registry "
+                                                            "credentials file {}",
+                                                            options.registry_auth_file)});
+  }
+  for (const std::string& ulimit : options.container_ulimits) {
+    const std::size_t equals = ulimit.find('=');
+    const std::size_t colon = ulimit.find(':');
+    if (equals == std::string::npos || equals == 0 || colon == std::string::npos ||
+        colon < equals || ulimit.find_first_not_of("0123456789:", equals + 1) != std::string::npos) {
+      violations.push_back(
+          {"container_ulimit", fmt::format("\"{}\" is not NAME=SOFT:HARD", ulimit)});
+    }
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  run::container::PodmanOptions podman{.podman = options.podman,
+                                       .ulimits = options.container_ulimits,
+                                       .auth_file = options.registry_auth_file,
+                                       .insecure_registries = options.insecure_registries};
+  return std::make_unique<run::container::PodmanRuntime>(run::container::DetectPodmanHost(podman),
+                                                         podman.pull_timeout);
+}
+
 std::string DefaultPython() {
   return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
@@ -127,6 +165,7 @@ struct Daemon::Impl {
   // Exits reach the executor through here; the launcher exists before the executor does.
   std::mutex relay_mu;
   control::Executor* relay_target = nullptr;  // guarded by relay_mu
+  std::unique_ptr<run::container::PodmanRuntime> containers;
   std::unique_ptr<run::local::ProcessLauncher> launcher;
   run::local::PipStager stager;
   std::unique_ptr<run::slurm::SlurmBackend> slurm;  // --backend slurm; null for local
@@ -196,6 +235,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
     return slurm.status();
   }
   impl->slurm = std::move(*slurm);
+  Result<std::unique_ptr<run::container::PodmanRuntime>> containers = BuildContainerRuntime(options);
+  if (!containers.ok()) {
+    return containers.status();
+  }
+  impl->containers = std::move(*containers);
   Impl* raw = impl.get();
   impl->launcher = std::make_unique<run::local::ProcessLauncher>(
       [raw](int pid, run::ExitStatus status) {
@@ -204,7 +248,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
           raw->relay_target->OnExit(pid, status);
         }
       },
-      impl->options.supervisor);
+      impl->options.supervisor, run::local::CurrentEnvironment(), impl->containers.get());
   impl->controller->SetChangeListener([raw] {
     std::lock_guard lock(raw->relay_mu);
     if (raw->relay_target != nullptr) {
@@ -255,6 +299,7 @@ Result<int> Daemon::Start() {
   executor.restart.max_restarts = d.options.max_restarts;
   executor.stop_grace = d.options.stop_grace;
   executor.hold_queue = d.options.hold_queue;
+  executor.containers = d.containers.get();
   if (d.slurm) {
     const run::slurm::SlurmConfig& slurm = d.slurm->config();
     const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();

@@ -50,6 +50,12 @@ struct ServeOptions {
   // cluster). `slurm_config` is the operator's YAML (run/slurm/slurm_config.h), "" for defaults.
   std::string backend = "local";
   std::string slurm_config;
+
+  // Issue #16: jobs with imageUri run their images through podman (run/container/).
+  std::string podman;                            // "" = podman on PATH
+  std::string registry_auth_file;                // credentials for pulls, "" for none
+  std::vector<std::string> insecure_registries;  // loopback HOST:PORTs allowed over HTTP
+  std::vector<std::string> container_ulimits;    // "nofile=S:H"…; empty: detected
 };
 
 struct ListenAddress {

@@ -64,6 +64,27 @@ TEST(RunRecordTest, RoundTripsThroughItsFile) {
   EXPECT_FALSE(read->replicas[1].started.has_value());
 }
 
+TEST(RunRecordTest, KeepsAContainerReplicasWholeSpec) {
+  testing::TempDir dir;
+  const std::string path = dir.File("run/replicas.json");
+  RunRecord record = Sample();
+  record.replicas[0].spec.argv.clear();
+  record.replicas[0].spec.container = run::ContainerSpec{
+      .image = "127.0.0.1:5000/team/trainer:1",
+      .entrypoint = {"python3", "-m", "trainer.task"},
+      .args = {"--job-dir", "/data/buckets/b/out"},
+      .name = "trainyard-p-j-master-replica-0",
+      .labels = {{"trainyard.job", "j"}, {"trainyard.task", "master-replica-0"}},
+      .mounts = {run::Mount{.source = "/data/buckets", .target = "/gcs"},
+                 run::Mount{.source = "/opt/py", .target = "/opt/py", .read_only = true}},
+      .device_indices = {0, 1}};
+  ASSERT_TRUE(WriteRunRecord(path, record).ok());
+  const Result<RunRecord> read = ReadRunRecord(path);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->replicas[0].spec.container, record.replicas[0].spec.container);
+  EXPECT_FALSE(read->replicas[1].spec.container.has_value());
+}
+
 TEST(RunRecordTest, RewritingReplacesTheWholeFile) {
   testing::TempDir dir;
   const std::string path = dir.File("replicas.json");

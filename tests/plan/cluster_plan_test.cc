@@ -183,7 +183,7 @@ TEST(ClusterPlan, GcsJobDirNeedsABucketStoreAndMayNotEscape) {
   EXPECT_EQ(Plan(job).status().code(), Code::kInvalidArgument);
 }
 
-TEST(ClusterPlan, ContainersRunCommandArgsUserArgsTrialArgsThenJobDir) {
+TEST(ClusterPlan, ContainersGetTheirArgsUserArgsTrialArgsThenJobDirAsTheImagesCmd) {
   model::Job job = testing::ContainerJob({"/opt/venv/bin/python", "-m", "trainer"});
   job.training_input->args = {"--user"};
   PlanContext context = testing::Context();
@@ -191,13 +191,77 @@ TEST(ClusterPlan, ContainersRunCommandArgsUserArgsTrialArgsThenJobDir) {
   context.trial_args = {"--lr=0.5"};
   const Result<std::vector<ReplicaLaunch>> launches = Plan(job, {}, context);
   ASSERT_TRUE(launches.ok()) << launches.status().ToString();
-  EXPECT_EQ(
-      launches->at(0).argv,
-      (std::vector<std::string>{"/opt/venv/bin/python", "-m", "trainer", "--steps", "10", "--user",
-                                "--lr=0.5", "--job-dir", "/data/buckets/my-bucket/output"}));
+  EXPECT_TRUE(launches->at(0).argv.empty());
+  ASSERT_TRUE(launches->at(0).container.has_value());
+  EXPECT_EQ(*launches->at(0).container,
+            (ContainerLaunch{.image = "gcr.io/p/trainer",
+                             .command = {"/opt/venv/bin/python", "-m", "trainer"},
+                             .args = {"--steps", "10", "--user", "--lr=0.5", "--job-dir",
+                                      "/data/buckets/my-bucket/output"}}));
 }
 
-TEST(ClusterPlan, WorkersRunTheMastersContainerCommand) {
+// Reference "Command/args semantics" (Kubernetes): containerCommand replaces the ENTRYPOINT,
+// containerArgs (then args, trial flags and --job-dir) the CMD; nothing given keeps the image's.
+struct CommandArgsCase {
+  std::string name;
+  std::vector<std::string> command;
+  std::vector<std::string> container_args;
+  std::vector<std::string> args;
+  std::string job_dir;
+  ContainerLaunch want;
+};
+
+class ContainerCommandArgsTest : public ::testing::TestWithParam<CommandArgsCase> {};
+
+TEST_P(ContainerCommandArgsTest, FollowKubernetesRules) {
+  const CommandArgsCase& tc = GetParam();
+  model::Job job = testing::ContainerJob(tc.command);
+  job.training_input->master_config->container_args = tc.container_args;
+  job.training_input->args = tc.args;
+  job.training_input->job_dir = tc.job_dir;
+  const Result<std::vector<ReplicaLaunch>> launches = Plan(job);
+  ASSERT_TRUE(launches.ok()) << launches.status().ToString();
+  ASSERT_TRUE(launches->at(0).container.has_value());
+  EXPECT_EQ(*launches->at(0).container, tc.want);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ContainerCommandArgsTest,
+    ::testing::Values(
+        CommandArgsCase{"NeitherKeepsTheImageDefaults", {}, {}, {}, "", {"gcr.io/p/trainer", {}, {}}},
+        CommandArgsCase{"CommandOnlyDropsTheImageCmd",
+                        {"/bin/train"},
+                        {},
+                        {},
+                        "",
+                        {"gcr.io/p/trainer", {"/bin/train"}, {}}},
+        CommandArgsCase{"ContainerArgsOnlyReachTheImageEntrypoint",
+                        {},
+                        {"--steps", "5"},
+                        {},
+                        "",
+                        {"gcr.io/p/trainer", {}, {"--steps", "5"}}},
+        CommandArgsCase{"Both",
+                        {"/bin/train", "-v"},
+                        {"--steps", "5"},
+                        {},
+                        "",
+                        {"gcr.io/p/trainer", {"/bin/train", "-v"}, {"--steps", "5"}}},
+        CommandArgsCase{"UserArgsReachTheImageEntrypoint",
+                        {},
+                        {},
+                        {"--epochs", "2"},
+                        "",
+                        {"gcr.io/p/trainer", {}, {"--epochs", "2"}}},
+        CommandArgsCase{"JobDirAloneReplacesTheImageCmd",
+                        {},
+                        {},
+                        {},
+                        "gs://my-bucket/out",
+                        {"gcr.io/p/trainer", {}, {"--job-dir", "/data/buckets/my-bucket/out"}}}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST(ClusterPlan, WorkersRunTheMastersContainer) {
   model::Job job = testing::ContainerJob({"/bin/train"});
   job.training_input->scale_tier = model::ScaleTier::kCustom;
   job.training_input->master_type = "n1-standard-4";
@@ -205,17 +269,22 @@ TEST(ClusterPlan, WorkersRunTheMastersContainerCommand) {
   job.training_input->worker_count = 1;
   const Result<std::vector<ReplicaLaunch>> launches = Plan(job);
   ASSERT_TRUE(launches.ok()) << launches.status().ToString();
-  EXPECT_EQ(launches->at(1).argv, launches->at(0).argv);
+  ASSERT_TRUE(launches->at(1).container.has_value());
+  EXPECT_EQ(launches->at(1).container, launches->at(0).container);
 }
 
-TEST(ClusterPlan, ContainerWithoutCommandIsRefusedNamingReplicaAndImage) {
-  const Result<std::vector<ReplicaLaunch>> launches = Plan(testing::ContainerJob({}));
-  ASSERT_FALSE(launches.ok());
-  EXPECT_EQ(launches.status().code(), Code::kFailedPrecondition);
-  const std::string& message = launches.status().message();
-  EXPECT_NE(message.find("Replica master 0"), std::string::npos) << message;
-  EXPECT_NE(message.find("gcr.io/p/trainer"), std::string::npos) << message;
-  EXPECT_NE(message.find("containerCommand"), std::string::npos) << message;
+TEST(ClusterPlan, AWorkerImageOfItsOwnIsRunWithItsOwnCommand) {
+  model::Job job = testing::ContainerJob({"/bin/train"});
+  job.training_input->scale_tier = model::ScaleTier::kCustom;
+  job.training_input->master_type = "n1-standard-4";
+  job.training_input->worker_type = "n1-standard-4";
+  job.training_input->worker_count = 1;
+  job.training_input->worker_config = model::ReplicaConfig{.image_uri = "gcr.io/p/worker"};
+  const Result<std::vector<ReplicaLaunch>> launches = Plan(job);
+  ASSERT_TRUE(launches.ok()) << launches.status().ToString();
+  ASSERT_TRUE(launches->at(1).container.has_value());
+  EXPECT_EQ(launches->at(1).container->image, "gcr.io/p/worker");
+  EXPECT_TRUE(launches->at(1).container->command.empty());
 }
 
 }  // namespace

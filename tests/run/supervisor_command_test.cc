@@ -33,6 +33,46 @@ TEST(ParseSupervisorArgs, TakesTheOptionsInEitherOrder) {
   EXPECT_EQ(*parsed, (SupervisorArgs{.log_path = "l", .exit_path = "e", .argv = {"/bin/true"}}));
 }
 
+TEST(SupervisorCommand, NamesTheContainerBeforeTheSeparator) {
+  SupervisorArgs args = kArgs;
+  args.container = "trainyard-p-j-master-replica-0";
+  Words command = SupervisorCommand("/t/trainyard-replica", args);
+  EXPECT_EQ(Words(command.begin(), command.begin() + 8),
+            (Words{"/t/trainyard-replica", "--log", kArgs.log_path, "--exit", kArgs.exit_path,
+                   "--container", "trainyard-p-j-master-replica-0", "--"}));
+  std::optional<SupervisorArgs> parsed =
+      ParseSupervisorArgs(Words(command.begin() + 1, command.end()));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, args);
+  EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
+}
+
+struct ContainerExitCase {
+  int code;
+  ExitStatus want;
+};
+
+class ContainerExitStatusTest : public ::testing::TestWithParam<ContainerExitCase> {};
+
+TEST_P(ContainerExitStatusTest, Reads128PlusNAsSignalN) {
+  const ExitStatus got = ContainerExitStatus(GetParam().code);
+  EXPECT_EQ(got.signaled, GetParam().want.signaled);
+  EXPECT_EQ(got.code, GetParam().want.code);
+  EXPECT_EQ(got.signal, GetParam().want.signal);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ContainerExitStatusTest,
+    ::testing::Values(ContainerExitCase{0, ExitStatus{.code = 0}},
+                      ContainerExitCase{1, ExitStatus{.code = 1}},
+                      ContainerExitCase{125, ExitStatus{.code = 125}},  // podman's own error
+                      ContainerExitCase{128, ExitStatus{.code = 128}},
+                      ContainerExitCase{137, ExitStatus{.signaled = true, .signal = 9}},
+                      ContainerExitCase{143, ExitStatus{.signaled = true, .signal = 15}},
+                      ContainerExitCase{192, ExitStatus{.signaled = true, .signal = 64}},
+                      ContainerExitCase{193, ExitStatus{.code = 193}},
+                      ContainerExitCase{255, ExitStatus{.code = 255}}));
+
 struct BadArgsCase {
   std::string name;
   Words args;
@@ -54,7 +94,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgsCase{"EmptyLog", {"--log", "", "--exit", "e", "--", "/bin/true"}},
         BadArgsCase{"Repeated", {"--log", "l", "--log", "m", "--exit", "e", "--", "x"}},
         BadArgsCase{"Unknown", {"--log", "l", "--exit", "e", "--tail", "3", "--", "x"}},
-        BadArgsCase{"MissingValue", {"--log"}}),
+        BadArgsCase{"MissingValue", {"--log"}},
+        BadArgsCase{"EmptyContainer", {"--log", "l", "--exit", "e", "--container", "", "--", "x"}},
+        BadArgsCase{"RepeatedContainer",
+                    {"--log", "l", "--exit", "e", "--container", "a", "--container", "b", "--", "x"}}),
     [](const auto& tc) { return tc.param.name; });
 
 struct RecognizeCase {

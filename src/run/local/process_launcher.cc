@@ -109,10 +109,11 @@ ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& superv
     : ProcessLauncher(std::move(on_exit), supervisor_path, CurrentEnvironment()) {}
 
 ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path,
-                                 Environment base_env)
+                                 Environment base_env, ContainerRuntime* containers)
     : on_exit_(std::move(on_exit)),
       supervisor_path_(Absolute(supervisor_path)),
       base_env_(std::move(base_env)),
+      containers_(containers),
       wake_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   TY_CHECK(on_exit_) << "ProcessLauncher needs an exit callback";
   TY_CHECK(wake_fd_ >= 0) << "eventfd: " << Errno(errno);
@@ -130,18 +131,31 @@ ProcessLauncher::~ProcessLauncher() {
 }
 
 Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
-  if (spec.argv.empty() || spec.log_path.empty() || spec.exit_path.empty()) {
-    return Status::Internal("ProcessSpec needs an argv, a log_path and an exit_path");
+  const bool in_container = spec.container.has_value();
+  if ((spec.argv.empty() && !in_container) || spec.log_path.empty() || spec.exit_path.empty()) {
+    return Status::Internal("ProcessSpec needs an argv or a container, a log_path and an exit_path");
   }
-  Environment env = MergeEnvironment(base_env_, spec.env);
+  if (in_container && containers_ == nullptr) {
+    return Status::FailedPrecondition(
+        "This job runs container images, but this server runs no container engine.");
+  }
+  if (in_container) {
+    TY_RETURN_IF_ERROR(containers_->Available());
+  }
+  // A container's environment is its own (on the runtime's command line); its client runs with
+  // the server's.
+  Environment env = in_container ? base_env_ : MergeEnvironment(base_env_, spec.env);
+  std::vector<std::string> argv =
+      in_container ? containers_->RunCommand(*spec.container, spec.env) : spec.argv;
   Result<std::string> program =
-      FindProgram(spec.argv[0], EnvValue(env, "PATH", kDefaultPath), spec.working_dir);
+      FindProgram(argv[0], EnvValue(env, "PATH", kDefaultPath), spec.working_dir);
   if (!program.ok()) {
     return program.status();
   }
   SupervisorArgs args{.log_path = Absolute(spec.log_path),
                       .exit_path = Absolute(spec.exit_path),
-                      .argv = spec.argv};
+                      .container = in_container ? spec.container->name : std::string(),
+                      .argv = std::move(argv)};
   args.argv[0] = *program;
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.log_path));
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.exit_path));
@@ -169,7 +183,7 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
     waitpid(*pid, &ignored, 0);
     return Status::Internal(fmt::format("pidfd_open for {}: {}", spec.argv[0], Errno(err)));
   }
-  Watch(pidfd, Watched{.pid = *pid});
+  Watch(pidfd, Watched{.pid = *pid}, args.container);
   return pid;
 }
 
@@ -190,13 +204,17 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
       HasExited(pidfd.get())) {
     return false;
   }
-  Watch(pidfd.release(), Watched{.pid = pid, .exit_path = exit_path});
+  Watch(pidfd.release(), Watched{.pid = pid, .exit_path = exit_path},
+        spec.container ? spec.container->name : std::string());
   return true;
 }
 
-void ProcessLauncher::Watch(int pidfd, Watched watched) {
+void ProcessLauncher::Watch(int pidfd, Watched watched, const std::string& container) {
   {
     std::lock_guard lock(mu_);
+    if (!container.empty()) {
+      containers_by_pid_[watched.pid] = container;
+    }
     children_.emplace(pidfd, std::move(watched));
   }
   Wake();
@@ -204,6 +222,17 @@ void ProcessLauncher::Watch(int pidfd, Watched watched) {
 
 void ProcessLauncher::SignalGroup(int pid, int signal) {
   TY_CHECK(pid > 1) << "SignalGroup(" << pid << "): not a process group this launcher started";
+  std::string container;
+  {
+    std::lock_guard lock(mu_);
+    if (auto found = containers_by_pid_.find(pid); found != containers_by_pid_.end()) {
+      container = found->second;
+    }
+  }
+  // The client passes stop signals on; a SIGKILL would end the client and leave the container.
+  if (!container.empty() && signal == SIGKILL) {
+    containers_->Kill(container, signal);
+  }
   kill(-pid, signal);  // ESRCH: the group is gone already, which is fine
 }
 
@@ -274,6 +303,7 @@ void ProcessLauncher::Monitor(const std::stop_token& stop) {
       {
         std::lock_guard lock(mu_);
         watched = std::move(children_.extract(fds[i].fd).mapped());
+        containers_by_pid_.erase(watched.pid);
       }
       ExitStatus status =
           watched.exit_path.empty() ? Reap(fds[i].fd) : AdoptedExit(fds[i].fd, watched.exit_path);

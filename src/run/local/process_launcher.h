@@ -14,6 +14,11 @@
 // `Start` has returned its pid to the caller, so a caller must tolerate an exit for a pid it has
 // not recorded yet (e.g. by handling both on one strand).
 //
+// A spec with a `container` runs the container runtime's client command instead (the container's
+// environment is the spec's; the client gets the base environment) under the same supervisor,
+// with `--container NAME`; stop signals reach the container through the client, and SIGKILL is
+// also sent to the container itself (a killed client would leave it running).
+//
 // The destructor stops the monitor thread but leaves the children running (and unreported):
 // replicas outlive the server; a later launcher adopts them. Stopping them is the caller's
 // business (`SignalGroup`). Thread-safe.
@@ -25,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "run/container_runtime.h"
 #include "run/launcher.h"
 #include "run/local/spawn.h"
 
@@ -40,8 +46,10 @@ class ProcessLauncher final : public Launcher {
   // environment, as it is now, under each spec's `env`.
   explicit ProcessLauncher(ExitCallback on_exit,
                            const std::string& supervisor_path = DefaultSupervisorPath());
-  // Replicas get `base_env` (not this process's environment) under each spec's `env`.
-  ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path, Environment base_env);
+  // Replicas get `base_env` (not this process's environment) under each spec's `env`; container
+  // specs run through `containers` (not owned; null: they fail with FAILED_PRECONDITION).
+  ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path, Environment base_env,
+                  ContainerRuntime* containers = nullptr);
   ~ProcessLauncher() override;
   ProcessLauncher(const ProcessLauncher&) = delete;
   ProcessLauncher& operator=(const ProcessLauncher&) = delete;
@@ -60,17 +68,19 @@ class ProcessLauncher final : public Launcher {
     std::string exit_path;  // adopted: where its status is; a child: empty (it is reaped)
   };
 
-  void Watch(int pidfd, Watched watched);
+  void Watch(int pidfd, Watched watched, const std::string& container);
   void Monitor(const std::stop_token& stop);
   void Wake() const;
 
   const ExitCallback on_exit_;
   const std::string supervisor_path_;  // absolute
   const Environment base_env_;
+  ContainerRuntime* const containers_;
   int wake_fd_ = -1;  // eventfd: a child was added, or the monitor must stop
 
   std::mutex mu_;
   std::map<int, Watched> children_;  // by pidfd; guarded by mu_
+  std::map<int, std::string> containers_by_pid_;  // guarded by mu_
 
   std::jthread monitor_;  // last: starts after, and stops before, everything above
 };

@@ -322,7 +322,10 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
   }
   std::vector<char> buffer(kReadBytes);
   PumpUntilExit(*trainer, *writer, buffer);
-  const ExitStatus status = Reap(trainer->pid);
+  ExitStatus status = Reap(trainer->pid);
+  if (!args.container.empty() && !status.signaled) {
+    status = ContainerExitStatus(status.code);
+  }
   Drain(*trainer, *writer, buffer);
   WriteExitFile(args.exit_path, status);
   return status;

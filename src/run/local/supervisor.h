@@ -15,7 +15,10 @@
 //   exits, then what the pipes already hold (without waiting for a grandchild that keeps them
 //   open), ends partial lines, and writes EXIT atomically: "exited N\n" or "signaled S\n" (read
 //   by `run::ReadExitStatus`);
-// - ends as the trainer did: exit status N, or killed by signal S (without a core dump).
+// - ends as the trainer did: exit status N, or killed by signal S (without a core dump);
+// - with `--container NAME`, PROGRAM is a container runtime's client: its exit status 128 + S is
+//   recorded as "signaled S" (ContainerExitStatus), so a container killed by a signal is
+//   restarted as a process would be.
 // When PROGRAM cannot be executed it records "trainyard-replica: cannot execute PROGRAM: <why>"
 // on stderr and ends with status 127, as a shell does.
 #pragma once

@@ -6,8 +6,13 @@ namespace trainyard::run::local {
 
 std::vector<std::string> SupervisorCommand(const std::string& supervisor,
                                            const SupervisorArgs& args) {
-  std::vector<std::string> command = {supervisor, "--log",        args.log_path,
-                                      "--exit",   args.exit_path, "--"};
+  std::vector<std::string> command = {supervisor, "--log", args.log_path, "--exit",
+                                      args.exit_path};
+  if (!args.container.empty()) {
+    command.emplace_back("--container");
+    command.push_back(args.container);
+  }
+  command.emplace_back("--");
   command.insert(command.end(), args.argv.begin(), args.argv.end());
   return command;
 }
@@ -19,9 +24,10 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
     if (i + 1 >= args.size()) {
       return std::nullopt;
     }
-    std::string* value = args[i] == "--log"    ? &parsed.log_path
-                         : args[i] == "--exit" ? &parsed.exit_path
-                                               : nullptr;
+    std::string* value = args[i] == "--log"         ? &parsed.log_path
+                         : args[i] == "--exit"      ? &parsed.exit_path
+                         : args[i] == "--container" ? &parsed.container
+                                                    : nullptr;
     if (value == nullptr || !value->empty() || args[i + 1].empty()) {
       return std::nullopt;
     }
@@ -32,6 +38,15 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
   }
   parsed.argv.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
   return parsed;
+}
+
+ExitStatus ContainerExitStatus(int code) {
+  constexpr int kSignalBase = 128;
+  constexpr int kLastSignal = 64;  // SIGRTMAX on Linux
+  if (code > kSignalBase && code <= kSignalBase + kLastSignal) {
+    return ExitStatus{.signaled = true, .signal = code - kSignalBase};
+  }
+  return ExitStatus{.code = code};
 }
 
 bool IsSupervisorCommand(const std::vector<std::string>& command, std::string_view log_path,

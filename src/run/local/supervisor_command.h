@@ -1,7 +1,9 @@
 // The command line of a replica's supervisor (run/local/supervisor.h):
 //
-//   trainyard-replica --log LOG --exit EXIT -- PROGRAM ARGS...
+//   trainyard-replica --log LOG --exit EXIT [--container NAME] -- PROGRAM ARGS...
 //
+// (`--container`: PROGRAM is a container runtime's client running the container NAME, whose exit
+// status says a signal as 128 + N: see ContainerExitStatus.)
 // built by `ProcessLauncher::Start`, parsed by the supervisor, and recognized by
 // `ProcessLauncher::Adopt` in /proc/<pid>/cmdline. Pure functions; thread-safe.
 #pragma once
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include <signal.h>
+
+#include "run/launcher.h"
 
 namespace trainyard::run::local {
 
@@ -26,6 +30,7 @@ inline constexpr std::array<int, 3> kStopSignals = {SIGTERM, SIGINT, SIGHUP};
 struct SupervisorArgs {
   std::string log_path;
   std::string exit_path;
+  std::string container;  // "" unless PROGRAM runs a container
   std::vector<std::string> argv;  // PROGRAM (a path) and its arguments
 
   bool operator==(const SupervisorArgs&) const = default;
@@ -36,8 +41,12 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
                                            const SupervisorArgs& args);
 
 // The arguments after the program's own name; nullopt when they are not of the form above
-// (both options, each once, non-empty, in either order, and a PROGRAM).
+// (--log and --exit, --container optionally, each once, non-empty, in any order, and a PROGRAM).
 std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>& args);
+
+// How a container ended, from its runtime client's exit status `code`: container runtimes (as
+// Docker and podman do, and their init) report a container killed by signal N as 128 + N.
+ExitStatus ContainerExitStatus(int code);
 
 // Whether `command` (a whole command line, program name first) is a supervisor's with these
 // log and exit files.
