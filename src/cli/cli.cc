@@ -17,6 +17,7 @@
 #include "cli/jobs_tree.h"
 #include "cli/local_train_command.h"
 #include "control/batch_task.h"
+#include "run/container/podman_runtime.h"
 #include "server/serve.h"
 
 namespace trainyard::cli {
@@ -165,6 +166,11 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   CLI::App* batch_task = app.add_subcommand("batch-task", "");
   std::string launch_file;
   batch_task->add_option("--launch", launch_file, "The job's launch file.")->required();
+  run::container::PodmanOptions task_containers;
+  batch_task->add_option("--podman", task_containers.podman);
+  batch_task->add_option("--registry-auth-file", task_containers.auth_file);
+  batch_task->add_option("--insecure-registry", task_containers.insecure_registries);
+  batch_task->add_option("--container-ulimit", task_containers.ulimits);
 
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);
@@ -195,7 +201,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const SystemClock clock;
     return control::RunBatchTask(
         launch_file, [](std::string_view name) { return GetEnv(std::string(name).c_str()); },
-        catalog::Catalog::Builtin(), clock);
+        catalog::Catalog::Builtin(), clock, task_containers);
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
     return *rc;

@@ -17,6 +17,7 @@
 
 #include "control/batch_launch.h"
 #include "control/job_layout.h"
+#include "control/replica_container.h"
 #include "control/replica_policy.h"
 #include "control/run_record.h"
 #include "control/service_log.h"
@@ -182,7 +183,8 @@ class ReplicaWatch {
 }  // namespace
 
 int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& getenv,
-                 const catalog::Catalog& catalog, const Clock& clock) {
+                 const catalog::Catalog& catalog, const Clock& clock,
+                 const run::container::PodmanOptions& containers) {
   // The stop signals are taken by ReplicaWatch (every thread started below inherits the mask).
   sigset_t stops;
   sigemptyset(&stops);
@@ -256,13 +258,37 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
                         .env = std::move(replica.env),
                         .working_dir = layout.working_dir(task_name),
                         .log_path = layout.log_path(task_name),
-                        .exit_path = exit_path + ".attempt"};
+                        .exit_path = exit_path + ".attempt",
+                        .container = std::nullopt};
   std::error_code ignored;
   std::filesystem::remove(exit_path, ignored);  // a requeued job's earlier run
 
+  run::container::PodmanRuntime podman(run::container::DetectPodmanHost(containers),
+                                       containers.pull_timeout);
+  if (replica.container) {
+    Status pulled = podman.Pull(replica.container->image, [&](std::string_view line) {
+      AppendServiceMessage(layout.service_log(), clock, false,
+                           fmt::format("{}: {}", task_name, line));
+    });
+    if (!pulled.ok()) {
+      return give_up(pulled);
+    }
+    spec.container = ReplicaContainer(
+        *replica.container, task_name,
+        ContainerContext{
+            .project = launch->project,
+            .job_id = launch->job.job_id,
+            .trial_id = launch->trial_id,
+            .gcs_mount = context.gcs_mount,
+            .hp_metric_dir = context.hp_metric_dir,
+            .runtime_modules = context.pythonpath,
+            .device_indices = placements[static_cast<std::size_t>(me)].device_indices});
+  }
+
   ReplicaWatch watch;
   run::local::ProcessLauncher launcher(
-      [&watch](int /*pid*/, run::ExitStatus status) { watch.OnExit(status); }, launch->supervisor);
+      [&watch](int /*pid*/, run::ExitStatus status) { watch.OnExit(status); }, launch->supervisor,
+      run::local::CurrentEnvironment(), &podman);
   for (int restarts = 0;; ++restarts) {
     Result<int> pid = launcher.Start(spec);
     if (!pid.ok()) {

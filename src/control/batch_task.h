@@ -8,12 +8,16 @@
 //      CUDA_VISIBLE_DEVICES Slurm set from the GRES;
 //   2. builds the same argv and environment the local backend gives (plan::BuildClusterPlan),
 //      so TF_CONFIG, CLUSTER_SPEC and the PyTorch variables are consistent across the tasks;
-//   3. writes its started file (JobLayout::started_path) and runs the replica under
+//   3. for a container replica, makes its image available on this node (pulled when missing,
+//      with the operator's registry options: the serve flags the executor appends to the task
+//      command) and runs it through podman as the local backend does (control/replica_container.h);
+//      a node without podman fails the task saying how to install it;
+//   4. writes its started file (JobLayout::started_path) and runs the replica under
 //      `trainyard-replica`, so its output becomes records in the job's log file for the task and
 //      `stream-logs` works as locally;
-//   4. restarts it, as the local executor does (control/replica_policy.h), when it is killed by a
+//   5. restarts it, as the local executor does (control/replica_policy.h), when it is killed by a
 //      signal the task was not sent, after the same backoff, writing the same service message;
-//   5. once it ends for good, writes the exit file (JobLayout::exit_path) the executor watches,
+//   6. once it ends for good, writes the exit file (JobLayout::exit_path) the executor watches,
 //      and ends as the replica did.
 // A stop signal (SIGTERM/SIGINT/SIGHUP: scancel, the time limit) is passed on to the replica's
 // process group and ends the restarts; so does a replica killed by one of those signals (Slurm
@@ -25,6 +29,7 @@
 
 #include "base/clock.h"
 #include "catalog/catalog.h"
+#include "run/container/podman_runtime.h"
 #include "run/slurm/task_env.h"
 
 namespace trainyard::control {
@@ -34,7 +39,9 @@ namespace trainyard::control {
 // not a Slurm step, a plan error) writes the reason to the job's service log and to this
 // process's stderr (the batch step's output), writes an exit file saying it exited 127, and
 // returns 127.
+// `containers` are the operator's podman options for container replicas.
 int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& getenv,
-                 const catalog::Catalog& catalog, const Clock& clock);
+                 const catalog::Catalog& catalog, const Clock& clock,
+                 const run::container::PodmanOptions& containers = {});
 
 }  // namespace trainyard::control

@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "control/replica_container.h"
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
+#include "control/replica_container.h"
 #include "control/service_log.h"
 #include "logs/log_reader.h"
 #include "plan/cluster_plan.h"
@@ -203,7 +203,7 @@ void Executor::Launch(Run& run) {
                                  .trial_id = run.trial_id,
                                  .gcs_mount = options_.gcs_mount,
                                  .hp_metric_dir = context.hp_metric_dir,
-                                 .runtime_modules = options_.runtime_pythonpath,
+                                 .runtime_modules = context.pythonpath,
                                  .device_indices = {}};
       if (!placements[i].emulated) {
         container.device_indices = placements[i].device_indices;

@@ -13,8 +13,8 @@
 
 #include "control/executor.h"
 #include "control/executor_run.h"
-#include "control/service_log.h"
 #include "control/job_layout.h"
+#include "control/service_log.h"
 #include "plan/replicas.h"
 
 namespace trainyard::control {
@@ -172,8 +172,8 @@ void Executor::ScheduleQueue() {
     const std::string key = allocation.key;
     std::vector<std::string> images;  // every distinct image the replicas run
     for (const plan::ReplicaShape& shape : it->shapes) {
-      if (!shape.config.image_uri.empty() && std::ranges::find(images, shape.config.image_uri) ==
-                                                 images.end()) {
+      if (!shape.config.image_uri.empty() &&
+          std::ranges::find(images, shape.config.image_uri) == images.end()) {
         images.push_back(shape.config.image_uri);
       }
     }

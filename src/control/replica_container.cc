@@ -11,16 +11,16 @@ std::string ContainerName(const ContainerContext& context, std::string_view task
                            context.trial_id, task_name);
 }
 
-run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch,
-                                    std::string_view task_name, const ContainerContext& context) {
-  run::ContainerSpec spec{.image = launch.image,
-                          .entrypoint = launch.command,
-                          .args = launch.args,
-                          .name = ContainerName(context, task_name),
-                          .labels = {{"trainyard.project", context.project},
-                                     {"trainyard.job", context.job_id}},
-                          .mounts = {},
-                          .device_indices = context.device_indices};
+run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch, std::string_view task_name,
+                                    const ContainerContext& context) {
+  run::ContainerSpec spec{
+      .image = launch.image,
+      .entrypoint = launch.command,
+      .args = launch.args,
+      .name = ContainerName(context, task_name),
+      .labels = {{"trainyard.project", context.project}, {"trainyard.job", context.job_id}},
+      .mounts = {},
+      .device_indices = context.device_indices};
   if (!context.trial_id.empty()) {
     spec.labels.emplace_back("trainyard.trial", context.trial_id);
   }
@@ -34,10 +34,14 @@ run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch,
     spec.mounts.push_back(
         run::Mount{.source = context.hp_metric_dir, .target = context.hp_metric_dir});
   }
-  if (!context.runtime_modules.empty()) {
-    spec.mounts.push_back(run::Mount{.source = context.runtime_modules,
-                                     .target = context.runtime_modules,
-                                     .read_only = true});
+  std::string_view modules = context.runtime_modules;
+  while (!modules.empty()) {
+    const std::size_t colon = modules.find(':');
+    std::string dir(modules.substr(0, colon));
+    modules = colon == std::string_view::npos ? std::string_view() : modules.substr(colon + 1);
+    if (!dir.empty()) {
+      spec.mounts.push_back(run::Mount{.source = dir, .target = dir, .read_only = true});
+    }
   }
   return spec;
 }

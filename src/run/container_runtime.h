@@ -32,8 +32,8 @@ class ContainerRuntime {
   // signal N), stop signals sent to the command reaching the container, the container removed
   // when it ends. `env` is the container's environment, nothing else of the caller's.
   virtual std::vector<std::string> RunCommand(
-      const ContainerSpec& spec, const std::vector<std::pair<std::string, std::string>>& env)
-      const = 0;
+      const ContainerSpec& spec,
+      const std::vector<std::pair<std::string, std::string>>& env) const = 0;
 
   // Sends `signal` to the container `name` (its init passes it on); gone already is not an error.
   virtual void Kill(const std::string& name, int signal) = 0;

@@ -121,7 +121,8 @@ Result<std::unique_ptr<run::container::PodmanRuntime>> BuildContainerRuntime(
     const std::size_t equals = ulimit.find('=');
     const std::size_t colon = ulimit.find(':');
     if (equals == std::string::npos || equals == 0 || colon == std::string::npos ||
-        colon < equals || ulimit.find_first_not_of("0123456789:", equals + 1) != std::string::npos) {
+        colon < equals ||
+        ulimit.find_first_not_of("0123456789:", equals + 1) != std::string::npos) {
       violations.push_back(
           {"container_ulimit", fmt::format("\"{}\" is not NAME=SOFT:HARD", ulimit)});
     }
@@ -235,7 +236,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
     return slurm.status();
   }
   impl->slurm = std::move(*slurm);
-  Result<std::unique_ptr<run::container::PodmanRuntime>> containers = BuildContainerRuntime(options);
+  Result<std::unique_ptr<run::container::PodmanRuntime>> containers =
+      BuildContainerRuntime(options);
   if (!containers.ok()) {
     return containers.status();
   }
@@ -305,6 +307,18 @@ Result<int> Daemon::Start() {
     const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();
     executor.cluster = d.slurm.get();
     executor.cluster_task_command = {(beside / "trainyard").string(), "batch-task"};
+    // The tasks run container replicas with the operator's options, on their nodes.
+    for (const auto& [flag, values] :
+         {std::pair{"--podman", std::vector<std::string>{d.options.podman}},
+          std::pair{"--registry-auth-file", std::vector<std::string>{d.options.registry_auth_file}},
+          std::pair{"--insecure-registry", d.options.insecure_registries},
+          std::pair{"--container-ulimit", d.options.container_ulimits}}) {
+      for (const std::string& value : values) {
+        if (!value.empty()) {
+          executor.cluster_task_command.insert(executor.cluster_task_command.end(), {flag, value});
+        }
+      }
+    }
     executor.cluster_supervisor = d.options.supervisor;
     executor.cluster_first_port = slurm.first_port;
     executor.cluster_port_count = slurm.port_count;

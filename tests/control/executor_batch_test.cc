@@ -279,7 +279,9 @@ TEST_F(ExecutorBatchTest, RefusedSubmitFailsTheJobWithTheManagersMessage) {
   EXPECT_TRUE(backend_.cancelled().empty());
 }
 
-TEST_F(ExecutorBatchTest, ContainerWithoutCommandFailsBeforeTheManagerSeesIt) {
+// The image is pulled in PREPARING, before the manager sees the job: a server with no container
+// engine FAILS it at once.
+TEST_F(ExecutorBatchTest, ContainerJobWithoutAnEngineFailsBeforeTheManagerSeesIt) {
   model::Job job = ValidRuntimeJob("c");
   model::TrainingInput& input = *job.training_input;
   input.package_uris.clear();
@@ -294,7 +296,7 @@ TEST_F(ExecutorBatchTest, ContainerWithoutCommandFailsBeforeTheManagerSeesIt) {
   Settle();
   const model::Job failed = Get("c");
   EXPECT_EQ(failed.state, JobState::kFailed);
-  EXPECT_NE(failed.error_message.find("but no containerCommand"), std::string::npos)
+  EXPECT_NE(failed.error_message.find("runs no container engine"), std::string::npos)
       << failed.error_message;
   EXPECT_TRUE(backend_.submitted().empty());
 }

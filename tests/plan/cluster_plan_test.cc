@@ -228,7 +228,8 @@ TEST_P(ContainerCommandArgsTest, FollowKubernetesRules) {
 INSTANTIATE_TEST_SUITE_P(
     Table, ContainerCommandArgsTest,
     ::testing::Values(
-        CommandArgsCase{"NeitherKeepsTheImageDefaults", {}, {}, {}, "", {"gcr.io/p/trainer", {}, {}}},
+        CommandArgsCase{
+            "NeitherKeepsTheImageDefaults", {}, {}, {}, "", {"gcr.io/p/trainer", {}, {}}},
         CommandArgsCase{"CommandOnlyDropsTheImageCmd",
                         {"/bin/train"},
                         {},

@@ -58,15 +58,31 @@ Words Values(const Words& argv, const std::string& flag) {
 
 TEST(PodmanRunCommand, IsTheWholeCommandForAPlainReplica) {
   EXPECT_EQ(RunCommand(Host(), Spec(), {{"TF_CONFIG", "{\"task\":{}}"}}),
-            (Words{"/usr/bin/podman", "run", "--rm", "--replace",
-                   "--name", "trainyard-p-j-master-replica-0",
-                   "--label", "trainyard.job=j",
-                   "--label", "trainyard.task=master-replica-0",
-                   "--pull", "never", "--network", "host", "--init",
-                   "--runtime", "/usr/sbin/runc",
-                   "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=4096:4096",
-                   "--log-driver", "none",
-                   "--env", "TF_CONFIG={\"task\":{}}",
+            (Words{"/usr/bin/podman",
+                   "run",
+                   "--rm",
+                   "--replace",
+                   "--name",
+                   "trainyard-p-j-master-replica-0",
+                   "--label",
+                   "trainyard.job=j",
+                   "--label",
+                   "trainyard.task=master-replica-0",
+                   "--pull",
+                   "never",
+                   "--network",
+                   "host",
+                   "--init",
+                   "--runtime",
+                   "/usr/sbin/runc",
+                   "--ulimit",
+                   "nofile=1024:1024",
+                   "--ulimit",
+                   "nproc=4096:4096",
+                   "--log-driver",
+                   "none",
+                   "--env",
+                   "TF_CONFIG={\"task\":{}}",
                    "127.0.0.1:5000/team/trainer:1"}));
 }
 
@@ -98,7 +114,8 @@ INSTANTIATE_TEST_SUITE_P(
         CommandArgsCase{"Neither", {}, {}, {}, {}},
         CommandArgsCase{"CommandOnly", {"python3", "-m", "t"}, {}, {R"(["python3","-m","t"])"}, {}},
         CommandArgsCase{"ArgsOnly", {}, {"--lr", "0.1"}, {}, {"--lr", "0.1"}},
-        CommandArgsCase{"Both", {"/bin/t"}, {"--job-dir", "/d"}, {R"(["/bin/t"])"}, {"--job-dir", "/d"}},
+        CommandArgsCase{
+            "Both", {"/bin/t"}, {"--job-dir", "/d"}, {R"(["/bin/t"])"}, {"--job-dir", "/d"}},
         CommandArgsCase{"QuotesAndSpacesStayOneWord",
                         {"sh", "-c", "echo \"a b\""},
                         {"x y"},
@@ -108,19 +125,22 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(PodmanRunCommand, PassesEveryVariableAsOneWordInOrder) {
   const Words argv = RunCommand(Host(), Spec(),
-                                {{"A", "1"}, {"CLUSTER_SPEC", R"({"cluster": {"master": ["h:1"]}})"},
-                                 {"EMPTY", ""}, {"CUDA_VISIBLE_DEVICES", ""}});
+                                {{"A", "1"},
+                                 {"CLUSTER_SPEC", R"({"cluster": {"master": ["h:1"]}})"},
+                                 {"EMPTY", ""},
+                                 {"CUDA_VISIBLE_DEVICES", ""}});
   EXPECT_THAT(Values(argv, "--env"),
-              ElementsAre("A=1", R"(CLUSTER_SPEC={"cluster": {"master": ["h:1"]}})", "EMPTY=",
-                          "CUDA_VISIBLE_DEVICES="));
+              ElementsAre("A=1", R"(CLUSTER_SPEC={"cluster": {"master": ["h:1"]}})",
+                          "EMPTY=", "CUDA_VISIBLE_DEVICES="));
 }
 
 TEST(PodmanRunCommand, MountsEachPathReadOnlyWhenAsked) {
   ContainerSpec spec = Spec();
-  spec.mounts = {Mount{.source = "/data/buckets", .target = "/data/buckets"},
-                 Mount{.source = "/data/buckets", .target = "/gcs"},
-                 Mount{.source = "/opt/trainyard/python", .target = "/opt/trainyard/python",
-                       .read_only = true}};
+  spec.mounts = {
+      Mount{.source = "/data/buckets", .target = "/data/buckets"},
+      Mount{.source = "/data/buckets", .target = "/gcs"},
+      Mount{
+          .source = "/opt/trainyard/python", .target = "/opt/trainyard/python", .read_only = true}};
   EXPECT_THAT(Values(RunCommand(Host(), spec, {}), "--volume"),
               ElementsAre("/data/buckets:/data/buckets", "/data/buckets:/gcs",
                           "/opt/trainyard/python:/opt/trainyard/python:ro"));
@@ -166,8 +186,8 @@ TEST(PodmanRunCommand, GivesDeviceNodesControlDevicesAndTheDriverWithoutCdi) {
                           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15:/usr/local/nvidia/"
                           "lib64/libnvidia-ml.so.550.54.15:ro",
                           "/usr/bin/nvidia-smi:/usr/bin/nvidia-smi:ro"));
-  EXPECT_THAT(Values(argv, "--env"),
-              ElementsAre("CUDA_VISIBLE_DEVICES=0", "B=2", "LD_LIBRARY_PATH=/usr/local/nvidia/lib64"));
+  EXPECT_THAT(Values(argv, "--env"), ElementsAre("CUDA_VISIBLE_DEVICES=0", "B=2",
+                                                 "LD_LIBRARY_PATH=/usr/local/nvidia/lib64"));
 }
 
 TEST(PodmanRunCommand, GivesNoDeviceToAReplicaWithout) {

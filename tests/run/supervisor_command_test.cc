@@ -96,8 +96,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgsCase{"Unknown", {"--log", "l", "--exit", "e", "--tail", "3", "--", "x"}},
         BadArgsCase{"MissingValue", {"--log"}},
         BadArgsCase{"EmptyContainer", {"--log", "l", "--exit", "e", "--container", "", "--", "x"}},
-        BadArgsCase{"RepeatedContainer",
-                    {"--log", "l", "--exit", "e", "--container", "a", "--container", "b", "--", "x"}}),
+        BadArgsCase{
+            "RepeatedContainer",
+            {"--log", "l", "--exit", "e", "--container", "a", "--container", "b", "--", "x"}}),
     [](const auto& tc) { return tc.param.name; });
 
 struct RecognizeCase {

@@ -1,12 +1,12 @@
 #include "run/container/podman_command.h"
 
-#include "base/text.h"
-
 #include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "base/text.h"
 
 namespace trainyard::run::container {
 namespace {

@@ -42,7 +42,7 @@ inline constexpr std::string_view kDriverLibraryDir = "/usr/local/nvidia/lib64";
 
 // What podman needs on this host, as detected (or set by the operator).
 struct PodmanHost {
-  std::string podman;   // the podman executable (a path); "" when there is none
+  std::string podman;  // the podman executable (a path); "" when there is none
   // What else keeps containers from running here, for users ("" when nothing does).
   std::string missing;
   std::string runtime;  // the OCI runtime to name (`--runtime`); "" for podman's default

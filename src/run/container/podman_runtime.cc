@@ -32,12 +32,12 @@ constexpr rlim_t kPodmanNprocCeiling = 32768;
 
 // The NVIDIA driver's user-space pieces a CUDA program inside needs (data, not code).
 constexpr std::array<std::string_view, 6> kDriverLibraries = {
-    "libcuda.so.1",         "libnvidia-ml.so.1",    "libnvidia-ptxjitcompiler.so.1",
-    "libnvidia-nvvm.so.4",  "libcudadebugger.so.1", "libnvidia-gpucomp.so"};
+    "libcuda.so.1",        "libnvidia-ml.so.1",    "libnvidia-ptxjitcompiler.so.1",
+    "libnvidia-nvvm.so.4", "libcudadebugger.so.1", "libnvidia-gpucomp.so"};
 constexpr std::array<std::string_view, 4> kControlDevices = {
     "/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset"};
-constexpr std::array<std::string_view, 4> kLibraryDirs = {
-    "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib/aarch64-linux-gnu", "/usr/lib"};
+constexpr std::array<std::string_view, 4> kLibraryDirs = {"/usr/lib/x86_64-linux-gnu", "/usr/lib64",
+                                                          "/usr/lib/aarch64-linux-gnu", "/usr/lib"};
 constexpr std::array<std::string_view, 2> kCdiDirs = {"/etc/cdi", "/var/run/cdi"};
 constexpr std::array<std::string_view, 2> kCatatonit = {"/usr/libexec/podman/catatonit",
                                                         "/usr/bin/catatonit"};
@@ -92,7 +92,8 @@ bool HasNvidiaCdiSpec() {
     std::error_code error;
     for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
       std::ifstream in(entry.path());
-      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string text((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
       if (text.find("nvidia.com/gpu") != std::string::npos) {
         return true;
       }
@@ -145,8 +146,8 @@ PodmanHost DetectPodmanHost(const PodmanOptions& options) {
           "(Debian: apt-get install runc) and restart trainyard serve";
     }
   }
-  host.init = std::ranges::any_of(
-      kCatatonit, [](std::string_view path) { return Exists(std::string(path)); });
+  host.init = std::ranges::any_of(kCatatonit,
+                                  [](std::string_view path) { return Exists(std::string(path)); });
   host.ulimits = options.ulimits.empty() ? DetectedUlimits() : options.ulimits;
   DetectGpus(host);
   host.auth_file = options.auth_file;
@@ -172,9 +173,9 @@ PodmanRuntime::PodmanRuntime(PodmanHost host, std::chrono::seconds pull_timeout)
 
 Status PodmanRuntime::Available() const {
   if (host_.podman.empty()) {
-    return Status::FailedPrecondition(fmt::format(
-        "This job runs container images, but this machine has no container engine: {}.",
-        kInstallHint));
+    return Status::FailedPrecondition(
+        fmt::format("This job runs container images, but this machine has no container engine: {}.",
+                    kInstallHint));
   }
   if (!host_.missing.empty()) {
     return Status::FailedPrecondition(
@@ -204,23 +205,23 @@ Status PodmanRuntime::Pull(const std::string& image, const Progress& progress) {
   }
   progress(fmt::format("Pulling image {}.", image));
   int layers = 0;
-  Result<CommandResult> pulled = run::RunCommand(
-      PullCommand(host_, image), "", pull_timeout_, std::size_t{1} << 20,
-      [&](std::string_view line) {
-        line = TrimWhitespace(line);
-        if (line.starts_with("Copying blob")) {
-          ++layers;
-        }
-        // Progress lines only; podman prints the image id alone last.
-        if (!line.empty() && line.find(' ') != std::string_view::npos) {
-          progress(line);
-        }
-      });
+  Result<CommandResult> pulled =
+      run::RunCommand(PullCommand(host_, image), "", pull_timeout_, std::size_t{1} << 20,
+                      [&](std::string_view line) {
+                        line = TrimWhitespace(line);
+                        if (line.starts_with("Copying blob")) {
+                          ++layers;
+                        }
+                        // Progress lines only; podman prints the image id alone last.
+                        if (!line.empty() && line.find(' ') != std::string_view::npos) {
+                          progress(line);
+                        }
+                      });
   if (!pulled.ok()) {
     return pulled.status().code() == Code::kDeadlineExceeded
-               ? Status::DeadlineExceeded(fmt::format(
-                     "Pulling the image {} did not finish within {} s.", image,
-                     pull_timeout_.count()))
+               ? Status::DeadlineExceeded(
+                     fmt::format("Pulling the image {} did not finish within {} s.", image,
+                                 pull_timeout_.count()))
                : pulled.status();
   }
   if (!pulled->status.Succeeded()) {

@@ -133,7 +133,8 @@ ProcessLauncher::~ProcessLauncher() {
 Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   const bool in_container = spec.container.has_value();
   if ((spec.argv.empty() && !in_container) || spec.log_path.empty() || spec.exit_path.empty()) {
-    return Status::Internal("ProcessSpec needs an argv or a container, a log_path and an exit_path");
+    return Status::Internal(
+        "ProcessSpec needs an argv or a container, a log_path and an exit_path");
   }
   if (in_container && containers_ == nullptr) {
     return Status::FailedPrecondition(

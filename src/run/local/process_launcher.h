@@ -79,7 +79,7 @@ class ProcessLauncher final : public Launcher {
   int wake_fd_ = -1;  // eventfd: a child was added, or the monitor must stop
 
   std::mutex mu_;
-  std::map<int, Watched> children_;  // by pidfd; guarded by mu_
+  std::map<int, Watched> children_;               // by pidfd; guarded by mu_
   std::map<int, std::string> containers_by_pid_;  // guarded by mu_
 
   std::jthread monitor_;  // last: starts after, and stops before, everything above

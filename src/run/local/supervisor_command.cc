@@ -6,8 +6,7 @@ namespace trainyard::run::local {
 
 std::vector<std::string> SupervisorCommand(const std::string& supervisor,
                                            const SupervisorArgs& args) {
-  std::vector<std::string> command = {supervisor, "--log", args.log_path, "--exit",
-                                      args.exit_path};
+  std::vector<std::string> command = {supervisor, "--log", args.log_path, "--exit", args.exit_path};
   if (!args.container.empty()) {
     command.emplace_back("--container");
     command.push_back(args.container);

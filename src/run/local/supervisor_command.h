@@ -30,7 +30,7 @@ inline constexpr std::array<int, 3> kStopSignals = {SIGTERM, SIGINT, SIGHUP};
 struct SupervisorArgs {
   std::string log_path;
   std::string exit_path;
-  std::string container;  // "" unless PROGRAM runs a container
+  std::string container;          // "" unless PROGRAM runs a container
   std::vector<std::string> argv;  // PROGRAM (a path) and its arguments
 
   bool operator==(const SupervisorArgs&) const = default;
