@@ -15,6 +15,10 @@ packages=(
   python3 python3-pip python3-setuptools python3-wheel python3-numpy
   # what the example trainers train with (examples/): Debian's builds, no PyPI
   python3-sklearn python3-torch python3-xgboost
+  # container images (issue #16): rootful podman with runc (crun refuses cgroup v1/hybrid
+  # hosts), catatonit for --init, CNI plugins for `podman build`; debootstrap builds the offline
+  # base image (scripts/base_image.sh) and docker-registry serves the tests' loopback registry
+  podman runc conmon catatonit containernetworking-plugins debootstrap docker-registry
   # tools the tests and benchmarks drive
   curl wrk procps
 )
