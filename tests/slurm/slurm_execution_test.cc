@@ -202,5 +202,46 @@ TEST_F(SlurmExecutionTest, ARestartedServerTakesOverItsSlurmJobs) {
   EXPECT_TRUE(Eventually([] { return !SlurmStillRuns("ty-proj-restart_1"); }));
 }
 
+// Issue #16: container replicas inside the Slurm tasks, from the offline base image
+// (scripts/base_image.sh; the CTest fixture container_images builds it).
+TEST_F(SlurmExecutionTest, ContainerReplicasRunInsideTheSlurmTasks) {
+  constexpr std::string_view kBaseImage = "localhost/trainyard/debian-python:bookworm";
+  Result<run::CommandResult> exists = run::RunCommand(
+      {"podman", "image", "exists", std::string(kBaseImage)}, "", std::chrono::seconds(30));
+  if (!exists.ok() || !exists->status.Succeeded()) {
+    const char* required = std::getenv("TRAINYARD_REQUIRE_CONTAINERS");  // NOLINT
+    if (required != nullptr && std::string_view(required) == "1") {
+      FAIL() << "no podman or no " << kBaseImage << ": run scripts/base_image.sh";
+    }
+    GTEST_SKIP() << "no podman or no " << kBaseImage;
+  }
+  nlohmann::json job = {{"jobId", "image_1"}, {"trainingInput", {}}};
+  nlohmann::json& input = job["trainingInput"];
+  input = {{"scaleTier", "CUSTOM"},
+           {"region", "us-central1"},
+           {"masterType", "n1-standard-4"},
+           {"workerType", "n1-standard-4"},
+           {"workerCount", "1"},
+           {"parameterServerType", "n1-standard-4"},
+           {"parameterServerCount", "1"}};
+  input["masterConfig"] = {{"imageUri", kBaseImage},
+                           {"containerCommand",
+                            {"python3", "-c",
+                             "import json, os; t = json.loads(os.environ['TF_CONFIG'])['task']; "
+                             "print('task', t['type'], t['index'], 'in container', "
+                             "os.path.exists('/run/.containerenv'))"}}};
+  server_->Submit(job);
+  const nlohmann::json done = server_->WaitForState("image_1");
+  ASSERT_EQ(done["state"], "SUCCEEDED") << done.dump() << Files("image_1");
+  const control::JobLayout layout = server_->Layout("image_1");
+  for (const auto& [task, line] : {std::pair{"master-replica-0", "task master 0 in container True"},
+                                   std::pair{"worker-replica-0", "task worker 0 in container True"},
+                                   std::pair{"ps-replica-0", "task ps 0 in container True"}}) {
+    EXPECT_THAT(ReadFile(layout.log_path(task)).value_or(""), HasSubstr(line))
+        << task << Files("image_1");
+  }
+  EXPECT_THAT(ReadFile(layout.service_log()).value_or(""), HasSubstr("Submitted to Slurm"));
+}
+
 }  // namespace
 }  // namespace trainyard::testing

@@ -58,7 +58,7 @@ std::string FindOnPath(std::string_view name) {
       end = dirs.size();
     }
     if (end > start) {
-      const std::string candidate = fmt::format("{}/{}", dirs.substr(start, end - start), name);
+      std::string candidate = fmt::format("{}/{}", dirs.substr(start, end - start), name);
       if (access(candidate.c_str(), X_OK) == 0) {
         return candidate;
       }
