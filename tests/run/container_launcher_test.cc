@@ -1,0 +1,163 @@
+// Container replicas for real: ProcessLauncher with the podman runtime as detected on this host,
+// on the offline base image (scripts/base_image.sh). A container's output becomes the replica's
+// records, its exit status the replica's (128 + N read as signal N), a stop signal reaches the
+// trainer through podman and catatonit, SIGKILL ends a trainer that ignores SIGTERM, the
+// environment and mounts are the spec's, and no container is left behind. Skipped without podman
+// or the image, unless TRAINYARD_REQUIRE_CONTAINERS=1 (CI).
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include "fakes/temp_dir.h"
+#include "run/command.h"
+#include "run/container/podman_runtime.h"
+#include "run/exit_recorder.h"
+#include "run/local/process_launcher.h"
+#include "run/local/spawn.h"
+#include "run/log_file.h"
+
+namespace trainyard::run::local {
+namespace {
+
+using ::testing::HasSubstr;
+using ::trainyard::run::testing::CapturedText;
+using ::trainyard::run::testing::ExitRecorder;
+using ::trainyard::testing::TempDir;
+
+constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
+constexpr char kImage[] = "localhost/trainyard/debian-python:bookworm";
+
+// The containers named `name` podman still has, running or not ("" when none).
+std::string ContainersNamed(const std::string& name) {
+  Result<CommandResult> listed = RunCommand(
+      {"podman", "ps", "-a", "--filter", "name=^" + name + "$", "--format", "{{.Names}}"}, "",
+      std::chrono::seconds(30));
+  return listed.ok() ? listed->out : "<podman ps failed>";
+}
+
+// Whether `check` holds within 30 s, polled.
+template <typename Check>
+bool Eventually(Check check) {
+  for (int i = 0; i < 300; ++i) {
+    if (check()) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+class ContainerLauncherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Result<CommandResult> exists =
+        RunCommand({"podman", "image", "exists", kImage}, "", std::chrono::seconds(30));
+    if (!exists.ok() || !exists->status.Succeeded()) {
+      const char* required = std::getenv("TRAINYARD_REQUIRE_CONTAINERS");  // NOLINT
+      if (required != nullptr && std::string(required) == "1") {
+        FAIL() << "podman or " << kImage << " is missing: run scripts/base_image.sh";
+      }
+      GTEST_SKIP() << "podman or " << kImage << " is missing";
+    }
+    runtime_ = std::make_unique<container::PodmanRuntime>(container::DetectPodmanHost({}),
+                                                          std::chrono::seconds(60));
+    launcher_ = std::make_unique<ProcessLauncher>(exits_.Callback(), kSupervisor,
+                                                  CurrentEnvironment(), runtime_.get());
+  }
+
+  // A spec running `code` with python3 in the container `name`.
+  ProcessSpec Python(const std::string& name, const std::string& code) {
+    return ProcessSpec{.argv = {},
+                       .env = {{"GREETING", "hello from the host"}},
+                       .working_dir = dir_.File("work"),
+                       .log_path = dir_.File("logs/" + name + ".log"),
+                       .exit_path = dir_.File("run/" + name + ".exit"),
+                       .container = ContainerSpec{.image = kImage,
+                                                  .entrypoint = {"python3", "-c", code},
+                                                  .args = {},
+                                                  .name = name,
+                                                  .labels = {{"trainyard.test", "launcher"}},
+                                                  .mounts = {},
+                                                  .device_indices = {}}};
+  }
+
+  TempDir dir_;
+  ExitRecorder exits_;
+  std::unique_ptr<container::PodmanRuntime> runtime_;
+  std::unique_ptr<ProcessLauncher> launcher_;
+};
+
+TEST_F(ContainerLauncherTest, RecordsTheOutputAndExitStatusWithTheSpecsEnvironmentAndMounts) {
+  std::filesystem::create_directories(dir_.File("shared"));
+  std::ofstream(dir_.File("shared/in.txt")) << "from the host\n";
+  ProcessSpec spec = Python(
+      "ty-test-output",
+      "import os, sys; print(os.environ['GREETING']); print(open('/data/in.txt').read().strip()); "
+      "open('/data/out.txt', 'w').write('from the container'); print('oops', file=sys.stderr); "
+      "print('HOME' in os.environ and 'PATH_OF_SERVER' not in os.environ); sys.exit(3)");
+  spec.container->mounts = {Mount{.source = dir_.File("shared"), .target = "/data"}};
+  Result<int> pid = launcher_->Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  const std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_FALSE(status->signaled);
+  EXPECT_EQ(status->code, 3) << CapturedText(spec.log_path);
+  EXPECT_EQ(CapturedText(spec.log_path, 'O'), "hello from the host\nfrom the host\nTrue\n");
+  EXPECT_EQ(CapturedText(spec.log_path, 'E'), "oops\n");
+  std::ifstream written(dir_.File("shared/out.txt"));
+  std::string text;
+  std::getline(written, text);
+  EXPECT_EQ(text, "from the container");
+  EXPECT_TRUE(Eventually([] { return ContainersNamed("ty-test-output").empty(); }));
+}
+
+TEST_F(ContainerLauncherTest, AStopSignalReachesTheTrainerThroughTheRuntime) {
+  // No handler: as a process, the trainer dies of SIGTERM (catatonit, not it, is PID 1).
+  ProcessSpec spec = Python("ty-test-term", "import time; print('up', flush=True); time.sleep(60)");
+  Result<int> pid = launcher_->Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  ASSERT_TRUE(Eventually([&] { return CapturedText(spec.log_path) == "up\n"; }));
+  launcher_->SignalGroup(*pid, SIGTERM);
+  const std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_TRUE(status->signaled);
+  EXPECT_EQ(status->signal, SIGTERM);
+  EXPECT_TRUE(Eventually([] { return ContainersNamed("ty-test-term").empty(); }));
+}
+
+TEST_F(ContainerLauncherTest, SigkillEndsATrainerThatIgnoresSigtermAndLeavesNoContainer) {
+  ProcessSpec spec = Python("ty-test-kill",
+                            "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                            "print('up', flush=True); time.sleep(60)");
+  Result<int> pid = launcher_->Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  ASSERT_TRUE(Eventually([&] { return CapturedText(spec.log_path) == "up\n"; }));
+  launcher_->SignalGroup(*pid, SIGTERM);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(ContainersNamed("ty-test-kill"), "ty-test-kill\n");  // still running
+  launcher_->SignalGroup(*pid, SIGKILL);
+  ASSERT_TRUE(exits_.WaitFor(*pid).has_value());
+  EXPECT_TRUE(Eventually([] { return ContainersNamed("ty-test-kill").empty(); }));
+}
+
+TEST_F(ContainerLauncherTest, AMissingImageIsThePodmanErrorInTheLog) {
+  ProcessSpec spec = Python("ty-test-missing", "print(1)");
+  spec.container->image = "localhost/trainyard-test/does-not-exist:1";
+  Result<int> pid = launcher_->Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  const std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(status->code, 125);  // podman's own error
+  EXPECT_THAT(CapturedText(spec.log_path, 'E'), HasSubstr("does-not-exist"));
+}
+
+}  // namespace
+}  // namespace trainyard::run::local
