@@ -12,6 +12,8 @@ jobs=$(nproc)
 fuzz_seconds=${TY_FUZZ_SECONDS:-20}
 # The Slurm tests fail instead of skipping when their test cluster cannot start (CI runs as root).
 export TRAINYARD_REQUIRE_SLURM=${TRAINYARD_REQUIRE_SLURM:-1}
+# Likewise the container tests when podman or the base image is missing.
+export TRAINYARD_REQUIRE_CONTAINERS=${TRAINYARD_REQUIRE_CONTAINERS:-1}
 
 step() { printf '\n=== %s\n' "$*"; }
 
@@ -37,6 +39,9 @@ fi
 
 step "clang-tidy"
 bash scripts/tidy.sh build/release
+
+step "container base image"
+bash scripts/base_image.sh  # the container tests' offline image, built once (about 1 min)
 
 step "all tests (release)"
 ctest --preset release -j "$jobs"
