@@ -262,12 +262,18 @@ INSTANTIATE_TEST_SUITE_P(
                         {"gcr.io/p/trainer", {}, {"--job-dir", "/data/buckets/my-bucket/out"}}}),
     [](const auto& tc) { return tc.param.name; });
 
-TEST(ClusterPlan, WorkersRunTheMastersContainer) {
+// A container job running /bin/train with a master and one worker.
+model::Job ContainerJobWithAWorker() {
   model::Job job = testing::ContainerJob({"/bin/train"});
   job.training_input->scale_tier = model::ScaleTier::kCustom;
   job.training_input->master_type = "n1-standard-4";
   job.training_input->worker_type = "n1-standard-4";
   job.training_input->worker_count = 1;
+  return job;
+}
+
+TEST(ClusterPlan, WorkersRunTheMastersContainer) {
+  const model::Job job = ContainerJobWithAWorker();
   const Result<std::vector<ReplicaLaunch>> launches = Plan(job);
   ASSERT_TRUE(launches.ok()) << launches.status().ToString();
   ASSERT_TRUE(launches->at(1).container.has_value());
@@ -275,11 +281,7 @@ TEST(ClusterPlan, WorkersRunTheMastersContainer) {
 }
 
 TEST(ClusterPlan, AWorkerImageOfItsOwnIsRunWithItsOwnCommand) {
-  model::Job job = testing::ContainerJob({"/bin/train"});
-  job.training_input->scale_tier = model::ScaleTier::kCustom;
-  job.training_input->master_type = "n1-standard-4";
-  job.training_input->worker_type = "n1-standard-4";
-  job.training_input->worker_count = 1;
+  model::Job job = ContainerJobWithAWorker();
   job.training_input->worker_config = model::ReplicaConfig{.image_uri = "gcr.io/p/worker"};
   const Result<std::vector<ReplicaLaunch>> launches = Plan(job);
   ASSERT_TRUE(launches.ok()) << launches.status().ToString();
