@@ -143,6 +143,12 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   serve->add_option("--container-ulimit", serve_options.container_ulimits,
                     "NAME=SOFT:HARD for every container (repeatable; default: nofile and nproc "
                     "from this process's limits).");
+  serve
+      ->add_option("--containers", serve_options.containers,
+                   "podman (default: image jobs run their images) or host (a container replica "
+                   "runs its containerCommand on this machine, no image: for trusted setups and "
+                   "benchmarks of trainyard's own overhead).")
+      ->check(CLI::IsMember({"podman", "host"}));
   serve->add_flag("--hold-queue", serve_options.hold_queue,
                   "Accept jobs but start none (maintenance); running jobs go on.");
   serve->add_flag("--stop-jobs-on-exit", serve_options.stop_jobs_on_exit,
@@ -171,6 +177,8 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   batch_task->add_option("--registry-auth-file", task_containers.auth_file);
   batch_task->add_option("--insecure-registry", task_containers.insecure_registries);
   batch_task->add_option("--container-ulimit", task_containers.ulimits);
+  std::string task_containers_mode = "podman";
+  batch_task->add_option("--containers", task_containers_mode);
 
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);
@@ -201,7 +209,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const SystemClock clock;
     return control::RunBatchTask(
         launch_file, [](std::string_view name) { return GetEnv(std::string(name).c_str()); },
-        catalog::Catalog::Builtin(), clock, task_containers);
+        catalog::Catalog::Builtin(), clock, task_containers, task_containers_mode == "host");
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
     return *rc;

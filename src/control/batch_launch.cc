@@ -20,6 +20,7 @@ json EncodeContext(const plan::PlanContext& context) {
       {"trialArgs", context.trial_args},
       {"python", context.python},
       {"pythonpath", context.pythonpath},
+      {"runtimeModules", context.runtime_modules},
       {"gcsMount", context.gcs_mount},
       {"storageEmulatorHost", context.storage_emulator_host},
   };
@@ -34,6 +35,8 @@ plan::PlanContext DecodeContext(const json& in) {
   context.trial_args = in.at("trialArgs").get<std::vector<std::string>>();
   context.python = in.at("python").get<std::string>();
   context.pythonpath = in.at("pythonpath").get<std::string>();
+  // Absent from the launch files of servers before containers (issue #16).
+  context.runtime_modules = in.value("runtimeModules", std::string());
   context.gcs_mount = in.at("gcsMount").get<std::string>();
   context.storage_emulator_host = in.at("storageEmulatorHost").get<std::string>();
   return context;

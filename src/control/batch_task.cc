@@ -184,7 +184,7 @@ class ReplicaWatch {
 
 int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& getenv,
                  const catalog::Catalog& catalog, const Clock& clock,
-                 const run::container::PodmanOptions& containers) {
+                 const run::container::PodmanOptions& containers, bool containers_on_host) {
   // The stop signals are taken by ReplicaWatch (every thread started below inherits the mask).
   sigset_t stops;
   sigemptyset(&stops);
@@ -265,7 +265,13 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
 
   run::container::PodmanRuntime podman(run::container::DetectPodmanHost(containers),
                                        containers.pull_timeout);
-  if (replica.container) {
+  if (replica.container && containers_on_host) {
+    Result<std::vector<std::string>> command = HostCommand(*replica.container, task_name);
+    if (!command.ok()) {
+      return give_up(command.status());
+    }
+    spec.argv = std::move(*command);
+  } else if (replica.container) {
     Status pulled = podman.Pull(replica.container->image, [&](std::string_view line) {
       AppendServiceMessage(layout.service_log(), clock, false,
                            fmt::format("{}: {}", task_name, line));
@@ -281,7 +287,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
             .trial_id = launch->trial_id,
             .gcs_mount = context.gcs_mount,
             .hp_metric_dir = context.hp_metric_dir,
-            .runtime_modules = context.pythonpath,
+            .runtime_modules = context.runtime_modules,
             .device_indices = placements[static_cast<std::size_t>(me)].device_indices});
   }
 

@@ -39,9 +39,11 @@ namespace trainyard::control {
 // not a Slurm step, a plan error) writes the reason to the job's service log and to this
 // process's stderr (the batch step's output), writes an exit file saying it exited 127, and
 // returns 127.
-// `containers` are the operator's podman options for container replicas.
+// `containers` are the operator's podman options for container replicas; `containers_on_host`:
+// they run their containerCommand on the node instead (HostCommand).
 int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& getenv,
                  const catalog::Catalog& catalog, const Clock& clock,
-                 const run::container::PodmanOptions& containers = {});
+                 const run::container::PodmanOptions& containers = {},
+                 bool containers_on_host = false);
 
 }  // namespace trainyard::control

@@ -81,6 +81,9 @@ struct ExecutorOptions {
   // Pulls the images of container jobs in PREPARING (progress in the job's service log); the
   // launcher runs them. Not owned; null: container jobs FAIL saying there is no engine.
   run::ContainerRuntime* containers = nullptr;
+  // `--containers host`: a container replica runs its containerCommand on the host, no image is
+  // pulled (replica_container.h HostCommand).
+  bool containers_on_host = false;
 };
 
 // A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).

@@ -145,6 +145,7 @@ void Executor::Launch(Run& run) {
     }
   }
   context.gcs_mount = options_.gcs_mount;
+  context.runtime_modules = options_.runtime_pythonpath;
   context.storage_emulator_host = options_.storage_emulator_host;
   if (!run.trial_id.empty()) {
     std::error_code error;
@@ -197,13 +198,20 @@ void Executor::Launch(Run& run) {
     plan::ReplicaLaunch& launch = (*launches)[i];
     run::ProcessSpec& spec = run.replicas[i].spec;
     spec.argv = std::move(launch.argv);
-    if (launch.container) {
+    if (launch.container && options_.containers_on_host) {
+      Result<std::vector<std::string>> command = HostCommand(*launch.container, launch.task_name);
+      if (!command.ok()) {
+        BeginStop(run, model::JobState::kFailed, command.status().message());
+        return;
+      }
+      spec.argv = std::move(*command);
+    } else if (launch.container) {
       ContainerContext container{.project = run.project,
                                  .job_id = run.job_id,
                                  .trial_id = run.trial_id,
                                  .gcs_mount = options_.gcs_mount,
                                  .hp_metric_dir = context.hp_metric_dir,
-                                 .runtime_modules = context.pythonpath,
+                                 .runtime_modules = context.runtime_modules,
                                  .device_indices = {}};
       if (!placements[i].emulated) {
         container.device_indices = placements[i].device_indices;

@@ -205,7 +205,7 @@ void Executor::ScheduleQueue() {
     run_async_([this, key, request = std::move(request), images = std::move(images),
                 service_log = layout.service_log()] {
       Status staged = request.package_uris.empty() ? Status() : stager_.Stage(request);
-      if (staged.ok() && !images.empty()) {
+      if (staged.ok() && !images.empty() && !options_.containers_on_host) {
         staged = PullImages(images, service_log);
       }
       Post(Event{StagedEvent{key, std::move(staged)}});

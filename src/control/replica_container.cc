@@ -11,6 +11,20 @@ std::string ContainerName(const ContainerContext& context, std::string_view task
                            context.trial_id, task_name);
 }
 
+Result<std::vector<std::string>> HostCommand(const plan::ContainerLaunch& launch,
+                                             std::string_view task_name) {
+  if (launch.command.empty()) {
+    return Status::FailedPrecondition(fmt::format(
+        "Replica {} uses the image {} without a containerCommand: this server runs container "
+        "replicas' commands on the host (--containers host), not their images. Set "
+        "containerCommand, or use a server that runs images.",
+        task_name, launch.image));
+  }
+  std::vector<std::string> argv = launch.command;
+  argv.insert(argv.end(), launch.args.begin(), launch.args.end());
+  return argv;
+}
+
 run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch, std::string_view task_name,
                                     const ContainerContext& context) {
   run::ContainerSpec spec{
@@ -34,14 +48,10 @@ run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch, std::st
     spec.mounts.push_back(
         run::Mount{.source = context.hp_metric_dir, .target = context.hp_metric_dir});
   }
-  std::string_view modules = context.runtime_modules;
-  while (!modules.empty()) {
-    const std::size_t colon = modules.find(':');
-    std::string dir(modules.substr(0, colon));
-    modules = colon == std::string_view::npos ? std::string_view() : modules.substr(colon + 1);
-    if (!dir.empty()) {
-      spec.mounts.push_back(run::Mount{.source = dir, .target = dir, .read_only = true});
-    }
+  if (!context.runtime_modules.empty()) {
+    spec.mounts.push_back(run::Mount{.source = context.runtime_modules,
+                                     .target = std::string(kRuntimeModulesInContainer),
+                                     .read_only = true});
   }
   return spec;
 }

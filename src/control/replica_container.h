@@ -7,8 +7,9 @@
 //   trainyard.job, trainyard.trial (trials) and trainyard.task.
 // - Mounts: the bucket store at its own path (the `--job-dir` trainyard passes is a path under
 //   it) and at /gcs (Vertex AI's convention: /gcs/<bucket>/<object>), read-write; a trial's
-//   hypertune directory at its own path (CLOUD_ML_HP_METRIC_FILE), read-write; each directory of
-//   the replica's PYTHONPATH (trainyard's own Python modules: `hypertune`) at its path, read-only.
+//   hypertune directory at its own path (CLOUD_ML_HP_METRIC_FILE), read-write; trainyard's own
+//   Python modules (`hypertune`) at /opt/trainyard/python, read-only (the image's PYTHONPATH is
+//   left alone: an image without cloudml-hypertune can put that directory on it).
 // - Devices: the placed GPUs, none when they are emulated.
 #pragma once
 
@@ -22,6 +23,8 @@ namespace trainyard::control {
 
 // Vertex AI's mount point for Cloud Storage inside a container.
 inline constexpr std::string_view kGcsMountInContainer = "/gcs";
+// Where trainyard's own Python modules are inside a container.
+inline constexpr std::string_view kRuntimeModulesInContainer = "/opt/trainyard/python";
 
 struct ContainerContext {
   std::string project;
@@ -35,6 +38,12 @@ struct ContainerContext {
 
 // The container name for a replica of the job (see above).
 std::string ContainerName(const ContainerContext& context, std::string_view task_name);
+
+// With `--containers host` (trusted setups, and benchmarks of trainyard's own overhead): the
+// command a container replica runs on the host instead of its image, its containerCommand then
+// its arguments. FAILED_PRECONDITION naming the replica and image when it has no command.
+Result<std::vector<std::string>> HostCommand(const plan::ContainerLaunch& launch,
+                                             std::string_view task_name);
 
 run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch, std::string_view task_name,
                                     const ContainerContext& context);

@@ -194,7 +194,7 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   if (!context.storage_emulator_host.empty()) {
     env.emplace_back("STORAGE_EMULATOR_HOST", context.storage_emulator_host);
   }
-  if (!context.pythonpath.empty()) {
+  if (!context.pythonpath.empty() && shape.config.image_uri.empty()) {
     env.emplace_back("PYTHONPATH", context.pythonpath);
   }
   env.emplace_back("PYTHONUNBUFFERED", "1");

@@ -38,7 +38,8 @@
 //   (so a replica never sees GPUs it was not given). With emulated accelerators it is "" and
 //   TRAINYARD_EMULATED_ACCELERATORS says what the replica was given ("NVIDIA_TESLA_T4:4").
 // - PYTHONPATH is exactly `context.pythonpath` (the staged packages; the launcher does not
-//   append the inherited one). PYTHONUNBUFFERED=1 so logs arrive line by line.
+//   append the inherited one), for runtime jobs only: a container keeps its image's.
+//   PYTHONUNBUFFERED=1 so logs arrive line by line.
 // - Variables are listed in a fixed order (the order above), so plans compare exactly.
 #pragma once
 
@@ -72,10 +73,12 @@ struct PlanContext {
   std::string hp_metric_dir;            // tuning: where CLOUD_ML_HP_METRIC_FILE files go
   std::vector<std::string> trial_args;  // tuning: "--lr=0.01", after args, before --job-dir
   std::string python = "python3";       // interpreter for runtime (python module) jobs
-  std::string pythonpath;               // staged packages directory ("" when none)
-  std::string gcs_mount;                // local directory holding gs:// buckets ("" when none)
-  std::string storage_emulator_host;    // "http://127.0.0.1:8470" ("" when none)
-  int pytorch_master_port = 0;          // MASTER_PORT
+  std::string pythonpath;               // runtime jobs' PYTHONPATH ("" when none)
+  // trainyard's own Python modules (`hypertune`), for containers to mount ("" when none).
+  std::string runtime_modules;
+  std::string gcs_mount;              // local directory holding gs:// buckets ("" when none)
+  std::string storage_emulator_host;  // "http://127.0.0.1:8470" ("" when none)
+  int pytorch_master_port = 0;        // MASTER_PORT
 };
 
 // A replica that runs a container image.

@@ -127,6 +127,10 @@ Result<std::unique_ptr<run::container::PodmanRuntime>> BuildContainerRuntime(
           {"container_ulimit", fmt::format("\"{}\" is not NAME=SOFT:HARD", ulimit)});
     }
   }
+  if (options.containers != "podman" && options.containers != "host") {
+    violations.push_back(
+        {"containers", fmt::format("unknown value \"{}\": podman or host", options.containers)});
+  }
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
@@ -302,6 +306,7 @@ Result<int> Daemon::Start() {
   executor.stop_grace = d.options.stop_grace;
   executor.hold_queue = d.options.hold_queue;
   executor.containers = d.containers.get();
+  executor.containers_on_host = d.options.containers == "host";
   if (d.slurm) {
     const run::slurm::SlurmConfig& slurm = d.slurm->config();
     const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();
@@ -312,7 +317,8 @@ Result<int> Daemon::Start() {
          {std::pair{"--podman", std::vector<std::string>{d.options.podman}},
           std::pair{"--registry-auth-file", std::vector<std::string>{d.options.registry_auth_file}},
           std::pair{"--insecure-registry", d.options.insecure_registries},
-          std::pair{"--container-ulimit", d.options.container_ulimits}}) {
+          std::pair{"--container-ulimit", d.options.container_ulimits},
+          std::pair{"--containers", std::vector<std::string>{d.options.containers}}}) {
       for (const std::string& value : values) {
         if (!value.empty()) {
           executor.cluster_task_command.insert(executor.cluster_task_command.end(), {flag, value});

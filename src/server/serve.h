@@ -56,6 +56,9 @@ struct ServeOptions {
   std::string registry_auth_file;                // credentials for pulls, "" for none
   std::vector<std::string> insecure_registries;  // loopback HOST:PORTs allowed over HTTP
   std::vector<std::string> container_ulimits;    // "nofile=S:H"…; empty: detected
+  // "podman" (images run as containers) or "host" (a container replica's containerCommand runs
+  // on this machine, no image: trusted setups and benchmarks of trainyard's own overhead).
+  std::string containers = "podman";
 };
 
 struct ListenAddress {

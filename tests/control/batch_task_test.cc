@@ -2,7 +2,8 @@
 // child (it blocks signals and starts threads) with a fake Slurm step environment, its replica
 // under the real trainyard-replica supervisor; and once through the real `trainyard` binary.
 // The job is a container job (master, 2 workers, 1 parameter server) whose containerCommand is
-// a shell script; node_addresses name every node, so no scontrol is asked.
+// a shell script, run on the host (`--containers host`: this test is about the task, not
+// images); node_addresses name every node, so no scontrol is asked.
 #include "control/batch_task.h"
 
 #include <array>
@@ -164,7 +165,7 @@ class BatchTaskTest : public ::testing::Test {
             const auto found = env.find(std::string(name));
             return found == env.end() ? std::nullopt : std::optional(found->second);
           },
-          catalog::Catalog::Builtin(), clock);
+          catalog::Catalog::Builtin(), clock, {}, /*containers_on_host=*/true);
       _exit(rc);
     }
     return pid;
@@ -383,7 +384,8 @@ TEST_F(BatchTaskTest, TrainyardBinaryRunsTheTaskFromItsEnvironment) {
     envp.push_back(entry.data());
   }
   envp.push_back(nullptr);
-  std::vector<std::string> args = {kTrainyard, "batch-task", "--launch", launch};
+  std::vector<std::string> args = {kTrainyard, "batch-task",   "--launch",
+                                   launch,     "--containers", "host"};
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
   for (std::string& arg : args) {

@@ -117,6 +117,38 @@ TEST_F(ExecutorContainerTest, AContainerGetsItsPlacedGpus) {
   EXPECT_THAT(started[0].spec.container->device_indices, ElementsAre(0, 1));
 }
 
+// `--containers host`: the command runs on the host, no image is pulled.
+TEST_F(ExecutorContainerTest, OnTheHostTheContainerCommandRunsAndNothingIsPulled) {
+  customize_ = [this](ExecutorOptions& options) {
+    options.containers = &runtime_;
+    options.containers_on_host = true;
+  };
+  model::Job job = ImageJob("host", 0);
+  job.training_input->master_config->container_command = {"/bin/echo", "hi"};
+  job.training_input->master_config->container_args = {"--flag"};
+  Submit(job);
+  Settle();
+  EXPECT_TRUE(runtime_.pulls().empty());
+  const std::vector<testing::FakeLauncher::Started> started = launcher_.started();
+  ASSERT_EQ(started.size(), 1U);
+  EXPECT_FALSE(started[0].spec.container.has_value());
+  EXPECT_THAT(started[0].spec.argv,
+              ElementsAre("/bin/echo", "hi", "--flag", "--job-dir",
+                          (dir_.path() / "buckets" / "my-bucket" / "output").string()));
+}
+
+TEST_F(ExecutorContainerTest, OnTheHostAnImageWithoutACommandFailsSayingSo) {
+  customize_ = [this](ExecutorOptions& options) {
+    options.containers = &runtime_;
+    options.containers_on_host = true;
+  };
+  Submit(ImageJob("nocommand", 0));
+  Settle();
+  EXPECT_EQ(Get("nocommand").state, JobState::kFailed);
+  EXPECT_THAT(Get("nocommand").error_message, HasSubstr("without a containerCommand"));
+  EXPECT_TRUE(launcher_.started().empty());
+}
+
 TEST_F(ExecutorContainerTest, RuntimeJobsPullNothing) {
   Submit(ValidRuntimeJob("plain"));
   Settle();

@@ -195,11 +195,20 @@ void PodmanRuntime::Kill(const std::string& name, int signal) {
 
 Status PodmanRuntime::Pull(const std::string& image, const Progress& progress) {
   TY_RETURN_IF_ERROR(Available());
-  Result<CommandResult> exists = run::RunCommand(ExistsCommand(host_, image), "", kShortCommand);
-  if (!exists.ok()) {
-    return exists.status();
+  bool known = false;
+  {
+    std::lock_guard lock(mu_);
+    known = present_.contains(image);
   }
-  if (exists->status.Succeeded()) {
+  if (!known) {
+    Result<CommandResult> exists = run::RunCommand(ExistsCommand(host_, image), "", kShortCommand);
+    if (!exists.ok()) {
+      return exists.status();
+    }
+    known = exists->status.Succeeded();
+  }
+  if (known) {
+    Remember(image);
     progress(fmt::format("Using the local image {}.", image));
     return {};
   }
@@ -233,7 +242,13 @@ Status PodmanRuntime::Pull(const std::string& image, const Progress& progress) {
   const std::string bytes = size.ok() ? std::string(TrimWhitespace(size->out)) : "";
   progress(fmt::format("Pulled image {} ({} layer{}{}).", image, layers, layers == 1 ? "" : "s",
                        bytes.empty() ? "" : ", " + bytes + " bytes"));
+  Remember(image);
   return {};
+}
+
+void PodmanRuntime::Remember(const std::string& image) {
+  std::lock_guard lock(mu_);
+  present_.insert(image);
 }
 
 }  // namespace trainyard::run::container

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <chrono>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,8 +49,15 @@ class PodmanRuntime final : public ContainerRuntime {
   const PodmanHost& host() const { return host_; }
 
  private:
+  void Remember(const std::string& image);
+
   const PodmanHost host_;
   const std::chrono::seconds pull_timeout_;
+  // Images found or pulled by this runtime: not asked about again (`podman image exists` costs
+  // about 50 ms of every start). One removed meanwhile fails its `podman run` ("image not
+  // known", in the replica's log).
+  std::mutex mu_;
+  std::set<std::string, std::less<>> present_;  // guarded by mu_
 };
 
 }  // namespace trainyard::run::container
