@@ -88,8 +88,10 @@ class Server:
         env = dict(os.environ)
         env.pop("TRAINYARD_HOME", None)
         self.log_file = open(self.log_path, "w")
+        # Command jobs (command_job) run on the host unless a scenario asks for images.
+        containers = [] if "--containers" in self.extra else ["--containers", "host"]
         cmd = [self.binary, "serve", "--listen", "127.0.0.1:0", "--data-dir", str(self.data),
-               "--stop-jobs-on-exit", "--stop-grace", "2", *self.extra]
+               "--stop-jobs-on-exit", "--stop-grace", "2", *containers, *self.extra]
         self.proc = subprocess.Popen(cmd, stdout=self.log_file, stderr=self.log_file, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -239,7 +241,9 @@ def package_job(job_id, package, module="trainer.task", args=(), cluster=None):
 
 
 def command_job(job_id, command, cluster=None):
-    """A custom-container job: trainyard runs `command` as a local command, nothing staged."""
+    """A custom-container job whose `command` runs on the host, nothing staged: the servers of
+    the scenarios measuring trainyard's own overhead run with `--containers host` (Server's
+    default), so no image is involved."""
     training = {"region": REGION, **_cluster_input(cluster)}
     replica = {"imageUri": "bench/local", "containerCommand": list(command)}
     training["masterConfig"] = dict(replica)

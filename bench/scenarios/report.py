@@ -3,7 +3,7 @@ in the same run, and each aim of issue #8 with its status.
 
     report.py --work DIR --meta META.json --out REPORT.md [--record RESULTS.md]
 
-Reads DIR/{trivial,distributed,burst,logs,slurm_backend}.json (bench/scenarios/*.py) and
+Reads DIR/{trivial,distributed,burst,logs,slurm_backend,container}.json (bench/scenarios/*.py) and
 DIR/api-*.md (the tables bench/api/run.sh wrote, one per run); a scenario that is missing is
 reported as not run.
 With --record, replaces the block between the "bench/run" markers of RESULTS.md (or inserts it
@@ -23,7 +23,7 @@ END = "<!-- bench/run: end -->"
 
 TRIVIAL_PATHS = {
     "trainyard-package": "trainyard, package staged by pip (sdist)",
-    "trainyard-command": "trainyard, same module as a container command (nothing staged)",
+    "trainyard-command": "trainyard, same module as a container command on the host (`--containers host`, nothing staged)",
     "gcloud": "`gcloud ai-platform local train`",
     "sbatch-wait": "Slurm `sbatch --wait`",
     "sbatch-poll": "Slurm `sbatch`, then `squeue` every 20 ms",
@@ -132,7 +132,7 @@ def distributed_section(d):
             "| ÷ trainyard (command) |",
             "|---|---:|---:|---:|"]
     labels = {"trainyard-package": "trainyard, package staged once by pip",
-              "trainyard-command": "trainyard, module as a container command",
+              "trainyard-command": "trainyard, module as a container command on the host",
               "gcloud": "`gcloud ai-platform local train --distributed --worker-count 2 "
                         "--parameter-server-count 1`"}
     for path, label in labels.items():
@@ -268,6 +268,49 @@ def slurm_backend_section(b):
     return out
 
 
+def container_section(c, aims):
+    out = ["### 8. Container image against `podman run` (issue #16)", ""]
+    out += aims_lib.aim_lines(aims, "container")
+    if not c:
+        return out + [absent("container"), ""]
+    s = c["summary"]
+    base = s["podman"]["first_line"]
+    out += [f"The benchmark trainer built into an image on trainyard's base image "
+            f"(`{c['image']}`, {c.get('podman_version', 'podman')}), {runs(c['reps'])} of each "
+            "path in alternating order after one unmeasured run of each. trainyard: a BASIC job "
+            f"whose master runs the image, the client polling every {c['poll_ms']:.0f} ms; "
+            "podman: the `podman run` command line trainyard used for a job of the same image "
+            "(read from its replica supervisor), with its own name, started by the client. "
+            "*First line*: from the submit (or the start of the command) to the time the trainer "
+            "printed, as its module started. Time in ms.", "",
+            "| path | first line p50 | p90 | min – max | ÷ `podman run` (p50) | ended, seen p50 |",
+            "|---|---:|---:|---:|---:|---:|"]
+    labels = {"trainyard": "trainyard: POST, the master's first line from its logs",
+              "podman": "`podman run` with trainyard's flags, from the client",
+              "direct": "`python3 trainer/task.py` on the host (no container)"}
+    for path, label in labels.items():
+        if path not in s:
+            continue
+        x = s[path]["first_line"]
+        out.append(f"| {label} | {ms(x['median'])} | {ms(x['p90'])} | {ms(x['min'])} – "
+                   f"{ms(x['max'])} | {x['median'] / base['median']:.2f}× | "
+                   f"{ms(s[path]['e2e']['median'])} |")
+    t = s["trainyard"]
+    exists = c.get("image_exists_alone", {}).get("median")
+    out += ["", f"trainyard / podman at p90: {c['ratio']['p90']:.2f}×. trainyard's own "
+            f"timestamps (p50): createTime → startTime {ms(t['queue']['median'])} ms (queued, "
+            "placed)"]
+    if "image_check" in t:
+        out[-1] += (f"; → \"Using the local image\" {ms(t['image_check']['median'])} ms (`podman "
+                    f"image exists`, {ms(exists)} ms when run alone); → \"Started 1 replica.\" "
+                    f"{ms(t['launch']['median'])} ms (plan, run record, supervisor); → the first "
+                    f"line {ms(t['spawn_to_exec']['median'])} ms (`podman run` and the "
+                    "interpreter)")
+    out[-1] += "."
+    out += [""]
+    return out
+
+
 def logs_section(g, aims):
     out = ["### 5. Logs", ""] + aims_lib.aim_lines(aims, "logs")
     if not g:
@@ -323,7 +366,8 @@ def main():
 
     meta = json.loads(Path(args.meta).read_text())
     FAILED.update(meta.get("failed", []))
-    results = {name: load(args.work, name) for name in ("trivial", "distributed", "burst", "logs")}
+    results = {name: load(args.work, name)
+               for name in ("trivial", "distributed", "burst", "logs", "container")}
     rows, _, _ = api_tables(args.work)
     aims = aims_lib.evaluate(results, rows)
     body = header(meta, results)
@@ -336,6 +380,7 @@ def main():
     body += ["### 6. Tuning", "",
              meta.get("tuning_note", "See the Tuning section below (`bench/tuning/run.sh`)."), ""]
     body += slurm_backend_section(load(args.work, "slurm_backend"))
+    body += container_section(results["container"], aims)
     if args.plot:
         body += [f"![Latency distributions of this run]({args.plot})", ""]
     text = "\n".join(body).rstrip() + "\n"
