@@ -148,6 +148,21 @@ TEST_F(ContainerLauncherTest, SigkillEndsATrainerThatIgnoresSigtermAndLeavesNoCo
   EXPECT_TRUE(Eventually([] { return ContainersNamed("ty-test-kill").empty(); }));
 }
 
+// A stop while podman is still creating the container (the client dies before it proxies
+// signals, leaving the container "created" with its runtime waiting) leaves nothing either.
+TEST_F(ContainerLauncherTest, AStopWhileTheContainerStartsLeavesNoContainer) {
+  for (int delay_ms : {0, 20, 60, 120}) {
+    const std::string name = "ty-test-early-" + std::to_string(delay_ms);
+    ProcessSpec spec = Python(name, "import time; time.sleep(60)");
+    Result<int> pid = launcher_->Start(spec);
+    ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    launcher_->SignalGroup(*pid, SIGTERM);
+    ASSERT_TRUE(exits_.WaitFor(*pid).has_value()) << name;
+    EXPECT_EQ(ContainersNamed(name), "") << name;
+  }
+}
+
 TEST_F(ContainerLauncherTest, AMissingImageIsThePodmanErrorInTheLog) {
   ProcessSpec spec = Python("ty-test-missing", "print(1)");
   spec.container->image = "localhost/trainyard-test/does-not-exist:1";

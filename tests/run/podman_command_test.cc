@@ -232,6 +232,11 @@ TEST(PullCommand, SkipsTlsOnlyForTheRegistriesTheOperatorListed) {
                    "127.0.0.1:5001/a:1"}));
 }
 
+TEST(RemoveCommand, KillsAndRemovesWhateverStateTheContainerIsIn) {
+  EXPECT_EQ(RemoveCommand(Host(), "c"),
+            (Words{"/usr/bin/podman", "rm", "-f", "--time", "0", "--ignore", "c"}));
+}
+
 TEST(KillCommand, NamesTheSignalByNumber) {
   EXPECT_EQ(KillCommand(Host(), "c", 9), (Words{"/usr/bin/podman", "kill", "--signal", "9", "c"}));
 }

@@ -146,6 +146,10 @@ std::vector<std::string> KillCommand(const PodmanHost& host, const std::string& 
   return {host.podman, "kill", "--signal", std::to_string(signal), name};
 }
 
+std::vector<std::string> RemoveCommand(const PodmanHost& host, const std::string& name) {
+  return {host.podman, "rm", "-f", "--time", "0", "--ignore", name};
+}
+
 std::string PullError(std::string_view output) {
   std::string_view last;
   std::string_view error;

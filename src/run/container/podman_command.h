@@ -79,6 +79,9 @@ std::vector<std::string> ExistsCommand(const PodmanHost& host, const std::string
 std::vector<std::string> PullCommand(const PodmanHost& host, const std::string& image);
 // `podman kill --signal N NAME`.
 std::vector<std::string> KillCommand(const PodmanHost& host, const std::string& name, int signal);
+// `podman rm -f --time 0 --ignore NAME`: kills and removes the container in whatever state it
+// is (a created one that never started included); no error when it is gone.
+std::vector<std::string> RemoveCommand(const PodmanHost& host, const std::string& name);
 
 // What a pull's output says went wrong: its last "Error: …" line without the prefix, else its
 // last non-empty line.

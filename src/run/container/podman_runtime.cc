@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include <fmt/format.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -190,7 +191,10 @@ std::vector<std::string> PodmanRuntime::RunCommand(
 }
 
 void PodmanRuntime::Kill(const std::string& name, int signal) {
-  (void)run::RunCommand(KillCommand(host_, name, signal), "", kShortCommand);
+  // SIGKILL is the end: the container goes too, whatever state it is in.
+  (void)run::RunCommand(
+      signal == SIGKILL ? RemoveCommand(host_, name) : KillCommand(host_, name, signal), "",
+      kShortCommand);
 }
 
 Status PodmanRuntime::Pull(const std::string& image, const Progress& progress) {

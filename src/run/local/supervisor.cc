@@ -185,6 +185,31 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args) {
   return trainer;
 }
 
+// `<client> rm -f --time 0 --ignore NAME` (podman's command line), waited for, its output
+// discarded: the container goes whatever became of it, also one whose client was stopped
+// before it started the container (left "created", its runtime waiting for a start).
+void RemoveContainer(const std::string& client, const std::string& name) {
+  const std::array<std::string, 7> words = {client, "rm", "-f", "--time", "0", "--ignore", name};
+  std::array<char*, words.size() + 1> argv{};
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    argv.at(i) = const_cast<char*>(words.at(i).c_str());  // NOLINT: execv's signature
+  }
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    for (int fd = 0; fd <= STDERR_FILENO; ++fd) {
+      dup2(null, fd);
+    }
+    CloseOthersOnExec();
+    execv(argv[0], argv.data());
+    _exit(kCannotExecute);
+  }
+  if (pid > 0) {
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
 // Records what one read(2) of at most `limit` bytes gives from `stream`'s pipe. Returns the bytes
 // read: 0 when none were there, -1 at the pipe's end (or an error), when the pipe has been closed
 // and the stream's partial line recorded.
@@ -323,8 +348,11 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
   std::vector<char> buffer(kReadBytes);
   PumpUntilExit(*trainer, *writer, buffer);
   ExitStatus status = Reap(trainer->pid);
-  if (!args.container.empty() && !status.signaled) {
-    status = ContainerExitStatus(status.code);
+  if (!args.container.empty()) {
+    if (!status.signaled) {
+      status = ContainerExitStatus(status.code);
+    }
+    RemoveContainer(args.argv[0], args.container);
   }
   Drain(*trainer, *writer, buffer);
   WriteExitFile(args.exit_path, status);

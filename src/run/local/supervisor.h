@@ -18,7 +18,9 @@
 // - ends as the trainer did: exit status N, or killed by signal S (without a core dump);
 // - with `--container NAME`, PROGRAM is a container runtime's client: its exit status 128 + S is
 //   recorded as "signaled S" (ContainerExitStatus), so a container killed by a signal is
-//   restarted as a process would be.
+//   restarted as a process would be; and once the client has ended the supervisor removes the
+//   container (`PROGRAM rm -f --time 0 --ignore NAME`, podman's command line) before it writes
+//   the exit file, so none is left behind, even one whose client was stopped while starting it.
 // When PROGRAM cannot be executed it records "trainyard-replica: cannot execute PROGRAM: <why>"
 // on stderr and ends with status 127, as a shell does.
 #pragma once
