@@ -11,7 +11,7 @@ registry FAILED with the registry's message within seconds; `--worker-image-uri`
 the master's; a trainer writing the gs:// job dir with plain file IO; a failing container FAILED
 with its stderr tail; a trainer killed by SIGKILL restarted; cancel leaving no container and no
 conmon; a server SIGKILLed while a container job runs, restarted, and the job SUCCEEDED; a
-tuning study whose trials are containers.
+tuning study whose trials are containers; examples/container built and trained.
 
 Usage: gcloud_images_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 Exits 77 (skipped) when the fixture could not build the images, or 1 with
@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402  (needs the path above)
 
 GCLOUD = gcloud_env.GCLOUD
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TRAINYARD = None  # set by main()
 PROJECT = "p"
 BUCKET = "e2e-images"
@@ -255,6 +256,21 @@ class ImageJobsTest(gcloud_env.ServerTestCase):
         conmon = subprocess.run(["pgrep", "-f", "conmon.*trainyard-%s-cancel1-" % PROJECT],
                                 capture_output=True, text=True)
         self.assertEqual(conmon.stdout, "")
+
+    def test_the_container_example_trains(self):
+        """examples/container as its README runs it: a parameter server and two workers of one
+        image built with podman, the model written to the gs:// job dir."""
+        image = "localhost/trainyard-examples/linreg:1"
+        built = podman("build", "-q", "-t", image, os.path.join(REPO, "examples", "container"))
+        self.assertEqual(built.returncode, 0, built.stderr)
+        self.submit("linreg1", image, "--config",
+                    os.path.join(REPO, "examples", "container", "config.yaml"), "--job-dir",
+                    "gs://%s/linreg1" % BUCKET)
+        self.wait_for("linreg1", "SUCCEEDED")
+        model = json.loads(self.ok("storage", "cat", "gs://%s/linreg1/model.json" % BUCKET).out)
+        self.assertEqual(model["trainers"], 3)  # the master and both workers
+        self.assertLess(model["loss_history"][-1], model["loss_history"][0] / 100)
+        self.assertLess(model["held_out_loss"], model["loss_history"][0] / 100)
 
     def test_a_tuning_study_runs_its_trials_as_containers(self):
         study = os.path.join(self.tmp, "study.yaml")
