@@ -50,7 +50,7 @@ std::string EncodeBatchLaunch(const BatchLaunch& launch) {
     addresses[node] = address;
   }
   return json{
-      {"job", json::parse(model::EncodeJob(launch.job))},
+      {"job", json::parse(model::EncodeStoredJob(launch.job))},
       {"project", launch.project},
       {"trialId", launch.trial_id},
       {"dataDir", launch.data_dir},
@@ -70,7 +70,7 @@ Result<BatchLaunch> DecodeBatchLaunch(std::string_view text) {
   try {
     const json in = json::parse(text);
     BatchLaunch launch;
-    Result<model::Job> job = model::DecodeJob(in.at("job").dump());
+    Result<model::Job> job = model::DecodeStoredJob(in.at("job").dump());
     if (!job.ok()) {
       return Status::InvalidArgument("Not a launch file: its job is not valid: " +
                                      job.status().message());

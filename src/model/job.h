@@ -16,6 +16,7 @@
 
 #include "base/clock.h"
 #include "base/time_format.h"
+#include "model/job_extras.h"
 
 namespace trainyard::model {
 
@@ -223,6 +224,8 @@ struct Job {
   std::optional<TrainingInput> training_input;
   std::optional<TrainingOutput> training_output;
   std::int64_t job_position = 0;
+  // Not on the ml v1 wire: what a job from another API asks of the engine (job_extras.h).
+  std::optional<JobExtras> extras;
 
   friend bool operator==(const Job&, const Job&) = default;
 };

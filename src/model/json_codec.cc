@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/utf8.h"
+#include "model/job_extras_json.h"
 #include "model/json_decode.h"
 #include "model/json_encode.h"
 #include "model/violations.h"
@@ -18,6 +19,7 @@ using nlohmann::json;
 
 constexpr std::string_view kJobRoot = "job";
 constexpr std::string_view kTrainingInputRoot = "trainingInput";
+constexpr std::string_view kExtrasKey = "trainyardExtras";
 
 // Parses `text`, or reports why it is not one JSON document under `root`.
 std::optional<json> ParseDocument(std::string_view text, std::string_view root,
@@ -82,6 +84,40 @@ std::string EncodeJobPretty(const Job& job) {
 
 std::string EncodeTrainingInput(const TrainingInput& input) {
   return Dump(internal::EncodeTrainingInputValue(input), -1);
+}
+
+std::string EncodeStoredJob(const Job& job) {
+  nlohmann::ordered_json value = internal::EncodeJobValue(job);
+  if (job.extras.has_value()) {
+    value[std::string(kExtrasKey)] = internal::EncodeExtrasValue(*job.extras);
+  }
+  return Dump(value, -1);
+}
+
+Result<Job> DecodeStoredJob(std::string_view text) {
+  internal::Violations violations;
+  std::optional<json> document = ParseDocument(text, kJobRoot, violations);
+  if (!document.has_value()) {
+    return Status::InvalidArgument(std::move(violations).Take(kJobRoot));
+  }
+  std::optional<JobExtras> extras;
+  if (document->is_object()) {
+    if (const auto it = document->find(kExtrasKey); it != document->end()) {
+      Result<JobExtras> decoded = internal::DecodeExtrasValue(*it);
+      if (!decoded.ok()) {
+        return decoded.status();
+      }
+      extras = std::move(*decoded);
+      document->erase(it);
+    }
+  }
+  Job job;
+  internal::DecodeJobValue(*document, kJobRoot, job, violations);
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations).Take(kJobRoot));
+  }
+  job.extras = std::move(extras);
+  return job;
 }
 
 }  // namespace trainyard::model

@@ -27,4 +27,10 @@ std::string EncodeJob(const Job& job);
 std::string EncodeJobPretty(const Job& job);
 std::string EncodeTrainingInput(const TrainingInput& input);
 
+// The form the job store keeps: the ml v1 JSON plus, when the job has extras, a
+// "trainyardExtras" member (job_extras.h). `DecodeStoredJob` reads both back; the ml v1 codec
+// above never reads or writes extras.
+std::string EncodeStoredJob(const Job& job);
+Result<Job> DecodeStoredJob(std::string_view text);
+
 }  // namespace trainyard::model

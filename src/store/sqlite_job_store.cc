@@ -76,7 +76,7 @@ std::string JobName(std::string_view project, std::string_view job_id) {
 }
 
 Result<model::Job> DecodeStored(std::string_view project, const std::string& body) {
-  Result<model::Job> job = model::DecodeJob(body);
+  Result<model::Job> job = model::DecodeStoredJob(body);
   if (!job.ok()) {
     return Status::Internal("a stored job of project " + std::string(project) +
                             " cannot be decoded: " + job.status().message());
@@ -95,7 +95,7 @@ class SqliteJobStore final : public JobStore {
     if (!job.create_time.has_value()) {
       return Status::InvalidArgument("store: a new job needs its create_time");
     }
-    const std::string body = model::EncodeJob(job);
+    const std::string body = model::EncodeStoredJob(job);
     std::lock_guard lock(write_mu_);
     Result<Statement> insert = writer_->Prepare(kInsert);
     if (!insert.ok()) {
@@ -132,7 +132,7 @@ class SqliteJobStore final : public JobStore {
     if (!job.create_time.has_value()) {
       return Status::InvalidArgument("store: an updated job keeps its create_time");
     }
-    const std::string body = model::EncodeJob(job);
+    const std::string body = model::EncodeStoredJob(job);
     std::lock_guard lock(write_mu_);
     Result<Statement> update = writer_->Prepare(kUpdate);
     if (!update.ok()) {
