@@ -27,6 +27,18 @@ struct JobPage {
   std::optional<ListCursor> next;  // set when more jobs may follow
 };
 
+// A job with the store's revision of it: a number that grows with every write to any job, so a
+// watcher can ask what changed after a point (the Kubernetes API's resourceVersion).
+struct RevisionedJob {
+  std::string project;
+  model::Job job;
+  std::int64_t revision = 0;
+};
+
+// A job is a Kubernetes object when its extras name one (model::KubeObject); it is *live* (in the
+// Kubernetes API) unless it was deleted and has ended.
+bool IsLiveKubeObject(const model::Job& job);
+
 class JobStore {
  public:
   virtual ~JobStore() = default;
@@ -49,6 +61,21 @@ class JobStore {
 
   // Every job, in any project, whose state is not terminal (for recovery after a restart).
   virtual Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const = 0;
+
+  // The live Kubernetes object `kind`/`name` of `project`; NOT_FOUND when there is none.
+  virtual Result<RevisionedJob> GetKubeObject(std::string_view project, std::string_view kind,
+                                              std::string_view name) const = 0;
+
+  // The jobs that are Kubernetes objects of `kind` in `project` ("": every project) written after
+  // `after_revision`, oldest write first, at most `limit`. With `live_only`, only live ones;
+  // otherwise also those that left the API (a watch's DELETED events).
+  virtual Result<std::vector<RevisionedJob>> ListKubeObjects(std::string_view project,
+                                                             std::string_view kind,
+                                                             std::int64_t after_revision,
+                                                             bool live_only, int limit) const = 0;
+
+  // The newest revision (0 for an empty store).
+  virtual Result<std::int64_t> Revision() const = 0;
 
   // Number of jobs per state across all projects (for /metrics).
   virtual Result<std::vector<std::pair<model::JobState, std::int64_t>>> CountByState() const = 0;

@@ -22,7 +22,21 @@ CREATE INDEX jobs_by_create_time ON jobs (project, create_time_ns DESC, job_id);
 CREATE INDEX jobs_by_state ON jobs (state);
 )sql";
 
-constexpr std::array kMigrations = {Migration{1, kV1Jobs}};
+// v2: the Kubernetes API over jobs. `revision` grows with every write to any job (the
+// resourceVersion a watch resumes from); `kube_kind` names the kind of the Kubernetes object a
+// job is (kept for ever, so a watch sees deletions) and `kube_name` its name while it is in the
+// API (NULL once deleted and ended), unique per project and kind so a name has one live object.
+constexpr std::string_view kV2KubeObjects = R"sql(
+ALTER TABLE jobs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN kube_kind TEXT;
+ALTER TABLE jobs ADD COLUMN kube_name TEXT;
+CREATE INDEX jobs_by_revision ON jobs (revision);
+CREATE INDEX jobs_by_kube_kind ON jobs (kube_kind, revision) WHERE kube_kind IS NOT NULL;
+CREATE UNIQUE INDEX jobs_by_kube_name ON jobs (project, kube_kind, kube_name)
+  WHERE kube_name IS NOT NULL;
+)sql";
+
+constexpr std::array kMigrations = {Migration{1, kV1Jobs}, Migration{2, kV2KubeObjects}};
 
 Status EnsureVersionTable(Connection& db) {
   return db.Exec(

@@ -24,15 +24,26 @@ using internal::Statement;
 constexpr int kReaderConnections = 4;
 constexpr int kMaxListLimit = 1000;
 
+// Every write takes the next revision of the whole store (the writer is one connection under a
+// lock, so the subquery and the write are one step).
 constexpr std::string_view kInsert =
-    "INSERT INTO jobs (project, job_id, create_time_ns, state, etag, body) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    "INSERT INTO jobs (project, job_id, create_time_ns, state, etag, body, kube_kind, kube_name, "
+    "revision) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?8, ?9, "
+    "(SELECT COALESCE(MAX(revision), 0) + 1 FROM jobs))";
 constexpr std::string_view kGet = "SELECT body FROM jobs WHERE project = ?1 AND job_id = ?2";
 constexpr std::string_view kExists = "SELECT 1 FROM jobs WHERE project = ?1 AND job_id = ?2";
 // Compare-and-swap in one statement: no row changes unless the stored etag is the expected one.
 constexpr std::string_view kUpdate =
-    "UPDATE jobs SET create_time_ns = ?3, state = ?4, etag = ?5, body = ?6 "
+    "UPDATE jobs SET create_time_ns = ?3, state = ?4, etag = ?5, body = ?6, kube_kind = ?8, "
+    "kube_name = ?9, revision = (SELECT MAX(revision) + 1 FROM jobs) "
     "WHERE project = ?1 AND job_id = ?2 AND etag = ?7";
+constexpr std::string_view kGetKube =
+    "SELECT body, revision FROM jobs WHERE project = ?1 AND kube_kind = ?2 AND kube_name = ?3";
+constexpr std::string_view kListKube =
+    "SELECT project, body, revision FROM jobs WHERE kube_kind = ?1 AND revision > ?2 "
+    "AND (?3 = '' OR project = ?3) AND (?4 = 0 OR kube_name IS NOT NULL) "
+    "ORDER BY revision LIMIT ?5";
+constexpr std::string_view kRevision = "SELECT COALESCE(MAX(revision), 0) FROM jobs";
 constexpr std::string_view kListFirst =
     "SELECT body, create_time_ns, job_id FROM jobs WHERE project = ?1 "
     "ORDER BY create_time_ns DESC, job_id LIMIT ?2";
@@ -75,6 +86,13 @@ std::string JobName(std::string_view project, std::string_view job_id) {
   return name;
 }
 
+std::string KubeName(std::string_view project, const model::Job& job) {
+  if (!job.extras.has_value() || !job.extras->kube.has_value()) {
+    return JobName(project, job.job_id);
+  }
+  return job.extras->kube->kind + " " + job.extras->kube->name + " of " + std::string(project);
+}
+
 Result<model::Job> DecodeStored(std::string_view project, const std::string& body) {
   Result<model::Job> job = model::DecodeStoredJob(body);
   if (!job.ok()) {
@@ -105,6 +123,9 @@ class SqliteJobStore final : public JobStore {
     Status status = insert->Run();
     if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
       return Status::AlreadyExists(JobName(project, job.job_id) + " already exists");
+    }
+    if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_UNIQUE) {
+      return Status::AlreadyExists(KubeName(project, job) + " already exists");
     }
     return status;
   }
@@ -229,6 +250,80 @@ class SqliteJobStore final : public JobStore {
     }
   }
 
+  Result<RevisionedJob> GetKubeObject(std::string_view project, std::string_view kind,
+                                      std::string_view name) const override {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> get = reader->Prepare(kGetKube);
+    if (!get.ok()) {
+      return get.status();
+    }
+    get->Bind(1, project);
+    get->Bind(2, kind);
+    get->Bind(3, name);
+    Result<bool> row = get->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return Status::NotFound(std::string(kind) + " " + std::string(name) + " of " +
+                              std::string(project) + " not found");
+    }
+    Result<model::Job> job = DecodeStored(project, get->ColumnText(0));
+    if (!job.ok()) {
+      return job.status();
+    }
+    return RevisionedJob{std::string(project), std::move(*job), get->ColumnInt64(1)};
+  }
+
+  Result<std::vector<RevisionedJob>> ListKubeObjects(std::string_view project,
+                                                     std::string_view kind,
+                                                     std::int64_t after_revision, bool live_only,
+                                                     int limit) const override {
+    if (limit < 1 || limit > kMaxListLimit) {
+      return Status::InvalidArgument("store: list limit must be in [1, " +
+                                     std::to_string(kMaxListLimit) + "]");
+    }
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> list = reader->Prepare(kListKube);
+    if (!list.ok()) {
+      return list.status();
+    }
+    list->Bind(1, kind);
+    list->Bind(2, after_revision);
+    list->Bind(3, project);
+    list->Bind(4, std::int64_t{live_only ? 1 : 0});
+    list->Bind(5, std::int64_t{limit});
+    std::vector<RevisionedJob> jobs;
+    while (true) {
+      Result<bool> row = list->Step();
+      if (!row.ok()) {
+        return row.status();
+      }
+      if (!*row) {
+        return jobs;
+      }
+      std::string owner = list->ColumnText(0);
+      Result<model::Job> job = DecodeStored(owner, list->ColumnText(1));
+      if (!job.ok()) {
+        return job.status();
+      }
+      jobs.push_back(RevisionedJob{std::move(owner), std::move(*job), list->ColumnInt64(2)});
+    }
+  }
+
+  Result<std::int64_t> Revision() const override {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> select = reader->Prepare(kRevision);
+    if (!select.ok()) {
+      return select.status();
+    }
+    Result<bool> row = select->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    return *row ? select->ColumnInt64(0) : 0;
+  }
+
   Result<std::vector<std::pair<model::JobState, std::int64_t>>> CountByState() const override {
     ConnectionPool::Lease reader = readers_->Acquire();
     Result<Statement> count = reader->Prepare(kCountByState);
@@ -258,6 +353,12 @@ class SqliteJobStore final : public JobStore {
     statement.Bind(4, std::int64_t{static_cast<int>(job.state)});
     statement.Bind(5, job.etag);
     statement.Bind(6, body);
+    if (job.extras.has_value() && job.extras->kube.has_value()) {
+      statement.Bind(8, job.extras->kube->kind);
+      if (IsLiveKubeObject(job)) {
+        statement.Bind(9, job.extras->kube->name);
+      }
+    }
   }
 
   std::mutex write_mu_;
@@ -267,6 +368,13 @@ class SqliteJobStore final : public JobStore {
 };
 
 }  // namespace
+
+bool IsLiveKubeObject(const model::Job& job) {
+  if (!job.extras.has_value() || !job.extras->kube.has_value()) {
+    return false;
+  }
+  return !job.extras->kube->deletion_time.has_value() || !model::IsTerminal(job.state);
+}
 
 Result<std::unique_ptr<JobStore>> OpenSqliteJobStore(const std::string& db_path) {
   Result<std::unique_ptr<Connection>> writer = Connection::Open(db_path, /*read_only=*/false);

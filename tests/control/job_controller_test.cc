@@ -328,6 +328,18 @@ class RacingStore final : public store::JobStore {
   Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const override {
     return inner_.ListUnfinished();
   }
+  Result<store::RevisionedJob> GetKubeObject(std::string_view project, std::string_view kind,
+                                             std::string_view name) const override {
+    return inner_.GetKubeObject(project, kind, name);
+  }
+  Result<std::vector<store::RevisionedJob>> ListKubeObjects(std::string_view project,
+                                                            std::string_view kind,
+                                                            std::int64_t after_revision,
+                                                            bool live_only,
+                                                            int limit) const override {
+    return inner_.ListKubeObjects(project, kind, after_revision, live_only, limit);
+  }
+  Result<std::int64_t> Revision() const override { return inner_.Revision(); }
   Result<std::vector<std::pair<JobState, std::int64_t>>> CountByState() const override {
     return inner_.CountByState();
   }

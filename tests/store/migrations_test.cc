@@ -51,7 +51,9 @@ TEST_F(MigrationsTest, ApplyingTwiceIsANoOp) {
   auto db = Open();
   ASSERT_NE(db, nullptr);
   ASSERT_TRUE(ApplyMigrations(*db, Migrations()).ok());
-  ASSERT_TRUE(db->Exec("INSERT INTO jobs VALUES ('p', 'j', 1, 1, 'e', '{}')").ok());
+  ASSERT_TRUE(db->Exec("INSERT INTO jobs (project, job_id, create_time_ns, state, etag, body) "
+                       "VALUES ('p', 'j', 1, 1, 'e', '{}')")
+                  .ok());
 
   const Status again = ApplyMigrations(*db, Migrations());
   EXPECT_TRUE(again.ok()) << again.ToString();
