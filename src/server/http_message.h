@@ -2,7 +2,9 @@
 // Beast headers. `http_server.cc` converts between these and Beast's messages.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +36,17 @@ struct FileSlice {
   std::uint64_t length = 0;
 };
 
+// A response body produced while it is sent (a Kubernetes watch, `kubectl logs -f`), sent with
+// chunked transfer encoding until it ends or the client goes away.
+class ResponseStream {
+ public:
+  virtual ~ResponseStream() = default;
+  // Called on the connection's strand (never concurrently), about every `poll_interval` while
+  // nothing is ready: appends what is ready to `out` without blocking, and returns false once
+  // the stream has ended (after appending its last bytes). Dropped when the client goes away.
+  virtual bool Poll(std::string& out) = 0;
+};
+
 struct HttpResponse {
   int status = 200;
   std::string content_type;
@@ -43,6 +56,10 @@ struct HttpResponse {
   // When set, the body is this slice of a file (large downloads never sit in memory) and `body`
   // is ignored. A file that cannot be opened is answered with a 500 instead.
   std::optional<FileSlice> body_file;
+  // When set, the body is this stream (`body` and `body_file` are ignored) and the connection
+  // is closed after it.
+  std::shared_ptr<ResponseStream> stream;
+  std::chrono::milliseconds poll_interval{200};
 };
 
 inline constexpr std::string_view kJsonContentType = "application/json; charset=UTF-8";

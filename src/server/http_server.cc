@@ -17,6 +17,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <fmt/format.h>
@@ -239,6 +240,10 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void Write(HttpResponse response, bool keep_alive, bool head) {
+    if (response.stream && !head) {
+      WriteStreamHead(std::move(response));
+      return;
+    }
     if (response.body_file && !head) {
       auto message = std::make_shared<http::response<FileSliceBody>>();
       beast::error_code ec;
@@ -283,6 +288,79 @@ class Session : public std::enable_shared_from_this<Session> {
                            });
   }
 
+  // A streamed body: the head, then a chunk whenever the stream has something, polling it while
+  // it has not; the connection closes after the last chunk. The client going away (its end of
+  // the socket becomes readable at EOF) ends the stream even while it has nothing to send.
+  void WriteStreamHead(HttpResponse response) {
+    auto message = std::make_shared<http::response<http::empty_body>>();
+    SetHead(*message, response, /*keep_alive=*/false);
+    message->chunked(true);
+    auto serializer = std::make_shared<http::response_serializer<http::empty_body>>(*message);
+    stream_.expires_after(options_.timeout);
+    http::async_write_header(
+        stream_, *serializer,
+        [self = shared_from_this(), message, serializer, body = std::move(response.stream),
+         interval = response.poll_interval](beast::error_code ec, std::size_t) {
+          if (ec) {
+            self->Close();
+            return;
+          }
+          self->WatchForHangUp();
+          self->PumpStream(body, interval);
+        });
+  }
+
+  void WatchForHangUp() {
+    stream_.socket().async_wait(tcp::socket::wait_read,
+                                [self = shared_from_this()](beast::error_code ec) {
+                                  beast::error_code ignored;
+                                  if (ec || self->stream_.socket().available(ignored) == 0) {
+                                    self->hung_up_ = true;
+                                  }
+                                });
+  }
+
+  void PumpStream(const std::shared_ptr<ResponseStream>& body, std::chrono::milliseconds interval) {
+    if (hung_up_ || !stream_.socket().is_open()) {
+      Close();
+      return;
+    }
+    auto chunk = std::make_shared<std::string>();
+    bool more = true;
+    try {
+      more = body->Poll(*chunk);
+    } catch (const std::exception&) {
+      more = false;  // the head is sent: all that is left is to end the body
+    }
+    if (chunk->empty() && more) {
+      poll_timer_.expires_after(interval);
+      poll_timer_.async_wait([self = shared_from_this(), body, interval](beast::error_code ec) {
+        if (!ec) {
+          self->PumpStream(body, interval);
+        }
+      });
+      return;
+    }
+    stream_.expires_after(options_.timeout);
+    auto done = [self = shared_from_this(), body, chunk, more, interval](beast::error_code ec,
+                                                                         std::size_t) {
+      if (ec) {
+        self->Close();
+      } else if (more) {
+        self->PumpStream(body, interval);
+      } else {
+        self->stream_.expires_after(self->options_.timeout);
+        asio::async_write(self->stream_, http::make_chunk_last(),
+                          [self](beast::error_code, std::size_t) { self->LingeringClose(); });
+      }
+    };
+    if (chunk->empty()) {
+      done(beast::error_code{}, 0);
+      return;
+    }
+    asio::async_write(stream_, http::make_chunk(asio::buffer(*chunk)), std::move(done));
+  }
+
   void AfterWrite(beast::error_code ec, bool keep_alive) {
     if (ec) {
       Close();
@@ -318,6 +396,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void Close() {
     beast::error_code ignored;
+    poll_timer_.cancel();
     stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
     stream_.close();
   }
@@ -334,6 +413,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::response<http::empty_body>> continue_;
   std::array<char, std::size_t{16} << 10> drain_{};
   std::size_t drain_budget_ = 0;
+  asio::steady_timer poll_timer_{stream_.get_executor()};
+  bool hung_up_ = false;  // a streamed body's client went away
 };
 
 }  // namespace

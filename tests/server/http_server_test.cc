@@ -7,8 +7,12 @@
 #include <thread>
 #include <vector>
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <nlohmann/json.hpp>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "integration/http_client.h"
 #include "server/rpc_error.h"
@@ -18,10 +22,42 @@ namespace {
 
 using testing::HttpClient;
 
+// Gives "one", then nothing for a poll, then "two", then ends (or never ends, when endless).
+class CountingStream final : public ResponseStream {
+ public:
+  explicit CountingStream(bool endless) : endless_(endless) {}
+  bool Poll(std::string& out) override {
+    switch (polls_++) {
+      case 0:
+        out += "one\n";
+        return true;
+      case 1:
+        return true;
+      case 2:
+        out += "two\n";
+        return endless_;
+      default:
+        return true;
+    }
+  }
+
+ private:
+  bool endless_;
+  int polls_ = 0;
+};
+
 class EchoHandler final : public HttpHandler {
  public:
   HttpResponse Handle(const HttpRequest& request) override {
     ++handled;
+    if (request.target == "/stream" || request.target == "/endless") {
+      auto body = std::make_shared<CountingStream>(request.target == "/endless");
+      stream = body;
+      return HttpResponse{.status = 200,
+                          .content_type = "text/plain",
+                          .stream = std::move(body),
+                          .poll_interval = std::chrono::milliseconds(5)};
+    }
     if (request.target == "/throw") {
       throw std::runtime_error("boom");
     }
@@ -39,6 +75,7 @@ class EchoHandler final : public HttpHandler {
 
   std::atomic<int> handled = 0;
   std::atomic<int> rejected = 0;
+  std::weak_ptr<ResponseStream> stream;  // the last streamed body
 };
 
 class HttpServerTest : public ::testing::Test {
@@ -242,6 +279,49 @@ TEST(HttpServerStart, RefusesAHostThatIsNotAnAddress) {
   auto port = server.Start();
   ASSERT_FALSE(port.ok());
   EXPECT_EQ(port.status().code(), Code::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace trainyard::server
+
+namespace trainyard::server {
+namespace {
+
+TEST_F(HttpServerTest, StreamsABodyInChunksUntilItEnds) {
+  Start();
+  HttpClient client(port_);
+  const auto response = client.Get("/stream");
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.Header("transfer-encoding"), "chunked");
+  EXPECT_EQ(response.body, "one\ntwo\n");
+  ExpectStillServing();
+}
+
+TEST_F(HttpServerTest, DropsAStreamWhoseClientHungUp) {
+  Start();
+  {
+    // A bare socket, so the client stays connected until the end of this block.
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port_));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+    const std::string request = "GET /endless HTTP/1.1\r\nHost: h\r\n\r\n";
+    ASSERT_EQ(::write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+    // The server holds the stream while the client is there.
+    for (int i = 0; i < 2000 && handler_.stream.expired(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_FALSE(handler_.stream.expired());
+    ::close(fd);  // the client hangs up
+  }
+  for (int i = 0; i < 2000 && !handler_.stream.expired(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(handler_.stream.expired());
+  ExpectStillServing();
 }
 
 }  // namespace
