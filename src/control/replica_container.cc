@@ -34,7 +34,9 @@ run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch, std::st
       .name = ContainerName(context, task_name),
       .labels = {{"trainyard.project", context.project}, {"trainyard.job", context.job_id}},
       .mounts = {},
-      .device_indices = context.device_indices};
+      .device_indices = context.device_indices,
+      .working_dir = launch.working_dir,
+      .hosts = launch.hosts};
   if (!context.trial_id.empty()) {
     spec.labels.emplace_back("trainyard.trial", context.trial_id);
   }

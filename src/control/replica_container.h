@@ -11,6 +11,7 @@
 //   Python modules (`hypertune`) at /opt/trainyard/python, read-only (the image's PYTHONPATH is
 //   left alone: an image without cloudml-hypertune can put that directory on it).
 // - Devices: the placed GPUs, none when they are emulated.
+// - The plan's working directory and hosts lines (a job with extras; plan/cluster_plan.h).
 #pragma once
 
 #include <string>

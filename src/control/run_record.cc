@@ -22,13 +22,20 @@ json EncodeContainer(const run::ContainerSpec& container) {
     mounts.push_back(
         {{"source", mount.source}, {"target", mount.target}, {"readOnly", mount.read_only}});
   }
-  return {{"image", container.image},
-          {"entrypoint", container.entrypoint},
-          {"args", container.args},
-          {"name", container.name},
-          {"labels", container.labels},
-          {"mounts", std::move(mounts)},
-          {"deviceIndices", container.device_indices}};
+  json out = {{"image", container.image},
+              {"entrypoint", container.entrypoint},
+              {"args", container.args},
+              {"name", container.name},
+              {"labels", container.labels},
+              {"mounts", std::move(mounts)},
+              {"deviceIndices", container.device_indices}};
+  if (!container.working_dir.empty()) {
+    out["workingDir"] = container.working_dir;
+  }
+  if (!container.hosts.empty()) {
+    out["hosts"] = container.hosts;
+  }
+  return out;
 }
 
 run::ContainerSpec DecodeContainer(const json& in) {
@@ -47,6 +54,9 @@ run::ContainerSpec DecodeContainer(const json& in) {
       .labels = in.at("labels").get<Pairs>(),
       .mounts = std::move(mounts),
       .device_indices = in.at("deviceIndices").get<std::vector<int>>(),
+      // Absent from records written before jobs could set them.
+      .working_dir = in.value("workingDir", ""),
+      .hosts = in.value("hosts", Pairs{}),
   };
 }
 
@@ -116,6 +126,9 @@ std::string EncodeRunRecord(const RunRecord& record) {
     replicas.push_back(EncodeReplica(replica));
   }
   json out = {{"replicas", std::move(replicas)}};
+  if (record.restarts != 0) {
+    out["restarts"] = record.restarts;
+  }
   if (!record.batch_id.empty()) {
     out["batchId"] = record.batch_id;
     out["firstPort"] = record.first_port;
@@ -130,6 +143,7 @@ Result<RunRecord> DecodeRunRecord(std::string_view text) {
     for (const json& replica : in.at("replicas")) {
       record.replicas.push_back(DecodeReplica(replica));
     }
+    record.restarts = in.value("restarts", 0);
     if (in.contains("batchId")) {
       record.batch_id = in.at("batchId").get<std::string>();
       record.first_port = in.at("firstPort").get<int>();

@@ -39,6 +39,9 @@ struct RunRecord {
   // the first of its replicas' ports.
   std::string batch_id;
   int first_port = 0;
+  // The run's restarts, every replica's (a whole-cluster restart counts once): a job's backoff
+  // limit is spent across a server restart too.
+  int restarts = 0;
 };
 
 std::string EncodeRunRecord(const RunRecord& record);

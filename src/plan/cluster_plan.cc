@@ -8,6 +8,7 @@
 
 #include "base/check.h"
 #include "plan/cluster_json.h"
+#include "plan/kubeflow_config.h"
 
 namespace trainyard::plan {
 namespace {
@@ -109,7 +110,9 @@ ContainerLaunch Container(const ReplicaShape& shape, const model::TrainingInput&
                           const PlanContext& context, const std::optional<std::string>& job_dir) {
   ContainerLaunch container{.image = shape.config.image_uri,
                             .command = shape.config.container_command,
-                            .args = shape.config.container_args};
+                            .args = shape.config.container_args,
+                            .working_dir = {},
+                            .hosts = {}};
   std::vector<std::string> trailing = TrailingArgs(input, context, job_dir);
   container.args.insert(container.args.end(), trailing.begin(), trailing.end());
   return container;
@@ -138,6 +141,46 @@ internal::ClusterMembers Members(const std::vector<ReplicaShape>& shapes,
   return members;
 }
 
+// A Kubeflow job's replicas, each at its Service name where the replicas can resolve it (see the
+// header), else at its host.
+std::vector<KubeflowMember> KubeflowMembers(const model::KubeflowNaming& naming,
+                                            const std::vector<ReplicaShape>& shapes,
+                                            const std::vector<ReplicaPlacement>& placements,
+                                            bool names_resolve) {
+  std::vector<KubeflowMember> members;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    KubeflowTask task = KubeflowTaskOf(naming, shapes[i].role, shapes[i].index);
+    const std::string& host = placements[i].host;
+    std::string name =
+        names_resolve && IsAddressLiteral(host) ? KubeflowDnsName(naming, task) : host;
+    members.push_back({std::move(task), fmt::format("{}:{}", name, placements[i].port)});
+  }
+  return members;
+}
+
+// The hosts file lines that resolve every peer's names, both the Service's and the short one.
+std::vector<std::pair<std::string, std::string>> KubeflowHosts(
+    const model::KubeflowNaming& naming, const std::vector<ReplicaShape>& shapes,
+    const std::vector<ReplicaPlacement>& placements) {
+  std::vector<std::pair<std::string, std::string>> hosts;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    if (!IsAddressLiteral(placements[i].host)) {
+      continue;
+    }
+    const KubeflowTask task = KubeflowTaskOf(naming, shapes[i].role, shapes[i].index);
+    hosts.emplace_back(KubeflowDnsName(naming, task), placements[i].host);
+    hosts.emplace_back(KubeflowServiceName(naming, task), placements[i].host);
+  }
+  return hosts;
+}
+
+// Sets `name` after every other variable, dropping an earlier value: the job's own variables
+// win over trainyard's and each name appears once.
+void SetLast(Environment& env, const std::string& name, const std::string& value) {
+  std::erase_if(env, [&name](const auto& entry) { return entry.first == name; });
+  env.emplace_back(name, value);
+}
+
 std::string DeviceList(const ReplicaPlacement& placement) {
   return placement.emulated ? std::string()
                             : fmt::format("{}", fmt::join(placement.device_indices, ","));
@@ -145,6 +188,7 @@ std::string DeviceList(const ReplicaPlacement& placement) {
 
 // What every replica of the job shares.
 struct JobFacts {
+  const model::Job& job;
   const model::TrainingInput& input;
   const PlanContext& context;
   std::string_view job_id;
@@ -154,6 +198,10 @@ struct JobFacts {
   internal::ClusterMembers members;
   std::string master_host;
   std::optional<std::string> tpu_config;
+  // Kubeflow jobs only.
+  const model::KubeflowNaming* kubeflow = nullptr;
+  std::vector<KubeflowMember> kubeflow_members;
+  std::vector<std::pair<std::string, std::string>> kubeflow_hosts;  // for containers
 };
 
 // The variables of one replica, in the order the header lists them.
@@ -162,9 +210,15 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   const PlanContext& context = facts.context;
   Environment env;
   const internal::TaskRef task{.role = shape.role, .index = shape.index, .trial = context.trial_id};
-  env.emplace_back("TF_CONFIG",
-                   internal::TfConfig(facts.members, facts.primary, task, facts.job_value));
-  env.emplace_back("CLUSTER_SPEC", internal::ClusterSpec(facts.members, task, facts.job_text));
+  if (facts.kubeflow == nullptr) {
+    env.emplace_back("TF_CONFIG",
+                     internal::TfConfig(facts.members, facts.primary, task, facts.job_value));
+    env.emplace_back("CLUSTER_SPEC", internal::ClusterSpec(facts.members, task, facts.job_text));
+  } else if (facts.kubeflow_members.size() != 1) {  // the operator's isDistributed
+    env.emplace_back("TF_CONFIG",
+                     KubeflowTfConfig(facts.kubeflow_members,
+                                      KubeflowTaskOf(*facts.kubeflow, shape.role, shape.index)));
+  }
   env.emplace_back("CLOUD_ML_JOB", facts.job_text);
   env.emplace_back("CLOUD_ML_JOB_ID", facts.job_id);
   if (!context.trial_id.empty()) {  // Reference §7.4 and §9.2: tuning trials only.
@@ -201,6 +255,11 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   if (facts.input.job_dir.starts_with(kGcsScheme)) {
     env.emplace_back("TRAINYARD_JOB_DIR_URI", facts.input.job_dir);
   }
+  if (facts.job.extras.has_value()) {
+    for (const auto& [name, value] : RoleExtrasOf(*facts.job.extras, shape.role).env) {
+      SetLast(env, name, value);
+    }
+  }
   return env;
 }
 
@@ -228,7 +287,8 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
 
   const auto master = std::ranges::find(shapes, Role::kMaster, &ReplicaShape::role);
   TY_CHECK(master != shapes.end()) << "job " << job.job_id << " has no master replica";
-  JobFacts facts{.input = input,
+  JobFacts facts{.job = job,
+                 .input = input,
                  .context = context,
                  .job_id = context.job_id.empty() ? job.job_id : context.job_id,
                  .primary = PrimaryName(input, catalog),
@@ -238,6 +298,14 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
                  .master_host = placements[master - shapes.begin()].host,
                  .tpu_config = std::nullopt};
   facts.job_text = internal::Dump(facts.job_value);
+  if (job.extras.has_value() && job.extras->kubeflow.has_value()) {
+    facts.kubeflow = &*job.extras->kubeflow;
+    const bool names_resolve = IsContainerJob(input) && !context.containers_on_host;
+    facts.kubeflow_members = KubeflowMembers(*facts.kubeflow, shapes, placements, names_resolve);
+    if (names_resolve) {
+      facts.kubeflow_hosts = KubeflowHosts(*facts.kubeflow, shapes, placements);
+    }
+  }
   const auto tpu = std::ranges::find_if(
       shapes, [&catalog](const ReplicaShape& shape) { return HasTpu(shape, catalog); });
   if (tpu != shapes.end()) {
@@ -252,15 +320,21 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
                          .index = shapes[i].index,
                          .argv = {},
                          .container = std::nullopt,
-                         .env = ReplicaEnvironment(facts, shapes[i], placements[i], catalog)};
+                         .env = ReplicaEnvironment(facts, shapes[i], placements[i], catalog),
+                         .working_dir = {}};
+    const std::string working_dir =
+        job.extras.has_value() ? RoleExtrasOf(*job.extras, shapes[i].role).working_dir : "";
     if (shapes[i].config.image_uri.empty()) {
       Result<std::vector<std::string>> argv = PythonArgv(shapes[i], input, context, job_dir);
       if (!argv.ok()) {
         return argv.status();
       }
       launch.argv = std::move(*argv);
+      launch.working_dir = working_dir;
     } else {
       launch.container = Container(shapes[i], input, context, job_dir);
+      launch.container->working_dir = working_dir;
+      launch.container->hosts = facts.kubeflow_hosts;
     }
     launches.push_back(std::move(launch));
   }

@@ -41,6 +41,19 @@
 //   append the inherited one), for runtime jobs only: a container keeps its image's.
 //   PYTHONUNBUFFERED=1 so logs arrive line by line.
 // - Variables are listed in a fixed order (the order above), so plans compare exactly.
+// - A job with extras (model/job_extras.h): each replica's role `env` follows trainyard's
+//   variables; a name it sets again replaces trainyard's (removed from its place, so every name
+//   appears once and the job's value wins). Its `working_dir` is the container's working
+//   directory (inside the image, which must have it: podman 4 does not create it), or a runtime
+//   job's process directory; with `--containers host` a container's is not used (a path in an
+//   image, not on the host).
+// - A Kubeflow job (extras.kubeflow; plan/kubeflow_config.h): TF_CONFIG is the operator's (none
+//   for a single replica) and there is no CLUSTER_SPEC (a second, differently named cluster
+//   would contradict it); the other variables stay. Peers are named
+//   `<job>-<type>-<index>.<namespace>.svc` and each container's `hosts` resolve those names (and
+//   the short `<job>-<type>-<index>`) to the peers' hosts. Where names cannot resolve, the
+//   address stays the host: replicas that are processes (runtime jobs, `--containers host`) and
+//   peers whose host is a name rather than an address (podman's --add-host takes addresses).
 #pragma once
 
 #include <optional>
@@ -79,6 +92,9 @@ struct PlanContext {
   std::string gcs_mount;              // local directory holding gs:// buckets ("" when none)
   std::string storage_emulator_host;  // "http://127.0.0.1:8470" ("" when none)
   int pytorch_master_port = 0;        // MASTER_PORT
+  // Container replicas run their command on the host (`--containers host`): no hosts file, so
+  // a Kubeflow job's peers are named by their hosts.
+  bool containers_on_host = false;
 };
 
 // A replica that runs a container image.
@@ -86,6 +102,9 @@ struct ContainerLaunch {
   std::string image;
   std::vector<std::string> command;  // replaces the image's ENTRYPOINT when non-empty
   std::vector<std::string> args;     // replaces the image's CMD when non-empty
+  std::string working_dir;           // inside the container; "" for the image's
+  // (name, address) lines of the container's hosts file: a Kubeflow job's peer names.
+  std::vector<std::pair<std::string, std::string>> hosts;
 
   bool operator==(const ContainerLaunch&) const = default;
 };
@@ -97,6 +116,9 @@ struct ReplicaLaunch {
   std::vector<std::string> argv;  // argv[0]: the interpreter; empty for a container
   std::optional<ContainerLaunch> container;
   Environment env;  // added to (and overriding) the inherited environment; a container's own
+  // A runtime job's process directory as the job sets it; "" for trainyard's per-task one.
+  // (A container's is container->working_dir.)
+  std::string working_dir;
 };
 
 // One launch per shape, in the same order. `placements` is parallel to `shapes` (checked), and

@@ -82,6 +82,20 @@ std::string TaskName(Role role, int index) {
   return fmt::format("{}-replica-{}", RoleName(role), index);
 }
 
+const model::RoleExtras& RoleExtrasOf(const model::JobExtras& extras, Role role) {
+  switch (role) {
+    case Role::kMaster:
+      return extras.master;
+    case Role::kWorker:
+      return extras.worker;
+    case Role::kParameterServer:
+      return extras.parameter_server;
+    case Role::kEvaluator:
+      return extras.evaluator;
+  }
+  return extras.master;  // unreachable: every role is listed
+}
+
 Result<std::vector<ReplicaShape>> ExpandReplicas(const model::TrainingInput& input,
                                                  const catalog::Catalog& catalog) {
   const catalog::ScaleTierSpec* tier = nullptr;

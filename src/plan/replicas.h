@@ -21,6 +21,9 @@ std::string_view RoleName(Role role);
 // "master-replica-0", "worker-replica-1", "ps-replica-0", "evaluator-replica-2" (reference §7.1).
 std::string TaskName(Role role, int index);
 
+// What a job's extras (model/job_extras.h) ask of `role`'s replicas.
+const model::RoleExtras& RoleExtrasOf(const model::JobExtras& extras, Role role);
+
 struct ReplicaShape {
   Role role = Role::kMaster;
   int index = 0;

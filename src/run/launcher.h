@@ -32,6 +32,9 @@ struct ContainerSpec {
   std::vector<std::pair<std::string, std::string>> labels;
   std::vector<Mount> mounts;
   std::vector<int> device_indices;  // host GPUs (nvidia) the container gets, and no others
+  std::string working_dir;          // inside the container (it must exist); "" for the image's
+  // (name, address) lines added to the container's hosts file: its peers' names.
+  std::vector<std::pair<std::string, std::string>> hosts;
 
   bool operator==(const ContainerSpec&) const = default;
 };

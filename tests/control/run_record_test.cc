@@ -77,7 +77,9 @@ TEST(RunRecordTest, KeepsAContainerReplicasWholeSpec) {
       .labels = {{"trainyard.job", "j"}, {"trainyard.task", "master-replica-0"}},
       .mounts = {run::Mount{.source = "/data/buckets", .target = "/gcs"},
                  run::Mount{.source = "/opt/py", .target = "/opt/py", .read_only = true}},
-      .device_indices = {0, 1}};
+      .device_indices = {0, 1},
+      .working_dir = "/home/trainer",
+      .hosts = {{"mnist-chief-0.team-a.svc", "127.0.0.1"}, {"mnist-chief-0", "127.0.0.1"}}};
   ASSERT_TRUE(WriteRunRecord(path, record).ok());
   const Result<RunRecord> read = ReadRunRecord(path);
   ASSERT_TRUE(read.ok()) << read.status().ToString();

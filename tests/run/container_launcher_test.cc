@@ -86,7 +86,9 @@ class ContainerLauncherTest : public ::testing::Test {
                                                   .name = name,
                                                   .labels = {{"trainyard.test", "launcher"}},
                                                   .mounts = {},
-                                                  .device_indices = {}}};
+                                                  .device_indices = {},
+                                                  .working_dir = "",
+                                                  .hosts = {}}};
   }
 
   TempDir dir_;

@@ -36,7 +36,9 @@ ContainerSpec Spec() {
                        .name = "trainyard-p-j-master-replica-0",
                        .labels = {{"trainyard.job", "j"}, {"trainyard.task", "master-replica-0"}},
                        .mounts = {},
-                       .device_indices = {}};
+                       .device_indices = {},
+                       .working_dir = "",
+                       .hosts = {}};
 }
 
 // The words after the image: what replaces the image's CMD.
@@ -122,6 +124,31 @@ INSTANTIATE_TEST_SUITE_P(
                         {R"(["sh","-c","echo \"a b\""])"},
                         {"x y"}}),
     [](const auto& tc) { return tc.param.name; });
+
+TEST(PodmanRunCommand, GivesTheWorkingDirAndAHostsLineForEachPeer) {
+  ContainerSpec spec = Spec();
+  spec.working_dir = "/home/benchmarks";
+  spec.hosts = {{"mnist-chief-0.team-a.svc", "127.0.0.1"},
+                {"mnist-chief-0", "127.0.0.1"},
+                {"mnist-worker-0.team-a.svc", "10.0.0.2"}};
+  const Words argv = RunCommand(Host(), spec, {{"A", "1"}});
+  EXPECT_THAT(Values(argv, "--workdir"), ElementsAre("/home/benchmarks"));
+  EXPECT_THAT(Values(argv, "--add-host"),
+              ElementsAre("mnist-chief-0.team-a.svc:127.0.0.1", "mnist-chief-0:127.0.0.1",
+                          "mnist-worker-0.team-a.svc:10.0.0.2"));
+  // With host networking: podman 4.3 still writes the lines to the container's /etc/hosts.
+  const auto network = std::find(argv.begin(), argv.end(), "--network");
+  const auto first_host = std::find(argv.begin(), argv.end(), "--add-host");
+  EXPECT_LT(network, first_host);
+  EXPECT_LT(std::find(argv.begin(), argv.end(), "--workdir"),
+            std::find(argv.begin(), argv.end(), spec.image));
+}
+
+TEST(PodmanRunCommand, NoWorkingDirOrHostsAddsNoFlags) {
+  const Words argv = RunCommand(Host(), Spec(), {});
+  EXPECT_TRUE(Values(argv, "--workdir").empty());
+  EXPECT_TRUE(Values(argv, "--add-host").empty());
+}
 
 TEST(PodmanRunCommand, PassesEveryVariableAsOneWordInOrder) {
   const Words argv = RunCommand(Host(), Spec(),

@@ -85,6 +85,9 @@ std::vector<std::string> RunCommand(const PodmanHost& host, const ContainerSpec&
   }
   Add(argv, "--pull", "never");
   Add(argv, "--network", "host");
+  for (const auto& [name, address] : spec.hosts) {
+    Add(argv, "--add-host", fmt::format("{}:{}", name, address));
+  }
   if (host.init) {
     argv.emplace_back("--init");
   }
@@ -95,6 +98,9 @@ std::vector<std::string> RunCommand(const PodmanHost& host, const ContainerSpec&
     Add(argv, "--ulimit", ulimit);
   }
   Add(argv, "--log-driver", "none");
+  if (!spec.working_dir.empty()) {
+    Add(argv, "--workdir", spec.working_dir);
+  }
   for (const auto& [name, value] : ContainerEnvironment(host, spec, env)) {
     Add(argv, "--env", fmt::format("{}={}", name, value));
   }

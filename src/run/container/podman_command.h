@@ -2,8 +2,9 @@
 // (run/container/podman_runtime.h detects it). A replica is
 //
 //   podman run --rm --replace --name NAME --label trainyard.…=… --pull never --network host
-//              --init [--runtime R] --ulimit nofile=S:H --ulimit nproc=S:H --log-driver none
-//              --env K=V… --volume HOST:PATH… [GPU devices] [--entrypoint JSON] IMAGE [ARGS…]
+//              [--add-host NAME:ADDRESS…] --init [--runtime R] --ulimit nofile=S:H
+//              --ulimit nproc=S:H --log-driver none [--workdir DIR] --env K=V…
+//              --volume HOST:PATH… [GPU devices] [--entrypoint JSON] IMAGE [ARGS…]
 //
 // - attached (no -d): the container's stdout and stderr are the client's, which the replica
 //   supervisor records; podman's sig-proxy passes the stop signals on; the client's exit status
@@ -13,7 +14,11 @@
 //   replica restarted after its client was killed);
 // - `--pull never`: images are pulled in PREPARING (PullCommand), so a run never hangs on one;
 // - `--network host`: replicas reach each other at the addresses in TF_CONFIG and trainyard's
-//   storage API at STORAGE_EMULATOR_HOST, as processes do;
+//   storage API at STORAGE_EMULATOR_HOST, as processes do; `--add-host` lines (which podman 4.3
+//   writes to the container's /etc/hosts with host networking too) name the peers of a Kubeflow
+//   job as its Services would;
+// - `--workdir` must name a directory the image has: podman 4.3 refuses to create one the user
+//   names (the client exits 126 saying so), unlike Kubernetes;
 // - ulimits are explicit (podman's defaults are refused where the server lacks
 //   CAP_SYS_RESOURCE); `--log-driver none`: the supervisor keeps the only copy of the output;
 // - GPUs: CDI (`--device nvidia.com/gpu=N`) when the host has a CDI spec for them, else the
