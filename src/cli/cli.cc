@@ -15,6 +15,7 @@
 #include "catalog/catalog.h"
 #include "cli/commands.h"
 #include "cli/jobs_tree.h"
+#include "cli/kubeconfig.h"
 #include "cli/local_train_command.h"
 #include "control/batch_task.h"
 #include "run/container/podman_runtime.h"
@@ -180,6 +181,16 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   std::string task_containers_mode = "podman";
   batch_task->add_option("--containers", task_containers_mode);
 
+  CLI::App* kubeconfig = app.add_subcommand(
+      "kubeconfig", "Print a kubeconfig for kubectl that points at the trainyard server.");
+  std::optional<std::string> kube_server;
+  std::optional<std::string> kube_namespace;
+  AddValueFlag(*kubeconfig, "--server", kube_server,
+               "The server's URL (default: $TRAINYARD_SERVER, else http://127.0.0.1:8470/).");
+  AddValueFlag(*kubeconfig, "--namespace", kube_namespace,
+               "The context's namespace, a trainyard project (default: $TRAINYARD_PROJECT, else "
+               "default).");
+
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);
   std::string format = "table";
@@ -210,6 +221,10 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return control::RunBatchTask(
         launch_file, [](std::string_view name) { return GetEnv(std::string(name).c_str()); },
         catalog::Catalog::Builtin(), clock, task_containers, task_containers_mode == "host");
+  }
+  if (kubeconfig->parsed()) {
+    out << Kubeconfig(ResolveServer(kube_server, env), ResolveProject(kube_namespace, env));
+    return 0;
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
     return *rc;

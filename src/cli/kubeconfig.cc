@@ -1,0 +1,32 @@
+#include "cli/kubeconfig.h"
+
+#include <fmt/format.h>
+
+namespace trainyard::cli {
+
+std::string Kubeconfig(std::string_view server, std::string_view namespace_name) {
+  while (server.ends_with('/')) {
+    server.remove_suffix(1);
+  }
+  // Double-quoted YAML scalars: a URL or name with ':' or '#' stays one value.
+  return fmt::format(
+      "apiVersion: v1\n"
+      "kind: Config\n"
+      "clusters:\n"
+      "- name: trainyard\n"
+      "  cluster:\n"
+      "    server: \"{0}\"\n"
+      "users:\n"
+      "- name: trainyard\n"
+      "  user: {{}}\n"
+      "contexts:\n"
+      "- name: trainyard\n"
+      "  context:\n"
+      "    cluster: trainyard\n"
+      "    user: trainyard\n"
+      "    namespace: \"{1}\"\n"
+      "current-context: trainyard\n",
+      server, namespace_name);
+}
+
+}  // namespace trainyard::cli

@@ -1,0 +1,14 @@
+// `trainyard kubeconfig`: a kubeconfig whose cluster is the trainyard server, so the real
+// `kubectl` (`KUBECONFIG=… kubectl apply -f tfjob.yaml`) talks to the same URL gcloud does.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace trainyard::cli {
+
+// The kubeconfig YAML for `server` (an http:// or https:// URL; a trailing '/' is dropped), with
+// `namespace_name` as the context's namespace (a trainyard project). Pure.
+std::string Kubeconfig(std::string_view server, std::string_view namespace_name);
+
+}  // namespace trainyard::cli
