@@ -14,11 +14,12 @@
 #include "model/yaml_bool.h"
 #include "model/yaml_mapping.h"
 #include "sched/inventory.h"
+#include "sched/node_labels.h"
 
 namespace trainyard::sched {
 namespace {
 
-constexpr std::string_view kNodeKeys = "name, cpus, memory, accelerators, emulated";
+constexpr std::string_view kNodeKeys = "name, cpus, memory, accelerators, emulated, labels";
 
 struct Violations {
   std::vector<FieldViolation> list;
@@ -100,6 +101,40 @@ void ParseAccelerators(const YAML::Node& value, const std::string& path, bool em
   }
 }
 
+void ParseLabels(const YAML::Node& value, const std::string& path, Node& node, Violations& out) {
+  if (value.IsNull()) {
+    return;
+  }
+  if (!value.IsMap()) {
+    out.Add(path, "must be a mapping of label key to value");
+    return;
+  }
+  for (const auto& entry : value) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "";
+    const std::string field = fmt::format("{}.{}", path, key);
+    if (!IsLabelKey(key)) {
+      out.Add(field,
+              "is not a label key: a name of at most 63 letters, digits, '-', '_' or '.' that "
+              "starts and ends with a letter or digit, after an optional DNS subdomain and '/' "
+              "(example.com/rack)");
+      continue;
+    }
+    if (node.labels.contains(key)) {
+      out.Add(field, "is repeated");
+      continue;
+    }
+    const YAML::Node& label = entry.second;
+    if (!label.IsScalar() || !IsLabelValue(label.Scalar())) {
+      out.Add(field, fmt::format("must be a label value: empty, or at most 63 letters, digits, "
+                                 "'-', '_' or '.' that start and end with a letter or digit; "
+                                 "got {}",
+                                 label.IsScalar() ? label.Scalar() : "no string"));
+      continue;
+    }
+    node.labels.emplace(key, label.Scalar());
+  }
+}
+
 // The node at `path`, as far as it is valid; each problem goes to `out`.
 Node ParseNode(const YAML::Node& value, const std::string& path, const catalog::Catalog& catalog,
                Violations& out) {
@@ -108,7 +143,8 @@ Node ParseNode(const YAML::Node& value, const std::string& path, const catalog::
     return Node{};
   }
   std::map<std::string, YAML::Node> entries = model::YamlMappingEntries(
-      value, path, {"name", "cpus", "memory", "accelerators", "emulated"}, kNodeKeys, out.list);
+      value, path, {"name", "cpus", "memory", "accelerators", "emulated", "labels"}, kNodeKeys,
+      out.list);
   Node node;
   if (!entries.contains("name")) {
     out.Add(path + ".name", "is required");
@@ -150,7 +186,10 @@ Node ParseNode(const YAML::Node& value, const std::string& path, const catalog::
     ParseAccelerators(entries["accelerators"], path + ".accelerators", emulated, catalog, node,
                       out);
   }
-  return node;
+  if (entries.contains("labels")) {
+    ParseLabels(entries["labels"], path + ".labels", node, out);
+  }
+  return WithWellKnownLabels(std::move(node), catalog, kBuildArch);
 }
 
 Result<Inventory> ParseRoot(const YAML::Node& root, const catalog::Catalog& catalog) {

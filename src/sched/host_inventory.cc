@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/text.h"
+#include "sched/node_labels.h"
 #include "sched/program.h"
 
 namespace trainyard::sched {
@@ -157,10 +158,11 @@ Result<Node> DetectLocalNode(const catalog::Catalog& catalog, const DetectOption
   if (!gpus.ok()) {
     return gpus.status();
   }
-  return Node{.name = "localhost",
-              .cpus = DetectCpus(),
-              .memory_mib = *memory,
-              .devices = std::move(*gpus)};
+  Node node{.name = "localhost",
+            .cpus = DetectCpus(),
+            .memory_mib = *memory,
+            .devices = std::move(*gpus)};
+  return WithWellKnownLabels(std::move(node), catalog, kBuildArch);
 }
 
 }  // namespace trainyard::sched

@@ -27,8 +27,9 @@ struct DetectOptions {
   std::string nvidia_smi = "nvidia-smi";  // a name looked up on PATH, or a path
 };
 
-// The local node, named "localhost". A failing nvidia-smi (present but exiting non-zero) is an
-// error naming it and its stderr's last line (stdout's when stderr is empty); an absent one, or
+// The local node, named "localhost", with the well-known labels (sched/node_labels.h; the GPU
+// ones from the first GPU nvidia-smi lists). A failing nvidia-smi (present but exiting non-zero) is
+// an error naming it and its stderr's last line (stdout's when stderr is empty); an absent one, or
 // one saying "No devices were found" (its exit status 6), means no GPUs. nvidia-smi is killed
 // and the detection fails when it hangs silently for 30 s (a wedged driver).
 Result<Node> DetectLocalNode(const catalog::Catalog& catalog, const DetectOptions& options = {});

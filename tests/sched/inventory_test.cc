@@ -1,6 +1,7 @@
 // ParseClusterFile (good and bad files), Node::CountOf and WithEmulatedAccelerators.
 #include "sched/inventory.h"
 
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -149,6 +150,92 @@ INSTANTIATE_TEST_SUITE_P(
         BadFileCase{
             "CpusNotANumber", "nodes: [{name: a, cpus: [1], memory: 1Gi}]", {"nodes[0].cpus"}}),
     [](const auto& tc) { return tc.param.name; });
+
+TEST(ClusterFileTest, ReadsLabelsAndAddsTheWellKnownOnes) {
+  Result<Inventory> inventory = ParseClusterFile(R"(
+nodes:
+  - name: box1
+    cpus: 8
+    memory: 8Gi
+    labels:
+      nvidia: t4
+      example.com/rack: "7"
+      empty: ""
+      kubernetes.io/os: linux-rt
+)",
+                                                 Catalog());
+  ASSERT_TRUE(inventory.ok()) << inventory.status().ToString();
+  const std::map<std::string, std::string> labels = inventory->nodes[0].labels;
+  EXPECT_EQ(labels.at("nvidia"), "t4");
+  EXPECT_EQ(labels.at("example.com/rack"), "7");
+  EXPECT_EQ(labels.at("empty"), "");
+  EXPECT_EQ(labels.at("kubernetes.io/os"), "linux-rt");  // declared wins
+  EXPECT_EQ(labels.at("kubernetes.io/hostname"), "box1");
+  EXPECT_TRUE(inventory->nodes[0].HasLabels({{"nvidia", "t4"}, {"example.com/rack", "7"}}));
+  EXPECT_FALSE(inventory->nodes[0].HasLabels({{"nvidia", "v100"}}));
+}
+
+struct LabelRowCase {
+  std::string name;
+  std::string labels;               // the node's `labels:` value, YAML flow style
+  std::vector<std::string> fields;  // every violation's path; none: accepted
+  friend void PrintTo(const LabelRowCase& c, std::ostream* os) { *os << c.name; }
+};
+
+class ClusterFileLabelTest : public ::testing::TestWithParam<LabelRowCase> {};
+
+TEST_P(ClusterFileLabelTest, ChecksKubernetesSyntax) {
+  Result<Inventory> inventory = ParseClusterFile(
+      "nodes: [{name: ok, cpus: 1, memory: 1Gi}, {name: box, cpus: 1, memory: 1Gi, labels: " +
+          GetParam().labels + "}]",
+      Catalog());
+  if (GetParam().fields.empty()) {
+    EXPECT_TRUE(inventory.ok()) << inventory.status().ToString();
+    return;
+  }
+  ASSERT_FALSE(inventory.ok());
+  EXPECT_EQ(inventory.status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(Fields(inventory.status()), GetParam().fields) << inventory.status().ToString();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rows, ClusterFileLabelTest,
+    ::testing::Values(
+        LabelRowCase{"Plain", "{nvidia: t4}", {}},
+        LabelRowCase{"Prefixed", "{nvidia.com/gpu.product: Tesla-T4}", {}},
+        LabelRowCase{"EmptyValue", "{ssd: \"\"}", {}}, LabelRowCase{"NumberValue", "{rack: 7}", {}},
+        LabelRowCase{"NoLabels", "", {}}, LabelRowCase{"EmptyMapping", "{}", {}},
+        LabelRowCase{"NotAMapping", "[nvidia]", {"nodes[1].labels"}},
+        LabelRowCase{"KeyWithSpace", "{\"gpu type\": t4}", {"nodes[1].labels.gpu type"}},
+        LabelRowCase{"KeyTooLong",
+                     "{" + std::string(64, 'k') + ": v}",
+                     {"nodes[1].labels." + std::string(64, 'k')}},
+        LabelRowCase{
+            "UpperCasePrefix", "{Example.com/gpu: t4}", {"nodes[1].labels.Example.com/gpu"}},
+        LabelRowCase{"EmptyName", "{example.com/: t4}", {"nodes[1].labels.example.com/"}},
+        LabelRowCase{"ValueWithSpace", "{nvidia: Tesla T4}", {"nodes[1].labels.nvidia"}},
+        LabelRowCase{"ValueStartsWithDash", "{nvidia: -t4}", {"nodes[1].labels.nvidia"}},
+        LabelRowCase{
+            "ValueTooLong", "{nvidia: " + std::string(64, 'v') + "}", {"nodes[1].labels.nvidia"}},
+        LabelRowCase{"ValueNotAString", "{nvidia: [t4]}", {"nodes[1].labels.nvidia"}},
+        LabelRowCase{"NullValue", "{nvidia: ~}", {"nodes[1].labels.nvidia"}},
+        LabelRowCase{"Repeated", "{nvidia: t4, nvidia: v100}", {"nodes[1].labels.nvidia"}},
+        LabelRowCase{"EveryBadRowNamed",
+                     "{a b: 1, ok: fine, c: d e}",
+                     {"nodes[1].labels.a b", "nodes[1].labels.c"}}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST(ClusterFileTest, LabelViolationsSayTheRuleAndTheValue) {
+  Result<Inventory> inventory = ParseClusterFile(
+      "nodes: [{name: a, cpus: 1, memory: 1Gi, labels: {nvidia/: t4, gpu: Tesla T4}}]", Catalog());
+  ASSERT_FALSE(inventory.ok());
+  ASSERT_EQ(inventory.status().violations().size(), 2u);
+  EXPECT_EQ(inventory.status().violations()[0].field, "nodes[0].labels.nvidia/");
+  EXPECT_NE(inventory.status().violations()[0].description.find("63"), std::string::npos);
+  EXPECT_EQ(inventory.status().violations()[1].field, "nodes[0].labels.gpu");
+  EXPECT_NE(inventory.status().violations()[1].description.find("got Tesla T4"), std::string::npos)
+      << inventory.status().violations()[1].description;
+}
 
 TEST(ClusterFileTest, NotYamlNamesTheLine) {
   Result<Inventory> inventory = ParseClusterFile("nodes:\n  - name: a\n    cpus: [1\n", Catalog());
