@@ -1,14 +1,20 @@
 // NeverFits: why a job cannot start even on an empty inventory, worded for `errorMessage`.
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "sched/never_fits_labels.h"
 #include "sched/placement.h"
 
 namespace trainyard::sched {
 namespace {
+
+using Labels = std::map<std::string, std::string>;
 
 bool Fits(const Inventory& inventory, Accounting accounting, std::vector<ReplicaDemand> replicas) {
   const JobDemand job{.key = "", .priority = 0, .sequence = 0, .replicas = std::move(replicas)};
@@ -49,11 +55,12 @@ std::pair<std::string, std::string> MemoryPair(std::int64_t need, std::int64_t h
   return {Gib(need), Gib(have)};
 }
 
-// The replicas of `job` that ask for `accelerator`.
-std::vector<const ReplicaDemand*> UsersOf(const JobDemand& job, const std::string& accelerator) {
+// The replicas of `job` that ask for `like`'s accelerator with its node selector.
+std::vector<const ReplicaDemand*> UsersOf(const JobDemand& job, const ReplicaDemand& like) {
   std::vector<const ReplicaDemand*> users;
   for (const ReplicaDemand& replica : job.replicas) {
-    if (replica.accelerator_count > 0 && replica.accelerator == accelerator) {
+    if (replica.accelerator_count > 0 && replica.accelerator == like.accelerator &&
+        replica.node_selector == like.node_selector) {
       users.push_back(&replica);
     }
   }
@@ -74,81 +81,113 @@ int CountSum(const std::vector<const ReplicaDemand*>& users) {
   return total;
 }
 
-// `replica` fits no empty node: name the first resource no node has enough of.
-std::string ReplicaShortfall(const Inventory& inventory, Accounting accounting,
-                             const JobDemand& job, const ReplicaDemand& replica) {
+// `replica` fits no empty node its selector allows: name the first resource no such node has
+// enough of.
+std::string ReplicaShortfall(const Inventory& whole, Accounting accounting, const JobDemand& job,
+                             const ReplicaDemand& replica) {
+  const Scope scope = ScopeOf(whole, replica.node_selector);
+  const Inventory& inventory = scope.inventory;
+  if (inventory.nodes.empty()) {
+    return NoNodeHasTheLabels(whole, replica);
+  }
   const bool strict = accounting == Accounting::kStrict;
   std::vector<std::string> needs;
   if (replica.accelerator_count > 0) {
     const int largest =
         Largest(inventory, [&](const Node& node) { return node.CountOf(replica.accelerator); });
     if (replica.accelerator_count > largest) {
-      const std::vector<const ReplicaDemand*> users = UsersOf(job, replica.accelerator);
+      const std::vector<const ReplicaDemand*> users = UsersOf(job, replica);
       const std::string each = SameCount(users) ? "per replica" : "for " + replica.task_name;
-      return fmt::format("needs {} × {} ({} {}); the largest node has {}.", CountSum(users),
-                         replica.accelerator, replica.accelerator_count, each, largest);
+      return fmt::format("needs {} × {} ({} {}); {} has {}.", CountSum(users), replica.accelerator,
+                         replica.accelerator_count, each, scope.largest, largest);
     }
     needs.push_back(fmt::format("{} × {}", replica.accelerator_count, replica.accelerator));
   }
   if (strict) {
     const int cpus = Largest(inventory, [](const Node& node) { return node.cpus; });
     if (replica.cpus > cpus) {
-      return fmt::format("needs {} vCPUs per replica ({}); the largest node has {}.", replica.cpus,
-                         replica.machine_type, cpus);
+      return fmt::format("needs {} vCPUs per replica ({}); {} has {}.", replica.cpus,
+                         replica.machine_type, scope.largest, cpus);
     }
     const auto memory = Largest(inventory, [](const Node& node) { return node.memory_mib; });
     if (replica.memory_mib > memory) {
       const auto [need, have] = MemoryPair(replica.memory_mib, memory);
-      return fmt::format("needs {} of memory per replica; the largest node has {}.", need, have);
+      return fmt::format("needs {} of memory per replica; {} has {}.", need, scope.largest, have);
     }
     needs.push_back(fmt::format("{} vCPUs", replica.cpus));
     needs.push_back(fmt::format("{} of memory", Gib(replica.memory_mib)));
   }
-  return fmt::format("needs {} on one node for {}; no node has all of that.",
-                     fmt::join(needs, ", "), replica.task_name);
+  return fmt::format("needs {} on one node for {}; {} has all of that.", fmt::join(needs, ", "),
+                     replica.task_name, scope.none);
 }
 
-// Every replica fits some empty node, but not all of them at once.
-std::string GangShortfall(const Inventory& inventory, Accounting accounting, const JobDemand& job) {
+// The replicas with `selector` need at most what the nodes it allows have in all.
+std::optional<std::string> SelectorGroupShortfall(const Inventory& whole, Accounting accounting,
+                                                  const JobDemand& job, const Labels& selector) {
+  const Scope scope = ScopeOf(whole, selector);
   std::vector<std::string> seen;
   for (const ReplicaDemand& replica : job.replicas) {
-    if (replica.accelerator_count == 0 ||
+    if (replica.node_selector != selector || replica.accelerator_count == 0 ||
         std::ranges::find(seen, replica.accelerator) != seen.end()) {
       continue;
     }
     seen.push_back(replica.accelerator);
-    const std::vector<const ReplicaDemand*> users = UsersOf(job, replica.accelerator);
+    const std::vector<const ReplicaDemand*> users = UsersOf(job, replica);
     const int total = CountSum(users);
     const int have =
-        Total(inventory, [&](const Node& node) { return node.CountOf(replica.accelerator); });
+        Total(scope.inventory, [&](const Node& node) { return node.CountOf(replica.accelerator); });
     if (total <= have) {
       continue;
     }
     if (SameCount(users)) {
-      return fmt::format("needs {} replicas with {} × {} each; the inventory has {} × {} in all.",
-                         users.size(), replica.accelerator_count, replica.accelerator, have,
+      return fmt::format("needs {} replicas with {} × {} each; {} {} × {} in all.", users.size(),
+                         replica.accelerator_count, replica.accelerator, scope.all, have,
                          replica.accelerator);
     }
-    return fmt::format("needs {} × {} for {} replicas; the inventory has {} × {} in all.", total,
-                       replica.accelerator, users.size(), have, replica.accelerator);
+    return fmt::format("needs {} × {} for {} replicas; {} {} × {} in all.", total,
+                       replica.accelerator, users.size(), scope.all, have, replica.accelerator);
   }
-  if (accounting == Accounting::kStrict) {
-    int cpus = 0;
-    std::int64_t memory = 0;
-    for (const ReplicaDemand& replica : job.replicas) {
+  if (accounting != Accounting::kStrict) {
+    return std::nullopt;
+  }
+  std::size_t replicas = 0;
+  int cpus = 0;
+  std::int64_t memory = 0;
+  for (const ReplicaDemand& replica : job.replicas) {
+    if (replica.node_selector == selector) {
+      ++replicas;
       cpus += replica.cpus;
       memory += replica.memory_mib;
     }
-    const int have_cpus = Total(inventory, [](const Node& node) { return node.cpus; });
-    if (cpus > have_cpus) {
-      return fmt::format("needs {} vCPUs for {} replicas; the inventory has {} in all.", cpus,
-                         job.replicas.size(), have_cpus);
+  }
+  const int have_cpus = Total(scope.inventory, [](const Node& node) { return node.cpus; });
+  if (cpus > have_cpus) {
+    return fmt::format("needs {} vCPUs for {} replicas; {} {} in all.", cpus, replicas, scope.all,
+                       have_cpus);
+  }
+  const auto have_memory = Total(scope.inventory, [](const Node& node) { return node.memory_mib; });
+  if (memory > have_memory) {
+    const auto [need, have] = MemoryPair(memory, have_memory);
+    return fmt::format("needs {} of memory for {} replicas; {} {} in all.", need, replicas,
+                       scope.all, have);
+  }
+  return std::nullopt;
+}
+
+// Every replica fits some empty node, but not all of them at once.
+std::string GangShortfall(const Inventory& inventory, Accounting accounting, const JobDemand& job) {
+  // Replicas with different selectors may share nodes, so each group's own total is checked.
+  std::vector<const Labels*> selectors;
+  for (const ReplicaDemand& replica : job.replicas) {
+    if (std::ranges::none_of(selectors,
+                             [&](const Labels* s) { return *s == replica.node_selector; })) {
+      selectors.push_back(&replica.node_selector);
     }
-    const auto have_memory = Total(inventory, [](const Node& node) { return node.memory_mib; });
-    if (memory > have_memory) {
-      const auto [need, have] = MemoryPair(memory, have_memory);
-      return fmt::format("needs {} of memory for {} replicas; the inventory has {} in all.", need,
-                         job.replicas.size(), have);
+  }
+  for (const Labels* selector : selectors) {
+    if (std::optional<std::string> shortfall =
+            SelectorGroupShortfall(inventory, accounting, job, *selector)) {
+      return *shortfall;
     }
   }
   // Enough in all, but split across nodes so that first-fit cannot place every replica.

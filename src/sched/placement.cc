@@ -37,6 +37,9 @@ Usage UsageOf(const Inventory& inventory, const std::vector<Allocation>& running
 // take the replica now.
 std::optional<std::vector<int>> FitOnNode(const Node& node, const NodeUse& use,
                                           Accounting accounting, const ReplicaDemand& demand) {
+  if (!node.HasLabels(demand.node_selector)) {
+    return std::nullopt;
+  }
   if (accounting == Accounting::kStrict && (use.cpus + demand.cpus > node.cpus ||
                                             use.memory_mib + demand.memory_mib > node.memory_mib)) {
     return std::nullopt;

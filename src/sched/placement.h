@@ -5,6 +5,8 @@
 // - Gang: a job is placed with all of its replicas or not at all.
 // - Accelerators are exclusive: a device is given to one replica at a time, by index, lowest
 //   free indices first on the chosen node.
+// - Node selection: a replica with a `node_selector` goes only to nodes carrying all of its
+//   labels (Node::HasLabels); one without goes anywhere.
 // - CPU and memory: `kStrict` counts each replica's machine type (vCPUs, memory) against its
 //   node; `kShared` (a workstation) lets replicas share CPUs and memory freely.
 // - Order: higher `scheduling.priority` first, then FIFO (`sequence`, the create time). A job
@@ -14,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +34,9 @@ struct ReplicaDemand {
   std::int64_t memory_mib = 0;
   std::string accelerator;  // "" when none
   int accelerator_count = 0;
+  // The labels its node must have: its role's nodeSelector from the job's extras
+  // (model::RoleExtras::node_selector); empty for any node, as for every ml v1 job.
+  std::map<std::string, std::string> node_selector = {};
 };
 
 struct JobDemand {
@@ -63,7 +69,8 @@ struct Allocation {
 // INVALID_ARGUMENT, except where the catalog's count table offers that type on the machine type
 // (cloud_tpu with TPU_V3), which then replaces the built-in. Memory is `memory_gb` × 1024 MiB,
 // rounded up. INVALID_ARGUMENT when the catalog does not know the machine type or the
-// accelerator, or when a named accelerator's count is not positive.
+// accelerator, or when a named accelerator's count is not positive. `node_selector` is left
+// empty for the caller, who knows the replica's role, to set.
 Result<ReplicaDemand> DemandOf(std::string task_name, std::string_view machine_type,
                                std::string_view accelerator, int accelerator_count,
                                const catalog::Catalog& catalog);
@@ -74,15 +81,19 @@ bool StartsBefore(const JobDemand& a, const JobDemand& b);
 
 // The jobs of `queue` that start now, in the order they were chosen, given `running` (the
 // allocations of jobs still holding resources). Does not return jobs that do not fit now.
-// Each replica, in order, goes to the first node (in inventory order) where it fits; there is
-// no backtracking. A running assignment naming a node the inventory lacks holds nothing.
+// Each replica, in order, goes to the first node (in inventory order) that has its
+// `node_selector`'s labels and where it fits; there is no backtracking. A running assignment
+// naming a node the inventory lacks holds nothing.
 std::vector<Allocation> Place(const Inventory& inventory, Accounting accounting,
                               const std::vector<Allocation>& running,
                               const std::vector<JobDemand>& queue);
 
 // Why `job` can never start on `inventory`, even empty, as a sentence for `errorMessage`:
 // "needs 40 × NVIDIA_TESLA_T4 (4 per replica); the largest node has 0." (or the per-replica
-// device/CPU/memory shortfall). nullopt when it fits an empty inventory.
+// device/CPU/memory shortfall, counted on the nodes a replica's node selector allows: "the
+// largest node labelled nvidia=t4 has 0."), or, when no node has a selector's labels, "needs a
+// node labelled nvidia=t4 for worker-replica-0 (its nodeSelector), and no node is: n1 has
+// nvidia=v100; n2, n3 have no nvidia label." nullopt when it fits an empty inventory.
 std::optional<std::string> NeverFits(const Inventory& inventory, Accounting accounting,
                                      const JobDemand& job);
 

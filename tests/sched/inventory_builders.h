@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,14 @@ inline Node MakeNode(std::string name, int cpus, std::int64_t memory_mib,
   return node;
 }
 
+using Labels = std::map<std::string, std::string>;
+
+// `node` with `labels` (and no others: placement tests spell out every label they rely on).
+inline Node Labelled(Node node, Labels labels) {
+  node.labels = std::move(labels);
+  return node;
+}
+
 inline ReplicaDemand Replica(std::string task, int cpus, std::int64_t memory_mib,
                              std::string accelerator = "", int count = 0) {
   return ReplicaDemand{.task_name = std::move(task),
@@ -50,6 +59,15 @@ inline std::vector<ReplicaDemand> Replicas(const std::string& prefix, int count,
   for (int i = 0; i < count; ++i) {
     replicas.push_back(
         Replica(fmt::format("{}-{}", prefix, i), cpus, memory_mib, accelerator, accelerators));
+  }
+  return replicas;
+}
+
+// `replicas`, each with `node_selector`.
+inline std::vector<ReplicaDemand> Selecting(std::vector<ReplicaDemand> replicas,
+                                            const Labels& node_selector) {
+  for (ReplicaDemand& replica : replicas) {
+    replica.node_selector = node_selector;
   }
   return replicas;
 }

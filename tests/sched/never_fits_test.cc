@@ -19,9 +19,11 @@ namespace {
 
 using builders::Job;
 using builders::kGib;
+using builders::Labelled;
 using builders::MakeNode;
 using builders::Replica;
 using builders::Replicas;
+using builders::Selecting;
 
 constexpr char kT4[] = "NVIDIA_TESLA_T4";
 
@@ -147,6 +149,82 @@ INSTANTIATE_TEST_SUITE_P(
         NeverFitsCase{"NoNodes", Inventory{}, Accounting::kShared,
                       Job("j", 0, 1, {Replica("m", 1, kGib)}),
                       "needs 1 replica; the inventory has no nodes."},
+        NeverFitsCase{
+            "NoNodeHasTheSelectorsLabel",
+            {{Labelled(MakeNode("a", 8, 8 * kGib, {{kT4, 4}}), {{"nvidia", "v100"}}),
+              MakeNode("b", 8, 8 * kGib, {{kT4, 4}}), MakeNode("c", 8, 8 * kGib)}},
+            Accounting::kShared,
+            Job("j", 0, 1,
+                Selecting(Replicas("worker-replica", 2, 1, kGib, kT4, 1), {{"nvidia", "t4"}})),
+            "needs a node labelled nvidia=t4 for worker-replica-0 (its nodeSelector), "
+            "and no node is: a has nvidia=v100; b, c have no nvidia label."},
+        NeverFitsCase{
+            "NoNodeHasEveryLabelOfTheSelector",
+            {{Labelled(MakeNode("a", 8, 8 * kGib), {{"nvidia", "t4"}}),
+              MakeNode("b", 8, 8 * kGib)}},
+            Accounting::kShared,
+            Job("j", 0, 1, Selecting({Replica("w", 1, kGib)}, {{"nvidia", "t4"}, {"zone", "z1"}})),
+            "needs a node labelled nvidia=t4, zone=z1 for w (its nodeSelector), and no "
+            "node is: a has nvidia=t4 and no zone label; b has no nvidia, zone labels."},
+        NeverFitsCase{
+            "ManyNodesWithoutTheLabelAreCounted",
+            {{MakeNode("n1", 8, 8 * kGib), MakeNode("n2", 8, 8 * kGib), MakeNode("n3", 8, 8 * kGib),
+              MakeNode("n4", 8, 8 * kGib), MakeNode("n5", 8, 8 * kGib)}},
+            Accounting::kShared,
+            Job("j", 0, 1, Selecting({Replica("w", 1, kGib)}, {{"nvidia", "t4"}})),
+            "needs a node labelled nvidia=t4 for w (its nodeSelector), and no node is: "
+            "n1, n2, n3 and 2 more have no nvidia label."},
+        NeverFitsCase{"ManyDifferentValuesAreCounted",
+                      {{Labelled(MakeNode("n1", 8, 8 * kGib), {{"rack", "r1"}}),
+                        Labelled(MakeNode("n2", 8, 8 * kGib), {{"rack", "r2"}}),
+                        Labelled(MakeNode("n3", 8, 8 * kGib), {{"rack", "r3"}}),
+                        Labelled(MakeNode("n4", 8, 8 * kGib), {{"rack", "r4"}}),
+                        Labelled(MakeNode("n5", 8, 8 * kGib), {{"rack", "r5"}})}},
+                      Accounting::kShared,
+                      Job("j", 0, 1, Selecting({Replica("w", 1, kGib)}, {{"rack", "r9"}})),
+                      "needs a node labelled rack=r9 for w (its nodeSelector), and no node is: "
+                      "n1 has rack=r1; n2 has rack=r2; n3 has rack=r3; 2 more nodes have other "
+                      "values."},
+        NeverFitsCase{
+            "GpusCountOnlyOnTheSelectedNodes",
+            {{MakeNode("a", 8, 8 * kGib, {{kT4, 8}}),
+              Labelled(MakeNode("b", 8, 8 * kGib, {{kT4, 2}}), {{"nvidia", "t4"}})}},
+            Accounting::kShared,
+            Job("j", 0, 1, Selecting(Replicas("w", 2, 1, kGib, kT4, 4), {{"nvidia", "t4"}})),
+            "needs 8 × NVIDIA_TESLA_T4 (4 per replica); the largest node labelled "
+            "nvidia=t4 has 2."},
+        NeverFitsCase{
+            "GangCountsOnlyTheSelectedNodes",
+            {{MakeNode("a", 8, 8 * kGib, {{kT4, 8}}),
+              Labelled(MakeNode("b", 8, 8 * kGib, {{kT4, 2}}), {{"nvidia", "t4"}}),
+              Labelled(MakeNode("c", 8, 8 * kGib, {{kT4, 2}}), {{"nvidia", "t4"}})}},
+            Accounting::kShared,
+            Job("j", 0, 1, Selecting(Replicas("w", 3, 1, kGib, kT4, 2), {{"nvidia", "t4"}})),
+            "needs 3 replicas with 2 × NVIDIA_TESLA_T4 each; the nodes labelled "
+            "nvidia=t4 have 4 × NVIDIA_TESLA_T4 in all."},
+        NeverFitsCase{"StrictCpusOnTheSelectedNodes",
+                      {{MakeNode("big", 64, 64 * kGib),
+                        Labelled(MakeNode("small", 8, 64 * kGib), {{"nvidia", "t4"}})}},
+                      Accounting::kStrict,
+                      Job("j", 0, 1, Selecting({Replica("w", 16, kGib)}, {{"nvidia", "t4"}})),
+                      "needs 16 vCPUs per replica (test-machine); the largest node labelled "
+                      "nvidia=t4 has 8."},
+        NeverFitsCase{"StrictGangCpusOnTheSelectedNodes",
+                      {{MakeNode("big", 64, 64 * kGib),
+                        Labelled(MakeNode("small", 8, 64 * kGib), {{"nvidia", "t4"}})}},
+                      Accounting::kStrict,
+                      Job("j", 0, 1,
+                          {Replica("ps", 32, kGib),
+                           Selecting(Replicas("w", 2, 6, kGib), {{"nvidia", "t4"}})[0],
+                           Selecting(Replicas("w", 2, 6, kGib), {{"nvidia", "t4"}})[1]}),
+                      "needs 12 vCPUs for 2 replicas; the nodes labelled nvidia=t4 have 8 in all."},
+        NeverFitsCase{
+            "FitsTheSelectedNode",
+            {{MakeNode("a", 8, 8 * kGib),
+              Labelled(MakeNode("b", 8, 8 * kGib, {{kT4, 2}}), {{"nvidia", "t4"}})}},
+            Accounting::kShared,
+            Job("j", 0, 1, Selecting(Replicas("w", 2, 1, kGib, kT4, 1), {{"nvidia", "t4"}})),
+            std::nullopt},
         NeverFitsCase{"FitsAnEmptyInventory",
                       {{MakeNode("box", 16, 64 * kGib, {{kT4, 4}})}},
                       Accounting::kStrict,

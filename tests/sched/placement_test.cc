@@ -15,10 +15,12 @@ namespace {
 
 using builders::Job;
 using builders::kGib;
+using builders::Labelled;
 using builders::MakeNode;
 using builders::Render;
 using builders::Replica;
 using builders::Replicas;
+using builders::Selecting;
 
 constexpr char kT4[] = "NVIDIA_TESLA_T4";
 constexpr char kV100[] = "NVIDIA_TESLA_V100";
@@ -178,6 +180,50 @@ INSTANTIATE_TEST_SUITE_P(
                   .queue = {Job("a", 0, 1, {Replica("m", 1, kGib, kT4, 1)}),
                             Job("b", 0, 2, {Replica("m", 1, kGib)})},
                   .placed = "b{m@0[]}"},
+        // A TFJob's nodeSelector (reference kubeflow-tfjob.md §8): only labelled nodes.
+        PlaceCase{
+            .name = "SelectorSkipsUnlabelledNodes",
+            .inventory = {{MakeNode("a", 8, 8 * kGib, {{kT4, 4}}),
+                           Labelled(MakeNode("b", 8, 8 * kGib, {{kT4, 4}}), {{"nvidia", "t4"}})}},
+            .queue = {Job("j", 0, 1,
+                          Selecting({Replica("w", 1, kGib, kT4, 1)}, {{"nvidia", "t4"}}))},
+            .placed = "j{w@1[0]}"},
+        PlaceCase{
+            .name = "SelectorNeedsEveryLabel",
+            .inventory = {{Labelled(MakeNode("a", 8, 8 * kGib), {{"nvidia", "t4"}}),
+                           Labelled(MakeNode("b", 8, 8 * kGib),
+                                    {{"nvidia", "t4"}, {"zone", "z1"}})}},
+            .queue = {Job("j", 0, 1,
+                          Selecting({Replica("w", 1, kGib)}, {{"nvidia", "t4"}, {"zone", "z1"}}))},
+            .placed = "j{w@1[]}"},
+        PlaceCase{.name = "SelectorValueMustBeEqual",
+                  .inventory = {{Labelled(MakeNode("a", 8, 8 * kGib), {{"nvidia", "v100"}})}},
+                  .queue = {Job("j", 0, 1, Selecting({Replica("w", 1, kGib)}, {{"nvidia", "t4"}}))},
+                  .placed = ""},
+        PlaceCase{
+            .name = "TwoReplicasOfARoleOnTwoLabelledNodes",
+            .inventory = {{Labelled(MakeNode("a", 8, 8 * kGib, {{kT4, 2}}), {{"nvidia", "t4"}}),
+                           MakeNode("b", 8, 8 * kGib, {{kT4, 2}}),
+                           Labelled(MakeNode("c", 8, 8 * kGib, {{kT4, 2}}), {{"nvidia", "t4"}})}},
+            .queue = {Job("j", 0, 1,
+                          Selecting(Replicas("w", 2, 1, kGib, kT4, 2), {{"nvidia", "t4"}}))},
+            .placed = "j{w-0@0[0,1] w-1@2[0,1]}"},
+        PlaceCase{
+            .name = "GpusOnlyOnMatchingNodesCount",
+            .inventory = {{MakeNode("a", 8, 8 * kGib, {{kT4, 4}}),
+                           Labelled(MakeNode("b", 8, 8 * kGib, {{kT4, 2}}), {{"nvidia", "t4"}})}},
+            .queue = {Job("j", 0, 1,
+                          Selecting(Replicas("w", 2, 1, kGib, kT4, 2), {{"nvidia", "t4"}}))},
+            .placed = ""},
+        PlaceCase{
+            .name = "RolesWithAndWithoutASelector",
+            .inventory = {{Labelled(MakeNode("gpu", 8, 8 * kGib, {{kT4, 1}}), {{"nvidia", "t4"}}),
+                           MakeNode("cpu", 8, 8 * kGib)}},
+            .accounting = Accounting::kStrict,
+            .queue = {Job("j", 0, 1,
+                          {Selecting({Replica("w", 1, kGib, kT4, 1)}, {{"nvidia", "t4"}}).front(),
+                           Replica("ps", 8, kGib)})},
+            .placed = "j{w@0[0] ps@1[]}"},
         PlaceCase{.name = "NoNodesPlacesNothing",
                   .inventory = {},
                   .queue = {Job("a", 0, 1, {Replica("m", 1, kGib)})},
