@@ -1,0 +1,96 @@
+// Internal to kube/: the reader the TFJob decoder is built on. It checks each value's JSON type
+// against the Go type the operator declares, keeps the first type error (as apimachinery stops at
+// the first), and lists unknown and unsupported fields as it walks. Not part of the API.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kube/kube_status.h"
+#include "kube/tfjob.h"
+
+namespace trainyard::kube::internal {
+
+using nlohmann::json;
+
+// Where a value sits: `path` for unknown-field names ("spec.tfReplicaSpecs.PS.replicas"), `field`
+// for validation causes ("spec.tfReplicaSpecs[PS].replicas").
+struct Location {
+  std::string path;
+  std::string field;
+
+  Location Key(std::string_view key) const;     // a struct field or a map key
+  Location MapKey(std::string_view key) const;  // a map key: "[key]" in `field`
+  Location Index(std::size_t index) const;      // "[i]" in both
+};
+
+class Decoder {
+ public:
+  explicit Decoder(std::string version) : version_(std::move(version)) {}
+
+  // Each reader leaves `out` as it was for a JSON null (Go leaves the zero value) and records a
+  // type error otherwise. `go_struct` names the Go type that holds the field, for the message.
+  void String(const json& value, const Location& at, std::string_view go_struct, std::string& out);
+  void OptionalString(const json& value, const Location& at, std::string_view go_struct,
+                      std::optional<std::string>& out);
+  void Int32(const json& value, const Location& at, std::string_view go_struct,
+             std::optional<std::int32_t>& out);
+  void Int64(const json& value, const Location& at, std::string_view go_struct,
+             std::optional<std::int64_t>& out);
+  void Bool(const json& value, const Location& at, std::string_view go_struct, bool& out);
+  void Strings(const json& value, const Location& at, std::string_view go_struct,
+               std::vector<std::string>& out);
+  void Map(const json& value, const Location& at, std::string_view go_struct, StringMap& out);
+  // Resource quantities: a string or a JSON number (written back as its text).
+  void Quantities(const json& value, const Location& at, std::string_view go_struct,
+                  StringMap& out);
+  void Time(const json& value, const Location& at, std::string_view go_struct,
+            std::optional<WallTime>& out);
+  // True when `value` is an object (or null: false without an error); a type error otherwise.
+  bool Object(const json& value, const Location& at, std::string_view go_struct,
+              std::string_view go_type);
+  bool Array(const json& value, const Location& at, std::string_view go_struct,
+             std::string_view go_type);
+
+  void Unknown(const Location& at) { unknown_.push_back(at.path); }
+  void Unsupported(const Location& at, std::string_view why) {
+    unsupported_.push_back(UnsupportedField{at.field, std::string(why)});
+  }
+  void Warn(std::string warning) { warnings_.push_back(std::move(warning)); }
+
+  bool failed() const { return error_.has_value(); }
+  const KubeError& error() const { return *error_; }
+  std::vector<std::string>& unknown() { return unknown_; }
+  std::vector<std::string>& warnings() { return warnings_; }
+  std::vector<UnsupportedField>& unsupported() { return unsupported_; }
+  const std::string& version() const { return version_; }
+
+ private:
+  // "json: cannot unmarshal string into Go struct field ReplicaSpec.spec.tfReplicaSpecs.PS.replicas
+  // of type int32", inside apimachinery's "TFJob in version \"v1\" cannot be handled as a TFJob".
+  std::optional<std::int64_t> Integer(const json& value, const Location& at,
+                                      std::string_view go_struct, std::string_view go_type,
+                                      std::int64_t min, std::int64_t max);
+  void TypeError(const json& value, const Location& at, std::string_view go_struct,
+                 std::string_view go_type);
+
+  std::string version_;  // "v1" or "v1beta2"
+  std::optional<KubeError> error_;
+  std::vector<std::string> unknown_;
+  std::vector<std::string> warnings_;
+  std::vector<UnsupportedField> unsupported_;
+};
+
+// The pod template of a replica spec (pod_decode.cc).
+void DecodeTemplate(Decoder& decoder, const json& value, const Location& at, PodTemplate& out);
+
+// The `status` object of a TFJob (tfjob_status.cc), and the JSON of a pod template
+// (tfjob_encode.cc), for the encoders.
+nlohmann::ordered_json StatusJson(const TFJobStatus& status);
+
+}  // namespace trainyard::kube::internal

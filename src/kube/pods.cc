@@ -1,0 +1,188 @@
+// Each replica of a TFJob's job as the pod the operator would have made (§4.1), for
+// `kubectl get pods` and `kubectl describe`.
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "base/time_format.h"
+#include "kube/tfjob_mapping.h"
+#include "kube/tfjob_status.h"
+
+namespace trainyard::kube {
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr std::string_view kLabelPrefix = "training.kubeflow.org/";
+// Shown for a replica whose exit status is unknown.
+constexpr int kUnknownExitCode = 255;
+
+// The image of the role a Kubeflow type runs as.
+std::string ImageOf(const model::Job& job, const KubeReplica& replica,
+                    const model::KubeflowNaming& naming) {
+  if (!job.training_input.has_value()) {
+    return "";
+  }
+  const model::TrainingInput& input = *job.training_input;
+  const std::optional<std::string> task = TaskNameOf(replica, naming);
+  const auto image = [&](const std::optional<model::ReplicaConfig>& config) {
+    return config.has_value() && !config->image_uri.empty()
+               ? config->image_uri
+               : (input.master_config ? input.master_config->image_uri : "");
+  };
+  if (!task.has_value() || task->starts_with("master")) {
+    return image(input.master_config);
+  }
+  if (task->starts_with("worker")) {
+    return image(input.worker_config);
+  }
+  if (task->starts_with("ps")) {
+    return image(input.parameter_server_config);
+  }
+  return image(input.evaluator_config);
+}
+
+void SetState(Pod& pod, const ReplicaView& view, model::JobState job_state) {
+  pod.restart_count = view.restarts;
+  pod.started_at = view.started_at;
+  switch (view.state) {
+    case ReplicaState::kPending:
+      pod.phase = "Pending";
+      // A queued job's pods are unscheduled (no container yet); a placed one's are starting.
+      if (job_state != model::JobState::kQueued) {
+        pod.container_state = "waiting";
+        pod.reason = "ContainerCreating";
+      }
+      break;
+    case ReplicaState::kRunning:
+      pod.phase = "Running";
+      pod.container_state = "running";
+      pod.ready = true;
+      break;
+    case ReplicaState::kRestarting:
+      // As kubelet shows a container it restarts in place.
+      pod.phase = "Running";
+      pod.container_state = "waiting";
+      pod.reason = "CrashLoopBackOff";
+      pod.exit_code = view.exit_code;
+      pod.finished_at = view.finished_at;
+      break;
+    case ReplicaState::kExited:
+      pod.exit_code = view.exit_code.value_or(kUnknownExitCode);
+      pod.phase = pod.exit_code == 0 ? "Succeeded" : "Failed";
+      pod.container_state = "terminated";
+      pod.reason = pod.exit_code == 0 ? "Completed" : (view.exit_code ? "Error" : "Unknown");
+      pod.finished_at = view.finished_at;
+      break;
+  }
+}
+
+}  // namespace
+
+std::vector<Pod> PodsOf(const model::Job& job, const std::vector<ReplicaView>& replicas,
+                        std::string_view node_name) {
+  std::vector<Pod> pods;
+  if (job.extras && job.extras->suspended && !model::IsTerminal(job.state)) {
+    return pods;  // suspension deletes the pods (§2.3)
+  }
+  const model::KubeflowNaming naming = KubeflowNamingOf(job);
+  const std::string primary = PrimaryType(naming);
+  for (const TypeCount& count : ReplicaCountsOf(job)) {
+    for (int index = 0; index < count.replicas; ++index) {
+      const KubeReplica replica{count.type, index};
+      const std::optional<std::string> task = TaskNameOf(replica, naming);
+      const ReplicaView* view = nullptr;
+      for (const ReplicaView& candidate : replicas) {
+        if (task.has_value() && candidate.task_name == *task) {
+          view = &candidate;
+        }
+      }
+      if (view == nullptr && model::IsTerminal(job.state)) {
+        continue;  // never started, and now it never will
+      }
+      Pod pod;
+      pod.name = PodName(naming.job_name, count.type, index);
+      pod.namespace_name = naming.namespace_name;
+      pod.replica_type = count.type;
+      pod.replica_index = index;
+      pod.task_name = task.value_or("");
+      const std::string prefix(kLabelPrefix);
+      pod.labels = {{prefix + "operator-name", "tfjob-controller"},
+                    {prefix + "job-name", naming.job_name},
+                    {prefix + "replica-type", LowerType(count.type)},
+                    {prefix + "replica-index", std::to_string(index)}};
+      if (count.type == primary && index == 0) {
+        pod.labels[prefix + "job-role"] = "master";
+      }
+      pod.image = ImageOf(job, replica, naming);
+      pod.node_name =
+          view != nullptr && view->state != ReplicaState::kPending ? std::string(node_name) : "";
+      pod.creation_timestamp = job.start_time.has_value() ? job.start_time : job.create_time;
+      SetState(pod, view != nullptr ? *view : ReplicaView{.task_name = pod.task_name}, job.state);
+      if (job.extras && job.extras->kube) {
+        pod.owner_api_version = job.extras->kube->api_version;
+        pod.owner_name = job.extras->kube->name;
+        pod.owner_uid = job.extras->kube->uid;
+      }
+      pods.push_back(std::move(pod));
+    }
+  }
+  return pods;
+}
+
+std::string EncodePod(const Pod& pod) {
+  ordered_json metadata = {
+      {"name", pod.name}, {"namespace", pod.namespace_name}, {"labels", pod.labels}};
+  if (pod.creation_timestamp.has_value()) {
+    metadata["creationTimestamp"] = FormatTimestamp(*pod.creation_timestamp);
+  }
+  if (!pod.owner_name.empty()) {
+    metadata["ownerReferences"] = ordered_json::array({{{"apiVersion", pod.owner_api_version},
+                                                        {"kind", kTFJobKind},
+                                                        {"name", pod.owner_name},
+                                                        {"uid", pod.owner_uid},
+                                                        {"controller", true},
+                                                        {"blockOwnerDeletion", true}}});
+  }
+  ordered_json spec = {
+      {"containers", ordered_json::array({{{"name", kContainerName}, {"image", pod.image}}})}};
+  if (!pod.node_name.empty()) {
+    spec["nodeName"] = pod.node_name;
+  }
+  ordered_json status = {{"phase", pod.phase}};
+  if (pod.started_at.has_value()) {
+    status["startTime"] = FormatTimestamp(*pod.started_at);
+  }
+  if (!pod.container_state.empty()) {
+    ordered_json state = ordered_json::object();
+    if (pod.container_state == "running") {
+      state["running"] = {{"startedAt", pod.started_at ? FormatTimestamp(*pod.started_at) : ""}};
+    } else if (pod.container_state == "terminated") {
+      ordered_json terminated = {{"exitCode", pod.exit_code.value_or(0)}, {"reason", pod.reason}};
+      if (pod.started_at.has_value()) {
+        terminated["startedAt"] = FormatTimestamp(*pod.started_at);
+      }
+      if (pod.finished_at.has_value()) {
+        terminated["finishedAt"] = FormatTimestamp(*pod.finished_at);
+      }
+      state["terminated"] = std::move(terminated);
+    } else {
+      state["waiting"] = {{"reason", pod.reason}};
+    }
+    status["containerStatuses"] = ordered_json::array({{{"name", kContainerName},
+                                                        {"image", pod.image},
+                                                        {"ready", pod.ready},
+                                                        {"restartCount", pod.restart_count},
+                                                        {"started", pod.ready},
+                                                        {"state", std::move(state)}}});
+  }
+  const ordered_json out = {{"apiVersion", "v1"},
+                            {"kind", "Pod"},
+                            {"metadata", std::move(metadata)},
+                            {"spec", std::move(spec)},
+                            {"status", std::move(status)}};
+  return out.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+}  // namespace trainyard::kube
