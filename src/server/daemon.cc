@@ -1,5 +1,6 @@
 #include "server/daemon.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -13,6 +14,7 @@
 #include "catalog/catalog.h"
 #include "control/executor.h"
 #include "control/job_controller.h"
+#include "kube/tfjob_mapping.h"
 #include "run/container/podman_runtime.h"
 #include "run/local/pip_stager.h"
 #include "run/local/process_launcher.h"
@@ -35,6 +37,22 @@ Result<std::string> ReadOptionFile(const std::string& path, const std::string& o
         std::vector<FieldViolation>{{option, fmt::format("cannot read {} {}", what, path)}});
   }
   return std::move(*text);
+}
+
+// The nodes as a TFJob's mapping sees them: labels, and the accelerator types each offers.
+std::vector<kube::NodeView> NodeViews(const sched::Inventory& inventory) {
+  std::vector<kube::NodeView> views;
+  for (const sched::Node& node : inventory.nodes) {
+    kube::NodeView view{.name = node.name, .labels = node.labels};
+    for (const sched::Device& device : node.devices) {
+      if (!device.accelerator.empty() &&
+          std::ranges::find(view.accelerators, device.accelerator) == view.accelerators.end()) {
+        view.accelerators.push_back(device.accelerator);
+      }
+    }
+    views.push_back(std::move(view));
+  }
+  return views;
 }
 
 Result<sched::Inventory> BuildInventory(const ServeOptions& options,
@@ -276,7 +294,8 @@ Result<int> Daemon::Start() {
       [&d](std::string_view project, std::string_view job_id) {
         std::lock_guard lock(d.relay_mu);
         return d.relay_target != nullptr ? d.relay_target->Replicas(project, job_id) : std::nullopt;
-      });
+      },
+      [&d] { return NodeViews(d.inventory); });
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();

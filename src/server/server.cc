@@ -3,6 +3,7 @@
 #include <chrono>
 #include <string>
 
+#include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
 #include "server/ml_v1_handlers.h"
@@ -30,8 +31,13 @@ HttpServerOptions WithUploadSpool(HttpServerOptions options, const store::Bucket
 struct Server::Impl final : HttpHandler {
   Impl(HttpServerOptions options, control::JobController& controller,
        const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c,
-       std::string data_dir, ReplicaLookup replicas)
-      : store(job_store), clock(c), http(WithUploadSpool(std::move(options), buckets), *this) {
+       std::string data_dir, ReplicaLookup replicas,
+       std::function<std::vector<kube::NodeView>()> nodes)
+      : store(job_store),
+        clock(c),
+        kube(controller, job_store, catalog::Catalog::Builtin(), c,
+             KubeApiOptions{.data_dir = data_dir, .replicas = replicas, .nodes = std::move(nodes)}),
+        http(WithUploadSpool(std::move(options), buckets), *this) {
     AddMlV1Routes(router, controller);
     if (buckets != nullptr) {
       AddStorageV1Routes(router, *buckets);
@@ -59,7 +65,8 @@ struct Server::Impl final : HttpHandler {
 
   HttpResponse Handle(const HttpRequest& request) override {
     const MonoTime start = clock.Monotonic();
-    HttpResponse response = router.Dispatch(request);
+    HttpResponse response =
+        KubeApi::Serves(request.target) ? kube.Handle(request) : router.Dispatch(request);
     const std::chrono::duration<double> elapsed = clock.Monotonic() - start;
     metrics.Record(response.route, response.status, elapsed.count());
     return response;
@@ -75,15 +82,17 @@ struct Server::Impl final : HttpHandler {
   const store::JobStore& store;
   const Clock& clock;
   Router router;
+  KubeApi kube;
   Metrics metrics;
   HttpServer http;  // last: destroyed (and stopped) first, while the rest still exists
 };
 
 Server::Server(HttpServerOptions options, control::JobController& controller,
                const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
-               std::string data_dir, ReplicaLookup replicas)
+               std::string data_dir, ReplicaLookup replicas,
+               std::function<std::vector<kube::NodeView>()> nodes)
     : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock,
-                                   std::move(data_dir), std::move(replicas))) {}
+                                   std::move(data_dir), std::move(replicas), std::move(nodes))) {}
 
 Server::~Server() {
   Stop();

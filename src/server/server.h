@@ -1,15 +1,19 @@
 // The trainyard HTTP API on one port: the ml v1 jobs API, the storage v1 API over the bucket
 // store (when there is one), the logging v2 entries:list API (when given the data dir),
+// the Kubernetes API subset for kubectl (server/kube_api.h: TFJobs, their pods, logs and events),
 // `GET /healthz` ("ok") and `GET /metrics` (Prometheus text). Usable in-process (tests) and by
 // `Serve` (the daemon). Thread-safe; the collaborators must outlive the server.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/status.h"
 #include "control/job_controller.h"
+#include "kube/tfjob_mapping.h"
 #include "server/http_server.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/bucket_store.h"
@@ -26,7 +30,8 @@ class Server {
   // serves trainyard v1 (server/trainyard_v1_handlers.h).
   Server(HttpServerOptions options, control::JobController& controller,
          const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
-         std::string data_dir = {}, ReplicaLookup replicas = {});
+         std::string data_dir = {}, ReplicaLookup replicas = {},
+         std::function<std::vector<kube::NodeView>()> nodes = {});
   ~Server();  // Stop()s
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -1,0 +1,62 @@
+// The Kubernetes API subset the real `kubectl` needs, served at the server's root so a
+// kubeconfig's `server:` is the URL gcloud uses (`trainyard kubeconfig` prints one):
+//
+//   GET  /version, /api, /api/v1, /apis, /apis/kubeflow.org[/v1|/v1beta2]   discovery
+//   GET  /openapi/v3[/apis/kubeflow.org/{v}]   enough OpenAPI for kubectl to know that the
+//        server validates fields itself (fieldValidation), so `kubectl apply` validates here
+//   /apis/kubeflow.org/{v}[/namespaces/{ns}]/tfjobs[/{name}[/status]]   TFJobs (v1 and v1beta2):
+//        create, get, list, watch, update, merge/JSON patch (client-side apply), delete
+//   GET  /api/v1[/namespaces/{ns}]/pods[/{name}[/log]]   each replica as a pod, its logs (follow)
+//   GET  /api/v1[/namespaces/{ns}]/events   the service's messages about a TFJob as events
+//   GET  /api/v1/namespaces[/{ns}]   namespaces (a namespace is a trainyard project)
+//
+// A TFJob is a trainyard job (kube/ maps it): it is queued, placed, logged and restarted like any
+// job and shows in `gcloud ai-platform jobs list`. Errors are Kubernetes `Status` objects
+// (kube/kube_status.h). The rules live in kube/ (pure) and control/; this is the wire.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/clock.h"
+#include "catalog/catalog.h"
+#include "control/job_controller.h"
+#include "kube/tfjob_mapping.h"
+#include "server/http_message.h"
+#include "server/trainyard_v1_handlers.h"
+#include "store/job_store.h"
+
+namespace trainyard::server {
+
+struct KubeApiOptions {
+  std::string data_dir;  // where the jobs' logs are (control/job_layout.h)
+  ReplicaLookup replicas;
+  // The nodes a TFJob may run on (labels and accelerators), for its GPUs' type and selectors.
+  std::function<std::vector<kube::NodeView>()> nodes;
+  std::string node_name = "localhost";  // spec.nodeName of the pods
+};
+
+class KubeApi {
+ public:
+  // The collaborators must outlive the API.
+  KubeApi(control::JobController& controller, const store::JobStore& store,
+          const catalog::Catalog& catalog, const Clock& clock, KubeApiOptions options);
+  ~KubeApi();
+  KubeApi(const KubeApi&) = delete;
+  KubeApi& operator=(const KubeApi&) = delete;
+
+  // Whether `target` is a Kubernetes path (/version, /api…, /apis…, /openapi/…).
+  static bool Serves(std::string_view target);
+
+  // Thread-safe. The answer's `route` is a metrics label ("kube.tfjobs.create", …).
+  HttpResponse Handle(const HttpRequest& request) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace trainyard::server

@@ -1,0 +1,76 @@
+// Internal to the Kubernetes API (server/kube_*.cc): what its handlers share.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/clock.h"
+#include "catalog/catalog.h"
+#include "control/job_controller.h"
+#include "kube/kube_status.h"
+#include "kube/tfjob.h"
+#include "server/http_message.h"
+#include "server/kube_api.h"
+#include "store/job_store.h"
+
+namespace trainyard::server::kube_internal {
+
+using kube::kGroup;
+using kube::kTFJobKind;
+using kube::kTFJobResource;
+
+struct Context {
+  control::JobController& controller;
+  const store::JobStore& store;
+  const catalog::Catalog& catalog;
+  const Clock& clock;
+  KubeApiOptions options;
+};
+
+// One request, its path already matched: the API version ("v1", "v1beta2"; core: "v1"), the
+// namespace ("" for every namespace), the object's name ("" for the collection).
+struct Request {
+  const HttpRequest& http;
+  std::vector<std::pair<std::string, std::string>> query;
+  std::string version;
+  std::string namespace_name;
+  std::string name;
+
+  // The last value of query parameter `key`; nullptr when absent.
+  const std::string* Query(std::string_view key) const;
+  bool Flag(std::string_view key) const;  // "true" or "1"
+  // Whether the client asked for a server-side Table (kubectl get).
+  bool WantsTable() const;
+};
+
+HttpResponse Json(std::string body, int status = 200);
+HttpResponse Error(const kube::KubeError& error);
+
+// The project a namespace is (the same words); a namespace that cannot be one is refused.
+std::optional<kube::KubeError> CheckNamespace(std::string_view namespace_name);
+
+// fieldValidation: Strict refuses `unknown` fields (400), Warn (the default) adds a Warning
+// header per field to `warn_on`, Ignore drops them.
+std::optional<HttpResponse> CheckUnknownFields(const Request& request,
+                                               const std::vector<std::string>& unknown,
+                                               HttpResponse* warn_on);
+
+// The ml v1 rules a TFJob's mapped job broke, as the TFJob's 422.
+kube::KubeError MappedJobInvalid(std::string_view name, const Status& status);
+
+// Handlers (kube_tfjobs.cc, kube_pods.cc, kube_events.cc).
+HttpResponse CreateTFJob(const Context& context, const Request& request);
+HttpResponse GetTFJob(const Context& context, const Request& request);
+HttpResponse ListTFJobs(const Context& context, const Request& request);
+HttpResponse ReplaceTFJob(const Context& context, const Request& request);
+HttpResponse PatchTFJob(const Context& context, const Request& request);
+HttpResponse DeleteTFJob(const Context& context, const Request& request);
+HttpResponse ListPods(const Context& context, const Request& request);
+HttpResponse GetPod(const Context& context, const Request& request);
+HttpResponse PodLog(const Context& context, const Request& request);
+HttpResponse ListEvents(const Context& context, const Request& request);
+
+}  // namespace trainyard::server::kube_internal

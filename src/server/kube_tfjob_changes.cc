@@ -1,0 +1,261 @@
+// Changing and deleting TFJobs: update (PUT), merge and JSON patches (what client-side `kubectl
+// apply`, `kubectl patch` and `kubectl edit` send), delete.
+//
+// What may change: metadata (labels, annotations) always; the spec while the job has not started
+// (it is mapped again); once started, only runPolicy.suspend (suspend and resume),
+// activeDeadlineSeconds, backoffLimit and ttlSecondsAfterFinished. Anything else is a 422 that
+// says to delete the TFJob and apply it again, as trainyard cannot reshape a running cluster.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kube/tfjob_decode.h"
+#include "kube/tfjob_mapping.h"
+#include "kube/tfjob_validate.h"
+#include "server/kube_internal.h"
+#include "server/kube_objects.h"
+#include "validate/validate.h"
+
+namespace trainyard::server::kube_internal {
+namespace {
+
+using nlohmann::json;
+
+HttpResponse StoreError(const Status& status, std::string_view name) {
+  if (status.code() == Code::kNotFound) {
+    return Error(kube::NotFound(kGroup, kTFJobResource, name));
+  }
+  if (status.code() == Code::kAborted) {
+    return Error(kube::Conflict(kGroup, kTFJobResource, name,
+                                "the object has been modified; please apply your changes to the "
+                                "latest version and try again"));
+  }
+  return Error(kube::InternalError(status.message()));
+}
+
+// The spec without what may change once the job has started.
+kube::TFJob FixedPart(kube::TFJob job) {
+  job.metadata = {};
+  job.api_version.clear();
+  job.run_policy.suspend = false;
+  job.run_policy.active_deadline_seconds.reset();
+  job.run_policy.backoff_limit.reset();
+  job.run_policy.ttl_seconds_after_finished.reset();
+  job.unsupported.clear();
+  return job;
+}
+
+kube::TFJob SpecOnly(kube::TFJob job) {
+  job.metadata = {};
+  job.api_version.clear();
+  return job;
+}
+
+std::optional<kube::DecodedTFJob> StoredTFJob(const store::RevisionedJob& current) {
+  kube::KubeResult<kube::DecodedTFJob> decoded =
+      kube::DecodeTFJob(current.job.extras->kube->document);
+  if (!decoded.ok()) {
+    return std::nullopt;
+  }
+  return std::move(*decoded);
+}
+
+// Replaces the TFJob `request.name` with the object in `body` (JSON).
+HttpResponse Replace(const Context& context, const Request& request, std::string_view body,
+                     const store::RevisionedJob& current) {
+  kube::KubeResult<kube::DecodedTFJob> decoded = kube::DecodeTFJob(body);
+  if (!decoded.ok()) {
+    return Error(decoded.error());
+  }
+  kube::TFJob tfjob = std::move(decoded->job);
+  if (tfjob.metadata.name != request.name) {
+    return Error(kube::BadRequest("the name of the object (" + tfjob.metadata.name +
+                                  ") does not match the name on the URL (" + request.name + ")"));
+  }
+  if (tfjob.metadata.namespace_name.empty()) {
+    tfjob.metadata.namespace_name = request.namespace_name;
+  } else if (tfjob.metadata.namespace_name != request.namespace_name) {
+    return Error(kube::BadRequest(
+        "the namespace of the provided object does not match the namespace sent on the request"));
+  }
+  if (!tfjob.metadata.resource_version.empty() &&
+      tfjob.metadata.resource_version != std::to_string(current.revision)) {
+    return StoreError(Status::Aborted("stale"), request.name);
+  }
+  HttpResponse answer;
+  if (auto refused = CheckUnknownFields(request, decoded->unknown_fields, &answer)) {
+    return *refused;
+  }
+  const std::optional<kube::DecodedTFJob> old = StoredTFJob(current);
+  if (!old.has_value()) {
+    return Error(kube::InternalError("the stored TFJob " + request.name + " cannot be read"));
+  }
+  std::vector<kube::StatusCause> causes = kube::ValidateTFJob(tfjob, &old->job);
+  const bool started =
+      current.job.state != model::JobState::kQueued || current.job.start_time.has_value();
+  if (started && FixedPart(tfjob) != FixedPart(old->job)) {
+    causes.push_back(kube::ForbiddenCause(
+        "spec",
+        "the TFJob has started: only runPolicy.suspend, activeDeadlineSeconds, "
+        "backoffLimit and ttlSecondsAfterFinished may change; delete it and apply it "
+        "again to change the rest"));
+  }
+  if (!causes.empty()) {
+    return Error(kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name, std::move(causes)));
+  }
+  const model::KubeObject& stored = *current.job.extras->kube;
+  Result<model::Job> mapped = kube::ToJob(
+      tfjob, kube::MappingContext{.job_id = current.job.job_id,
+                                  .uid = stored.uid,
+                                  .document = kube::EncodeTFJob(tfjob, nullptr),
+                                  .nodes = context.options.nodes ? context.options.nodes()
+                                                                 : std::vector<kube::NodeView>{},
+                                  .catalog = &context.catalog});
+  if (!mapped.ok()) {
+    return Error(MappedJobInvalid(tfjob.metadata.name, mapped.status()));
+  }
+  const bool spec_changed = SpecOnly(tfjob) != SpecOnly(old->job);
+  const bool dry_run = request.Query("dryRun") != nullptr;
+  std::optional<Status> refused;
+  Result<model::Job> changed = context.controller.Mutate(
+      current.project, current.job.job_id,
+      [&](const model::Job& now) -> Result<std::optional<model::Job>> {
+        if (!now.extras.has_value() || !now.extras->kube.has_value() ||
+            now.extras->kube->uid != stored.uid) {
+          return Status::NotFound("gone");
+        }
+        model::Job next = now;
+        if (started) {
+          // The cluster stays as it runs; the run policy's mutable parts move over.
+          model::JobExtras extras = *mapped->extras;
+          extras.master = now.extras->master;
+          extras.worker = now.extras->worker;
+          extras.parameter_server = now.extras->parameter_server;
+          extras.evaluator = now.extras->evaluator;
+          next.extras = std::move(extras);
+          if (mapped->training_input.has_value() && next.training_input.has_value()) {
+            next.training_input->scheduling = mapped->training_input->scheduling;
+          }
+        } else {
+          next.training_input = mapped->training_input;
+          next.extras = mapped->extras;
+        }
+        next.labels = mapped->labels;
+        next.extras->kube->generation = now.extras->kube->generation + (spec_changed ? 1 : 0);
+        next.extras->kube->deletion_time = now.extras->kube->deletion_time;
+        if (std::vector<FieldViolation> violations = validate::Validate(next, context.catalog);
+            !violations.empty()) {
+          refused = Status::InvalidArgument(std::move(violations));
+          return *refused;
+        }
+        if (dry_run || next == now) {
+          return std::optional<model::Job>();
+        }
+        return std::optional<model::Job>(std::move(next));
+      });
+  if (refused.has_value()) {
+    return Error(MappedJobInvalid(tfjob.metadata.name, *refused));
+  }
+  if (!changed.ok()) {
+    return StoreError(changed.status(), request.name);
+  }
+  Result<store::RevisionedJob> stored_now =
+      context.store.GetKubeObject(current.project, kTFJobKind, request.name);
+  if (!stored_now.ok()) {
+    return StoreError(stored_now.status(), request.name);
+  }
+  HttpResponse response = Json(RenderTFJob(context, *stored_now));
+  response.headers = std::move(answer.headers);
+  return response;
+}
+
+Result<store::RevisionedJob> Current(const Context& context, const Request& request) {
+  return context.store.GetKubeObject(request.namespace_name, kTFJobKind, request.name);
+}
+
+}  // namespace
+
+HttpResponse ReplaceTFJob(const Context& context, const Request& request) {
+  Result<store::RevisionedJob> current = Current(context, request);
+  if (!current.ok()) {
+    return StoreError(current.status(), request.name);
+  }
+  return Replace(context, request, request.http.body, *current);
+}
+
+HttpResponse PatchTFJob(const Context& context, const Request& request) {
+  Result<store::RevisionedJob> current = Current(context, request);
+  if (!current.ok()) {
+    return StoreError(current.status(), request.name);
+  }
+  const std::string_view type =
+      request.http.content_type.substr(0, request.http.content_type.find(';'));
+  json patch;
+  try {
+    patch = json::parse(request.http.body);
+  } catch (const json::exception& e) {
+    return Error(kube::BadRequest(std::string("the patch is not JSON: ") + e.what()));
+  }
+  // The object as a GET shows it, without the status (which is trainyard's to write).
+  json object = json::parse(RenderTFJob(context, *current));
+  object.erase("status");
+  try {
+    if (type == "application/merge-patch+json") {
+      object.merge_patch(patch);
+    } else if (type == "application/json-patch+json") {
+      object = object.patch(patch);
+    } else if (type == "application/strategic-merge-patch+json") {
+      return Error(kube::UnsupportedMediaType(
+          "strategic merge patch is not supported for TFJobs (a custom resource); use "
+          "--type merge or --type json"));
+    } else {
+      return Error(kube::UnsupportedMediaType(type));
+    }
+  } catch (const json::exception& e) {
+    return Error(kube::Invalid(kTFJobKind, kGroup, request.name,
+                               {kube::InvalidCause("patch", "", e.what())}));
+  }
+  // A patch applies to the object as it is: its resourceVersion is the current one unless the
+  // patch itself names another (then it must match, as Kubernetes checks).
+  return Replace(context, request, object.dump(), *current);
+}
+
+HttpResponse DeleteTFJob(const Context& context, const Request& request) {
+  Result<store::RevisionedJob> current = Current(context, request);
+  if (!current.ok()) {
+    return StoreError(current.status(), request.name);
+  }
+  const std::string uid = current->job.extras->kube->uid;
+  if (request.Query("dryRun") == nullptr) {
+    const WallTime now = context.clock.Now();
+    Result<model::Job> marked =
+        context.controller.Mutate(current->project, current->job.job_id,
+                                  [&](const model::Job& job) -> Result<std::optional<model::Job>> {
+                                    if (!job.extras.has_value() || !job.extras->kube.has_value() ||
+                                        job.extras->kube->deletion_time.has_value()) {
+                                      return std::optional<model::Job>();
+                                    }
+                                    model::Job next = job;
+                                    next.extras->kube->deletion_time = now;
+                                    return std::optional<model::Job>(std::move(next));
+                                  });
+    if (!marked.ok()) {
+      return StoreError(marked.status(), request.name);
+    }
+    // Its replicas are stopped; the object leaves the API once they have (a watch says DELETED).
+    const Status cancelled = context.controller.Cancel(current->project, current->job.job_id);
+    if (!cancelled.ok() && cancelled.code() != Code::kFailedPrecondition) {
+      return StoreError(cancelled, request.name);
+    }
+  }
+  Result<store::RevisionedJob> after = Current(context, request);
+  if (!after.ok()) {
+    return Json(kube::EncodeSuccessStatus(request.name, kGroup, kTFJobResource, uid));
+  }
+  return Json(RenderTFJob(context, *after));
+}
+
+}  // namespace trainyard::server::kube_internal

@@ -1,0 +1,231 @@
+// TFJobs over the job controller: create, read, list, watch, update and patch (what client-side
+// `kubectl apply` sends), delete.
+#include <algorithm>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kube/tables.h"
+#include "kube/tfjob_decode.h"
+#include "kube/tfjob_mapping.h"
+#include "kube/tfjob_validate.h"
+#include "server/kube_internal.h"
+#include "server/kube_objects.h"
+#include "server/kube_selectors.h"
+#include "server/kube_watch.h"
+#include "validate/validate.h"
+
+namespace trainyard::server::kube_internal {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxListed = 1000;
+constexpr int kMaxJobIdAttempts = 100;
+
+// A random RFC 4122 version-4 UUID: the object's metadata.uid.
+std::string NewUid() {
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  const std::uint64_t high = random();
+  const std::uint64_t low = random();
+  return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xffff,
+                     high & 0xfff, 0x8000 | ((low >> 48) & 0x3fff), low & 0xffffffffffff);
+}
+
+}  // namespace
+
+// fieldValidation (Kubernetes 1.27+): Strict refuses unknown fields, Warn (the default) answers
+// with a warning per field, Ignore drops them silently.
+std::optional<HttpResponse> CheckUnknownFields(const Request& request,
+                                               const std::vector<std::string>& unknown,
+                                               HttpResponse* warn_on) {
+  const std::string* mode = request.Query("fieldValidation");
+  const std::string directive = mode == nullptr ? "Warn" : *mode;
+  if (directive != "Strict" && directive != "Warn" && directive != "Ignore") {
+    return Error(
+        kube::BadRequest("fieldValidation must be one of \"Ignore\", \"Warn\" or "
+                         "\"Strict\", not \"" +
+                         directive + "\""));
+  }
+  if (unknown.empty() || directive == "Ignore") {
+    return std::nullopt;
+  }
+  if (directive == "Strict") {
+    std::string message = "strict decoding error: ";
+    for (std::size_t i = 0; i < unknown.size(); ++i) {
+      message += (i == 0 ? "" : ", ") + fmt::format("unknown field \"{}\"", unknown[i]);
+    }
+    return Error(kube::BadRequest(message));
+  }
+  for (const std::string& field : unknown) {
+    warn_on->headers.emplace_back("Warning",
+                                  fmt::format("299 - \"unknown field \\\"{}\\\"\"", field));
+  }
+  return std::nullopt;
+}
+
+// The ml v1 rules the mapped job broke (a GPU count no machine offers, …), as the TFJob's
+// causes: the TFJob is what the user wrote, so the message names what to change there.
+kube::KubeError MappedJobInvalid(std::string_view name, const Status& status) {
+  std::vector<kube::StatusCause> causes;
+  for (const FieldViolation& violation : status.violations()) {
+    causes.push_back(
+        kube::StatusCause{.reason = "FieldValueInvalid",
+                          .message = violation.description,
+                          .field = "spec (as the AI Platform job " + violation.field + ")"});
+  }
+  if (causes.empty()) {
+    causes.push_back(kube::StatusCause{
+        .reason = "FieldValueInvalid", .message = status.message(), .field = "spec"});
+  }
+  return kube::Invalid(kTFJobKind, kGroup, name, std::move(causes));
+}
+
+HttpResponse CreateTFJob(const Context& context, const Request& request) {
+  auto decoded = kube::DecodeTFJob(request.http.body);
+  if (!decoded.ok()) {
+    return Error(decoded.error());
+  }
+  kube::TFJob tfjob = std::move(decoded->job);
+  if (tfjob.metadata.namespace_name.empty()) {
+    tfjob.metadata.namespace_name = request.namespace_name;
+  } else if (tfjob.metadata.namespace_name != request.namespace_name) {
+    return Error(kube::BadRequest(
+        "the namespace of the provided object does not match the namespace sent on the request"));
+  }
+  HttpResponse answer;
+  if (auto refused = CheckUnknownFields(request, decoded->unknown_fields, &answer)) {
+    return *refused;
+  }
+  if (std::vector<kube::StatusCause> causes = kube::ValidateTFJob(tfjob, nullptr);
+      !causes.empty()) {
+    return Error(kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name, std::move(causes)));
+  }
+  const std::string& project = tfjob.metadata.namespace_name;
+  if (context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
+    return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
+  }
+  const bool dry_run = request.Query("dryRun") != nullptr;
+  const std::string uid = NewUid();
+  const std::vector<kube::NodeView> nodes =
+      context.options.nodes ? context.options.nodes() : std::vector<kube::NodeView>{};
+  // The engine's job id: the name with '_' for '-', and a suffix when an earlier TFJob of the
+  // same name (deleted since) or an ml v1 job holds it.
+  const std::string base_id = kube::EngineJobId(tfjob.metadata.name);
+  for (int attempt = 1; attempt <= kMaxJobIdAttempts; ++attempt) {
+    const std::string job_id = attempt == 1 ? base_id : base_id + "_" + std::to_string(attempt);
+    if (context.store.Get(project, job_id).ok()) {
+      continue;
+    }
+    Result<model::Job> job =
+        kube::ToJob(tfjob, kube::MappingContext{.job_id = job_id,
+                                                .uid = uid,
+                                                .document = kube::EncodeTFJob(tfjob, nullptr),
+                                                .nodes = nodes});
+    if (!job.ok()) {
+      return Error(MappedJobInvalid(tfjob.metadata.name, job.status()));
+    }
+    if (dry_run) {
+      if (auto violations = validate::Validate(*job, context.catalog); !violations.empty()) {
+        return Error(MappedJobInvalid(tfjob.metadata.name, Status::InvalidArgument(violations)));
+      }
+      HttpResponse response =
+          Json(RenderTFJob(context, store::RevisionedJob{project, *job, 0}), 201);
+      response.headers = std::move(answer.headers);
+      return response;
+    }
+    Result<model::Job> created = context.controller.Submit(project, std::move(*job));
+    if (created.status().code() == Code::kAlreadyExists) {
+      if (context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
+        return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
+      }
+      continue;  // another request took this job id meanwhile
+    }
+    if (!created.ok()) {
+      return created.status().code() == Code::kInvalidArgument
+                 ? Error(MappedJobInvalid(tfjob.metadata.name, created.status()))
+                 : Error(kube::InternalError(created.status().message()));
+    }
+    Result<store::RevisionedJob> stored =
+        context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name);
+    if (!stored.ok()) {
+      return Error(kube::InternalError(stored.status().message()));
+    }
+    HttpResponse response = Json(RenderTFJob(context, *stored), 201);
+    response.headers = std::move(answer.headers);
+    return response;
+  }
+  return Error(kube::InternalError("no free job id for " + tfjob.metadata.name));
+}
+
+std::optional<kube::KubeError> CheckNamespace(std::string_view namespace_name) {
+  // A namespace is a project of the same name; kube's rule for namespaces (an RFC 1123 label)
+  // is also the whole of the project-id rule for them.
+  if (kube::IsDns1123Label(namespace_name)) {
+    return std::nullopt;
+  }
+  return kube::BadRequest("namespace \"" + std::string(namespace_name) +
+                          "\" is not a valid name: a lowercase RFC 1123 label must consist of "
+                          "lower case alphanumeric characters or '-', and must start and end with "
+                          "an alphanumeric character");
+}
+
+HttpResponse GetTFJob(const Context& context, const Request& request) {
+  Result<store::RevisionedJob> stored =
+      context.store.GetKubeObject(request.namespace_name, kTFJobKind, request.name);
+  if (!stored.ok()) {
+    return stored.status().code() == Code::kNotFound
+               ? Error(kube::NotFound(kGroup, "tfjobs", request.name))
+               : Error(kube::InternalError(stored.status().message()));
+  }
+  if (request.WantsTable()) {
+    return Json(kube::TFJobTable({TableRowOf(context, *stored)}, CurrentRevision(context)));
+  }
+  return Json(RenderTFJob(context, *stored));
+}
+
+HttpResponse ListTFJobs(const Context& context, const Request& request) {
+  Result<Selector> labels = Selector::ParseLabels(
+      request.Query("labelSelector") != nullptr ? *request.Query("labelSelector") : "");
+  Result<Selector> fields = Selector::ParseFields(
+      request.Query("fieldSelector") != nullptr ? *request.Query("fieldSelector") : "");
+  if (!labels.ok() || !fields.ok()) {
+    return Error(
+        kube::BadRequest(!labels.ok() ? labels.status().message() : fields.status().message()));
+  }
+  if (request.Flag("watch")) {
+    return WatchTFJobs(context, request, std::move(*labels), std::move(*fields));
+  }
+  // The revision first: a watch from it misses nothing written after the list was read.
+  const std::int64_t revision = CurrentRevision(context);
+  Result<std::vector<store::RevisionedJob>> jobs = context.store.ListKubeObjects(
+      request.namespace_name, kTFJobKind, 0, /*live_only=*/true, kMaxListed);
+  if (!jobs.ok()) {
+    return Error(kube::InternalError(jobs.status().message()));
+  }
+  std::erase_if(
+      *jobs, [&](const store::RevisionedJob& job) { return !SelectsTFJob(*labels, *fields, job); });
+  if (request.WantsTable()) {
+    std::vector<kube::TFJobRow> rows;
+    for (const store::RevisionedJob& job : *jobs) {
+      rows.push_back(TableRowOf(context, job));
+    }
+    return Json(kube::TFJobTable(rows, revision));
+  }
+  json items = json::array();
+  for (const store::RevisionedJob& job : *jobs) {
+    items.push_back(json::parse(RenderTFJob(context, job)));
+  }
+  return Json(json{{"apiVersion", std::string(kGroup) + "/" + request.version},
+                   {"kind", "TFJobList"},
+                   {"metadata", {{"resourceVersion", std::to_string(revision)}}},
+                   {"items", std::move(items)}}
+                  .dump());
+}
+
+}  // namespace trainyard::server::kube_internal
