@@ -93,6 +93,14 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!old.has_value()) {
     return Error(kube::InternalError("the stored TFJob " + request.name + " cannot be read"));
   }
+  // With the operator's defaults filled in, as the stored one has them, so that leaving a
+  // defaulted field out of the manifest is no change.
+  if (kube::KubeResult<kube::DecodedTFJob> defaulted =
+          kube::DecodeTFJob(kube::EncodeTFJob(tfjob, nullptr));
+      defaulted.ok()) {
+    defaulted->job.metadata = tfjob.metadata;
+    tfjob = std::move(defaulted->job);
+  }
   std::vector<kube::StatusCause> causes = kube::ValidateTFJob(tfjob, &old->job);
   const bool started =
       current.job.state != model::JobState::kQueued || current.job.start_time.has_value();
@@ -191,8 +199,7 @@ HttpResponse PatchTFJob(const Context& context, const Request& request) {
   if (!current.ok()) {
     return StoreError(current.status(), request.name);
   }
-  const std::string_view type =
-      request.http.content_type.substr(0, request.http.content_type.find(';'));
+  const std::string type = request.http.content_type.substr(0, request.http.content_type.find(';'));
   json patch;
   try {
     patch = json::parse(request.http.body);
