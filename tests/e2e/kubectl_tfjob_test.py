@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""Kubeflow TFJobs (issue #22) driven by the real kubectl (1.32, from the Cloud SDK packages)
+against a real `trainyard serve`, whose replicas run through real podman with the trainer image
+of the fixture `container_images` (tests/images).
+
+Covers: `kubectl apply -f examples/tfjob/tfjob.yaml` (the seed's v1beta2 manifest, 1 PS + 4
+Workers, one emulated T4 each, nodeSelector nvidia=t4 matching the labelled node of
+examples/tfjob/cluster.yaml) to Succeeded with `kubectl wait`, every replica printing Kubeflow's
+TF_CONFIG and reaching every other at its `<job>-<type>-<i>.<ns>.svc` address; `get tfjobs`,
+`get pods -l`, `logs`, `describe` (conditions and events); the TFJob in `gcloud ai-platform
+jobs list`'s API; a second apply of a changed manifest; a change of a started job refused; an
+invalid manifest refused with a 422 naming the field; the literal seed (misplaced fields) refused
+under strict validation and accepted with --validate=warn; delete leaving no container.
+
+Usage: kubectl_tfjob_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
+Exits 77 (skipped) when the fixture could not build the images, or 1 with
+TRAINYARD_REQUIRE_CONTAINERS=1.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcloud_env  # noqa: E402  (needs the path above)
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLE = os.path.join(REPO, "examples", "tfjob")
+KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
+TRAINYARD = None  # set by main()
+STATE_DIR = os.environ.get("TY_IMAGES_STATE_DIR", "")
+TRAINER = "localhost/trainyard-test/trainer:1"
+
+
+def images_available():
+    """Whether the fixture built the trainer image, and why not."""
+    if subprocess.run(["podman", "image", "exists", TRAINER]).returncode == 0:
+        return True, ""
+    try:
+        with open(STATE_DIR + ".unavailable", encoding="utf-8") as f:
+            return False, f.read().strip()
+    except OSError:
+        return False, "no image %s (ctest runs container_images_setup)" % TRAINER
+
+
+def manifest(name, worker_args, replicas=2, extra_spec="", restart="OnFailure"):
+    return """apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata:
+  name: %s
+  labels: {team: a}
+spec:
+%s  tfReplicaSpecs:
+    Worker:
+      replicas: %d
+      restartPolicy: %s
+      template:
+        spec:
+          containers:
+          - name: tensorflow
+            image: %s
+            args: %s
+""" % (name, extra_spec, replicas, restart, TRAINER, json.dumps(worker_args))
+
+
+class KubectlTFJobTest(gcloud_env.ServerTestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-kubectl-")
+        cls.data = os.path.join(cls.tmp, "data")
+        cls.server = gcloud_env.start_server(
+            TRAINYARD, cls.tmp, cls.data,
+            extra_args=("--cluster-file", os.path.join(EXAMPLE, "cluster.yaml"),
+                        "--stop-grace", "3"))
+        cls.kubeconfig = os.path.join(cls.tmp, "kubeconfig")
+        made = subprocess.run([TRAINYARD, "kubeconfig", "--server", cls.server.url,
+                               "--namespace", "default"], capture_output=True, text=True)
+        with open(cls.kubeconfig, "w", encoding="utf-8") as f:
+            f.write(made.stdout)
+        cls.env = dict(os.environ, KUBECONFIG=cls.kubeconfig, HOME=cls.tmp)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def kubectl(self, *args, stdin=None, timeout=180):
+        proc = subprocess.run([KUBECTL, *args], env=self.env, cwd=self.tmp, input=stdin,
+                              capture_output=True, text=True, timeout=timeout)
+        return gcloud_env.Run(proc)
+
+    def ok(self, *args, **kwargs):
+        run = self.kubectl(*args, **kwargs)
+        self.assertEqual(run.rc, 0, "%r\n--- server\n%s" % (run, self.server.log()[-3000:]))
+        return run
+
+    def containers_of(self, job_id):
+        listed = subprocess.run(["podman", "ps", "-a", "--filter", "label=trainyard.job=" + job_id,
+                                 "--format", "{{.Names}}"], capture_output=True, text=True)
+        return listed.stdout.split()
+
+    # -- tests ------------------------------------------------------------------------------
+
+    def test_the_seed_manifest_runs_to_succeeded(self):
+        self.ok("apply", "-f", os.path.join(EXAMPLE, "tfjob.yaml"))
+        self.ok("wait", "--for=condition=Succeeded", "tfjob/nvidiatfjob", "--timeout=150s",
+                timeout=170)
+        table = self.ok("get", "tfjobs").out
+        self.assertRegex(table, r"nvidiatfjob\s+Succeeded")
+        pods = self.ok("get", "pods", "-l", "training.kubeflow.org/job-name=nvidiatfjob").out
+        names = sorted(line.split()[0] for line in pods.splitlines()[1:])
+        self.assertEqual(names, ["nvidiatfjob-ps-0"] + ["nvidiatfjob-worker-%d" % i
+                                                        for i in range(4)], pods)
+        for name in names:
+            log = self.ok("logs", name).out
+            tf_config = json.loads(log.split("TF_CONFIG ", 1)[1].splitlines()[0])
+            kind, index = name.split("-")[-2:]
+            self.assertEqual(tf_config["task"], {"type": kind, "index": int(index)})
+            self.assertEqual(tf_config["environment"], "cloud")
+            self.assertEqual(sorted(tf_config["cluster"]), ["ps", "worker"])
+            self.assertTrue(all(a.startswith("nvidiatfjob-worker-%d.default.svc:" % i)
+                                for i, a in enumerate(tf_config["cluster"]["worker"])), tf_config)
+            self.assertIn("in container True", log)
+            self.assertIn("reached 4 of 4 peers, reached by 4", log)
+        tfjob = json.loads(self.ok("get", "tfjob", "nvidiatfjob", "-o", "json").out)
+        self.assertEqual(tfjob["apiVersion"], "kubeflow.org/v1beta2")
+        self.assertEqual(tfjob["status"]["conditions"][-1]["type"], "Succeeded")
+        self.assertEqual(tfjob["status"]["replicaStatuses"]["Worker"]["succeeded"], 4)
+        described = self.ok("describe", "tfjob", "nvidiatfjob").out
+        self.assertIn("TFJobSucceeded", described)
+        self.assertIn("Events:", described)
+        self.assertIn("Started", described)
+        # The same job through the ml v1 API gcloud uses.
+        with urllib.request.urlopen(self.server.url.rstrip("/") +
+                                    "/v1/projects/default/jobs/nvidiatfjob") as answer:
+            job = json.load(answer)
+        self.assertEqual(job["state"], "SUCCEEDED")
+        self.assertEqual(job["trainingInput"]["workerCount"], "3")
+        self.assertEqual(job["trainingInput"]["masterConfig"]["acceleratorConfig"],
+                         {"count": "1", "type": "NVIDIA_TESLA_T4"})
+        self.ok("delete", "tfjob", "nvidiatfjob")
+        self.assertNotIn("nvidiatfjob", self.ok("get", "tfjobs").out)
+        self.assertNotEqual(self.kubectl("get", "tfjob", "nvidiatfjob").rc, 0)
+        self.assertEqual(self.containers_of("nvidiatfjob"), [])
+
+    def test_a_changed_manifest_applies_again_and_delete_stops_it(self):
+        text = manifest("sleepy", ["--mode=sleep", "--seconds=60"])
+        self.ok("apply", "-f", "-", stdin=text)
+        self.ok("wait", "--for=condition=Running", "tfjob/sleepy", "--timeout=60s", timeout=80)
+        relabelled = self.ok("apply", "-f", "-", stdin=text.replace("team: a", "team: b"))
+        self.assertIn("tfjob.kubeflow.org/sleepy configured", relabelled.out)
+        labels = self.ok("get", "tfjob", "sleepy", "-o", "jsonpath={.metadata.labels.team}").out
+        self.assertEqual(labels, "b")
+        grown = self.kubectl("apply", "-f", "-", stdin=text.replace("replicas: 2", "replicas: 3"))
+        self.assertNotEqual(grown.rc, 0)
+        self.assertIn("the TFJob has started", grown.err)
+        self.assertEqual(len(self.containers_of("sleepy")), 2)
+        self.ok("delete", "tfjob", "sleepy", "--timeout=60s", timeout=80)
+        self.assertEqual(self.containers_of("sleepy"), [])
+        self.assertNotEqual(self.kubectl("get", "tfjob", "sleepy").rc, 0)
+
+    def test_an_invalid_manifest_is_refused_with_the_field(self):
+        text = manifest("bad", ["--mode=print"], restart="Sometimes")
+        refused = self.kubectl("apply", "-f", "-", stdin=text.replace("image: " + TRAINER, ""))
+        self.assertNotEqual(refused.rc, 0)
+        self.assertIn('The TFJob "bad" is invalid', refused.err)
+        self.assertIn("spec.tfReplicaSpecs[Worker].restartPolicy: Unsupported value: "
+                      '"Sometimes"', refused.err)
+        self.assertIn("spec.tfReplicaSpecs[Worker].template.spec.containers[0].image", refused.err)
+        self.assertNotEqual(self.kubectl("get", "tfjob", "bad").rc, 0)
+
+    def test_misplaced_fields_are_refused_strictly_and_warned_of_otherwise(self):
+        text = manifest("seedlike", ["--mode=print"]).replace(
+            "      replicas: 2\n", "      replicas: 2\n      nodeSelector: {nvidia: t4}\n")
+        strict = self.kubectl("apply", "-f", "-", stdin=text)
+        self.assertNotEqual(strict.rc, 0)
+        self.assertIn('unknown field "spec.tfReplicaSpecs.Worker.nodeSelector"', strict.err)
+        warned = self.ok("apply", "--validate=warn", "-f", "-", stdin=text)
+        self.assertIn("unknown field", warned.err)
+        self.ok("wait", "--for=condition=Succeeded", "tfjob/seedlike", "--timeout=120s",
+                timeout=140)
+
+
+def main():
+    available, why = images_available()
+    if not available:
+        required = os.environ.get("TRAINYARD_REQUIRE_CONTAINERS") == "1"
+        print(("FAILED: " if required else "SKIPPED: ") + why, flush=True)
+        sys.exit(1 if required else gcloud_env.SKIPPED)
+
+    def set_trainyard(path):
+        global TRAINYARD
+        TRAINYARD = path
+
+    gcloud_env.main(__doc__, set_trainyard)
+
+
+if __name__ == "__main__":
+    main()
