@@ -155,7 +155,7 @@ std::string HumanDuration(Duration duration) {
   if (seconds < 0) {
     return "0s";
   }
-  if (seconds < 60 * 2) {
+  if (seconds < std::int64_t{60} * 2) {
     return fmt::format("{}s", seconds);
   }
   const std::int64_t minutes = seconds / 60;
@@ -163,7 +163,7 @@ std::string HumanDuration(Duration duration) {
     return seconds % 60 == 0 ? fmt::format("{}m", minutes)
                              : fmt::format("{}m{}s", minutes, seconds % 60);
   }
-  if (minutes < 60 * 3) {
+  if (minutes < std::int64_t{60} * 3) {
     return fmt::format("{}m", minutes);
   }
   const std::int64_t hours = minutes / 60;
@@ -174,14 +174,14 @@ std::string HumanDuration(Duration duration) {
   if (hours < 48) {
     return fmt::format("{}h", hours);
   }
-  if (hours < 24 * 8) {
+  if (hours < std::int64_t{24} * 8) {
     return hours % 24 == 0 ? fmt::format("{}d", hours / 24)
                            : fmt::format("{}d{}h", hours / 24, hours % 24);
   }
-  if (hours < 24 * 365 * 2) {
+  if (hours < std::int64_t{24} * 365 * 2) {
     return fmt::format("{}d", hours / 24);
   }
-  if (hours < 24 * 365 * 8) {
+  if (hours < std::int64_t{24} * 365 * 8) {
     const std::int64_t days = (hours / 24) % 365;
     return days == 0 ? fmt::format("{}y", hours / 24 / 365)
                      : fmt::format("{}y{}d", hours / 24 / 365, days);

@@ -262,7 +262,7 @@ HttpResponse PodLog(const Context& context, const Request& request) {
           : first_(std::move(first)), rest_(std::move(rest)) {}
       bool Poll(std::string& out) override {
         if (!first_.empty()) {
-          out += std::move(first_);
+          out += first_;
           first_.clear();
           return true;
         }
