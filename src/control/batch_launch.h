@@ -23,7 +23,8 @@ struct BatchLaunch {
   std::string project;
   std::string trial_id;  // "" unless a tuning trial
   std::string data_dir;  // JobLayout(data_dir, project, job.job_id, trial_id) holds the files
-  // Every field but pytorch_master_port, which is first_port + the task count.
+  // Every field but pytorch_master_port, which is first_port + the task count, and
+  // containers_on_host, the task's own flag.
   plan::PlanContext context;
   // Task i (SLURM_PROCID) listens on first_port + i.
   int first_port = 0;

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "control/batch_launch.h"
 #include "control/job_layout.h"
 #include "control/replica_container.h"
@@ -117,6 +118,20 @@ Status CheckComponents(const std::vector<plan::ReplicaShape>& shapes,
         components.size(), tasks.TaskCount(), groups.size(), shapes.size()));
   }
   return Status();
+}
+
+// The restarts every task of the job has made so far, as their started files say (the job's
+// backoff limit is shared by all of them).
+int JobRestarts(const JobLayout& layout, const std::vector<plan::ReplicaShape>& shapes) {
+  int restarts = 0;
+  for (const plan::ReplicaShape& shape : shapes) {
+    if (Result<TaskStarted> started =
+            DecodeTaskStarted(ReadFileText(layout.started_path(shape.task_name)).value_or(""));
+        started.ok()) {
+      restarts += started->restarts;
+    }
+  }
+  return restarts;
 }
 
 // Waits for the replica's exit, passing stop signals (blocked in this thread) on to its group.
@@ -247,6 +262,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   }
   plan::PlanContext context = launch->context;
   context.pytorch_master_port = launch->first_port + tasks->TaskCount();
+  context.containers_on_host = containers_on_host;
   Result<std::vector<plan::ReplicaLaunch>> plan =
       plan::BuildClusterPlan(launch->job, *shapes, placements, context, catalog);
   if (!plan.ok()) {
@@ -256,7 +272,8 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   const std::string exit_path = layout.exit_path(task_name);
   run::ProcessSpec spec{.argv = std::move(replica.argv),
                         .env = std::move(replica.env),
-                        .working_dir = layout.working_dir(task_name),
+                        .working_dir = replica.working_dir.empty() ? layout.working_dir(task_name)
+                                                                   : replica.working_dir,
                         .log_path = layout.log_path(task_name),
                         .exit_path = exit_path + ".attempt",
                         .container = std::nullopt};
@@ -291,6 +308,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
             .device_indices = placements[static_cast<std::size_t>(me)].device_indices});
   }
 
+  const ExitRules rules = ExitRulesOf(launch->job.extras, shape.role, launch->job.job_id);
   ReplicaWatch watch;
   run::local::ProcessLauncher launcher(
       [&watch](int /*pid*/, run::ExitStatus status) { watch.OnExit(status); }, launch->supervisor,
@@ -307,12 +325,23 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
                            .pid = static_cast<int>(getpid()),
                            .restarts = restarts}));
     const run::ExitStatus status = *watch.Wait(launcher, *pid, std::nullopt, clock);
-    const ExitDecision decision =
-        DecideOnExit(shape.role, shape.index, status, restarts, launch->restart);
+    // Whether the job succeeds is the executor's to say, from every task's exit file: here only
+    // whether this replica starts again matters.
+    const ReplicaExit exit{.role = shape.role,
+                           .index = shape.index,
+                           .status = status,
+                           .restarts = restarts,
+                           .job_restarts = JobRestarts(layout, *shapes),
+                           .others_succeeded = false,
+                           .final = false};
+    ExitDecision decision = DecideOnExit(exit, rules, launch->restart);
+    if (decision.action == ExitDecision::Action::kRestartJob) {
+      // The other replicas run in other tasks of the step, which this one cannot restart.
+      decision.action = ExitDecision::Action::kRestart;
+    }
     if (decision.action == ExitDecision::Action::kRestart && !watch.stopped()) {
-      AppendServiceMessage(
-          layout.service_log(), clock, false,
-          RestartMessage(task_name, status, decision.backoff, restarts, launch->restart));
+      AppendServiceMessage(layout.service_log(), clock, false,
+                           RestartMessage(task_name, exit, decision, rules, launch->restart));
       // The backoff, unless a stop signal ends it (then the replica is not started again).
       if (!watch.Wait(launcher, 0, clock.Monotonic() + decision.backoff, clock) &&
           !watch.stopped()) {

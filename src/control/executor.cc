@@ -237,7 +237,7 @@ void Executor::PublishReplicas() {
                      : run->batch && !run->batch->running ? "PENDING"
                                                           : "RUNNING";
       } else {
-        info.state = replica.restart_at ? "RESTARTING" : "EXITED";
+        info.state = replica.restart_at || run->job_restart ? "RESTARTING" : "EXITED";
       }
       if (replica.last_exit) {
         info.exit_status = replica.last_exit->Describe();

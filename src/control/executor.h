@@ -8,6 +8,7 @@
 //                                             master exits 0 ─► stop the rest ─► SUCCEEDED
 //                                             a replica fails ─► stop the rest ─► FAILED
 //                               cancel (CANCELLING) or maxRunningTime ─► stop ─► CANCELLED
+//                               suspended (extras) ─► stop ─► QUEUED (startTime cleared)
 //
 // "Stop" sends SIGTERM to every replica's process group, then SIGKILL after `stop_grace`; the
 // job's terminal state is written once every replica has exited, so a job that is SUCCEEDED,
@@ -156,7 +157,16 @@ class Executor {
   void StopAllReplicas();
   void Post(Event event);
   void ProcessEvent(Event& event);
+  // A replica's end, through the job's exit rules (executor_replicas.cc, with what follows).
   void HandleExit(Run& run, std::size_t replica, const run::ExitStatus& status);
+  // Stops every replica; CheckRestarts starts them all again after `backoff`.
+  void RestartJob(Run& run, std::chrono::milliseconds backoff);
+  // Starts the replicas (or the whole cluster) whose restart is due.
+  void CheckRestarts(Run& run);
+  // The stored job asks to be suspended: stop its replicas, then put it back in the queue.
+  void Suspend(Run& run);
+  // A suspended run's replicas have all ended: the job is QUEUED again.
+  void Requeue(Run& run, double ml_units);
   void HandleStaged(const std::string& key, const Status& status);
   // Makes every image available (on a staging thread), saying so in `service_log`.
   Status PullImages(const std::vector<std::string>& images, const std::string& service_log);

@@ -13,7 +13,6 @@
 #include "control/job_layout.h"
 #include "control/replica_container.h"
 #include "control/service_log.h"
-#include "logs/log_reader.h"
 #include "plan/cluster_plan.h"
 #include "tuning/study_policy.h"
 
@@ -125,6 +124,7 @@ void Executor::Launch(Run& run) {
     run.done = true;  // cancelled (or deleted) while staging
     return;
   }
+  run.extras = job->extras;
   const model::TrainingInput& input = *job->training_input;
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
 
@@ -147,6 +147,7 @@ void Executor::Launch(Run& run) {
   context.gcs_mount = options_.gcs_mount;
   context.runtime_modules = options_.runtime_pythonpath;
   context.storage_emulator_host = options_.storage_emulator_host;
+  context.containers_on_host = options_.containers_on_host;
   if (!run.trial_id.empty()) {
     std::error_code error;
     std::filesystem::create_directories(layout.metrics_dir(), error);
@@ -219,7 +220,8 @@ void Executor::Launch(Run& run) {
       spec.container = ReplicaContainer(*launch.container, launch.task_name, container);
     }
     spec.env = std::move(launch.env);
-    spec.working_dir = layout.working_dir(launch.task_name);
+    spec.working_dir =
+        launch.working_dir.empty() ? layout.working_dir(launch.task_name) : launch.working_dir;
     spec.log_path = layout.log_path(launch.task_name);
     spec.exit_path = layout.exit_path(launch.task_name);
   }
@@ -325,6 +327,7 @@ void Executor::SaveRecord(const Run& run) {
                                .cpus = assignment.cpus,
                                .memory_mib = assignment.memory_mib});
   }
+  record.restarts = run.restarts;
   if (run.batch) {
     record.batch_id = run.batch->id;
     record.first_port = run.batch->first_port;
@@ -343,41 +346,6 @@ void Executor::SayTo(const std::string& project, const std::string& job_id,
                        clock_, error, message);
 }
 
-void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& status) {
-  Run::Replica& replica = run.replicas[index];
-  replica.alive = false;
-  replica.last_exit = status;
-  replica.seconds += std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();
-  if (run.phase == Run::Phase::kStopping) {
-    return;
-  }
-  // A cluster task restarts its replica itself (control/batch_task.h): the exit it records is
-  // final, so a death by a signal is one no restart is left for, after the restarts it made.
-  RestartPolicy policy = options_.restart;
-  if (run.batch) {
-    policy.max_restarts = replica.restarts;
-  }
-  const ExitDecision decision =
-      DecideOnExit(replica.shape.role, replica.shape.index, status, replica.restarts, policy);
-  switch (decision.action) {
-    case ExitDecision::Action::kNone:
-      return;
-    case ExitDecision::Action::kRestart:
-      replica.restart_at = clock_.Monotonic() + decision.backoff;
-      Say(run, false,
-          RestartMessage(replica.shape.task_name, status, decision.backoff, replica.restarts,
-                         options_.restart));
-      return;
-    case ExitDecision::Action::kSucceed:
-      BeginStop(run, model::JobState::kSucceeded, "");
-      return;
-    case ExitDecision::Action::kFail:
-      BeginStop(run, model::JobState::kFailed,
-                WithStderrTail(decision.message, logs::ReadStderrTail(replica.spec.log_path)));
-      return;
-  }
-}
-
 void Executor::BeginStop(Run& run, model::JobState outcome, std::string message) {
   if (run.phase == Run::Phase::kStopping) {
     return;
@@ -386,6 +354,7 @@ void Executor::BeginStop(Run& run, model::JobState outcome, std::string message)
   run.outcome = outcome;
   run.message = std::move(message);
   run.stop_started = clock_.Monotonic();
+  run.job_restart.reset();
   if (run.batch) {
     CancelBatch(run);
   }
@@ -419,6 +388,8 @@ bool Executor::FinishIfStopped(Run& run) {
   }
   if (run.write_outcome && !run.trial_id.empty()) {
     FinishTrial(run, ml_units);
+  } else if (run.write_outcome && run.outcome == model::JobState::kQueued) {
+    Requeue(run, ml_units);
   } else if (run.write_outcome) {
     Say(run, run.outcome == model::JobState::kFailed, OutcomeMessage(run.outcome, run.message));
     const WallTime now = Now();
@@ -480,6 +451,11 @@ void Executor::CheckRun(Run& run) {
       run.abandoned = true;  // cancelled: the staging result will be dropped
       return;
     }
+    if (run.trial_id.empty() && job->extras && job->extras->suspended) {
+      run.abandoned = true;  // nothing started yet: back to the queue at once
+      Suspend(run);
+      return;
+    }
     if (auto wait = MaxWaitTime(*job);
         wait && job->create_time && Now() - *job->create_time > *wait) {
       run.abandoned = true;
@@ -506,6 +482,10 @@ void Executor::CheckRun(Run& run) {
     run.write_outcome = false;
     return;
   }
+  if (run.trial_id.empty() && job->extras && job->extras->suspended) {
+    Suspend(run);
+    return;
+  }
   if (!run.trial_id.empty()) {  // the study sees to the job's limits
     const Study* study = StudyOf(run);
     if (study == nullptr || study->ending) {
@@ -530,17 +510,7 @@ void Executor::CheckRun(Run& run) {
     CheckBatch(run);
     return;
   }
-  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
-    Run::Replica& replica = run.replicas[i];
-    if (replica.restart_at && *replica.restart_at <= now) {
-      ++replica.restarts;
-      Status started = StartReplica(run, i);
-      if (!started.ok()) {
-        BeginStop(run, model::JobState::kFailed, started.message());
-        return;
-      }
-    }
-  }
+  CheckRestarts(run);
 }
 
 }  // namespace trainyard::control

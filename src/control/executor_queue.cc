@@ -93,6 +93,19 @@ void Executor::ScheduleQueue() {
     if (job.state != model::JobState::kQueued || !job.training_input) {
       continue;
     }
+    if (job.extras && job.extras->suspended) {
+      // Not placed until resumed, and out of the positions (cleared once, then left alone).
+      if (job.job_position != 0) {
+        (void)Transition(project, job.job_id, [](model::Job& current) {
+          if (current.state != model::JobState::kQueued || current.job_position == 0) {
+            return false;
+          }
+          current.job_position = 0;
+          return true;
+        });
+      }
+      continue;
+    }
     auto fail = [&](model::JobState state, std::string message) {
       (void)Transition(project, job.job_id, [&](model::Job& current) {
         if (current.state != model::JobState::kQueued) {
@@ -336,6 +349,8 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
   }
   run->phase = Run::Phase::kRunning;
   run->allocation.key = run->key;
+  run->extras = job.extras;
+  run->restarts = record.restarts;
   if (!record.batch_id.empty()) {
     if (!AdoptBatch(*run, job, record, std::move(*shapes))) {
       return false;

@@ -56,6 +56,14 @@ struct Executor::Run {
     std::optional<run::ExitStatus> last_exit;
   };
 
+  // A restart of every replica (ExitDecision::kRestartJob): they are stopped, then all started
+  // again once every one has ended and `at` has come.
+  struct JobRestart {
+    MonoTime at{};
+    MonoTime stop_started{};
+    bool killed = false;  // SIGKILL sent to the replicas that outlived the grace period
+  };
+
   std::string key;  // "project/jobId", or "project/jobId/trial-<n>" for a tuning trial
   std::string project;
   std::string job_id;
@@ -69,6 +77,10 @@ struct Executor::Run {
   Phase phase = Phase::kStaging;
   sched::Allocation allocation;
   std::vector<Replica> replicas;  // parallel to the job's ReplicaShapes
+  // The job's extras as when it launched (its exit rules: control/replica_policy.h).
+  std::optional<model::JobExtras> extras;
+  int restarts = 0;  // every restart of the run so far; a whole-cluster one counts once
+  std::optional<JobRestart> job_restart;
 
   // Staging finished after the job left PREPARING (cancelled): drop the run when it reports.
   bool abandoned = false;

@@ -15,35 +15,104 @@ std::chrono::milliseconds RestartBackoff(int restarts, const RestartPolicy& poli
   return std::min(backoff, policy.max_backoff);
 }
 
-std::string RestartMessage(std::string_view task_name, const run::ExitStatus& status,
-                           std::chrono::milliseconds backoff, int restarts,
-                           const RestartPolicy& policy) {
-  return fmt::format("The replica {} {}; restarting it in {} s (restart {} of {}).", task_name,
-                     status.Describe(), std::chrono::duration<double>(backoff).count(),
-                     restarts + 1, policy.max_restarts);
+namespace {
+
+// Whether a failed end (a non-zero exit or a signal) restarts the replica under `rule`.
+bool RestartsAfterFailure(model::RestartRule rule, const run::ExitStatus& status) {
+  switch (rule) {
+    case model::RestartRule::kAiPlatform:
+      return status.signaled;
+    case model::RestartRule::kNever:
+      return false;
+    case model::RestartRule::kOnFailure:
+    case model::RestartRule::kAlways:
+      return true;
+    case model::RestartRule::kExitCode:
+      // The operator's IsRetryableExitCode: 128 + N is a death by signal N, retryable.
+      return status.signaled || status.code >= 128;
+  }
+  return false;
 }
 
-ExitDecision DecideOnExit(plan::Role role, int index, const run::ExitStatus& status, int restarts,
-                          const RestartPolicy& policy) {
-  const std::string replica = fmt::format("The replica {} {}", plan::RoleName(role), index);
-  if (status.Succeeded()) {
-    if (role == plan::Role::kMaster) {
-      return {ExitDecision::Action::kSucceed, {}, {}};
-    }
-    return {};
+std::string ReplicaName(const ReplicaExit& exit) {
+  return fmt::format("The replica {} {}", plan::RoleName(exit.role), exit.index);
+}
+
+// A restart, if the budget has one left; else the failure that ends the job.
+ExitDecision Restart(const ReplicaExit& exit, const ExitRules& rules, const RestartPolicy& policy) {
+  const bool budget_left =
+      !exit.final && (rules.backoff_limit ? exit.job_restarts < *rules.backoff_limit
+                                          : exit.restarts < policy.max_restarts);
+  if (budget_left) {
+    return {rules.restart_all ? ExitDecision::Action::kRestartJob : ExitDecision::Action::kRestart,
+            RestartBackoff(exit.restarts, policy),
+            {}};
   }
-  if (status.signaled) {
-    if (restarts < policy.max_restarts) {
-      return {ExitDecision::Action::kRestart, RestartBackoff(restarts, policy), {}};
-    }
+  if (rules.backoff_limit) {
     return {ExitDecision::Action::kFail,
             {},
-            fmt::format("{} {} and was restarted {} time{}; giving up.", replica, status.Describe(),
-                        restarts, restarts == 1 ? "" : "s")};
+            fmt::format("Job {} has failed because it has reached the specified backoff limit",
+                        rules.job_name)};
   }
   return {ExitDecision::Action::kFail,
           {},
-          fmt::format("{} {}. Termination reason: Error.", replica, status.Describe())};
+          fmt::format("{} {} and was restarted {} time{}; giving up.", ReplicaName(exit),
+                      exit.status.Describe(), exit.restarts, exit.restarts == 1 ? "" : "s")};
+}
+
+}  // namespace
+
+ExitRules ExitRulesOf(const std::optional<model::JobExtras>& extras, plan::Role role,
+                      std::string_view job_id) {
+  ExitRules rules{.job_name = std::string(job_id)};
+  if (!extras) {
+    return rules;
+  }
+  rules.restart = plan::RoleExtrasOf(*extras, role).restart;
+  rules.success = extras->success;
+  rules.backoff_limit = extras->backoff_limit;
+  rules.restart_all = extras->restart_all_on_failure;
+  if (extras->kubeflow) {
+    rules.job_name = extras->kubeflow->namespace_name + "/" + extras->kubeflow->job_name;
+  }
+  return rules;
+}
+
+std::string RestartMessage(std::string_view task_name, const ReplicaExit& exit,
+                           const ExitDecision& decision, const ExitRules& rules,
+                           const RestartPolicy& policy) {
+  const bool job_budget = rules.backoff_limit.has_value();
+  return fmt::format("The replica {} {}; restarting {} in {} s (restart {} of {}).", task_name,
+                     exit.status.Describe(),
+                     decision.action == ExitDecision::Action::kRestartJob ? "every replica" : "it",
+                     std::chrono::duration<double>(decision.backoff).count(),
+                     (job_budget ? exit.job_restarts : exit.restarts) + 1,
+                     job_budget ? *rules.backoff_limit : policy.max_restarts);
+}
+
+ExitDecision DecideOnExit(const ReplicaExit& exit, const ExitRules& rules,
+                          const RestartPolicy& policy) {
+  const bool primary = exit.role == plan::Role::kMaster;
+  if (exit.status.Succeeded()) {
+    const bool all_workers = rules.success == model::SuccessRule::kAllWorkers;
+    if (primary && (!all_workers || exit.others_succeeded)) {
+      return {ExitDecision::Action::kSucceed, {}, {}};
+    }
+    if (all_workers && exit.role == plan::Role::kWorker && exit.others_succeeded) {
+      return {ExitDecision::Action::kSucceed, {}, {}};
+    }
+    if (!primary && rules.restart == model::RestartRule::kAlways) {
+      return Restart(exit, rules, policy);
+    }
+    return {};  // its part is done (or, the master under kAllWorkers, it waits for the workers)
+  }
+  if (RestartsAfterFailure(rules.restart, exit.status)) {
+    return Restart(exit, rules, policy);
+  }
+  return {
+      ExitDecision::Action::kFail,
+      {},
+      fmt::format("{} {}. Termination reason: Error.", ReplicaName(exit), exit.status.Describe())};
 }
 
 std::string WithStderrTail(std::string message, std::string_view stderr_tail, int max_lines,

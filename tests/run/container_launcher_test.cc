@@ -121,6 +121,37 @@ TEST_F(ContainerLauncherTest, RecordsTheOutputAndExitStatusWithTheSpecsEnvironme
   EXPECT_TRUE(Eventually([] { return ContainersNamed("ty-test-output").empty(); }));
 }
 
+// A Kubeflow job's peers: --add-host lines resolve inside the container with host networking,
+// and --workdir is the trainer's directory.
+TEST_F(ContainerLauncherTest, PeersNamesResolveAndTheWorkingDirIsTheSpecs) {
+  ProcessSpec spec = Python("ty-test-hosts",
+                            "import os, socket; print(os.getcwd()); "
+                            "print(socket.gethostbyname('mnist-worker-0.team-a.svc')); "
+                            "print(socket.gethostbyname('mnist-worker-0'))");
+  spec.container->working_dir = "/usr/lib";
+  spec.container->hosts = {{"mnist-worker-0.team-a.svc", "127.0.0.1"},
+                           {"mnist-worker-0", "127.0.0.2"}};
+  Result<int> pid = launcher_->Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  const std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_TRUE(status->Succeeded()) << CapturedText(spec.log_path);
+  EXPECT_EQ(CapturedText(spec.log_path, 'O'), "/usr/lib\n127.0.0.1\n127.0.0.2\n");
+}
+
+// Unlike Kubernetes, podman 4.3 does not create a working directory the image lacks: the
+// replica fails with podman's message (exit 126), which its log shows.
+TEST_F(ContainerLauncherTest, AWorkingDirTheImageLacksFailsTheReplicaSayingSo) {
+  ProcessSpec spec = Python("ty-test-workdir", "print(1)");
+  spec.container->working_dir = "/no/such/dir";
+  Result<int> pid = launcher_->Start(spec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  const std::optional<ExitStatus> status = exits_.WaitFor(*pid);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_FALSE(status->Succeeded());
+  EXPECT_THAT(CapturedText(spec.log_path, 'E'), HasSubstr("/no/such/dir"));
+}
+
 TEST_F(ContainerLauncherTest, AStopSignalReachesTheTrainerThroughTheRuntime) {
   // No handler: as a process, the trainer dies of SIGTERM (catatonit, not it, is PID 1).
   ProcessSpec spec = Python("ty-test-term", "import time; print('up', flush=True); time.sleep(60)");
