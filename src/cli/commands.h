@@ -69,6 +69,11 @@ int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::stri
                       std::ostream& err);
 int RunValidate(const RawTrainingFlags& raw, const catalog::Catalog& catalog, std::ostream& out,
                 std::ostream& err);
+// `jobs export JOB --format tfjob`: the job as a kubeflow.org/v1 TFJob manifest for a real
+// Kubeflow cluster (kube/tfjob_export.h); what cannot be mapped is a comment or an error.
+int RunExport(const ApiTarget& target, const std::string& job_id, const std::string& format,
+              std::ostream& out, std::ostream& err);
+
 int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::string& format,
                 std::ostream& out, std::ostream& err);
 int RunList(const ApiTarget& target, const ListFlags& flags, std::ostream& out, std::ostream& err);

@@ -18,6 +18,7 @@
 #include "cli/labels_update.h"
 #include "cli/ml_client.h"
 #include "cli/rest_client.h"
+#include "kube/tfjob_export.h"
 
 namespace trainyard::cli {
 namespace {
@@ -26,6 +27,7 @@ constexpr std::string_view kDescribeCommand = "trainyard.jobs.describe";
 constexpr std::string_view kListCommand = "trainyard.jobs.list";
 constexpr std::string_view kCancelCommand = "trainyard.jobs.cancel";
 constexpr std::string_view kUpdateCommand = "trainyard.jobs.update";
+constexpr std::string_view kExportCommand = "trainyard.jobs.export";
 constexpr std::int64_t kMaxPageSize = 100;  // the server's maximum (reference §1.6)
 
 // The client for `target.server`, or nullopt after printing why there is none.
@@ -56,6 +58,32 @@ std::optional<std::int64_t> PositiveFlag(const std::optional<std::string>& text,
 }
 
 }  // namespace
+
+int RunExport(const ApiTarget& target, const std::string& job_id, const std::string& format,
+              std::ostream& out, std::ostream& err) {
+  if (format != "tfjob") {
+    PrintError(err, kExportCommand,
+               "argument --format: Invalid choice: '" + format + "'. Valid choices are [tfjob].");
+    return 2;
+  }
+  const std::optional<RestClient> rest = Connect(target, kExportCommand, err);
+  if (!rest) {
+    return 1;
+  }
+  auto job = MlClient(*rest).GetJob(target.project, job_id);
+  if (!job.ok()) {
+    PrintApiError(err, kExportCommand, job.status());
+    return 1;
+  }
+  // The project is the TFJob's namespace, as kubectl against trainyard has it.
+  Result<std::string> manifest = kube::ExportTFJob(*job, target.project);
+  if (!manifest.ok()) {
+    PrintError(err, kExportCommand, manifest.status().message());
+    return 1;
+  }
+  out << *manifest;
+  return 0;
+}
 
 int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::string& format,
                 std::ostream& out, std::ostream& err) {

@@ -60,6 +60,11 @@ struct JobsTree::Verbs {
   std::string stream_logs_job;
   StreamLogsFlags stream_logs_flags;
 
+  CLI::App* export_job = nullptr;
+  TargetFlags export_target;
+  std::string export_id;
+  std::string export_format = "tfjob";
+
   CLI::App* update = nullptr;
   TargetFlags update_target;
   std::string update_job;
@@ -119,6 +124,13 @@ JobsTree::JobsTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
                           "Print a multi-line log message as one record.");
   v.stream_logs_target.AddTo(*v.stream_logs);
 
+  v.export_job = jobs->add_subcommand(
+      "export",
+      "Print a job as a manifest for another system: a Kubeflow TFJob (kubeflow.org/v1).");
+  v.export_job->add_option("job", v.export_id, "ID of the job.")->required();
+  v.export_job->add_option("--format", v.export_format, "tfjob (the default and only format).");
+  v.export_target.AddTo(*v.export_job);
+
   v.update = jobs->add_subcommand("update", "Update a job's labels.");
   v.update->add_option("job", v.update_job, "ID of the job.")->required();
   AddRepeatedFlag(*v.update, "--update-labels", v.update_flags.update_labels,
@@ -154,12 +166,13 @@ std::optional<int> JobsTree::Run(const Environment& env,
     return RunValidate(v.validate_raw, catalog, out, err);
   }
   const bool api_verb = v.describe->parsed() || v.list->parsed() || v.cancel->parsed() ||
-                        v.stream_logs->parsed() || v.update->parsed();
+                        v.stream_logs->parsed() || v.update->parsed() || v.export_job->parsed();
   if (!api_verb) {
     return std::nullopt;
   }
   if (user_args) {
-    for (const CLI::App* verb : {v.describe, v.list, v.cancel, v.stream_logs, v.update}) {
+    for (const CLI::App* verb :
+         {v.describe, v.list, v.cancel, v.stream_logs, v.update, v.export_job}) {
       if (verb->parsed()) {
         err << "ERROR: (trainyard.jobs." << verb->get_name()
             << ") unrecognized arguments after `--`\n";
@@ -169,6 +182,9 @@ std::optional<int> JobsTree::Run(const Environment& env,
   }
   if (v.describe->parsed()) {
     return RunDescribe(v.describe_target.Resolve(env), v.describe_job, v.format, out, err);
+  }
+  if (v.export_job->parsed()) {
+    return RunExport(v.export_target.Resolve(env), v.export_id, v.export_format, out, err);
   }
   if (v.list->parsed()) {
     return RunList(v.list_target.Resolve(env), v.list_flags, out, err);

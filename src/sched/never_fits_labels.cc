@@ -35,6 +35,7 @@ std::string SelectedLabelsOf(const Node& node, const std::map<std::string, std::
 
 std::string LabelsText(const std::map<std::string, std::string>& labels) {
   std::vector<std::string> pairs;
+  pairs.reserve(labels.size());
   for (const auto& [key, value] : labels) {
     pairs.push_back(fmt::format("{}={}", key, value));
   }
@@ -76,7 +77,9 @@ std::string NoNodeHasTheLabels(const Inventory& inventory, const ReplicaDemand& 
     const auto& [what, names] = groups[i];
     const std::size_t shown = std::min(names.size(), kMaxNamesPerGroup);
     std::string who = fmt::format(
-        "{}", fmt::join(std::vector<std::string>(names.begin(), names.begin() + shown), ", "));
+        "{}", fmt::join(std::vector<std::string>(
+                            names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown)),
+                        ", "));
     if (shown < names.size()) {
       who += fmt::format(" and {} more", names.size() - shown);
     }

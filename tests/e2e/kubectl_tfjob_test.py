@@ -182,6 +182,29 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         self.ok("wait", "--for=condition=Succeeded", "tfjob/seedlike", "--timeout=120s",
                 timeout=140)
 
+    def test_an_exported_job_applies_back_and_runs_the_same(self):
+        body = json.dumps({"jobId": "roundtrip", "trainingInput": {
+            "scaleTier": "CUSTOM", "region": "us-central1",
+            "masterType": "n1-standard-4", "masterConfig": {"imageUri": TRAINER},
+            "workerType": "n1-standard-4", "workerCount": "2",
+            "args": ["--mode=mesh"]}}).encode()
+        request = urllib.request.Request(self.server.url.rstrip("/") + "/v1/projects/default/jobs",
+                                         data=body, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as answer:
+            self.assertEqual(answer.status, 200)
+        exported = subprocess.run([TRAINYARD, "jobs", "export", "roundtrip", "--format", "tfjob",
+                                   "--server", self.server.url, "--project", "default"],
+                                  capture_output=True, text=True, timeout=60)
+        self.assertEqual(exported.returncode, 0, exported.stderr)
+        self.assertIn("kind: TFJob", exported.stdout)
+        manifest_text = exported.stdout.replace("name: roundtrip", "name: roundtrip-again", 1)
+        self.ok("apply", "-f", "-", stdin=manifest_text)
+        self.ok("wait", "--for=condition=Succeeded", "tfjob/roundtrip-again", "--timeout=120s",
+                timeout=140)
+        for pod in ("roundtrip-again-chief-0", "roundtrip-again-worker-0",
+                    "roundtrip-again-worker-1"):
+            self.assertIn("reached 2 of 2 peers, reached by 2", self.ok("logs", pod).out)
+
 
 def main():
     available, why = images_available()
