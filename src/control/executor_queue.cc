@@ -57,6 +57,10 @@ Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Jo
     if (!replica.ok()) {
       return replica.status();
     }
+    // A TFJob's nodeSelector: the nodes its role may be placed on.
+    if (job.extras.has_value()) {
+      replica->node_selector = plan::RoleExtrasOf(*job.extras, shape.role).node_selector;
+    }
     demand.replicas.push_back(std::move(*replica));
   }
   return demand;

@@ -282,3 +282,31 @@ TEST_F(ExecutorKubeflowContainerTest, ContainersGetTheirWorkingDirAndTheirPeersN
 
 }  // namespace
 }  // namespace trainyard::control
+
+namespace trainyard::control {
+namespace {
+
+TEST_F(ExecutorExtrasTest, ANodeSelectorNoNodeSatisfiesFailsTheJobSayingSo) {
+  Submit(ExecutorExtrasTest::WithExtras("selective", 1, 0, [](model::JobExtras& e) {
+    e.worker.node_selector = {{"nvidia", "t4"}};
+  }));
+  Settle();
+  const model::Job job = Get("selective");
+  EXPECT_EQ(job.state, JobState::kFailed);
+  EXPECT_NE(job.error_message.find("nvidia=t4"), std::string::npos) << job.error_message;
+  EXPECT_TRUE(launcher_.started().empty());
+}
+
+TEST_F(ExecutorExtrasTest, ANodeSelectorTheNodeSatisfiesPlacesTheJob) {
+  customize_ = [](ExecutorOptions& options) {
+    options.inventory.nodes[0].labels = {{"nvidia", "t4"}};
+  };
+  Submit(ExecutorExtrasTest::WithExtras("placed", 1, 0, [](model::JobExtras& e) {
+    e.worker.node_selector = {{"nvidia", "t4"}};
+  }));
+  Settle();
+  EXPECT_EQ(Get("placed").state, JobState::kRunning);
+}
+
+}  // namespace
+}  // namespace trainyard::control
