@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import urllib.request
 
@@ -127,7 +128,9 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         tfjob = json.loads(self.ok("get", "tfjob", "nvidiatfjob", "-o", "json").out)
         self.assertEqual(tfjob["apiVersion"], "kubeflow.org/v1beta2")
         self.assertEqual(tfjob["status"]["conditions"][-1]["type"], "Succeeded")
-        self.assertEqual(tfjob["status"]["replicaStatuses"]["Worker"]["succeeded"], 4)
+        # Worker 0 decides; the others may still be finishing when it ends the job and are
+        # stopped then (a race between exits, not a failure).
+        self.assertGreaterEqual(tfjob["status"]["replicaStatuses"]["Worker"].get("succeeded", 0), 1)
         described = self.ok("describe", "tfjob", "nvidiatfjob").out
         self.assertIn("TFJobSucceeded", described)
         self.assertIn("Events:", described)
@@ -160,6 +163,24 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         self.ok("delete", "tfjob", "sleepy", "--timeout=60s", timeout=80)
         self.assertEqual(self.containers_of("sleepy"), [])
         self.assertNotEqual(self.kubectl("get", "tfjob", "sleepy").rc, 0)
+
+    def test_suspend_stops_the_replicas_and_resume_runs_them_again(self):
+        self.ok("apply", "-f", "-", stdin=manifest("pausable", ["--mode=sleep", "--seconds=120"]))
+        self.ok("wait", "--for=condition=Running", "tfjob/pausable", "--timeout=60s", timeout=80)
+        self.assertEqual(len(self.containers_of("pausable")), 2)
+        self.ok("patch", "tfjob", "pausable", "--type=merge", "-p",
+                '{"spec":{"runPolicy":{"suspend":true}}}')
+        self.ok("wait", "--for=condition=Suspended", "tfjob/pausable", "--timeout=60s",
+                timeout=80)
+        deadline = time.monotonic() + 60
+        while self.containers_of("pausable") and time.monotonic() < deadline:
+            time.sleep(0.5)
+        self.assertEqual(self.containers_of("pausable"), [])
+        self.ok("patch", "tfjob", "pausable", "--type=merge", "-p",
+                '{"spec":{"runPolicy":{"suspend":false}}}')
+        self.ok("wait", "--for=condition=Running", "tfjob/pausable", "--timeout=60s", timeout=80)
+        self.assertEqual(len(self.containers_of("pausable")), 2)
+        self.ok("delete", "tfjob", "pausable", "--timeout=60s", timeout=80)
 
     def test_an_invalid_manifest_is_refused_with_the_field(self):
         text = manifest("bad", ["--mode=print"], restart="Sometimes")
