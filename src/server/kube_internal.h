@@ -58,6 +58,11 @@ std::optional<HttpResponse> CheckUnknownFields(const Request& request,
                                                const std::vector<std::string>& unknown,
                                                HttpResponse* warn_on);
 
+// A Warning header for each field the TFJob sets that trainyard acts on differently
+// (kube/tfjob_notices.h), and for each of the decoder's `decode_warnings`.
+void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode_warnings,
+                HttpResponse* warn_on);
+
 // The ml v1 rules a TFJob's mapped job broke, as the TFJob's 422.
 kube::KubeError MappedJobInvalid(std::string_view name, const Status& status);
 

@@ -114,6 +114,7 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!causes.empty()) {
     return Error(kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name, std::move(causes)));
   }
+  AddNotices(tfjob, decoded->warnings, &answer);
   const model::KubeObject& stored = *current.job.extras->kube;
   Result<model::Job> mapped = kube::ToJob(
       tfjob, kube::MappingContext{.job_id = current.job.job_id,

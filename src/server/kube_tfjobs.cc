@@ -13,6 +13,7 @@
 #include "kube/tables.h"
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
+#include "kube/tfjob_notices.h"
 #include "kube/tfjob_validate.h"
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
@@ -69,6 +70,24 @@ std::optional<HttpResponse> CheckUnknownFields(const Request& request,
   return std::nullopt;
 }
 
+void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode_warnings,
+                HttpResponse* warn_on) {
+  std::vector<std::string> notices = decode_warnings;
+  for (std::string& notice : kube::Notices(tfjob)) {
+    notices.push_back(std::move(notice));
+  }
+  for (const std::string& notice : notices) {
+    std::string quoted;
+    for (const char c : notice) {
+      if (c == '"' || c == '\\') {
+        quoted += '\\';
+      }
+      quoted += c;
+    }
+    warn_on->headers.emplace_back("Warning", "299 - \"" + quoted + "\"");
+  }
+}
+
 // The ml v1 rules the mapped job broke (a GPU count no machine offers, …), as the TFJob's
 // causes: the TFJob is what the user wrote, so the message names what to change there.
 kube::KubeError MappedJobInvalid(std::string_view name, const Status& status) {
@@ -106,6 +125,7 @@ HttpResponse CreateTFJob(const Context& context, const Request& request) {
       !causes.empty()) {
     return Error(kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name, std::move(causes)));
   }
+  AddNotices(tfjob, decoded->warnings, &answer);
   const std::string& project = tfjob.metadata.namespace_name;
   if (context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
     return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));

@@ -149,8 +149,11 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         self.assertEqual(self.containers_of("nvidiatfjob"), [])
 
     def test_a_changed_manifest_applies_again_and_delete_stops_it(self):
-        text = manifest("sleepy", ["--mode=sleep", "--seconds=60"])
-        self.ok("apply", "-f", "-", stdin=text)
+        text = manifest("sleepy", ["--mode=sleep", "--seconds=60"],
+                        extra_spec="  runPolicy: {ttlSecondsAfterFinished: 60}\n")
+        created = self.ok("apply", "-f", "-", stdin=text)
+        self.assertIn("Warning: spec.runPolicy.ttlSecondsAfterFinished is not acted on",
+                      created.err)
         self.ok("wait", "--for=condition=Running", "tfjob/sleepy", "--timeout=60s", timeout=80)
         relabelled = self.ok("apply", "-f", "-", stdin=text.replace("team: a", "team: b"))
         self.assertIn("tfjob.kubeflow.org/sleepy configured", relabelled.out)

@@ -1,0 +1,31 @@
+#include "kube/tfjob_notices.h"
+
+namespace trainyard::kube {
+
+std::vector<std::string> Notices(const TFJob& job) {
+  std::vector<std::string> notices;
+  const RunPolicy& policy = job.run_policy;
+  if (policy.ttl_seconds_after_finished.has_value()) {
+    notices.emplace_back(
+        "spec.runPolicy.ttlSecondsAfterFinished is not acted on: a finished TFJob stays (with "
+        "its pods' logs) until it is deleted");
+  }
+  if (policy.clean_pod_policy == "None") {
+    notices.emplace_back(
+        "spec.runPolicy.cleanPodPolicy None: trainyard stops the other replicas when the job "
+        "ends, as Running does; their pods and logs stay readable until the TFJob is deleted");
+  }
+  if (policy.scheduling_policy.has_value()) {
+    const SchedulingPolicy& scheduling = *policy.scheduling_policy;
+    if (scheduling.min_available.has_value() || !scheduling.queue.empty() ||
+        !scheduling.priority_class.empty() || !scheduling.min_resources.empty()) {
+      notices.emplace_back(
+          "spec.runPolicy.schedulingPolicy minAvailable, queue, priorityClass and minResources "
+          "are not used: trainyard always places all of a job's replicas together, in its own "
+          "queue");
+    }
+  }
+  return notices;
+}
+
+}  // namespace trainyard::kube
