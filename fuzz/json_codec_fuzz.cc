@@ -39,6 +39,11 @@ void FuzzOne(std::string_view text) {
   } else {
     CheckViolations(job.status());
   }
+  // The store's form (ml v1 plus extras): a job or an error, and a stable round trip.
+  if (const Result<Job> stored = DecodeStoredJob(text); stored.ok()) {
+    const Result<Job> again = DecodeStoredJob(EncodeStoredJob(*stored));
+    TY_CHECK(again.ok() && *again == *stored) << EncodeStoredJob(*stored);
+  }
   const Result<TrainingInput> input = DecodeTrainingInput(text);
   if (input.ok()) {
     const Result<TrainingInput> again = DecodeTrainingInput(EncodeTrainingInput(*input));
