@@ -39,9 +39,12 @@ kube::ReplicaState StateOf(const std::string& executor_state) {
   return kube::ReplicaState::kPending;
 }
 
-// The exit code in the executor's words ("exited with status 3", "terminated by signal 9 …").
+// The exit code in the executor's words (run::ExitStatus::Describe: "exited with status 0",
+// "exited with a non-zero status of 3", "was terminated by signal 9 (SIGKILL)"): 128 + N for a
+// signal, as Kubernetes shows it.
 std::optional<int> ExitCodeOf(const std::string& text) {
   for (const auto& [prefix, offset] : {std::pair<std::string_view, int>{"exited with status ", 0},
+                                       {"exited with a non-zero status of ", 0},
                                        {"terminated by signal ", 128}}) {
     if (const auto at = text.find(prefix); at != std::string::npos) {
       try {
