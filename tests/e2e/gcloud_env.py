@@ -237,6 +237,14 @@ class _CountingResult(unittest.TextTestResult):
         self.passed += 1
 
 
+def exit_without_containers(why):
+    """Ends a container suite whose fixture (tests/images) is missing: SKIPPED, or FAILED under
+    TRAINYARD_REQUIRE_CONTAINERS=1, saying why."""
+    required = os.environ.get("TRAINYARD_REQUIRE_CONTAINERS") == "1"
+    print(("FAILED: " if required else "SKIPPED: ") + why, flush=True)
+    sys.exit(1 if required else SKIPPED)
+
+
 def main(doc, set_trainyard):
     """Parses --trainyard PATH (handing the absolute path to `set_trainyard`), runs the calling
     module's unittest tests with the remaining arguments, prints "N passed, M failed", and exits
