@@ -14,12 +14,13 @@ declare -A allowed=(
   [tuning]="base model"
   [sched]="base model catalog"
   [kube]="base model catalog"
+  [access]="base"
   [logs]="base model"
-  [store]="base model logs"
+  [store]="base model logs access"
   [run]="base model catalog plan logs"
   [control]="base model catalog validate plan tuning sched run logs store"
-  [server]="base model catalog validate control logs store sched run plan kube"
-  [cli]="base model catalog validate control server store run logs sched plan tuning kube"
+  [server]="base model catalog validate control logs store sched run plan kube access"
+  [cli]="base model catalog validate control server store run logs sched plan tuning kube access"
 )
 status=0
 for dir in src/*/; do
@@ -36,7 +37,7 @@ for dir in src/*/; do
   done < <(grep -rHE '^#include "[^/"]+/' "$dir" || true)
 done
 # Pure domain modules do no IO: no files, processes, sockets or clocks.
-for module in model catalog validate plan tuning kube; do
+for module in model catalog validate plan tuning kube access; do
   [[ -d src/$module ]] || continue
   if grep -rnE '#include <(fstream|filesystem|thread|unistd\.h|sys/|cstdio>.*fopen)' "src/$module" \
       | grep -v '^\s*//'; then

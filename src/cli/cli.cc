@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "base/clock.h"
 #include "catalog/catalog.h"
+#include "cli/auth_tree.h"
 #include "cli/commands.h"
 #include "cli/jobs_tree.h"
 #include "cli/kubeconfig.h"
@@ -150,6 +152,14 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "runs its containerCommand on this machine, no image: for trusted setups and "
                    "benchmarks of trainyard's own overhead).")
       ->check(CLI::IsMember({"podman", "host"}));
+  serve
+      ->add_option("--auth", serve_options.auth,
+                   "none (default: no checks, loopback --listen only) or tokens (every request "
+                   "needs a token of `trainyard auth create-token`, checked against its roles).")
+      ->check(CLI::IsMember({"none", "tokens"}));
+  serve->add_flag("--insecure-no-auth", serve_options.insecure_no_auth,
+                  "Serve a non-loopback --listen without authentication: anyone who reaches it "
+                  "can run code as this server's user.");
   serve->add_flag("--hold-queue", serve_options.hold_queue,
                   "Accept jobs but start none (maintenance); running jobs go on.");
   serve->add_flag("--stop-jobs-on-exit", serve_options.stop_jobs_on_exit,
@@ -185,11 +195,17 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "kubeconfig", "Print a kubeconfig for kubectl that points at the trainyard server.");
   std::optional<std::string> kube_server;
   std::optional<std::string> kube_namespace;
+  std::optional<std::string> kube_token_file;
   AddValueFlag(*kubeconfig, "--server", kube_server,
                "The server's URL (default: $TRAINYARD_SERVER, else http://127.0.0.1:8470/).");
   AddValueFlag(*kubeconfig, "--namespace", kube_namespace,
                "The context's namespace, a trainyard project (default: $TRAINYARD_PROJECT, else "
                "default).");
+  AddValueFlag(*kubeconfig, "--token-file", kube_token_file,
+               "The file holding the access token kubectl sends (a server with --auth tokens); "
+               "the kubeconfig names the file (user.tokenFile), never the token.");
+
+  AuthTree auth(app, env.home.value_or(DefaultDataDir(env)));
 
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);
@@ -223,8 +239,18 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         catalog::Catalog::Builtin(), clock, task_containers, task_containers_mode == "host");
   }
   if (kubeconfig->parsed()) {
-    out << Kubeconfig(ResolveServer(kube_server, env), ResolveProject(kube_namespace, env));
+    std::string token_file;
+    if (kube_token_file) {
+      std::error_code ec;
+      const std::filesystem::path absolute = std::filesystem::absolute(*kube_token_file, ec);
+      token_file = ec ? *kube_token_file : absolute.string();
+    }
+    out << Kubeconfig(ResolveServer(kube_server, env), ResolveProject(kube_namespace, env),
+                      token_file);
     return 0;
+  }
+  if (std::optional<int> rc = auth.Run(SystemClock(), out, err)) {
+    return *rc;
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
     return *rc;
@@ -255,6 +281,7 @@ int Main(int argc, char** argv) {
                 .home = GetEnv("TRAINYARD_HOME"),
                 .user_home = GetEnv("HOME"),
                 .python = GetEnv("TRAINYARD_PYTHON"),
+                .token = GetEnv("TRAINYARD_TOKEN"),
                 .stderr_is_tty = StderrIsTerminal()});
   } catch (const std::exception& e) {
     std::cerr << "ERROR: (trainyard) internal error: " << e.what() << "\n";

@@ -8,8 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "base/status.h"
 #include "catalog/catalog.h"
 #include "cli/environment.h"
+#include "cli/rest_client.h"
 #include "cli/submit_flags.h"
 
 namespace CLI {
@@ -35,11 +37,19 @@ void AddRepeatedFlag(CLI::App& command, const std::string& name, std::vector<std
 void AddTrainingFlags(CLI::App& command, RawTrainingFlags& raw,
                       std::optional<std::string>& project);
 
-// The server and project an API verb talks to (environment.h resolves them).
+// The server and project an API verb talks to (environment.h resolves them), and how it proves
+// who is calling (issue #17): the token in `token_file` (--token-file), else `token`
+// ($TRAINYARD_TOKEN), else none.
 struct ApiTarget {
   std::string server;
   std::string project;
+  std::optional<std::string> token_file;
+  std::optional<std::string> token;
 };
+
+// The client options for `target`: its bearer token, read from its token file (surrounding
+// whitespace trimmed). FAILED_PRECONDITION naming the file when it cannot be read or is empty.
+Result<RestOptions> RestOptionsFor(const ApiTarget& target);
 
 // Flag text of the API verbs, checked by the verbs with gcloud's messages.
 struct ListFlags {
@@ -64,7 +74,7 @@ struct UpdateFlags {
 // The verbs; each returns the exit code and writes its result to `out`, problems to `err`.
 // `submit training` sends the job to `server` unless `dry_run`; with `--stream-logs` it then
 // follows the job's logs to its end, with a status line when `stderr_is_tty`.
-int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::string& server,
+int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const ApiTarget& target,
                       const catalog::Catalog& catalog, bool stderr_is_tty, std::ostream& out,
                       std::ostream& err);
 int RunValidate(const RawTrainingFlags& raw, const catalog::Catalog& catalog, std::ostream& out,

@@ -15,6 +15,7 @@ struct Environment {
   std::optional<std::string> home;       // $TRAINYARD_HOME: the data directory of `serve`
   std::optional<std::string> user_home;  // $HOME
   std::optional<std::string> python;     // $TRAINYARD_PYTHON: `local train`'s interpreter
+  std::optional<std::string> token;      // $TRAINYARD_TOKEN: the bearer token to send
   bool stderr_is_tty = false;  // stderr is a terminal (and $TERM not "dumb"): live status lines
 };
 

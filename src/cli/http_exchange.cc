@@ -152,6 +152,9 @@ Result<HttpReply> SendHttp(const ServerUrl& server, const RestOptions& options, 
   for (const auto& [name, value] : call.headers) {
     request.set(name, value);
   }
+  if (!options.bearer_token.empty()) {
+    request.set(http::field::authorization, "Bearer " + options.bearer_token);
+  }
   request.body() = std::move(call.body);
   request.keep_alive(false);
   request.prepare_payload();

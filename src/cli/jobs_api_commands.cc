@@ -33,7 +33,12 @@ constexpr std::int64_t kMaxPageSize = 100;  // the server's maximum (reference Â
 // The client for `target.server`, or nullopt after printing why there is none.
 std::optional<RestClient> Connect(const ApiTarget& target, std::string_view command,
                                   std::ostream& err) {
-  auto rest = RestClient::ForUrl(target.server);
+  Result<RestOptions> options = RestOptionsFor(target);
+  if (!options.ok()) {
+    PrintError(err, command, options.status().message());
+    return std::nullopt;
+  }
+  auto rest = RestClient::ForUrl(target.server, *options);
   if (!rest.ok()) {
     PrintError(err, command, rest.status().message());
     return std::nullopt;

@@ -107,15 +107,20 @@ int StreamSubmittedJob(const RestClient& rest, const std::string& project,
   return job->state == model::JobState::kSucceeded ? 0 : 1;
 }
 
-int Send(const SubmitRequest& request, const std::string& server, bool stderr_is_tty,
+int Send(const SubmitRequest& request, const ApiTarget& target, bool stderr_is_tty,
          std::ostream& out, std::ostream& err) {
-  auto rest = RestClient::ForUrl(server);
+  Result<RestOptions> options = RestOptionsFor(target);
+  if (!options.ok()) {
+    PrintError(err, kSubmitCommand, options.status().message());
+    return 1;
+  }
+  auto rest = RestClient::ForUrl(target.server, *options);
   if (!rest.ok()) {
     PrintError(err, kSubmitCommand, rest.status().message());
     return 1;
   }
   if (!request.packages.uploads.empty()) {
-    const StorageClient storage(*ParseServerUrl(server));
+    const StorageClient storage(*ParseServerUrl(target.server), *options);
     for (const PackageUpload& upload : request.packages.uploads) {
       const Status uploaded = storage.Upload(upload.local_path, upload.destination);
       if (uploaded.code() == Code::kUnavailable || uploaded.code() == Code::kDeadlineExceeded) {
@@ -144,7 +149,7 @@ int Send(const SubmitRequest& request, const std::string& server, bool stderr_is
 
 }  // namespace
 
-int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::string& server,
+int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const ApiTarget& target,
                       const catalog::Catalog& catalog, bool stderr_is_tty, std::ostream& out,
                       std::ostream& err) {
   auto request = RequestBuilder(catalog).Build(raw);
@@ -158,7 +163,7 @@ int RunSubmitTraining(const RawTrainingFlags& raw, bool dry_run, const std::stri
            "--stream-logs.\n";
   }
   return dry_run ? PrintDryRun(*request, catalog, out, err)
-                 : Send(*request, server, stderr_is_tty, out, err);
+                 : Send(*request, target, stderr_is_tty, out, err);
 }
 
 int RunValidate(const RawTrainingFlags& raw, const catalog::Catalog& catalog, std::ostream& out,

@@ -14,18 +14,26 @@ constexpr const char* kServerHelp =
     "URL of the trainyard server (default: $TRAINYARD_SERVER, else http://127.0.0.1:8470/).";
 constexpr const char* kProjectHelp =
     "Project of the job (default: $TRAINYARD_PROJECT, else \"default\").";
+constexpr const char* kTokenFileHelp =
+    "File holding the access token to send, for a server with --auth tokens (default: "
+    "$TRAINYARD_TOKEN).";
 
 // `--server` and `--project`, the same on every verb that talks to the server.
 struct TargetFlags {
   std::optional<std::string> server;
   std::optional<std::string> project;
+  std::optional<std::string> token_file;
 
   void AddTo(CLI::App& command) {
     AddValueFlag(command, "--server", server, kServerHelp);
     AddValueFlag(command, "--project", project, kProjectHelp);
+    AddValueFlag(command, "--token-file", token_file, kTokenFileHelp);
   }
   ApiTarget Resolve(const Environment& env) const {
-    return {.server = ResolveServer(server, env), .project = ResolveProject(project, env)};
+    return {.server = ResolveServer(server, env),
+            .project = ResolveProject(project, env),
+            .token_file = token_file,
+            .token = env.token};
   }
 };
 
@@ -36,6 +44,7 @@ struct JobsTree::Verbs {
   RawTrainingFlags submit_raw;
   std::optional<std::string> submit_project;
   std::optional<std::string> submit_server;
+  std::optional<std::string> submit_token_file;
   bool dry_run = false;
 
   CLI::App* validate = nullptr;
@@ -82,6 +91,7 @@ JobsTree::JobsTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
   v.submit_training = submit->add_subcommand("training", "Submit a training job.");
   AddTrainingFlags(*v.submit_training, v.submit_raw, v.submit_project);
   AddValueFlag(*v.submit_training, "--server", v.submit_server, kServerHelp);
+  AddValueFlag(*v.submit_training, "--token-file", v.submit_token_file, kTokenFileHelp);
   v.submit_training->add_flag(
       "--dry-run", v.dry_run,
       "Check the request offline and print the JSON body of the create request instead of "
@@ -158,8 +168,11 @@ std::optional<int> JobsTree::Run(const Environment& env,
   };
   if (v.submit_training->parsed()) {
     finish(v.submit_raw, v.submit_project);
-    return RunSubmitTraining(v.submit_raw, v.dry_run, ResolveServer(v.submit_server, env), catalog,
-                             env.stderr_is_tty, out, err);
+    const ApiTarget target{.server = ResolveServer(v.submit_server, env),
+                           .project = v.submit_raw.project,
+                           .token_file = v.submit_token_file,
+                           .token = env.token};
+    return RunSubmitTraining(v.submit_raw, v.dry_run, target, catalog, env.stderr_is_tty, out, err);
   }
   if (v.validate->parsed()) {
     finish(v.validate_raw, v.validate_project);

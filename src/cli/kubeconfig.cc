@@ -4,7 +4,8 @@
 
 namespace trainyard::cli {
 
-std::string Kubeconfig(std::string_view server, std::string_view namespace_name) {
+std::string Kubeconfig(std::string_view server, std::string_view namespace_name,
+                       std::string_view token_file) {
   while (server.ends_with('/')) {
     server.remove_suffix(1);
   }
@@ -18,7 +19,7 @@ std::string Kubeconfig(std::string_view server, std::string_view namespace_name)
       "    server: \"{0}\"\n"
       "users:\n"
       "- name: trainyard\n"
-      "  user: {{}}\n"
+      "  user: {2}\n"
       "contexts:\n"
       "- name: trainyard\n"
       "  context:\n"
@@ -26,7 +27,8 @@ std::string Kubeconfig(std::string_view server, std::string_view namespace_name)
       "    user: trainyard\n"
       "    namespace: \"{1}\"\n"
       "current-context: trainyard\n",
-      server, namespace_name);
+      server, namespace_name,
+      token_file.empty() ? std::string("{}") : fmt::format("{{tokenFile: \"{}\"}}", token_file));
 }
 
 }  // namespace trainyard::cli

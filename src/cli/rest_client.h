@@ -35,6 +35,8 @@ Result<ServerUrl> ParseServerUrl(std::string_view url);
 std::string PercentEncode(std::string_view text);
 
 struct RestOptions {
+  // Sent as `Authorization: Bearer <token>` when not empty (a server with --auth tokens).
+  std::string bearer_token;
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds response_timeout{60'000};  // writing the request, reading the reply
 };

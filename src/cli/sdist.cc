@@ -47,7 +47,7 @@ class GeneratedSetupPy {
 };
 
 bool IsWritableDir(const fs::path& dir) {
-  return access(dir.c_str(), W_OK | X_OK) == 0;
+  return ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
 }  // namespace

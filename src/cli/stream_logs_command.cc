@@ -35,7 +35,12 @@ int RunStreamLogs(const ApiTarget& target, const std::string& job_id, const Stre
     }
     interval_seconds = std::min(*parsed, kMaxPollingIntervalSeconds);
   }
-  auto rest = RestClient::ForUrl(target.server);
+  Result<RestOptions> options = RestOptionsFor(target);
+  if (!options.ok()) {
+    PrintError(err, kStreamLogsCommand, options.status().message());
+    return 1;
+  }
+  auto rest = RestClient::ForUrl(target.server, *options);
   if (!rest.ok()) {
     PrintError(err, kStreamLogsCommand, rest.status().message());
     return 1;

@@ -112,6 +112,31 @@ KubeError Forbidden(std::string message) {
   return Error(403, "Forbidden", std::move(message));
 }
 
+KubeError Unauthorized() {
+  return Error(401, "Unauthorized", "Unauthorized");
+}
+
+KubeError ForbiddenVerb(std::string_view user, std::string_view verb, std::string_view group,
+                        std::string_view resource, std::string_view name,
+                        std::string_view namespace_name) {
+  const std::string_view top = resource.substr(0, resource.find('/'));
+  std::string subject = group.empty() ? std::string(top) : fmt::format("{}.{}", top, group);
+  if (!name.empty()) {
+    subject += fmt::format(" \"{}\"", name);
+  }
+  const std::string scope = namespace_name.empty()
+                                ? std::string("at the cluster scope")
+                                : fmt::format("in the namespace \"{}\"", namespace_name);
+  KubeError error = Error(403, "Forbidden",
+                          fmt::format("{} is forbidden: User \"{}\" cannot {} resource \"{}\" in "
+                                      "API group \"{}\" {}",
+                                      subject, user, verb, resource, group, scope));
+  error.name = name;
+  error.group = group;
+  error.kind = top;
+  return error;
+}
+
 KubeError NotAcceptable(std::string message) {
   return Error(406, "NotAcceptable", std::move(message));
 }

@@ -29,7 +29,7 @@ struct StatusCause {
 struct KubeError {
   int code = 500;  // the HTTP status
   // "NotFound", "AlreadyExists", "Invalid", "BadRequest", "Conflict", "MethodNotAllowed",
-  // "NotAcceptable", "UnsupportedMediaType", "Forbidden", "InternalError"
+  // "NotAcceptable", "UnsupportedMediaType", "Forbidden", "Unauthorized", "InternalError"
   std::string reason;
   std::string message;
   // details; empty ones are left out of the JSON.
@@ -86,9 +86,16 @@ KubeError Conflict(std::string_view group, std::string_view resource, std::strin
 // separated by ", " (apimachinery's NewInvalid with ToAggregate).
 KubeError Invalid(std::string_view kind, std::string_view group, std::string_view name,
                   std::vector<StatusCause> causes);
-KubeError BadRequest(std::string message);                      // 400
-KubeError MethodNotAllowed(std::string_view method);            // 405, the message kubectl shows
-KubeError Forbidden(std::string message);                       // 403
+KubeError BadRequest(std::string message);            // 400
+KubeError MethodNotAllowed(std::string_view method);  // 405, the message kubectl shows
+KubeError Forbidden(std::string message);             // 403
+KubeError Unauthorized();                             // 401: "Unauthorized"
+// 403 as RBAC words it: `tfjobs.kubeflow.org "x" is forbidden: User "u" cannot get resource
+// "tfjobs" in API group "kubeflow.org" in the namespace "n"` (no name for a collection; "at the
+// cluster scope" without a namespace).
+KubeError ForbiddenVerb(std::string_view user, std::string_view verb, std::string_view group,
+                        std::string_view resource, std::string_view name,
+                        std::string_view namespace_name);
 KubeError NotAcceptable(std::string message);                   // 406
 KubeError UnsupportedMediaType(std::string_view content_type);  // 415
 KubeError InternalError(std::string_view message);  // 500: "Internal error occurred: …"

@@ -24,6 +24,7 @@
 #include "server/server.h"
 #include "store/bucket_store.h"
 #include "store/sqlite_job_store.h"
+#include "store/token_store.h"
 
 namespace trainyard::server {
 namespace {
@@ -161,7 +162,7 @@ Result<std::unique_ptr<run::container::PodmanRuntime>> BuildContainerRuntime(
 }
 
 std::string DefaultPython() {
-  return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
 // The address replicas use to reach this server's storage API.
@@ -183,6 +184,7 @@ struct Daemon::Impl {
   const Clock& clock;
   std::unique_ptr<store::JobStore> jobs;
   std::unique_ptr<store::BucketStore> buckets;
+  std::unique_ptr<store::TokenStore> tokens;  // --auth tokens; null otherwise
   std::unique_ptr<control::JobController> controller;
   sched::Inventory inventory;
   // Exits reach the executor through here; the launcher exists before the executor does.
@@ -209,6 +211,14 @@ const sched::Inventory& Daemon::inventory() const {
   return impl_->inventory;
 }
 
+std::size_t Daemon::token_count() const {
+  if (impl_->tokens == nullptr) {
+    return 0;
+  }
+  Result<std::vector<store::TokenInfo>> tokens = impl_->tokens->List();
+  return tokens.ok() ? tokens->size() : 0;
+}
+
 Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const Clock& clock) {
   auto impl = std::make_unique<Impl>(clock);
   impl->options = options;
@@ -217,12 +227,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
     return address.status();
   }
   impl->address = *address;
+  TY_RETURN_IF_ERROR(CheckAuthChoice(options, *address));
   if (options.data_dir.empty()) {
     return Status::InvalidArgument("no data directory given");
   }
   impl->options.supervisor =
       options.supervisor.empty() ? run::local::DefaultSupervisorPath() : options.supervisor;
-  if (access(impl->options.supervisor.c_str(), X_OK) != 0) {
+  if (::access(impl->options.supervisor.c_str(), X_OK) != 0) {
     return Status::FailedPrecondition(fmt::format(
         "the replica supervisor {} is missing or not executable: install trainyard-replica next "
         "to trainyard",
@@ -246,6 +257,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
     return buckets.status();
   }
   impl->buckets = std::move(*buckets);
+  if (options.auth == "tokens") {
+    auto tokens = store::OpenTokenStore(store::TokenStorePath(options.data_dir));
+    if (!tokens.ok()) {
+      return tokens.status();
+    }
+    impl->tokens = std::move(*tokens);
+  }
   const catalog::Catalog& catalog = catalog::Catalog::Builtin();
   impl->controller = std::make_unique<control::JobController>(*impl->jobs, catalog, clock);
   Result<sched::Inventory> inventory = BuildInventory(options, catalog);
@@ -295,7 +313,7 @@ Result<int> Daemon::Start() {
         std::lock_guard lock(d.relay_mu);
         return d.relay_target != nullptr ? d.relay_target->Replicas(project, job_id) : std::nullopt;
       },
-      [&d] { return NodeViews(d.inventory); });
+      [&d] { return NodeViews(d.inventory); }, d.tokens.get());
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();

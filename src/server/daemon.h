@@ -4,6 +4,7 @@
 // integration tests run one in-process.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,8 @@ class Daemon {
   void Stop();
 
   const sched::Inventory& inventory() const;
+  // How many tokens the token store holds (0 when tokens are off or it cannot be read).
+  std::size_t token_count() const;
 
  private:
   struct Impl;

@@ -132,7 +132,18 @@ std::vector<std::string> SplitPath(std::string_view path) {
 struct KubeApi::Impl {
   Context context;
 
-  HttpResponse Dispatch(const HttpRequest& http) const {
+  // nullopt when there is no caller to check or it may `verb` `resource`; else the 403.
+  static std::optional<HttpResponse> Deny(const KubeCaller* caller, std::string_view verb,
+                                          std::string_view group, std::string_view resource,
+                                          const Request& request, std::string_view permission) {
+    if (caller == nullptr || caller->allows(permission, request.namespace_name)) {
+      return std::nullopt;
+    }
+    return kube_internal::Error(kube::ForbiddenVerb(caller->user, verb, group, resource,
+                                                    request.name, request.namespace_name));
+  }
+
+  HttpResponse Dispatch(const HttpRequest& http, const KubeCaller* caller) const {
     Result<Target> target = ParseTarget(http.target);
     if (!target.ok()) {
       return kube_internal::Error(kube::BadRequest(target.status().message()));
@@ -168,16 +179,17 @@ struct KubeApi::Impl {
       return only_get([&] { return OpenApiGroupVersion(path[4]); });
     }
     if (path.size() >= 2 && path[0] == "apis" && path[1] == kube_internal::kGroup) {
-      return Kubeflow(request, path);
+      return Kubeflow(request, path, caller);
     }
     if (path.size() >= 2 && path[0] == "api" && path[1] == "v1") {
-      return Core(request, path);
+      return Core(request, path, caller);
     }
     return NotFoundPath(target->path);
   }
 
   // /apis/kubeflow.org[/{v}[/namespaces/{ns}]/tfjobs[/{name}[/status]]]
-  HttpResponse Kubeflow(Request& request, const std::vector<std::string>& path) const {
+  HttpResponse Kubeflow(Request& request, const std::vector<std::string>& path,
+                        const KubeCaller* caller) const {
     const std::string& method = request.http.method;
     if (path.size() == 2) {
       return method == "GET" ? GroupResponse() : MethodNotAllowed(method);
@@ -203,11 +215,20 @@ struct KubeApi::Impl {
         return kube_internal::Error(*refused);
       }
     }
+    const auto deny = [&](std::string_view verb, std::string_view permission) {
+      return Deny(caller, verb, kube_internal::kGroup, "tfjobs", request, permission);
+    };
     if (path.size() == at + 1) {  // the collection
       if (method == "GET") {
+        if (auto refused = deny(request.Flag("watch") ? "watch" : "list", "ml.jobs.list")) {
+          return *std::move(refused);
+        }
         return kube_internal::ListTFJobs(context, request);
       }
       if (method == "POST" && !request.namespace_name.empty()) {
+        if (auto refused = deny("create", "ml.jobs.create")) {
+          return *std::move(refused);
+        }
         return kube_internal::CreateTFJob(context, request);
       }
       return MethodNotAllowed(method);
@@ -221,25 +242,37 @@ struct KubeApi::Impl {
         return NotFoundPath(request.http.target);
       }
       // The status is trainyard's to write: kubectl only reads it.
-      return method == "GET" ? kube_internal::GetTFJob(context, request) : MethodNotAllowed(method);
+      if (method != "GET") {
+        return MethodNotAllowed(method);
+      }
     }
-    if (method == "GET") {
-      return kube_internal::GetTFJob(context, request);
-    }
-    if (method == "PUT") {
-      return kube_internal::ReplaceTFJob(context, request);
-    }
-    if (method == "PATCH") {
-      return kube_internal::PatchTFJob(context, request);
-    }
-    if (method == "DELETE") {
-      return kube_internal::DeleteTFJob(context, request);
+    // What each verb on one TFJob needs, and does.
+    struct ItemVerb {
+      std::string_view method;
+      std::string_view verb;
+      std::string_view permission;
+      HttpResponse (*handler)(const Context&, const Request&);
+    };
+    static constexpr std::array<ItemVerb, 4> kItemVerbs = {{
+        {"GET", "get", "ml.jobs.get", kube_internal::GetTFJob},
+        {"PUT", "update", "ml.jobs.update", kube_internal::ReplaceTFJob},
+        {"PATCH", "patch", "ml.jobs.update", kube_internal::PatchTFJob},
+        {"DELETE", "delete", "ml.jobs.cancel", kube_internal::DeleteTFJob},
+    }};
+    for (const ItemVerb& item : kItemVerbs) {
+      if (item.method == method) {
+        if (auto refused = deny(item.verb, item.permission)) {
+          return *std::move(refused);
+        }
+        return item.handler(context, request);
+      }
     }
     return MethodNotAllowed(method);
   }
 
   // /api/v1[/namespaces[/{ns}[/pods[/{name}[/log]]|/events]]]
-  HttpResponse Core(Request& request, const std::vector<std::string>& path) const {
+  HttpResponse Core(Request& request, const std::vector<std::string>& path,
+                    const KubeCaller* caller) const {
     const std::string& method = request.http.method;
     if (method != "GET") {
       return MethodNotAllowed(method);
@@ -260,12 +293,20 @@ struct KubeApi::Impl {
       at += 2;
     }
     if (path[at] == "events" && path.size() == at + 1) {
+      if (auto refused = Deny(caller, request.Flag("watch") ? "watch" : "list", "", "events",
+                              request, "logging.logEntries.list")) {
+        return *std::move(refused);
+      }
       return kube_internal::ListEvents(context, request);
     }
     if (path[at] != "pods" || path.size() > at + 3) {
       return NotFoundPath(request.http.target);
     }
     if (path.size() == at + 1) {
+      if (auto refused = Deny(caller, request.Flag("watch") ? "watch" : "list", "", "pods", request,
+                              "ml.jobs.list")) {
+        return *std::move(refused);
+      }
       return kube_internal::ListPods(context, request);
     }
     if (request.namespace_name.empty()) {
@@ -273,10 +314,18 @@ struct KubeApi::Impl {
     }
     request.name = path[at + 1];
     if (path.size() == at + 2) {
+      if (auto refused = Deny(caller, "get", "", "pods", request, "ml.jobs.get")) {
+        return *std::move(refused);
+      }
       return kube_internal::GetPod(context, request);
     }
-    return path[at + 2] == "log" ? kube_internal::PodLog(context, request)
-                                 : NotFoundPath(request.http.target);
+    if (path[at + 2] != "log") {
+      return NotFoundPath(request.http.target);
+    }
+    if (auto refused = Deny(caller, "get", "", "pods/log", request, "logging.logEntries.list")) {
+      return *std::move(refused);
+    }
+    return kube_internal::PodLog(context, request);
   }
 
   // A namespace is a project: every well-formed name exists (as a project does in trainyard,
@@ -310,6 +359,10 @@ KubeApi::KubeApi(control::JobController& controller, const store::JobStore& stor
 
 KubeApi::~KubeApi() = default;
 
+HttpResponse KubeUnauthorized() {
+  return kube_internal::Error(kube::Unauthorized());
+}
+
 bool KubeApi::Serves(std::string_view target) {
   const std::string_view path = target.substr(0, target.find('?'));
   for (std::string_view root : {"/api", "/apis", "/version", "/openapi"}) {
@@ -320,8 +373,8 @@ bool KubeApi::Serves(std::string_view target) {
   return false;
 }
 
-HttpResponse KubeApi::Handle(const HttpRequest& request) const {
-  HttpResponse response = impl_->Dispatch(request);
+HttpResponse KubeApi::Handle(const HttpRequest& request, const KubeCaller* caller) const {
+  HttpResponse response = impl_->Dispatch(request, caller);
   response.route = "kube." + request.method;
   return response;
 }

@@ -39,6 +39,19 @@ struct KubeApiOptions {
   std::string node_name = "localhost";  // spec.nodeName of the pods
 };
 
+// Who calls and what they may do (issue #17, server/access_check.h): each verb needs a permission
+// of access/data/roles.json in the namespace's project (get, list and watch of TFJobs and pods:
+// ml.jobs.get/list; create: ml.jobs.create; update and patch: ml.jobs.update; delete:
+// ml.jobs.cancel; logs and events: logging.logEntries.list); without a namespace (`-A`) only a
+// role that spans projects may. Discovery and namespaces need only a valid token.
+struct KubeCaller {
+  std::string user;
+  std::function<bool(std::string_view permission, std::string_view project)> allows;
+};
+
+// The 401 answer, as a Kubernetes API server words it.
+HttpResponse KubeUnauthorized();
+
 class KubeApi {
  public:
   // The collaborators must outlive the API.
@@ -51,8 +64,9 @@ class KubeApi {
   // Whether `target` is a Kubernetes path (/version, /api…, /apis…, /openapi/…).
   static bool Serves(std::string_view target);
 
-  // Thread-safe. The answer's `route` is a metrics label ("kube.tfjobs.create", …).
-  HttpResponse Handle(const HttpRequest& request) const;
+  // Thread-safe. The answer's `route` is a metrics label ("kube.tfjobs.create", …). With a
+  // `caller`, each verb is checked against its grants first (403 `Forbidden` as RBAC words it).
+  HttpResponse Handle(const HttpRequest& request, const KubeCaller* caller = nullptr) const;
 
  private:
   struct Impl;

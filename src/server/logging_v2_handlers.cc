@@ -160,7 +160,7 @@ Status BadBody(std::string description) {
                           {FieldViolation{"", std::move(description)}});
 }
 
-Result<ListRequest> DecodeListRequest(const std::string& body) {
+Result<ListRequest> DecodeListRequest(std::string_view body) {
   ListRequest request;
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) {
     return request;
@@ -345,6 +345,21 @@ nlohmann::ordered_json EncodeEntry(const logs::LogEntry& entry) {
   return out;
 }
 
+// The filter's project when the request names none in resourceNames.
+Status ResolveProjects(const logs::LogFilter::Scope& scope, ListRequest& request) {
+  if (!request.projects.empty()) {
+    return Status();
+  }
+  if (!scope.project.has_value() || !control::IsValidProjectId(*scope.project)) {
+    return Status::InvalidArgument(std::vector<FieldViolation>{
+        {std::string(kResourceNames),
+         "Name the project to read: resourceNames [\"projects/<PROJECT_ID>\"], or a filter "
+         "with resource.labels.project_id=\"<PROJECT_ID>\"."}});
+  }
+  request.projects.push_back(*scope.project);
+  return Status();
+}
+
 HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& routed) {
   Result<ListRequest> request = DecodeListRequest(routed.http.body);
   if (!request.ok()) {
@@ -355,14 +370,8 @@ HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& route
     return ErrorResponse(filter.status());
   }
   const logs::LogFilter::Scope& scope = filter->scope();
-  if (request->projects.empty()) {
-    if (!scope.project.has_value() || !control::IsValidProjectId(*scope.project)) {
-      return ErrorResponse(Status::InvalidArgument(std::vector<FieldViolation>{
-          {std::string(kResourceNames),
-           "Name the project to read: resourceNames [\"projects/<PROJECT_ID>\"], or a filter "
-           "with resource.labels.project_id=\"<PROJECT_ID>\"."}}));
-    }
-    request->projects.push_back(*scope.project);
+  if (const Status resolved = ResolveProjects(scope, *request); !resolved.ok()) {
+    return ErrorResponse(resolved);
   }
   std::optional<logs::Cursor> after;
   if (!request->page_token.empty()) {
@@ -399,6 +408,19 @@ HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& route
 }
 
 }  // namespace
+
+Result<std::vector<std::string>> EntriesListProjects(std::string_view body) {
+  Result<ListRequest> request = DecodeListRequest(body);
+  if (!request.ok()) {
+    return request.status();
+  }
+  Result<logs::LogFilter> filter = logs::LogFilter::Parse(request->filter);
+  if (!filter.ok()) {
+    return filter.status();
+  }
+  TY_RETURN_IF_ERROR(ResolveProjects(filter->scope(), *request));
+  return std::move(request->projects);
+}
 
 void AddLoggingV2Routes(Router& router, std::string data_dir) {
   router.Add({"POST",

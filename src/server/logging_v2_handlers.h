@@ -8,10 +8,17 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "base/status.h"
 #include "server/router.h"
 
 namespace trainyard::server {
+
+// The projects an `entries:list` request body reads (its resourceNames, else its filter's
+// project), or the error the route answers it with.
+Result<std::vector<std::string>> EntriesListProjects(std::string_view body);
 
 // Adds `POST /v2/entries:list` to `router`, reading logs under `data_dir`.
 void AddLoggingV2Routes(Router& router, std::string data_dir);

@@ -128,7 +128,7 @@ bool Router::Match(const CompiledRoute& compiled, const std::vector<std::string_
   return true;
 }
 
-HttpResponse Router::Dispatch(const HttpRequest& request) const {
+HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& check) const {
   auto target = ParseTarget(request.target);
   if (!target.ok()) {
     return Unmatched(ErrorResponse(target.status()));
@@ -169,7 +169,7 @@ HttpResponse Router::Dispatch(const HttpRequest& request) const {
   }
 
   const CompiledRoute& compiled = *chosen->first;
-  RoutedRequest routed{.http = request};
+  RoutedRequest routed{.http = request, .route = compiled.route.name};
   std::size_t next_value = 0;
   for (const Segment& segment : compiled.segments) {
     if (!segment.variable) {
@@ -205,11 +205,27 @@ HttpResponse Router::Dispatch(const HttpRequest& request) const {
     }
     routed.query.emplace_back(std::move(name), std::move(value));
   }
+  if (check && unknown.empty()) {  // the route's own parameters may name the resource
+    if (std::optional<HttpResponse> refused = check(routed)) {
+      refused->route = compiled.route.name;
+      return *std::move(refused);
+    }
+  }
   HttpResponse response = unknown.empty()
                               ? compiled.route.handler(routed)
                               : ErrorResponse(Status::InvalidArgument(std::move(unknown)));
   response.route = compiled.route.name;
   return response;
+}
+
+std::vector<std::string> Router::RouteNames() const {
+  std::vector<std::string> names;
+  for (const CompiledRoute& compiled : routes_) {
+    if (std::ranges::find(names, compiled.route.name) == names.end()) {
+      names.push_back(compiled.route.name);
+    }
+  }
+  return names;
 }
 
 }  // namespace trainyard::server

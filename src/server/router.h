@@ -15,6 +15,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,6 +28,7 @@ namespace trainyard::server {
 // What a handler sees of its request.
 struct RoutedRequest {
   const HttpRequest& http;
+  std::string_view route;                                   // the route's name, e.g. "jobs.create"
   std::vector<std::pair<std::string, std::string>> params;  // decoded path variables
   std::vector<std::pair<std::string, std::string>> query;   // the route's own parameters
 
@@ -47,6 +49,10 @@ struct Route {
   bool slashes_in_variables = false;
 };
 
+// Asked before a matched route's handler runs (issue #17): nullopt lets the request through,
+// an answer refuses it (401, 403, or the 404 of a resource the caller may not know of).
+using AccessCheck = std::function<std::optional<HttpResponse>(const RoutedRequest&)>;
+
 class Router {
  public:
   // The `route` label of answers no route gave (404, 405, a malformed target).
@@ -55,8 +61,12 @@ class Router {
   // Aborts on a malformed pattern: patterns are code, not input.
   void Add(Route route);
 
-  // Finds the route for `request` and calls it; the response's `route` names the route.
-  HttpResponse Dispatch(const HttpRequest& request) const;
+  // Finds the route for `request` and calls it, after `check` (when set) let it through; the
+  // response's `route` names the route. The route's name is `RoutedRequest::route`.
+  HttpResponse Dispatch(const HttpRequest& request, const AccessCheck& check = {}) const;
+
+  // The names of every route added, in order (once each).
+  std::vector<std::string> RouteNames() const;
 
  private:
   struct Segment {

@@ -53,6 +53,27 @@ Result<ListenAddress> ParseListenAddress(std::string_view listen) {
   return ListenAddress{std::string(host), static_cast<std::uint16_t>(port)};
 }
 
+bool IsLoopbackHost(std::string_view host) {
+  return host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+Status CheckAuthChoice(const ServeOptions& options, const ListenAddress& address) {
+  if (options.auth != "none" && options.auth != "tokens") {
+    return Status::InvalidArgument(
+        {{"auth", fmt::format("unknown value \"{}\": none or tokens", options.auth)}});
+  }
+  if (options.auth == "none" && !options.insecure_no_auth && !IsLoopbackHost(address.host)) {
+    return Status::FailedPrecondition(fmt::format(
+        "refusing to serve {} without authentication: anyone who can reach it could run any "
+        "code as this server's user and read every project's jobs, logs and objects. Turn "
+        "tokens on (--auth tokens, then trainyard auth create-token NAME --role editor "
+        "--project P), or listen on 127.0.0.1, or say --insecure-no-auth if this network is "
+        "yours alone",
+        options.listen));
+  }
+  return Status();
+}
+
 int Serve(const ServeOptions& options) {
   // Installed before anything starts, so a signal that comes early still stops us cleanly.
   boost::asio::io_context signals_context;
@@ -84,6 +105,17 @@ int Serve(const ServeOptions& options) {
     fmt::print(stderr, "trainyard: node {}: {} CPUs, {} MiB, {} GPU/TPU devices{}\n", node.name,
                node.cpus, node.memory_mib, real,
                emulated > 0 ? fmt::format(" (+{} emulated)", emulated) : std::string());
+  }
+  if (options.auth == "none" && !IsLoopbackHost(address.host)) {
+    fmt::print(stderr,
+               "trainyard: WARNING: no authentication (--insecure-no-auth) on {}: anyone who "
+               "reaches it can run code as this server's user\n",
+               options.listen);
+  } else if (options.auth == "tokens" && (*daemon)->token_count() == 0) {
+    fmt::print(stderr,
+               "trainyard: tokens are checked and none exists yet: create one with trainyard "
+               "auth create-token NAME --role editor --project P --data-dir {}\n",
+               options.data_dir);
   }
   std::fflush(stderr);
 

@@ -59,6 +59,12 @@ struct ServeOptions {
   // "podman" (images run as containers) or "host" (a container replica's containerCommand runs
   // on this machine, no image: trusted setups and benchmarks of trainyard's own overhead).
   std::string containers = "podman";
+
+  // Issue #17: "none" (no checks; only on a loopback `listen`, unless `insecure_no_auth`) or
+  // "tokens" (every request but /healthz needs a bearer token of `trainyard auth create-token`,
+  // checked against its grants; the tokens are in `<data dir>/tokens.db`).
+  std::string auth = "none";
+  bool insecure_no_auth = false;  // the operator's explicit choice to serve others unchecked
 };
 
 struct ListenAddress {
@@ -68,6 +74,14 @@ struct ListenAddress {
 
 // Parses `ServeOptions::listen`; INVALID_ARGUMENT (on "listen") when malformed.
 Result<ListenAddress> ParseListenAddress(std::string_view listen);
+
+// Whether `host` (a `ListenAddress::host`) reaches this machine only: 127.0.0.0/8, ::1,
+// "localhost".
+bool IsLoopbackHost(std::string_view host);
+
+// The refusal of `options.auth` on `address`: an unknown value, or no authentication on an
+// address others can reach without `insecure_no_auth` (FAILED_PRECONDITION saying what to do).
+Status CheckAuthChoice(const ServeOptions& options, const ListenAddress& address);
 
 // Runs the daemon; returns the process exit code (0 after a clean shutdown on SIGINT/SIGTERM,
 // 1 when it could not start, with the reason on stderr). Once listening it prints one line to

@@ -1,8 +1,13 @@
 #include "server/server.h"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <variant>
 
+#include "access/roles.h"
+#include "server/access_check.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
@@ -16,6 +21,8 @@ namespace {
 
 // The `route` label of requests refused before they were read whole (413, 431, 400).
 constexpr std::string_view kRejected = "rejected";
+// The `route` label of requests refused for want of a valid token (401).
+constexpr std::string_view kUnauthenticated = "unauthenticated";
 
 // `options` with upload bodies spooled to the bucket store's scratch dir.
 HttpServerOptions WithUploadSpool(HttpServerOptions options, const store::BucketStore* buckets) {
@@ -32,12 +39,15 @@ struct Server::Impl final : HttpHandler {
   Impl(HttpServerOptions options, control::JobController& controller,
        const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c,
        std::string data_dir, ReplicaLookup replicas,
-       std::function<std::vector<kube::NodeView>()> nodes)
+       std::function<std::vector<kube::NodeView>()> nodes, const store::TokenStore* tokens)
       : store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
              KubeApiOptions{.data_dir = data_dir, .replicas = replicas, .nodes = std::move(nodes)}),
         http(WithUploadSpool(std::move(options), buckets), *this) {
+    if (tokens != nullptr) {
+      access_control.emplace(*tokens, buckets, c);
+    }
     AddMlV1Routes(router, controller);
     if (buckets != nullptr) {
       AddStorageV1Routes(router, *buckets);
@@ -61,12 +71,50 @@ struct Server::Impl final : HttpHandler {
                                       .content_type = "text/plain; version=0.0.4; charset=utf-8",
                                       .body = metrics.Render(*counts)};
                 }});
+    CheckAccessTable();
+  }
+
+  // Every route has its rows in server/access_check.cc, naming permissions roles.json knows:
+  // a route added without one would be refused to everyone once tokens are on.
+  void CheckAccessTable() const {
+    for (const RouteAccess& row : RouteAccessTable()) {
+      TY_CHECK(access::IsKnownPermission(row.permission))
+          << "unknown permission " << row.permission;
+    }
+    for (const std::string& name : router.RouteNames()) {
+      const bool listed = std::ranges::any_of(
+          RouteAccessTable(), [&](const RouteAccess& row) { return row.route == name; });
+      TY_CHECK(listed || name == "healthz") << "route " << name << " has no access rule";
+    }
+  }
+
+  HttpResponse Answer(const HttpRequest& request) const {
+    const bool kube_path = KubeApi::Serves(request.target);
+    if (!access_control || AccessControl::IsOpen(request)) {
+      return kube_path ? kube.Handle(request) : router.Dispatch(request);
+    }
+    std::variant<access::Principal, HttpResponse> caller = access_control->Authenticate(request);
+    if (auto* refused = std::get_if<HttpResponse>(&caller)) {
+      refused->route = std::string(kUnauthenticated);
+      return std::move(*refused);
+    }
+    const access::Principal& principal = std::get<access::Principal>(caller);
+    if (kube_path) {
+      const KubeCaller kube_caller{
+          .user = principal.name,
+          .allows = [&](std::string_view permission, std::string_view project) {
+            return access::Allows(principal, permission, project);
+          }};
+      return kube.Handle(request, &kube_caller);
+    }
+    return router.Dispatch(request, [&](const RoutedRequest& routed) {
+      return access_control->Authorize(principal, routed);
+    });
   }
 
   HttpResponse Handle(const HttpRequest& request) override {
     const MonoTime start = clock.Monotonic();
-    HttpResponse response =
-        KubeApi::Serves(request.target) ? kube.Handle(request) : router.Dispatch(request);
+    HttpResponse response = Answer(request);
     const std::chrono::duration<double> elapsed = clock.Monotonic() - start;
     metrics.Record(response.route, response.status, elapsed.count());
     return response;
@@ -84,15 +132,17 @@ struct Server::Impl final : HttpHandler {
   Router router;
   KubeApi kube;
   Metrics metrics;
+  std::optional<AccessControl> access_control;  // set when tokens are checked
   HttpServer http;  // last: destroyed (and stopped) first, while the rest still exists
 };
 
 Server::Server(HttpServerOptions options, control::JobController& controller,
                const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
                std::string data_dir, ReplicaLookup replicas,
-               std::function<std::vector<kube::NodeView>()> nodes)
+               std::function<std::vector<kube::NodeView>()> nodes, const store::TokenStore* tokens)
     : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock,
-                                   std::move(data_dir), std::move(replicas), std::move(nodes))) {}
+                                   std::move(data_dir), std::move(replicas), std::move(nodes),
+                                   tokens)) {}
 
 Server::~Server() {
   Stop();

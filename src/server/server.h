@@ -18,6 +18,7 @@
 #include "server/trainyard_v1_handlers.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"
+#include "store/token_store.h"
 
 namespace trainyard::server {
 
@@ -27,11 +28,14 @@ class Server {
   // null (no storage routes); otherwise upload bodies are spooled to its scratch dir, up to
   // `options.max_spooled_body_bytes`. `data_dir`, when not empty, is where the jobs' logs are
   // (control/job_layout.h), served by the logging v2 `entries:list` route. `replicas`, when set,
-  // serves trainyard v1 (server/trainyard_v1_handlers.h).
+  // serves trainyard v1 (server/trainyard_v1_handlers.h). `tokens`, when set, turns
+  // authentication on: every request but `GET /healthz` needs a bearer token of that store, and
+  // each route the grants server/access_check.h says.
   Server(HttpServerOptions options, control::JobController& controller,
          const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
          std::string data_dir = {}, ReplicaLookup replicas = {},
-         std::function<std::vector<kube::NodeView>()> nodes = {});
+         std::function<std::vector<kube::NodeView>()> nodes = {},
+         const store::TokenStore* tokens = nullptr);
   ~Server();  // Stop()s
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

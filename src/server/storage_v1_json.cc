@@ -105,6 +105,10 @@ ErrorShape ShapeFor(Code code) {
       return {416, "requestedRangeNotSatisfiable"};
     case Code::kUnimplemented:
       return {501, "notImplemented"};
+    case Code::kUnauthenticated:
+      return {401, "required"};
+    case Code::kPermissionDenied:
+      return {403, "forbidden"};
     case Code::kUnavailable:
     case Code::kInternal:
       return {HttpStatusFor(code), "backendError"};

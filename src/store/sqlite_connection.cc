@@ -91,6 +91,10 @@ std::int64_t Statement::ColumnInt64(int index) const {
   return sqlite3_column_int64(stmt_, index);
 }
 
+bool Statement::IsNull(int index) const {
+  return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+}
+
 std::string Statement::ColumnText(int index) const {
   const auto* text = sqlite3_column_text(stmt_, index);
   const int size = sqlite3_column_bytes(stmt_, index);

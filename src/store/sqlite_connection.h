@@ -58,6 +58,7 @@ class Statement {
 
   std::int64_t ColumnInt64(int index) const;
   std::string ColumnText(int index) const;
+  bool IsNull(int index) const;  // the column's value is SQL NULL
 
  private:
   sqlite3_stmt* stmt_;  // null once moved from

@@ -67,18 +67,21 @@ def backend_setup(tmp):
     return ["--backend", "slurm", "--slurm-config", config], {"SLURM_CONF": conf}
 
 
-def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=None):
+def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=None,
+                       token_file=None):
     """An environment whose CLOUDSDK_CONFIG is a private configuration at `config_dir`.
 
     The configuration (reference §1.1 and §15) points the ml API at `url` (which ends with "/"),
     storage at `storage_url` (default `url + "storage/v1/"`) and, when given, logging at
-    `logging_url`; it sends no credentials, reports no usage and checks for no update. The file is
+    `logging_url`; it sends no credentials (or, with `token_file`, the token in that file:
+    `auth/access_token_file`, issue #17), reports no usage and checks for no update. The file is
     written directly: six `gcloud config set` calls would cost about ten seconds.
     """
     sections = {
         "core": {"project": project, "disable_usage_reporting": "true"},
         "api_endpoint_overrides": {"ml": url, "storage": storage_url or url + "storage/v1/"},
-        "auth": {"disable_credentials": "true"},
+        "auth": ({"access_token_file": token_file} if token_file
+                 else {"disable_credentials": "true"}),
         "component_manager": {"disable_update_check": "true"},
     }
     if logging_url:
@@ -122,17 +125,18 @@ class Run:
 
 
 class TrainyardServer:
-    """`trainyard serve --listen 127.0.0.1:0 --data-dir DATA_DIR` in a child process.
+    """`trainyard serve --listen 127.0.0.1:0 --data-dir DATA_DIR` (or another `listen`) in a child
+    process.
 
     `start()` waits for the "serving on http://..." line and sets `url` and `port`; `stop()` sends
     SIGTERM and waits for the exit (killing it if it does not stop). The rest of stderr is kept in
     `log()` so that a failure can show it.
     """
 
-    _SERVING = re.compile(r"trainyard: serving on (http://127\.0\.0\.1:(\d+)/)")
+    _SERVING = re.compile(r"trainyard: serving on (http://[^/\s]+:(\d+)/)")
 
-    def __init__(self, trainyard, data_dir, extra_args=(), extra_env=None):
-        self._args = [trainyard, "serve", "--listen", "127.0.0.1:0", "--data-dir", data_dir,
+    def __init__(self, trainyard, data_dir, extra_args=(), extra_env=None, listen="127.0.0.1:0"):
+        self._args = [trainyard, "serve", "--listen", listen, "--data-dir", data_dir,
                       *extra_args]
         self._extra_env = dict(extra_env or {})
         self._proc = None

@@ -10,19 +10,24 @@
 
 namespace trainyard::testing {
 
-LiveServer::LiveServer(server::HttpServerOptions options) {
+LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens) {
   auto store = store::OpenSqliteJobStore(dir_.File("trainyard.db"));
   TY_CHECK(store.ok()) << store.status().ToString();
   store_ = *std::move(store);
   auto buckets = store::OpenFileBucketStore(dir_.File("buckets"), dir_.File("storage.db"), clock_);
   TY_CHECK(buckets.ok()) << buckets.status().ToString();
   buckets_ = *std::move(buckets);
+  auto tokens = store::OpenTokenStore(dir_.File("tokens.db"));
+  TY_CHECK(tokens.ok()) << tokens.status().ToString();
+  tokens_ = *std::move(tokens);
   controller_ =
       std::make_unique<control::JobController>(*store_, catalog::Catalog::Builtin(), clock_);
   options.host = "127.0.0.1";
   options.port = 0;
   server_ = std::make_unique<server::Server>(options, *controller_, *store_, buckets_.get(), clock_,
-                                             dir_.path().string());
+                                             dir_.path().string(), server::ReplicaLookup(),
+                                             std::function<std::vector<kube::NodeView>()>(),
+                                             check_tokens ? tokens_.get() : nullptr);
   auto port = server_->Start();
   TY_CHECK(port.ok()) << port.status().ToString();
   port_ = *port;

@@ -17,22 +17,26 @@
 #include "server/server.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"
+#include "store/token_store.h"
 
 namespace trainyard::testing {
 
 class LiveServer {
  public:
-  explicit LiveServer(server::HttpServerOptions options = {});
+  // With `check_tokens`, the server checks bearer tokens of `tokens()` (issue #17).
+  explicit LiveServer(server::HttpServerOptions options = {}, bool check_tokens = false);
   ~LiveServer();
 
   int port() const { return port_; }
   const TempDir& dir() const { return dir_; }
+  store::TokenStore& tokens() { return *tokens_; }
 
  private:
   TempDir dir_;
   SystemClock clock_;
   std::unique_ptr<store::JobStore> store_;
   std::unique_ptr<store::BucketStore> buckets_;
+  std::unique_ptr<store::TokenStore> tokens_;
   std::unique_ptr<control::JobController> controller_;
   std::unique_ptr<server::Server> server_;
   int port_ = 0;

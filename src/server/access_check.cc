@@ -1,0 +1,242 @@
+#include "server/access_check.h"
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/time_format.h"
+#include "server/kube_api.h"
+#include "server/logging_v2_handlers.h"
+#include "server/rpc_error.h"
+#include "server/storage_v1_json.h"
+
+namespace trainyard::server {
+namespace {
+
+using access::Principal;
+
+constexpr std::array kRouteAccess = {
+    // ml v1 (and trainyard v1's view of a running job)
+    RouteAccess{"jobs.create", "ml.jobs.create"},
+    RouteAccess{"jobs.list", "ml.jobs.list"},
+    RouteAccess{"jobs.get", "ml.jobs.get"},
+    RouteAccess{"jobs.patch", "ml.jobs.update"},
+    RouteAccess{"jobs.cancel", "ml.jobs.cancel"},
+    RouteAccess{"projects.getConfig", "ml.projects.getConfig"},
+    RouteAccess{"trainyard.jobs.replicas", "ml.jobs.get"},
+    // logging v2
+    RouteAccess{"entries.list", "logging.logEntries.list", ProjectFrom::kLogRequest},
+    // storage v1
+    RouteAccess{"storage.buckets.insert", "storage.buckets.create", ProjectFrom::kQueryProject},
+    RouteAccess{"storage.buckets.list", "storage.buckets.list", ProjectFrom::kQueryProject},
+    RouteAccess{"storage.buckets.get", "storage.buckets.get", ProjectFrom::kBucket},
+    RouteAccess{"storage.buckets.getStorageLayout", "storage.buckets.get", ProjectFrom::kBucket},
+    RouteAccess{"storage.buckets.delete", "storage.buckets.delete", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.list", "storage.objects.list", ProjectFrom::kBucket},
+    RouteAccess{"storage.managedFolders.list", "storage.objects.list", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.get", "storage.objects.get", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.insert", "storage.objects.create", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.upload", "storage.objects.create", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.cancelUpload", "storage.objects.create", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.delete", "storage.objects.delete", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.rewrite", "storage.objects.get", ProjectFrom::kBucket,
+                "sourceBucket"},
+    RouteAccess{"storage.objects.rewrite", "storage.objects.create", ProjectFrom::kBucket,
+                "destinationBucket"},
+    // the server's own
+    RouteAccess{"metrics", "trainyard.metrics.get", ProjectFrom::kServer},
+};
+
+constexpr std::string_view kGoogleUnauthenticated =
+    "Request is missing required authentication credential. Expected a trainyard access token "
+    "as \"Authorization: Bearer <token>\" (trainyard auth create-token; gcloud config set "
+    "auth/access_token_file FILE).";
+
+HttpResponse Unauthenticated(ErrorDialect dialect, std::string message) {
+  HttpResponse response;
+  switch (dialect) {
+    case ErrorDialect::kGoogle:
+      response = ErrorResponse(Status::Unauthenticated(std::move(message)));
+      break;
+    case ErrorDialect::kStorage:
+      response = StorageErrorResponse(Status::Unauthenticated(std::move(message)));
+      break;
+    case ErrorDialect::kKubernetes:
+      response = KubeUnauthorized();
+      break;
+  }
+  response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"trainyard\"");
+  return response;
+}
+
+std::string Quoted(std::string_view name) {
+  return "\"" + std::string(name) + "\"";
+}
+
+}  // namespace
+
+std::span<const RouteAccess> RouteAccessTable() {
+  return kRouteAccess;
+}
+
+ErrorDialect DialectOf(std::string_view target) {
+  for (const std::string_view prefix :
+       {"/storage/", "/upload/", "/resumable/upload/", "/download/"}) {
+    if (target.starts_with(prefix)) {
+      return ErrorDialect::kStorage;
+    }
+  }
+  return KubeApi::Serves(target) ? ErrorDialect::kKubernetes : ErrorDialect::kGoogle;
+}
+
+HttpResponse PermissionDenied(ErrorDialect dialect, std::string_view who,
+                              std::string_view permission, std::string_view resource) {
+  switch (dialect) {
+    case ErrorDialect::kStorage:
+      return StorageErrorResponse(Status::PermissionDenied(
+          fmt::format("{} does not have {} access to {}. Permission '{}' denied on resource (or "
+                      "it may not exist).",
+                      who, permission, resource, permission)));
+    case ErrorDialect::kGoogle:
+    case ErrorDialect::kKubernetes:
+      break;
+  }
+  return ErrorResponse(Status::PermissionDenied(fmt::format(
+      "Permission '{}' denied on resource '{}' (or it may not exist).", permission, resource)));
+}
+
+AccessControl::AccessControl(const store::TokenStore& tokens, const store::BucketStore* buckets,
+                             const Clock& clock)
+    : tokens_(tokens), buckets_(buckets), clock_(clock) {}
+
+bool AccessControl::IsOpen(const HttpRequest& request) {
+  const std::string_view target = request.target;
+  const std::string_view path = target.substr(0, target.find('?'));
+  return request.method == "GET" && path == "/healthz";
+}
+
+std::variant<Principal, HttpResponse> AccessControl::Authenticate(
+    const HttpRequest& request) const {
+  const ErrorDialect dialect = DialectOf(request.target);
+  const access::Credential credential = access::ParseAuthorization(request.Header("authorization"));
+  switch (credential.kind) {
+    case access::Credential::Kind::kNone:
+      return Unauthenticated(dialect, std::string(kGoogleUnauthenticated));
+    case access::Credential::Kind::kMalformed:
+      return Unauthenticated(dialect,
+                             "Request had invalid authentication credentials: the Authorization "
+                             "header is not \"Bearer <token>\".");
+    case access::Credential::Kind::kBearer:
+      break;
+  }
+  const auto invalid = [&] {
+    return Unauthenticated(dialect,
+                           "Request had invalid authentication credentials: the token is not "
+                           "one this server issued, or it was revoked.");
+  };
+  if (!access::IsTokenSyntax(credential.token)) {
+    return invalid();
+  }
+  Result<store::TokenInfo> token = tokens_.Find(credential.token);
+  if (!token.ok()) {
+    if (token.status().code() == Code::kNotFound) {
+      return invalid();
+    }
+    return ErrorResponse(token.status());
+  }
+  if (token->expire_time && *token->expire_time <= clock_.Now()) {
+    return Unauthenticated(dialect, fmt::format("Request had invalid authentication credentials: "
+                                                "the token {} expired at {}.",
+                                                token->name, FormatTimestamp(*token->expire_time)));
+  }
+  return Principal{.name = token->name, .grants = std::move(token->grants)};
+}
+
+std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
+                                                     const RoutedRequest& request) const {
+  const ErrorDialect dialect = DialectOf(request.http.target);
+  bool listed = false;
+  for (const RouteAccess& row : kRouteAccess) {
+    if (row.route != request.route) {
+      continue;
+    }
+    listed = true;
+    std::vector<std::string> projects;
+    std::string resource;
+    switch (row.from) {
+      case ProjectFrom::kPathProject: {
+        const std::string& project = request.Param("project");
+        projects.push_back(project);
+        resource = "projects/" + project;
+        for (const auto& [name, value] : request.params) {
+          if (name == "jobId") {
+            resource += "/jobs/" + value;
+          }
+        }
+        break;
+      }
+      case ProjectFrom::kQueryProject: {
+        const std::string* project = request.Query("project");
+        if (project == nullptr || project->empty()) {
+          continue;  // the handler answers the missing parameter
+        }
+        projects.push_back(*project);
+        resource = "the Google Cloud Storage project " + *project;
+        break;
+      }
+      case ProjectFrom::kBucket: {
+        if (buckets_ == nullptr) {
+          continue;
+        }
+        const std::string& name = request.Param(row.variable);
+        Result<store::BucketInfo> bucket = buckets_->GetBucket(name);
+        if (!bucket.ok()) {
+          if (bucket.status().code() == Code::kNotFound ||
+              bucket.status().code() == Code::kInvalidArgument) {
+            continue;  // the handler answers it as it answers anyone
+          }
+          return StorageErrorResponse(bucket.status());
+        }
+        if (access::Allows(principal, row.permission, bucket->project)) {
+          continue;
+        }
+        if (access::Allows(principal, "storage.buckets.get", bucket->project)) {
+          return PermissionDenied(dialect, principal.name, row.permission, "bucket " + name);
+        }
+        // Not "forbidden": that would say the bucket exists in a project the caller is not in.
+        return StorageErrorResponse(Status::NotFound("The specified bucket does not exist."));
+      }
+      case ProjectFrom::kLogRequest: {
+        Result<std::vector<std::string>> read = EntriesListProjects(request.http.body);
+        if (!read.ok()) {
+          continue;  // the handler answers the malformed request
+        }
+        projects = *std::move(read);
+        break;
+      }
+      case ProjectFrom::kServer:
+        projects.emplace_back();
+        resource = "the trainyard server";
+        break;
+    }
+    for (const std::string& project : projects) {
+      if (!access::Allows(principal, row.permission, project)) {
+        if (row.from == ProjectFrom::kLogRequest) {
+          resource = "projects/" + project;
+        }
+        return PermissionDenied(dialect, principal.name, row.permission, resource);
+      }
+    }
+  }
+  if (!listed) {  // a route the table forgot: refused rather than open
+    return ErrorResponse(Status::PermissionDenied(
+        fmt::format("The route {} has no access rule; refusing it.", Quoted(request.route))));
+  }
+  return std::nullopt;
+}
+
+}  // namespace trainyard::server

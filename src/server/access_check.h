@@ -1,0 +1,88 @@
+// Who may call what (issue #17): the one place the server authenticates a request's bearer token
+// and checks the caller's grants against what the route needs, before any handler runs.
+//
+// * Authentication: `Authorization: Bearer ty_…` looked up in the token store (store/
+//   token_store.h) on every request, so a revoked token stops working at once. No header, a
+//   malformed one, an unknown, revoked or expired token: 401 UNAUTHENTICATED (with
+//   `WWW-Authenticate: Bearer`). `GET /healthz` needs no token.
+// * Authorization: `RouteAccessTable()` says, for every route, the permission it needs
+//   (access/data/roles.json) and where the project comes from: the path's `{project}`, the
+//   `project` query parameter, the project that owns the path's bucket, the projects an
+//   `entries:list` body reads, or none (server-wide: admin only). Outside the caller's grants:
+//   403 PERMISSION_DENIED, worded as Google words it ("… (or it may not exist)") whether or not
+//   the job exists. A bucket's name is global, so a bucket the caller may not see (no
+//   storage.buckets.get in its project) is answered as a missing bucket (404), the same as one
+//   that does not exist; one it may see but not change is 403.
+//
+// Errors are in each API's own shape: google.rpc for ml v1, logging v2 and trainyard v1, GCS's
+// JSON for storage v1, Kubernetes `Status` for the Kubernetes subset (server/kube_api.h applies
+// the grants to its own verbs through `KubeCaller`). Thread-safe.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "access/principal.h"
+#include "base/clock.h"
+#include "server/http_message.h"
+#include "server/router.h"
+#include "store/bucket_store.h"
+#include "store/token_store.h"
+
+namespace trainyard::server {
+
+// Where a route's project comes from.
+enum class ProjectFrom {
+  kPathProject,   // the `{project}` path variable
+  kQueryProject,  // the `project` query parameter (storage buckets.insert, buckets.list)
+  kBucket,        // the project owning the bucket the path variable `variable` names
+  kLogRequest,    // the projects an entries:list body reads (resourceNames, else its filter)
+  kServer,        // none: the permission spans projects (admin)
+};
+
+struct RouteAccess {
+  std::string_view route;       // Route::name
+  std::string_view permission;  // a permission of access/data/roles.json
+  ProjectFrom from = ProjectFrom::kPathProject;
+  std::string_view variable = "bucket";  // kBucket: the path variable naming the bucket
+};
+
+// What every route needs; a route may have several rows (a rewrite reads one bucket and writes
+// another), all of which must allow the call. A route with no row is refused (fail closed).
+std::span<const RouteAccess> RouteAccessTable();
+
+// How an API words its errors.
+enum class ErrorDialect { kGoogle, kStorage, kKubernetes };
+ErrorDialect DialectOf(std::string_view target);
+
+class AccessControl {
+ public:
+  // `buckets` may be null (no storage API). The collaborators must outlive this.
+  AccessControl(const store::TokenStore& tokens, const store::BucketStore* buckets,
+                const Clock& clock);
+
+  // Whether `request` may be answered without a token (GET /healthz).
+  static bool IsOpen(const HttpRequest& request);
+
+  // The caller of `request`, or the 401 answer in the request's dialect.
+  std::variant<access::Principal, HttpResponse> Authenticate(const HttpRequest& request) const;
+
+  // nullopt when `principal` may call the routed request; else the refusal (403, or 404 for a
+  // bucket it may not know of). A store error reading a bucket's owner is a 500/503.
+  std::optional<HttpResponse> Authorize(const access::Principal& principal,
+                                        const RoutedRequest& request) const;
+
+ private:
+  const store::TokenStore& tokens_;
+  const store::BucketStore* buckets_;
+  const Clock& clock_;
+};
+
+// The 403 answer for `permission` denied on `resource` ("projects/p/jobs/j") in `dialect`.
+HttpResponse PermissionDenied(ErrorDialect dialect, std::string_view who,
+                              std::string_view permission, std::string_view resource);
+
+}  // namespace trainyard::server

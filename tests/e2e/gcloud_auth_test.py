@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""Tokens and roles with the real clients (issue #17): `trainyard serve --auth tokens`, tokens
+made by `trainyard auth create-token`, and the real gcloud (Cloud SDK 528) sending them from
+`auth/access_token_file`, and the trainyard CLI from `--token-file` and $TRAINYARD_TOKEN.
+
+An editor of project p uploads, submits, describes and follows a job's logs; a viewer reads but
+is refused a cancel and an upload with 403; no token is 401; an editor of another project is
+refused p's job with 403 whether or not it exists; a revoked token stops working at once; and
+`trainyard serve` refuses a non-loopback address without authentication unless told
+`--insecure-no-auth`.
+
+Usage: gcloud_auth_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcloud_env  # noqa: E402  (needs the path above)
+
+GCLOUD = gcloud_env.GCLOUD
+TRAINYARD = None  # set by main()
+PROJECT = "p"
+BUCKET = "e2e-auth"
+JOB = "auth_job"
+RUNTIME = ["--region", "us-central1", "--runtime-version", "2.11", "--python-version", "3.7"]
+COMMAND_TIMEOUT_S = 300
+SETUP_PY = """from setuptools import setup
+
+setup(name="authtrainer", version="0.1", packages=["authtrainer"])
+"""
+TRAINER_PY = '''import sys
+
+print("trained with a token", flush=True)
+print("and logged on stderr", file=sys.stderr, flush=True)
+'''
+DENIED_JOB = ("Permission 'ml.jobs.get' denied on resource 'projects/p/jobs/%s' (or it may not "
+              "exist).")
+
+
+class GcloudAuthTest(gcloud_env.ServerTestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(GCLOUD):
+            raise unittest.SkipTest("gcloud is not installed")
+        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-auth-")
+        cls.data = os.path.join(cls.tmp, "data")
+        cls.token_files = {}
+        for name, role, projects in (("editor", "editor", ["p"]), ("viewer", "viewer", ["p"]),
+                                     ("outsider", "editor", ["q"]), ("revoked", "editor", ["p"])):
+            args = [TRAINYARD, "auth", "create-token", name, "--role", role,
+                    "--data-dir", cls.data]
+            for project in projects:
+                args += ["--project", project]
+            made = cls.run_command(args)
+            if made.rc != 0:
+                shutil.rmtree(cls.tmp, ignore_errors=True)
+                raise AssertionError("create-token %s: %r" % (name, made))
+            path = os.path.join(cls.tmp, name + ".token")
+            with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+                f.write(made.out)
+            cls.token_files[name] = path
+        cls.server = gcloud_env.start_server(TRAINYARD, cls.tmp, cls.data, ["--auth", "tokens"])
+        cls.envs = {}
+        for name in (*cls.token_files, None):
+            env = gcloud_env.gcloud_environment(
+                os.path.join(cls.tmp, "gcloud-%s" % name), PROJECT, cls.server.url,
+                logging_url=cls.server.url, token_file=cls.token_files.get(name))
+            env["CLOUDSDK_ML_ENGINE_POLLING_INTERVAL"] = "1"
+            cls.envs[name] = env
+        cls.package = os.path.join(cls.tmp, "pkg", "authtrainer")
+        os.makedirs(cls.package)
+        for path, text in (("../setup.py", SETUP_PY), ("__init__.py", ""),
+                           ("task.py", TRAINER_PY)):
+            with open(os.path.join(cls.package, path), "w", encoding="utf-8") as f:
+                f.write(text)
+        made = cls.gcloud("editor", "storage", "buckets", "create", "gs://" + BUCKET)
+        submitted = cls.gcloud("editor", "ai-platform", "jobs", "submit", "training", JOB,
+                               "--package-path", cls.package, "--module-name",
+                               "authtrainer.task", "--staging-bucket", "gs://" + BUCKET,
+                               *RUNTIME)
+        if made.rc != 0 or submitted.rc != 0:
+            cls.tearDownClass()
+            raise AssertionError("setup as the editor failed: %r %r" % (made, submitted))
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    @classmethod
+    def run_command(cls, argv, env=None):
+        proc = subprocess.run(argv, env=env, cwd=cls.tmp, capture_output=True, text=True,
+                              timeout=COMMAND_TIMEOUT_S)
+        return gcloud_env.Run(proc)
+
+    @classmethod
+    def gcloud(cls, who, *args):
+        return cls.run_command([GCLOUD, *args], cls.envs[who])
+
+    def trainyard(self, *args, token_env=None):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
+        if token_env is not None:
+            env["TRAINYARD_TOKEN"] = token_env
+        return self.run_command([TRAINYARD, *args, "--server", self.server.url,
+                                 "--project", PROJECT], env)
+
+    def token(self, who):
+        with open(self.token_files[who], encoding="utf-8") as f:
+            return f.read().strip()
+
+    # -- tests ------------------------------------------------------------------------------
+
+    def test_an_editor_uploads_submits_describes_and_follows_logs(self):
+        local = os.path.join(self.tmp, "hello.txt")
+        with open(local, "w", encoding="utf-8") as f:
+            f.write("hello through a token\n")
+        copied = self.gcloud("editor", "storage", "cp", local, "gs://%s/hello.txt" % BUCKET)
+        self.assertEqual(copied.rc, 0, copied)
+        cat = self.gcloud("editor", "storage", "cat", "gs://%s/hello.txt" % BUCKET)
+        self.assertEqual(cat.out, "hello through a token\n", cat)
+        logs = self.gcloud("editor", "ai-platform", "jobs", "stream-logs", JOB,
+                           "--polling-interval=1")
+        self.assertEqual(logs.rc, 0, logs)
+        self.assertIn("trained with a token", logs.out)
+        self.assertIn("and logged on stderr", logs.out)
+        described = self.gcloud("editor", "ai-platform", "jobs", "describe", JOB)
+        self.assertEqual(described.rc, 0, described)
+        self.assertIn("state: SUCCEEDED", described.out)
+
+    def test_a_viewer_reads_but_may_not_change(self):
+        described = self.gcloud("viewer", "ai-platform", "jobs", "describe", JOB)
+        self.assertEqual(described.rc, 0, described)
+        self.assertIn("jobId: %s" % JOB, described.out)
+        cancel = self.gcloud("viewer", "ai-platform", "jobs", "cancel", JOB)
+        self.assertNotEqual(cancel.rc, 0, cancel)
+        self.assertIn("PERMISSION_DENIED", cancel.err)
+        self.assertIn("Permission 'ml.jobs.cancel' denied on resource 'projects/p/jobs/%s'" % JOB,
+                      cancel.err)
+        local = os.path.join(self.tmp, "viewer.txt")
+        with open(local, "w", encoding="utf-8") as f:
+            f.write("no\n")
+        upload = self.gcloud("viewer", "storage", "cp", local, "gs://%s/viewer.txt" % BUCKET)
+        self.assertNotEqual(upload.rc, 0, upload)
+        self.assertIn("viewer does not have storage.objects.create access to bucket %s" % BUCKET,
+                      upload.err)
+        self.assertFalse(os.path.exists(os.path.join(self.data, "buckets", BUCKET, "viewer.txt")))
+
+    def test_no_token_is_unauthenticated(self):
+        run = self.gcloud(None, "ai-platform", "jobs", "describe", JOB)
+        self.assertNotEqual(run.rc, 0, run)
+        self.assertIn("UNAUTHENTICATED", run.err)
+        ls = self.gcloud(None, "storage", "ls", "gs://" + BUCKET)
+        self.assertNotEqual(ls.rc, 0, ls)
+        self.assertIn("401", ls.err)
+
+    def test_another_projects_job_is_denied_whether_or_not_it_exists(self):
+        for job in (JOB, "no_such_job"):
+            run = self.gcloud("outsider", "ai-platform", "jobs", "describe", job)
+            self.assertNotEqual(run.rc, 0, run)
+            self.assertIn(DENIED_JOB % job, run.err)
+        own = self.gcloud("outsider", "ai-platform", "jobs", "list", "--project", "q")
+        self.assertEqual(own.rc, 0, own)
+
+    def test_the_trainyard_cli_sends_its_token_file_or_variable(self):
+        by_file = self.trainyard("jobs", "describe", JOB, "--token-file",
+                                 self.token_files["viewer"])
+        self.assertEqual(by_file.rc, 0, by_file)
+        self.assertIn("jobId: %s" % JOB, by_file.out)
+        by_env = self.trainyard("jobs", "describe", JOB, token_env=self.token("viewer"))
+        self.assertEqual(by_env.rc, 0, by_env)
+        none = self.trainyard("jobs", "describe", JOB)
+        self.assertEqual(none.rc, 1, none)
+        self.assertIn("UNAUTHENTICATED", none.err)
+        missing = self.trainyard("jobs", "describe", JOB, "--token-file",
+                                 os.path.join(self.tmp, "nope"))
+        self.assertEqual(missing.rc, 1, missing)
+        self.assertIn("cannot read the token file", missing.err)
+
+    def test_a_revoked_token_stops_working_and_list_shows_no_secret(self):
+        before = self.gcloud("revoked", "ai-platform", "jobs", "list")
+        self.assertEqual(before.rc, 0, before)
+        listed = self.run_command([TRAINYARD, "auth", "list", "--data-dir", self.data])
+        self.assertEqual(listed.rc, 0, listed)
+        self.assertIn("revoked", listed.out)
+        self.assertIn("editor on q", listed.out)
+        for who in self.token_files:
+            self.assertNotIn(self.token(who), listed.out)
+        revoked = self.run_command([TRAINYARD, "auth", "revoke", "revoked", "--data-dir",
+                                    self.data])
+        self.assertEqual(revoked.rc, 0, revoked)
+        after = self.gcloud("revoked", "ai-platform", "jobs", "list")
+        self.assertNotEqual(after.rc, 0, after)
+        self.assertIn("UNAUTHENTICATED", after.err)
+
+    def test_serve_refuses_an_open_address_without_authentication(self):
+        data = os.path.join(self.tmp, "open-data")
+        refused = self.run_command([TRAINYARD, "serve", "--listen", "0.0.0.0:0", "--data-dir",
+                                    data])
+        self.assertEqual(refused.rc, 1, refused)
+        self.assertIn("refusing to serve 0.0.0.0:0 without authentication", refused.err)
+        self.assertIn("--insecure-no-auth", refused.err)
+        server = gcloud_env.TrainyardServer(TRAINYARD, data, ["--insecure-no-auth"],
+                                            listen="0.0.0.0:0").start()
+        try:
+            deadline = time.monotonic() + 10
+            while "WARNING: no authentication" not in server.log() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertIn("WARNING: no authentication (--insecure-no-auth) on 0.0.0.0:0",
+                          server.log())
+        finally:
+            server.stop_cleanly()
+
+
+def _set_trainyard(path):
+    global TRAINYARD
+    TRAINYARD = path
+
+
+if __name__ == "__main__":
+    gcloud_env.main(__doc__, _set_trainyard)
