@@ -21,6 +21,8 @@ packages=(
   podman runc conmon catatonit containernetworking-plugins debootstrap docker-registry
   # tools the tests and benchmarks drive
   curl wrk procps
+  # the TLS tests make their CA and certificates with it (issue #17)
+  openssl
 )
 
 missing=()

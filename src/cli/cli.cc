@@ -157,6 +157,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "none (default: no checks, loopback --listen only) or tokens (every request "
                    "needs a token of `trainyard auth create-token`, checked against its roles).")
       ->check(CLI::IsMember({"none", "tokens"}));
+  serve->add_option("--tls-cert", serve_options.tls_cert,
+                    "Serve HTTPS with this certificate chain (PEM; with --tls-key).");
+  serve->add_option("--tls-key", serve_options.tls_key, "The private key of --tls-cert (PEM).");
   serve->add_flag("--insecure-no-auth", serve_options.insecure_no_auth,
                   "Serve a non-loopback --listen without authentication: anyone who reaches it "
                   "can run code as this server's user.");
@@ -203,7 +206,11 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                "default).");
   AddValueFlag(*kubeconfig, "--token-file", kube_token_file,
                "The file holding the access token kubectl sends (a server with --auth tokens); "
-               "the kubeconfig names the file (user.tokenFile), never the token.");
+               "the kubeconfig names the file (user.tokenFile), never the token. kubectl sends "
+               "tokens only over https.");
+  std::optional<std::string> kube_ca_file;
+  AddValueFlag(*kubeconfig, "--certificate-authority", kube_ca_file,
+               "The CA certificate file kubectl verifies an https server with.");
 
   AuthTree auth(app, env.home.value_or(DefaultDataDir(env)));
 
@@ -239,14 +246,17 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         catalog::Catalog::Builtin(), clock, task_containers, task_containers_mode == "host");
   }
   if (kubeconfig->parsed()) {
-    std::string token_file;
-    if (kube_token_file) {
+    // kubectl reads the files later, maybe from elsewhere: absolute paths.
+    const auto absolute = [](const std::optional<std::string>& path) {
+      if (!path) {
+        return std::string();
+      }
       std::error_code ec;
-      const std::filesystem::path absolute = std::filesystem::absolute(*kube_token_file, ec);
-      token_file = ec ? *kube_token_file : absolute.string();
-    }
+      const std::filesystem::path full = std::filesystem::absolute(*path, ec);
+      return ec ? *path : full.string();
+    };
     out << Kubeconfig(ResolveServer(kube_server, env), ResolveProject(kube_namespace, env),
-                      token_file);
+                      absolute(kube_token_file), absolute(kube_ca_file));
     return 0;
   }
   if (std::optional<int> rc = auth.Run(SystemClock(), out, err)) {
@@ -282,6 +292,7 @@ int Main(int argc, char** argv) {
                 .user_home = GetEnv("HOME"),
                 .python = GetEnv("TRAINYARD_PYTHON"),
                 .token = GetEnv("TRAINYARD_TOKEN"),
+                .ca_file = GetEnv("TRAINYARD_CA_FILE"),
                 .stderr_is_tty = StderrIsTerminal()});
   } catch (const std::exception& e) {
     std::cerr << "ERROR: (trainyard) internal error: " << e.what() << "\n";

@@ -45,10 +45,12 @@ struct ApiTarget {
   std::string project;
   std::optional<std::string> token_file;
   std::optional<std::string> token;
+  std::string ca_file;  // --ca-file, else $TRAINYARD_CA_FILE: an https server's CA
 };
 
 // The client options for `target`: its bearer token, read from its token file (surrounding
-// whitespace trimmed). FAILED_PRECONDITION naming the file when it cannot be read or is empty.
+// whitespace trimmed), and its CA file. FAILED_PRECONDITION naming the file when it cannot be read
+// or is empty.
 Result<RestOptions> RestOptionsFor(const ApiTarget& target);
 
 // Flag text of the API verbs, checked by the verbs with gcloud's messages.

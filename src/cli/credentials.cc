@@ -8,7 +8,7 @@
 namespace trainyard::cli {
 
 Result<RestOptions> RestOptionsFor(const ApiTarget& target) {
-  RestOptions options;
+  RestOptions options{.ca_file = target.ca_file};
   if (target.token_file) {
     std::optional<std::string> text = ReadFileText(*target.token_file);
     if (!text) {

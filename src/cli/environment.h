@@ -16,6 +16,7 @@ struct Environment {
   std::optional<std::string> user_home;  // $HOME
   std::optional<std::string> python;     // $TRAINYARD_PYTHON: `local train`'s interpreter
   std::optional<std::string> token;      // $TRAINYARD_TOKEN: the bearer token to send
+  std::optional<std::string> ca_file;    // $TRAINYARD_CA_FILE: an https server's CA
   bool stderr_is_tty = false;  // stderr is a terminal (and $TERM not "dumb"): live status lines
 };
 

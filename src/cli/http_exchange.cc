@@ -5,14 +5,18 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <fmt/format.h>
+#include <openssl/ssl.h>
 
 namespace trainyard::cli {
 namespace {
@@ -46,12 +50,32 @@ std::string Seconds(std::chrono::milliseconds duration) {
 }
 
 // The connection and I/O steps are asynchronous only so that the stream's deadline applies to
-// them; `Run` drives them to the end on this thread.
+// them; `Run` drives them to the end on this thread. `Stream` is beast::tcp_stream, or
+// beast::ssl_stream<beast::tcp_stream> for https (a TLS handshake after the connection).
+template <typename Stream>
 class Exchange {
  public:
-  Exchange(const ServerUrl& server, const RestOptions& options)
-      : server_(server), options_(options) {
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
+  template <typename... Context>
+  Exchange(const ServerUrl& server, const RestOptions& options, Context&... tls)
+      : server_(server), options_(options), stream_(io_, tls...) {
     parser_.body_limit(kMaxResponseBytes);
+  }
+
+  // For https: the name the certificate must carry, also sent as SNI.
+  Status ExpectHost() {
+    if constexpr (kTls) {
+      beast::error_code not_an_address;
+      asio::ip::make_address(server_.host, not_an_address);
+      // SNI names hosts, never addresses (RFC 6066 §3).
+      if (not_an_address &&
+          SSL_set_tlsext_host_name(stream_.native_handle(), server_.host.c_str()) != 1) {
+        return Status::InvalidArgument("cannot send the host name " + server_.host + " in TLS");
+      }
+      stream_.set_verify_callback(asio::ssl::host_name_verification(server_.host));
+    }
+    return Status();
   }
 
   Result<HttpReply> Run(http::request<http::string_body> request) {
@@ -64,8 +88,8 @@ class Exchange {
           "Could not find the trainyard server at [{}]: cannot resolve host \"{}\" ({}). {}",
           server_.text, server_.host, ec.message(), kHowToReach));
     }
-    stream_.expires_after(options_.connect_timeout);
-    stream_.async_connect(
+    Tcp().expires_after(options_.connect_timeout);
+    Tcp().async_connect(
         endpoints, [this](beast::error_code error, const tcp::endpoint&) { OnConnect(error); });
     io_.run();
     if (failure_) {
@@ -81,6 +105,8 @@ class Exchange {
   }
 
  private:
+  beast::tcp_stream& Tcp() { return beast::get_lowest_layer(stream_); }
+
   void OnConnect(beast::error_code ec) {
     if (ec) {
       const std::string why = ec == beast::error::timeout
@@ -91,7 +117,28 @@ class Exchange {
                       why, kHowToReach));
       return;
     }
-    stream_.expires_after(options_.response_timeout);
+    Tcp().expires_after(options_.response_timeout);
+    if constexpr (kTls) {
+      stream_.async_handshake(asio::ssl::stream_base::client, [this](beast::error_code error) {
+        if (error) {
+          failure_ = Status::Unavailable(fmt::format(
+              "The TLS handshake with the trainyard server at [{}] failed: {}. {}", server_.text,
+              error.message(),
+              options_.ca_file.empty()
+                  ? "Is its certificate signed by a CA this machine trusts? Name its CA with "
+                    "--ca-file or $TRAINYARD_CA_FILE."
+                  : "Is its certificate signed by the CA in " + options_.ca_file +
+                        ", for the host name in the URL?"));
+          return;
+        }
+        Write();
+      });
+    } else {
+      Write();
+    }
+  }
+
+  void Write() {
     http::async_write(stream_, request_,
                       [this](beast::error_code error, std::size_t) { OnWrite(error); });
   }
@@ -122,7 +169,7 @@ class Exchange {
   const ServerUrl& server_;
   const RestOptions& options_;
   asio::io_context io_;
-  beast::tcp_stream stream_{io_};
+  Stream stream_;
   beast::flat_buffer buffer_;
   http::request<http::string_body> request_;
   http::response_parser<http::string_body> parser_;
@@ -158,7 +205,25 @@ Result<HttpReply> SendHttp(const ServerUrl& server, const RestOptions& options, 
   request.body() = std::move(call.body);
   request.keep_alive(false);
   request.prepare_payload();
-  return Exchange(server, options).Run(std::move(request));
+  if (!server.tls) {
+    return Exchange<beast::tcp_stream>(server, options).Run(std::move(request));
+  }
+  asio::ssl::context tls(asio::ssl::context::tls_client);
+  tls.set_verify_mode(asio::ssl::verify_peer);
+  beast::error_code ec;
+  if (options.ca_file.empty()) {
+    tls.set_default_verify_paths(ec);
+  } else {
+    tls.load_verify_file(options.ca_file, ec);
+  }
+  if (ec) {
+    return Status::FailedPrecondition(fmt::format(
+        "cannot load the CA certificates {}: {}",
+        options.ca_file.empty() ? std::string("of this system") : options.ca_file, ec.message()));
+  }
+  Exchange<beast::ssl_stream<beast::tcp_stream>> exchange(server, options, tls);
+  TY_RETURN_IF_ERROR(exchange.ExpectHost());
+  return exchange.Run(std::move(request));
 }
 
 }  // namespace trainyard::cli

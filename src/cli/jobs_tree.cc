@@ -14,6 +14,9 @@ constexpr const char* kServerHelp =
     "URL of the trainyard server (default: $TRAINYARD_SERVER, else http://127.0.0.1:8470/).";
 constexpr const char* kProjectHelp =
     "Project of the job (default: $TRAINYARD_PROJECT, else \"default\").";
+constexpr const char* kCaFileHelp =
+    "CA certificates (PEM) an https server's certificate must chain to (default: "
+    "$TRAINYARD_CA_FILE, else the system's).";
 constexpr const char* kTokenFileHelp =
     "File holding the access token to send, for a server with --auth tokens (default: "
     "$TRAINYARD_TOKEN).";
@@ -23,17 +26,20 @@ struct TargetFlags {
   std::optional<std::string> server;
   std::optional<std::string> project;
   std::optional<std::string> token_file;
+  std::optional<std::string> ca_file;
 
   void AddTo(CLI::App& command) {
     AddValueFlag(command, "--server", server, kServerHelp);
     AddValueFlag(command, "--project", project, kProjectHelp);
     AddValueFlag(command, "--token-file", token_file, kTokenFileHelp);
+    AddValueFlag(command, "--ca-file", ca_file, kCaFileHelp);
   }
   ApiTarget Resolve(const Environment& env) const {
     return {.server = ResolveServer(server, env),
             .project = ResolveProject(project, env),
             .token_file = token_file,
-            .token = env.token};
+            .token = env.token,
+            .ca_file = ca_file.value_or(env.ca_file.value_or(""))};
   }
 };
 
@@ -45,6 +51,7 @@ struct JobsTree::Verbs {
   std::optional<std::string> submit_project;
   std::optional<std::string> submit_server;
   std::optional<std::string> submit_token_file;
+  std::optional<std::string> submit_ca_file;
   bool dry_run = false;
 
   CLI::App* validate = nullptr;
@@ -92,6 +99,7 @@ JobsTree::JobsTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
   AddTrainingFlags(*v.submit_training, v.submit_raw, v.submit_project);
   AddValueFlag(*v.submit_training, "--server", v.submit_server, kServerHelp);
   AddValueFlag(*v.submit_training, "--token-file", v.submit_token_file, kTokenFileHelp);
+  AddValueFlag(*v.submit_training, "--ca-file", v.submit_ca_file, kCaFileHelp);
   v.submit_training->add_flag(
       "--dry-run", v.dry_run,
       "Check the request offline and print the JSON body of the create request instead of "
@@ -171,7 +179,8 @@ std::optional<int> JobsTree::Run(const Environment& env,
     const ApiTarget target{.server = ResolveServer(v.submit_server, env),
                            .project = v.submit_raw.project,
                            .token_file = v.submit_token_file,
-                           .token = env.token};
+                           .token = env.token,
+                           .ca_file = v.submit_ca_file.value_or(env.ca_file.value_or(""))};
     return RunSubmitTraining(v.submit_raw, v.dry_run, target, catalog, env.stderr_is_tty, out, err);
   }
   if (v.validate->parsed()) {

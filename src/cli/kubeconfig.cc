@@ -5,7 +5,7 @@
 namespace trainyard::cli {
 
 std::string Kubeconfig(std::string_view server, std::string_view namespace_name,
-                       std::string_view token_file) {
+                       std::string_view token_file, std::string_view certificate_authority) {
   while (server.ends_with('/')) {
     server.remove_suffix(1);
   }
@@ -16,7 +16,7 @@ std::string Kubeconfig(std::string_view server, std::string_view namespace_name,
       "clusters:\n"
       "- name: trainyard\n"
       "  cluster:\n"
-      "    server: \"{0}\"\n"
+      "    server: \"{0}\"\n{3}"
       "users:\n"
       "- name: trainyard\n"
       "  user: {2}\n"
@@ -28,7 +28,10 @@ std::string Kubeconfig(std::string_view server, std::string_view namespace_name,
       "    namespace: \"{1}\"\n"
       "current-context: trainyard\n",
       server, namespace_name,
-      token_file.empty() ? std::string("{}") : fmt::format("{{tokenFile: \"{}\"}}", token_file));
+      token_file.empty() ? std::string("{}") : fmt::format("{{tokenFile: \"{}\"}}", token_file),
+      certificate_authority.empty()
+          ? std::string()
+          : fmt::format("    certificate-authority: \"{}\"\n", certificate_authority));
 }
 
 }  // namespace trainyard::cli

@@ -17,7 +17,7 @@ namespace {
 
 Status BadUrl(std::string_view url, std::string_view why) {
   return Status::InvalidArgument(
-      fmt::format("Invalid server URL [{}]: {}. Expected http://HOST[:PORT]/, such as {}.", url,
+      fmt::format("Invalid server URL [{}]: {}. Expected http[s]://HOST[:PORT]/, such as {}.", url,
                   why, "http://127.0.0.1:8470/"));
 }
 
@@ -36,14 +36,11 @@ bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
 }  // namespace
 
 Result<ServerUrl> ParseServerUrl(std::string_view url) {
-  constexpr std::string_view kScheme = "http://";
-  if (StartsWithNoCase(url, "https://")) {
-    return BadUrl(url, "https is not supported; trainyard serves plain HTTP");
+  const bool tls = StartsWithNoCase(url, "https://");
+  if (!tls && !StartsWithNoCase(url, "http://")) {
+    return BadUrl(url, "it does not start with http:// or https://");
   }
-  if (!StartsWithNoCase(url, kScheme)) {
-    return BadUrl(url, "it does not start with http://");
-  }
-  std::string_view rest = url.substr(kScheme.size());
+  std::string_view rest = url.substr(tls ? 8 : 7);
   const std::size_t slash = rest.find('/');
   std::string_view authority = rest.substr(0, slash);
   std::string_view path = slash == std::string_view::npos ? "/" : rest.substr(slash);
@@ -51,7 +48,8 @@ Result<ServerUrl> ParseServerUrl(std::string_view url) {
       authority.find_first_of("?#@") != std::string_view::npos) {
     return BadUrl(url, "it has a query, fragment or user name");
   }
-  ServerUrl server{.text = std::string(url)};
+  ServerUrl server{
+      .port = static_cast<std::uint16_t>(tls ? 443 : 80), .text = std::string(url), .tls = tls};
   std::string_view port_text;
   if (!authority.empty() && authority.front() == '[') {
     const std::size_t close = authority.find(']');

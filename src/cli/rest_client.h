@@ -4,8 +4,8 @@
 //   * Any other answer gives the google.rpc error it carries (rpc_status.h).
 //   * No answer at all (refused, unreachable, timed out) gives UNAVAILABLE (DEADLINE_EXCEEDED
 //     once connected) naming the server that was tried and how to start or choose one.
-// Only `http://` URLs: trainyard serves plain HTTP on loopback. Not thread-safe; cheap to make,
-// so make one per thread.
+// `http://` and `https://` URLs (the certificate checked against `RestOptions::ca_file`, else the
+// system's CAs, and the host name). Not thread-safe; cheap to make, so make one per thread.
 #pragma once
 
 #include <chrono>
@@ -23,11 +23,12 @@ struct ServerUrl {
   std::uint16_t port = 80;
   std::string base_path = "/";  // always ends with '/'; API paths are appended to it
   std::string text;             // as given, for messages
+  bool tls = false;             // https://: the server's certificate is verified
 
   friend bool operator==(const ServerUrl&, const ServerUrl&) = default;
 };
 
-// "http://HOST[:PORT][/PATH]" ("[::1]" for IPv6); INVALID_ARGUMENT otherwise, https included.
+// "http[s]://HOST[:PORT][/PATH]" ("[::1]" for IPv6); INVALID_ARGUMENT otherwise.
 Result<ServerUrl> ParseServerUrl(std::string_view url);
 
 // RFC 3986 percent-encoding of everything but unreserved characters: a path segment or a query
@@ -37,6 +38,9 @@ std::string PercentEncode(std::string_view text);
 struct RestOptions {
   // Sent as `Authorization: Bearer <token>` when not empty (a server with --auth tokens).
   std::string bearer_token;
+  // For https://: the CA certificates (PEM) the server's certificate must chain to; empty: the
+  // system's.
+  std::string ca_file;
   std::chrono::milliseconds connect_timeout{10'000};
   std::chrono::milliseconds response_timeout{60'000};  // writing the request, reading the reply
 };

@@ -165,15 +165,17 @@ std::string DefaultPython() {
   return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
-// The address replicas use to reach this server's storage API.
-std::string LoopbackUrl(const std::string& host, int port) {
+// The address replicas use to reach this server's storage API (https when it serves TLS: their
+// client then needs the server's CA).
+std::string LoopbackUrl(const std::string& host, int port, bool tls) {
+  const char* scheme = tls ? "https" : "http";
   if (host == "0.0.0.0" || host.empty()) {
-    return fmt::format("http://127.0.0.1:{}", port);
+    return fmt::format("{}://127.0.0.1:{}", scheme, port);
   }
   if (host.find(':') != std::string::npos) {
-    return fmt::format("http://[{}]:{}", host == "::" ? "::1" : host, port);
+    return fmt::format("{}://[{}]:{}", scheme, host == "::" ? "::1" : host, port);
   }
-  return fmt::format("http://{}:{}", host, port);
+  return fmt::format("{}://{}:{}", scheme, host, port);
 }
 
 }  // namespace
@@ -307,7 +309,9 @@ Result<int> Daemon::Start() {
                         .port = d.address.port,
                         .threads = d.options.threads,
                         .max_body_bytes = d.options.max_body_bytes,
-                        .max_spooled_body_bytes = d.options.max_upload_bytes},
+                        .max_spooled_body_bytes = d.options.max_upload_bytes,
+                        .tls_cert_file = d.options.tls_cert,
+                        .tls_key_file = d.options.tls_key},
       *d.controller, *d.jobs, d.buckets.get(), d.clock, d.options.data_dir,
       [&d](std::string_view project, std::string_view job_id) {
         std::lock_guard lock(d.relay_mu);
@@ -322,7 +326,7 @@ Result<int> Daemon::Start() {
   control::ExecutorOptions executor;
   executor.data_dir = d.options.data_dir;
   executor.gcs_mount = d.buckets->root();
-  executor.storage_emulator_host = LoopbackUrl(d.address.host, *port);
+  executor.storage_emulator_host = LoopbackUrl(d.address.host, *port, !d.options.tls_cert.empty());
   executor.inventory = d.inventory;
   executor.accounting =
       d.options.strict_resources ? sched::Accounting::kStrict : sched::Accounting::kShared;

@@ -10,412 +10,46 @@
 #include <thread>
 #include <vector>
 
-#include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "base/check.h"
-#include "server/beast_messages.h"
-#include "server/rpc_error.h"
+#include "server/http_session.h"
 
 namespace trainyard::server {
 namespace {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
 using tcp = asio::ip::tcp;
-using internal::FileSliceBody;
-using internal::RequestHead;
-using internal::SetHead;
+using internal::Session;
+using internal::SessionBase;
 
-// Names of spooled bodies: unique in this process, so a name is never reused while a handler
-// may still hold it.
-std::atomic<std::uint64_t> spool_counter{0};
-
-// One connection: read a request, answer it, repeat while the client keeps it alive. Every
-// handler runs on the connection's strand, so the members need no lock.
-class Session : public std::enable_shared_from_this<Session> {
- public:
-  Session(tcp::socket socket, const HttpServerOptions& options, HttpHandler& handler)
-      : stream_(std::move(socket)), options_(options), handler_(handler) {}
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
-  ~Session() { DropSpool(); }
-
-  void Start() {
-    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->ReadHeader(); });
+// The TLS context of `options` (TLS 1.2 and later, the certificate chain and key as PEM files),
+// or INVALID_ARGUMENT naming the file OpenSSL refused and why.
+Result<std::unique_ptr<asio::ssl::context>> MakeTlsContext(const HttpServerOptions& options) {
+  auto context = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                       asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                       asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  beast::error_code ec;
+  context->use_certificate_chain_file(options.tls_cert_file, ec);
+  if (ec) {
+    return Status::InvalidArgument(
+        {{"tls-cert",
+          fmt::format("cannot use {} as a certificate: {}", options.tls_cert_file, ec.message())}});
   }
-
-  // From any thread: closes the connection, which ends whatever it was waiting for.
-  void Shutdown() {
-    asio::post(stream_.get_executor(), [self = shared_from_this()] { self->Close(); });
+  context->use_private_key_file(options.tls_key_file, asio::ssl::context::pem, ec);
+  if (ec) {
+    return Status::InvalidArgument(
+        {{"tls-key", fmt::format("cannot use {} as the certificate's private key: {}",
+                                 options.tls_key_file, ec.message())}});
   }
-
- private:
-  void ReadHeader() {
-    parser_.emplace();
-    parser_->header_limit(
-        static_cast<std::uint32_t>(std::min<std::size_t>(options_.max_header_bytes, UINT32_MAX)));
-    // Beast refuses a Content-Length past the limit while parsing the head: allow the larger
-    // limit until `OnHeader` knows which one applies.
-    parser_->body_limit(std::max<std::uint64_t>(
-        options_.max_body_bytes,
-        options_.spool_prefixes.empty() ? 0 : options_.max_spooled_body_bytes));
-    stream_.expires_after(options_.timeout);
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->OnHeader(ec); });
-  }
-
-  void OnHeader(beast::error_code ec) {
-    if (ec) {
-      OnReadError(ec);
-      return;
-    }
-    const auto target_view = parser_->get().target();
-    const std::string_view target(target_view.data(), target_view.size());
-    const bool spool = std::ranges::any_of(
-        options_.spool_prefixes, [&](const std::string& p) { return target.starts_with(p); });
-    body_limit_ = spool ? options_.max_spooled_body_bytes : options_.max_body_bytes;
-    const auto length = parser_->content_length();
-    if (length && *length > body_limit_) {
-      OnReadError(http::error::body_limit);
-      return;
-    }
-    // Read from the header parser now: StartSpool moves it into the file-body parser.
-    const bool expect_continue =
-        beast::iequals(parser_->get()[http::field::expect], "100-continue");
-    const unsigned version = parser_->get().version();
-    if (!spool) {
-      parser_->body_limit(options_.max_body_bytes);  // for a chunked body
-    } else if (!StartSpool()) {
-      return;
-    }
-    if (expect_continue) {
-      continue_.emplace(http::status::continue_, version);
-      http::async_write(stream_, *continue_,
-                        [self = shared_from_this()](beast::error_code write_ec, std::size_t) {
-                          if (write_ec) {
-                            self->Close();
-                            return;
-                          }
-                          self->ReadBody();
-                        });
-      return;
-    }
-    ReadBody();
-  }
-
-  // Switches to a parser that writes the body to a new file in the spool dir; false (after
-  // answering 500) when the file cannot be created.
-  bool StartSpool() {
-    spool_path_ =
-        fmt::format("{}/req-{}-{}", options_.spool_dir, ::getpid(), spool_counter.fetch_add(1));
-    file_parser_.emplace(std::move(*parser_));
-    parser_.reset();
-    file_parser_->body_limit(body_limit_);
-    beast::error_code ec;
-    file_parser_->get().body().open(spool_path_.c_str(), beast::file_mode::write_new, ec);
-    if (!ec) {
-      return true;
-    }
-    const Status why = Status::Internal(
-        fmt::format("Cannot store the request body in {}: {}.", options_.spool_dir, ec.message()));
-    spool_path_.clear();
-    file_parser_.reset();
-    Write(ErrorResponse(why), /*keep_alive=*/false, /*head=*/false);
-    return false;
-  }
-
-  void DropSpool() {
-    if (!spool_path_.empty()) {
-      ::unlink(spool_path_.c_str());
-      spool_path_.clear();
-    }
-  }
-
-  // A spooled body, piece by piece: `timeout` bounds each read, not the whole upload.
-  void ReadSpooledBody() {
-    stream_.expires_after(options_.timeout);
-    http::async_read_some(stream_, buffer_, *file_parser_,
-                          [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                            if (ec) {
-                              self->DropSpool();
-                              self->OnReadError(ec);
-                            } else if (self->file_parser_->is_done()) {
-                              self->OnRequest();
-                            } else {
-                              self->ReadSpooledBody();
-                            }
-                          });
-  }
-
-  void ReadBody() {
-    if (file_parser_) {
-      if (file_parser_->is_done()) {
-        OnRequest();  // an empty body: nothing to read
-      } else {
-        ReadSpooledBody();
-      }
-      return;
-    }
-    stream_.expires_after(options_.timeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                       if (ec) {
-                         self->OnReadError(ec);
-                         return;
-                       }
-                       self->OnRequest();
-                     });
-  }
-
-  void OnRequest() {
-    HttpRequest request;
-    bool keep_alive = false;
-    bool head = false;
-    if (file_parser_) {
-      auto& message = file_parser_->get();
-      message.body().close();
-      request = RequestHead(message);
-      request.body_file = spool_path_;
-      keep_alive = message.keep_alive();
-      head = message.method() == http::verb::head;
-    } else {
-      auto& message = parser_->get();
-      request = RequestHead(message);
-      request.body = std::move(message.body());
-      keep_alive = message.keep_alive();
-      head = message.method() == http::verb::head;
-    }
-    HttpResponse response;
-    try {
-      response = handler_.Handle(request);
-    } catch (const std::exception& e) {
-      response = ErrorResponse(Status::Internal(fmt::format("Unexpected error: {}", e.what())));
-    }
-    DropSpool();
-    file_parser_.reset();
-    Write(std::move(response), keep_alive, head);
-  }
-
-  // The client closed between requests, went quiet, or sent something unreadable.
-  void OnReadError(beast::error_code ec) {
-    int status = 0;
-    std::string why;
-    if (ec == http::error::body_limit) {
-      status = 413;
-      why = fmt::format("The request body exceeds the limit of {} bytes.", body_limit_);
-    } else if (ec == http::error::header_limit) {
-      status = 431;
-      why = fmt::format("The request line and headers exceed the limit of {} bytes.",
-                        options_.max_header_bytes);
-    } else if (ec.category() == http::make_error_code(http::error::bad_target).category() &&
-               ec != http::error::end_of_stream && ec != http::error::partial_message) {
-      // A parse error (the client's stream ending early is not one).
-      status = 400;
-      why = fmt::format("Malformed HTTP request: {}.", ec.message());
-    } else {
-      Close();  // end of stream, timeout or socket error: nobody to answer
-      return;
-    }
-    const Status reason = Status::InvalidArgument(why);
-    HttpResponse response;
-    try {
-      response = handler_.Reject(status, reason);
-    } catch (const std::exception&) {
-      response = ErrorResponse(status, reason);
-    }
-    Write(std::move(response), /*keep_alive=*/false, /*head=*/false);
-  }
-
-  void Write(HttpResponse response, bool keep_alive, bool head) {
-    if (response.stream && !head) {
-      WriteStreamHead(std::move(response));
-      return;
-    }
-    if (response.body_file && !head) {
-      auto message = std::make_shared<http::response<FileSliceBody>>();
-      beast::error_code ec;
-      message->body().file.open(response.body_file->path.c_str(), beast::file_mode::read, ec);
-      if (!ec) {
-        SetHead(*message, response, keep_alive);
-        message->body().offset = response.body_file->offset;
-        message->body().length = response.body_file->length;
-        message->content_length(response.body_file->length);
-        auto serializer = std::make_shared<http::response_serializer<FileSliceBody>>(*message);
-        WriteSome(message, serializer, keep_alive);
-        return;
-      }
-      response = ErrorResponse(Status::Internal(
-          fmt::format("Cannot read {}: {}.", response.body_file->path, ec.message())));
-    }
-    auto message = std::make_shared<http::response<http::string_body>>();
-    SetHead(*message, response, keep_alive);
-    message->content_length(response.body_file ? response.body_file->length : response.body.size());
-    if (!head) {
-      message->body() = std::move(response.body);
-    }
-    stream_.expires_after(options_.timeout);
-    http::async_write(stream_, *message,
-                      [self = shared_from_this(), message, keep_alive](
-                          beast::error_code ec, std::size_t) { self->AfterWrite(ec, keep_alive); });
-  }
-
-  // A file body, piece by piece: `timeout` bounds each write, not the whole download.
-  void WriteSome(const std::shared_ptr<http::response<FileSliceBody>>& message,
-                 const std::shared_ptr<http::response_serializer<FileSliceBody>>& serializer,
-                 bool keep_alive) {
-    stream_.expires_after(options_.timeout);
-    http::async_write_some(stream_, *serializer,
-                           [self = shared_from_this(), message, serializer, keep_alive](
-                               beast::error_code ec, std::size_t) {
-                             if (!ec && !serializer->is_done()) {
-                               self->WriteSome(message, serializer, keep_alive);
-                               return;
-                             }
-                             self->AfterWrite(ec, keep_alive);
-                           });
-  }
-
-  // A streamed body: the head, then a chunk whenever the stream has something, polling it while
-  // it has not; the connection closes after the last chunk. The client going away (its end of
-  // the socket becomes readable at EOF) ends the stream even while it has nothing to send.
-  void WriteStreamHead(HttpResponse response) {
-    auto message = std::make_shared<http::response<http::empty_body>>();
-    SetHead(*message, response, /*keep_alive=*/false);
-    message->chunked(true);
-    auto serializer = std::make_shared<http::response_serializer<http::empty_body>>(*message);
-    stream_.expires_after(options_.timeout);
-    http::async_write_header(
-        stream_, *serializer,
-        [self = shared_from_this(), message, serializer, body = std::move(response.stream),
-         interval = response.poll_interval](beast::error_code ec, std::size_t) {
-          if (ec) {
-            self->Close();
-            return;
-          }
-          self->WatchForHangUp();
-          self->PumpStream(body, interval);
-        });
-  }
-
-  void WatchForHangUp() {
-    stream_.socket().async_wait(tcp::socket::wait_read,
-                                [self = shared_from_this()](beast::error_code ec) {
-                                  beast::error_code ignored;
-                                  if (ec || self->stream_.socket().available(ignored) == 0) {
-                                    self->hung_up_ = true;
-                                  }
-                                });
-  }
-
-  void PumpStream(const std::shared_ptr<ResponseStream>& body, std::chrono::milliseconds interval) {
-    if (hung_up_ || !stream_.socket().is_open()) {
-      Close();
-      return;
-    }
-    auto chunk = std::make_shared<std::string>();
-    bool more = true;
-    try {
-      more = body->Poll(*chunk);
-    } catch (const std::exception&) {
-      more = false;  // the head is sent: all that is left is to end the body
-    }
-    if (chunk->empty() && more) {
-      poll_timer_.expires_after(interval);
-      poll_timer_.async_wait([self = shared_from_this(), body, interval](beast::error_code ec) {
-        if (!ec) {
-          self->PumpStream(body, interval);
-        }
-      });
-      return;
-    }
-    stream_.expires_after(options_.timeout);
-    auto done = [self = shared_from_this(), body, chunk, more, interval](beast::error_code ec,
-                                                                         std::size_t) {
-      if (ec) {
-        self->Close();
-      } else if (more) {
-        self->PumpStream(body, interval);
-      } else {
-        self->stream_.expires_after(self->options_.timeout);
-        asio::async_write(self->stream_, http::make_chunk_last(),
-                          [self](beast::error_code, std::size_t) { self->LingeringClose(); });
-      }
-    };
-    if (chunk->empty()) {
-      done(beast::error_code{}, 0);
-      return;
-    }
-    asio::async_write(stream_, http::make_chunk(asio::buffer(*chunk)), std::move(done));
-  }
-
-  void AfterWrite(beast::error_code ec, bool keep_alive) {
-    if (ec) {
-      Close();
-    } else if (keep_alive) {
-      ReadHeader();
-    } else {
-      LingeringClose();
-    }
-  }
-
-  // Half-closes, then reads and discards what the client still sends (a refused body) until it
-  // closes too, so that closing with unread data (a TCP reset) cannot destroy our answer before
-  // the client reads it. Bounded in bytes and by one timeout.
-  void LingeringClose() {
-    beast::error_code ignored;
-    stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.expires_after(options_.timeout);
-    drain_budget_ = 2 * options_.max_body_bytes + (std::size_t{1} << 20);
-    Drain();
-  }
-
-  void Drain() {
-    stream_.async_read_some(asio::buffer(drain_),
-                            [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-                              if (ec || n >= self->drain_budget_) {
-                                self->Close();
-                                return;
-                              }
-                              self->drain_budget_ -= n;
-                              self->Drain();
-                            });
-  }
-
-  void Close() {
-    beast::error_code ignored;
-    poll_timer_.cancel();
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    stream_.close();
-  }
-
-  beast::tcp_stream stream_;
-  const HttpServerOptions& options_;
-  HttpHandler& handler_;
-  beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
-  // Instead of `parser_` once the head says the body goes to `spool_path_`.
-  std::optional<http::request_parser<http::file_body>> file_parser_;
-  std::string spool_path_;  // removed when the request is done or the session ends
-  std::uint64_t body_limit_ = 0;
-  std::optional<http::response<http::empty_body>> continue_;
-  std::array<char, std::size_t{16} << 10> drain_{};
-  std::size_t drain_budget_ = 0;
-  asio::steady_timer poll_timer_{stream_.get_executor()};
-  bool hung_up_ = false;  // a streamed body's client went away
-};
+  return context;
+}
 
 }  // namespace
 
@@ -437,7 +71,18 @@ struct HttpServer::Impl {
         });
         return;
       }
-      auto session = std::make_shared<Session>(std::move(socket), options, handler);
+      std::shared_ptr<SessionBase> session;
+      if (tls) {
+        auto tls_session = std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
+            options, handler, std::move(socket), *tls);
+        tls_session->Start();
+        session = std::move(tls_session);
+      } else {
+        auto plain =
+            std::make_shared<Session<beast::tcp_stream>>(options, handler, std::move(socket));
+        plain->Start();
+        session = std::move(plain);
+      }
       {
         std::lock_guard lock(mu);
         if (stopping) {
@@ -446,13 +91,13 @@ struct HttpServer::Impl {
         std::erase_if(sessions, [](const auto& weak) { return weak.expired(); });
         sessions.push_back(session);
       }
-      session->Start();
       Accept();
     });
   }
 
   const HttpServerOptions options;
   HttpHandler& handler;
+  std::unique_ptr<asio::ssl::context> tls;  // set when serving HTTPS
   asio::io_context io;
   tcp::acceptor acceptor{io};
   asio::steady_timer retry{io};
@@ -461,8 +106,8 @@ struct HttpServer::Impl {
   bool started = false;
 
   std::mutex mu;
-  bool stopping = false;                         // guarded by mu
-  std::vector<std::weak_ptr<Session>> sessions;  // guarded by mu
+  bool stopping = false;                             // guarded by mu
+  std::vector<std::weak_ptr<SessionBase>> sessions;  // guarded by mu
 };
 
 HttpServer::HttpServer(HttpServerOptions options, HttpHandler& handler)
@@ -475,6 +120,13 @@ HttpServer::~HttpServer() {
 Result<int> HttpServer::Start() {
   TY_CHECK(!impl_->started) << "HttpServer::Start called twice";
   impl_->started = true;
+  if (!impl_->options.tls_cert_file.empty() || !impl_->options.tls_key_file.empty()) {
+    Result<std::unique_ptr<asio::ssl::context>> tls = MakeTlsContext(impl_->options);
+    if (!tls.ok()) {
+      return tls.status();
+    }
+    impl_->tls = *std::move(tls);
+  }
   beast::error_code ec;
   const asio::ip::address address = asio::ip::make_address(impl_->options.host, ec);
   if (ec) {
@@ -508,7 +160,7 @@ void HttpServer::Stop() {
   }
   // Close the acceptor and every connection; once their operations are aborted the context runs
   // out of work and the threads return.
-  std::vector<std::weak_ptr<Session>> sessions;
+  std::vector<std::weak_ptr<SessionBase>> sessions;
   {
     std::lock_guard lock(impl_->mu);
     impl_->stopping = true;

@@ -1,5 +1,5 @@
 // An HTTP/1.1 server on Boost.Beast that knows nothing of jobs: it reads requests, hands each to
-// an `HttpHandler`, and writes the answer back.
+// an `HttpHandler`, and writes the answer back; over TLS (OpenSSL) when given a certificate.
 //
 // One `io_context` run by a small pool of threads; each connection is served on its own strand,
 // one request at a time, with keep-alive. Limits: a whole request head (request line and headers)
@@ -37,6 +37,10 @@ struct HttpServerOptions {
   std::vector<std::string> spool_prefixes;  // e.g. "/upload/"; empty: every body in memory
   std::string spool_dir;                    // must exist when `spool_prefixes` is not empty
   std::uint64_t max_spooled_body_bytes = std::uint64_t{5} << 30;
+  // HTTPS (issue #17): the certificate chain and its private key, PEM files. Both empty: plain
+  // HTTP.
+  std::string tls_cert_file;
+  std::string tls_key_file;
 };
 
 // Called on the pool's threads, concurrently for different connections.
@@ -59,7 +63,8 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // Binds, listens and starts the threads; returns the port bound. Call at most once.
-  // INVALID_ARGUMENT for a bad host, UNAVAILABLE when the address cannot be bound.
+  // INVALID_ARGUMENT for a bad host or a TLS certificate or key OpenSSL refuses (on "tls-cert",
+  // "tls-key"), UNAVAILABLE when the address cannot be bound.
   Result<int> Start();
 
   // Stops accepting, closes every connection and joins the threads. A request being handled

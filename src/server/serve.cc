@@ -62,6 +62,11 @@ Status CheckAuthChoice(const ServeOptions& options, const ListenAddress& address
     return Status::InvalidArgument(
         {{"auth", fmt::format("unknown value \"{}\": none or tokens", options.auth)}});
   }
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    return Status::InvalidArgument(
+        {{options.tls_cert.empty() ? "tls-cert" : "tls-key",
+          "--tls-cert and --tls-key go together: give both or neither"}});
+  }
   if (options.auth == "none" && !options.insecure_no_auth && !IsLoopbackHost(address.host)) {
     return Status::FailedPrecondition(fmt::format(
         "refusing to serve {} without authentication: anyone who can reach it could run any "
@@ -94,8 +99,9 @@ int Serve(const ServeOptions& options) {
   }
   const ListenAddress address = *ParseListenAddress(options.listen);
   const bool v6 = address.host.find(':') != std::string::npos;
-  fmt::print(stderr, "trainyard: serving on http://{}{}{}:{}/ (data dir {})\n", v6 ? "[" : "",
-             address.host, v6 ? "]" : "", *port, options.data_dir);
+  fmt::print(stderr, "trainyard: serving on {}://{}{}{}:{}/ (data dir {})\n",
+             options.tls_cert.empty() ? "http" : "https", v6 ? "[" : "", address.host,
+             v6 ? "]" : "", *port, options.data_dir);
   for (const sched::Node& node : (*daemon)->inventory().nodes) {
     int real = 0;
     int emulated = 0;

@@ -65,6 +65,9 @@ struct ServeOptions {
   // checked against its grants; the tokens are in `<data dir>/tokens.db`).
   std::string auth = "none";
   bool insecure_no_auth = false;  // the operator's explicit choice to serve others unchecked
+  // HTTPS: the certificate chain and private key (PEM); both or neither.
+  std::string tls_cert;
+  std::string tls_key;
 };
 
 struct ListenAddress {
@@ -85,7 +88,8 @@ Status CheckAuthChoice(const ServeOptions& options, const ListenAddress& address
 
 // Runs the daemon; returns the process exit code (0 after a clean shutdown on SIGINT/SIGTERM,
 // 1 when it could not start, with the reason on stderr). Once listening it prints one line to
-// stderr, "trainyard: serving on http://127.0.0.1:PORT/ (data dir DIR)", with the real port.
+// stderr, "trainyard: serving on http://127.0.0.1:PORT/ (data dir DIR)", with the real port
+// (https:// with a certificate).
 int Serve(const ServeOptions& options);
 
 }  // namespace trainyard::server

@@ -112,12 +112,12 @@ TEST(SubmitTraining, APackagePathWithoutAStagingLocationIsRefusedBeforeAnyReques
 }
 
 TEST(SubmitTraining, RefusesAServerUrlItCannotUse) {
-  const Outcome o = RunCli(Submit({"--server", "https://ml.example.com/"}));
+  const Outcome o = RunCli(Submit({"--server", "ftp://ml.example.com/"}));
   EXPECT_EQ(o.rc, 1);
   EXPECT_EQ(o.err,
             "ERROR: (trainyard.jobs.submit.training) Invalid server URL "
-            "[https://ml.example.com/]: https is not supported; trainyard serves plain HTTP. "
-            "Expected http://HOST[:PORT]/, such as http://127.0.0.1:8470/.\n");
+            "[ftp://ml.example.com/]: it does not start with http:// or https://. "
+            "Expected http[s]://HOST[:PORT]/, such as http://127.0.0.1:8470/.\n");
 }
 
 TEST(SubmitTraining, StreamLogsWithAsyncIsRefusedBeforeAnyRequest) {

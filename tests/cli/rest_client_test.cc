@@ -15,6 +15,7 @@ struct UrlCase {
   std::string host;  // "" when the URL is refused
   int port = 0;
   std::string base_path;
+  bool tls = false;
 };
 
 class ParseServerUrlTest : public ::testing::TestWithParam<UrlCase> {};
@@ -35,6 +36,7 @@ TEST_P(ParseServerUrlTest, SplitsOrRefuses) {
   EXPECT_EQ(server->port, c.port);
   EXPECT_EQ(server->base_path, c.base_path);
   EXPECT_EQ(server->text, c.url);
+  EXPECT_EQ(server->tls, c.tls);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -46,7 +48,9 @@ INSTANTIATE_TEST_SUITE_P(
                       UrlCase{"UpperCaseScheme", "HTTP://h:1/", "h", 1, "/"},
                       UrlCase{"PathPrefix", "http://h:9/ml", "h", 9, "/ml/"},
                       UrlCase{"Ipv6", "http://[::1]:8470/", "::1", 8470, "/"},
-                      UrlCase{"Https", "https://h/"}, UrlCase{"NoScheme", "127.0.0.1:8470"},
+                      UrlCase{"Https", "https://h/", "h", 443, "/", true},
+                      UrlCase{"HttpsWithPort", "HTTPS://[::1]:8443/ml", "::1", 8443, "/ml/", true},
+                      UrlCase{"OtherScheme", "ftp://h/"}, UrlCase{"NoScheme", "127.0.0.1:8470"},
                       UrlCase{"NoHost", "http://:8470/"}, UrlCase{"EmptyPort", "http://h:/"},
                       UrlCase{"PortZero", "http://h:0/"}, UrlCase{"PortTooBig", "http://h:65536/"},
                       UrlCase{"PortNotANumber", "http://h:http/"},

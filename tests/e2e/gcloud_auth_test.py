@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Tokens and roles with the real clients (issue #17): `trainyard serve --auth tokens`, tokens
 made by `trainyard auth create-token`, and the real gcloud (Cloud SDK 528) sending them from
-`auth/access_token_file`, and the trainyard CLI from `--token-file` and $TRAINYARD_TOKEN.
+`auth/access_token_file`, and the trainyard CLI from `--token-file` and $TRAINYARD_TOKEN. Then
+the same over TLS (`--tls-cert`/`--tls-key`, a CA made here with openssl): gcloud with
+`core/custom_ca_certs_file`, the CLI with `--ca-file`, and kubectl, which sends a kubeconfig's
+`tokenFile` only over https.
 
 An editor of project p uploads, submits, describes and follows a job's logs; a viewer reads but
 is refused a cancel and an upload with 403; no token is 401; an editor of another project is
@@ -24,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402  (needs the path above)
 
 GCLOUD = gcloud_env.GCLOUD
+KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
 TRAINYARD = None  # set by main()
 PROJECT = "p"
 BUCKET = "e2e-auth"
@@ -214,6 +218,124 @@ class GcloudAuthTest(gcloud_env.ServerTestCase):
                           server.log())
         finally:
             server.stop_cleanly()
+
+
+def make_certificates(directory):
+    """A CA and a server certificate it signs for 127.0.0.1 and localhost, made with openssl;
+    returns (ca.pem, server.pem, server.key) paths."""
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=directory, check=True, capture_output=True)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out",
+            "ca.pem", "-days", "2", "-subj", "/CN=trainyard e2e CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out",
+            "server.csr", "-subj", "/CN=127.0.0.1")
+    with open(os.path.join(directory, "san.ext"), "w", encoding="utf-8") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+            "-CAcreateserial", "-out", "server.pem", "-days", "2", "-extfile", "san.ext")
+    return tuple(os.path.join(directory, name) for name in ("ca.pem", "server.pem", "server.key"))
+
+
+class GcloudAuthTlsTest(gcloud_env.ServerTestCase):
+    """`serve --auth tokens --tls-cert --tls-key`: every client over https with the test CA."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(GCLOUD):
+            raise unittest.SkipTest("gcloud is not installed")
+        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-tls-")
+        cls.data = os.path.join(cls.tmp, "data")
+        try:
+            cls.ca, cert, key = make_certificates(cls.tmp)
+        except Exception:
+            shutil.rmtree(cls.tmp, ignore_errors=True)
+            raise
+        cls.token_files = {}
+        for name, role in (("editor", "editor"), ("viewer", "viewer")):
+            made = subprocess.run([TRAINYARD, "auth", "create-token", name, "--role", role,
+                                   "--project", PROJECT, "--data-dir", cls.data],
+                                  capture_output=True, text=True, check=True)
+            path = os.path.join(cls.tmp, name + ".token")
+            with open(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+                f.write(made.stdout)
+            cls.token_files[name] = path
+        cls.server = gcloud_env.start_server(
+            TRAINYARD, cls.tmp, cls.data,
+            ["--auth", "tokens", "--tls-cert", cert, "--tls-key", key])
+        if not cls.server.url.startswith("https://"):
+            cls.tearDownClass()
+            raise AssertionError("not serving https: " + cls.server.log())
+        cls.env = gcloud_env.gcloud_environment(
+            os.path.join(cls.tmp, "gcloud"), PROJECT, cls.server.url,
+            logging_url=cls.server.url, token_file=cls.token_files["editor"], ca_file=cls.ca)
+        # Only the configuration names the CA: no bundle from the environment may stand in.
+        for name in ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"):
+            cls.env.pop(name, None)
+
+    def run_command(self, argv, env=None):
+        proc = subprocess.run(argv, env=env, cwd=self.tmp, capture_output=True, text=True,
+                              timeout=COMMAND_TIMEOUT_S)
+        return gcloud_env.Run(proc)
+
+    def gcloud(self, *args):
+        return self.run_command([GCLOUD, *args], self.env)
+
+    def test_gcloud_works_over_https_with_the_custom_ca(self):
+        made = self.gcloud("storage", "buckets", "create", "gs://e2e-tls")
+        self.assertEqual(made.rc, 0, made)
+        local = os.path.join(self.tmp, "over-tls.txt")
+        with open(local, "w", encoding="utf-8") as f:
+            f.write("encrypted on the wire\n")
+        copied = self.gcloud("storage", "cp", local, "gs://e2e-tls/over-tls.txt")
+        self.assertEqual(copied.rc, 0, copied)
+        cat = self.gcloud("storage", "cat", "gs://e2e-tls/over-tls.txt")
+        self.assertEqual(cat.out, "encrypted on the wire\n", cat)
+        listed = self.gcloud("ai-platform", "jobs", "list")
+        self.assertEqual(listed.rc, 0, listed)
+        denied = self.gcloud("ai-platform", "jobs", "describe", "x", "--project", "q")
+        self.assertNotEqual(denied.rc, 0, denied)
+        self.assertIn("PERMISSION_DENIED", denied.err)
+
+    def test_gcloud_refuses_a_server_its_ca_did_not_sign(self):
+        env = dict(self.env, CLOUDSDK_CORE_CUSTOM_CA_CERTS_FILE="/etc/ssl/certs/ca-certificates.crt")
+        run = self.run_command([GCLOUD, "ai-platform", "jobs", "list"], env)
+        self.assertNotEqual(run.rc, 0, run)
+        self.assertIn("CERTIFICATE_VERIFY_FAILED", run.err)
+
+    def test_the_trainyard_cli_verifies_with_its_ca_file(self):
+        base = [TRAINYARD, "jobs", "list", "--server", self.server.url, "--project", PROJECT,
+                "--token-file", self.token_files["viewer"]]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
+        ok = self.run_command([*base, "--ca-file", self.ca], env)
+        self.assertEqual(ok.rc, 0, ok)
+        by_env = self.run_command(base, dict(env, TRAINYARD_CA_FILE=self.ca))
+        self.assertEqual(by_env.rc, 0, by_env)
+        untrusted = self.run_command(base, env)
+        self.assertEqual(untrusted.rc, 1, untrusted)
+        self.assertIn("TLS handshake", untrusted.err)
+        plain = self.run_command([*base[:3], "--server",
+                                  self.server.url.replace("https://", "http://"),
+                                  *base[5:]], env)
+        self.assertEqual(plain.rc, 1, plain)
+        self.assertIn("This server speaks HTTPS only", plain.err)
+
+    def test_kubectl_sends_its_token_over_https(self):
+        made = self.run_command([TRAINYARD, "kubeconfig", "--server", self.server.url,
+                                 "--namespace", PROJECT, "--token-file",
+                                 self.token_files["viewer"], "--certificate-authority", self.ca])
+        self.assertEqual(made.rc, 0, made)
+        config = os.path.join(self.tmp, "kubeconfig")
+        with open(config, "w", encoding="utf-8") as f:
+            f.write(made.out)
+        env = dict(os.environ, KUBECONFIG=config, HOME=self.tmp)
+        listed = self.run_command([KUBECTL, "get", "tfjobs"], env)
+        self.assertEqual(listed.rc, 0, listed)
+        self.assertIn("No resources found in p namespace.", listed.err)
+        deleted = self.run_command([KUBECTL, "delete", "tfjob", "x"], env)
+        self.assertNotEqual(deleted.rc, 0, deleted)
+        self.assertIn('User "viewer" cannot delete resource "tfjobs" in API group '
+                      '"kubeflow.org" in the namespace "p"', deleted.err)
 
 
 def _set_trainyard(path):

@@ -68,13 +68,14 @@ def backend_setup(tmp):
 
 
 def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=None,
-                       token_file=None):
+                       token_file=None, ca_file=None):
     """An environment whose CLOUDSDK_CONFIG is a private configuration at `config_dir`.
 
     The configuration (reference §1.1 and §15) points the ml API at `url` (which ends with "/"),
     storage at `storage_url` (default `url + "storage/v1/"`) and, when given, logging at
     `logging_url`; it sends no credentials (or, with `token_file`, the token in that file:
-    `auth/access_token_file`, issue #17), reports no usage and checks for no update. The file is
+    `auth/access_token_file`, issue #17; an https server's CA in `ca_file`:
+    `core/custom_ca_certs_file`), reports no usage and checks for no update. The file is
     written directly: six `gcloud config set` calls would cost about ten seconds.
     """
     sections = {
@@ -84,6 +85,8 @@ def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=N
                  else {"disable_credentials": "true"}),
         "component_manager": {"disable_update_check": "true"},
     }
+    if ca_file:
+        sections["core"]["custom_ca_certs_file"] = ca_file
     if logging_url:
         sections["api_endpoint_overrides"]["logging"] = logging_url
     os.makedirs(os.path.join(config_dir, "configurations"), exist_ok=True)
@@ -133,7 +136,7 @@ class TrainyardServer:
     `log()` so that a failure can show it.
     """
 
-    _SERVING = re.compile(r"trainyard: serving on (http://[^/\s]+:(\d+)/)")
+    _SERVING = re.compile(r"trainyard: serving on (https?://[^/\s]+:(\d+)/)")
 
     def __init__(self, trainyard, data_dir, extra_args=(), extra_env=None, listen="127.0.0.1:0"):
         self._args = [trainyard, "serve", "--listen", listen, "--data-dir", data_dir,
