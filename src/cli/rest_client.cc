@@ -110,14 +110,14 @@ std::string PercentEncode(std::string_view text) {
 }
 
 RestClient::RestClient(ServerUrl server, RestOptions options)
-    : server_(std::move(server)), options_(options) {}
+    : server_(std::move(server)), options_(std::move(options)) {}
 
 Result<RestClient> RestClient::ForUrl(std::string_view url, RestOptions options) {
   auto server = ParseServerUrl(url);
   if (!server.ok()) {
     return server.status();
   }
-  return RestClient(*std::move(server), options);
+  return RestClient(*std::move(server), std::move(options));
 }
 
 Result<std::string> RestClient::Call(std::string_view method, std::string_view path,

@@ -128,7 +128,7 @@ std::uint64_t ReceivedBytes(std::string_view range) {
 }  // namespace
 
 StorageClient::StorageClient(ServerUrl server, RestOptions rest, UploadOptions upload)
-    : server_(std::move(server)), rest_(rest), upload_(upload) {}
+    : server_(std::move(server)), rest_(std::move(rest)), upload_(upload) {}
 
 Status StorageClient::Upload(const fs::path& local_path, const ObjectRef& destination) const {
   std::error_code ec;
