@@ -23,6 +23,7 @@ json EncodeContext(const plan::PlanContext& context) {
       {"runtimeModules", context.runtime_modules},
       {"gcsMount", context.gcs_mount},
       {"storageEmulatorHost", context.storage_emulator_host},
+      {"accessToken", context.access_token},
   };
 }
 
@@ -39,6 +40,8 @@ plan::PlanContext DecodeContext(const json& in) {
   context.runtime_modules = in.value("runtimeModules", std::string());
   context.gcs_mount = in.at("gcsMount").get<std::string>();
   context.storage_emulator_host = in.at("storageEmulatorHost").get<std::string>();
+  // Absent from the launch files of servers before tokens (issue #17).
+  context.access_token = in.value("accessToken", std::string());
   return context;
 }
 

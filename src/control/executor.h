@@ -30,6 +30,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -54,6 +55,9 @@ struct ExecutorOptions {
   std::string data_dir;               // jobs/ are under it (control/job_layout.h)
   std::string gcs_mount;              // the bucket store's root: gs://b/o is <gcs_mount>/b/o
   std::string storage_emulator_host;  // given to replicas as STORAGE_EMULATOR_HOST
+  // The token a job's replicas get as TRAINYARD_TOKEN (issue #17; store/job_tokens.h); unset
+  // when the server checks no tokens.
+  std::function<std::string(std::string_view project, std::string_view job_id)> job_token;
   sched::Inventory inventory;
   sched::Accounting accounting = sched::Accounting::kShared;
   std::string python = "python3";  // interpreter for runtime-version jobs

@@ -147,6 +147,9 @@ void Executor::Launch(Run& run) {
   context.gcs_mount = options_.gcs_mount;
   context.runtime_modules = options_.runtime_pythonpath;
   context.storage_emulator_host = options_.storage_emulator_host;
+  if (options_.job_token) {
+    context.access_token = options_.job_token(run.project, run.job_id);
+  }
   context.containers_on_host = options_.containers_on_host;
   if (!run.trial_id.empty()) {
     std::error_code error;

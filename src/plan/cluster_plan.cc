@@ -248,6 +248,9 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   if (!context.storage_emulator_host.empty()) {
     env.emplace_back("STORAGE_EMULATOR_HOST", context.storage_emulator_host);
   }
+  if (!context.access_token.empty()) {
+    env.emplace_back("TRAINYARD_TOKEN", context.access_token);
+  }
   if (!context.pythonpath.empty() && shape.config.image_uri.empty()) {
     env.emplace_back("PYTHONPATH", context.pythonpath);
   }

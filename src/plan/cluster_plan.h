@@ -91,7 +91,9 @@ struct PlanContext {
   std::string runtime_modules;
   std::string gcs_mount;              // local directory holding gs:// buckets ("" when none)
   std::string storage_emulator_host;  // "http://127.0.0.1:8470" ("" when none)
-  int pytorch_master_port = 0;        // MASTER_PORT
+  // TRAINYARD_TOKEN: the job's own token for a server that checks tokens ("" when none).
+  std::string access_token;
+  int pytorch_master_port = 0;  // MASTER_PORT
   // Container replicas run their command on the host (`--containers host`): no hosts file, so
   // a Kubeflow job's peers are named by their hosts.
   bool containers_on_host = false;

@@ -13,6 +13,7 @@
 #include "server/logging_v2_handlers.h"
 #include "server/rpc_error.h"
 #include "server/storage_v1_json.h"
+#include "store/job_tokens.h"
 
 namespace trainyard::server {
 namespace {
@@ -109,9 +110,11 @@ HttpResponse PermissionDenied(ErrorDialect dialect, std::string_view who,
       "Permission '{}' denied on resource '{}' (or it may not exist).", permission, resource)));
 }
 
-AccessControl::AccessControl(const store::TokenStore& tokens, const store::BucketStore* buckets,
+AccessControl::AccessControl(ServerAccess access, const store::BucketStore* buckets,
                              const Clock& clock)
-    : tokens_(tokens), buckets_(buckets), clock_(clock) {}
+    : access_(std::move(access)), buckets_(buckets), clock_(clock) {
+  TY_CHECK(access_.tokens != nullptr) << "AccessControl without a token store";
+}
 
 bool AccessControl::IsOpen(const HttpRequest& request) {
   const std::string_view target = request.target;
@@ -138,10 +141,20 @@ std::variant<Principal, HttpResponse> AccessControl::Authenticate(
                            "Request had invalid authentication credentials: the token is not "
                            "one this server issued, or it was revoked.");
   };
+  if (credential.token.starts_with(store::kJobTokenPrefix)) {
+    std::optional<Principal> job =
+        access_.job_tokens ? access_.job_tokens(credential.token) : std::nullopt;
+    if (!job) {
+      return Unauthenticated(dialect,
+                             "Request had invalid authentication credentials: a job's token "
+                             "works only while its job runs, on the server that started it.");
+    }
+    return *std::move(job);
+  }
   if (!access::IsTokenSyntax(credential.token)) {
     return invalid();
   }
-  Result<store::TokenInfo> token = tokens_.Find(credential.token);
+  Result<store::TokenInfo> token = access_.tokens->Find(credential.token);
   if (!token.ok()) {
     if (token.status().code() == Code::kNotFound) {
       return invalid();

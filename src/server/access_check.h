@@ -19,6 +19,7 @@
 // the grants to its own verbs through `KubeCaller`). Thread-safe.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,11 +59,19 @@ std::span<const RouteAccess> RouteAccessTable();
 enum class ErrorDialect { kGoogle, kStorage, kKubernetes };
 ErrorDialect DialectOf(std::string_view target);
 
+// What the server checks callers against; `tokens` unset: it checks nobody.
+struct ServerAccess {
+  const store::TokenStore* tokens = nullptr;  // people's and robots' tokens
+  // A replica's own token ("tyj.…", store/job_tokens.h): the caller it stands for, or nullopt
+  // when it is not one or its job has ended. Unset: such tokens are refused.
+  std::function<std::optional<access::Principal>(std::string_view token)> job_tokens;
+};
+
 class AccessControl {
  public:
-  // `buckets` may be null (no storage API). The collaborators must outlive this.
-  AccessControl(const store::TokenStore& tokens, const store::BucketStore* buckets,
-                const Clock& clock);
+  // `access.tokens` must be set; `buckets` may be null (no storage API). The collaborators must
+  // outlive this.
+  AccessControl(ServerAccess access, const store::BucketStore* buckets, const Clock& clock);
 
   // Whether `request` may be answered without a token (GET /healthz).
   static bool IsOpen(const HttpRequest& request);
@@ -76,7 +85,7 @@ class AccessControl {
                                         const RoutedRequest& request) const;
 
  private:
-  const store::TokenStore& tokens_;
+  ServerAccess access_;
   const store::BucketStore* buckets_;
   const Clock& clock_;
 };

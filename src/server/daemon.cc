@@ -23,6 +23,7 @@
 #include "sched/host_inventory.h"
 #include "server/server.h"
 #include "store/bucket_store.h"
+#include "store/job_tokens.h"
 #include "store/sqlite_job_store.h"
 #include "store/token_store.h"
 
@@ -186,7 +187,8 @@ struct Daemon::Impl {
   const Clock& clock;
   std::unique_ptr<store::JobStore> jobs;
   std::unique_ptr<store::BucketStore> buckets;
-  std::unique_ptr<store::TokenStore> tokens;  // --auth tokens; null otherwise
+  std::unique_ptr<store::TokenStore> tokens;     // --auth tokens; null otherwise
+  std::unique_ptr<store::JobTokens> job_tokens;  // with tokens: the replicas' own
   std::unique_ptr<control::JobController> controller;
   sched::Inventory inventory;
   // Exits reach the executor through here; the launcher exists before the executor does.
@@ -265,6 +267,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
       return tokens.status();
     }
     impl->tokens = std::move(*tokens);
+    auto job_tokens = store::JobTokens::Open(store::JobTokenKeyPath(options.data_dir));
+    if (!job_tokens.ok()) {
+      return job_tokens.status();
+    }
+    impl->job_tokens = std::move(*job_tokens);
   }
   const catalog::Catalog& catalog = catalog::Catalog::Builtin();
   impl->controller = std::make_unique<control::JobController>(*impl->jobs, catalog, clock);
@@ -304,6 +311,23 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
 
 Result<int> Daemon::Start() {
   Impl& d = *impl_;
+  // The server's callers: the token store's, and a job's replicas while the job has not ended,
+  // as editors of its project.
+  ServerAccess access{.tokens = d.tokens.get()};
+  if (d.job_tokens != nullptr) {
+    access.job_tokens = [&d](std::string_view token) -> std::optional<access::Principal> {
+      const std::optional<store::JobTokens::Subject> subject = d.job_tokens->Verify(token);
+      if (!subject) {
+        return std::nullopt;
+      }
+      const Result<model::Job> job = d.jobs->Get(subject->project, subject->job_id);
+      if (!job.ok() || model::IsTerminal(job->state)) {
+        return std::nullopt;
+      }
+      return access::Principal{.name = "job:" + subject->project + "/" + subject->job_id,
+                               .grants = {{access::Role::kEditor, subject->project}}};
+    };
+  }
   d.server = std::make_unique<Server>(
       HttpServerOptions{.host = d.address.host,
                         .port = d.address.port,
@@ -317,7 +341,7 @@ Result<int> Daemon::Start() {
         std::lock_guard lock(d.relay_mu);
         return d.relay_target != nullptr ? d.relay_target->Replicas(project, job_id) : std::nullopt;
       },
-      [&d] { return NodeViews(d.inventory); }, d.tokens.get());
+      [&d] { return NodeViews(d.inventory); }, std::move(access));
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();
@@ -327,6 +351,12 @@ Result<int> Daemon::Start() {
   executor.data_dir = d.options.data_dir;
   executor.gcs_mount = d.buckets->root();
   executor.storage_emulator_host = LoopbackUrl(d.address.host, *port, !d.options.tls_cert.empty());
+  if (d.job_tokens != nullptr) {
+    executor.job_token = [tokens = d.job_tokens.get()](std::string_view project,
+                                                       std::string_view job_id) {
+      return tokens->Issue(project, job_id);
+    };
+  }
   executor.inventory = d.inventory;
   executor.accounting =
       d.options.strict_resources ? sched::Accounting::kStrict : sched::Accounting::kShared;

@@ -39,14 +39,14 @@ struct Server::Impl final : HttpHandler {
   Impl(HttpServerOptions options, control::JobController& controller,
        const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c,
        std::string data_dir, ReplicaLookup replicas,
-       std::function<std::vector<kube::NodeView>()> nodes, const store::TokenStore* tokens)
+       std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access)
       : store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
              KubeApiOptions{.data_dir = data_dir, .replicas = replicas, .nodes = std::move(nodes)}),
         http(WithUploadSpool(std::move(options), buckets), *this) {
-    if (tokens != nullptr) {
-      access_control.emplace(*tokens, buckets, c);
+    if (access.tokens != nullptr) {
+      access_control.emplace(std::move(access), buckets, c);
     }
     AddMlV1Routes(router, controller);
     if (buckets != nullptr) {
@@ -139,10 +139,10 @@ struct Server::Impl final : HttpHandler {
 Server::Server(HttpServerOptions options, control::JobController& controller,
                const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
                std::string data_dir, ReplicaLookup replicas,
-               std::function<std::vector<kube::NodeView>()> nodes, const store::TokenStore* tokens)
+               std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access)
     : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock,
                                    std::move(data_dir), std::move(replicas), std::move(nodes),
-                                   tokens)) {}
+                                   std::move(access))) {}
 
 Server::~Server() {
   Stop();

@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "control/job_controller.h"
 #include "kube/tfjob_mapping.h"
+#include "server/access_check.h"
 #include "server/http_server.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/bucket_store.h"
@@ -28,14 +29,13 @@ class Server {
   // null (no storage routes); otherwise upload bodies are spooled to its scratch dir, up to
   // `options.max_spooled_body_bytes`. `data_dir`, when not empty, is where the jobs' logs are
   // (control/job_layout.h), served by the logging v2 `entries:list` route. `replicas`, when set,
-  // serves trainyard v1 (server/trainyard_v1_handlers.h). `tokens`, when set, turns
-  // authentication on: every request but `GET /healthz` needs a bearer token of that store, and
-  // each route the grants server/access_check.h says.
+  // serves trainyard v1 (server/trainyard_v1_handlers.h). `access.tokens`, when set, turns
+  // authentication on: every request but `GET /healthz` needs a bearer token of that store (or a
+  // running job's own), and each route the grants server/access_check.h says.
   Server(HttpServerOptions options, control::JobController& controller,
          const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
          std::string data_dir = {}, ReplicaLookup replicas = {},
-         std::function<std::vector<kube::NodeView>()> nodes = {},
-         const store::TokenStore* tokens = nullptr);
+         std::function<std::vector<kube::NodeView>()> nodes = {}, ServerAccess access = {});
   ~Server();  // Stop()s
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -32,6 +32,7 @@ BatchLaunch FullLaunch() {
   launch.context.pythonpath = "/shared/pkgs:/opt/rt";
   launch.context.gcs_mount = "/shared/buckets";
   launch.context.storage_emulator_host = "http://10.0.0.1:8470";
+  launch.context.access_token = "tyj.cA.ag.mac";
   launch.context.pytorch_master_port = 0;
   launch.first_port = 31000;
   launch.node_addresses = {{"n1", "10.0.0.1"}, {"n2", "10.0.0.2"}};
@@ -57,6 +58,7 @@ void ExpectSameLaunch(const BatchLaunch& got, const BatchLaunch& want) {
   EXPECT_EQ(got.context.pythonpath, want.context.pythonpath);
   EXPECT_EQ(got.context.gcs_mount, want.context.gcs_mount);
   EXPECT_EQ(got.context.storage_emulator_host, want.context.storage_emulator_host);
+  EXPECT_EQ(got.context.access_token, want.context.access_token);
   EXPECT_EQ(got.first_port, want.first_port);
   EXPECT_EQ(got.node_addresses, want.node_addresses);
   EXPECT_EQ(got.supervisor, want.supervisor);

@@ -43,6 +43,37 @@ TRAINER_PY = '''import sys
 print("trained with a token", flush=True)
 print("and logged on stderr", file=sys.stderr, flush=True)
 '''
+# A trainer that calls the storage API with its job's own token ($TRAINYARD_TOKEN), and without
+# one, and keeps the token in its job dir so the test can try it once the job has ended.
+STORAGE_CALL_PY = '''import argparse
+import os
+import urllib.error
+import urllib.request
+
+
+def status(url, token):
+    request = urllib.request.Request(url)
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--job-dir", required=True)
+args = parser.parse_args()
+token = os.environ["TRAINYARD_TOKEN"]
+with open(os.path.join(args.job_dir, "token.txt"), "w") as f:
+    f.write(token)
+base = os.environ["STORAGE_EMULATOR_HOST"] + "/storage/v1/b/"
+print("own project with the job's token: %d" % status(base + "e2e-auth/o", token), flush=True)
+print("own project without a token: %d" % status(base + "e2e-auth/o", None), flush=True)
+print("another project with the job's token: %d" % status(base[:-1] + "?project=q", token),
+      flush=True)
+'''
 DENIED_JOB = ("Permission 'ml.jobs.get' denied on resource 'projects/p/jobs/%s' (or it may not "
               "exist).")
 
@@ -82,7 +113,7 @@ class GcloudAuthTest(gcloud_env.ServerTestCase):
         cls.package = os.path.join(cls.tmp, "pkg", "authtrainer")
         os.makedirs(cls.package)
         for path, text in (("../setup.py", SETUP_PY), ("__init__.py", ""),
-                           ("task.py", TRAINER_PY)):
+                           ("task.py", TRAINER_PY), ("storage_call.py", STORAGE_CALL_PY)):
             with open(os.path.join(cls.package, path), "w", encoding="utf-8") as f:
                 f.write(text)
         made = cls.gcloud("editor", "storage", "buckets", "create", "gs://" + BUCKET)
@@ -135,6 +166,26 @@ class GcloudAuthTest(gcloud_env.ServerTestCase):
         described = self.gcloud("editor", "ai-platform", "jobs", "describe", JOB)
         self.assertEqual(described.rc, 0, described)
         self.assertIn("state: SUCCEEDED", described.out)
+
+    def test_a_replica_uses_its_jobs_own_token_while_the_job_runs(self):
+        job = "auth_token_job"
+        run = self.gcloud("editor", "ai-platform", "jobs", "submit", "training", job,
+                          "--package-path", self.package, "--module-name",
+                          "authtrainer.storage_call", "--staging-bucket", "gs://" + BUCKET,
+                          "--job-dir", "gs://%s/%s" % (BUCKET, job), "--stream-logs", *RUNTIME)
+        self.assertEqual(run.rc, 0, run)
+        logs = run.err + run.out
+        self.assertIn("own project with the job's token: 200", logs)
+        self.assertIn("own project without a token: 401", logs)
+        self.assertIn("another project with the job's token: 403", logs)
+        with open(os.path.join(self.data, "buckets", BUCKET, job, "token.txt"),
+                  encoding="utf-8") as f:
+            token = f.read()
+        self.assertTrue(token.startswith("tyj."), token)
+        self.assertNotIn(token, self.server.log())
+        ended = self.trainyard("jobs", "describe", job, token_env=token)
+        self.assertEqual(ended.rc, 1, ended)
+        self.assertIn("works only while its job runs", ended.err)
 
     def test_a_viewer_reads_but_may_not_change(self):
         described = self.gcloud("viewer", "ai-platform", "jobs", "describe", JOB)

@@ -24,10 +24,10 @@ LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens) {
       std::make_unique<control::JobController>(*store_, catalog::Catalog::Builtin(), clock_);
   options.host = "127.0.0.1";
   options.port = 0;
-  server_ = std::make_unique<server::Server>(options, *controller_, *store_, buckets_.get(), clock_,
-                                             dir_.path().string(), server::ReplicaLookup(),
-                                             std::function<std::vector<kube::NodeView>()>(),
-                                             check_tokens ? tokens_.get() : nullptr);
+  server_ = std::make_unique<server::Server>(
+      options, *controller_, *store_, buckets_.get(), clock_, dir_.path().string(),
+      server::ReplicaLookup(), std::function<std::vector<kube::NodeView>()>(),
+      server::ServerAccess{.tokens = check_tokens ? tokens_.get() : nullptr});
   auto port = server_->Start();
   TY_CHECK(port.ok()) << port.status().ToString();
   port_ = *port;

@@ -48,6 +48,18 @@ TEST(ReplicaEnv, OptionalVariablesAreLeftOutWhenNotGiven) {
   EXPECT_FALSE(EnvOf(launches->at(0), "CLOUD_ML_TRIAL_ID").has_value());
   EXPECT_FALSE(EnvOf(launches->at(0), "CLOUD_ML_HP_METRIC_TAG").has_value());
   EXPECT_FALSE(EnvOf(launches->at(0), "TPU_CONFIG").has_value());
+  EXPECT_FALSE(EnvOf(launches->at(0), "TRAINYARD_TOKEN").has_value());
+}
+
+TEST(ReplicaEnv, EveryReplicaGetsTheJobsOwnTokenWhenTheServerChecksTokens) {
+  PlanContext context = testing::Context();
+  context.access_token = "tyj.cA.ag.mac";
+  const Result<std::vector<ReplicaLaunch>> launches =
+      Plan(trainyard::testing::ValidRuntimeJob(), {}, context);
+  ASSERT_TRUE(launches.ok());
+  for (const ReplicaLaunch& launch : *launches) {
+    EXPECT_EQ(EnvOf(launch, "TRAINYARD_TOKEN"), "tyj.cA.ag.mac") << launch.task_name;
+  }
 }
 
 TEST(ReplicaEnv, ContextJobIdWinsOverTheJobs) {
