@@ -96,6 +96,11 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   serve->add_option("--threads", serve_options.threads, "HTTP worker threads (default 2).")
       ->check(CLI::Range(1, 64));
   serve
+      ->add_option("--max-connections", serve_options.max_connections,
+                   "Open HTTP connections at most; one more is answered 503 at once (default "
+                   "512; keep it under the process's open-file limit).")
+      ->check(CLI::Range(1, 1'000'000));
+  serve
       ->add_option("--accelerator-emulation", serve_options.accelerator_emulation,
                    "Emulate N devices of every GPU/TPU type on this machine, so GPU/TPU jobs run "
                    "without them (replicas see CUDA_VISIBLE_DEVICES=\"\"); alone, N is 64.")

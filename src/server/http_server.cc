@@ -71,6 +71,11 @@ struct HttpServer::Impl {
         });
         return;
       }
+      if (AtCapacity()) {
+        RefuseBusy(std::move(socket));
+        Accept();
+        return;
+      }
       std::shared_ptr<SessionBase> session;
       if (tls) {
         auto tls_session = std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
@@ -92,6 +97,32 @@ struct HttpServer::Impl {
         sessions.push_back(session);
       }
       Accept();
+    });
+  }
+
+  // Whether `max_connections` connections are open (forgetting those that have closed).
+  bool AtCapacity() {
+    std::lock_guard lock(mu);
+    std::erase_if(sessions, [](const auto& weak) { return weak.expired(); });
+    return sessions.size() >= options.max_connections;
+  }
+
+  // One connection too many: a plain 503 saying so, written without reading anything, then the
+  // close. The connections already open go on.
+  static void RefuseBusy(tcp::socket socket) {
+    static const std::string kAnswer = [] {
+      const std::string body = R"({"error":{"code":503,"message":"The server has too many open )"
+                               R"(connections; retry shortly.","status":"UNAVAILABLE"}})";
+      return fmt::format(
+          "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; "
+          "charset=UTF-8\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{}",
+          body.size(), body);
+    }();
+    auto held = std::make_shared<tcp::socket>(std::move(socket));
+    asio::async_write(*held, asio::buffer(kAnswer), [held](beast::error_code, std::size_t) {
+      beast::error_code ignored;
+      held->shutdown(tcp::socket::shutdown_send, ignored);
+      held->close(ignored);
     });
   }
 

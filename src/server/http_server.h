@@ -4,10 +4,11 @@
 // One `io_context` run by a small pool of threads; each connection is served on its own strand,
 // one request at a time, with keep-alive. Limits: a whole request head (request line and headers)
 // of at most `max_header_bytes` (431 beyond), a body of at most `max_body_bytes` (413 beyond,
-// refused from its Content-Length before it is read), and `timeout` for each read or write (an
-// idle keep-alive connection is closed after it). A request that cannot be read is answered by
-// `HttpHandler::Reject` and the connection closed, after draining what the client still sends so
-// that it can read the answer.
+// refused from its Content-Length before it is read), `timeout` for each read or write (an idle
+// keep-alive connection is closed after it; a request head must arrive whole within it, so a
+// client that trickles its headers is dropped), and at most `max_connections` open connections.
+// A request that cannot be read is answered by `HttpHandler::Reject` and the connection closed,
+// after draining what the client still sends so that it can read the answer.
 //
 // Large bodies: a request whose path starts with one of `spool_prefixes` has its body written to
 // a new file in `spool_dir` as it arrives (up to `max_spooled_body_bytes`), and a response may
@@ -34,6 +35,9 @@ struct HttpServerOptions {
   std::size_t max_body_bytes = std::size_t{10} << 20;
   std::size_t max_header_bytes = std::size_t{16} << 10;
   std::chrono::milliseconds timeout{30'000};
+  // Open connections at most; one more is answered 503 and closed at once, so idle and slow
+  // clients cannot take every descriptor (issue #17).
+  std::size_t max_connections = 512;
   std::vector<std::string> spool_prefixes;  // e.g. "/upload/"; empty: every body in memory
   std::string spool_dir;                    // must exist when `spool_prefixes` is not empty
   std::uint64_t max_spooled_body_bytes = std::uint64_t{5} << 30;
