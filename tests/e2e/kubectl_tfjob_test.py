@@ -102,6 +102,17 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
                                  "--format", "{{.Names}}"], capture_output=True, text=True)
         return listed.stdout.split()
 
+    def settled_containers_of(self, job_id, count, timeout=60):
+        """The job's containers once there are `count` of them (or the deadline passed). A
+        replica is "started" when its podman client runs, a moment before podman has made its
+        container: a busy machine makes that moment longer, so wait for the containers."""
+        deadline = time.monotonic() + timeout
+        names = self.containers_of(job_id)
+        while len(names) != count and time.monotonic() < deadline:
+            time.sleep(0.2)
+            names = self.containers_of(job_id)
+        return names
+
     # -- tests ------------------------------------------------------------------------------
 
     def test_the_seed_manifest_runs_to_succeeded(self):
@@ -162,7 +173,7 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         grown = self.kubectl("apply", "-f", "-", stdin=text.replace("replicas: 2", "replicas: 3"))
         self.assertNotEqual(grown.rc, 0)
         self.assertIn("the TFJob has started", grown.err)
-        self.assertEqual(len(self.containers_of("sleepy")), 2)
+        self.assertEqual(len(self.settled_containers_of("sleepy", 2)), 2)
         self.ok("delete", "tfjob", "sleepy", "--timeout=60s", timeout=80)
         self.assertEqual(self.containers_of("sleepy"), [])
         self.assertNotEqual(self.kubectl("get", "tfjob", "sleepy").rc, 0)
@@ -170,19 +181,16 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
     def test_suspend_stops_the_replicas_and_resume_runs_them_again(self):
         self.ok("apply", "-f", "-", stdin=manifest("pausable", ["--mode=sleep", "--seconds=120"]))
         self.ok("wait", "--for=condition=Running", "tfjob/pausable", "--timeout=60s", timeout=80)
-        self.assertEqual(len(self.containers_of("pausable")), 2)
+        self.assertEqual(len(self.settled_containers_of("pausable", 2)), 2)
         self.ok("patch", "tfjob", "pausable", "--type=merge", "-p",
                 '{"spec":{"runPolicy":{"suspend":true}}}')
         self.ok("wait", "--for=condition=Suspended", "tfjob/pausable", "--timeout=60s",
                 timeout=80)
-        deadline = time.monotonic() + 60
-        while self.containers_of("pausable") and time.monotonic() < deadline:
-            time.sleep(0.5)
-        self.assertEqual(self.containers_of("pausable"), [])
+        self.assertEqual(self.settled_containers_of("pausable", 0), [])
         self.ok("patch", "tfjob", "pausable", "--type=merge", "-p",
                 '{"spec":{"runPolicy":{"suspend":false}}}')
         self.ok("wait", "--for=condition=Running", "tfjob/pausable", "--timeout=60s", timeout=80)
-        self.assertEqual(len(self.containers_of("pausable")), 2)
+        self.assertEqual(len(self.settled_containers_of("pausable", 2)), 2)
         self.ok("delete", "tfjob", "pausable", "--timeout=60s", timeout=80)
 
     def test_an_invalid_manifest_is_refused_with_the_field(self):

@@ -348,5 +348,24 @@ TEST_F(ProcessLauncherTest, FreePortsAreDistinctLoopbackPorts) {
   EXPECT_TRUE(none->empty());
 }
 
+// An outgoing connection's source port is one of the kernel's ephemeral ports: replica ports are
+// chosen below that range, so no connection can take one between the choice and the replica's
+// bind.
+TEST_F(ProcessLauncherTest, FreePortsLieBelowTheEphemeralRange) {
+  std::ifstream range("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 0;
+  int high = 0;
+  ASSERT_TRUE(range >> low >> high);
+  if (low < 11000) {
+    GTEST_SKIP() << "the ephemeral range starts at " << low << ": no room below it";
+  }
+  Result<std::vector<int>> ports = launcher_.FreePorts(50);
+  ASSERT_TRUE(ports.ok()) << ports.status().ToString();
+  for (int port : *ports) {
+    EXPECT_GE(port, 10000);
+    EXPECT_LT(port, low);
+  }
+}
+
 }  // namespace
 }  // namespace trainyard::run::local

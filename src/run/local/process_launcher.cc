@@ -6,6 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -20,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/check.h"
+#include "base/file.h"
 #include "base/unique_fd.h"
 #include "run/local/supervisor_command.h"
 
@@ -237,7 +242,52 @@ void ProcessLauncher::SignalGroup(int pid, int signal) {
   kill(-pid, signal);  // ESRCH: the group is gone already, which is fine
 }
 
+namespace {
+
+// The kernel's range of ephemeral ports (what connect() and bind(port 0) take), from
+// /proc/sys/net/ipv4/ip_local_port_range; Linux's default when it cannot be read.
+std::pair<int, int> EphemeralRange() {
+  int low = 32768;
+  int high = 60999;
+  if (std::optional<std::string> text = ReadFileText("/proc/sys/net/ipv4/ip_local_port_range")) {
+    std::istringstream in(*text);
+    int read_low = 0;
+    int read_high = 0;
+    if (in >> read_low >> read_high && read_low > 0 && read_low <= read_high) {
+      low = read_low;
+      high = read_high;
+    }
+  }
+  return {low, high};
+}
+
+// Binds `fd` to 127.0.0.1:`port` (0: any); the port bound, or -1.
+int BindLoopback(int fd, int port) {
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  socklen_t len = sizeof(addr);
+  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the sockets API
+  auto* generic = reinterpret_cast<sockaddr*>(&addr);
+  if (bind(fd, generic, sizeof(addr)) != 0 || getsockname(fd, generic, &len) != 0) {
+    return -1;
+  }
+  return ntohs(addr.sin_port);
+}
+
+}  // namespace
+
+// Ports below the ephemeral range when there is room (10000 up to it): between this check and
+// the replica's own bind, no outgoing connection of this machine can take them as its source
+// port, which on a busy machine (many short connections) it otherwise sometimes did. Chosen at
+// random, so that two servers on one machine rarely pick the same one.
 Result<std::vector<int>> ProcessLauncher::FreePorts(int count) {
+  constexpr int kLowest = 10000;
+  const auto [ephemeral_low, ephemeral_high] = EphemeralRange();
+  const bool below = ephemeral_low - kLowest >= 1000;
+  std::mt19937 random(std::random_device{}());
+  std::uniform_int_distribution<int> pick(kLowest, below ? ephemeral_low - 1 : kLowest);
   std::vector<int> sockets;
   std::vector<int> ports;
   Status status;
@@ -248,18 +298,18 @@ Result<std::vector<int>> ProcessLauncher::FreePorts(int count) {
       break;
     }
     sockets.push_back(fd);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
-    socklen_t len = sizeof(addr);
-    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): the sockets API
-    auto* generic = reinterpret_cast<sockaddr*>(&addr);
-    if (bind(fd, generic, sizeof(addr)) != 0 || getsockname(fd, generic, &len) != 0) {
+    int port = -1;
+    for (int attempt = 0; below && attempt < 64 && port < 0; ++attempt) {
+      port = BindLoopback(fd, pick(random));
+    }
+    if (port < 0) {
+      port = BindLoopback(fd, 0);
+    }
+    if (port < 0) {
       status = Status::Internal("Cannot bind a port on 127.0.0.1: " + Errno(errno));
       break;
     }
-    ports.push_back(ntohs(addr.sin_port));
+    ports.push_back(port);
   }
   for (int fd : sockets) {
     close(fd);
