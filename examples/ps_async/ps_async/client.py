@@ -106,6 +106,10 @@ class ShardedModel:
             stop = stop or meta["stop"]
         return stop
 
+    def hold_at(self, step):
+        """Server 0 lets pushes through until the global step reaches `step` (None: always)."""
+        self._servers[0].call(protocol.HOLD, {"at": step})
+
     def global_step(self):
         """Server 0's version: the number of pushes it has applied."""
         return self._servers[0].call(protocol.STATS)[0]["version"]

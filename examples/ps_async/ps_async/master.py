@@ -1,8 +1,9 @@
 """The master (TF_CONFIG's chief): the coordinator. It trains nothing itself.
 
 It watches the global step (parameter server 0's version), saves a checkpoint every
-`--checkpoint-every` steps by pulling W from every parameter server, and once the global step
-reaches `--train-steps` it:
+`--checkpoint-every` steps by pulling W from every parameter server (server 0 holds pushes at
+each checkpoint's step until the master has saved it and moved the hold on), and once the global
+step reaches `--train-steps` it:
 
 1. sends FINISH to every parameter server (they refuse further pushes and answer "stop", so each
    worker stops at its next pull or push and says BYE);
@@ -49,6 +50,7 @@ def _train(params, args):
             path = checkpoints.save(args.job_dir, versions[0], weights)
             log.info("master: global step %d: saved %s", versions[0], os.path.basename(path))
             next_checkpoint = (versions[0] // args.checkpoint_every + 1) * args.checkpoint_every
+            params.hold_at(next_checkpoint if next_checkpoint < args.train_steps else None)
         if step >= args.train_steps:
             log.info("master: global step %d reached in %.1f s; stopping the workers", step,
                      time.monotonic() - started)

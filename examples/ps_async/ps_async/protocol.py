@@ -27,12 +27,13 @@ STATS = 3  # -> OK {version, pushes, staleness, finished, stopped_workers}
 FINISH = 4  # training is over: refuse further pushes, tell clients to stop -> OK
 BYE = 5  # {worker}: that worker has stopped -> OK
 SHUTDOWN = 6  # exit the server -> OK
+HOLD = 7  # {at}: pushes wait once the version reaches `at` (null: none wait) -> OK
 # Replies.
 OK = 128
 ERROR = 129
 
 OP_NAMES = {PULL: "PULL", PUSH: "PUSH", STATS: "STATS", FINISH: "FINISH", BYE: "BYE",
-            SHUTDOWN: "SHUTDOWN", OK: "OK", ERROR: "ERROR"}
+            SHUTDOWN: "SHUTDOWN", HOLD: "HOLD", OK: "OK", ERROR: "ERROR"}
 
 
 class ProtocolError(Exception):

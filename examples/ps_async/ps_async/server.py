@@ -5,7 +5,9 @@ W_k -= learning_rate * gradient_k), under a lock only so that the version counte
 per-worker statistics stay exact: there is no barrier, no waiting for the other workers, and a
 gradient may have been computed from weights that other pushes have changed since (its
 staleness: versions applied between the pull the worker started from and this push). Server 0's
-version is the job's global step.
+version is the job's global step, and server 0 holds the pushes that would pass the next
+checkpoint's step until the master has saved it (HOLD): a checkpoint is taken at every
+`--checkpoint-every` steps however the replicas happen to be scheduled.
 
 The server runs until a client sends SHUTDOWN (the master, at the end) or it gets SIGTERM (what
 trainyard sends the parameter servers when the master has finished).
@@ -28,6 +30,8 @@ class ShardState:
 
     def __init__(self, shard, version, learning_rate):
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._hold_at = None
         self._shard = shard
         self._version = version
         self._learning_rate = learning_rate
@@ -47,7 +51,10 @@ class ShardState:
         if grad.shape != self._shard.shape:
             raise ValueError("gradient of shape %s for a block of shape %s"
                              % (grad.shape, self._shard.shape))
-        with self._lock:
+        with self._changed:
+            while (self._hold_at is not None and self._version >= self._hold_at
+                   and not self._finished):
+                self._changed.wait(timeout=1.0)
             if self._finished:
                 return self._version, False
             staleness = max(0, self._version - int(pulled_version))
@@ -58,10 +65,17 @@ class ShardState:
             self._staleness_max = max(self._staleness_max, staleness)
             return self._version, True
 
+    def hold(self, at):
+        """Pushes wait once the version reaches `at`; None lets every push through."""
+        with self._changed:
+            self._hold_at = at
+            self._changed.notify_all()
+
     def finish(self):
         """From now on pushes are refused and every reply says stop."""
-        with self._lock:
+        with self._changed:
             self._finished = True
+            self._changed.notify_all()
 
     def stopped(self, worker):
         """Records that `worker` has stopped."""
@@ -133,6 +147,9 @@ class ParameterServer(socketserver.ThreadingTCPServer):
             log.info("%s: training finished at version %d; refusing further pushes",
                      self.name, self.state.stats()["version"])
             return {}, []
+        if op == protocol.HOLD:
+            self.state.hold(meta.get("at"))
+            return {}, []
         if op == protocol.BYE:
             self.state.stopped(meta["worker"])
             return {}, []
@@ -159,6 +176,9 @@ def run(cluster, args):
     _, port = cluster_lib.split_address(cluster.ps[cluster.index])
     shard, version = _starting_point(args.job_dir, len(cluster.ps), cluster.index)
     state = ShardState(shard, version, args.learning_rate)
+    if cluster.index == 0:  # the global step waits at the first checkpoint from the start
+        first = (version // args.checkpoint_every + 1) * args.checkpoint_every
+        state.hold(first if first < args.train_steps else None)
     server = ParameterServer(port, state, cluster.name)
     start, stop = model.shard_rows(len(cluster.ps), cluster.index)
     log.info("%s: serving rows %d:%d of W %s on port %d (learning rate %g)", cluster.name, start,
