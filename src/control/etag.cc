@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "control/base64.h"
+#include "base/base64.h"
 
 namespace trainyard::control {
 namespace {

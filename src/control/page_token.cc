@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "control/base64.h"
+#include "base/base64.h"
 #include "control/resource_names.h"
 #include "validate/validate.h"
 

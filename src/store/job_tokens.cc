@@ -8,52 +8,17 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <sys/random.h>
 #include <unistd.h>
 
+#include "base/base64.h"
 #include "base/check.h"
+#include "base/random.h"
 
 namespace trainyard::store {
 namespace {
 
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 std::string Base64Url(std::string_view bytes) {
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (const char c : bytes) {
-    buffer = (buffer << 8U) | static_cast<unsigned char>(c);
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += kAlphabet[(buffer >> static_cast<unsigned>(bits)) & 0x3FU];
-    }
-  }
-  if (bits > 0) {
-    out += kAlphabet[(buffer << static_cast<unsigned>(6 - bits)) & 0x3FU];
-  }
-  return out;
-}
-
-std::optional<std::string> FromBase64Url(std::string_view text) {
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (const char c : text) {
-    const std::size_t value = kAlphabet.find(c);
-    if (value == std::string_view::npos) {
-      return std::nullopt;
-    }
-    buffer = (buffer << 6U) | static_cast<std::uint32_t>(value);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buffer >> static_cast<unsigned>(bits)) & 0xFFU);
-    }
-  }
-  return out;
+  return Base64Encode(bytes, Base64Alphabet::kUrlSafe);
 }
 
 Status KeyError(const std::string& path, std::string_view what) {
@@ -66,14 +31,11 @@ Result<std::unique_ptr<JobTokens>> JobTokens::Open(const std::string& path) {
   std::array<unsigned char, 32> key{};
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) {
-    std::size_t filled = 0;
-    while (filled < key.size()) {
-      const ssize_t got = getrandom(key.data() + filled, key.size() - filled, 0);
-      if (got < 0 && errno != EINTR) {
-        return KeyError(path, std::string("cannot be made: getrandom: ") + std::strerror(errno));
-      }
-      filled += got > 0 ? static_cast<std::size_t>(got) : 0;
+    Result<std::string> random = RandomBytes(key.size());
+    if (!random.ok()) {
+      return KeyError(path, "cannot be made: " + random.status().message());
     }
+    std::memcpy(key.data(), random->data(), key.size());
     // O_EXCL: of two servers starting at once, one writes the key and the other reads it.
     const std::string temp = path + ".new." + std::to_string(::getpid());
     const int out = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -138,8 +100,8 @@ std::optional<JobTokens::Subject> JobTokens::Verify(std::string_view token) cons
   if (parts.size() != 3) {
     return std::nullopt;
   }
-  std::optional<std::string> project = FromBase64Url(parts[0]);
-  std::optional<std::string> job_id = FromBase64Url(parts[1]);
+  std::optional<std::string> project = Base64Decode(parts[0], Base64Alphabet::kUrlSafe);
+  std::optional<std::string> job_id = Base64Decode(parts[1], Base64Alphabet::kUrlSafe);
   if (!project || !job_id || project->empty() || job_id->empty()) {
     return std::nullopt;
   }

@@ -10,10 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 #include <sqlite3.h>
-#include <sys/random.h>
 #include <unistd.h>
 
+#include "base/base64.h"
 #include "base/check.h"
+#include "base/random.h"
 #include "store/migrations.h"
 #include "store/sqlite_connection.h"
 #include "store/token_store.h"
@@ -64,35 +65,11 @@ std::string Sha256Hex(std::string_view text) {
 
 // "ty_" and 32 bytes from the kernel's random source, base64url without padding (43 chars).
 Result<std::string> NewSecret() {
-  std::array<unsigned char, 32> bytes{};
-  std::size_t filled = 0;
-  while (filled < bytes.size()) {
-    const ssize_t got = getrandom(bytes.data() + filled, bytes.size() - filled, 0);
-    if (got < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return Status::Internal(std::string("getrandom: ") + std::strerror(errno));
-    }
-    filled += static_cast<std::size_t>(got);
+  Result<std::string> bytes = RandomBytes(32);
+  if (!bytes.ok()) {
+    return bytes.status();
   }
-  static constexpr std::string_view kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string secret(access::kTokenPrefix);
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (const unsigned char byte : bytes) {
-    buffer = (buffer << 8U) | byte;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      secret += kAlphabet[(buffer >> static_cast<unsigned>(bits)) & 0x3FU];
-    }
-  }
-  if (bits > 0) {
-    secret += kAlphabet[(buffer << static_cast<unsigned>(6 - bits)) & 0x3FU];
-  }
-  return secret;
+  return std::string(access::kTokenPrefix) + Base64Encode(*bytes, Base64Alphabet::kUrlSafe);
 }
 
 std::string EncodeGrants(const std::vector<access::Grant>& grants) {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "control/base64.h"
+#include "base/base64.h"
 
 namespace trainyard::control {
 namespace {

@@ -1,10 +1,10 @@
-#include "control/base64.h"
+#include "base/base64.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
-namespace trainyard::control {
+namespace trainyard {
 namespace {
 
 constexpr std::string_view kStandardChars =
@@ -91,4 +91,4 @@ std::optional<std::string> Base64Decode(std::string_view text, Base64Alphabet al
   return out;
 }
 
-}  // namespace trainyard::control
+}  // namespace trainyard

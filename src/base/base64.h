@@ -1,4 +1,4 @@
-// Base64 (RFC 4648) for the wire's `bytes` fields and for opaque tokens, internal to control/.
+// Base64 (RFC 4648): the wire's `bytes` fields (etags), opaque page tokens, and access tokens.
 // Pure and thread-safe.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace trainyard::control {
+namespace trainyard {
 
 enum class Base64Alphabet {
   kStandard,  // "+/" with "=" padding: what proto3 JSON emits for bytes (etag)
@@ -19,4 +19,4 @@ std::string Base64Encode(std::string_view bytes, Base64Alphabet alphabet);
 // stray bits in the last character, so every byte string has one accepted spelling.
 std::optional<std::string> Base64Decode(std::string_view text, Base64Alphabet alphabet);
 
-}  // namespace trainyard::control
+}  // namespace trainyard

@@ -1,10 +1,10 @@
-#include "control/base64.h"
+#include "base/base64.h"
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-namespace trainyard::control {
+namespace trainyard {
 namespace {
 
 struct Vector {
@@ -62,4 +62,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& tc) { return tc.param.name; });
 
 }  // namespace
-}  // namespace trainyard::control
+}  // namespace trainyard
