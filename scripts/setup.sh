@@ -25,18 +25,27 @@ packages=(
   openssl
 )
 
+# The unprivileged user `trainyard serve --run-as` runs jobs as (issue #17); the tests use it.
+job_user=trainyard-job
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]} == 0)); then
   echo "setup: all ${#packages[@]} packages already installed"
-  exit 0
+else
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-SUDO=""
-if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
-echo "setup: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if ! getent passwd "$job_user" >/dev/null; then
+  echo "setup: creating the user $job_user (serve --run-as)"
+  $SUDO useradd --system --user-group --create-home --home-dir "/var/lib/$job_user" \
+    --shell /usr/sbin/nologin "$job_user"
+fi

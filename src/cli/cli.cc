@@ -168,6 +168,16 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   serve->add_flag("--insecure-no-auth", serve_options.insecure_no_auth,
                   "Serve a non-loopback --listen without authentication: anyone who reaches it "
                   "can run code as this server's user.");
+  serve->add_option("--run-as", serve_options.run_as,
+                    "Run jobs' code (trainers, pip, containers) as this unprivileged user, not as "
+                    "the server's (which must be root; local backend).");
+  serve->add_option("--pass-env", serve_options.pass_env,
+                    "A variable of this server's environment that jobs get too, NAME or PREFIX* "
+                    "(repeatable; jobs get only PATH, HOME, the locale, proxies, CUDA's and a few "
+                    "more by default).");
+  serve->add_option("--package-dir", serve_options.package_dirs,
+                    "A directory local packageUris may come from (repeatable; default: any path "
+                    "on a single user's server, none with --auth tokens or --run-as).");
   serve->add_flag("--hold-queue", serve_options.hold_queue,
                   "Accept jobs but start none (maintenance); running jobs go on.");
   serve->add_flag("--stop-jobs-on-exit", serve_options.stop_jobs_on_exit,

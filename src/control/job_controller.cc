@@ -110,6 +110,10 @@ Result<model::Job> JobController::Submit(std::string_view project, model::Job jo
   }
   ClearOutputOnly(job);
   TY_RETURN_IF_ERROR(validate::ValidateJob(job, catalog_));
+  if (std::vector<FieldViolation> local = validate::CheckLocalPackages(job, local_packages_);
+      !local.empty()) {
+    return Status::InvalidArgument(std::move(local));
+  }
   TY_RETURN_IF_ERROR(CheckResume(project, job));
   job.state = model::JobState::kQueued;
   job.create_time = Now();

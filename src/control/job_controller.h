@@ -29,6 +29,7 @@
 #include "catalog/catalog.h"
 #include "model/job.h"
 #include "store/job_store.h"
+#include "validate/local_packages.h"
 
 namespace trainyard::control {
 
@@ -82,6 +83,12 @@ class JobController {
   // cancel is recorded, so the executor can react at once. Set before serving.
   void SetChangeListener(std::function<void()> listener) { listener_ = std::move(listener); }
 
+  // Where Submit accepts local packageUris from (validate/local_packages.h; every path until
+  // set). Set before serving.
+  void SetLocalPackagePolicy(validate::LocalPackagePolicy policy) {
+    local_packages_ = std::move(policy);
+  }
+
  private:
   WallTime Now() const;
   // A job resuming a study (resumePreviousJobId) names a finished tuning job of this project
@@ -99,6 +106,7 @@ class JobController {
   const catalog::Catalog& catalog_;
   const Clock& clock_;
   std::function<void()> listener_;
+  validate::LocalPackagePolicy local_packages_;
   // Serialise read-modify-write of one job inside this process; stripe = hash(project, job id).
   std::array<std::mutex, kStripes> stripes_;
 };

@@ -33,6 +33,7 @@ struct ContainerSpec {
   std::vector<Mount> mounts;
   std::vector<int> device_indices;  // host GPUs (nvidia) the container gets, and no others
   std::string working_dir;          // inside the container (it must exist); "" for the image's
+  std::string user;                 // "UID:GID" the container's processes run as; "" the image's
   // (name, address) lines added to the container's hosts file: its peers' names.
   std::vector<std::pair<std::string, std::string>> hosts;
 

@@ -21,6 +21,7 @@
 #include "run/local/spawn.h"
 #include "run/slurm/slurm_backend.h"
 #include "sched/host_inventory.h"
+#include "server/job_isolation.h"
 #include "server/server.h"
 #include "store/bucket_store.h"
 #include "store/job_tokens.h"
@@ -196,7 +197,7 @@ struct Daemon::Impl {
   control::Executor* relay_target = nullptr;  // guarded by relay_mu
   std::unique_ptr<run::container::PodmanRuntime> containers;
   std::unique_ptr<run::local::ProcessLauncher> launcher;
-  run::local::PipStager stager;
+  std::unique_ptr<run::local::PipStager> stager;
   std::unique_ptr<run::slurm::SlurmBackend> slurm;  // --backend slurm; null for local
   std::unique_ptr<control::Executor> executor;
   std::unique_ptr<Server> server;
@@ -243,12 +244,17 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
         "to trainyard",
         impl->options.supervisor));
   }
+  Result<JobIsolation> isolation = PlanJobIsolation(options);
+  if (!isolation.ok()) {
+    return isolation.status();
+  }
   std::error_code ec;
   std::filesystem::create_directories(options.data_dir, ec);
   if (ec) {
     return Status::Unavailable(
         fmt::format("cannot create data directory {}: {}", options.data_dir, ec.message()));
   }
+  TY_RETURN_IF_ERROR(PrepareDataDirectory(options.data_dir, isolation->user));
   const std::filesystem::path data_dir(options.data_dir);
   auto jobs = store::OpenSqliteJobStore((data_dir / "trainyard.db").string());
   if (!jobs.ok()) {
@@ -273,8 +279,10 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
     }
     impl->job_tokens = std::move(*job_tokens);
   }
+  TY_RETURN_IF_ERROR(ProtectServerFiles(options.data_dir));
   const catalog::Catalog& catalog = catalog::Catalog::Builtin();
   impl->controller = std::make_unique<control::JobController>(*impl->jobs, catalog, clock);
+  impl->controller->SetLocalPackagePolicy(isolation->packages);
   Result<sched::Inventory> inventory = BuildInventory(options, catalog);
   if (!inventory.ok()) {
     return inventory.status();
@@ -299,7 +307,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
           raw->relay_target->OnExit(pid, status);
         }
       },
-      impl->options.supervisor, run::local::CurrentEnvironment(), impl->containers.get());
+      impl->options.supervisor, isolation->environment, impl->containers.get(), isolation->user);
+  impl->stager = std::make_unique<run::local::PipStager>(run::local::PipStagerOptions{
+      .environment = isolation->environment,
+      .user = isolation->user,
+      .package_dirs = isolation->packages.any_path
+                          ? std::nullopt
+                          : std::optional<std::vector<std::string>>(isolation->packages.dirs)});
   impl->controller->SetChangeListener([raw] {
     std::lock_guard lock(raw->relay_mu);
     if (raw->relay_target != nullptr) {
@@ -404,7 +418,7 @@ Result<int> Daemon::Start() {
   }
   d.executor =
       std::make_unique<control::Executor>(*d.controller, *d.jobs, catalog::Catalog::Builtin(),
-                                          d.clock, *d.launcher, d.stager, std::move(executor));
+                                          d.clock, *d.launcher, *d.stager, std::move(executor));
   {
     std::lock_guard lock(d.relay_mu);
     d.relay_target = d.executor.get();

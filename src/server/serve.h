@@ -69,6 +69,14 @@ struct ServeOptions {
   // HTTPS: the certificate chain and private key (PEM); both or neither.
   std::string tls_cert;
   std::string tls_key;
+  // Issue #17 (server/job_isolation.h): the unprivileged user jobs' code runs as ("" = the
+  // server's own; needs a root server and the local backend), the variables of the server's
+  // environment jobs get beyond plan/base_environment.h's list ("NAME" or "PREFIX*"), and the
+  // directories local packageUris may come from (none given: any path on a single user's server,
+  // none once there are tokens or a run-as user).
+  std::string run_as;
+  std::vector<std::string> pass_env;
+  std::vector<std::string> package_dirs;
 };
 
 struct ListenAddress {

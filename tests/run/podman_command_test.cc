@@ -148,6 +148,16 @@ TEST(PodmanRunCommand, NoWorkingDirOrHostsAddsNoFlags) {
   const Words argv = RunCommand(Host(), Spec(), {});
   EXPECT_TRUE(Values(argv, "--workdir").empty());
   EXPECT_TRUE(Values(argv, "--add-host").empty());
+  EXPECT_TRUE(Values(argv, "--user").empty());  // the image's own user
+}
+
+TEST(PodmanRunCommand, RunsAsTheServersJobUserWhenGiven) {
+  ContainerSpec spec = Spec();
+  spec.user = "999:995";
+  const Words argv = RunCommand(Host(), spec, {});
+  EXPECT_THAT(Values(argv, "--user"), ElementsAre("999:995"));
+  EXPECT_LT(std::find(argv.begin(), argv.end(), "--user"),
+            std::find(argv.begin(), argv.end(), spec.image));
 }
 
 TEST(PodmanRunCommand, PassesEveryVariableAsOneWordInOrder) {

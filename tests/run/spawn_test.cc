@@ -1,10 +1,14 @@
 #include "run/local/spawn.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fakes/temp_dir.h"
 
@@ -121,6 +125,50 @@ INSTANTIATE_TEST_SUITE_P(
                       BadPathCase{"NotExecutable", "bin/data", "not executable"},
                       BadPathCase{"Directory", "bin/subdir", "is a directory"}),
     [](const auto& tc) { return tc.param.name; });
+
+// `nobody` (65534:65534 on Debian) as the run-as user: as root the child gets its ids and no
+// supplementary groups; otherwise the switch fails and says so, and nothing runs.
+TEST(SpawnProcess, RunsTheChildAsTheGivenUser) {
+  TempDir dir;
+  const std::string out = dir.File("ids.txt");
+  SpawnSpec spec{.argv = {"/bin/sh", "-c", "echo $(id -u):$(id -g):$(id -G)"},
+                 .stdout_path = out,
+                 .stderr_path = out,
+                 .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534}};
+  Result<int> pid = SpawnProcess(spec, {{"PATH", "/usr/bin:/bin"}});
+  if (geteuid() != 0) {
+    ASSERT_FALSE(pid.ok());
+    EXPECT_NE(pid.status().message().find(std::strerror(EPERM)), std::string::npos)
+        << pid.status().message();
+    return;
+  }
+  ASSERT_TRUE(pid.ok()) << pid.status().message();
+  int status = 0;
+  ASSERT_EQ(waitpid(*pid, &status, 0), *pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  std::ifstream in(out);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "65534:65534:65534");
+}
+
+TEST(SpawnProcess, AProgramThatCannotRunAsTheUserIsReportedLikeAnyOther) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "switching users needs root";
+  }
+  // Executable for this process (root), but in a directory only root may enter (mkdtemp's 0700):
+  // the exec as the user fails in the child, and its errno comes back.
+  TempDir dir;
+  const std::string program = dir.File("train.sh");
+  std::ofstream(program) << "#!/bin/sh\nexit 0\n";
+  fs::permissions(program, fs::perms::owner_all);
+  SpawnSpec spec{.argv = {program}, .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534}};
+  Result<int> pid = SpawnProcess(spec, {});
+  ASSERT_FALSE(pid.ok());
+  EXPECT_EQ(pid.status().code(), Code::kFailedPrecondition);
+  EXPECT_NE(pid.status().message().find(std::strerror(EACCES)), std::string::npos)
+      << pid.status().message();
+}
 
 }  // namespace
 }  // namespace trainyard::run::local

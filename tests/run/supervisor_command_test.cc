@@ -47,6 +47,20 @@ TEST(SupervisorCommand, NamesTheContainerBeforeTheSeparator) {
   EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
 }
 
+TEST(SupervisorCommand, NamesTheUserBeforeTheSeparator) {
+  SupervisorArgs args = kArgs;
+  args.user = "999:995";
+  Words command = SupervisorCommand("/t/trainyard-replica", args);
+  EXPECT_EQ(Words(command.begin(), command.begin() + 8),
+            (Words{"/t/trainyard-replica", "--log", kArgs.log_path, "--exit", kArgs.exit_path,
+                   "--user", "999:995", "--"}));
+  std::optional<SupervisorArgs> parsed =
+      ParseSupervisorArgs(Words(command.begin() + 1, command.end()));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, args);
+  EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
+}
+
 struct ContainerExitCase {
   int code;
   ExitStatus want;
@@ -96,6 +110,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgsCase{"Unknown", {"--log", "l", "--exit", "e", "--tail", "3", "--", "x"}},
         BadArgsCase{"MissingValue", {"--log"}},
         BadArgsCase{"EmptyContainer", {"--log", "l", "--exit", "e", "--container", "", "--", "x"}},
+        BadArgsCase{"EmptyUser", {"--log", "l", "--exit", "e", "--user", "", "--", "x"}},
+        BadArgsCase{"RepeatedUser",
+                    {"--log", "l", "--exit", "e", "--user", "1:1", "--user", "2:2", "--", "x"}},
         BadArgsCase{
             "RepeatedContainer",
             {"--log", "l", "--exit", "e", "--container", "a", "--container", "b", "--", "x"}}),

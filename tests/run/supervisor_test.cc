@@ -91,9 +91,9 @@ class SupervisorTest : public ::testing::Test {
  protected:
   // Starts the supervisor for `argv` as a child of this test, leading its own process group, as
   // ProcessLauncher does.
-  int Start(const std::vector<std::string>& argv) {
-    std::vector<std::string> command =
-        SupervisorCommand(kSupervisor, {.log_path = Log(), .exit_path = Exit(), .argv = argv});
+  int Start(const std::vector<std::string>& argv, const std::string& user = "") {
+    std::vector<std::string> command = SupervisorCommand(
+        kSupervisor, {.log_path = Log(), .exit_path = Exit(), .user = user, .argv = argv});
     std::vector<char*> pointers = Pointers(command);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
@@ -241,6 +241,31 @@ INSTANTIATE_TEST_SUITE_P(Table, SupervisorExecFailureTest,
                                            ExecFailureCase{"NotExecutable", "bin/data", EACCES},
                                            ExecFailureCase{"Directory", "bin/dir", EACCES}),
                          [](const auto& tc) { return tc.param.name; });
+
+// `--user` (serve --run-as), with `nobody` (65534:65534 on Debian): as root the trainer runs with
+// those ids and no supplementary groups, while the supervisor still writes the log and the exit
+// file in directories only root may enter; otherwise the switch fails and says why.
+TEST_F(SupervisorTest, RunsTheTrainerAsTheGivenUser) {
+  int status = Wait(Start({"/bin/sh", "-c", "echo $(id -u):$(id -g):$(id -G)"}, "65534:65534"));
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  if (geteuid() != 0) {
+    EXPECT_EQ(WEXITSTATUS(status), 127);
+    EXPECT_EQ(CapturedStreams(Log()),
+              "E trainyard-replica: cannot run /bin/sh as user 65534:65534: " +
+                  std::string(std::strerror(EPERM)) + "\n");
+    return;
+  }
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(CapturedStreams(Log()), "O 65534:65534:65534\n");
+  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+}
+
+TEST_F(SupervisorTest, AMalformedUserRunsNothing) {
+  int status = Wait(Start({"/bin/sh", "-c", "echo ran"}, "nobody"));
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 127);
+  EXPECT_EQ(CapturedStreams(Log()), "E trainyard-replica: --user nobody is not UID:GID\n");
+}
 
 TEST_F(SupervisorTest, GrandchildKeepingThePipesOpenDoesNotKeepItRunning) {
   int status = Wait(StartShell("sleep 1000 & echo $!; echo done"));

@@ -101,6 +101,9 @@ std::vector<std::string> RunCommand(const PodmanHost& host, const ContainerSpec&
   if (!spec.working_dir.empty()) {
     Add(argv, "--workdir", spec.working_dir);
   }
+  if (!spec.user.empty()) {
+    Add(argv, "--user", spec.user);
+  }
   for (const auto& [name, value] : ContainerEnvironment(host, spec, env)) {
     Add(argv, "--env", fmt::format("{}={}", name, value));
   }

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/path.h"
 #include "plan/cluster_plan.h"
 #include "run/launcher.h"
 #include "run/local/spawn.h"
@@ -159,6 +160,30 @@ Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs
       "Package URI {} is not supported: use gs://bucket/object or an absolute local path.", uri));
 }
 
+namespace {
+
+// The stager's own check of a local package's real path (symbolic links resolved).
+Status CheckRealPath(const std::string& uri, const std::string& path,
+                     const std::optional<std::vector<std::string>>& dirs) {
+  if (!dirs.has_value() || !uri.starts_with('/')) {
+    return {};
+  }
+  std::error_code error;
+  const std::string real = fs::canonical(path, error).string();
+  for (const std::string& dir : *dirs) {
+    std::error_code dir_error;
+    const std::string real_dir = fs::canonical(dir, dir_error).string();
+    if (!error && !dir_error && IsBelowDirectory(real, real_dir)) {
+      return {};
+    }
+  }
+  return Status::FailedPrecondition(
+      fmt::format("Package {} is not below a directory this server installs local packages from{}.",
+                  uri, error ? "" : fmt::format(" (it is {})", real)));
+}
+
+}  // namespace
+
 Status PipStager::Stage(const StageRequest& request) {
   std::vector<std::string> files;
   for (const auto& uri : request.package_uris) {
@@ -170,6 +195,7 @@ Status PipStager::Stage(const StageRequest& request) {
     if (!fs::exists(*path, error)) {
       return Status::FailedPrecondition(fmt::format("Package {} not found.", uri));
     }
+    TY_RETURN_IF_ERROR(CheckRealPath(uri, *path, options_.package_dirs));
     files.push_back(Absolute(*path));
   }
   if (files.empty()) {
@@ -177,7 +203,7 @@ Status PipStager::Stage(const StageRequest& request) {
   }
 
   const std::string target = Absolute(request.target_dir);
-  Environment base = CurrentEnvironment();
+  Environment base = options_.environment.value_or(CurrentEnvironment());
   SpawnSpec spec{
       .argv = {request.python, "-m", "pip", "install", "--no-index", "--no-deps",
                "--no-build-isolation", "--disable-pip-version-check", "--no-input",
@@ -186,6 +212,7 @@ Status PipStager::Stage(const StageRequest& request) {
       .working_dir = target,
       .stdout_path = request.log_path,
       .stderr_path = request.log_path,
+      .user = options_.user,
   };
   spec.argv.insert(spec.argv.end(), files.begin(), files.end());
   if (EnvValue(base, "HOME").empty()) {

@@ -6,17 +6,23 @@
 // interpreter already has; nothing is downloaded) and `--target`. `--target` also means pip does
 // not touch the interpreter's own site-packages, so Debian's externally-managed marker (PEP 668)
 // does not apply: pip skips that check for `--target`, `--prefix` and `--root`, and no
-// `--break-system-packages` is needed. pip's environment is the server's, with PIP_NO_INDEX=1,
-// PIP_ROOT_USER_ACTION=ignore (no warning that would fill the error tail), and HOME set to the
-// target dir when the server has none. Its output (stdout and stderr) is appended to the log.
+// `--break-system-packages` is needed. pip's environment is the replicas' (the options'), with
+// PIP_NO_INDEX=1, PIP_ROOT_USER_ACTION=ignore (no warning that would fill the error tail), and HOME
+// set to the target dir when the server has none. Its output (stdout and stderr) is appended to the
+// log.
 //
 // Thread-safe: `Stage` may run for several jobs at once. It waits for its own pip child only
 // (by pid), so it coexists with `ProcessLauncher`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include "run/local/spawn.h"
+#include "run/run_as.h"
 #include "run/stager.h"
 
 namespace trainyard::run::local {
@@ -24,11 +30,17 @@ namespace trainyard::run::local {
 struct PipStagerOptions {
   int timeout_seconds = 600;  // pip is killed (its whole process group) after this; 0: no limit
   int error_tail_lines = 12;  // non-empty lines of pip's output quoted in a failure
+  std::optional<Environment> environment;  // pip's base environment; nullopt: this process's
+  // Set: pip runs with this user's ids, as the trainers do (a package's build runs its code).
+  std::optional<RunAs> user;
+  // Set: a local package's real path (symbolic links resolved) must lie below one of these
+  // directories' (validate/local_packages.h checked the path as given at submit).
+  std::optional<std::vector<std::string>> package_dirs;
 };
 
 class PipStager final : public Stager {
  public:
-  explicit PipStager(PipStagerOptions options = {}) : options_(options) {}
+  explicit PipStager(PipStagerOptions options = {}) : options_(std::move(options)) {}
 
   Status Stage(const StageRequest& request) override;
 

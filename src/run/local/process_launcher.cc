@@ -26,6 +26,7 @@
 #include "base/check.h"
 #include "base/file.h"
 #include "base/unique_fd.h"
+#include "run/local/credentials.h"
 #include "run/local/supervisor_command.h"
 
 namespace trainyard::run::local {
@@ -114,11 +115,13 @@ ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& superv
     : ProcessLauncher(std::move(on_exit), supervisor_path, CurrentEnvironment()) {}
 
 ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path,
-                                 Environment base_env, ContainerRuntime* containers)
+                                 Environment base_env, ContainerRuntime* containers,
+                                 std::optional<RunAs> user)
     : on_exit_(std::move(on_exit)),
       supervisor_path_(Absolute(supervisor_path)),
       base_env_(std::move(base_env)),
       containers_(containers),
+      user_(std::move(user)),
       wake_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
   TY_CHECK(on_exit_) << "ProcessLauncher needs an exit callback";
   TY_CHECK(wake_fd_ >= 0) << "eventfd: " << Errno(errno);
@@ -151,17 +154,27 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   // A container's environment is its own (on the runtime's command line); its client runs with
   // the server's.
   Environment env = in_container ? base_env_ : MergeEnvironment(base_env_, spec.env);
-  std::vector<std::string> argv =
-      in_container ? containers_->RunCommand(*spec.container, spec.env) : spec.argv;
+  std::vector<std::string> argv;
+  if (in_container) {
+    ContainerSpec container = *spec.container;
+    if (user_.has_value()) {
+      container.user = UserIds(user_->uid, user_->gid);
+    }
+    argv = containers_->RunCommand(container, spec.env);
+  } else {
+    argv = spec.argv;
+  }
   Result<std::string> program =
       FindProgram(argv[0], EnvValue(env, "PATH", kDefaultPath), spec.working_dir);
   if (!program.ok()) {
     return program.status();
   }
-  SupervisorArgs args{.log_path = Absolute(spec.log_path),
-                      .exit_path = Absolute(spec.exit_path),
-                      .container = in_container ? spec.container->name : std::string(),
-                      .argv = std::move(argv)};
+  SupervisorArgs args{
+      .log_path = Absolute(spec.log_path),
+      .exit_path = Absolute(spec.exit_path),
+      .container = in_container ? spec.container->name : std::string(),
+      .user = user_.has_value() && !in_container ? UserIds(user_->uid, user_->gid) : std::string(),
+      .argv = std::move(argv)};
   args.argv[0] = *program;
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.log_path));
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.exit_path));

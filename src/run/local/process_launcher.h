@@ -26,6 +26,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +34,7 @@
 #include "run/container_runtime.h"
 #include "run/launcher.h"
 #include "run/local/spawn.h"
+#include "run/run_as.h"
 
 namespace trainyard::run::local {
 
@@ -47,9 +49,11 @@ class ProcessLauncher final : public Launcher {
   explicit ProcessLauncher(ExitCallback on_exit,
                            const std::string& supervisor_path = DefaultSupervisorPath());
   // Replicas get `base_env` (not this process's environment) under each spec's `env`; container
-  // specs run through `containers` (not owned; null: they fail with FAILED_PRECONDITION).
+  // specs run through `containers` (not owned; null: they fail with FAILED_PRECONDITION). With a
+  // `user`, trainers run with its ids (`trainyard-replica --user`), and so do the processes of
+  // containers (the runtime's `--user`); supervisors and container clients keep this process's.
   ProcessLauncher(ExitCallback on_exit, const std::string& supervisor_path, Environment base_env,
-                  ContainerRuntime* containers = nullptr);
+                  ContainerRuntime* containers = nullptr, std::optional<RunAs> user = {});
   ~ProcessLauncher() override;
   ProcessLauncher(const ProcessLauncher&) = delete;
   ProcessLauncher& operator=(const ProcessLauncher&) = delete;
@@ -76,6 +80,7 @@ class ProcessLauncher final : public Launcher {
   const std::string supervisor_path_;  // absolute
   const Environment base_env_;
   ContainerRuntime* const containers_;
+  const std::optional<RunAs> user_;
   int wake_fd_ = -1;  // eventfd: a child was added, or the monitor must stop
 
   std::mutex mu_;

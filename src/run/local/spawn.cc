@@ -1,6 +1,7 @@
 #include "run/local/spawn.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -12,11 +13,13 @@
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
 #include "base/unique_fd.h"
+#include "run/local/child_setup.h"
 
 namespace trainyard::run::local {
 namespace {
@@ -123,6 +126,52 @@ std::vector<char*> Pointers(std::vector<std::string>& strings) {
   }
   out.push_back(nullptr);
   return out;
+}
+
+// posix_spawn cannot change ids, so a child that runs as another user is forked, and does what
+// SpawnProcess's attributes and file actions say before it switches and execs. Returns 0 with
+// `pid` set, or the errno of what failed (an exec error comes back through a close-on-exec pipe).
+int ForkAs(const RunAs& user, const char* program, char* const* argv, char* const* envp,
+           const std::array<int, 3>& stdio, const std::string& working_dir, const sigset_t& blocked,
+           pid_t& pid) {
+  std::array<int, 2> ends{};
+  if (pipe2(ends.data(), O_CLOEXEC) != 0) {
+    return errno;
+  }
+  UniqueFd error_read(ends[0]);
+  UniqueFd error_write(ends[1]);
+  pid = fork();
+  if (pid < 0) {
+    return errno;
+  }
+  if (pid == 0) {
+    int error = 0;
+    if (setpgid(0, 0) != 0 || dup2(stdio[0], STDIN_FILENO) < 0 ||
+        dup2(stdio[1], STDOUT_FILENO) < 0 || dup2(stdio[2], STDERR_FILENO) < 0 ||
+        (!working_dir.empty() && chdir(working_dir.c_str()) != 0)) {
+      error = errno;
+    } else if ((error = SwitchToUser(user.uid, user.gid)) == 0) {
+      DefaultAllSignals();
+      sigprocmask(SIG_SETMASK, &blocked, nullptr);
+      CloseOthersOnExec();
+      execve(program, argv, envp);
+      error = errno;
+    }
+    [[maybe_unused]] ssize_t wrote = write(error_write.get(), &error, sizeof(error));
+    _exit(127);
+  }
+  error_write.reset();
+  int error = 0;
+  ssize_t got = 0;
+  do {
+    got = read(error_read.get(), &error, sizeof(error));
+  } while (got < 0 && errno == EINTR);
+  if (got > 0) {
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return error;
+  }
+  return 0;
 }
 
 }  // namespace
@@ -282,7 +331,11 @@ Result<int> SpawnProcess(const SpawnSpec& spec, const Environment& base_env) {
   std::vector<std::string> env_strings = EnvStrings(env);
   std::vector<char*> envp = Pointers(env_strings);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, program->c_str(), actions.get(), attr.get(), argv.data(), envp.data());
+  int rc = spec.user.has_value()
+               ? ForkAs(*spec.user, program->c_str(), argv.data(), envp.data(),
+                        {child_stdin, child_stdout, child_stderr}, spec.working_dir, blocked, pid)
+               : posix_spawn(&pid, program->c_str(), actions.get(), attr.get(), argv.data(),
+                             envp.data());
   if (rc == ENOENT || rc == EACCES || rc == ENOEXEC || rc == ENOTDIR || rc == ELOOP ||
       rc == EISDIR) {
     return Status::FailedPrecondition(fmt::format("Cannot run {}: {}", spec.argv[0], Errno(rc)));

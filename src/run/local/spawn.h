@@ -10,12 +10,14 @@
 // close-on-exec flag). Thread-safe: plain functions of their arguments and the file system.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "base/status.h"
+#include "run/run_as.h"
 
 namespace trainyard::run::local {
 
@@ -40,6 +42,8 @@ struct SpawnSpec {
   int stdin_fd = -1;
   int stdout_fd = -1;
   int stderr_fd = -1;
+  // Set: the child runs with this user's ids and no supplementary groups (`serve --run-as`).
+  std::optional<RunAs> user;
 };
 
 // This process's environment (`environ`) as it is now.

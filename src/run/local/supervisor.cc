@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -22,6 +23,8 @@
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "logs/capture.h"
+#include "run/local/child_setup.h"
+#include "run/local/credentials.h"
 
 namespace trainyard::run::local {
 namespace {
@@ -57,56 +60,38 @@ void SetDisposition(int signal, void (*handler)(int)) {
   sigaction(signal, &action, nullptr);
 }
 
-// Every signal at its default action, glibc's own two included (glibc's sigaction refuses them,
-// and posix_spawn from a threaded process leaves them ignored). The kernel's struct is a
-// handler, then flags, restorer and mask, all zero here.
-void DefaultAllSignals() {
-  struct KernelSigaction {
-    void (*handler)(int);
-    unsigned long flags;
-    void (*restorer)();
-    unsigned long mask;
-  };
-  const KernelSigaction default_action{.handler = SIG_DFL};
-  for (int signal = 1; signal < NSIG; ++signal) {
-    if (signal != SIGKILL && signal != SIGSTOP) {
-      syscall(SYS_rt_sigaction, signal, &default_action, nullptr, sizeof(default_action.mask));
-    }
-  }
-}
+// Why the child could not become the trainer, sent through the error pipe.
+struct ExecError {
+  int switching = 0;  // 1: switching to the replica's user failed; 0: the exec did
+  int error = 0;      // errno
+};
 
-// In the child, before exec: every descriptor from 3 up is closed by the exec.
-void CloseOthersOnExec() {
-  if (close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC) == 0) {
-    return;
-  }
-  rlimit limit{};
-  getrlimit(RLIMIT_NOFILE, &limit);
-  for (rlim_t fd = STDERR_FILENO + 1; fd < limit.rlim_cur; ++fd) {
-    fcntl(static_cast<int>(fd), F_SETFD, FD_CLOEXEC);
-  }
-}
-
-// The child's side of the fork: never returns. An exec failure's errno goes to `error_fd`.
+// The child's side of the fork: never returns. A failure goes to `error_fd` as an ExecError.
 [[noreturn]] void ExecTrainer(pid_t parent, int stdin_fd, int stdout_fd, int stderr_fd,
-                              int error_fd, char* const* argv) {
+                              int error_fd, char* const* argv, const std::optional<RunAs>& user) {
+  ExecError failure;
+  if (user.has_value()) {  // first: a change of ids clears the parent-death signal
+    failure.error = SwitchToUser(user->uid, user->gid);
+    failure.switching = failure.error != 0 ? 1 : 0;
+  }
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
     _exit(kCannotExecute);  // the supervisor is gone already: so is the replica
   }
-  int err = 0;
-  if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0 ||
-      dup2(stderr_fd, STDERR_FILENO) < 0) {
-    err = errno;
-  } else {
-    DefaultAllSignals();
-    sigset_t none;  // a stop signal pending since the fork is delivered here
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-    CloseOthersOnExec();
-    execv(argv[0], argv);
-    err = errno;
+  if (failure.switching == 0) {
+    if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0 ||
+        dup2(stderr_fd, STDERR_FILENO) < 0) {
+      failure.error = errno;
+    } else {
+      DefaultAllSignals();
+      sigset_t none;  // a stop signal pending since the fork is delivered here
+      sigemptyset(&none);
+      sigprocmask(SIG_SETMASK, &none, nullptr);
+      CloseOthersOnExec();
+      execv(argv[0], argv);
+      failure.error = errno;
+    }
   }
-  [[maybe_unused]] ssize_t wrote = write(error_fd, &err, sizeof(err));
+  [[maybe_unused]] ssize_t wrote = write(error_fd, &failure, sizeof(failure));
   _exit(kCannotExecute);
 }
 
@@ -128,7 +113,8 @@ void ForwardPendingStops(pid_t trainer) {
 }
 
 // Starts the trainer; the error names the program and why it cannot be executed.
-Result<Trainer> StartTrainer(const std::vector<std::string>& args) {
+Result<Trainer> StartTrainer(const std::vector<std::string>& args,
+                             const std::optional<RunAs>& user) {
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
   for (const std::string& arg : args) {
@@ -158,21 +144,26 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args) {
   }
   if (pid == 0) {
     ExecTrainer(parent, stdin_fd.get(), out_write[0].get(), out_write[1].get(), error_write.get(),
-                argv.data());
+                argv.data(), user);
   }
   for (UniqueFd& end : out_write) {
     end.reset();
   }
   error_write.reset();
-  int exec_errno = 0;
+  ExecError failure;
   ssize_t got = 0;
   do {
-    got = read(error_read.get(), &exec_errno, sizeof(exec_errno));
+    got = read(error_read.get(), &failure, sizeof(failure));
   } while (got < 0 && errno == EINTR);
   if (got > 0) {  // the exec failed; the child has exited
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
-    return Status::FailedPrecondition("cannot execute " + args[0] + ": " + Errno(exec_errno));
+    if (failure.switching != 0) {
+      return Status::FailedPrecondition("cannot run " + args[0] + " as user " +
+                                        UserIds(user->uid, user->gid) + ": " +
+                                        Errno(failure.error));
+    }
+    return Status::FailedPrecondition("cannot execute " + args[0] + ": " + Errno(failure.error));
   }
   ForwardPendingStops(pid);
   Trainer trainer;
@@ -337,7 +328,14 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
     WriteExitFile(args.exit_path, failed);
     return failed;
   }
-  Result<Trainer> trainer = StartTrainer(args.argv);
+  std::optional<RunAs> user;
+  if (!args.user.empty()) {
+    user = ParseUserIds(args.user);
+  }
+  Result<Trainer> trainer =
+      args.user.empty() || user.has_value()
+          ? StartTrainer(args.argv, user)
+          : Result<Trainer>(Status::InvalidArgument("--user " + args.user + " is not UID:GID"));
   if (!trainer.ok()) {
     (void)writer->WriteLine(logs::Stream::kStderr,
                             std::string(kSupervisorName) + ": " + trainer.status().message());

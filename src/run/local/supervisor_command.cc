@@ -11,6 +11,10 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
     command.emplace_back("--container");
     command.push_back(args.container);
   }
+  if (!args.user.empty()) {
+    command.emplace_back("--user");
+    command.push_back(args.user);
+  }
   command.emplace_back("--");
   command.insert(command.end(), args.argv.begin(), args.argv.end());
   return command;
@@ -26,6 +30,7 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
     std::string* value = args[i] == "--log"         ? &parsed.log_path
                          : args[i] == "--exit"      ? &parsed.exit_path
                          : args[i] == "--container" ? &parsed.container
+                         : args[i] == "--user"      ? &parsed.user
                                                     : nullptr;
     if (value == nullptr || !value->empty() || args[i + 1].empty()) {
       return std::nullopt;

@@ -1,9 +1,10 @@
 // The command line of a replica's supervisor (run/local/supervisor.h):
 //
-//   trainyard-replica --log LOG --exit EXIT [--container NAME] -- PROGRAM ARGS...
+//   trainyard-replica --log LOG --exit EXIT [--container NAME] [--user UID:GID] -- PROGRAM ARGS...
 //
 // (`--container`: PROGRAM is a container runtime's client running the container NAME, whose exit
-// status says a signal as 128 + N: see ContainerExitStatus.)
+// status says a signal as 128 + N: see ContainerExitStatus. `--user`: PROGRAM runs with these
+// ids, `serve --run-as`, while the supervisor keeps the server's to write LOG and EXIT.)
 // built by `ProcessLauncher::Start`, parsed by the supervisor, and recognized by
 // `ProcessLauncher::Adopt` in /proc/<pid>/cmdline. Pure functions; thread-safe.
 #pragma once
@@ -31,6 +32,7 @@ struct SupervisorArgs {
   std::string log_path;
   std::string exit_path;
   std::string container;          // "" unless PROGRAM runs a container
+  std::string user;               // "UID:GID" PROGRAM runs as, "" for the supervisor's own
   std::vector<std::string> argv;  // PROGRAM (a path) and its arguments
 
   bool operator==(const SupervisorArgs&) const = default;
@@ -41,7 +43,8 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
                                            const SupervisorArgs& args);
 
 // The arguments after the program's own name; nullopt when they are not of the form above
-// (--log and --exit, --container optionally, each once, non-empty, in any order, and a PROGRAM).
+// (--log and --exit, --container and --user optionally, each once, non-empty, in any order, and a
+// PROGRAM).
 std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>& args);
 
 // How a container ended, from its runtime client's exit status `code`: container runtimes (as

@@ -1,0 +1,183 @@
+#include "server/job_isolation.h"
+
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plan/base_environment.h"
+#include "run/local/credentials.h"
+
+namespace trainyard::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr mode_t kDataDirMode = S_ISGID | 0710;    // the group may pass, not list or write
+constexpr mode_t kSharedDirMode = S_ISGID | 0770;  // jobs/ and buckets/
+
+Status CannotChange(const fs::path& path, std::string_view what) {
+  return Status::FailedPrecondition(
+      fmt::format("--run-as: cannot {} {}: {}", what, path.string(), std::strerror(errno)));
+}
+
+// `path`'s group becomes `gid`, and the group gets what the owner has of read and write (and of
+// search, for a directory, which also gets the set-group-id bit).
+Status ShareWithGroup(const fs::path& path, unsigned gid) {
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) {
+    return CannotChange(path, "inspect");
+  }
+  if (S_ISLNK(st.st_mode)) {
+    return {};
+  }
+  if (lchown(path.c_str(), static_cast<uid_t>(-1), gid) != 0) {
+    return CannotChange(path, "change the group of");
+  }
+  mode_t mode = st.st_mode & 07777;
+  mode |= (mode & 0600) >> 3;  // the owner's r and w for the group
+  if (S_ISDIR(st.st_mode)) {
+    mode |= S_ISGID | 0070;
+  }
+  if (chmod(path.c_str(), mode) != 0) {
+    return CannotChange(path, "change the mode of");
+  }
+  return {};
+}
+
+// `dir` (created when missing) shared with the group: once, recursively, when the server had it
+// alone; afterwards everything made in it inherits the group by the set-group-id bit.
+Status ShareTree(const fs::path& dir, unsigned gid) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  struct stat st {};
+  if (error || stat(dir.c_str(), &st) != 0) {
+    return CannotChange(dir, "create");
+  }
+  if (st.st_gid == gid && (st.st_mode & S_ISGID) != 0) {
+    return {};
+  }
+  TY_RETURN_IF_ERROR(ShareWithGroup(dir, gid));
+  for (auto it = fs::recursive_directory_iterator(dir, error);
+       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+    TY_RETURN_IF_ERROR(ShareWithGroup(it->path(), gid));
+  }
+  if (error) {
+    return Status::FailedPrecondition(
+        fmt::format("--run-as: cannot walk {}: {}", dir.string(), error.message()));
+  }
+  return chmod(dir.c_str(), kSharedDirMode) == 0 ? Status()
+                                                 : CannotChange(dir, "change the mode of");
+}
+
+// FAILED_PRECONDITION naming the first directory above `dir` that `user` may not pass through:
+// the data directory is the group's, but its parents are whatever they are (a 0700 home).
+Status CheckReachable(const fs::path& dir, const run::RunAs& user) {
+  std::error_code error;
+  const fs::path real = fs::canonical(dir, error);
+  if (error) {
+    return Status::FailedPrecondition(
+        fmt::format("--run-as: cannot resolve {}: {}", dir.string(), error.message()));
+  }
+  for (fs::path parent = real.parent_path(); !parent.empty(); parent = parent.parent_path()) {
+    struct stat st {};
+    if (stat(parent.c_str(), &st) != 0) {
+      return CannotChange(parent, "inspect");
+    }
+    const bool passes = st.st_uid == user.uid   ? (st.st_mode & S_IXUSR) != 0
+                        : st.st_gid == user.gid ? (st.st_mode & S_IXGRP) != 0
+                                                : (st.st_mode & S_IXOTH) != 0;
+    if (!passes) {
+      return Status::FailedPrecondition(fmt::format(
+          "--run-as: the user {} cannot reach the data directory {}: {} (mode {:o}) does not "
+          "let it pass; use a data directory below directories others may enter (e.g. "
+          "/var/lib/trainyard) or chmod o+x {}",
+          user.name, real.string(), parent.string(), st.st_mode & 07777, parent.string()));
+    }
+    if (parent == parent.root_path()) {
+      break;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<JobIsolation> PlanJobIsolation(const ServeOptions& options) {
+  JobIsolation isolation;
+  TY_RETURN_IF_ERROR(plan::CheckPassedPatterns(options.pass_env));
+  for (const std::string& dir : options.package_dirs) {
+    if (!dir.starts_with('/')) {
+      return Status::InvalidArgument(std::vector<FieldViolation>{
+          {.field = "package-dir",
+           .description = fmt::format("'{}' is not an absolute directory", dir)}});
+    }
+  }
+  if (!options.run_as.empty()) {
+    if (options.backend != "local") {
+      return Status::FailedPrecondition(
+          "--run-as is for the local backend: Slurm runs a job's tasks as the user who submits "
+          "it (the server's), so run the server as the user jobs should run as");
+    }
+    if (geteuid() != 0) {
+      return Status::FailedPrecondition(
+          "--run-as needs a server running as root: it switches each job's processes to that "
+          "user");
+    }
+    Result<run::RunAs> user = run::local::LookUpUser(options.run_as);
+    if (!user.ok()) {
+      return user.status();
+    }
+    isolation.user = std::move(*user);
+  }
+  isolation.environment =
+      plan::JobBaseEnvironment(run::local::CurrentEnvironment(), options.pass_env,
+                               isolation.user ? isolation.user->name : std::string(),
+                               isolation.user ? isolation.user->home : std::string());
+  // A single user's own machine (loopback without tokens, jobs as the server's user) may install
+  // any file it has; a shared server only the operator's directories.
+  isolation.packages = {
+      .any_path = options.package_dirs.empty() && options.auth != "tokens" && !isolation.user,
+      .dirs = options.package_dirs};
+  return isolation;
+}
+
+Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run::RunAs>& user) {
+  if (!user.has_value()) {
+    return {};
+  }
+  const fs::path root(data_dir);
+  TY_RETURN_IF_ERROR(CheckReachable(root, *user));
+  umask(007);
+  if (chown(root.c_str(), static_cast<uid_t>(-1), user->gid) != 0) {
+    return CannotChange(root, "change the group of");
+  }
+  if (chmod(root.c_str(), kDataDirMode) != 0) {
+    return CannotChange(root, "change the mode of");
+  }
+  TY_RETURN_IF_ERROR(ShareTree(root / "jobs", user->gid));
+  return ShareTree(root / "buckets", user->gid);
+}
+
+Status ProtectServerFiles(const std::string& data_dir) {
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(data_dir, error)) {
+    const std::string name = entry.path().filename().string();
+    const bool server_only = name.ends_with(".db") || name.ends_with(".db-wal") ||
+                             name.ends_with(".db-shm") || name.ends_with(".key");
+    std::error_code kind;
+    if (server_only && entry.is_regular_file(kind) && chmod(entry.path().c_str(), 0600) != 0) {
+      return Status::Internal(
+          fmt::format("cannot make {} private: {}", entry.path().string(), std::strerror(errno)));
+    }
+  }
+  if (error) {
+    return Status::Internal(fmt::format("cannot list {}: {}", data_dir, error.message()));
+  }
+  return {};
+}
+
+}  // namespace trainyard::server

@@ -1,0 +1,46 @@
+// What keeps a server's jobs away from the server (issue #17, "jobs run unprivileged"):
+// - `--run-as USER`: trainers, pip and containers run as that unprivileged user, not as the
+//   server's (root). The data directory's group becomes the user's group, with the set-group-id
+//   bit, so jobs/ and buckets/ (trainers read and write gs:// paths as files) are shared with
+//   that group and nobody else (the server's umask becomes 007), while the server's own files
+//   (the databases, tokens.db, job-token.key) stay readable by the server only.
+// - an environment from an allow-list (plan/base_environment.h, plus `--pass-env`), so no secret
+//   of the server's environment reaches job code;
+// - local packageUris only from `--package-dir` directories once the server is shared (tokens)
+//   or runs jobs as another user (validate/local_packages.h at submit, the stager at staging).
+// Jobs all run as the one user: they are kept from the server, not from each other.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "run/local/spawn.h"
+#include "run/run_as.h"
+#include "server/serve.h"
+#include "validate/local_packages.h"
+
+namespace trainyard::server {
+
+struct JobIsolation {
+  std::optional<run::RunAs> user;       // --run-as; nullopt: the server's own user
+  run::local::Environment environment;  // every job process's base environment
+  validate::LocalPackagePolicy packages;
+};
+
+// The isolation `options` ask for, from this process's environment. FAILED_PRECONDITION for a
+// --run-as the server cannot honour (no such user, root, a server that is not root, the Slurm
+// backend); INVALID_ARGUMENT for a malformed --pass-env or a relative --package-dir.
+Result<JobIsolation> PlanJobIsolation(const ServeOptions& options);
+
+// Before the stores open: with a user, sets this process's umask to 007 and gives the data
+// directory (and its jobs/ and buckets/, recursively when they were the server's alone) to the
+// user's group with the set-group-id bit, so what the server creates there is the group's.
+Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run::RunAs>& user);
+
+// After the stores open: the databases (with their -wal and -shm), tokens.db and job-token.key
+// readable and writable by the server only (mode 0600), whatever a umask made them.
+Status ProtectServerFiles(const std::string& data_dir);
+
+}  // namespace trainyard::server
