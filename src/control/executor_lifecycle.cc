@@ -147,8 +147,14 @@ void Executor::Launch(Run& run) {
   context.gcs_mount = options_.gcs_mount;
   context.runtime_modules = options_.runtime_pythonpath;
   context.storage_emulator_host = options_.storage_emulator_host;
+  context.project = run.project;
   if (options_.job_token) {
     context.access_token = options_.job_token(run.project, run.job_id);
+    if (Status written = WriteFileAtomically(layout.token_file(), context.access_token,
+                                             /*private_to_group=*/true);
+        written.ok()) {
+      context.access_token_file = layout.token_file();
+    }
   }
   context.containers_on_host = options_.containers_on_host;
   if (!run.trial_id.empty()) {

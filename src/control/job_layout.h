@@ -2,6 +2,7 @@
 //
 //   <data>/jobs/<project>/<jobId>/packages/            staged packages (pip --target)
 //   <data>/jobs/<project>/<jobId>/staging.log          pip's output
+//   <data>/jobs/<project>/<jobId>/job.token            the job's token (tokens on; mode 0640)
 //   <data>/jobs/<project>/<jobId>/<task>/              a replica's working directory
 //   <data>/jobs/<project>/<jobId>/logs/<task>.log      a replica's stdout and stderr as records
 //                                                      (logs/log_record.h; appended on restart)
@@ -56,6 +57,9 @@ class JobLayout {
   std::string started_path(std::string_view task) const {
     return root_ + "/run" + trial_ + "/" + std::string(task) + ".started";
   }
+  // The job's own token (store/job_tokens.h), for gcloud in its replicas
+  // (CLOUDSDK_AUTH_ACCESS_TOKEN_FILE); with a server that checks tokens.
+  std::string token_file() const { return root_ + "/job.token"; }
   // Where the replicas' CLOUD_ML_HP_METRIC_FILE files are (`<dir>/<task>.metrics`).
   std::string metrics_dir() const { return root_ + trial_ + "/hypertune"; }
 

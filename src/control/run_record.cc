@@ -154,13 +154,22 @@ Result<RunRecord> DecodeRunRecord(std::string_view text) {
   }
 }
 
-Status WriteFileAtomically(const std::string& path, const std::string& text) {
+Status WriteFileAtomically(const std::string& path, const std::string& text,
+                           bool private_to_group) {
   const std::filesystem::path target(path);
   std::error_code error;
   std::filesystem::create_directories(target.parent_path(), error);
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (private_to_group) {
+      using std::filesystem::perms;
+      std::filesystem::permissions(
+          temporary, perms::owner_read | perms::owner_write | perms::group_read, error);
+      if (error) {
+        return Status::Internal("Cannot restrict " + temporary + ": " + error.message());
+      }
+    }
     out << text;
     out.flush();
     if (!out) {

@@ -49,8 +49,10 @@ std::string EncodeRunRecord(const RunRecord& record);
 Result<RunRecord> DecodeRunRecord(std::string_view json);
 
 // Replaces the file at `path` with `text` atomically (a temporary file, then a rename; the
-// directory is created when missing). INTERNAL naming the file on failure.
-Status WriteFileAtomically(const std::string& path, const std::string& text);
+// directory is created when missing). INTERNAL naming the file on failure. `private_to_group`:
+// the file is readable by its owner and group only (mode 0640) before any byte is written.
+Status WriteFileAtomically(const std::string& path, const std::string& text,
+                           bool private_to_group = false);
 
 // Atomic replacement of the file at `path` (its directory is created when missing).
 Status WriteRunRecord(const std::string& path, const RunRecord& record);

@@ -247,6 +247,18 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   }
   if (!context.storage_emulator_host.empty()) {
     env.emplace_back("STORAGE_EMULATOR_HOST", context.storage_emulator_host);
+    // gcloud in a replica (`gcloud storage cp`) talks to this server as the job: with its token
+    // when the server checks tokens, without credentials otherwise.
+    env.emplace_back("CLOUDSDK_API_ENDPOINT_OVERRIDES_STORAGE",
+                     context.storage_emulator_host + "/storage/v1/");
+    if (context.access_token_file.empty()) {
+      env.emplace_back("CLOUDSDK_AUTH_DISABLE_CREDENTIALS", "true");
+    } else {
+      env.emplace_back("CLOUDSDK_AUTH_ACCESS_TOKEN_FILE", context.access_token_file);
+    }
+    if (!context.project.empty()) {
+      env.emplace_back("CLOUDSDK_CORE_PROJECT", context.project);
+    }
   }
   if (!context.access_token.empty()) {
     env.emplace_back("TRAINYARD_TOKEN", context.access_token);

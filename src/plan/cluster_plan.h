@@ -91,8 +91,11 @@ struct PlanContext {
   std::string runtime_modules;
   std::string gcs_mount;              // local directory holding gs:// buckets ("" when none)
   std::string storage_emulator_host;  // "http://127.0.0.1:8470" ("" when none)
-  // TRAINYARD_TOKEN: the job's own token for a server that checks tokens ("" when none).
+  // TRAINYARD_TOKEN: the job's own token for a server that checks tokens ("" when none), and the
+  // file holding it, for gcloud (CLOUDSDK_AUTH_ACCESS_TOKEN_FILE).
   std::string access_token;
+  std::string access_token_file;
+  std::string project;  // CLOUDSDK_CORE_PROJECT, for gcloud in a replica ("" to leave it out)
   int pytorch_master_port = 0;  // MASTER_PORT
   // Container replicas run their command on the host (`--containers host`): no hosts file, so
   // a Kubeflow job's peers are named by their hosts.

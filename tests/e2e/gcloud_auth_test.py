@@ -47,6 +47,7 @@ print("and logged on stderr", file=sys.stderr, flush=True)
 # one, and keeps the token in its job dir so the test can try it once the job has ended.
 STORAGE_CALL_PY = '''import argparse
 import os
+import subprocess
 import urllib.error
 import urllib.request
 
@@ -73,6 +74,14 @@ print("own project with the job's token: %d" % status(base + "e2e-auth/o", token
 print("own project without a token: %d" % status(base + "e2e-auth/o", None), flush=True)
 print("another project with the job's token: %d" % status(base[:-1] + "?project=q", token),
       flush=True)
+# gcloud as a trainer would call it: the job's token from CLOUDSDK_AUTH_ACCESS_TOKEN_FILE.
+listed = subprocess.run(["gcloud", "storage", "ls", "gs://e2e-auth/"], capture_output=True,
+                        text=True, timeout=120,
+                        env=dict(os.environ, CLOUDSDK_CONFIG=os.path.abspath("gcloud-config")))
+print("gcloud storage ls in the replica: rc %d, %s" % (listed.returncode,
+                                                       "|".join(listed.stdout.split())), flush=True)
+if listed.returncode != 0:
+    print("gcloud said: " + " ".join(listed.stderr.split()), flush=True)
 '''
 DENIED_JOB = ("Permission 'ml.jobs.get' denied on resource 'projects/p/jobs/%s' (or it may not "
               "exist).")
@@ -178,6 +187,7 @@ class GcloudAuthTest(gcloud_env.ServerTestCase):
         self.assertIn("own project with the job's token: 200", logs)
         self.assertIn("own project without a token: 401", logs)
         self.assertIn("another project with the job's token: 403", logs)
+        self.assertIn("gcloud storage ls in the replica: rc 0, gs://e2e-auth/", logs)
         with open(os.path.join(self.data, "buckets", BUCKET, job, "token.txt"),
                   encoding="utf-8") as f:
             token = f.read()

@@ -24,13 +24,18 @@ TEST(ReplicaEnv, SingleReplicaGetsExactlyTheseVariables) {
   ASSERT_TRUE(launches.ok()) << launches.status().ToString();
   const ReplicaLaunch& master = launches->at(0);
   EXPECT_EQ(master.task_name, "master-replica-0");
-  EXPECT_EQ(EnvNames(master), (std::vector<std::string>{
-                                  "TF_CONFIG", "CLUSTER_SPEC", "CLOUD_ML_JOB", "CLOUD_ML_JOB_ID",
-                                  "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK", "LOCAL_RANK",
-                                  "CUDA_VISIBLE_DEVICES", "STORAGE_EMULATOR_HOST", "PYTHONPATH",
-                                  "PYTHONUNBUFFERED", "TRAINYARD_JOB_DIR_URI"}));
+  EXPECT_EQ(EnvNames(master),
+            (std::vector<std::string>{
+                "TF_CONFIG", "CLUSTER_SPEC", "CLOUD_ML_JOB", "CLOUD_ML_JOB_ID", "MASTER_ADDR",
+                "MASTER_PORT", "WORLD_SIZE", "RANK", "LOCAL_RANK", "CUDA_VISIBLE_DEVICES",
+                "STORAGE_EMULATOR_HOST", "CLOUDSDK_API_ENDPOINT_OVERRIDES_STORAGE",
+                "CLOUDSDK_AUTH_DISABLE_CREDENTIALS", "PYTHONPATH", "PYTHONUNBUFFERED",
+                "TRAINYARD_JOB_DIR_URI"}));
   EXPECT_EQ(EnvOf(master, "CLOUD_ML_JOB_ID"), "baseline_job");
   EXPECT_EQ(EnvOf(master, "STORAGE_EMULATOR_HOST"), "http://127.0.0.1:8470");
+  EXPECT_EQ(EnvOf(master, "CLOUDSDK_API_ENDPOINT_OVERRIDES_STORAGE"),
+            "http://127.0.0.1:8470/storage/v1/");
+  EXPECT_EQ(EnvOf(master, "CLOUDSDK_AUTH_DISABLE_CREDENTIALS"), "true");
   EXPECT_EQ(EnvOf(master, "PYTHONPATH"), "/data/jobs/p/custom_job/packages");
   EXPECT_EQ(EnvOf(master, "PYTHONUNBUFFERED"), "1");
   EXPECT_EQ(EnvOf(master, "CUDA_VISIBLE_DEVICES"), "");
@@ -44,6 +49,8 @@ TEST(ReplicaEnv, OptionalVariablesAreLeftOutWhenNotGiven) {
       Plan(trainyard::testing::ValidRuntimeJob(), {}, context);
   ASSERT_TRUE(launches.ok());
   EXPECT_FALSE(EnvOf(launches->at(0), "STORAGE_EMULATOR_HOST").has_value());
+  EXPECT_FALSE(EnvOf(launches->at(0), "CLOUDSDK_API_ENDPOINT_OVERRIDES_STORAGE").has_value());
+  EXPECT_FALSE(EnvOf(launches->at(0), "CLOUDSDK_AUTH_DISABLE_CREDENTIALS").has_value());
   EXPECT_FALSE(EnvOf(launches->at(0), "PYTHONPATH").has_value());
   EXPECT_FALSE(EnvOf(launches->at(0), "CLOUD_ML_TRIAL_ID").has_value());
   EXPECT_FALSE(EnvOf(launches->at(0), "CLOUD_ML_HP_METRIC_TAG").has_value());
@@ -54,11 +61,17 @@ TEST(ReplicaEnv, OptionalVariablesAreLeftOutWhenNotGiven) {
 TEST(ReplicaEnv, EveryReplicaGetsTheJobsOwnTokenWhenTheServerChecksTokens) {
   PlanContext context = testing::Context();
   context.access_token = "tyj.cA.ag.mac";
+  context.access_token_file = "/data/jobs/p/j/job.token";
+  context.project = "p";
   const Result<std::vector<ReplicaLaunch>> launches =
       Plan(trainyard::testing::ValidRuntimeJob(), {}, context);
   ASSERT_TRUE(launches.ok());
   for (const ReplicaLaunch& launch : *launches) {
     EXPECT_EQ(EnvOf(launch, "TRAINYARD_TOKEN"), "tyj.cA.ag.mac") << launch.task_name;
+    // gcloud in the replica sends it too, to this server, in the job's project.
+    EXPECT_EQ(EnvOf(launch, "CLOUDSDK_AUTH_ACCESS_TOKEN_FILE"), "/data/jobs/p/j/job.token");
+    EXPECT_FALSE(EnvOf(launch, "CLOUDSDK_AUTH_DISABLE_CREDENTIALS").has_value());
+    EXPECT_EQ(EnvOf(launch, "CLOUDSDK_CORE_PROJECT"), "p");
   }
 }
 
