@@ -60,7 +60,8 @@ touch "$2"
 
 def require_root_tmpfs(mount_point):
     """Mounts the tmpfs at `mount_point`; exits SKIPPED (or FAILED under
-    TRAINYARD_REQUIRE_TMPFS=1) when that is not possible here, saying why."""
+    TRAINYARD_REQUIRE_TMPFS=1) when that is not possible here, saying why, after removing the
+    test's temporary directory (the mount point's parent)."""
     why = ""
     if os.geteuid() != 0:
         why = "not root: mounting the small tmpfs needs root"
@@ -70,6 +71,7 @@ def require_root_tmpfs(mount_point):
         if done.returncode == 0:
             return
         why = "mount -t tmpfs failed: " + (done.stderr.strip() or "rc %d" % done.returncode)
+    shutil.rmtree(os.path.dirname(mount_point), ignore_errors=True)
     required = os.environ.get("TRAINYARD_REQUIRE_TMPFS") == "1"
     print(("FAILED: " if required else "SKIPPED: ") + why +
           "; TRAINYARD_REQUIRE_TMPFS=1 makes this a failure", flush=True)
@@ -178,6 +180,16 @@ class DiskFullTest(unittest.TestCase):
                 return job
             time.sleep(0.1)
 
+    def chatter_exit_seen(self):
+        """Whether the executor handled the chatter's exit: its job ended, or its replica is
+        EXITED while the outcome waits for the store."""
+        if self.get_job("chatter")[1].get("state") in TERMINAL:
+            return True
+        status, body = self.call("GET", "/trainyard/v1/projects/%s/jobs/chatter/replicas"
+                                 % PROJECT)
+        return status == 200 and any(r.get("state") == "EXITED"
+                                     for r in body.get("replicas", []))
+
     def chatter_lines(self):
         try:
             with open(self.chatter_count, encoding="utf-8") as f:
@@ -283,34 +295,40 @@ class DiskFullTest(unittest.TestCase):
                     except OSError:
                         break
         FIGURES["filler_bytes"] = written
-        created, errors = [], []
-        for i in range(50):
-            status, body = self.submit("while_full_%d" % i)
-            if status == 200:
-                created.append(body["jobId"])
-                continue
-            errors.append((status, body))
-            break
-        FIGURES["jobs_created_while_full"] = len(created)
-        FIGURES["job_create_error"] = errors[0] if errors else None
-        small_status, small = self.call(
-            "POST", "/upload/storage/v1/b/%s/o?uploadType=media&name=small" % BUCKET,
-            os.urandom(64 << 10), {"Content-Type": "application/octet-stream"})
-        FIGURES["small_upload_while_full"] = [small_status, small.get("error", small)]
-        # The chatter job prints 100 more lines, then ends, while the disk is full; its outcome
-        # must still be written.
-        count_at_full = self.chatter_lines()
-        while self.chatter_lines() < count_at_full + 100:
-            time.sleep(0.05)
-        FIGURES["chatter_lines_while_full"] = self.chatter_lines() - count_at_full
-        open(self.stop_chatter, "w").close()
-        deadline = time.monotonic() + 30
-        while not os.path.exists(self.chatter_ended) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        self.assertTrue(os.path.exists(self.chatter_ended), "the chatter trainer did not end")
-        time.sleep(1)  # the executor sees the exit while the disk is still full
-        FIGURES["chatter_state_while_full"] = self.get_job("chatter")[1].get("state")
-        os.unlink(filler)
+        try:
+            created, errors = [], []
+            for i in range(50):
+                status, body = self.submit("while_full_%d" % i)
+                if status == 200:
+                    created.append(body["jobId"])
+                    continue
+                errors.append((status, body))
+                break
+            FIGURES["jobs_created_while_full"] = len(created)
+            FIGURES["job_create_error"] = errors[0] if errors else None
+            small_status, small = self.call(
+                "POST", "/upload/storage/v1/b/%s/o?uploadType=media&name=small" % BUCKET,
+                os.urandom(64 << 10), {"Content-Type": "application/octet-stream"})
+            FIGURES["small_upload_while_full"] = [small_status, small.get("error", small)]
+            # The chatter job prints 100 more lines, then ends, while the disk is full; its outcome
+            # must still be written.
+            count_at_full = self.chatter_lines()
+            deadline = time.monotonic() + 60
+            while self.chatter_lines() < count_at_full + 100 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            FIGURES["chatter_lines_while_full"] = self.chatter_lines() - count_at_full
+            open(self.stop_chatter, "w").close()
+            deadline = time.monotonic() + 30
+            while not os.path.exists(self.chatter_ended) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertTrue(os.path.exists(self.chatter_ended), "the chatter trainer did not end")
+            # The executor sees the exit while the disk is still full.
+            deadline = time.monotonic() + 30
+            while not self.chatter_exit_seen() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            FIGURES["chatter_state_while_full"] = self.get_job("chatter")[1].get("state")
+        finally:
+            os.unlink(filler)
         FIGURES["jobs_state_after_free"] = {
             job_id: self.wait_for_end(job_id).get("state") for job_id in created + ["chatter"]}
         if errors:

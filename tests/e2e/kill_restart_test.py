@@ -35,7 +35,7 @@ import http.client
 import json
 import os
 import random
-import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -281,7 +281,7 @@ class KillRestartTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         if not os.environ.get("TY_KILL_KEEP"):
-            subprocess.run(["rm", "-rf", cls.tmp], check=False)
+            shutil.rmtree(cls.tmp, ignore_errors=True)
 
     @classmethod
     def list_jobs(cls):
