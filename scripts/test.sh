@@ -14,6 +14,8 @@ fuzz_seconds=${TY_FUZZ_SECONDS:-20}
 export TRAINYARD_REQUIRE_SLURM=${TRAINYARD_REQUIRE_SLURM:-1}
 # Likewise the container tests when podman or the base image is missing.
 export TRAINYARD_REQUIRE_CONTAINERS=${TRAINYARD_REQUIRE_CONTAINERS:-1}
+# Likewise the disk-full test when it cannot mount its small tmpfs.
+export TRAINYARD_REQUIRE_TMPFS=${TRAINYARD_REQUIRE_TMPFS:-1}
 
 step() { printf '\n=== %s\n' "$*"; }
 

@@ -51,6 +51,8 @@
 
 namespace trainyard::control {
 
+class JobLayout;
+
 struct ExecutorOptions {
   std::string data_dir;               // jobs/ are under it (control/job_layout.h)
   std::string gcs_mount;              // the bucket store's root: gs://b/o is <gcs_mount>/b/o
@@ -186,6 +188,9 @@ class Executor {
   bool CheckStudy(Study& study);
   // Kills whatever still runs of a run record that is not taken over.
   void KillRecorded(const RunRecord& record);
+  // Kills the replicas of `job` whose start never reached its run record (the server died
+  // between the two), found by their supervisors' command lines.
+  void KillUnrecorded(const model::Job& job, const JobLayout& layout);
   void FinishStudy(Study& study);
   void FinishTrial(Run& run, double ml_units);
   // Merges the new reports under `tag` in the trial's master metric file into run.metrics.

@@ -384,9 +384,10 @@ bool Executor::FinishIfStopped(Run& run) {
                   [](const Run::Replica& replica) { return replica.alive; })) {
     return false;
   }
-  // What a replica left behind in its process group goes too.
+  // What a replica left behind in its process group goes too (once: a group id may be reused).
+  const bool retrying = std::exchange(run.finishing, true);
   for (const Run::Replica& replica : run.replicas) {
-    if (replica.pid > 0) {
+    if (replica.pid > 0 && !retrying) {
       launcher_.SignalGroup(replica.pid, SIGKILL);
     }
   }
@@ -400,7 +401,9 @@ bool Executor::FinishIfStopped(Run& run) {
   } else if (run.write_outcome && run.outcome == model::JobState::kQueued) {
     Requeue(run, ml_units);
   } else if (run.write_outcome) {
-    Say(run, run.outcome == model::JobState::kFailed, OutcomeMessage(run.outcome, run.message));
+    if (!retrying) {
+      Say(run, run.outcome == model::JobState::kFailed, OutcomeMessage(run.outcome, run.message));
+    }
     const WallTime now = Now();
     const Result<model::Job> written =
         Transition(run.project, run.job_id, [&](model::Job& current) {
@@ -420,7 +423,10 @@ bool Executor::FinishIfStopped(Run& run) {
           current.training_output->consumed_ml_units = std::round(ml_units * 100) / 100;
           return true;
         });
-    (void)written;  // NOT_FOUND or a store error: nothing more this job can do
+    if (!written.ok() && (written.status().code() == Code::kResourceExhausted ||
+                          written.status().code() == Code::kUnavailable)) {
+      return false;  // a full disk or a busy store: the next pass writes it
+    }
   }
   run.done = true;
   return true;

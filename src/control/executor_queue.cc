@@ -296,6 +296,7 @@ void Executor::Recover() {
       std::error_code error;
       std::filesystem::remove(layout.run_record(), error);
     }
+    KillUnrecorded(job, layout);
     const WallTime now = Now();
     (void)Transition(project, job.job_id, [&](model::Job& current) {
       switch (current.state) {
@@ -328,6 +329,24 @@ void Executor::KillRecorded(const RunRecord& record) {
     Result<bool> alive = replica.pid > 0 ? launcher_.Adopt(replica.pid, replica.spec) : false;
     if (alive.ok() && *alive) {
       launcher_.SignalGroup(replica.pid, SIGKILL);
+    }
+  }
+}
+
+void Executor::KillUnrecorded(const model::Job& job, const JobLayout& layout) {
+  if (!job.training_input || options_.cluster != nullptr) {
+    return;
+  }
+  Result<std::vector<plan::ReplicaShape>> shapes =
+      plan::ExpandReplicas(*job.training_input, catalog_);
+  for (const plan::ReplicaShape& shape :
+       shapes.ok() ? *shapes : std::vector<plan::ReplicaShape>{}) {
+    run::ProcessSpec spec;
+    spec.log_path = layout.log_path(shape.task_name);
+    spec.exit_path = layout.exit_path(shape.task_name);
+    Result<int> pid = launcher_.FindStarted(spec);
+    if (pid.ok() && *pid > 0) {
+      launcher_.SignalGroup(*pid, SIGKILL);
     }
   }
 }
@@ -387,6 +406,14 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
                                      std::max(now - replica.started_wall, WallTime::duration(0)));
     if (recorded.pid > 0) {
       Result<bool> alive = launcher_.Adopt(recorded.pid, recorded.spec);
+      if (alive.ok() && !*alive) {
+        // Restarted, by a server that died before it recorded the new pid?
+        Result<int> restarted = launcher_.FindStarted(recorded.spec);
+        if (restarted.ok() && *restarted > 0) {
+          replica.pid = *restarted;
+          alive = launcher_.Adopt(*restarted, recorded.spec);
+        }
+      }
       if (!alive.ok()) {
         return false;  // cannot tell whether it runs: restarting it might duplicate it
       }
@@ -397,8 +424,8 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
         // Ended while no server watched it: handle its exit now, as the supervisor recorded
         // it (none: the supervisor itself was SIGKILLed with its process group).
         ended.push_back(
-            {recorded.pid, run::ReadExitStatus(recorded.spec.exit_path)
-                               .value_or(run::ExitStatus{.signaled = true, .signal = SIGKILL})});
+            {replica.pid, run::ReadExitStatus(recorded.spec.exit_path)
+                              .value_or(run::ExitStatus{.signaled = true, .signal = SIGKILL})});
       }
     }
     run->replicas.push_back(std::move(replica));

@@ -91,6 +91,9 @@ struct Executor::Run {
   bool write_outcome = true;  // false when the job already reached a terminal state elsewhere
   MonoTime stop_started{};
   bool killed = false;  // SIGKILL sent
+  // Set once every replica ended: their groups were killed and the outcome said in the service
+  // log; the store may still refuse the outcome for a while (a full disk), and is asked again.
+  bool finishing = false;
 
   bool done = false;  // to be removed by the loop
 

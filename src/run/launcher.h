@@ -97,6 +97,11 @@ class Launcher {
   // other process): the caller reads the outcome with ReadExitStatus(spec.exit_path).
   virtual Result<bool> Adopt(int pid, const ProcessSpec& spec) = 0;
 
+  // The pid of a running replica an earlier launcher started with `spec`'s log and exit files,
+  // found by its supervisor's command line, or 0 when there is none: for a start whose pid never
+  // reached the run record (the server died between the two). Not adopted: call Adopt.
+  virtual Result<int> FindStarted(const ProcessSpec& spec) = 0;
+
   // `count` TCP ports on 127.0.0.1 that were free when asked (bound to port 0, then released).
   virtual Result<std::vector<int>> FreePorts(int count) = 0;
 };

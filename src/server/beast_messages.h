@@ -1,5 +1,6 @@
 // Beast helpers internal to http_server.cc: a body type that sends a byte range of an open file,
 // read in pieces while the response is written (a download of any size never sits in memory),
+// one that spools a request body to a file as it arrives (an upload never sits in memory either),
 // and the conversions between Beast's message heads and `HttpRequest`/`HttpResponse`.
 #pragma once
 
@@ -77,6 +78,48 @@ struct FileSliceBody {
     std::uint64_t position_ = 0;
     std::uint64_t remain_ = 0;
     std::unique_ptr<char[]> buffer_ = std::make_unique<char[]>(kChunk);
+  };
+};
+
+// A request body written to a file piece by piece as it is read. A failed write (a full disk)
+// does not end the read: the rest of the body is read and dropped and `error` keeps the first
+// failure, so that the client, still sending, gets an answer saying why rather than a reset.
+struct SpoolBody {
+  struct value_type {
+    boost::beast::file file;         // opened for writing by the caller
+    boost::beast::error_code error;  // the first write that failed; the file is then incomplete
+  };
+
+  class reader {
+   public:
+    template <bool isRequest, class Fields>
+    reader(boost::beast::http::header<isRequest, Fields>& /*header*/, value_type& body)
+        : body_(body) {}
+
+    void init(const boost::optional<std::uint64_t>& /*content_length*/,
+              boost::beast::error_code& ec) {
+      ec = {};
+    }
+
+    template <class ConstBufferSequence>
+    std::size_t put(const ConstBufferSequence& buffers, boost::beast::error_code& ec) {
+      ec = {};
+      std::size_t size = 0;
+      for (auto it = boost::asio::buffer_sequence_begin(buffers);
+           it != boost::asio::buffer_sequence_end(buffers); ++it) {
+        const boost::asio::const_buffer buffer = *it;
+        size += buffer.size();
+        if (!body_.error) {
+          body_.file.write(buffer.data(), buffer.size(), body_.error);
+        }
+      }
+      return size;
+    }
+
+    void finish(boost::beast::error_code& ec) { ec = {}; }
+
+   private:
+    value_type& body_;
   };
 };
 

@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "server/beast_messages.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"
@@ -191,16 +192,24 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     parser_.reset();
     file_parser_->body_limit(body_limit_);
     beast::error_code ec;
-    file_parser_->get().body().open(spool_path_.c_str(), beast::file_mode::write_new, ec);
+    file_parser_->get().body().file.open(spool_path_.c_str(), beast::file_mode::write_new, ec);
     if (!ec) {
       return true;
     }
-    const Status why = Status::Internal(
-        fmt::format("Cannot store the request body in {}: {}.", options_.spool_dir, ec.message()));
+    const Status why = SpoolError(ec);
     spool_path_.clear();
     file_parser_.reset();
     Write(ErrorResponse(why), /*keep_alive=*/false, /*head=*/false);
     return false;
+  }
+
+  // Why a body could not be spooled: a full disk in a user's words, else the system's.
+  Status SpoolError(const beast::error_code& ec) const {
+    if (ec.category() == boost::system::system_category() && IsDiskFull(ec.value())) {
+      return DiskFullError("store the request body", ec.message());
+    }
+    return Status::Internal(
+        fmt::format("Cannot store the request body in {}: {}.", options_.spool_dir, ec.message()));
   }
 
   void DropSpool() {
@@ -252,7 +261,17 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     bool head = false;
     if (file_parser_) {
       auto& message = file_parser_->get();
-      message.body().close();
+      beast::error_code closed;
+      message.body().file.close(closed);
+      if (const beast::error_code failed = message.body().error ? message.body().error : closed) {
+        // The body was read to its end all the same, so the client is there to be told.
+        const Status why = SpoolError(failed);
+        keep_alive = message.keep_alive();
+        DropSpool();
+        file_parser_.reset();
+        Write(handler_.Reject(HttpStatusFor(why.code()), why), keep_alive, /*head=*/false);
+        return;
+      }
       request = RequestHead(message);
       request.body_file = spool_path_;
       keep_alive = message.keep_alive();
@@ -482,7 +501,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   // Instead of `parser_` once the head says the body goes to `spool_path_`.
-  std::optional<http::request_parser<http::file_body>> file_parser_;
+  std::optional<http::request_parser<internal::SpoolBody>> file_parser_;
   std::string spool_path_;  // removed when the request is done or the session ends
   std::uint64_t body_limit_ = 0;
   std::optional<http::response<http::empty_body>> continue_;

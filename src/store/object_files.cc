@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/unique_fd.h"
 
 namespace trainyard::store::internal {
@@ -21,6 +22,9 @@ namespace {
 constexpr std::size_t kCopyChunk = std::size_t{1} << 20;
 
 Status IoError(std::string_view what, const std::string& path, int error) {
+  if (IsDiskFull(error)) {
+    return DiskFullError(fmt::format("{} {}", what, path), std::strerror(error));
+  }
   return Status::Unavailable(fmt::format("cannot {} {}: {}", what, path, std::strerror(error)));
 }
 

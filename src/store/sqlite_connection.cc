@@ -4,6 +4,8 @@
 
 #include <sqlite3.h>
 
+#include "base/file.h"
+
 namespace trainyard::store::internal {
 namespace {
 
@@ -39,6 +41,9 @@ void StmtFinalizer::operator()(sqlite3_stmt* stmt) const {
 }
 
 Status SqliteError(sqlite3* db, int rc, std::string_view what) {
+  if ((rc & 0xff) == SQLITE_FULL) {  // `what` (a statement) means nothing to a user
+    return DiskFullError("store the change in its database", sqlite3_errstr(rc));
+  }
   std::string message = "sqlite: ";
   message += what;
   message += ": ";

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "control/executor_fixture.h"
+#include "control/job_layout.h"
 
 namespace trainyard::control {
 namespace {
@@ -339,6 +340,47 @@ TEST_F(ExecutorRecoveryTest, ReplicaKilledWhileNoServerRanIsRestarted) {
   EXPECT_EQ(launcher_.started()[2].spec.env, started[1].spec.env);
   EXPECT_EQ(Get("d").state, JobState::kRunning);
   EXPECT_EQ(executor().Replicas(kProject, "d")->at(1).restarts, 1);
+}
+
+// The server died between starting a replica's supervisor and recording its pid (issue #17's
+// kill test saw it): found by its command line, it is killed with a PREPARING job that goes back
+// to the queue, and adopted in place of the recorded pid of a replica it restarted.
+TEST_F(ExecutorRecoveryTest, PreparingJobsUnrecordedReplicaIsKilledBeforeTheJobIsRequeued) {
+  Submit(ValidRuntimeJob("j"));
+  ASSERT_TRUE(controller_
+                  ->Mutate(kProject, "j",
+                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
+                             model::Job next = current;
+                             next.state = JobState::kPreparing;
+                             return std::optional(next);
+                           })
+                  .ok());
+  launcher_.StartedElsewhere(
+      JobLayout(dir_.path().string(), std::string(kProject), "j").exit_path("master-replica-0"),
+      4242);
+
+  executor().Recover();
+  EXPECT_EQ(launcher_.SignalsTo(4242), std::vector<int>{SIGKILL});
+  EXPECT_EQ(Get("j").state, JobState::kQueued);
+}
+
+TEST_F(ExecutorRecoveryTest, RestartWhosePidWasNotRecordedIsAdoptedNotStartedAgain) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  launcher_.AdoptAnswer(started[0].pid, true);
+  launcher_.AdoptAnswer(started[1].pid, false);  // the recorded one ended, and was restarted
+  launcher_.StartedElsewhere(started[1].spec.exit_path, 7777);
+  launcher_.AdoptAnswer(7777, true);
+
+  ServerRestarts();
+  clock_.Advance(std::chrono::seconds(1));
+  Settle();
+  EXPECT_EQ(launcher_.started().size(), 2U) << "nothing started twice";
+  Exit(started[0].pid, Exited(0));
+  EXPECT_EQ(launcher_.SignalsTo(7777), std::vector<int>{SIGTERM});
+  Exit(7777, Killed(SIGTERM));
+  EXPECT_EQ(Get("d").state, JobState::kSucceeded);
 }
 
 TEST_F(ExecutorRecoveryTest, CancelInProgressGoesOnStopping) {

@@ -43,6 +43,12 @@ class FakeLauncher final : public run::Launcher {
     return answer != adopt_answers_.end() ? answer->second : default_adopt_answer_;
   }
 
+  Result<int> FindStarted(const run::ProcessSpec& spec) override {
+    std::lock_guard lock(mu_);
+    auto found = started_elsewhere_.find(spec.exit_path);
+    return found != started_elsewhere_.end() ? found->second : 0;
+  }
+
   Result<std::vector<int>> FreePorts(int count) override {
     std::vector<int> ports;
     for (int i = 0; i < count; ++i) {
@@ -55,6 +61,13 @@ class FakeLauncher final : public run::Launcher {
   void FailProgram(std::string program) {
     std::lock_guard lock(mu_);
     fail_program_ = std::move(program);
+  }
+
+  // A replica an earlier server started as `pid` without recording it: FindStarted answers `pid`
+  // for a spec with this exit file (0 for others).
+  void StartedElsewhere(const std::string& exit_path, int pid) {
+    std::lock_guard lock(mu_);
+    started_elsewhere_.insert_or_assign(exit_path, pid);
   }
 
   // What Adopt(pid, ...) answers: true (still running), false (ended) or an error.
@@ -101,6 +114,7 @@ class FakeLauncher final : public run::Launcher {
   std::vector<std::pair<int, int>> signals_;
   std::vector<Started> adopted_;
   std::map<int, Result<bool>> adopt_answers_;
+  std::map<std::string, int> started_elsewhere_;
   Result<bool> default_adopt_answer_ = false;
 };
 

@@ -171,6 +171,25 @@ TEST_F(AdoptTest, AnotherReplicasSupervisorIsNotAdopted) {
   EXPECT_TRUE(exits_.exits().empty());
 }
 
+// A start whose pid an earlier server never recorded is found by its supervisor's command line.
+TEST_F(AdoptTest, FindStartedFindsTheSupervisorOfThisSpecOnly) {
+  ProcessSpec spec = Spec("exec sleep 1000");
+  int pid = StartWithAnEarlierLauncher(spec);
+  ASSERT_GT(pid, 0);
+  Result<int> found = launcher_.FindStarted(spec);
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(*found, pid);
+  Result<int> other = launcher_.FindStarted(Spec("exec sleep 1000", "worker-replica-0"));
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  EXPECT_EQ(*other, 0);
+
+  kill(-pid, SIGKILL);
+  EXPECT_EQ(waitpid(pid, nullptr, 0), pid);
+  Result<int> gone = launcher_.FindStarted(spec);
+  ASSERT_TRUE(gone.ok()) << gone.status().ToString();
+  EXPECT_EQ(*gone, 0);
+}
+
 TEST_F(AdoptTest, UnrelatedProcessesAreNotAdopted) {
   ProcessSpec spec = Spec("exec sleep 1000");
   std::vector<std::string> words = {"sleep", "1000"};

@@ -1,6 +1,7 @@
 #include "run/local/process_launcher.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -226,6 +227,27 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
   Watch(pidfd.release(), Watched{.pid = pid, .exit_path = exit_path},
         spec.container ? spec.container->name : std::string());
   return true;
+}
+
+Result<int> ProcessLauncher::FindStarted(const ProcessSpec& spec) {
+  const std::string log_path = Absolute(spec.log_path);
+  const std::string exit_path = Absolute(spec.exit_path);
+  std::error_code error;
+  for (fs::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    int pid = 0;
+    const auto [rest, parsed] = std::from_chars(name.data(), name.data() + name.size(), pid);
+    if (parsed != std::errc() || rest != name.data() + name.size() || pid <= 1) {
+      continue;
+    }
+    if (IsSupervisorCommand(CommandLine(pid), log_path, exit_path)) {
+      return pid;
+    }
+  }
+  if (error) {
+    return Status::Internal("Cannot list /proc: " + error.message());
+  }
+  return 0;
 }
 
 void ProcessLauncher::Watch(int pidfd, Watched watched, const std::string& container) {

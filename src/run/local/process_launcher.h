@@ -64,6 +64,7 @@ class ProcessLauncher final : public Launcher {
   // command line says so), so a pid reused by another process is never taken for the replica.
   // (A supervisor still inside its exec has no command line yet: Adopt is for a later server.)
   Result<bool> Adopt(int pid, const ProcessSpec& spec) override;
+  Result<int> FindStarted(const ProcessSpec& spec) override;
   Result<std::vector<int>> FreePorts(int count) override;
 
  private:

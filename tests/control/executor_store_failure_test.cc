@@ -1,0 +1,74 @@
+// The executor when the job store refuses a change for a while (a full disk: SQLite answers
+// SQLITE_FULL, RESOURCE_EXHAUSTED): the outcome of a job whose replicas ended is written once the
+// store takes it again, without a restart, and said in the service log once.
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "base/file.h"
+#include "control/executor_fixture.h"
+#include "control/job_layout.h"
+#include "fakes/failing_job_store.h"
+
+namespace trainyard::control {
+namespace {
+
+using testing::FailingJobStore;
+
+class ExecutorStoreFailureTest : public ExecutorTest {
+ protected:
+  ExecutorStoreFailureTest() {
+    auto failing = std::make_unique<FailingJobStore>(std::move(store_));
+    failing_ = failing.get();
+    store_ = std::move(failing);
+    controller_ = std::make_unique<JobController>(*store_, catalog::Catalog::Builtin(), clock_);
+  }
+
+  int Occurrences(std::string_view job_id, std::string_view text) {
+    std::ifstream in(
+        JobLayout(dir_.path().string(), std::string(kProject), std::string(job_id)).service_log());
+    std::stringstream all;
+    all << in.rdbuf();
+    const std::string log = all.str();
+    int count = 0;
+    for (std::size_t at = log.find(text); at != std::string::npos; at = log.find(text, at + 1)) {
+      ++count;
+    }
+    return count;
+  }
+
+  FailingJobStore* failing_ = nullptr;
+};
+
+TEST_F(ExecutorStoreFailureTest, AnOutcomeTheStoreRefusedIsWrittenOnceItHasRoomAgain) {
+  for (const Status& refusal :
+       {DiskFullError("store the change in its database", "database or disk is full"),
+        Status::Unavailable("sqlite: database is locked")}) {
+    SCOPED_TRACE(refusal.ToString());
+    const std::string id = refusal.code() == Code::kUnavailable ? "busy" : "full";
+    Submit(ValidRuntimeJob(id));
+    clock_.Advance(std::chrono::seconds(1));  // the next queue scan
+    Settle();
+    ASSERT_EQ(Get(id).state, JobState::kRunning);
+    const int pid = launcher_.started().back().pid;
+
+    failing_->FailWrites(refusal);
+    Exit(pid, Exited(0));
+    clock_.Advance(std::chrono::seconds(5));
+    Settle();
+    EXPECT_EQ(Get(id).state, JobState::kRunning) << "the store refused every change";
+
+    failing_->FailWrites(Status());
+    Settle();
+    EXPECT_EQ(Get(id).state, JobState::kSucceeded);
+    EXPECT_EQ(Occurrences(id, "Job completed successfully."), 1);
+    EXPECT_EQ(launcher_.SignalsTo(pid), std::vector<int>{SIGKILL}) << "its group, once";
+  }
+}
+
+}  // namespace
+}  // namespace trainyard::control
