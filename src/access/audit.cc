@@ -91,9 +91,7 @@ std::string EncodeAuditRecord(const AuditEvent& event) {
       {"resource",
        {{"type", "audited_resource"},
         {"labels",
-         {{"service", event.service},
-          {"method", event.method},
-          {"project_id", event.project}}}}},
+         {{"service", event.service}, {"method", event.method}, {"project_id", event.project}}}}},
   };
   return record.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
 }

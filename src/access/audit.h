@@ -34,9 +34,9 @@ struct AuthorizationCheck {
 // One recorded call.
 struct AuditEvent {
   WallTime time{};
-  std::string project;  // whose log it goes to; kServerWideProject when none
-  std::string service;  // "ml.googleapis.com"
-  std::string method;   // "google.cloud.ml.v1.JobService.CreateJob"
+  std::string project;   // whose log it goes to; kServerWideProject when none
+  std::string service;   // "ml.googleapis.com"
+  std::string method;    // "google.cloud.ml.v1.JobService.CreateJob"
   std::string resource;  // "projects/p/jobs/j"
   // The caller: a token's name, "job:p/j" for a job's own token, "anonymous" when the server
   // checks no tokens; empty when the call was not authenticated (a 401).

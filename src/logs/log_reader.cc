@@ -221,8 +221,7 @@ void Fill(const SourceScan& scan, LogEntry& entry) {
   entry.timestamp.assign(scan.record.timestamp);
   entry.insert_id = InsertId(scan.offset, scan.name);
   if (scan.source->audit) {
-    entry.severity =
-        scan.record.stream == Stream::kStdout ? Severity::kNotice : Severity::kError;
+    entry.severity = scan.record.stream == Stream::kStdout ? Severity::kNotice : Severity::kError;
   } else {
     entry.severity = DetectSeverity(scan.record.stream, scan.record.text, scan.source->service);
   }

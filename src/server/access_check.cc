@@ -240,7 +240,8 @@ std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
     for (const std::string& project : projects) {
       if (!access::Allows(principal, row.permission, project)) {
         if (row.from == ProjectFrom::kLogRequest) {
-          resource = "projects/" + (project.empty() ? std::string(access::kServerWideProject) : project);
+          resource =
+              "projects/" + (project.empty() ? std::string(access::kServerWideProject) : project);
         }
         return PermissionDenied(dialect, principal.name, row.permission, resource);
       }

@@ -27,18 +27,17 @@ constexpr std::array kRouteAudit = {
                AuditResource::kJob},
     RouteAudit{"jobs.list", kMl, "google.cloud.ml.v1.JobService.ListJobs", false,
                AuditResource::kProject},
-    RouteAudit{"jobs.get", kMl, "google.cloud.ml.v1.JobService.GetJob", false,
-               AuditResource::kJob},
+    RouteAudit{"jobs.get", kMl, "google.cloud.ml.v1.JobService.GetJob", false, AuditResource::kJob},
     RouteAudit{"jobs.patch", kMl, "google.cloud.ml.v1.JobService.UpdateJob", true,
                AuditResource::kJob},
     RouteAudit{"jobs.cancel", kMl, "google.cloud.ml.v1.JobService.CancelJob", true,
                AuditResource::kJob},
     RouteAudit{"projects.getConfig", kMl, "google.cloud.ml.v1.ProjectManagementService.GetConfig",
                false, AuditResource::kProject},
-    RouteAudit{"trainyard.jobs.replicas", kTrainyard, "trainyard.v1.JobService.ListReplicas",
-               false, AuditResource::kJob},
-    RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries",
-               false, AuditResource::kProject},
+    RouteAudit{"trainyard.jobs.replicas", kTrainyard, "trainyard.v1.JobService.ListReplicas", false,
+               AuditResource::kJob},
+    RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries", false,
+               AuditResource::kProject},
     RouteAudit{"storage.buckets.insert", kStorage, "storage.buckets.create", true,
                AuditResource::kBucket},
     RouteAudit{"storage.buckets.list", kStorage, "storage.buckets.list", false,
@@ -98,8 +97,7 @@ std::string ObjectName(std::string_view bucket, std::string_view object) {
 }
 
 std::string ProjectName(std::string_view project) {
-  return fmt::format("projects/{}",
-                     project.empty() ? access::kServerWideProject : project);
+  return fmt::format("projects/{}", project.empty() ? access::kServerWideProject : project);
 }
 
 // The resourceName of `routed` before it is answered (what the request itself says).
@@ -117,8 +115,7 @@ std::string ResourceOf(const RouteAudit& row, const RoutedRequest& routed,
       if (job.empty() && routed.http.method == "POST") {
         job = JsonMember(routed.http.body, "jobId");
       }
-      return job.empty() ? ProjectName(project)
-                         : fmt::format("projects/{}/jobs/{}", project, job);
+      return job.empty() ? ProjectName(project) : fmt::format("projects/{}/jobs/{}", project, job);
     }
     case AuditResource::kBucket: {
       std::string bucket = param("bucket");
@@ -361,8 +358,8 @@ std::optional<AuditEvent> AuditTrail::EventOf(const HttpRequest& request,
                    .user_agent = std::string(request.Header("user-agent")),
                    .authorization = note.authorization,
                    .code = access::CodeOfHttpStatus(response.status)};
-  const bool refused = note.unauthenticated || note.refused || response.status == 401 ||
-                       response.status == 403;
+  const bool refused =
+      note.unauthenticated || note.refused || response.status == 401 || response.status == 403;
   if (note.kube) {
     std::optional<KubeAuditTarget> target = KubeAuditTargetOf(request.method, request.target);
     if (!target.has_value() || (!target->mutating && !refused)) {

@@ -50,9 +50,9 @@ const RouteAudit* FindRouteAudit(std::string_view route);
 
 // What one request was, noted while it is answered.
 struct AuditNote {
-  bool kube = false;             // a Kubernetes call (its target is parsed from the path)
-  bool unauthenticated = false;  // refused with 401
-  bool refused = false;          // refused by the access check
+  bool kube = false;                     // a Kubernetes call (its target is parsed from the path)
+  bool unauthenticated = false;          // refused with 401
+  bool refused = false;                  // refused by the access check
   std::optional<std::string> principal;  // the caller, once known
   // Router calls to record: the route, its project and resource, and the permissions checked
   // (each row of the access table, with whether the caller holds it).
@@ -92,8 +92,7 @@ class AuditTrail {
   // Notes `routed`'s project, resource and (for an authenticated `principal`) each permission
   // the access table says it needs, with whether it is held. Runs before the handler, so a
   // bucket that the call deletes still has its owner.
-  void Note(const RoutedRequest& routed, const access::Principal* principal,
-            AuditNote& note) const;
+  void Note(const RoutedRequest& routed, const access::Principal* principal, AuditNote& note) const;
 
   // Records the answered call when it must be; never fails.
   void Record(const HttpRequest& request, const HttpResponse& response,

@@ -5,8 +5,9 @@
 // logs/log_filter.h's; its scope picks the projects, jobs, tasks and time range to read, and
 // logs/log_reader.h does the reading. Each project's activity audit log (store/audit_store.h,
 // logName "projects/<p>/logs/cloudaudit.googleapis.com%2Factivity") is read with its jobs' logs,
-// its entries AuditLog protoPayloads; "projects/-" is the server-wide one. Page tokens are opaque, checksummed and tied to the
-// filter, order and projects they were issued for. Thread-safe: each request reads files only.
+// its entries AuditLog protoPayloads; "projects/-" is the server-wide one. Page tokens are opaque,
+// checksummed and tied to the filter, order and projects they were issued for. Thread-safe: each
+// request reads files only.
 #pragma once
 
 #include <string>

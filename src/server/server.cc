@@ -136,11 +136,11 @@ struct Server::Impl final : HttpHandler {
           .user = principal.name,
           .allows = [&](std::string_view permission, std::string_view project) {
             const bool granted = access::Allows(principal, permission, project);
-            note.authorization.push_back(
-                {.resource = project.empty() ? std::string("projects/-")
-                                             : "projects/" + std::string(project),
-                 .permission = std::string(permission),
-                 .granted = granted});
+            note.authorization.push_back({.resource = project.empty()
+                                                          ? std::string("projects/-")
+                                                          : "projects/" + std::string(project),
+                                          .permission = std::string(permission),
+                                          .granted = granted});
             return granted;
           }};
       return kube.Handle(request, &kube_caller);

@@ -1,8 +1,5 @@
 #include "store/audit_store.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -11,7 +8,9 @@
 #include <system_error>
 #include <utility>
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "base/time_format.h"
 #include "logs/log_record.h"
@@ -37,8 +36,7 @@ std::string LastTimestamp(int fd) {
   const auto size = static_cast<std::size_t>(info.st_size);
   const std::size_t length = std::min(size, kTailBytes);
   std::string tail(length, '\0');
-  const ssize_t got =
-      ::pread(fd, tail.data(), length, static_cast<off_t>(size - length));
+  const ssize_t got = ::pread(fd, tail.data(), length, static_cast<off_t>(size - length));
   if (got != static_cast<ssize_t>(length)) {
     return {};
   }

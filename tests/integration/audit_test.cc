@@ -26,14 +26,15 @@ std::string LogName(std::string_view project) {
 class AuditTest : public ::testing::Test {
  protected:
   AuditTest() {
-    for (const auto& [name, role, projects] : std::vector<std::tuple<std::string, Role,
-                                                                     std::vector<std::string>>>{
+    for (const auto& [name, role, projects] :
+         std::vector<std::tuple<std::string, Role, std::vector<std::string>>>{
              {"alice", Role::kEditor, {"proj"}},
              {"bob", Role::kViewer, {"other"}},
              {"root", Role::kAdmin, {}},
          }) {
-      tokens_[name] = *server_.tokens().Create(
-          {.name = name, .grants = *access::GrantsFor(role, projects), .create_time = clock_.Now()});
+      tokens_[name] = *server_.tokens().Create({.name = name,
+                                                .grants = *access::GrantsFor(role, projects),
+                                                .create_time = clock_.Now()});
     }
   }
 
@@ -147,10 +148,10 @@ TEST_F(AuditTest, FiltersOnTheAuditLogsFields) {
   ASSERT_EQ(Send("alice", "POST", JobPath("a1") + ":cancel").status, 200);
 
   EXPECT_EQ(Entries("alice", "proj", "severity>=ERROR").size(), 1u);
-  EXPECT_EQ(
-      Entries("alice", "proj", "protoPayload.methodName=\"google.cloud.ml.v1.JobService.CreateJob\"")
-          .size(),
-      2u);
+  EXPECT_EQ(Entries("alice", "proj",
+                    "protoPayload.methodName=\"google.cloud.ml.v1.JobService.CreateJob\"")
+                .size(),
+            2u);
   const json bobs = Entries("alice", "proj", "protoPayload.authenticationInfo.principalEmail=bob");
   ASSERT_EQ(bobs.size(), 1u);
   EXPECT_EQ(bobs[0]["protoPayload"]["status"]["code"], 7);
@@ -188,8 +189,8 @@ TEST_F(AuditTest, RefusalsThatNameNoProjectGoToTheServerWideLog) {
 }
 
 TEST_F(AuditTest, RecordsKubernetesChangesWhateverTheirOutcome) {
-  ASSERT_EQ(Send("alice", "POST", "/apis/kubeflow.org/v1/namespaces/proj/tfjobs", "{}").status / 100,
-            4);
+  ASSERT_EQ(
+      Send("alice", "POST", "/apis/kubeflow.org/v1/namespaces/proj/tfjobs", "{}").status / 100, 4);
   ASSERT_EQ(Send("alice", "GET", "/apis/kubeflow.org/v1/namespaces/proj/tfjobs").status, 200);
 
   const json entries = Entries("alice", "proj");

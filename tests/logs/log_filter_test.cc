@@ -390,8 +390,7 @@ TEST(LogFilterAuditTest, MatchesFieldsOfTheAuditRecord) {
       R"("authorizationInfo":[{"granted":false}]},)"
       R"("resource":{"type":"audited_resource","labels":{"method":"m","service":"s"}}})",
       &audit};
-  const LogEntry broken{"2026-11-21T09:35:02.000000Z", "x", Severity::kNotice, "{not json",
-                        &audit};
+  const LogEntry broken{"2026-11-21T09:35:02.000000Z", "x", Severity::kNotice, "{not json", &audit};
   const LogEntry job_line{"2026-11-21T09:35:01.000000Z", "y", Severity::kInfo,
                           R"({"protoPayload":{"methodName":"x"}})", &kMaster};
   const struct {

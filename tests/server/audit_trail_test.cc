@@ -15,10 +15,15 @@ namespace trainyard::server {
 namespace {
 
 TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMutating) {
-  const std::set<std::string_view> mutating = {
-      "jobs.create",          "jobs.patch",           "jobs.cancel",
-      "storage.buckets.insert", "storage.buckets.delete", "storage.objects.insert",
-      "storage.objects.upload", "storage.objects.delete", "storage.objects.rewrite"};
+  const std::set<std::string_view> mutating = {"jobs.create",
+                                               "jobs.patch",
+                                               "jobs.cancel",
+                                               "storage.buckets.insert",
+                                               "storage.buckets.delete",
+                                               "storage.objects.insert",
+                                               "storage.objects.upload",
+                                               "storage.objects.delete",
+                                               "storage.objects.rewrite"};
   for (const RouteAccess& access : RouteAccessTable()) {
     const RouteAudit* row = FindRouteAudit(access.route);
     ASSERT_NE(row, nullptr) << access.route;
@@ -27,8 +32,7 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
     EXPECT_EQ(row->mutating, mutating.contains(access.route)) << access.route;
   }
   for (const RouteAudit& row : RouteAuditTable()) {
-    EXPECT_EQ(std::ranges::count(RouteAuditTable(), row.route, &RouteAudit::route), 1)
-        << row.route;
+    EXPECT_EQ(std::ranges::count(RouteAuditTable(), row.route, &RouteAudit::route), 1) << row.route;
   }
   EXPECT_EQ(FindRouteAudit("jobs.create")->method, "google.cloud.ml.v1.JobService.CreateJob");
   EXPECT_EQ(FindRouteAudit("storage.objects.insert")->method, "storage.objects.create");
@@ -63,8 +67,8 @@ TEST(KubeAuditTargetTest, NamesEachKubernetesCall) {
       {"GET", "/apis/kubeflow.org/v1/tfjobs?watch=true",
        KubeAuditTarget{"io.k8s.kubeflow.v1.tfjobs.watch", "kubeflow.org/v1/tfjobs", "", false}},
       {"GET", "/api/v1/namespaces/p/pods/mnist-worker-0/log",
-       KubeAuditTarget{"io.k8s.core.v1.pods.log.get", "core/v1/namespaces/p/pods/mnist-worker-0/log",
-                       "p", false}},
+       KubeAuditTarget{"io.k8s.core.v1.pods.log.get",
+                       "core/v1/namespaces/p/pods/mnist-worker-0/log", "p", false}},
       {"GET", "/api/v1/namespaces/p/events",
        KubeAuditTarget{"io.k8s.core.v1.events.list", "core/v1/namespaces/p/events", "p", false}},
       {"GET", "/version", std::nullopt},

@@ -3,14 +3,13 @@
 // reopen), the server-wide log, and private files.
 #include "store/audit_store.h"
 
-#include <sys/stat.h>
-
 #include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "base/time_format.h"
 #include "fakes/temp_dir.h"
@@ -26,8 +25,7 @@ WallTime At(std::string_view text) {
   return *ParseTimestamp(text);
 }
 
-AuditEvent Event(std::string project, std::string method, WallTime time,
-                 Code code = Code::kOk) {
+AuditEvent Event(std::string project, std::string method, WallTime time, Code code = Code::kOk) {
   return AuditEvent{.time = time,
                     .project = std::move(project),
                     .service = "ml.googleapis.com",
@@ -60,8 +58,7 @@ TEST_F(AuditStoreTest, EachProjectHasItsLogReadBackInOrderWithOutcomesAsSeveriti
   ASSERT_TRUE(store.Append(Event("p", "Create", At("2026-01-01T00:00:01Z"))).ok());
   ASSERT_TRUE(store.Append(Event("q", "Other", At("2026-01-01T00:00:02Z"))).ok());
   ASSERT_TRUE(
-      store.Append(Event("p", "Cancel", At("2026-01-01T00:00:03Z"), Code::kPermissionDenied))
-          .ok());
+      store.Append(Event("p", "Cancel", At("2026-01-01T00:00:03Z"), Code::kPermissionDenied)).ok());
 
   const std::vector<logs::LogEntry> p = ReadBack(audit_dir_, "p", sources_);
   ASSERT_EQ(p.size(), 2u);
