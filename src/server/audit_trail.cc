@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <array>
-#include <iostream>
+#include <cstdio>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -406,15 +406,15 @@ void AuditTrail::Record(const HttpRequest& request, const HttpResponse& response
   try {
     event = EventOf(request, response, note);
   } catch (const std::exception& e) {  // allocation: never the request's problem
-    std::cerr << "trainyard: cannot build the audit record: " << e.what() << "\n";
+    fmt::print(stderr, "trainyard: cannot build the audit record: {}\n", e.what());
     return;
   }
   if (!event.has_value()) {
     return;
   }
   if (const Status stored = store_.Append(*event); !stored.ok()) {
-    std::cerr << "trainyard: cannot record the audit log entry of " << event->method << " on "
-              << event->resource << ": " << stored.message() << "\n";
+    fmt::print(stderr, "trainyard: cannot record the audit log entry of {} on {}: {}\n",
+               event->method, event->resource, stored.message());
   }
 }
 

@@ -169,9 +169,15 @@ TEST_F(AuditTest, OnlyReadersOfTheProjectSeeItsLog) {
   ASSERT_EQ(Send("bob", "POST", JobsPath(), ValidJob("b1").dump()).status, 403);
 
   EXPECT_EQ(Read("bob", "proj").status, 403);
-  // bob's refused call is in proj's log, not in the log of the project he may read.
+  // bob's refused calls are in proj's log, not in the log of the project he may read.
   EXPECT_TRUE(Entries("bob", "other").empty());
-  EXPECT_EQ(Entries("root", "proj").size(), 2u);
+  const json entries = Entries("root", "proj");
+  ASSERT_EQ(entries.size(), 3u) << entries.dump(2);
+  EXPECT_EQ(entries[2]["protoPayload"]["methodName"],
+            "google.logging.v2.LoggingServiceV2.ListLogEntries");
+  EXPECT_EQ(entries[2]["protoPayload"]["authenticationInfo"]["principalEmail"], "bob");
+  EXPECT_EQ(entries[2]["protoPayload"]["authorizationInfo"][0]["permission"],
+            "logging.logEntries.list");
 }
 
 TEST_F(AuditTest, RefusalsThatNameNoProjectGoToTheServerWideLog) {
@@ -180,12 +186,16 @@ TEST_F(AuditTest, RefusalsThatNameNoProjectGoToTheServerWideLog) {
 
   EXPECT_EQ(Read("alice", "-").status, 403);
   const json entries = Entries("root", "-");
-  ASSERT_EQ(entries.size(), 2u) << entries.dump(2);
+  ASSERT_EQ(entries.size(), 3u) << entries.dump(2);
   EXPECT_EQ(entries[0]["logName"], LogName("-"));
   EXPECT_EQ(entries[0]["protoPayload"]["methodName"], "trainyard.metrics.get");
   EXPECT_EQ(entries[1]["protoPayload"]["methodName"], "io.k8s.kubeflow.v1.tfjobs.list");
   EXPECT_EQ(entries[1]["protoPayload"]["serviceName"], "k8s.io");
   EXPECT_EQ(entries[1]["protoPayload"]["authorizationInfo"][0]["granted"], false);
+  // Reading the server-wide log is refused to alice, and that refusal is in it too.
+  EXPECT_EQ(entries[2]["protoPayload"]["methodName"],
+            "google.logging.v2.LoggingServiceV2.ListLogEntries");
+  EXPECT_EQ(entries[2]["protoPayload"]["resourceName"], "projects/-");
 }
 
 TEST_F(AuditTest, RecordsKubernetesChangesWhateverTheirOutcome) {

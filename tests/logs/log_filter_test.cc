@@ -309,8 +309,7 @@ INSTANTIATE_TEST_SUITE_P(
             "resource.labels.job_id:j AND labels.task_name:a AND resource.labels.project_id:p"},
         ScopeCase{"OrderingOnTextGivesNoBound", "resource.labels.job_id>=j"},
         ScopeCase{"PresenceGivesNoBound", "labels.task_name:*"},
-        ScopeCase{"OtherFieldsGiveNoBound",
-                  "logName=\"projects/p/logs/a\" AND labels.trial_id=3 AND insertId>\"5\""}),
+        ScopeCase{"OtherFieldsGiveNoBound", "labels.trial_id=3 AND insertId>\"5\""}),
     [](const auto& tc) { return tc.param.name; });
 
 struct ErrorCase {

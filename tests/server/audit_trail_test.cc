@@ -73,7 +73,8 @@ TEST(KubeAuditTargetTest, NamesEachKubernetesCall) {
        KubeAuditTarget{"io.k8s.core.v1.events.list", "core/v1/namespaces/p/events", "p", false}},
       {"GET", "/version", std::nullopt},
       {"GET", "/apis/kubeflow.org/v1", std::nullopt},
-      {"GET", "/api/v1/namespaces", std::nullopt},
+      {"GET", "/api/v1/namespaces",
+       KubeAuditTarget{"io.k8s.core.v1.namespaces.list", "core/v1/namespaces", "", false}},
       {"OPTIONS", "/apis/kubeflow.org/v1/namespaces/p/tfjobs", std::nullopt},
       {"GET", "", std::nullopt},
   };
