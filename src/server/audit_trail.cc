@@ -321,7 +321,6 @@ void AuditTrail::Note(const RoutedRequest& routed, const access::Principal* prin
                       AuditNote& note) const {
   note.noted = true;
   note.route = std::string(routed.route);
-  note.params = routed.params;
   const RouteAudit* row = FindRouteAudit(routed.route);
   bool first = true;
   for (const RouteAccess& access_row : RouteAccessTable()) {

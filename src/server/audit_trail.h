@@ -13,7 +13,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "access/audit.h"
@@ -59,7 +58,6 @@ struct AuditNote {
   std::string route;
   std::string project;
   std::string resource;
-  std::vector<std::pair<std::string, std::string>> params;
   std::vector<access::AuthorizationCheck> authorization;
   bool noted = false;  // a router call was noted (Note ran)
 };

@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "access/audit.h"
 #include "access/roles.h"
 #include "server/access_check.h"
 #include "server/audit_trail.h"
@@ -136,9 +137,8 @@ struct Server::Impl final : HttpHandler {
           .user = principal.name,
           .allows = [&](std::string_view permission, std::string_view project) {
             const bool granted = access::Allows(principal, permission, project);
-            note.authorization.push_back({.resource = project.empty()
-                                                          ? std::string("projects/-")
-                                                          : "projects/" + std::string(project),
+            const std::string_view named = project.empty() ? access::kServerWideProject : project;
+            note.authorization.push_back({.resource = "projects/" + std::string(named),
                                           .permission = std::string(permission),
                                           .granted = granted});
             return granted;
