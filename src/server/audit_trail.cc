@@ -387,8 +387,10 @@ std::optional<AuditEvent> AuditTrail::EventOf(const HttpRequest& request,
     event.project = note.project;
     event.service = row->service;
     event.method = row->method;
-    std::string answered = ResourceFromAnswer(*row, response, note.project);
-    event.resource = answered.empty() ? note.resource : std::move(answered);
+    event.resource = ResourceFromAnswer(*row, response, note.project);
+    if (event.resource.empty()) {
+      event.resource = note.resource;
+    }
   }
   if (event.project.empty()) {
     event.project = std::string(access::kServerWideProject);
