@@ -164,6 +164,35 @@ TEST_F(AuditTest, FiltersOnTheAuditLogsFields) {
   EXPECT_EQ(all["entries"].size(), 3u);
 }
 
+TEST_F(AuditTest, AResumableUploadIsOneCreateAndADeletedBucketKeepsItsProject) {
+  ASSERT_EQ(Send("alice", "POST", "/storage/v1/b?project=proj", R"({"name":"bkt"})").status, 200);
+  const ClientResponse started = Send(
+      "alice", "POST", "/resumable/upload/storage/v1/b/bkt/o?name=big&uploadType=resumable", "{}");
+  ASSERT_EQ(started.status, 200) << started.body;
+  const std::string location = started.Header("location");
+  const std::string session = location.substr(location.find("/upload/"));
+  Headers chunk = {{"Authorization", "Bearer " + tokens_.at("alice")},
+                   {"Content-Range", "bytes 0-2/*"}};
+  ASSERT_EQ(client_.Send("PUT", session, "abc", chunk).status, 308);
+  chunk.back() = {"Content-Range", "bytes 3-5/6"};
+  ASSERT_EQ(client_.Send("PUT", session, "def", chunk).status, 200);
+  ASSERT_EQ(Send("alice", "DELETE", "/storage/v1/b/bkt/o/big").status, 204);
+  ASSERT_EQ(Send("alice", "DELETE", "/storage/v1/b/bkt").status, 204);
+
+  const json entries = Entries("alice", "proj");
+  std::vector<std::string> calls;
+  for (const json& entry : entries) {
+    calls.push_back(entry["protoPayload"]["methodName"].get<std::string>() + " " +
+                    entry["protoPayload"]["resourceName"].get<std::string>());
+  }
+  EXPECT_EQ(calls, (std::vector<std::string>{
+                       "storage.buckets.create projects/_/buckets/bkt",
+                       "storage.objects.create projects/_/buckets/bkt/objects/big",
+                       "storage.objects.delete projects/_/buckets/bkt/objects/big",
+                       "storage.buckets.delete projects/_/buckets/bkt",
+                   }));
+}
+
 TEST_F(AuditTest, OnlyReadersOfTheProjectSeeItsLog) {
   ASSERT_EQ(Send("alice", "POST", JobsPath(), ValidJob("a1").dump()).status, 200);
   ASSERT_EQ(Send("bob", "POST", JobsPath(), ValidJob("b1").dump()).status, 403);
