@@ -1,7 +1,8 @@
 // libFuzzer target for the logging filter (logs/log_filter.h, on base/filter_syntax.h). Every
 // input must give a filter or an INVALID_ARGUMENT, never a crash; a filter that matches an entry
 // must have a scope that admits it (the scope is what lets a query skip files, so an unsound one
-// would silently lose log lines).
+// would silently lose log lines). Audit entries (LogSource::audit) hold a JSON record that
+// protoPayload terms parse: a well-formed one, and the input itself as a damaged one.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -42,15 +43,26 @@ void FuzzOne(std::string_view text) {
        .task_name = "worker-replica-1",
        .trial_id = "3"},
       {.path = "", .project = "p", .job_id = "job_2", .task_name = "service", .service = true},
+      {.path = "",
+       .project = "p",
+       .task_name = "cloudaudit.googleapis.com%2Factivity",
+       .audit = true},
   };
+  const std::string texts[] = {
+      "Epoch 1/10 loss=0.31",
+      R"({"protoPayload":{"methodName":"m","status":{"code":7},"authorizationInfo":[{}]},)"
+      R"("resource":{"type":"audited_resource","labels":{"method":"m"}}})",
+      std::string(text)};
   for (const LogSource& source : kSources) {
     for (const char* timestamp : {"1970-01-01T01:00:00.000000Z", "2026-11-21T09:35:01.760285Z"}) {
-      const LogEntry entry{.timestamp = timestamp,
-                           .insert_id = "0000000000000042-" + source.task_name,
-                           .severity = Severity::kWarning,
-                           .text = "Epoch 1/10 loss=0.31",
-                           .source = &source};
-      CheckScopeAdmits(*filter, entry);
+      for (const std::string& line : texts) {
+        const LogEntry entry{.timestamp = timestamp,
+                             .insert_id = "0000000000000042-" + source.task_name,
+                             .severity = Severity::kWarning,
+                             .text = line,
+                             .source = &source};
+        CheckScopeAdmits(*filter, entry);
+      }
     }
   }
 }

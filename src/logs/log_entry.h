@@ -34,6 +34,10 @@ struct LogSource {
   std::string task_name;  // "master-replica-0", …, or "service" for the service's own messages
   std::string trial_id;   // hyperparameter-tuning trial ("3"), empty otherwise
   bool service = false;   // the service's messages: jsonPayload.message, no prefix detection
+  // The activity audit log (store/audit_store.h): each text is a JSON object holding the entry's
+  // protoPayload and resource; stdout records are NOTICE, stderr ones ERROR. task_name is the
+  // log's id and job_id is empty.
+  bool audit = false;
 };
 
 struct LogEntry {

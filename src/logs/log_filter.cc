@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "base/filter_syntax.h"
 #include "base/time_format.h"
 
@@ -21,7 +23,7 @@ namespace {
 enum class Kind { kText, kTime, kSeverity };
 
 // What a term on the field says about every matching entry (LogFilter::Scope).
-enum class Bound { kNone, kProject, kJob, kTask, kTime };
+enum class Bound { kNone, kProject, kJob, kTask, kTime, kLogName };
 
 const LogSource& SourceOf(const LogEntry& entry) {
   static const LogSource kNoSource;
@@ -39,7 +41,9 @@ struct Field {
 // The fields of a LogEntry (reference §10.2) that a filter may name.
 const std::array kFields = {
     Field{"resource.type", Kind::kText, Bound::kNone,
-          [](const LogEntry&, std::string&) -> std::string_view { return "ml_job"; }},
+          [](const LogEntry& e, std::string&) -> std::string_view {
+            return SourceOf(e).audit ? "audited_resource" : "ml_job";
+          }},
     Field{"resource.labels.project_id", Kind::kText, Bound::kProject,
           [](const LogEntry& e, std::string&) -> std::string_view { return SourceOf(e).project; }},
     Field{"resource.labels.job_id", Kind::kText, Bound::kJob,
@@ -54,7 +58,7 @@ const std::array kFields = {
           [](const LogEntry& e, std::string&) -> std::string_view { return SourceOf(e).trial_id; }},
     Field{"labels.\"ml.googleapis.com/trial_id\"", Kind::kText, Bound::kNone,
           [](const LogEntry& e, std::string&) -> std::string_view { return SourceOf(e).trial_id; }},
-    Field{"logName", Kind::kText, Bound::kNone,
+    Field{"logName", Kind::kText, Bound::kLogName,
           [](const LogEntry& e, std::string& scratch) -> std::string_view {
             scratch = "projects/" + SourceOf(e).project + "/logs/" + SourceOf(e).task_name;
             return scratch;
@@ -74,7 +78,51 @@ const std::array kFields = {
           }},
 };
 
+// A field of an audit entry's record (logs/log_entry.h LogSource::audit): any path under
+// protoPayload, and the audited_resource labels; empty for every other entry.
+const Field kRecordField{"protoPayload.*", Kind::kText, Bound::kNone, nullptr};
+
+bool IsRecordPath(const std::vector<std::string>& path) {
+  if (path.size() >= 2 && path[0] == "protoPayload") {
+    return true;
+  }
+  return path.size() == 3 && path[0] == "resource" && path[1] == "labels" &&
+         (path[2] == "service" || path[2] == "method");
+}
+
+// The value at `path` in an audit entry's record, as text (numbers and booleans as JSON spells
+// them); empty when the entry has none.
+std::string_view RecordValue(const LogEntry& entry, const std::vector<std::string>& path,
+                             std::string& scratch) {
+  if (!SourceOf(entry).audit) {
+    return {};
+  }
+  const nlohmann::json record = nlohmann::json::parse(entry.text, nullptr, false);
+  const nlohmann::json* at = &record;
+  for (const std::string& key : path) {
+    if (!at->is_object()) {
+      return {};
+    }
+    const auto it = at->find(key);
+    if (it == at->end()) {
+      return {};
+    }
+    at = &*it;
+  }
+  if (at->is_string()) {
+    scratch = at->get<std::string>();
+  } else if (at->is_number() || at->is_boolean()) {
+    scratch = at->dump();
+  } else {
+    return {};
+  }
+  return scratch;
+}
+
 const Field* FindField(const std::vector<std::string>& path) {
+  if (IsRecordPath(path)) {
+    return &kRecordField;
+  }
   const std::string name = filter_syntax::CanonicalField(path);
   for (const Field& field : kFields) {
     if (field.name == name) {
@@ -90,7 +138,7 @@ std::string FieldNames() {
     names += names.empty() ? "" : ", ";
     names += field.name;
   }
-  return names;
+  return names + ", protoPayload.<field> and resource.labels.service, .method (audit entries)";
 }
 
 std::string SeverityNames() {
@@ -113,6 +161,7 @@ std::string ToLower(std::string_view text) {
 // One comparison, its value converted to the field's type.
 struct Term {
   const Field* field = nullptr;
+  std::vector<std::string> record_path;  // kRecordField: where in the audit record
   Op op = Op::kEq;
   std::string text;       // kText; lower case for `:`
   bool presence = false;  // `FIELD:*`: the field is not empty
@@ -138,6 +187,9 @@ Result<Term> Interpret(const filter_syntax::Term& syntax) {
   if (term.field == nullptr) {
     return FilterError(syntax.position,
                        "unknown field \"" + syntax.field + "\"; fields are " + FieldNames());
+  }
+  if (term.field == &kRecordField) {
+    term.record_path = syntax.path;
   }
   term.op = syntax.op;
   if (term.op == Op::kRegex || term.op == Op::kNotRegex) {
@@ -214,7 +266,9 @@ bool MatchTerm(const Term& term, const LogEntry& entry) {
   switch (term.field->kind) {
     case Kind::kText: {
       std::string scratch;
-      const std::string_view actual = term.field->text(entry, scratch);
+      const std::string_view actual = term.field == &kRecordField
+                                          ? RecordValue(entry, term.record_path, scratch)
+                                          : term.field->text(entry, scratch);
       if (term.presence) {
         return !actual.empty();
       }
@@ -269,6 +323,19 @@ Scope TermScope(const Term& term) {
         scope.task_names = std::set<std::string>{term.text};
       }
       break;
+    case Bound::kLogName: {
+      // "projects/<p>/logs/<id>": the entry's project and task (its log's id).
+      constexpr std::string_view kProjects = "projects/";
+      constexpr std::string_view kLogs = "/logs/";
+      const std::string_view name = term.text;
+      const std::size_t logs = name.find(kLogs);
+      if (equality && name.starts_with(kProjects) && logs != std::string_view::npos &&
+          logs > kProjects.size() && name.size() > logs + kLogs.size()) {
+        scope.project = std::string(name.substr(kProjects.size(), logs - kProjects.size()));
+        scope.task_names = std::set<std::string>{std::string(name.substr(logs + kLogs.size()))};
+      }
+      break;
+    }
     case Bound::kTime:
       if (term.op == Op::kEq || term.op == Op::kHas || term.op == Op::kGt || term.op == Op::kGe) {
         scope.min_time = term.time;

@@ -7,15 +7,20 @@
 //   OP := "=" | "!=" | "<" | "<=" | ">" | ">=" | ":"
 //
 // Fields (a path segment may be quoted: labels."ml.googleapis.com/trial_id"):
-//   resource.type                       always "ml_job"
+//   resource.type                       "ml_job"; "audited_resource" for audit entries
 //   resource.labels.job_id | project_id | task_name
 //   labels.task_name, labels.trial_id, labels."ml.googleapis.com/trial_id"
-//   logName                             "projects/<p>/logs/<task_name>"
+//   logName                             "projects/<p>/logs/<task_name>"; the audit log's is
+//                                       "projects/<p>/logs/cloudaudit.googleapis.com%2Factivity"
 //   timestamp, receiveTimestamp         RFC 3339 with any number of fractional digits, compared
 //                                       as instants (nanoseconds)
 //   insertId                            compared as text (byte order)
 //   severity                            a severity name, compared by rank (severity>=WARNING)
 //   textPayload, jsonPayload.message    the line; `:` is a case-insensitive substring match
+//   protoPayload.<path>                 an audit entry's AuditLog field (protoPayload.methodName,
+//                                       protoPayload.authenticationInfo.principalEmail,
+//                                       protoPayload.status.code: numbers as text); also
+//   resource.labels.service | method    its audited_resource labels. Empty for other entries.
 // Text fields: `=`/`!=` exact, `<`…`>=` byte order, `:` substring (case-insensitive).
 // A field that is empty for an entry (no trial) compares as the empty string.
 //
@@ -51,7 +56,7 @@ class LogFilter {
   // ORs whose every side implies it), so a query can skip whole jobs, files and file ranges.
   // Looser than the filter is fine; never tighter.
   struct Scope {
-    std::optional<std::string> project;  // resource.labels.project_id="p"
+    std::optional<std::string> project;  // resource.labels.project_id="p" (or a logName's)
     std::optional<std::string> job_id;   // resource.labels.job_id="j"
     // resource.labels.task_name / labels.task_name: the entry's task is one of these.
     std::optional<std::set<std::string>> task_names;

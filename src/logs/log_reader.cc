@@ -220,7 +220,11 @@ Verdict Judge(const SourceScan& scan, const Bounds& bounds, std::string& id) {
 void Fill(const SourceScan& scan, LogEntry& entry) {
   entry.timestamp.assign(scan.record.timestamp);
   entry.insert_id = InsertId(scan.offset, scan.name);
-  entry.severity = DetectSeverity(scan.record.stream, scan.record.text, scan.source->service);
+  if (scan.source->audit) {
+    entry.severity = scan.record.stream == Stream::kStdout ? Severity::kNotice : Severity::kError;
+  } else {
+    entry.severity = DetectSeverity(scan.record.stream, scan.record.text, scan.source->service);
+  }
   AssignValidUtf8(scan.record.text, entry.text);
   entry.source = scan.source;
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "access/audit.h"
 #include "base/time_format.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
@@ -239,7 +240,8 @@ std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
     for (const std::string& project : projects) {
       if (!access::Allows(principal, row.permission, project)) {
         if (row.from == ProjectFrom::kLogRequest) {
-          resource = "projects/" + project;
+          resource =
+              "projects/" + (project.empty() ? std::string(access::kServerWideProject) : project);
         }
         return PermissionDenied(dialect, principal.name, row.permission, resource);
       }

@@ -30,6 +30,7 @@
 #include "base/clock.h"
 #include "server/http_message.h"
 #include "server/router.h"
+#include "store/audit_store.h"
 #include "store/bucket_store.h"
 #include "store/token_store.h"
 
@@ -65,6 +66,9 @@ struct ServerAccess {
   // A replica's own token ("tyj.…", store/job_tokens.h): the caller it stands for, or nullopt
   // when it is not one or its job has ended. Unset: such tokens are refused.
   std::function<std::optional<access::Principal>(std::string_view token)> job_tokens;
+  // Where calls that change something, and refused calls, are recorded (server/audit_trail.h),
+  // tokens or not; unset: nowhere.
+  store::AuditStore* audit = nullptr;
 };
 
 class AccessControl {

@@ -23,6 +23,7 @@
 #include "sched/host_inventory.h"
 #include "server/job_isolation.h"
 #include "server/server.h"
+#include "store/audit_store.h"
 #include "store/bucket_store.h"
 #include "store/job_tokens.h"
 #include "store/sqlite_job_store.h"
@@ -190,6 +191,7 @@ struct Daemon::Impl {
   std::unique_ptr<store::BucketStore> buckets;
   std::unique_ptr<store::TokenStore> tokens;     // --auth tokens; null otherwise
   std::unique_ptr<store::JobTokens> job_tokens;  // with tokens: the replicas' own
+  std::unique_ptr<store::AuditStore> audit;      // the activity audit log (store/audit_store.h)
   std::unique_ptr<control::JobController> controller;
   sched::Inventory inventory;
   // Exits reach the executor through here; the launcher exists before the executor does.
@@ -327,7 +329,8 @@ Result<int> Daemon::Start() {
   Impl& d = *impl_;
   // The server's callers: the token store's, and a job's replicas while the job has not ended,
   // as editors of its project.
-  ServerAccess access{.tokens = d.tokens.get()};
+  d.audit = std::make_unique<store::FileAuditStore>(store::AuditDir(d.options.data_dir));
+  ServerAccess access{.tokens = d.tokens.get(), .audit = d.audit.get()};
   if (d.job_tokens != nullptr) {
     access.job_tokens = [&d](std::string_view token) -> std::optional<access::Principal> {
       const std::optional<store::JobTokens::Subject> subject = d.job_tokens->Verify(token);

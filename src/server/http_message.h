@@ -24,6 +24,8 @@ struct HttpRequest {
   // holding it (`body` is then empty). The server removes it after the handler returns, unless
   // the handler renamed it away.
   std::string body_file;
+  // The peer's IP address ("127.0.0.1", "::1"); empty when unknown (a request made in-process).
+  std::string remote_address;
 
   // The value of header `name` (lower case); empty when absent.
   std::string_view Header(std::string_view name) const;

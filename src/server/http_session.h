@@ -283,6 +283,14 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
       keep_alive = message.keep_alive();
       head = message.method() == http::verb::head;
     }
+    if (remote_address_.empty()) {
+      beast::error_code ec;
+      const tcp::endpoint peer = Tcp().socket().remote_endpoint(ec);
+      if (!ec) {
+        remote_address_ = peer.address().to_string();
+      }
+    }
+    request.remote_address = remote_address_;
     HttpResponse response;
     try {
       response = handler_.Handle(request);
@@ -496,6 +504,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   }
 
   Stream stream_;
+  std::string remote_address_;  // the peer's, looked up at its first request
   const HttpServerOptions& options_;
   HttpHandler& handler_;
   beast::flat_buffer buffer_;

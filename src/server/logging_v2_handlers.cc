@@ -12,12 +12,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "access/audit.h"
 #include "base/time_format.h"
 #include "control/job_layout.h"
 #include "control/resource_names.h"
 #include "logs/log_filter.h"
 #include "logs/log_reader.h"
 #include "server/rpc_error.h"
+#include "store/audit_store.h"
 #include "validate/validate.h"
 
 namespace trainyard::server {
@@ -52,7 +54,7 @@ struct ListRequest {
 
 void AddProject(std::string_view project, std::string_view field,
                 std::vector<FieldViolation>& violations, ListRequest& out) {
-  if (!control::IsValidProjectId(project)) {
+  if (!control::IsValidProjectId(project) && project != access::kServerWideProject) {
     violations.push_back({std::string(field), "The project id is malformed."});
   } else if (std::ranges::find(out.projects, project) == out.projects.end()) {
     out.projects.emplace_back(project);
@@ -300,12 +302,32 @@ std::vector<std::string> JobsToRead(const std::string& data_dir, const std::stri
   return jobs;
 }
 
+// `project`'s activity audit log, when the scope can hold its entries (none has a job).
+std::optional<logs::LogSource> AuditSource(const std::string& data_dir, const std::string& project,
+                                           const logs::LogFilter::Scope& scope) {
+  const std::string log_id(access::kAuditLogId);
+  if (scope.job_id.has_value() ||
+      (scope.task_names.has_value() && !scope.task_names->contains(log_id))) {
+    return std::nullopt;
+  }
+  return logs::LogSource{.path = store::AuditLogPath(store::AuditDir(data_dir), project),
+                         .project = project,
+                         .task_name = log_id,
+                         .audit = true};
+}
+
 std::vector<logs::LogSource> SourcesToRead(const std::string& data_dir, const ListRequest& request,
                                            const logs::LogFilter::Scope& scope) {
   std::vector<logs::LogSource> sources;
   for (const std::string& project : request.projects) {
     if (scope.project.has_value() && *scope.project != project) {
       continue;
+    }
+    if (std::optional<logs::LogSource> audit = AuditSource(data_dir, project, scope)) {
+      sources.push_back(*std::move(audit));
+    }
+    if (project == access::kServerWideProject) {
+      continue;  // no jobs
     }
     for (const std::string& job : JobsToRead(data_dir, project, scope)) {
       for (logs::LogSource& source :
@@ -319,9 +341,32 @@ std::vector<logs::LogSource> SourcesToRead(const std::string& data_dir, const Li
   return sources;
 }
 
+// An entry of the activity audit log: its record's protoPayload and resource, and what the
+// record itself says.
+nlohmann::ordered_json EncodeAuditEntry(const logs::LogEntry& entry) {
+  const logs::LogSource& source = *entry.source;
+  nlohmann::ordered_json record = nlohmann::ordered_json::parse(entry.text, nullptr, false);
+  if (!record.is_object()) {  // a damaged line: shown, not hidden
+    record = {{"protoPayload", {{"@type", "type.googleapis.com/google.cloud.audit.AuditLog"}}},
+              {"resource", {{"type", "audited_resource"}}}};
+  }
+  nlohmann::ordered_json out = {
+      {"protoPayload", std::move(record["protoPayload"])},
+      {"insertId", entry.insert_id},
+      {"resource", std::move(record["resource"])},
+      {"timestamp", entry.timestamp},
+      {"severity", logs::SeverityName(entry.severity)},
+      {"logName", fmt::format("projects/{}/logs/{}", source.project, source.task_name)},
+      {"receiveTimestamp", entry.timestamp}};
+  return out;
+}
+
 // The LogEntry of reference §10.2.
 nlohmann::ordered_json EncodeEntry(const logs::LogEntry& entry) {
   const logs::LogSource& source = *entry.source;
+  if (source.audit) {
+    return EncodeAuditEntry(entry);
+  }
   nlohmann::ordered_json out = {
       {"insertId", entry.insert_id},
       {"logName", fmt::format("projects/{}/logs/{}", source.project, source.task_name)},
@@ -350,7 +395,8 @@ Status ResolveProjects(const logs::LogFilter::Scope& scope, ListRequest& request
   if (!request.projects.empty()) {
     return Status();
   }
-  if (!scope.project.has_value() || !control::IsValidProjectId(*scope.project)) {
+  if (!scope.project.has_value() || (!control::IsValidProjectId(*scope.project) &&
+                                     *scope.project != access::kServerWideProject)) {
     return Status::InvalidArgument(std::vector<FieldViolation>{
         {std::string(kResourceNames),
          "Name the project to read: resourceNames [\"projects/<PROJECT_ID>\"], or a filter "
@@ -419,6 +465,11 @@ Result<std::vector<std::string>> EntriesListProjects(std::string_view body) {
     return filter.status();
   }
   TY_RETURN_IF_ERROR(ResolveProjects(filter->scope(), *request));
+  for (std::string& project : request->projects) {
+    if (project == access::kServerWideProject) {
+      project.clear();  // the server-wide log: only a role that spans projects may read it
+    }
+  }
   return std::move(request->projects);
 }
 

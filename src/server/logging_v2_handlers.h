@@ -3,8 +3,11 @@
 // resourceNames}, answered with {"entries":[LogEntry…], "nextPageToken":"…"} (or {}) from the
 // record files of the jobs under the data directory (control/job_layout.h). The filter is
 // logs/log_filter.h's; its scope picks the projects, jobs, tasks and time range to read, and
-// logs/log_reader.h does the reading. Page tokens are opaque, checksummed and tied to the
-// filter, order and projects they were issued for. Thread-safe: each request reads files only.
+// logs/log_reader.h does the reading. Each project's activity audit log (store/audit_store.h,
+// logName "projects/<p>/logs/cloudaudit.googleapis.com%2Factivity") is read with its jobs' logs,
+// its entries AuditLog protoPayloads; "projects/-" is the server-wide one. Page tokens are opaque,
+// checksummed and tied to the filter, order and projects they were issued for. Thread-safe: each
+// request reads files only.
 #pragma once
 
 #include <string>
@@ -17,7 +20,8 @@
 namespace trainyard::server {
 
 // The projects an `entries:list` request body reads (its resourceNames, else its filter's
-// project), or the error the route answers it with.
+// project), or the error the route answers it with. The server-wide audit log ("projects/-")
+// is the project "", which only a role spanning projects may read.
 Result<std::vector<std::string>> EntriesListProjects(std::string_view body);
 
 // Adds `POST /v2/entries:list` to `router`, reading logs under `data_dir`.

@@ -6,8 +6,10 @@
 #include <string>
 #include <variant>
 
+#include "access/audit.h"
 #include "access/roles.h"
 #include "server/access_check.h"
+#include "server/audit_trail.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
@@ -45,6 +47,9 @@ struct Server::Impl final : HttpHandler {
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
              KubeApiOptions{.data_dir = data_dir, .replicas = replicas, .nodes = std::move(nodes)}),
         http(WithUploadSpool(std::move(options), buckets), *this) {
+    if (access.audit != nullptr) {
+      audit.emplace(*access.audit, buckets, c);
+    }
     if (access.tokens != nullptr) {
       access_control.emplace(std::move(access), buckets, c);
     }
@@ -85,36 +90,75 @@ struct Server::Impl final : HttpHandler {
       const bool listed = std::ranges::any_of(
           RouteAccessTable(), [&](const RouteAccess& row) { return row.route == name; });
       TY_CHECK(listed || name == "healthz") << "route " << name << " has no access rule";
+      TY_CHECK(FindRouteAudit(name) != nullptr || name == "healthz")
+          << "route " << name << " has no audit row (server/audit_trail.cc)";
     }
   }
 
-  HttpResponse Answer(const HttpRequest& request) const {
+  // Notes `routed` for the audit log when it must be (server/audit_trail.h).
+  void Note(const RoutedRequest& routed, const access::Principal* principal, bool refused,
+            AuditNote& note) const {
+    if (audit && AuditTrail::MustNote(routed.route, refused, note.unauthenticated)) {
+      audit->Note(routed, principal, note);
+      note.refused = refused;
+    }
+  }
+
+  HttpResponse Answer(const HttpRequest& request, AuditNote& note) const {
     const bool kube_path = KubeApi::Serves(request.target);
-    if (!access_control || AccessControl::IsOpen(request)) {
-      return kube_path ? kube.Handle(request) : router.Dispatch(request);
+    note.kube = kube_path;
+    if (AccessControl::IsOpen(request)) {
+      return router.Dispatch(request);
+    }
+    if (!access_control) {
+      note.principal = std::string(access::kAnonymous);
+      return kube_path ? kube.Handle(request)
+                       : router.Dispatch(request, [&](const RoutedRequest& routed) {
+                           Note(routed, nullptr, false, note);
+                           return std::optional<HttpResponse>();
+                         });
     }
     std::variant<access::Principal, HttpResponse> caller = access_control->Authenticate(request);
     if (auto* refused = std::get_if<HttpResponse>(&caller)) {
+      note.unauthenticated = true;
+      if (audit && !kube_path) {  // route it only to name the call it refuses
+        router.Dispatch(request, [&](const RoutedRequest& routed) {
+          Note(routed, nullptr, true, note);
+          return std::optional<HttpResponse>(HttpResponse{.status = refused->status});
+        });
+      }
       refused->route = std::string(kUnauthenticated);
       return std::move(*refused);
     }
     const access::Principal& principal = std::get<access::Principal>(caller);
+    note.principal = principal.name;
     if (kube_path) {
       const KubeCaller kube_caller{
           .user = principal.name,
           .allows = [&](std::string_view permission, std::string_view project) {
-            return access::Allows(principal, permission, project);
+            const bool granted = access::Allows(principal, permission, project);
+            const std::string_view named = project.empty() ? access::kServerWideProject : project;
+            note.authorization.push_back({.resource = "projects/" + std::string(named),
+                                          .permission = std::string(permission),
+                                          .granted = granted});
+            return granted;
           }};
       return kube.Handle(request, &kube_caller);
     }
     return router.Dispatch(request, [&](const RoutedRequest& routed) {
-      return access_control->Authorize(principal, routed);
+      std::optional<HttpResponse> refused = access_control->Authorize(principal, routed);
+      Note(routed, &principal, refused.has_value(), note);
+      return refused;
     });
   }
 
   HttpResponse Handle(const HttpRequest& request) override {
     const MonoTime start = clock.Monotonic();
-    HttpResponse response = Answer(request);
+    AuditNote note;
+    HttpResponse response = Answer(request, note);
+    if (audit) {
+      audit->Record(request, response, note);
+    }
     const std::chrono::duration<double> elapsed = clock.Monotonic() - start;
     metrics.Record(response.route, response.status, elapsed.count());
     return response;
@@ -133,6 +177,7 @@ struct Server::Impl final : HttpHandler {
   KubeApi kube;
   Metrics metrics;
   std::optional<AccessControl> access_control;  // set when tokens are checked
+  std::optional<AuditTrail> audit;              // set when calls are recorded
   HttpServer http;  // last: destroyed (and stopped) first, while the rest still exists
 };
 

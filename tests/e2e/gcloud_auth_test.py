@@ -8,13 +8,15 @@ the same over TLS (`--tls-cert`/`--tls-key`, a CA made here with openssl): gclou
 
 An editor of project p uploads, submits, describes and follows a job's logs; a viewer reads but
 is refused a cancel and an upload with 403; no token is 401; an editor of another project is
-refused p's job with 403 whether or not it exists; a revoked token stops working at once; and
-`trainyard serve` refuses a non-loopback address without authentication unless told
+refused p's job with 403 whether or not it exists; `gcloud logging read` of the project's
+activity audit log shows the submit and a refused cancel; a revoked token stops working at once;
+and `trainyard serve` refuses a non-loopback address without authentication unless told
 `--insecure-no-auth`.
 
 Usage: gcloud_auth_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -222,6 +224,26 @@ class GcloudAuthTest(gcloud_env.ServerTestCase):
         ls = self.gcloud(None, "storage", "ls", "gs://" + BUCKET)
         self.assertNotEqual(ls.rc, 0, ls)
         self.assertIn("401", ls.err)
+
+    def test_the_audit_log_shows_the_submit_and_a_refused_call(self):
+        # Who may read it, and that other projects' readers see nothing of it, is
+        # tests/integration/audit_test.cc's; here gcloud's own request and output.
+        cancel = self.gcloud("viewer", "ai-platform", "jobs", "cancel", JOB)
+        self.assertNotEqual(cancel.rc, 0, cancel)
+        read = self.gcloud("editor", "logging", "read",
+                           'logName="projects/%s/logs/cloudaudit.googleapis.com%%2Factivity"'
+                           % PROJECT, "--project", PROJECT, "--format=json")
+        self.assertEqual(read.rc, 0, read)
+        entries = json.loads(read.out)
+        calls = [(e["protoPayload"]["methodName"], e["protoPayload"]["resourceName"],
+                  e["protoPayload"]["authenticationInfo"].get("principalEmail"),
+                  e["protoPayload"]["status"].get("code", 0), e["severity"]) for e in entries]
+        self.assertIn(("google.cloud.ml.v1.JobService.CreateJob", "projects/p/jobs/" + JOB,
+                       "editor", 0, "NOTICE"), calls)
+        self.assertIn(("google.cloud.ml.v1.JobService.CancelJob", "projects/p/jobs/" + JOB,
+                       "viewer", 7, "ERROR"), calls)
+        self.assertTrue(all(e["logName"] == "projects/p/logs/cloudaudit.googleapis.com%2Factivity"
+                            for e in entries), entries)
 
     def test_another_projects_job_is_denied_whether_or_not_it_exists(self):
         for job in (JOB, "no_such_job"):

@@ -20,6 +20,7 @@ LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens) {
   auto tokens = store::OpenTokenStore(dir_.File("tokens.db"));
   TY_CHECK(tokens.ok()) << tokens.status().ToString();
   tokens_ = *std::move(tokens);
+  audit_ = std::make_unique<store::FileAuditStore>(store::AuditDir(dir_.path().string()));
   controller_ =
       std::make_unique<control::JobController>(*store_, catalog::Catalog::Builtin(), clock_);
   options.host = "127.0.0.1";
@@ -27,7 +28,8 @@ LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens) {
   server_ = std::make_unique<server::Server>(
       options, *controller_, *store_, buckets_.get(), clock_, dir_.path().string(),
       server::ReplicaLookup(), std::function<std::vector<kube::NodeView>()>(),
-      server::ServerAccess{.tokens = check_tokens ? tokens_.get() : nullptr});
+      server::ServerAccess{.tokens = check_tokens ? tokens_.get() : nullptr,
+                           .audit = audit_.get()});
   auto port = server_->Start();
   TY_CHECK(port.ok()) << port.status().ToString();
   port_ = *port;

@@ -1,6 +1,7 @@
 // The real server in-process, for integration tests: a SQLite store and a bucket store (under
 // `buckets/`) in a fresh temp dir, the controller with the builtin catalog and the system clock,
-// and `server::Server` on 127.0.0.1:0.
+// and `server::Server` on 127.0.0.1:0, recording its activity audit log under `audit/` as the
+// daemon does.
 // Also the request bodies and response checks the tests share.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "server/server.h"
+#include "store/audit_store.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"
 #include "store/token_store.h"
@@ -37,6 +39,7 @@ class LiveServer {
   std::unique_ptr<store::JobStore> store_;
   std::unique_ptr<store::BucketStore> buckets_;
   std::unique_ptr<store::TokenStore> tokens_;
+  std::unique_ptr<store::AuditStore> audit_;
   std::unique_ptr<control::JobController> controller_;
   std::unique_ptr<server::Server> server_;
   int port_ = 0;

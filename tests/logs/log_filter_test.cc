@@ -269,6 +269,10 @@ INSTANTIATE_TEST_SUITE_P(
                   std::nullopt, "job_1", kMasterTask, kLastTs, "2026-11-21T09:40:00Z"},
         ScopeCase{"ProjectAndJob", "resource.labels.project_id=p resource.labels.job_id=j", "p",
                   "j"},
+        ScopeCase{"LogNameIsProjectAndTask",
+                  "logName=\"projects/p/logs/cloudaudit.googleapis.com%2Factivity\"", "p",
+                  std::nullopt, std::set<std::string>{"cloudaudit.googleapis.com%2Factivity"}},
+        ScopeCase{"LogNameSubstringBoundsNothing", "logName:activity"},
         ScopeCase{"EqualTimestampIsBothBounds", Ts("=", kT2), std::nullopt, std::nullopt,
                   std::nullopt, kT2, kT2},
         ScopeCase{"HasTimestampIsBothBounds", "timestamp:\"" + kT2 + "\"", std::nullopt,
@@ -305,8 +309,7 @@ INSTANTIATE_TEST_SUITE_P(
             "resource.labels.job_id:j AND labels.task_name:a AND resource.labels.project_id:p"},
         ScopeCase{"OrderingOnTextGivesNoBound", "resource.labels.job_id>=j"},
         ScopeCase{"PresenceGivesNoBound", "labels.task_name:*"},
-        ScopeCase{"OtherFieldsGiveNoBound",
-                  "logName=\"projects/p/logs/a\" AND labels.trial_id=3 AND insertId>\"5\""}),
+        ScopeCase{"OtherFieldsGiveNoBound", "labels.trial_id=3 AND insertId>\"5\""}),
     [](const auto& tc) { return tc.param.name; });
 
 struct ErrorCase {
@@ -335,7 +338,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "resource.labels.project_id, resource.labels.job_id, "
                   "resource.labels.task_name, labels.task_name, labels.trial_id, "
                   "labels.\"ml.googleapis.com/trial_id\", logName, timestamp, receiveTimestamp, "
-                  "insertId, severity, textPayload, jsonPayload.message"},
+                  "insertId, severity, textPayload, jsonPayload.message, protoPayload.<field> "
+                  "and resource.labels.service, .method (audit entries)"},
         ErrorCase{"UnknownLabel", "labels.task=a", "character 1: unknown field \"labels.task\""},
         ErrorCase{"UnquotedDottedLabel", "labels.ml.googleapis.com/trial_id=3",
                   "character 25: expected an operator"},
@@ -370,6 +374,49 @@ INSTANTIATE_TEST_SUITE_P(
                   "character 1: unknown field \"foo\""},
         ErrorCase{"DanglingOr", "severity=ERROR OR", "expected a term, found the end"}),
     [](const auto& tc) { return tc.param.name; });
+
+// Audit entries (LogSource::audit): fields of the AuditLog record their text holds.
+TEST(LogFilterAuditTest, MatchesFieldsOfTheAuditRecord) {
+  const LogSource audit{.path = "activity.log",
+                        .project = "p",
+                        .task_name = "cloudaudit.googleapis.com%2Factivity",
+                        .audit = true};
+  const LogEntry refused{
+      "2026-11-21T09:35:01.000000Z", "0000000000000000-cloudaudit.googleapis.com%2Factivity",
+      Severity::kError,
+      R"({"protoPayload":{"methodName":"google.cloud.ml.v1.JobService.CreateJob",)"
+      R"("authenticationInfo":{"principalEmail":"bob"},"status":{"code":7,"message":"no"},)"
+      R"("authorizationInfo":[{"granted":false}]},)"
+      R"("resource":{"type":"audited_resource","labels":{"method":"m","service":"s"}}})",
+      &audit};
+  const LogEntry broken{"2026-11-21T09:35:02.000000Z", "x", Severity::kNotice, "{not json", &audit};
+  const LogEntry job_line{"2026-11-21T09:35:01.000000Z", "y", Severity::kInfo,
+                          R"({"protoPayload":{"methodName":"x"}})", &kMaster};
+  const struct {
+    std::string filter;
+    bool refused, broken, job_line;
+  } cases[] = {
+      {"protoPayload.methodName=\"google.cloud.ml.v1.JobService.CreateJob\"", true, false, false},
+      {"protoPayload.methodName:CreateJob", true, false, false},
+      {"protoPayload.methodName=x", false, false, false},  // only audit entries have one
+      {"protoPayload.authenticationInfo.principalEmail=bob", true, false, false},
+      {"protoPayload.status.code=7", true, false, false},
+      {"protoPayload.status.code:*", true, false, false},
+      {"protoPayload.authorizationInfo:*", false, false, false},  // a list is not a value
+      {"resource.type=audited_resource", true, true, false},
+      {"resource.type=ml_job", false, false, true},
+      {"resource.labels.service=s resource.labels.method=m", true, false, false},
+      {"logName=\"projects/p/logs/cloudaudit.googleapis.com%2Factivity\"", true, true, false},
+      {"NOT protoPayload.methodName:*", false, true, true},
+  };
+  for (const auto& c : cases) {
+    Result<LogFilter> filter = LogFilter::Parse(c.filter);
+    ASSERT_TRUE(filter.ok()) << c.filter << ": " << filter.status().ToString();
+    EXPECT_EQ(filter->Matches(refused), c.refused) << c.filter;
+    EXPECT_EQ(filter->Matches(broken), c.broken) << c.filter;
+    EXPECT_EQ(filter->Matches(job_line), c.job_line) << c.filter;
+  }
+}
 
 }  // namespace
 }  // namespace trainyard::logs

@@ -1,0 +1,422 @@
+#include "server/audit_trail.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "server/access_check.h"
+#include "server/logging_v2_handlers.h"
+
+namespace trainyard::server {
+namespace {
+
+using access::AuditEvent;
+
+constexpr std::string_view kMl = "ml.googleapis.com";
+constexpr std::string_view kStorage = "storage.googleapis.com";
+constexpr std::string_view kLogging = "logging.googleapis.com";
+constexpr std::string_view kTrainyard = "trainyard";
+constexpr std::string_view kKubernetes = "k8s.io";
+
+// Google's names for each call (the methodName its audit logs carry), and what it changes.
+constexpr std::array kRouteAudit = {
+    RouteAudit{"jobs.create", kMl, "google.cloud.ml.v1.JobService.CreateJob", true,
+               AuditResource::kJob},
+    RouteAudit{"jobs.list", kMl, "google.cloud.ml.v1.JobService.ListJobs", false,
+               AuditResource::kProject},
+    RouteAudit{"jobs.get", kMl, "google.cloud.ml.v1.JobService.GetJob", false, AuditResource::kJob},
+    RouteAudit{"jobs.patch", kMl, "google.cloud.ml.v1.JobService.UpdateJob", true,
+               AuditResource::kJob},
+    RouteAudit{"jobs.cancel", kMl, "google.cloud.ml.v1.JobService.CancelJob", true,
+               AuditResource::kJob},
+    RouteAudit{"projects.getConfig", kMl, "google.cloud.ml.v1.ProjectManagementService.GetConfig",
+               false, AuditResource::kProject},
+    RouteAudit{"trainyard.jobs.replicas", kTrainyard, "trainyard.v1.JobService.ListReplicas", false,
+               AuditResource::kJob},
+    RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries", false,
+               AuditResource::kProject},
+    RouteAudit{"storage.buckets.insert", kStorage, "storage.buckets.create", true,
+               AuditResource::kBucket},
+    RouteAudit{"storage.buckets.list", kStorage, "storage.buckets.list", false,
+               AuditResource::kProject},
+    RouteAudit{"storage.buckets.get", kStorage, "storage.buckets.get", false,
+               AuditResource::kBucket},
+    RouteAudit{"storage.buckets.getStorageLayout", kStorage, "storage.buckets.getStorageLayout",
+               false, AuditResource::kBucket},
+    RouteAudit{"storage.buckets.delete", kStorage, "storage.buckets.delete", true,
+               AuditResource::kBucket},
+    RouteAudit{"storage.objects.list", kStorage, "storage.objects.list", false,
+               AuditResource::kBucket},
+    RouteAudit{"storage.managedFolders.list", kStorage, "storage.managedFolders.list", false,
+               AuditResource::kBucket},
+    RouteAudit{"storage.objects.get", kStorage, "storage.objects.get", false,
+               AuditResource::kObject},
+    RouteAudit{"storage.objects.insert", kStorage, "storage.objects.create", true,
+               AuditResource::kObject},
+    RouteAudit{"storage.objects.upload", kStorage, "storage.objects.create", true,
+               AuditResource::kObject},
+    // Dropping an unfinished upload changes no object.
+    RouteAudit{"storage.objects.cancelUpload", kStorage, "storage.objects.create", false,
+               AuditResource::kBucket},
+    RouteAudit{"storage.objects.delete", kStorage, "storage.objects.delete", true,
+               AuditResource::kObject},
+    RouteAudit{"storage.objects.rewrite", kStorage, "storage.objects.rewrite", true,
+               AuditResource::kRewriteTarget},
+    RouteAudit{"metrics", kTrainyard, "trainyard.metrics.get", false, AuditResource::kServer},
+};
+
+const std::string* FindParam(const std::vector<std::pair<std::string, std::string>>& params,
+                             std::string_view name) {
+  for (const auto& [key, value] : params) {
+    if (key == name) {
+      return &value;
+    }
+  }
+  return nullptr;
+}
+
+// A string member of a JSON object text; empty when there is none.
+std::string JsonMember(std::string_view text, std::string_view member) {
+  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  if (!document.is_object()) {
+    return {};
+  }
+  const auto it = document.find(member);
+  return it != document.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string BucketName(std::string_view bucket) {
+  return fmt::format("projects/_/buckets/{}", bucket);
+}
+
+std::string ObjectName(std::string_view bucket, std::string_view object) {
+  return fmt::format("projects/_/buckets/{}/objects/{}", bucket, object);
+}
+
+std::string ProjectName(std::string_view project) {
+  return fmt::format("projects/{}", project.empty() ? access::kServerWideProject : project);
+}
+
+// The resourceName of `routed` before it is answered (what the request itself says).
+std::string ResourceOf(const RouteAudit& row, const RoutedRequest& routed,
+                       std::string_view project) {
+  const auto param = [&](std::string_view name) -> std::string {
+    const std::string* value = FindParam(routed.params, name);
+    return value != nullptr ? *value : std::string();
+  };
+  switch (row.resource) {
+    case AuditResource::kProject:
+      return ProjectName(project);
+    case AuditResource::kJob: {
+      std::string job = param("jobId");
+      if (job.empty() && routed.http.method == "POST") {
+        job = JsonMember(routed.http.body, "jobId");
+      }
+      return job.empty() ? ProjectName(project) : fmt::format("projects/{}/jobs/{}", project, job);
+    }
+    case AuditResource::kBucket: {
+      std::string bucket = param("bucket");
+      if (bucket.empty()) {
+        bucket = JsonMember(routed.http.body, "name");
+      }
+      return bucket.empty() ? ProjectName(project) : BucketName(bucket);
+    }
+    case AuditResource::kObject: {
+      std::string object = param("object");
+      if (object.empty()) {
+        const std::string* name = routed.Query("name");
+        object = name != nullptr ? *name : std::string();
+      }
+      return object.empty() ? BucketName(param("bucket")) : ObjectName(param("bucket"), object);
+    }
+    case AuditResource::kRewriteTarget:
+      return ObjectName(param("destinationBucket"), param("destinationObject"));
+    case AuditResource::kServer:
+      return "";
+  }
+  return "";
+}
+
+// Where the project of an access-table row comes from, for `routed`; "" when it names none.
+std::string ProjectOf(const RouteAccess& row, const RoutedRequest& routed,
+                      const store::BucketStore* buckets) {
+  switch (row.from) {
+    case ProjectFrom::kPathProject: {
+      const std::string* project = FindParam(routed.params, "project");
+      return project != nullptr ? *project : std::string();
+    }
+    case ProjectFrom::kQueryProject: {
+      const std::string* project = routed.Query("project");
+      return project != nullptr ? *project : std::string();
+    }
+    case ProjectFrom::kBucket: {
+      const std::string* name = FindParam(routed.params, row.variable);
+      if (buckets == nullptr || name == nullptr) {
+        return {};
+      }
+      Result<store::BucketInfo> bucket = buckets->GetBucket(*name);
+      return bucket.ok() ? bucket->project : std::string();
+    }
+    case ProjectFrom::kLogRequest: {
+      Result<std::vector<std::string>> projects = EntriesListProjects(routed.http.body);
+      return projects.ok() && !projects->empty() ? projects->front() : std::string();
+    }
+    case ProjectFrom::kServer:
+      return {};
+  }
+  return {};
+}
+
+// A created or written resource's name from the answer (the new job's, bucket's, object's).
+std::string ResourceFromAnswer(const RouteAudit& row, const HttpResponse& response,
+                               std::string_view project) {
+  if (response.status >= 300 || response.body.empty()) {
+    return {};
+  }
+  switch (row.resource) {
+    case AuditResource::kJob: {
+      const std::string job = JsonMember(response.body, "jobId");
+      return job.empty() ? std::string() : fmt::format("projects/{}/jobs/{}", project, job);
+    }
+    case AuditResource::kBucket:
+      if (row.route == "storage.buckets.insert") {
+        const std::string bucket = JsonMember(response.body, "name");
+        return bucket.empty() ? std::string() : BucketName(bucket);
+      }
+      return {};
+    case AuditResource::kObject: {
+      const std::string bucket = JsonMember(response.body, "bucket");
+      const std::string object = JsonMember(response.body, "name");
+      return bucket.empty() || object.empty() ? std::string() : ObjectName(bucket, object);
+    }
+    case AuditResource::kProject:
+    case AuditResource::kRewriteTarget:
+    case AuditResource::kServer:
+      return {};
+  }
+  return {};
+}
+
+std::vector<std::string_view> PathParts(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t end = std::min(path.find('/', start), path.size());
+    if (end > start) {
+      parts.push_back(path.substr(start, end - start));
+    }
+    start = end + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::span<const RouteAudit> RouteAuditTable() {
+  return kRouteAudit;
+}
+
+const RouteAudit* FindRouteAudit(std::string_view route) {
+  const auto it = std::ranges::find(kRouteAudit, route, &RouteAudit::route);
+  return it != kRouteAudit.end() ? &*it : nullptr;
+}
+
+std::optional<KubeAuditTarget> KubeAuditTargetOf(std::string_view http_method,
+                                                 std::string_view target) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  const std::vector<std::string_view> parts = PathParts(path);
+  // /apis/<group>/<version>/… or /api/v1/…
+  std::size_t at = 0;
+  std::string group;
+  std::string prefix;
+  if (parts.size() >= 3 && parts[0] == "apis") {
+    group = std::string(parts[1]);
+    prefix = group;
+    at = 3;
+  } else if (parts.size() >= 2 && parts[0] == "api") {
+    group = "core";
+    prefix = "core";
+    at = 2;
+  } else {
+    return std::nullopt;
+  }
+  const std::string_view version = parts[at - 1];
+  KubeAuditTarget out;
+  std::string resource = fmt::format("{}/{}", prefix, version);
+  if (parts.size() > at + 1 && parts[at] == "namespaces") {
+    out.project = std::string(parts[at + 1]);
+    resource += fmt::format("/namespaces/{}", parts[at + 1]);
+    at += 2;
+  }
+  if (parts.size() <= at) {
+    return std::nullopt;  // discovery, or the namespaces themselves
+  }
+  std::string kind(parts[at]);
+  std::string name;
+  resource += "/" + kind;
+  if (parts.size() > at + 1) {
+    name = std::string(parts[at + 1]);
+    resource += "/" + name;
+  }
+  for (std::size_t i = at + 2; i < parts.size(); ++i) {  // a subresource: pods/x/log
+    kind += "." + std::string(parts[i]);
+    resource += "/" + std::string(parts[i]);
+  }
+  std::string verb;
+  if (http_method == "GET") {
+    const bool watch = target.find("watch=true") != std::string_view::npos ||
+                       target.find("watch=1") != std::string_view::npos;
+    verb = watch ? "watch" : name.empty() ? "list" : "get";
+  } else if (http_method == "POST") {
+    verb = "create";
+  } else if (http_method == "PUT") {
+    verb = "update";
+  } else if (http_method == "PATCH") {
+    verb = "patch";
+  } else if (http_method == "DELETE") {
+    verb = "delete";
+  } else {
+    return std::nullopt;
+  }
+  const std::string short_group = group.substr(0, group.find('.'));  // "kubeflow.org": kubeflow
+  out.method = fmt::format("io.k8s.{}.{}.{}.{}", short_group, version, kind, verb);
+  out.resource = std::move(resource);
+  out.mutating = http_method != "GET" && parts[at] == "tfjobs";
+  return out;
+}
+
+std::string ErrorMessageOf(const HttpResponse& response) {
+  if (response.body.empty() || response.body.size() > (std::size_t{1} << 20)) {
+    return {};
+  }
+  const nlohmann::json document = nlohmann::json::parse(response.body, nullptr, false);
+  if (!document.is_object()) {
+    return {};
+  }
+  const nlohmann::json* holder = &document;
+  if (const auto error = document.find("error"); error != document.end() && error->is_object()) {
+    holder = &*error;
+  }
+  const auto message = holder->find("message");
+  return message != holder->end() && message->is_string() ? message->get<std::string>()
+                                                          : std::string();
+}
+
+AuditTrail::AuditTrail(store::AuditStore& store, const store::BucketStore* buckets,
+                       const Clock& clock)
+    : store_(store), buckets_(buckets), clock_(clock) {}
+
+bool AuditTrail::MustNote(std::string_view route, bool refused, bool unauthenticated) {
+  if (refused || unauthenticated) {
+    return true;
+  }
+  const RouteAudit* row = FindRouteAudit(route);
+  return row != nullptr && row->mutating;
+}
+
+void AuditTrail::Note(const RoutedRequest& routed, const access::Principal* principal,
+                      AuditNote& note) const {
+  note.noted = true;
+  note.route = std::string(routed.route);
+  const RouteAudit* row = FindRouteAudit(routed.route);
+  bool first = true;
+  for (const RouteAccess& access_row : RouteAccessTable()) {
+    if (access_row.route != routed.route) {
+      continue;
+    }
+    std::string project = ProjectOf(access_row, routed, buckets_);
+    if (principal != nullptr) {
+      const std::string* bucket = access_row.from == ProjectFrom::kBucket
+                                      ? FindParam(routed.params, access_row.variable)
+                                      : nullptr;
+      std::string resource = bucket != nullptr ? BucketName(*bucket) : ProjectName(project);
+      note.authorization.push_back(
+          {.resource = std::move(resource),
+           .permission = std::string(access_row.permission),
+           .granted = access::Allows(*principal, access_row.permission, project)});
+    }
+    if (first) {
+      note.project = std::move(project);
+      first = false;
+    }
+  }
+  if (row != nullptr) {
+    note.resource = ResourceOf(*row, routed, note.project);
+  }
+}
+
+std::optional<AuditEvent> AuditTrail::EventOf(const HttpRequest& request,
+                                              const HttpResponse& response,
+                                              const AuditNote& note) const {
+  AuditEvent event{.time = clock_.Now(),
+                   .principal = note.principal.value_or(""),
+                   .caller_ip = request.remote_address,
+                   .user_agent = std::string(request.Header("user-agent")),
+                   .authorization = note.authorization,
+                   .code = access::CodeOfHttpStatus(response.status)};
+  const bool refused =
+      note.unauthenticated || note.refused || response.status == 401 || response.status == 403;
+  if (note.kube) {
+    std::optional<KubeAuditTarget> target = KubeAuditTargetOf(request.method, request.target);
+    if (!target.has_value() || (!target->mutating && !refused)) {
+      return std::nullopt;
+    }
+    event.project = std::move(target->project);
+    event.service = kKubernetes;
+    event.method = std::move(target->method);
+    event.resource = std::move(target->resource);
+  } else {
+    if (!note.noted) {
+      return std::nullopt;  // no route: nothing to name (a 401 to an unknown path is not kept)
+    }
+    const RouteAudit* row = FindRouteAudit(note.route);
+    if (row == nullptr || (!row->mutating && !refused)) {
+      return std::nullopt;
+    }
+    // A resumable upload in progress (308), or one begun but not yet written: its last chunk
+    // is the object's creation.
+    const bool upload_begun = row->route == "storage.objects.insert" && response.status < 300 &&
+                              (request.target.starts_with("/resumable/") ||
+                               request.target.find("uploadType=resumable") != std::string::npos);
+    if (response.status == 308 || upload_begun) {
+      return std::nullopt;
+    }
+    event.project = note.project;
+    event.service = row->service;
+    event.method = row->method;
+    event.resource = ResourceFromAnswer(*row, response, note.project);
+    if (event.resource.empty()) {
+      event.resource = note.resource;
+    }
+  }
+  if (event.project.empty()) {
+    event.project = std::string(access::kServerWideProject);
+  }
+  if (event.code != Code::kOk) {
+    event.message = ErrorMessageOf(response);
+  }
+  return event;
+}
+
+void AuditTrail::Record(const HttpRequest& request, const HttpResponse& response,
+                        const AuditNote& note) const {
+  std::optional<AuditEvent> event;
+  try {
+    event = EventOf(request, response, note);
+  } catch (const std::exception& e) {  // allocation: never the request's problem
+    fmt::print(stderr, "trainyard: cannot build the audit record: {}\n", e.what());
+    return;
+  }
+  if (!event.has_value()) {
+    return;
+  }
+  if (const Status stored = store_.Append(*event); !stored.ok()) {
+    fmt::print(stderr, "trainyard: cannot record the audit log entry of {} on {}: {}\n",
+               event->method, event->resource, stored.message());
+  }
+}
+
+}  // namespace trainyard::server
