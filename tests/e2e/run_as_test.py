@@ -7,7 +7,8 @@ HOME, and only the allow-listed part of the server's environment (a secret the s
 not reach it; a `--pass-env` prefix does); it cannot read the server's databases; the files pip
 installed are the job user's. Local packageUris come only from `--package-dir` directories: any
 other path is refused at submit with the field named, and a symbolic link in an allowed directory
-that leads out fails the job at staging. `serve` refuses --run-as for root or an unknown user.
+that leads out fails the job at staging. A container replica runs as the user too (podman
+--user) and writes to its bucket through the /gcs mount. `serve` refuses --run-as for root or an unknown user.
 
 Usage: run_as_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
@@ -36,6 +37,7 @@ BUCKET = "e2e-run-as"
 JOB = "run_as_job"
 RUNTIME = ["--region", "us-central1", "--runtime-version", "2.11", "--python-version", "3.7"]
 SECRET = "s3cret-of-the-server"
+CONTAINER_IMAGE = "localhost/trainyard-test/trainer:1"  # tests/images (fixture container_images)
 COMMAND_TIMEOUT_S = 300
 SETUP_PY = """from setuptools import setup
 
@@ -213,6 +215,33 @@ class RunAsTest(gcloud_env.ServerTestCase):
         self.assertEqual(job["state"], "FAILED")
         self.assertIn("is not below a directory this server installs local packages from",
                       job["errorMessage"])
+
+    def test_a_container_runs_as_the_job_user_and_writes_its_bucket(self):
+        exists = subprocess.run(["podman", "image", "exists", CONTAINER_IMAGE],
+                                capture_output=True, timeout=60)
+        if exists.returncode != 0:
+            if os.environ.get("TRAINYARD_REQUIRE_CONTAINERS") == "1":
+                self.fail("%s is missing (the fixture container_images builds it)"
+                          % CONTAINER_IMAGE)
+            self.skipTest("%s is missing" % CONTAINER_IMAGE)
+        body = json.dumps({"jobId": "run_as_container", "trainingInput": {
+            "region": "us-central1", "masterConfig": {
+                "imageUri": CONTAINER_IMAGE,
+                "containerCommand": ["sh", "-c", "echo ids $(id -u):$(id -g) && "
+                                     "echo from-the-container > /gcs/%s/container.txt" % BUCKET]}}})
+        request = urllib.request.Request(
+            self.server.url + "v1/projects/%s/jobs" % PROJECT, data=body.encode(), method="POST",
+            headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            self.assertEqual(reply.status, 200)
+        job = self.wait_for_end("run_as_container")
+        self.assertEqual(job["state"], "SUCCEEDED", job)
+        log = os.path.join(self.data, "jobs", PROJECT, "run_as_container", "logs",
+                           "master-replica-0.log")
+        with open(log, encoding="utf-8") as f:
+            self.assertIn("ids %d:%d" % (self.user.pw_uid, self.user.pw_gid), f.read())
+        written = os.path.join(self.data, "buckets", BUCKET, "container.txt")
+        self.assertEqual(os.stat(written).st_uid, self.user.pw_uid)
 
     def test_serve_refuses_root_and_unknown_users(self):
         for user, message in (("root", "'root' is root"),
