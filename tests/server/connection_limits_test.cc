@@ -133,7 +133,7 @@ TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnce) {
   }
   // The server registers a connection once it has accepted it: wait until the cap is reached.
   testing::ClientResponse refused;
-  for (int attempt = 0; attempt < 200 && refused.status != 503; ++attempt) {
+  for (int attempt = 0; attempt < 3000 && refused.status != 503; ++attempt) {  // 30 s and more
     HttpClient client(port_);
     refused = client.Get("/ping");
     if (refused.status != 503) {
@@ -145,7 +145,7 @@ TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnce) {
   EXPECT_NE(refused.body.find("too many open connections"), std::string::npos);
   held.clear();  // the held connections close; the server notices and serves again
   testing::ClientResponse served;
-  for (int attempt = 0; attempt < 500 && served.status != 200; ++attempt) {
+  for (int attempt = 0; attempt < 3000 && served.status != 200; ++attempt) {
     HttpClient client(port_);
     served = client.Get("/ping");
     if (served.status != 200) {
