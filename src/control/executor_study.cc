@@ -492,6 +492,7 @@ void Executor::RecoverStudy(const std::string& project, const model::Job& job) {
     if (record.ok()) {
       KillRecorded(*record);
     }
+    KillUnrecorded(job, layout);  // started, but killed before its pid was recorded
     const WallTime now = Now();
     (void)Transition(project, job.job_id, [&](model::Job& current) {
       model::HyperparameterOutput* lost = FindTrial(current, trial.trial_id);

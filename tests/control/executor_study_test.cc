@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "control/executor_fixture.h"
+#include "control/job_layout.h"
 
 namespace trainyard::control {
 namespace {
@@ -298,6 +299,27 @@ TEST_F(ExecutorStudyTest, ARestartedServerTakesOverRunningTrials) {
   ASSERT_EQ(launcher_.started().size(), 3U) << "the study goes on: trial 3";
   EXPECT_EQ(EnvOf(launcher_.started().back().spec, "CLOUD_ML_TRIAL_ID"), "3");
   EXPECT_EQ(TrialOf(Get("kept"), "1").state, JobState::kSucceeded);
+}
+
+// A trial whose replica was started but whose pid never reached its run record (the server was
+// killed in between, as issue #17's kill test found for plain jobs): the next server kills it by
+// its command line and fails the trial, rather than leaving it running unowned.
+TEST_F(ExecutorStudyTest, ATrialStartedButNotRecordedIsKilledByTheNextServer) {
+  Submit(Study("lost", {1, 2, 3}, 3, 2));
+  Settle();
+  const std::vector<FakeLauncher::Started> before = launcher_.started();
+  ASSERT_EQ(before.size(), 2U);
+  executor().Stop(/*stop_replicas=*/false);
+  executor_.reset();
+  const JobLayout trial2(dir_.path().string(), std::string(kProject), "lost", "2");
+  std::filesystem::remove(trial2.run_record());
+  launcher_.StartedElsewhere(trial2.exit_path("master-replica-0"), before[1].pid);
+
+  launcher_.DefaultAdoptAnswer(true);
+  executor().Recover();
+  EXPECT_EQ(launcher_.SignalsTo(before[1].pid), std::vector<int>{SIGKILL});
+  EXPECT_EQ(TrialOf(Get("lost"), "2").state, JobState::kFailed);
+  EXPECT_EQ(launcher_.SignalsTo(before[0].pid), std::vector<int>{}) << "trial 1 is adopted";
 }
 
 }  // namespace
