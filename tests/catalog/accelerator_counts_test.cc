@@ -144,6 +144,8 @@ INSTANTIATE_TEST_SUITE_P(
         CellCase{"CloudTpuV3", "cloud_tpu", "TPU_V3", true, {8}},
         CellCase{"TpuOnN1", "n1-standard-8", "TPU_V2", false, {}},
         CellCase{"GpuOnCloudTpu", "cloud_tpu", "NVIDIA_TESLA_T4", false, {}},
+        CellCase{"A3Highgpu1gH100", "a3-highgpu-1g", "NVIDIA_H100_80GB", true, {1}},
+        CellCase{"A3Highgpu4gH100", "a3-highgpu-4g", "NVIDIA_H100_80GB", true, {4}},
         CellCase{"A3Highgpu8gH100", "a3-highgpu-8g", "NVIDIA_H100_80GB", true, {8}},
         CellCase{"A3Ultragpu8gH200", "a3-ultragpu-8g", "NVIDIA_H200", true, {8}},
         CellCase{"A2Ultragpu2gA100With80GB", "a2-ultragpu-2g", "NVIDIA_A100_80GB", true, {2}},
