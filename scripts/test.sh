@@ -68,7 +68,7 @@ for triple in json:json_codec_fuzz:model yaml:config_file_fuzz:model \
   echo "$target: ${fuzz_seconds}s"
   "build/fuzz/fuzz/$target" -max_total_time="$fuzz_seconds" -timeout=5 -dict="fuzz/$dict.dict" \
     -artifact_prefix=build/fuzz/ -print_final_stats=1 "build/fuzz/corpus/$corpus" \
-    "fuzz/corpus/$corpus" 2>&1 | grep -E '^stat::(number_of_executed_units|average_exec_per_sec)|ERROR|SUMMARY' || true
+    "fuzz/corpus/$corpus" 2>&1 | grep -E '^stat::(number_of_executed_units|average_exec_per_sec)|==ERROR|^ERROR|SUMMARY' || true
   if compgen -G "build/fuzz/crash-*" >/dev/null || compgen -G "build/fuzz/timeout-*" >/dev/null; then
     echo "fuzzing $target found a crash or timeout: see build/fuzz/"
     exit 1

@@ -109,6 +109,8 @@ ErrorShape ShapeFor(Code code) {
       return {401, "required"};
     case Code::kPermissionDenied:
       return {403, "forbidden"};
+    case Code::kResourceExhausted:  // a full disk: retry later, as GCS's 429s say
+      return {429, "rateLimitExceeded"};
     case Code::kUnavailable:
     case Code::kInternal:
       return {HttpStatusFor(code), "backendError"};

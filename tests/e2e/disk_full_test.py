@@ -272,6 +272,9 @@ class DiskFullTest(unittest.TestCase):
                                     "error": answer.get("error", answer),
                                     "query_after_error": query_status}
         self.assert_full_error(status, answer, "resumable chunk")
+        # GCS's shape: a 429 whose reason clients know to retry later.
+        self.assertEqual(status, 429, answer)
+        self.assertEqual(answer["error"]["errors"][0]["reason"], "rateLimitExceeded", answer)
         self.assertEqual(query_status, 308)  # the session is still there to resume
         self.assertEqual(self.object_status("big-resumable"), 404)
         self.assertEqual(self.call("DELETE", session)[0], 499)
