@@ -186,10 +186,8 @@ std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
         const std::string& project = request.Param("project");
         projects.push_back(project);
         resource = "projects/" + project;
-        for (const auto& [name, value] : request.params) {
-          if (name == "jobId") {
-            resource += "/jobs/" + value;
-          }
+        if (const std::string* job = request.FindParam("jobId")) {
+          resource += "/jobs/" + *job;
         }
         break;
       }

@@ -68,16 +68,6 @@ constexpr std::array kRouteAudit = {
     RouteAudit{"metrics", kTrainyard, "trainyard.metrics.get", false, AuditResource::kServer},
 };
 
-const std::string* FindParam(const std::vector<std::pair<std::string, std::string>>& params,
-                             std::string_view name) {
-  for (const auto& [key, value] : params) {
-    if (key == name) {
-      return &value;
-    }
-  }
-  return nullptr;
-}
-
 // A string member of a JSON object text; empty when there is none.
 std::string JsonMember(std::string_view text, std::string_view member) {
   const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
@@ -104,7 +94,7 @@ std::string ProjectName(std::string_view project) {
 std::string ResourceOf(const RouteAudit& row, const RoutedRequest& routed,
                        std::string_view project) {
   const auto param = [&](std::string_view name) -> std::string {
-    const std::string* value = FindParam(routed.params, name);
+    const std::string* value = routed.FindParam(name);
     return value != nullptr ? *value : std::string();
   };
   switch (row.resource) {
@@ -145,7 +135,7 @@ std::string ProjectOf(const RouteAccess& row, const RoutedRequest& routed,
                       const store::BucketStore* buckets) {
   switch (row.from) {
     case ProjectFrom::kPathProject: {
-      const std::string* project = FindParam(routed.params, "project");
+      const std::string* project = routed.FindParam("project");
       return project != nullptr ? *project : std::string();
     }
     case ProjectFrom::kQueryProject: {
@@ -153,7 +143,7 @@ std::string ProjectOf(const RouteAccess& row, const RoutedRequest& routed,
       return project != nullptr ? *project : std::string();
     }
     case ProjectFrom::kBucket: {
-      const std::string* name = FindParam(routed.params, row.variable);
+      const std::string* name = routed.FindParam(row.variable);
       if (buckets == nullptr || name == nullptr) {
         return {};
       }
@@ -329,9 +319,8 @@ void AuditTrail::Note(const RoutedRequest& routed, const access::Principal* prin
     }
     std::string project = ProjectOf(access_row, routed, buckets_);
     if (principal != nullptr) {
-      const std::string* bucket = access_row.from == ProjectFrom::kBucket
-                                      ? FindParam(routed.params, access_row.variable)
-                                      : nullptr;
+      const std::string* bucket =
+          access_row.from == ProjectFrom::kBucket ? routed.FindParam(access_row.variable) : nullptr;
       std::string resource = bucket != nullptr ? BucketName(*bucket) : ProjectName(project);
       note.authorization.push_back(
           {.resource = std::move(resource),

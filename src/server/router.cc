@@ -38,14 +38,19 @@ HttpResponse Unmatched(HttpResponse response) {
 }  // namespace
 
 const std::string& RoutedRequest::Param(std::string_view name) const {
+  const std::string* value = FindParam(name);
+  TY_CHECK(value != nullptr) << "route has no variable " << name;
+  static const std::string kNone;
+  return value != nullptr ? *value : kNone;
+}
+
+const std::string* RoutedRequest::FindParam(std::string_view name) const {
   for (const auto& [key, value] : params) {
     if (key == name) {
-      return value;
+      return &value;
     }
   }
-  TY_CHECK(false) << "route has no variable " << name;
-  static const std::string kNone;
-  return kNone;
+  return nullptr;
 }
 
 const std::string* RoutedRequest::Query(std::string_view name) const {

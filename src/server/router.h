@@ -34,6 +34,9 @@ struct RoutedRequest {
 
   // The variable `name` of the route's pattern (always present).
   const std::string& Param(std::string_view name) const;
+  // The variable `name`, or nullptr when this route's pattern has none (code that serves several
+  // routes: the access check, the audit trail).
+  const std::string* FindParam(std::string_view name) const;
   // The last value given for query parameter `name`; nullptr when absent.
   const std::string* Query(std::string_view name) const;
 };
