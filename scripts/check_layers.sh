@@ -14,13 +14,14 @@ declare -A allowed=(
   [tuning]="base model"
   [sched]="base model catalog"
   [kube]="base model catalog"
+  [vertex]="base model catalog"
   [access]="base"
   [logs]="base model"
   [store]="base model logs access"
   [run]="base model catalog plan logs"
-  [control]="base model catalog validate plan tuning sched run logs store"
-  [server]="base model catalog validate control logs store sched run plan kube access"
-  [cli]="base model catalog validate control server store run logs sched plan tuning kube access"
+  [control]="base model catalog validate plan tuning vertex sched run logs store"
+  [server]="base model catalog validate control logs store sched run plan kube vertex access"
+  [cli]="base model catalog validate control server store run logs sched plan tuning kube vertex access"
 )
 status=0
 for dir in src/*/; do
@@ -37,7 +38,7 @@ for dir in src/*/; do
   done < <(grep -rHE '^#include "[^/"]+/' "$dir" || true)
 done
 # Pure domain modules do no IO: no files, processes, sockets or clocks.
-for module in model catalog validate plan tuning kube access; do
+for module in model catalog validate plan tuning kube vertex access; do
   [[ -d src/$module ]] || continue
   if grep -rnE '#include <(fstream|filesystem|thread|unistd\.h|sys/|cstdio>.*fopen)' "src/$module" \
       | grep -v '^\s*//'; then

@@ -215,8 +215,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   }
   const JobLayout layout(launch->data_dir, launch->project, launch->job.job_id, launch->trial_id);
   Result<run::slurm::TaskLayout> tasks = run::slurm::TaskLayoutFromEnv(getenv);
-  Result<std::vector<plan::ReplicaShape>> shapes =
-      plan::ExpandReplicas(*launch->job.training_input, catalog);
+  Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(launch->job, catalog);
   Status problem = !tasks.ok() ? tasks.status() : shapes.status();
   if (problem.ok()) {
     problem = CheckComponents(*shapes, *tasks);

@@ -127,8 +127,7 @@ void Executor::ScheduleQueue() {
       fail(model::JobState::kCancelled, std::string(MaxWaitTimeMessage()));
       continue;
     }
-    Result<std::vector<plan::ReplicaShape>> shapes =
-        plan::ExpandReplicas(*job.training_input, catalog_);
+    Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
     if (!shapes.ok()) {
       fail(model::JobState::kFailed, shapes.status().message());
       continue;
@@ -337,8 +336,7 @@ void Executor::KillUnrecorded(const model::Job& job, const JobLayout& layout) {
   if (!job.training_input || options_.cluster != nullptr) {
     return;
   }
-  Result<std::vector<plan::ReplicaShape>> shapes =
-      plan::ExpandReplicas(*job.training_input, catalog_);
+  Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
   for (const plan::ReplicaShape& shape :
        shapes.ok() ? *shapes : std::vector<plan::ReplicaShape>{}) {
     run::ProcessSpec spec;
@@ -356,8 +354,7 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
   if (!job.training_input) {
     return false;
   }
-  Result<std::vector<plan::ReplicaShape>> shapes =
-      plan::ExpandReplicas(*job.training_input, catalog_);
+  Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
   if (!shapes.ok() || shapes->size() != record.replicas.size()) {
     return false;
   }

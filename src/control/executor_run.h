@@ -119,6 +119,7 @@ struct Executor::Study {
   std::string project;
   std::string job_id;
   model::HyperparameterSpec spec;
+  bool best_measurement = false;           // a trial's final metric is its best (extras)
   std::vector<plan::ReplicaShape> shapes;  // every trial's cluster
   sched::JobDemand demand;                 // one trial's demand (key: the job's)
   std::unique_ptr<tuning::Suggester> suggester;

@@ -97,14 +97,14 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   study->project = project;
   study->job_id = job.job_id;
   study->spec = *job.training_input->hyperparameters;
+  study->best_measurement = job.extras.has_value() && job.extras->best_measurement;
   auto fail = [&](std::string message) {
     study->ending = true;
     study->outcome = model::JobState::kFailed;
     study->message = std::move(message);
     return std::move(study);
   };
-  Result<std::vector<plan::ReplicaShape>> shapes =
-      plan::ExpandReplicas(*job.training_input, catalog_);
+  Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
   if (!shapes.ok()) {
     return fail(shapes.status().message());
   }
@@ -270,7 +270,10 @@ void Executor::FinishTrial(Run& run, double ml_units) {
   const std::string tag =
       study ? tuning::MetricTagOf(study->spec) : std::string(tuning::kDefaultMetricTag);
   ReadTrialMetrics(run, tag);
-  const std::optional<tuning::MetricPoint> last = tuning::LatestMetric(run.metrics);
+  const std::optional<tuning::MetricPoint> last =
+      study != nullptr && study->best_measurement
+          ? tuning::BestMetric(run.metrics, study->spec.goal)
+          : tuning::LatestMetric(run.metrics);
   const bool measured = run.outcome == model::JobState::kSucceeded && last.has_value();
   const WallTime now = Now();
   const Result<model::Job> written = Transition(run.project, run.job_id, [&](model::Job& current) {

@@ -146,10 +146,11 @@ Result<ListJobsResponse> JobController::List(std::string_view project,
   }
   const auto page_size = static_cast<std::size_t>(
       request.page_size == 0 ? kDefaultPageSize : std::min(request.page_size, kMaxPageSize));
-  Result<ListFilter> filter = ListFilter::Parse(request.filter);
+  Result<ListFilter> filter = ListFilter::Parse(request.filter, request.dialect);
   if (!filter.ok()) {
     return filter.status();
   }
+  const bool every_job = filter->matches_all() && !request.scope;
   std::optional<store::ListCursor> cursor;
   if (!request.page_token.empty()) {
     Result<store::ListCursor> decoded = DecodePageToken(request.page_token);
@@ -162,8 +163,7 @@ Result<ListJobsResponse> JobController::List(std::string_view project,
   ListJobsResponse response;
   int scanned = 0;
   while (true) {
-    const int batch =
-        filter->matches_all() ? static_cast<int>(page_size - response.jobs.size()) : kFilterBatch;
+    const int batch = every_job ? static_cast<int>(page_size - response.jobs.size()) : kFilterBatch;
     Result<store::JobPage> page = store_.List(project, cursor, batch);
     if (!page.ok()) {
       return page.status();
@@ -175,7 +175,7 @@ Result<ListJobsResponse> JobController::List(std::string_view project,
       }
       cursor = store::ListCursor{*job.create_time, job.job_id};
       ++scanned;
-      if (filter->Matches(job)) {
+      if (filter->Matches(job) && (!request.scope || request.scope(job))) {
         response.jobs.push_back(std::move(job));
       }
       if (response.jobs.size() == page_size) {

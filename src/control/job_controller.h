@@ -27,6 +27,7 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "catalog/catalog.h"
+#include "control/list_filter.h"
 #include "model/job.h"
 #include "store/job_store.h"
 #include "validate/local_packages.h"
@@ -37,6 +38,10 @@ struct ListJobsRequest {
   int page_size = 0;       // 0 = default (20); clamped to 100; negative: INVALID_ARGUMENT
   std::string page_token;  // from a previous response; INVALID_ARGUMENT when malformed
   std::string filter;  // list_filter.h grammar (reference §1.6); INVALID_ARGUMENT when malformed
+  FilterDialect dialect = FilterDialect::kMlV1;
+  // Only the jobs it accepts, besides the filter (the Vertex API lists its own resources); null:
+  // every job.
+  std::function<bool(const model::Job&)> scope;
 };
 
 struct ListJobsResponse {

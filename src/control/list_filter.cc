@@ -2,12 +2,14 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "base/filter_syntax.h"
 #include "control/list_filter_ast.h"
+#include "vertex/vertex_json.h"
 
 namespace trainyard::control {
 namespace internal {
@@ -53,7 +55,32 @@ const std::array kFields = {
     FilterField{"trainingInput.jobDir", FieldKind::kText,
                 [](const model::Job& j) -> std::string_view { return Input(j).job_dir; }},
 };
+// Vertex AI's names for the fields it filters on (AIP-160, snake_case).
+std::string_view DisplayName(const model::Job& j) {
+  return j.extras.has_value() && j.extras->vertex.has_value()
+             ? std::string_view(j.extras->vertex->display_name)
+             : std::string_view();
+}
+const std::array kVertexFields = {
+    FilterField{"display_name", FieldKind::kText, DisplayName},
+    FilterField{"state", FieldKind::kState,
+                [](const model::Job& j) { return vertex::VertexStateName(j.state); }},
+    FilterField{"create_time", FieldKind::kTime, nullptr,
+                [](const model::Job& j) { return j.create_time; }},
+    FilterField{"start_time", FieldKind::kTime, nullptr,
+                [](const model::Job& j) { return j.start_time; }},
+    FilterField{"end_time", FieldKind::kTime, nullptr,
+                [](const model::Job& j) { return j.end_time; }},
+    FilterField{"labels", FieldKind::kLabels},
+};
 constexpr FilterField kLabelField{"labels.<key>", FieldKind::kLabel};
+
+std::span<const FilterField> FieldsOf(FilterDialect dialect) {
+  if (dialect == FilterDialect::kVertex) {
+    return kVertexFields;
+  }
+  return kFields;
+}
 constexpr std::string_view kLabelsField = "labels";
 
 // The segments of `path` from `first` on, joined with '.'.
@@ -140,9 +167,15 @@ bool Evaluate(const ListFilter::Node& node, const model::Job& job) {
 
 }  // namespace
 
-const FilterField* FindFilterField(const std::vector<std::string>& path, std::string& label_key) {
+std::string_view StateNameIn(FilterDialect dialect, model::JobState state) {
+  return dialect == FilterDialect::kVertex ? vertex::VertexStateName(state)
+                                           : model::JobStateName(state);
+}
+
+const FilterField* FindFilterField(const std::vector<std::string>& path, std::string& label_key,
+                                   FilterDialect dialect) {
   const std::string name = filter_syntax::CanonicalField(path);
-  for (const FilterField& field : kFields) {
+  for (const FilterField& field : FieldsOf(dialect)) {
     if (field.name == name) {
       return &field;
     }
@@ -156,9 +189,9 @@ const FilterField* FindFilterField(const std::vector<std::string>& path, std::st
   return nullptr;
 }
 
-std::string FilterFieldNames() {
+std::string FilterFieldNames(FilterDialect dialect) {
   std::string names;
-  for (const FilterField& field : kFields) {
+  for (const FilterField& field : FieldsOf(dialect)) {
     names += field.name;
     names += ", ";
   }
@@ -173,8 +206,8 @@ ListFilter::ListFilter(ListFilter&&) noexcept = default;
 ListFilter& ListFilter::operator=(ListFilter&&) noexcept = default;
 ListFilter::~ListFilter() = default;
 
-Result<ListFilter> ListFilter::Parse(std::string_view text) {
-  Result<std::unique_ptr<const Node>> root = internal::ParseFilterExpression(text);
+Result<ListFilter> ListFilter::Parse(std::string_view text, FilterDialect dialect) {
+  Result<std::unique_ptr<const Node>> root = internal::ParseFilterExpression(text, dialect);
   if (!root.ok()) {
     return root.status();
   }

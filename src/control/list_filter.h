@@ -21,6 +21,9 @@
 //   - `FIELD:*` holds when the field is set (non-empty, or a label present); `labels:KEY` when
 //     label KEY is present.
 //   - a comparison with an unset time or an absent label is false, except `!=` (true).
+// The Vertex AI dialect (customJobs.list, hyperparameterTuningJobs.list) has the fields
+// display_name, state (JOB_STATE_* names), create_time, start_time, end_time and labels, with the
+// same syntax and operators.
 // Value type: immutable once parsed, cheap to move; `Matches` is thread-safe.
 #pragma once
 
@@ -32,11 +35,14 @@
 
 namespace trainyard::control {
 
+enum class FilterDialect { kMlV1, kVertex };
+
 class ListFilter {
  public:
   // INVALID_ARGUMENT on "filter" for a malformed filter, saying where (1-based character) and
   // what was expected. Blank text gives the filter that matches every job.
-  static Result<ListFilter> Parse(std::string_view text);
+  static Result<ListFilter> Parse(std::string_view text,
+                                  FilterDialect dialect = FilterDialect::kMlV1);
 
   ListFilter(ListFilter&&) noexcept;
   ListFilter& operator=(ListFilter&&) noexcept;

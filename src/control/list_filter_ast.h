@@ -34,11 +34,16 @@ struct FilterField {
   std::optional<WallTime> (*time)(const model::Job&) = nullptr;  // kTime
 };
 
-// The field a term's `path` names, or nullptr; for `labels.<key>` the key goes to `label_key`.
-const FilterField* FindFilterField(const std::vector<std::string>& path, std::string& label_key);
+// The field a term's `path` names in `dialect`, or nullptr; for `labels.<key>` the key goes to
+// `label_key`.
+const FilterField* FindFilterField(const std::vector<std::string>& path, std::string& label_key,
+                                   FilterDialect dialect);
 
 // The accepted field names, for error messages.
-std::string FilterFieldNames();
+std::string FilterFieldNames(FilterDialect dialect);
+
+// The names a kState field compares with, in the dialect: "QUEUED" or "JOB_STATE_QUEUED".
+std::string_view StateNameIn(FilterDialect dialect, model::JobState state);
 
 // One comparison, its value already converted to the field's type.
 struct FilterTerm {
@@ -52,7 +57,8 @@ struct FilterTerm {
 };
 
 // Parses `text` and checks it against the job fields; null for a blank filter.
-Result<std::unique_ptr<const ListFilter::Node>> ParseFilterExpression(std::string_view text);
+Result<std::unique_ptr<const ListFilter::Node>> ParseFilterExpression(std::string_view text,
+                                                                      FilterDialect dialect);
 
 }  // namespace trainyard::control::internal
 

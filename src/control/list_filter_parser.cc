@@ -15,18 +15,18 @@ using Node = ListFilter::Node;
 using NodePtr = std::unique_ptr<const Node>;
 using filter_syntax::FilterError;
 
-std::string StateNames() {
+std::string StateNames(FilterDialect dialect) {
   std::string names;
   for (int s = 1; s <= static_cast<int>(model::JobState::kCancelled); ++s) {
     names += names.empty() ? "" : ", ";
-    names += model::JobStateName(static_cast<model::JobState>(s));
+    names += StateNameIn(dialect, static_cast<model::JobState>(s));
   }
   return names;
 }
 
-bool IsStateName(std::string_view name) {
+bool IsStateName(FilterDialect dialect, std::string_view name) {
   for (int s = 0; s <= static_cast<int>(model::JobState::kCancelled); ++s) {
-    if (model::JobStateName(static_cast<model::JobState>(s)) == name) {
+    if (StateNameIn(dialect, static_cast<model::JobState>(s)) == name) {
       return true;
     }
   }
@@ -34,7 +34,7 @@ bool IsStateName(std::string_view name) {
 }
 
 // Checks the term's value against its field's type and stores it in `out`.
-Status InterpretValue(const filter_syntax::Term& term, FilterTerm& out) {
+Status InterpretValue(const filter_syntax::Term& term, FilterDialect dialect, FilterTerm& out) {
   const std::size_t at = term.value_position;
   std::string value = term.value;
   const bool ordering =
@@ -60,8 +60,9 @@ Status InterpretValue(const filter_syntax::Term& term, FilterTerm& out) {
       for (char& c : value) {
         c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       }
-      if (!out.prefix && !IsStateName(value)) {
-        return FilterError(at, "unknown state \"" + value + "\"; states are " + StateNames());
+      if (!out.prefix && !IsStateName(dialect, value)) {
+        return FilterError(at,
+                           "unknown state \"" + value + "\"; states are " + StateNames(dialect));
       }
       break;
     case FieldKind::kTime: {
@@ -80,12 +81,12 @@ Status InterpretValue(const filter_syntax::Term& term, FilterTerm& out) {
   return Status();
 }
 
-Result<FilterTerm> InterpretTerm(const filter_syntax::Term& term) {
+Result<FilterTerm> InterpretTerm(const filter_syntax::Term& term, FilterDialect dialect) {
   FilterTerm out;
-  out.field = FindFilterField(term.path, out.label_key);
+  out.field = FindFilterField(term.path, out.label_key, dialect);
   if (out.field == nullptr) {
-    return FilterError(term.position,
-                       "unknown field \"" + term.field + "\"; fields are " + FilterFieldNames());
+    return FilterError(term.position, "unknown field \"" + term.field + "\"; fields are " +
+                                          FilterFieldNames(dialect));
   }
   if (term.op == FilterOp::kRegex || term.op == FilterOp::kNotRegex) {
     return FilterError(term.op_position, "the operator " +
@@ -95,13 +96,13 @@ Result<FilterTerm> InterpretTerm(const filter_syntax::Term& term) {
                                              "prefix)");
   }
   out.op = term.op;
-  TY_RETURN_IF_ERROR(InterpretValue(term, out));
+  TY_RETURN_IF_ERROR(InterpretValue(term, dialect, out));
   return out;
 }
 
 }  // namespace
 
-Result<NodePtr> ParseFilterExpression(std::string_view text) {
+Result<NodePtr> ParseFilterExpression(std::string_view text, FilterDialect dialect) {
   Result<std::unique_ptr<const filter_syntax::Node>> syntax = filter_syntax::Parse(text);
   if (!syntax.ok()) {
     return syntax.status();
@@ -109,7 +110,9 @@ Result<NodePtr> ParseFilterExpression(std::string_view text) {
   if (*syntax == nullptr) {
     return NodePtr();  // blank: every job matches
   }
-  return filter_syntax::MapTerms<Node>(**syntax, InterpretTerm);
+  return filter_syntax::MapTerms<Node>(**syntax, [dialect](const filter_syntax::Term& term) {
+    return InterpretTerm(term, dialect);
+  });
 }
 
 }  // namespace trainyard::control::internal

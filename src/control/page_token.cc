@@ -47,7 +47,7 @@ Result<store::ListCursor> DecodePageToken(std::string_view token) {
     nanos = (nanos << 8) | static_cast<unsigned char>((*bytes)[i]);
   }
   std::string job_id = bytes->substr(kHeaderSize);
-  if (!validate::IsValidJobId(job_id)) {
+  if (!validate::IsStoredJobId(job_id)) {
     return Malformed();
   }
   const std::chrono::nanoseconds since_epoch(static_cast<std::int64_t>(nanos));

@@ -34,7 +34,11 @@ bool RestartsAfterFailure(model::RestartRule rule, const run::ExitStatus& status
   return false;
 }
 
-std::string ReplicaName(const ReplicaExit& exit) {
+// "The replica worker 1" (AI Platform's words), or "The replica workerpool1-1" (Vertex AI's).
+std::string ReplicaName(const ReplicaExit& exit, const ExitRules& rules) {
+  if (rules.pool_names) {
+    return "The replica " + plan::VertexTaskName(exit.role, exit.index);
+  }
   return fmt::format("The replica {} {}", plan::RoleName(exit.role), exit.index);
 }
 
@@ -56,7 +60,7 @@ ExitDecision Restart(const ReplicaExit& exit, const ExitRules& rules, const Rest
   }
   return {ExitDecision::Action::kFail,
           {},
-          fmt::format("{} {} and was restarted {} time{}; giving up.", ReplicaName(exit),
+          fmt::format("{} {} and was restarted {} time{}; giving up.", ReplicaName(exit, rules),
                       exit.status.Describe(), exit.restarts, exit.restarts == 1 ? "" : "s")};
 }
 
@@ -72,6 +76,7 @@ ExitRules ExitRulesOf(const std::optional<model::JobExtras>& extras, plan::Role 
   rules.success = extras->success;
   rules.backoff_limit = extras->backoff_limit;
   rules.restart_all = extras->restart_all_on_failure;
+  rules.pool_names = extras->vertex.has_value();
   if (extras->kubeflow) {
     rules.job_name = extras->kubeflow->namespace_name + "/" + extras->kubeflow->job_name;
   }
@@ -109,10 +114,10 @@ ExitDecision DecideOnExit(const ReplicaExit& exit, const ExitRules& rules,
   if (RestartsAfterFailure(rules.restart, exit.status)) {
     return Restart(exit, rules, policy);
   }
-  return {
-      ExitDecision::Action::kFail,
-      {},
-      fmt::format("{} {}. Termination reason: Error.", ReplicaName(exit), exit.status.Describe())};
+  return {ExitDecision::Action::kFail,
+          {},
+          fmt::format("{} {}. Termination reason: Error.", ReplicaName(exit, rules),
+                      exit.status.Describe())};
 }
 
 std::string WithStderrTail(std::string message, std::string_view stderr_tail, int max_lines,

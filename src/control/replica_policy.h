@@ -47,6 +47,7 @@ struct ExitRules {
   std::optional<int> backoff_limit;  // restarts of the whole job; nullopt: max_restarts each
   bool restart_all = false;          // a restart restarts every replica
   std::string job_name;              // how the backoff message names the job
+  bool pool_names = false;           // messages name replicas by worker pool (a Vertex job)
 };
 
 // The rules of `role` in a job with `extras` (none: AI Platform's). The job is named

@@ -41,7 +41,7 @@ std::optional<FieldViolation> CheckProjectId(std::string_view project, std::stri
 }
 
 std::optional<FieldViolation> CheckJobIdInName(std::string_view job_id) {
-  if (validate::IsValidJobId(job_id)) {
+  if (validate::IsStoredJobId(job_id)) {
     return std::nullopt;
   }
   return FieldViolation{"name",

@@ -43,6 +43,9 @@ ordered_json EncodeRole(const RoleExtras& role) {
     }
     out["env"] = std::move(env);
   }
+  if (role.args.has_value()) {
+    out["args"] = *role.args;
+  }
   if (!role.working_dir.empty()) {
     out["workingDir"] = role.working_dir;
   }
@@ -59,6 +62,9 @@ RoleExtras DecodeRole(const json& in) {
   RoleExtras role;
   for (const json& pair : in.value("env", json::array())) {
     role.env.emplace_back(pair.at("name").get<std::string>(), pair.at("value").get<std::string>());
+  }
+  if (const auto it = in.find("args"); it != in.end()) {
+    role.args = it->get<std::vector<std::string>>();
   }
   role.working_dir = in.value("workingDir", "");
   const std::optional<RestartRule> rule = RestartRuleOf(in.value("restart", ""));
@@ -118,6 +124,9 @@ ordered_json EncodeExtrasValue(const JobExtras& extras) {
   if (extras.suspended) {
     out["suspended"] = true;
   }
+  if (extras.best_measurement) {
+    out["bestMeasurement"] = true;
+  }
   if (extras.kube.has_value()) {
     const KubeObject& kube = *extras.kube;
     ordered_json object = {{"kind", kube.kind},
@@ -131,6 +140,14 @@ ordered_json EncodeExtrasValue(const JobExtras& extras) {
       object["deletionTime"] = FormatTimestamp(*kube.deletion_time);
     }
     out["kube"] = std::move(object);
+  }
+  if (extras.vertex.has_value()) {
+    const VertexResource& vertex = *extras.vertex;
+    out["vertex"] = {{"kind", vertex.kind},
+                     {"location", vertex.location},
+                     {"displayName", vertex.display_name},
+                     {"document", vertex.document},
+                     {"baseOutputDirectory", vertex.base_output_directory}};
   }
   return out;
 }
@@ -155,6 +172,7 @@ Result<JobExtras> DecodeExtrasValue(const json& in) {
     }
     extras.restart_all_on_failure = in.value("restartAllOnFailure", false);
     extras.suspended = in.value("suspended", false);
+    extras.best_measurement = in.value("bestMeasurement", false);
     if (const auto it = in.find("kube"); it != in.end()) {
       KubeObject kube;
       kube.kind = it->at("kind").get<std::string>();
@@ -171,6 +189,14 @@ Result<JobExtras> DecodeExtrasValue(const json& in) {
         }
       }
       extras.kube = std::move(kube);
+    }
+    if (const auto it = in.find("vertex"); it != in.end()) {
+      extras.vertex =
+          VertexResource{.kind = it->at("kind").get<std::string>(),
+                         .location = it->at("location").get<std::string>(),
+                         .display_name = it->at("displayName").get<std::string>(),
+                         .document = it->at("document").get<std::string>(),
+                         .base_output_directory = it->at("baseOutputDirectory").get<std::string>()};
     }
     return extras;
   } catch (const std::exception& e) {

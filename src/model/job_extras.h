@@ -1,7 +1,8 @@
 // What a job submitted through an API other than ml v1 (a Kubeflow TFJob through the Kubernetes
-// API) asks of the engine beyond `TrainingInput`: per-role environment, working directory,
-// restart rules and node selectors, the Kubeflow cluster naming, the success rule, a restart
-// budget, suspension, and the Kubernetes object the job is. Stored with the job
+// API, a Vertex AI CustomJob or HyperparameterTuningJob) asks of the engine beyond
+// `TrainingInput`: per-role environment, arguments, working directory, restart rules and node
+// selectors, the Kubeflow cluster naming, the success rule, a restart budget, suspension, and the
+// Kubernetes object or Vertex resource the job is. Stored with the job
 // (`EncodeStoredJob`), never shown on the ml v1 wire. Value types, no IO.
 #pragma once
 
@@ -37,6 +38,9 @@ enum class SuccessRule : std::uint8_t {
 struct RoleExtras {
   // Set after trainyard's own variables, in order; a name given twice: the last wins.
   std::vector<std::pair<std::string, std::string>> env;
+  // A runtime (Python package) job's arguments for this role instead of the job's `args` (a
+  // Vertex worker pool's pythonPackageSpec.args); nullopt: the job's.
+  std::optional<std::vector<std::string>> args;
   std::string working_dir;  // "" = the image's (containers) or trainyard's (processes)
   RestartRule restart = RestartRule::kAiPlatform;
   std::map<std::string, std::string> node_selector;  // every pair must be a label of the node
@@ -73,6 +77,22 @@ struct KubeObject {
   friend bool operator==(const KubeObject&, const KubeObject&) = default;
 };
 
+// The Vertex AI resource a job is (server/vertex_*, vertex/). Its replicas are named by worker
+// pool ("workerpool0-0", "workerpool1-2"), CLUSTER_SPEC is keyed by pool, TF_CONFIG always names
+// the primary "chief", and AIP_MODEL_DIR & co. derive from `base_output_directory`.
+struct VertexResource {
+  std::string kind;      // "CustomJob" or "HyperparameterTuningJob"
+  std::string location;  // the region of its name, projects/P/locations/<location>/…
+  std::string display_name;
+  // The resource's spec as accepted, a JSON object: a CustomJob's jobSpec, or a
+  // HyperparameterTuningJob's studySpec, trialJobSpec and trial counts. Echoed on the wire.
+  std::string document;
+  // jobSpec.baseOutputDirectory.outputUriPrefix ("" when none).
+  std::string base_output_directory;
+
+  friend bool operator==(const VertexResource&, const VertexResource&) = default;
+};
+
 struct JobExtras {
   RoleExtras master;
   RoleExtras worker;
@@ -85,7 +105,11 @@ struct JobExtras {
   std::optional<std::int32_t> backoff_limit;
   bool restart_all_on_failure = false;  // a restart restarts every replica together
   bool suspended = false;               // not placed until resumed; a running job is stopped
+  // A tuning trial's final metric is its best report, not its last (Vertex AI's
+  // measurementSelectionType BEST_MEASUREMENT).
+  bool best_measurement = false;
   std::optional<KubeObject> kube;
+  std::optional<VertexResource> vertex;
 
   friend bool operator==(const JobExtras&, const JobExtras&) = default;
 };

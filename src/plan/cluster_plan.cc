@@ -9,6 +9,7 @@
 #include "base/check.h"
 #include "plan/cluster_json.h"
 #include "plan/kubeflow_config.h"
+#include "plan/vertex_config.h"
 
 namespace trainyard::plan {
 namespace {
@@ -77,9 +78,10 @@ std::string MetricTag(const model::TrainingInput& input, const PlanContext& cont
 
 // Reference §7.5: what follows the program: args, the trial's hyperparameters (§9.1) and
 // `--job-dir`.
-std::vector<std::string> TrailingArgs(const model::TrainingInput& input, const PlanContext& context,
+std::vector<std::string> TrailingArgs(const std::vector<std::string>& job_args,
+                                      const PlanContext& context,
                                       const std::optional<std::string>& job_dir) {
-  std::vector<std::string> args = input.args;
+  std::vector<std::string> args = job_args;
   args.insert(args.end(), context.trial_args.begin(), context.trial_args.end());
   if (job_dir) {
     args.emplace_back("--job-dir");
@@ -88,18 +90,22 @@ std::vector<std::string> TrailingArgs(const model::TrainingInput& input, const P
   return args;
 }
 
-// A runtime job's replica: the interpreter runs the module.
-Result<std::vector<std::string>> PythonArgv(const ReplicaShape& shape,
-                                            const model::TrainingInput& input,
+// A runtime job's replica: the interpreter runs the module, with the job's args or its role's
+// own (a Vertex worker pool's).
+Result<std::vector<std::string>> PythonArgv(const ReplicaShape& shape, const model::Job& job,
                                             const PlanContext& context,
                                             const std::optional<std::string>& job_dir) {
+  const model::TrainingInput& input = *job.training_input;
   if (input.python_module.empty()) {
     return Status::FailedPrecondition(
         fmt::format("Replica {} {} has neither a pythonModule nor a container to run.",
                     RoleName(shape.role), shape.index));
   }
   std::vector<std::string> argv = {context.python, "-m", input.python_module};
-  std::vector<std::string> trailing = TrailingArgs(input, context, job_dir);
+  const std::optional<std::vector<std::string>>* role_args =
+      job.extras.has_value() ? &RoleExtrasOf(*job.extras, shape.role).args : nullptr;
+  std::vector<std::string> trailing = TrailingArgs(
+      role_args != nullptr && role_args->has_value() ? **role_args : input.args, context, job_dir);
   argv.insert(argv.end(), trailing.begin(), trailing.end());
   return argv;
 }
@@ -113,7 +119,7 @@ ContainerLaunch Container(const ReplicaShape& shape, const model::TrainingInput&
                             .args = shape.config.container_args,
                             .working_dir = {},
                             .hosts = {}};
-  std::vector<std::string> trailing = TrailingArgs(input, context, job_dir);
+  std::vector<std::string> trailing = TrailingArgs(input.args, context, job_dir);
   container.args.insert(container.args.end(), trailing.begin(), trailing.end());
   return container;
 }
@@ -198,6 +204,8 @@ struct JobFacts {
   internal::ClusterMembers members;
   std::string master_host;
   std::optional<std::string> tpu_config;
+  // Vertex AI jobs only.
+  const model::VertexResource* vertex = nullptr;
   // Kubeflow jobs only.
   const model::KubeflowNaming* kubeflow = nullptr;
   std::vector<KubeflowMember> kubeflow_members;
@@ -210,7 +218,11 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   const PlanContext& context = facts.context;
   Environment env;
   const internal::TaskRef task{.role = shape.role, .index = shape.index, .trial = context.trial_id};
-  if (facts.kubeflow == nullptr) {
+  if (facts.vertex != nullptr) {
+    env.emplace_back("TF_CONFIG",
+                     internal::TfConfig(facts.members, "chief", task, facts.job_value));
+    env.emplace_back("CLUSTER_SPEC", VertexClusterSpec(facts.members, task, facts.job_value));
+  } else if (facts.kubeflow == nullptr) {
     env.emplace_back("TF_CONFIG",
                      internal::TfConfig(facts.members, facts.primary, task, facts.job_value));
     env.emplace_back("CLUSTER_SPEC", internal::ClusterSpec(facts.members, task, facts.job_text));
@@ -270,6 +282,11 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   if (facts.input.job_dir.starts_with(kGcsScheme)) {
     env.emplace_back("TRAINYARD_JOB_DIR_URI", facts.input.job_dir);
   }
+  if (facts.vertex != nullptr) {
+    for (auto& variable : VertexOutputVariables(*facts.vertex, context.trial_id)) {
+      env.push_back(std::move(variable));
+    }
+  }
   if (facts.job.extras.has_value()) {
     for (const auto& [name, value] : RoleExtrasOf(*facts.job.extras, shape.role).env) {
       SetLast(env, name, value);
@@ -312,6 +329,10 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
                  .members = Members(shapes, placements),
                  .master_host = placements[master - shapes.begin()].host,
                  .tpu_config = std::nullopt};
+  if (job.extras.has_value() && job.extras->vertex.has_value()) {
+    facts.vertex = &*job.extras->vertex;
+    facts.job_value = VertexJobSpec(*facts.vertex);  // TF_CONFIG's and CLUSTER_SPEC's `job`
+  }
   facts.job_text = internal::Dump(facts.job_value);
   if (job.extras.has_value() && job.extras->kubeflow.has_value()) {
     facts.kubeflow = &*job.extras->kubeflow;
@@ -340,7 +361,7 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
     const std::string working_dir =
         job.extras.has_value() ? RoleExtrasOf(*job.extras, shapes[i].role).working_dir : "";
     if (shapes[i].config.image_uri.empty()) {
-      Result<std::vector<std::string>> argv = PythonArgv(shapes[i], input, context, job_dir);
+      Result<std::vector<std::string>> argv = PythonArgv(shapes[i], job, context, job_dir);
       if (!argv.ok()) {
         return argv.status();
       }

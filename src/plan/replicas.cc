@@ -82,6 +82,24 @@ std::string TaskName(Role role, int index) {
   return fmt::format("{}-replica-{}", RoleName(role), index);
 }
 
+int VertexPool(Role role) {
+  switch (role) {
+    case Role::kMaster:
+      return 0;
+    case Role::kWorker:
+      return 1;
+    case Role::kParameterServer:
+      return 2;
+    case Role::kEvaluator:
+      return 3;
+  }
+  return 0;
+}
+
+std::string VertexTaskName(Role role, int index) {
+  return fmt::format("workerpool{}-{}", VertexPool(role), index);
+}
+
 const model::RoleExtras& RoleExtrasOf(const model::JobExtras& extras, Role role) {
   switch (role) {
     case Role::kMaster:
@@ -141,6 +159,17 @@ Result<std::vector<ReplicaShape>> ExpandReplicas(const model::TrainingInput& inp
       }
       shape.config = config;
       shapes.push_back(std::move(shape));
+    }
+  }
+  return shapes;
+}
+
+Result<std::vector<ReplicaShape>> JobReplicas(const model::Job& job,
+                                              const catalog::Catalog& catalog) {
+  Result<std::vector<ReplicaShape>> shapes = ExpandReplicas(*job.training_input, catalog);
+  if (shapes.ok() && job.extras.has_value() && job.extras->vertex.has_value()) {
+    for (ReplicaShape& shape : *shapes) {
+      shape.task_name = VertexTaskName(shape.role, shape.index);
     }
   }
   return shapes;

@@ -21,6 +21,12 @@ std::string_view RoleName(Role role);
 // "master-replica-0", "worker-replica-1", "ps-replica-0", "evaluator-replica-2" (reference §7.1).
 std::string TaskName(Role role, int index);
 
+// A Vertex AI job's replica names, by worker pool (reference §13): the master is "workerpool0-0",
+// worker i "workerpool1-<i>", parameter server i "workerpool2-<i>", evaluator i "workerpool3-<i>".
+std::string VertexTaskName(Role role, int index);
+// The pool of a role: 0 master, 1 workers, 2 parameter servers, 3 evaluators.
+int VertexPool(Role role);
+
 // What a job's extras (model/job_extras.h) ask of `role`'s replicas.
 const model::RoleExtras& RoleExtrasOf(const model::JobExtras& extras, Role role);
 
@@ -47,5 +53,10 @@ struct ReplicaShape {
 // (naming the field) when a machine type or tier is unknown to the catalog.
 Result<std::vector<ReplicaShape>> ExpandReplicas(const model::TrainingInput& input,
                                                  const catalog::Catalog& catalog);
+
+// A job's replicas as the engine runs them: `ExpandReplicas` of its trainingInput (which it must
+// have), named as the API it came from names them (a Vertex job's by worker pool).
+Result<std::vector<ReplicaShape>> JobReplicas(const model::Job& job,
+                                              const catalog::Catalog& catalog);
 
 }  // namespace trainyard::plan

@@ -30,6 +30,19 @@ constexpr std::array kRouteAccess = {
     RouteAccess{"jobs.cancel", "ml.jobs.cancel"},
     RouteAccess{"projects.getConfig", "ml.projects.getConfig"},
     RouteAccess{"trainyard.jobs.replicas", "ml.jobs.get"},
+    // Vertex AI (aiplatform v1, v1beta1)
+    RouteAccess{"aiplatform.customJobs.create", "aiplatform.customJobs.create"},
+    RouteAccess{"aiplatform.customJobs.list", "aiplatform.customJobs.list"},
+    RouteAccess{"aiplatform.customJobs.get", "aiplatform.customJobs.get"},
+    RouteAccess{"aiplatform.customJobs.cancel", "aiplatform.customJobs.cancel"},
+    RouteAccess{"aiplatform.hyperparameterTuningJobs.create",
+                "aiplatform.hyperparameterTuningJobs.create"},
+    RouteAccess{"aiplatform.hyperparameterTuningJobs.list",
+                "aiplatform.hyperparameterTuningJobs.list"},
+    RouteAccess{"aiplatform.hyperparameterTuningJobs.get",
+                "aiplatform.hyperparameterTuningJobs.get"},
+    RouteAccess{"aiplatform.hyperparameterTuningJobs.cancel",
+                "aiplatform.hyperparameterTuningJobs.cancel"},
     // logging v2
     RouteAccess{"entries.list", "logging.logEntries.list", ProjectFrom::kLogRequest},
     // storage v1

@@ -19,6 +19,7 @@ constexpr std::string_view kMl = "ml.googleapis.com";
 constexpr std::string_view kStorage = "storage.googleapis.com";
 constexpr std::string_view kLogging = "logging.googleapis.com";
 constexpr std::string_view kTrainyard = "trainyard";
+constexpr std::string_view kAiPlatform = "aiplatform.googleapis.com";
 constexpr std::string_view kKubernetes = "k8s.io";
 
 // Google's names for each call (the methodName its audit logs carry), and what it changes.
@@ -36,6 +37,30 @@ constexpr std::array kRouteAudit = {
                false, AuditResource::kProject},
     RouteAudit{"trainyard.jobs.replicas", kTrainyard, "trainyard.v1.JobService.ListReplicas", false,
                AuditResource::kJob},
+    RouteAudit{"aiplatform.customJobs.create", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.CreateCustomJob", true,
+               AuditResource::kVertexJob},
+    RouteAudit{"aiplatform.customJobs.list", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.ListCustomJobs", false,
+               AuditResource::kProject},
+    RouteAudit{"aiplatform.customJobs.get", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.GetCustomJob", false,
+               AuditResource::kVertexJob},
+    RouteAudit{"aiplatform.customJobs.cancel", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.CancelCustomJob", true,
+               AuditResource::kVertexJob},
+    RouteAudit{"aiplatform.hyperparameterTuningJobs.create", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.CreateHyperparameterTuningJob", true,
+               AuditResource::kVertexJob},
+    RouteAudit{"aiplatform.hyperparameterTuningJobs.list", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.ListHyperparameterTuningJobs", false,
+               AuditResource::kProject},
+    RouteAudit{"aiplatform.hyperparameterTuningJobs.get", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.GetHyperparameterTuningJob", false,
+               AuditResource::kVertexJob},
+    RouteAudit{"aiplatform.hyperparameterTuningJobs.cancel", kAiPlatform,
+               "google.cloud.aiplatform.v1.JobService.CancelHyperparameterTuningJob", true,
+               AuditResource::kVertexJob},
     RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries", false,
                AuditResource::kProject},
     RouteAudit{"storage.buckets.insert", kStorage, "storage.buckets.create", true,
@@ -107,6 +132,18 @@ std::string ResourceOf(const RouteAudit& row, const RoutedRequest& routed,
       }
       return job.empty() ? ProjectName(project) : fmt::format("projects/{}/jobs/{}", project, job);
     }
+    case AuditResource::kVertexJob: {
+      // The path after the version, without a custom verb: projects/P/locations/L/customJobs/ID.
+      std::string_view path = routed.http.target;
+      path = path.substr(0, path.find('?'));
+      const std::size_t projects = path.find("/projects/");
+      if (projects == std::string_view::npos || param("jobId").empty()) {
+        return ProjectName(project);
+      }
+      path = path.substr(projects + 1);
+      return std::string(
+          path.substr(0, path.rfind(':') > path.rfind('/') ? path.rfind(':') : path.size()));
+    }
     case AuditResource::kBucket: {
       std::string bucket = param("bucket");
       if (bucket.empty()) {
@@ -171,6 +208,8 @@ std::string ResourceFromAnswer(const RouteAudit& row, const HttpResponse& respon
       const std::string job = JsonMember(response.body, "jobId");
       return job.empty() ? std::string() : fmt::format("projects/{}/jobs/{}", project, job);
     }
+    case AuditResource::kVertexJob:
+      return JsonMember(response.body, "name");
     case AuditResource::kBucket:
       if (row.route == "storage.buckets.insert") {
         const std::string bucket = JsonMember(response.body, "name");

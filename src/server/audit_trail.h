@@ -27,8 +27,10 @@ namespace trainyard::server {
 
 // How a route's resourceName is made.
 enum class AuditResource {
-  kProject,        // "projects/P" (the route's project, as the access table finds it)
-  kJob,            // "projects/P/jobs/J" (J: the path's jobId, else the created job's)
+  kProject,  // "projects/P" (the route's project, as the access table finds it)
+  kJob,      // "projects/P/jobs/J" (J: the path's jobId, else the created job's)
+  // "projects/P/locations/L/customJobs/ID" (the path's, else the created resource's `name`)
+  kVertexJob,
   kBucket,         // "projects/_/buckets/B" (B: the path's bucket, else the created bucket's)
   kObject,         // "projects/_/buckets/B/objects/O" (O: the path's, else the written object's)
   kRewriteTarget,  // the destination object of a rewrite

@@ -12,6 +12,7 @@
 
 #include "base/text.h"
 #include "model/json_codec.h"
+#include "server/json_body.h"
 #include "server/rpc_error.h"
 
 namespace trainyard::server {
@@ -21,24 +22,6 @@ using control::JobController;
 
 constexpr std::string_view kJobs = "/v1/projects/{project}/jobs";
 constexpr std::string_view kJob = "/v1/projects/{project}/jobs/{jobId}";
-
-bool IEquals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-// A body is JSON: no Content-Type (lenient, as most clients send one) or application/json.
-Status CheckJsonBody(const HttpRequest& request) {
-  const std::string_view type = request.content_type;
-  if (!type.empty() &&
-      !IEquals(TrimWhitespace(type.substr(0, type.find(';'))), "application/json")) {
-    return Status::InvalidArgument(fmt::format(
-        "Unsupported Content-Type \"{}\": the request body must be application/json.", type));
-  }
-  return {};
-}
 
 // The request body as a Job (create's full job, patch's partial one).
 Result<model::Job> DecodeBody(const HttpRequest& request) {
@@ -142,33 +125,8 @@ HttpResponse PatchJob(JobController& controller, const RoutedRequest& request) {
                                       ParseUpdateMask(request.Query("updateMask"))));
 }
 
-// CancelJobRequest has no fields: the body is empty or "{}".
-Status CheckEmptyMessage(const HttpRequest& request) {
-  TY_RETURN_IF_ERROR(CheckJsonBody(request));
-  if (TrimWhitespace(request.body).empty()) {
-    return {};
-  }
-  const nlohmann::json body =
-      nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_discarded()) {
-    return Status::InvalidArgument("Invalid JSON payload received: the body is not valid JSON.");
-  }
-  if (!body.is_object()) {
-    return Status::InvalidArgument(
-        "Invalid JSON payload received: expected a JSON object (CancelJobRequest).");
-  }
-  std::vector<FieldViolation> unknown;
-  for (const auto& item : body.items()) {
-    unknown.push_back(
-        {item.key(), fmt::format("Invalid JSON payload received. Unknown name \"{}\": "
-                                 "Cannot find field (CancelJobRequest has none).",
-                                 item.key())});
-  }
-  return unknown.empty() ? Status() : Status::InvalidArgument(std::move(unknown));
-}
-
 HttpResponse CancelJob(JobController& controller, const RoutedRequest& request) {
-  Status status = CheckEmptyMessage(request.http);
+  Status status = CheckEmptyMessage(request.http, "CancelJobRequest");
   if (status.ok()) {
     status = controller.Cancel(request.Param("project"), request.Param("jobId"));
   }

@@ -17,6 +17,7 @@
 #include "server/router.h"
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
+#include "server/vertex_api.h"
 
 namespace trainyard::server {
 namespace {
@@ -54,6 +55,7 @@ struct Server::Impl final : HttpHandler {
       access_control.emplace(std::move(access), buckets, c);
     }
     AddMlV1Routes(router, controller);
+    AddVertexRoutes(router, controller, catalog::Catalog::Builtin(), {});
     if (buckets != nullptr) {
       AddStorageV1Routes(router, *buckets);
     }

@@ -139,4 +139,15 @@ std::optional<MetricPoint> LatestMetric(std::span<const MetricPoint> points) {
   return latest;
 }
 
+std::optional<MetricPoint> BestMetric(std::span<const MetricPoint> points, model::GoalType goal) {
+  std::optional<MetricPoint> best;
+  for (const MetricPoint& point : points) {
+    if (!best || (goal == model::GoalType::kMaximize ? point.value > best->value
+                                                     : point.value < best->value)) {
+      best = point;
+    }
+  }
+  return best;
+}
+
 }  // namespace trainyard::tuning

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/job.h"
+
 namespace trainyard::tuning {
 
 // One reported measurement of a trial's metric.
@@ -50,5 +52,9 @@ void MergeMetricPoints(std::vector<MetricPoint>& history, std::span<const Metric
 // The current measurement of a trial: the point with the newest timestamp (ties: the larger
 // step; then the later one in `points`). nullopt when `points` is empty.
 std::optional<MetricPoint> LatestMetric(std::span<const MetricPoint> points);
+
+// The best point for `goal` (the largest value to MAXIMIZE, else the smallest; ties: the
+// earlier), Vertex AI's BEST_MEASUREMENT. nullopt when `points` is empty.
+std::optional<MetricPoint> BestMetric(std::span<const MetricPoint> points, model::GoalType goal);
 
 }  // namespace trainyard::tuning

@@ -2,6 +2,7 @@
 
 #include "validate/formats.h"
 #include "validate/rules.h"
+#include "validate/validate.h"
 
 namespace trainyard::validate {
 
@@ -10,6 +11,14 @@ void CheckJobId(const model::Job& job, Violations& out) {
   // Reference §2.1: `jobId` is required on create.
   if (job.job_id.empty()) {
     out.Add(path, "is required");
+    return;
+  }
+  // Reference §13: a Vertex AI job's id is the number the server chose.
+  if (job.extras.has_value() && job.extras->vertex.has_value()) {
+    if (!IsVertexJobId(job.job_id)) {
+      out.Add(path, fmt::format("'{}' is not a Vertex AI job id (a positive decimal number)",
+                                job.job_id));
+    }
     return;
   }
   // Overview seed (job ids) and reference §2.8 #1: ^[A-Za-z][A-Za-z0-9_]{0,127}$.

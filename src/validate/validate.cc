@@ -1,5 +1,7 @@
 #include "validate/validate.h"
 
+#include <algorithm>
+
 #include "validate/formats.h"
 #include "validate/replicas.h"
 #include "validate/rules.h"
@@ -44,6 +46,16 @@ Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog) {
 
 bool IsValidJobId(std::string_view job_id) {
   return IsJobId(job_id);
+}
+
+bool IsVertexJobId(std::string_view job_id) {
+  constexpr std::size_t kMaxDigits = 19;  // below 2^63
+  return !job_id.empty() && job_id.size() <= kMaxDigits && job_id.front() != '0' &&
+         std::ranges::all_of(job_id, [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool IsStoredJobId(std::string_view job_id) {
+  return IsValidJobId(job_id) || IsVertexJobId(job_id);
 }
 
 std::vector<FieldViolation> ValidateLabels(const model::Labels& labels) {

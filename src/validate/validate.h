@@ -29,6 +29,12 @@ Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog);
 // The job-id rule alone (`^[A-Za-z][A-Za-z0-9_]{0,127}$`), for ids that arrive in a URL.
 bool IsValidJobId(std::string_view job_id);
 
+// The id the server gives a Vertex AI job (reference §13): 1 to 19 decimal digits, no leading 0.
+bool IsVertexJobId(std::string_view job_id);
+
+// Any id a stored job may have: an ml v1 job id or a Vertex AI job's numeric one.
+bool IsStoredJobId(std::string_view job_id);
+
 // The label rules alone (at field `labels`), for label updates of a stored job.
 std::vector<FieldViolation> ValidateLabels(const model::Labels& labels);
 

@@ -14,6 +14,8 @@ Job JobWithExtras() {
   JobExtras extras;
   extras.master.env = {{"A", "1"}, {"B", "two"}};
   extras.master.working_dir = "/work";
+  extras.master.args = std::vector<std::string>{"--epochs=2", ""};
+  extras.worker.args = std::vector<std::string>{};
   extras.worker.restart = RestartRule::kExitCode;
   extras.worker.node_selector = {{"nvidia", "t4"}};
   extras.parameter_server.restart = RestartRule::kOnFailure;
@@ -24,6 +26,7 @@ Job JobWithExtras() {
   extras.backoff_limit = 0;
   extras.restart_all_on_failure = true;
   extras.suspended = true;
+  extras.best_measurement = true;
   extras.kube = KubeObject{.kind = "TFJob",
                            .api_version = "kubeflow.org/v1beta2",
                            .name = "nvidiatfjob",
@@ -32,6 +35,11 @@ Job JobWithExtras() {
                            .document = R"({"metadata":{"name":"nvidiatfjob"}})",
                            .generation = 3,
                            .deletion_time = ParseTimestamp("2026-11-24T10:00:00Z")};
+  extras.vertex = VertexResource{.kind = "CustomJob",
+                                 .location = "us-central1",
+                                 .display_name = "nightly",
+                                 .document = R"({"workerPoolSpecs":[]})",
+                                 .base_output_directory = "gs://b/out"};
   job.extras = std::move(extras);
   return job;
 }
@@ -73,7 +81,9 @@ TEST(StoredJobTest, AJobWithoutExtrasIsStoredAsItsMlV1Form) {
 TEST(StoredJobTest, MalformedExtrasAreAnError) {
   for (const char* text : {R"({"jobId":"j","trainyardExtras":{"worker":{"restart":"Sometimes"}}})",
                            R"({"jobId":"j","trainyardExtras":{"kube":{"kind":"TFJob"}}})",
-                           R"({"jobId":"j","trainyardExtras":{"worker":{"env":[{"name":1}]}}})"}) {
+                           R"({"jobId":"j","trainyardExtras":{"worker":{"env":[{"name":1}]}}})",
+                           R"({"jobId":"j","trainyardExtras":{"vertex":{"kind":"CustomJob"}}})",
+                           R"({"jobId":"j","trainyardExtras":{"master":{"args":"--a"}}})"}) {
     EXPECT_FALSE(DecodeStoredJob(text).ok()) << text;
   }
 }

@@ -1,0 +1,59 @@
+#include "server/json_body.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/text.h"
+
+namespace trainyard::server {
+namespace {
+
+bool IEquals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+Status CheckJsonBody(const HttpRequest& request) {
+  const std::string_view type = request.content_type;
+  if (!type.empty() &&
+      !IEquals(TrimWhitespace(type.substr(0, type.find(';'))), "application/json")) {
+    return Status::InvalidArgument(fmt::format(
+        "Unsupported Content-Type \"{}\": the request body must be application/json.", type));
+  }
+  return {};
+}
+
+Status CheckEmptyMessage(const HttpRequest& request, std::string_view message) {
+  TY_RETURN_IF_ERROR(CheckJsonBody(request));
+  if (TrimWhitespace(request.body).empty()) {
+    return {};
+  }
+  const nlohmann::json body =
+      nlohmann::json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return Status::InvalidArgument("Invalid JSON payload received: the body is not valid JSON.");
+  }
+  if (!body.is_object()) {
+    return Status::InvalidArgument(
+        fmt::format("Invalid JSON payload received: expected a JSON object ({}).", message));
+  }
+  std::vector<FieldViolation> unknown;
+  for (const auto& item : body.items()) {
+    unknown.push_back(
+        {item.key(), fmt::format("Invalid JSON payload received. Unknown name \"{}\": "
+                                 "Cannot find field ({} has none).",
+                                 item.key(), message)});
+  }
+  return unknown.empty() ? Status() : Status::InvalidArgument(std::move(unknown));
+}
+
+}  // namespace trainyard::server

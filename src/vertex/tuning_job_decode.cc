@@ -1,0 +1,200 @@
+#include <array>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "vertex/decode_internal.h"
+#include "vertex/json_reader.h"
+#include "vertex/tuning_job.h"
+
+namespace trainyard::vertex {
+namespace {
+
+using internal::Problems;
+using internal::Reader;
+using nlohmann::json;
+
+constexpr std::array<std::pair<std::string_view, model::ScaleType>, 4> kScaleTypes = {{
+    {"SCALE_TYPE_UNSPECIFIED", model::ScaleType::kNone},
+    {"UNIT_LINEAR_SCALE", model::ScaleType::kUnitLinearScale},
+    {"UNIT_LOG_SCALE", model::ScaleType::kUnitLogScale},
+    {"UNIT_REVERSE_LOG_SCALE", model::ScaleType::kUnitReverseLogScale},
+}};
+
+constexpr std::array<std::pair<std::string_view, model::Algorithm>, 3> kAlgorithms = {{
+    {"ALGORITHM_UNSPECIFIED", model::Algorithm::kUnspecified},
+    {"GRID_SEARCH", model::Algorithm::kGridSearch},
+    {"RANDOM_SEARCH", model::Algorithm::kRandomSearch},
+}};
+
+constexpr std::array<std::pair<std::string_view, model::GoalType>, 3> kGoals = {{
+    {"GOAL_TYPE_UNSPECIFIED", model::GoalType::kUnspecified},
+    {"MAXIMIZE", model::GoalType::kMaximize},
+    {"MINIMIZE", model::GoalType::kMinimize},
+}};
+
+template <typename T, std::size_t N>
+T EnumValue(Reader& reader, std::string_view name,
+            const std::array<std::pair<std::string_view, T>, N>& table) {
+  const std::string text = reader.String(name);
+  if (text.empty()) {
+    return table[0].second;
+  }
+  std::string names;
+  for (const auto& [spelling, value] : table) {
+    if (spelling == text) {
+      return value;
+    }
+    names += names.empty() ? "" : ", ";
+    names += spelling;
+  }
+  reader.problems().Add(reader.ChildPath(name),
+                        fmt::format("Invalid value at '{}': \"{}\" is not one of {}",
+                                    reader.ChildPath(name), text, names));
+  return table[0].second;
+}
+
+// The one value spec of a parameter, into `out`; counts the specs present.
+int ReadValueSpecs(Reader& parameter, model::ParameterSpec& out) {
+  int specs = 0;
+  Problems& problems = parameter.problems();
+  if (const json* value = parameter.Object("doubleValueSpec"); value != nullptr) {
+    Reader spec(*value, parameter.ChildPath("doubleValueSpec"), problems);
+    out.type = model::ParameterType::kDouble;
+    out.min_value = spec.Double("minValue");
+    out.max_value = spec.Double("maxValue");
+    spec.Ignore("defaultValue");
+    spec.Finish();
+    ++specs;
+  }
+  if (const json* value = parameter.Object("integerValueSpec"); value != nullptr) {
+    Reader spec(*value, parameter.ChildPath("integerValueSpec"), problems);
+    out.type = model::ParameterType::kInteger;
+    out.min_value = static_cast<double>(spec.Int64("minValue"));
+    out.max_value = static_cast<double>(spec.Int64("maxValue"));
+    spec.Ignore("defaultValue");
+    spec.Finish();
+    ++specs;
+  }
+  if (const json* value = parameter.Object("categoricalValueSpec"); value != nullptr) {
+    Reader spec(*value, parameter.ChildPath("categoricalValueSpec"), problems);
+    out.type = model::ParameterType::kCategorical;
+    out.categorical_values = spec.Strings("values");
+    spec.Ignore("defaultValue");
+    spec.Finish();
+    ++specs;
+  }
+  if (const json* value = parameter.Object("discreteValueSpec"); value != nullptr) {
+    Reader spec(*value, parameter.ChildPath("discreteValueSpec"), problems);
+    out.type = model::ParameterType::kDiscrete;
+    if (const json* values = spec.Array("values"); values != nullptr) {
+      for (const json& item : *values) {
+        if (!item.is_number()) {
+          problems.Add(spec.ChildPath("values"), "Invalid value: expected numbers");
+          break;
+        }
+        out.discrete_values.push_back(item.get<double>());
+      }
+    }
+    spec.Ignore("defaultValue");
+    spec.Finish();
+    ++specs;
+  }
+  return specs;
+}
+
+StudySpec ReadStudySpec(const json& value, Problems& problems) {
+  Reader spec(value, "studySpec", problems);
+  StudySpec out;
+  if (const json* metrics = spec.Array("metrics"); metrics != nullptr) {
+    if (metrics->size() > 1) {
+      problems.Add(spec.ChildPath("metrics"),
+                   fmt::format("trainyard tunes one metric; got {} (multi-objective studies are "
+                               "not supported)",
+                               metrics->size()));
+    }
+    for (std::size_t i = 0; i < metrics->size() && i < 1; ++i) {
+      Reader metric((*metrics)[i], fmt::format("studySpec.metrics[{}]", i), problems);
+      out.metric_id = metric.String("metricId");
+      out.goal = EnumValue(metric, "goal", kGoals);
+      metric.Unsupported("safetyConfig", "safe search is not supported");
+      metric.Finish();
+    }
+  }
+  if (const json* parameters = spec.Array("parameters"); parameters != nullptr) {
+    for (std::size_t i = 0; i < parameters->size(); ++i) {
+      const std::string path = fmt::format("studySpec.parameters[{}]", i);
+      Reader parameter((*parameters)[i], path, problems);
+      model::ParameterSpec param;
+      param.parameter_name = parameter.String("parameterId");
+      const int specs = ReadValueSpecs(parameter, param);
+      if (specs != 1) {
+        problems.Add(path, fmt::format("A parameter needs exactly one of doubleValueSpec, "
+                                       "integerValueSpec, categoricalValueSpec and "
+                                       "discreteValueSpec; got {}",
+                                       specs));
+      }
+      param.scale_type = EnumValue(parameter, "scaleType", kScaleTypes);
+      parameter.Unsupported("conditionalParameterSpecs",
+                            "conditional parameters are not supported yet; list the child "
+                            "parameters at the top level (the trainer may ignore them)");
+      parameter.Finish();
+      out.parameters.push_back(std::move(param));
+    }
+  }
+  out.algorithm = EnumValue(spec, "algorithm", kAlgorithms);
+  const bool decay = spec.Object("decayCurveStoppingSpec") != nullptr;
+  const bool median = spec.Object("medianAutomatedStoppingSpec") != nullptr;
+  out.early_stopping = decay || median;
+  spec.Unsupported("convexAutomatedStoppingSpec",
+                   "use medianAutomatedStoppingSpec (the engine's median stopping rule)");
+  spec.Unsupported("studyStoppingConfig", "a study ends at maxTrialCount");
+  spec.Ignore("observationNoise");
+  const std::string selection = spec.String("measurementSelectionType");
+  if (selection == "BEST_MEASUREMENT") {
+    out.best_measurement = true;
+  } else if (!selection.empty() && selection != "LAST_MEASUREMENT" &&
+             selection != "MEASUREMENT_SELECTION_TYPE_UNSPECIFIED") {
+    problems.Add(spec.ChildPath("measurementSelectionType"),
+                 fmt::format("\"{}\" is not one of LAST_MEASUREMENT, BEST_MEASUREMENT", selection));
+  }
+  spec.Finish();
+  return out;
+}
+
+}  // namespace
+
+Result<TuningJob> DecodeTuningJob(std::string_view text) {
+  Result<json> body = internal::ParseBody(text);
+  if (!body.ok()) {
+    return body.status();
+  }
+  Problems problems;
+  Reader job(*body, "", problems);
+  TuningJob out;
+  out.display_name = job.String("displayName");
+  if (const json* spec = job.Object("studySpec"); spec != nullptr) {
+    out.study_spec = ReadStudySpec(*spec, problems);
+  }
+  out.max_trial_count = job.Int32("maxTrialCount");
+  out.parallel_trial_count = job.Int32("parallelTrialCount");
+  out.max_failed_trial_count = job.Int32("maxFailedTrialCount");
+  if (const json* spec = job.Object("trialJobSpec"); spec != nullptr) {
+    out.trial_job_spec = internal::ReadJobSpec(*spec, "trialJobSpec", problems);
+  }
+  out.labels = job.StringMap("labels");
+  job.Ignore("encryptionSpec");
+  for (const char* output_only :
+       {"name", "state", "createTime", "startTime", "endTime", "updateTime", "error", "trials",
+        "satisfiesPzs", "satisfiesPzi"}) {
+    job.Ignore(output_only);
+  }
+  job.Finish();
+  if (!problems.empty()) {
+    return problems.ToStatus();
+  }
+  return out;
+}
+
+}  // namespace trainyard::vertex

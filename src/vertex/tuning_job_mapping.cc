@@ -1,0 +1,145 @@
+#include <algorithm>
+#include <charconv>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "vertex/tuning_job.h"
+#include "vertex/vertex_json.h"
+
+namespace trainyard::vertex {
+namespace {
+
+using nlohmann::ordered_json;
+
+// Vertex AI's Trial.State for a trial of the engine.
+std::string_view TrialState(model::JobState state) {
+  switch (state) {
+    case model::JobState::kSucceeded:
+      return "SUCCEEDED";
+    case model::JobState::kFailed:
+    case model::JobState::kCancelled:
+      return "INFEASIBLE";
+    case model::JobState::kCancelling:
+      return "STOPPING";
+    default:
+      return "ACTIVE";
+  }
+}
+
+// A parameter's value as Vertex types it: a number, or a string for a categorical one.
+ordered_json ParameterValue(const model::ParameterSpec* spec, const std::string& text) {
+  if (spec != nullptr && spec->type != model::ParameterType::kCategorical) {
+    double number = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (error == std::errc() && end == text.data() + text.size()) {
+      return number;
+    }
+  }
+  return text;
+}
+
+ordered_json EncodeTrial(const model::HyperparameterOutput& trial,
+                         const model::HyperparameterSpec& spec) {
+  ordered_json out = ordered_json::object();
+  out["id"] = trial.trial_id;
+  out["state"] = TrialState(trial.state);
+  ordered_json parameters = ordered_json::array();
+  for (const auto& [name, value] : trial.hyperparameters) {
+    const auto param = std::ranges::find(spec.params, name, &model::ParameterSpec::parameter_name);
+    parameters.push_back(
+        {{"parameterId", name},
+         {"value", ParameterValue(param == spec.params.end() ? nullptr : &*param, value)}});
+  }
+  out["parameters"] = std::move(parameters);
+  if (trial.final_metric.has_value()) {
+    out["finalMeasurement"] = {
+        {"stepCount", std::to_string(trial.final_metric->training_step)},
+        {"metrics", ordered_json::array({{{"metricId", spec.hyperparameter_metric_tag},
+                                          {"value", trial.final_metric->objective_value}}})}};
+  }
+  if (trial.start_time.has_value()) {
+    out["startTime"] = FormatTimestamp(*trial.start_time);
+  }
+  if (trial.end_time.has_value()) {
+    out["endTime"] = FormatTimestamp(*trial.end_time);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<FieldViolation> ValidateTuningJob(const TuningJob& job, const MappingContext& context) {
+  std::vector<FieldViolation> out = ValidateDisplayName(job.display_name);
+  if (job.max_trial_count <= 0) {
+    out.push_back({"maxTrialCount", "must be a positive number of trials"});
+  }
+  if (job.parallel_trial_count <= 0) {
+    out.push_back({"parallelTrialCount", "must be a positive number of trials"});
+  }
+  if (job.max_failed_trial_count < 0) {
+    out.push_back({"maxFailedTrialCount", "must not be negative"});
+  }
+  const StudySpec& study = job.study_spec;
+  if (study.metric_id.empty()) {
+    out.push_back({"studySpec.metrics", "A study needs one metric with a metricId."});
+  } else if (study.goal == model::GoalType::kUnspecified) {
+    out.push_back({"studySpec.metrics[0].goal", "must be MAXIMIZE or MINIMIZE"});
+  }
+  if (study.parameters.empty()) {
+    out.push_back({"studySpec.parameters", "A study needs at least one parameter."});
+  }
+  for (FieldViolation& violation : ValidateJobSpec(job.trial_job_spec, "trialJobSpec", context)) {
+    out.push_back(std::move(violation));
+  }
+  return out;
+}
+
+model::Job ToJob(const TuningJob& job, const MappingContext& context) {
+  model::Job out;
+  out.job_id = context.job_id;
+  out.labels = job.labels;
+  out.training_input = ToTrainingInput(job.trial_job_spec, context.location);
+  model::HyperparameterSpec spec;
+  spec.goal = job.study_spec.goal;
+  spec.params = job.study_spec.parameters;
+  spec.max_trials = job.max_trial_count;
+  spec.max_parallel_trials = job.parallel_trial_count;
+  spec.max_failed_trials = job.max_failed_trial_count;
+  spec.hyperparameter_metric_tag = job.study_spec.metric_id;
+  spec.enable_trial_early_stopping = job.study_spec.early_stopping;
+  spec.algorithm = job.study_spec.algorithm;
+  out.training_input->hyperparameters = std::move(spec);
+  out.extras = ToExtras(job.trial_job_spec, context, job.display_name);
+  out.extras->best_measurement = job.study_spec.best_measurement;
+  return out;
+}
+
+ordered_json EncodeTuningJob(std::string_view project, const model::Job& job) {
+  ordered_json out = EncodeCommonFields(project, job);
+  ordered_json document = ordered_json::parse(job.extras->vertex->document, nullptr, false);
+  if (document.is_object()) {
+    for (const char* key : {"studySpec", "maxTrialCount", "parallelTrialCount",
+                            "maxFailedTrialCount", "trialJobSpec"}) {
+      if (const auto it = document.find(key); it != document.end()) {
+        out[key] = *it;
+      }
+    }
+  }
+  static const model::HyperparameterSpec kNoSpec;
+  const model::HyperparameterSpec& spec =
+      job.training_input.has_value() && job.training_input->hyperparameters.has_value()
+          ? *job.training_input->hyperparameters
+          : kNoSpec;
+  if (job.training_output.has_value() && !job.training_output->trials.empty()) {
+    ordered_json trials = ordered_json::array();
+    for (const model::HyperparameterOutput& trial : job.training_output->trials) {
+      trials.push_back(EncodeTrial(trial, spec));
+    }
+    out["trials"] = std::move(trials);
+  }
+  return out;
+}
+
+}  // namespace trainyard::vertex

@@ -1,0 +1,175 @@
+// Vertex AI HyperparameterTuningJobs: the study spec onto the engine's study, and the trials back.
+#include "vertex/tuning_job.h"
+
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "base/time_format.h"
+#include "validate/validate.h"
+
+namespace trainyard::vertex {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+// What gcloud 528 sends for `hp-tuning-jobs create --config hp.yaml --max-trial-count 4
+// --parallel-trial-count 2` (recorded), with a discrete and a categorical parameter added.
+constexpr std::string_view kStudy = R"({
+  "displayName": "h1", "maxTrialCount": 4, "parallelTrialCount": 2,
+  "studySpec": {
+    "algorithm": "RANDOM_SEARCH",
+    "metrics": [{"goal": "MAXIMIZE", "metricId": "accuracy"}],
+    "parameters": [
+      {"doubleValueSpec": {"maxValue": 0.1, "minValue": 0.001}, "parameterId": "lr",
+       "scaleType": "UNIT_LOG_SCALE"},
+      {"integerValueSpec": {"maxValue": "4", "minValue": "1"}, "parameterId": "layers"},
+      {"discreteValueSpec": {"values": [16, 32, 64]}, "parameterId": "batch"},
+      {"categoricalValueSpec": {"values": ["adam", "sgd"]}, "parameterId": "opt"}
+    ],
+    "measurementSelectionType": "BEST_MEASUREMENT",
+    "medianAutomatedStoppingSpec": {}
+  },
+  "trialJobSpec": {"workerPoolSpecs": [{"containerSpec": {"imageUri": "localhost/img:1"},
+    "machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": "1"}]}
+})";
+
+MappingContext Context() {
+  return MappingContext{.job_id = "42",
+                        .kind = "HyperparameterTuningJob",
+                        .location = "us-central1",
+                        .document = R"({"maxTrialCount":4})",
+                        .host_python_prefixes = DefaultHostPythonPrefixes(),
+                        .catalog = nullptr};
+}
+
+TuningJob Decode(std::string_view body) {
+  Result<TuningJob> job = DecodeTuningJob(body);
+  EXPECT_TRUE(job.ok()) << job.status().ToString();
+  return job.ok() ? *job : TuningJob{};
+}
+
+TEST(DecodeTuningJobTest, ReadsTheStudy) {
+  const TuningJob job = Decode(kStudy);
+  EXPECT_EQ(job.max_trial_count, 4);
+  EXPECT_EQ(job.parallel_trial_count, 2);
+  const StudySpec& study = job.study_spec;
+  EXPECT_EQ(study.goal, model::GoalType::kMaximize);
+  EXPECT_EQ(study.metric_id, "accuracy");
+  EXPECT_EQ(study.algorithm, model::Algorithm::kRandomSearch);
+  EXPECT_TRUE(study.best_measurement);
+  EXPECT_TRUE(study.early_stopping);
+  ASSERT_EQ(study.parameters.size(), 4U);
+  EXPECT_EQ(study.parameters[0].type, model::ParameterType::kDouble);
+  EXPECT_EQ(study.parameters[0].scale_type, model::ScaleType::kUnitLogScale);
+  EXPECT_EQ(study.parameters[1].type, model::ParameterType::kInteger);
+  EXPECT_EQ(study.parameters[1].max_value, 4);
+  EXPECT_THAT(study.parameters[2].discrete_values, ElementsAre(16, 32, 64));
+  EXPECT_THAT(study.parameters[3].categorical_values, ElementsAre("adam", "sgd"));
+}
+
+TEST(DecodeTuningJobTest, RefusesWhatItCannotHonourNamingTheField) {
+  const struct {
+    std::string_view study;
+    std::string field;
+  } cases[] = {
+      {R"({"metrics": [{"metricId": "a", "goal": "MAXIMIZE"}, {"metricId": "b", "goal": "MINIMIZE"}]})",
+       "studySpec.metrics"},
+      {R"({"metrics": [{"metricId": "a", "goal": "BIGGER"}]})", "studySpec.metrics[0].goal"},
+      {R"({"parameters": [{"parameterId": "x"}]})", "studySpec.parameters[0]"},
+      {R"({"parameters": [{"parameterId": "x", "doubleValueSpec": {"minValue": 0, "maxValue": 1},
+                           "integerValueSpec": {"minValue": 0, "maxValue": 1}}]})",
+       "studySpec.parameters[0]"},
+      {R"({"parameters": [{"parameterId": "x", "doubleValueSpec": {"minValue": 0, "maxValue": 1},
+                           "scaleType": "UNIT_SQUARE"}]})",
+       "studySpec.parameters[0].scaleType"},
+      {R"({"parameters": [{"parameterId": "x", "categoricalValueSpec": {"values": ["a"]},
+                           "conditionalParameterSpecs": [{}]}]})",
+       "studySpec.parameters[0].conditionalParameterSpecs"},
+      {R"({"algorithm": "HILL_CLIMB"})", "studySpec.algorithm"},
+      {R"({"convexAutomatedStoppingSpec": {}})", "studySpec.convexAutomatedStoppingSpec"},
+      {R"({"measurementSelectionType": "MEDIAN"})", "studySpec.measurementSelectionType"},
+  };
+  for (const auto& c : cases) {
+    Result<TuningJob> job =
+        DecodeTuningJob(std::string(R"({"studySpec": )") + std::string(c.study) + "}");
+    ASSERT_FALSE(job.ok()) << c.study;
+    ASSERT_FALSE(job.status().violations().empty()) << c.study;
+    EXPECT_EQ(job.status().violations()[0].field, c.field) << job.status().ToString();
+  }
+}
+
+TEST(ValidateTuningJobTest, CountsMetricAndParametersAreRequired) {
+  const std::vector<FieldViolation> violations =
+      ValidateTuningJob(Decode(R"({"displayName": "h", "trialJobSpec": {"workerPoolSpecs": [
+          {"containerSpec": {"imageUri": "i"}, "machineSpec": {"machineType": "n1-standard-4"},
+           "replicaCount": 1}]}})"),
+                        Context());
+  std::vector<std::string> fields;
+  for (const FieldViolation& violation : violations) {
+    fields.push_back(violation.field);
+  }
+  EXPECT_THAT(fields, ElementsAre("maxTrialCount", "parallelTrialCount", "studySpec.metrics",
+                                  "studySpec.parameters"));
+  EXPECT_THAT(ValidateTuningJob(Decode(kStudy), Context()), IsEmpty());
+}
+
+TEST(ToJobTest, TheStudyIsTheEnginesHyperparameterSpec) {
+  const model::Job job = ToJob(Decode(kStudy), Context());
+  const model::HyperparameterSpec& spec = *job.training_input->hyperparameters;
+  EXPECT_EQ(spec.goal, model::GoalType::kMaximize);
+  EXPECT_EQ(spec.hyperparameter_metric_tag, "accuracy");
+  EXPECT_EQ(spec.max_trials, 4);
+  EXPECT_EQ(spec.max_parallel_trials, 2);
+  EXPECT_EQ(spec.algorithm, model::Algorithm::kRandomSearch);
+  EXPECT_TRUE(spec.enable_trial_early_stopping);
+  EXPECT_EQ(spec.params[0].parameter_name, "lr");
+  EXPECT_TRUE(job.extras->best_measurement);
+  EXPECT_EQ(job.extras->vertex->kind, "HyperparameterTuningJob");
+  EXPECT_THAT(validate::Validate(job, catalog::Catalog::Builtin()), IsEmpty());
+}
+
+TEST(EncodeTuningJobTest, TrialsAreTypedByTheStudy) {
+  model::Job job = ToJob(Decode(kStudy), Context());
+  job.state = model::JobState::kRunning;
+  job.create_time = ParseTimestamp("2026-11-26T10:00:00Z");
+  model::HyperparameterOutput done;
+  done.trial_id = "1";
+  done.state = model::JobState::kSucceeded;
+  done.hyperparameters = {{"lr", "0.01"}, {"layers", "3"}, {"opt", "adam"}, {"batch", "32"}};
+  done.final_metric = model::HyperparameterMetric{.training_step = 7, .objective_value = 0.9};
+  model::HyperparameterOutput running;
+  running.trial_id = "2";
+  running.state = model::JobState::kRunning;
+  model::HyperparameterOutput failed;
+  failed.trial_id = "3";
+  failed.state = model::JobState::kFailed;
+  job.training_output = model::TrainingOutput{.trials = {done, running, failed}};
+  const nlohmann::ordered_json out = EncodeTuningJob("p", job);
+  EXPECT_EQ(out["name"], "projects/p/locations/us-central1/hyperparameterTuningJobs/42");
+  EXPECT_EQ(out["state"], "JOB_STATE_RUNNING");
+  EXPECT_EQ(out["maxTrialCount"], 4);
+  ASSERT_EQ(out["trials"].size(), 3U);
+  const nlohmann::ordered_json& first = out["trials"][0];
+  EXPECT_EQ(first["id"], "1");
+  EXPECT_EQ(first["state"], "SUCCEEDED");
+  EXPECT_EQ(first["finalMeasurement"]["stepCount"], "7");
+  EXPECT_EQ(first["finalMeasurement"]["metrics"][0]["metricId"], "accuracy");
+  EXPECT_EQ(first["finalMeasurement"]["metrics"][0]["value"], 0.9);
+  for (const nlohmann::ordered_json& parameter : first["parameters"]) {
+    if (parameter["parameterId"] == "opt") {
+      EXPECT_EQ(parameter["value"], "adam");
+    } else {
+      EXPECT_TRUE(parameter["value"].is_number()) << parameter.dump();
+    }
+  }
+  EXPECT_EQ(out["trials"][1]["state"], "ACTIVE");
+  EXPECT_EQ(out["trials"][2]["state"], "INFEASIBLE");
+}
+
+}  // namespace
+}  // namespace trainyard::vertex
