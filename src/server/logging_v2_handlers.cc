@@ -284,7 +284,7 @@ Result<logs::Cursor> DecodePageToken(const ListRequest& request) {
 std::vector<std::string> JobsToRead(const std::string& data_dir, const std::string& project,
                                     const logs::LogFilter::Scope& scope) {
   if (scope.job_id.has_value()) {
-    if (validate::IsValidJobId(*scope.job_id)) {
+    if (validate::IsStoredJobId(*scope.job_id)) {
       return {*scope.job_id};
     }
     return {};  // no such job can exist
@@ -294,7 +294,7 @@ std::vector<std::string> JobsToRead(const std::string& data_dir, const std::stri
   const std::filesystem::path dir = std::filesystem::path(data_dir) / "jobs" / project;
   for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
-    if (validate::IsValidJobId(name) && it->is_directory(ec)) {
+    if (validate::IsStoredJobId(name) && it->is_directory(ec)) {
       jobs.push_back(std::move(name));
     }
   }
