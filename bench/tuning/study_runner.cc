@@ -4,7 +4,6 @@
 #include <chrono>
 #include <ctime>
 #include <limits>
-#include <random>
 #include <span>
 #include <string>
 #include <utility>
@@ -21,18 +20,6 @@ double ThreadCpuMs() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
-// Whether a DOUBLE parameter's value is exactly one of its bounds.
-bool OnBound(const TestFunction& function, std::span<const double> numbers) {
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    const model::ParameterSpec& param = function.params[i];
-    if (param.type == model::ParameterType::kDouble &&
-        (numbers[i] == *param.min_value || numbers[i] == *param.max_value)) {
-      return true;
-    }
-  }
-  return false;
 }
 
 }  // namespace
@@ -70,8 +57,7 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
   records.reserve(static_cast<std::size_t>(trials));
   double best_observed = std::numeric_limits<double>::infinity();
   double best_truth = best_observed;
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<double> noise;
+  Observer observer(function, seed);
   while (std::cmp_less(history.completed.size(), trials)) {
     Result<std::unique_ptr<tuning::Suggester>> suggester =
         tuning::MakeSuggester(*space, spec.algorithm, spec.goal, seed);
@@ -109,18 +95,17 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
         numbers.push_back(value.number);
         categories.push_back(value.category);
       }
-      const double truth = function.evaluate(ArgumentsOf(function, numbers, categories));
-      const double observed_value = truth + function.noise * noise(rng);
-      if (observed_value < best_observed) {
-        best_observed = observed_value;
-        best_truth = truth;
+      const Observer::Value value = observer.Observe(ArgumentsOf(function, numbers, categories));
+      if (value.observed < best_observed) {
+        best_observed = value.observed;
+        best_truth = value.truth;
       }
       records.push_back({.regret = best_truth - function.minimum,
                          .suggest_ms = wall.count(),
                          .suggest_cpu_ms = cpu_ms,
                          .observed = observed,
                          .on_bound = OnBound(function, numbers)});
-      history.completed.push_back({std::move(assignment), observed_value});
+      history.completed.push_back({std::move(assignment), value.observed});
     }
   }
   return records;

@@ -110,6 +110,46 @@ void AppendRegretTable(const std::vector<StudySet>& sets, const std::vector<int>
   }
 }
 
+bool IsPeer(const StudySet& set) {
+  return set.variant->name.starts_with(kPeerPrefix);
+}
+
+// trainyard's GP against the best peer (lowest median) at each trial count.
+void AppendPeerTable(const std::vector<StudySet>& sets, const std::vector<int>& checkpoints,
+                     std::string& out) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it,
+                 "| function | trials | gp | best Optuna sampler | its median | gp − best | aim |\n"
+                 "|---|---:|---:|---|---:|---:|---|\n");
+  for (const TestFunction* function : FunctionsOf(sets)) {
+    const StudySet* gp = Find(sets, function, "gp");
+    if (gp == nullptr) {
+      continue;
+    }
+    for (const int trial : checkpoints) {
+      const StudySet* best = nullptr;
+      double best_median = 0;
+      for (const StudySet& set : sets) {
+        if (set.function != function || !IsPeer(set)) {
+          continue;
+        }
+        const double median = Quantile(Log10RegretsAt(set, trial), 0.5);
+        if (best == nullptr || median < best_median) {
+          best = &set;
+          best_median = median;
+        }
+      }
+      if (best == nullptr) {
+        continue;
+      }
+      const double gp_median = Quantile(Log10RegretsAt(*gp, trial), 0.5);
+      fmt::format_to(it, "| {} | {} | {:.2f} | {} | {:.2f} | {:+.2f} | {} |\n", function->label,
+                     trial, gp_median, best->variant->name, best_median, gp_median - best_median,
+                     gp_median <= best_median ? "met" : "**not met**");
+    }
+  }
+}
+
 void AppendRatioTable(const std::vector<StudySet>& sets, const std::vector<int>& checkpoints,
                       std::string& out) {
   auto it = std::back_inserter(out);
@@ -124,7 +164,7 @@ void AppendRatioTable(const std::vector<StudySet>& sets, const std::vector<int>&
   fmt::format_to(it, "\n");
   for (const StudySet& set : sets) {
     const StudySet* random = Find(sets, set.function, "random");
-    if (random == nullptr || &set == random) {
+    if (random == nullptr || &set == random || IsPeer(set)) {
       continue;
     }
     fmt::format_to(it, "| {} | {} |", set.function->label, set.variant->name);
@@ -267,6 +307,14 @@ std::string SummaryMarkdown(const std::vector<StudySet>& sets, const std::vector
                  "algorithm (how many times lower the GP's is), and in brackets the difference of "
                  "the median log10 regrets.\n\n");
   AppendRatioTable(sets, checkpoints, out);
+  const bool peers = std::any_of(sets.begin(), sets.end(), IsPeer);
+  if (peers) {
+    fmt::format_to(it,
+                   "\ntrainyard's GP against the best Optuna sampler (lowest median log10 regret "
+                   "of those run) per function and trial count; aim: the GP's median ≤ the best "
+                   "sampler's.\n\n");
+    AppendPeerTable(sets, checkpoints, out);
+  }
   fmt::format_to(it, "\n");
   AppendAims(sets, trials, out);
   fmt::format_to(it,

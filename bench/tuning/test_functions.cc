@@ -172,4 +172,15 @@ std::vector<double> ArgumentsOf(const TestFunction& function, std::span<const do
   return x;
 }
 
+bool OnBound(const TestFunction& function, std::span<const double> numbers) {
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const model::ParameterSpec& param = function.params[i];
+    if (param.type == model::ParameterType::kDouble &&
+        (numbers[i] == *param.min_value || numbers[i] == *param.max_value)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace trainyard::bench

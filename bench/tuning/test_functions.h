@@ -4,6 +4,8 @@
 // minimised, and the level of the noise its observations carry.
 #pragma once
 
+#include <cstdint>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,5 +33,31 @@ const std::vector<TestFunction>& TestFunctions();
 // x as `evaluate` takes it, from one trial's parameter values (numbers, or category names).
 std::vector<double> ArgumentsOf(const TestFunction& function, std::span<const double> numbers,
                                 std::span<const std::string> categories);
+
+// Whether some DOUBLE parameter's value (numbers as ArgumentsOf takes them) is exactly one of its
+// bounds.
+bool OnBound(const TestFunction& function, std::span<const double> numbers);
+
+// One study's observations of a function: the noise-free value and the value with the function's
+// noise, drawn from a stream fixed by the study's seed (so every algorithm run with the same seed
+// sees the same noise at the same trial number).
+class Observer {
+ public:
+  Observer(const TestFunction& function, std::uint64_t seed) : function_(function), rng_(seed) {}
+
+  struct Value {
+    double observed = 0;
+    double truth = 0;
+  };
+  Value Observe(std::span<const double> x) {
+    const double truth = function_.evaluate(x);
+    return {.observed = truth + function_.noise * noise_(rng_), .truth = truth};
+  }
+
+ private:
+  const TestFunction& function_;
+  std::mt19937_64 rng_;
+  std::normal_distribution<double> noise_;
+};
 
 }  // namespace trainyard::bench
