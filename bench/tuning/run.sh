@@ -2,12 +2,13 @@
 # The tuning benchmark (see bench/README.md, "tuning/"): builds bench_tuning (Release, under
 # nice, -j1), runs it, plots the curves and records the figures in bench/RESULTS.md.
 #
-#   bench/tuning/run.sh [--quick] [--seeds N] [--no-peers] [--build-dir DIR] [--no-record]
-#                       [-- BENCH_TUNING_FLAGS...]
+#   bench/tuning/run.sh [--quick] [--seeds N] [--no-peers | --peer-csv PATH] [--build-dir DIR]
+#                       [--no-record] [-- BENCH_TUNING_FLAGS...]
 #
 # Full: 20 seeds x 100 trials per test function and algorithm (gp, random, gp-batch4, and Optuna's
 # samplers through optuna_peer.py, installing Debian's python3-optuna when missing; --no-peers
-# leaves them out); --quick: 3 seeds x 30 trials; --seeds N: N seeds. Flags after `--` go to
+# leaves them out, --peer-csv takes their curves from an earlier optuna_peer.py run with the same
+# seeds and trials, as the report then says); --quick: 3 seeds x 30 trials; --seeds N: N seeds. Flags after `--` go to
 # bench_tuning (e.g. -- --functions branin; a --functions list reaches the peers too). Writes
 # bench/tuning/curves.csv (the raw curves; not committed), bench/tuning/results.md (the summary
 # with the machine and commit) and bench/tuning/regret.png, and replaces the generated "Tuning"
@@ -24,6 +25,7 @@ seeds=20
 trials=100
 record=1
 peers=1
+peer_csv=""
 extra=()
 while (($#)); do
   case "$1" in
@@ -31,9 +33,10 @@ while (($#)); do
     --build-dir) build_dir=$2; shift ;;
     --no-record) record=0 ;;
     --no-peers) peers=0 ;;
+    --peer-csv) peer_csv=$(realpath "$2"); shift ;;
     --seeds) seeds=$2; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -55,7 +58,10 @@ trap 'rm -rf "$tmp"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 started=$(date +%s)
 peer_flags=()
-if ((peers)); then
+if [[ -n $peer_csv ]]; then
+  cp "$peer_csv" "$tmp/peers.csv"
+  peer_flags=(--peer-csv "$tmp/peers.csv")
+elif ((peers)); then
   if ! /usr/bin/python3 -c 'import optuna, cmaes, scipy' 2>/dev/null; then
     sudo=""
     [[ $(id -u) -ne 0 ]] && sudo=sudo
@@ -95,7 +101,8 @@ dirty=$(git -C "$repo" status --porcelain -- src/tuning bench/tuning 2>/dev/null
 tree_note="with a clean \`src/tuning/\` and \`bench/tuning/\`"
 [[ -n $dirty ]] && tree_note="with uncommitted changes in \`src/tuning/\` or \`bench/tuning/\`"
 peer_note="not run (\`--no-peers\`)"
-((peers)) && peer_note="Optuna $(/usr/bin/python3 -c 'import optuna; print(optuna.__version__)') (Debian's python3-optuna) through \`optuna_peer.py\`, in the same run"
+[[ -n $peer_csv ]] && peer_note="Optuna $(/usr/bin/python3 -c 'import optuna; print(optuna.__version__)') (Debian's python3-optuna) through \`optuna_peer.py\`, its curves from an earlier run of the same seeds and trials (\`--peer-csv\`)"
+[[ -z $peer_csv ]] && ((peers)) && peer_note="Optuna $(/usr/bin/python3 -c 'import optuna; print(optuna.__version__)') (Debian's python3-optuna) through \`optuna_peer.py\`, in the same run"
 if [[ $mode == quick ]]; then
   mode_note="quick ($seeds seeds × $trials trials per function and algorithm; \`run.sh --quick\`)"
 else
