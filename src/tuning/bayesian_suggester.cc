@@ -1,7 +1,6 @@
 #include "tuning/bayesian_suggester.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -47,8 +46,7 @@ class BayesianSuggester final : public Suggester {
     const std::size_t dims = space_.unit_dimensions();
     // d + 1 design points for d parameters (a CATEGORICAL one counts once, whatever its
     // number of values and so of unit coordinates).
-    static const double mult = getenv("TY_DESIGN") ? atof(getenv("TY_DESIGN")) : 1;
-    const std::size_t design_size = std::max<std::size_t>(2, static_cast<std::size_t>(mult * (space_.params().size() + 1)));
+    const std::size_t design_size = std::max<std::size_t>(2, space_.params().size() + 1);
     const std::size_t trials = history.completed.size() + history.running.size();
     Rng rng(MixSeed({seed_, kSearchStream, trials}));
     std::optional<GaussianProcess> gp;
