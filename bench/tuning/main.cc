@@ -4,14 +4,21 @@
 //
 //   bench_tuning [--seeds N] [--first-seed S] [--trials N] [--functions a,b]
 //                [--algorithms gp,random,gp-batch4] [--checkpoints 25,50,100]
-//                [--csv PATH] [--summary PATH]
+//                [--csv PATH] [--summary PATH] [--peer-csv PATH]
+//   bench_tuning --describe PATH [--functions a,b]
+//   bench_tuning --evaluate FUNCTION [--first-seed S]
 //
-// Writes the raw curves (function,algorithm,seed,trial,regret,suggest_ms,suggest_cpu_ms) to
-// --csv and the Markdown summary to --summary (default: standard output). Progress goes to
-// standard error.
+// Writes the raw curves (function,algorithm,seed,trial,regret,suggest_ms,suggest_cpu_ms,
+// on_bound) to --csv and the Markdown summary to --summary (default: standard output), with the
+// curves of --peer-csv (optuna_peer.py's, in the same format) beside trainyard's. Progress goes to
+// standard error. --describe writes the functions as JSON (PATH "-": standard output);
+// --evaluate serves one study's evaluations of FUNCTION with seed number S on standard input and
+// output (peer_io.h): what optuna_peer.py runs.
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -20,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include "peer_io.h"
 #include "study_runner.h"
 #include "summary.h"
 #include "test_functions.h"
@@ -36,6 +44,9 @@ struct Options {
   std::vector<int> checkpoints = {25, 50, 100};
   std::string csv_path;
   std::string summary_path;
+  std::string peer_csv_path;
+  std::string describe_path;
+  std::string evaluate;
 };
 
 std::vector<std::string> SplitCommas(std::string_view text) {
@@ -94,6 +105,12 @@ std::string ParseFlags(int argc, char** argv, Options& options) {
       options.csv_path = value;
     } else if (flag == "--summary") {
       options.summary_path = value;
+    } else if (flag == "--peer-csv") {
+      options.peer_csv_path = value;
+    } else if (flag == "--describe") {
+      options.describe_path = value;
+    } else if (flag == "--evaluate") {
+      options.evaluate = value;
     } else {
       return fmt::format("unknown flag {}", flag);
     }
@@ -137,8 +154,32 @@ int Main(int argc, char** argv) {
     return 2;
   }
   std::string error;
+  if (!options.evaluate.empty()) {
+    const std::vector<const TestFunction*> function =
+        Select(TestFunctions(), {options.evaluate}, error);
+    if (!error.empty()) {
+      std::cerr << "bench_tuning: " << error << "\n";
+      return 2;
+    }
+    const Status served =
+        ServeEvaluations(*function[0], StudySeed(options.first_seed), std::cin, std::cout);
+    if (!served.ok()) {
+      std::cerr << "bench_tuning: " << served.ToString() << "\n";
+      return 1;
+    }
+    return 0;
+  }
   const std::vector<const TestFunction*> functions =
       Select(TestFunctions(), options.functions, error);
+  if (!options.describe_path.empty() && error.empty()) {
+    if (options.describe_path == "-") {
+      std::cout << DescribeJson(functions);
+      return 0;
+    }
+    std::ofstream out(options.describe_path);
+    out << DescribeJson(functions);
+    return out ? 0 : 1;
+  }
   const std::vector<const Variant*> variants = Select(KnownVariants(), options.algorithms, error);
   if (!error.empty()) {
     std::cerr << "bench_tuning: " << error << "\n";
@@ -160,7 +201,7 @@ int Main(int argc, char** argv) {
       std::cerr << "bench_tuning: cannot write " << options.csv_path << "\n";
       return 1;
     }
-    csv << "function,algorithm,seed,trial,regret,suggest_ms,suggest_cpu_ms\n";
+    csv << "function,algorithm,seed,trial,regret,suggest_ms,suggest_cpu_ms,on_bound\n";
   }
   std::vector<StudySet> sets;
   for (const TestFunction* function : functions) {
@@ -178,8 +219,9 @@ int Main(int argc, char** argv) {
         }
         for (std::size_t t = 0; t < curve->size(); ++t) {
           const TrialRecord& record = (*curve)[t];
-          csv << fmt::format("{},{},{},{},{:.6g},{:.3f},{:.3f}\n", function->name, variant->name,
-                             seed, t + 1, record.regret, record.suggest_ms, record.suggest_cpu_ms);
+          csv << fmt::format("{},{},{},{},{:.6g},{:.3f},{:.3f},{}\n", function->name, variant->name,
+                             seed, t + 1, record.regret, record.suggest_ms, record.suggest_cpu_ms,
+                             record.on_bound ? 1 : 0);
         }
         set.curves.push_back(*std::move(curve));
       }
@@ -188,6 +230,31 @@ int Main(int argc, char** argv) {
                                function->name, variant->name, options.seeds, options.trials,
                                took.count());
     }
+  }
+  // The peers' variants must outlive `sets`, which points at them.
+  std::deque<Variant> peer_variants;
+  if (!options.peer_csv_path.empty()) {
+    Result<std::vector<PeerCurves>> peers =
+        ReadPeerCurves(options.peer_csv_path, functions, options.trials);
+    if (!peers.ok()) {
+      std::cerr << "bench_tuning: " << peers.status().ToString() << "\n";
+      return 1;
+    }
+    for (PeerCurves& peer : *peers) {
+      const Variant* variant = nullptr;
+      for (const Variant& known : peer_variants) {
+        variant = known.name == peer.algorithm ? &known : variant;
+      }
+      if (variant == nullptr) {
+        variant = &peer_variants.emplace_back(Variant{.name = peer.algorithm});
+      }
+      sets.push_back({peer.function, variant, std::move(peer.curves)});
+    }
+    // Each function's rows together, trainyard's first.
+    std::stable_sort(sets.begin(), sets.end(), [&](const StudySet& a, const StudySet& b) {
+      return std::find(functions.begin(), functions.end(), a.function) <
+             std::find(functions.begin(), functions.end(), b.function);
+    });
   }
   const std::string summary = SummaryMarkdown(sets, checkpoints, options.trials);
   if (options.summary_path.empty()) {

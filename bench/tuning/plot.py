@@ -21,6 +21,9 @@ LABELS = {
     "hartmann6": "Hartmann-6 (6-D)",
     "rosenbrock4": "Rosenbrock-4 (4-D, [-5, 10]^4)",
     "ackley5": "Ackley-5 (5-D)",
+    "mixed5": "Mixed study (5 params)",
+    "hartmann6-noisy": "Hartmann-6, noise sd 0.1",
+    "levy10": "Levy-10 (10-D)",
 }
 COLOURS = {"gp": "tab:blue", "random": "tab:orange", "gp-batch4": "tab:green"}
 

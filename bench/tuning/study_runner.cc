@@ -4,6 +4,8 @@
 #include <chrono>
 #include <ctime>
 #include <limits>
+#include <span>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -39,15 +41,7 @@ model::HyperparameterSpec SpecFor(const TestFunction& function, const Variant& v
   spec.max_trials = trials;
   spec.max_parallel_trials = variant.batch;
   spec.hyperparameter_metric_tag = "objective";
-  for (std::size_t i = 0; i < function.domain.size(); ++i) {
-    model::ParameterSpec param;
-    param.parameter_name = fmt::format("x{}", i + 1);
-    param.type = model::ParameterType::kDouble;
-    param.min_value = function.domain[i].lo;
-    param.max_value = function.domain[i].hi;
-    param.scale_type = model::ScaleType::kUnitLinearScale;
-    spec.params.push_back(std::move(param));
-  }
+  spec.params = function.params;
   return spec;
 }
 
@@ -61,8 +55,9 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
   tuning::StudyHistory history;
   std::vector<TrialRecord> records;
   records.reserve(static_cast<std::size_t>(trials));
-  double best = std::numeric_limits<double>::infinity();
-  std::vector<double> x(function.domain.size());
+  double best_observed = std::numeric_limits<double>::infinity();
+  double best_truth = best_observed;
+  Observer observer(function, seed);
   while (std::cmp_less(history.completed.size(), trials)) {
     Result<std::unique_ptr<tuning::Suggester>> suggester =
         tuning::MakeSuggester(*space, spec.algorithm, spec.goal, seed);
@@ -89,17 +84,28 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
       if (std::cmp_greater_equal(history.completed.size(), trials)) {
         break;
       }
-      if (assignment.size() != x.size()) {
+      if (assignment.size() != function.params.size()) {
         return Status::Internal(fmt::format("{} suggested {} values for {} parameters",
-                                            variant.name, assignment.size(), x.size()));
+                                            variant.name, assignment.size(),
+                                            function.params.size()));
       }
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        x[i] = assignment[i].number;
+      std::vector<double> numbers;
+      std::vector<std::string> categories;
+      for (const tuning::ParameterValue& value : assignment) {
+        numbers.push_back(value.number);
+        categories.push_back(value.category);
       }
-      const double value = function.evaluate(x);
-      best = std::min(best, value);
-      records.push_back({best - function.minimum, wall.count(), cpu_ms, observed});
-      history.completed.push_back({std::move(assignment), value});
+      const Observer::Value value = observer.Observe(ArgumentsOf(function, numbers, categories));
+      if (value.observed < best_observed) {
+        best_observed = value.observed;
+        best_truth = value.truth;
+      }
+      records.push_back({.regret = best_truth - function.minimum,
+                         .suggest_ms = wall.count(),
+                         .suggest_cpu_ms = cpu_ms,
+                         .observed = observed,
+                         .on_bound = OnBound(function, numbers)});
+      history.completed.push_back({std::move(assignment), value.observed});
     }
   }
   return records;

@@ -25,11 +25,13 @@ struct Variant {
 const std::vector<Variant>& KnownVariants();
 
 struct TrialRecord {
-  double regret = 0;  // best objective so far minus the known minimum
+  // The noise-free value at the best observation so far minus the known minimum.
+  double regret = 0;
   // The Suggest call that proposed this trial; the trials of one batch share one call.
   double suggest_ms = 0;      // wall time
   double suggest_cpu_ms = 0;  // this thread's CPU time
   int observed = 0;           // completed trials that call saw
+  bool on_bound = false;      // some DOUBLE parameter of this trial exactly on a bound
 };
 
 // One trial record per trial, in trial order. The suggester is made afresh for every call (as a
@@ -37,8 +39,7 @@ struct TrialRecord {
 Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Variant& variant,
                                           std::uint64_t seed, int trials);
 
-// The spec RunStudy optimises: one DOUBLE parameter x1..xd per dimension over the function's
-// domain (UNIT_LINEAR_SCALE), goal MINIMIZE.
+// The spec RunStudy optimises: the function's parameters, goal MINIMIZE.
 model::HyperparameterSpec SpecFor(const TestFunction& function, const Variant& variant, int trials);
 
 }  // namespace trainyard::bench

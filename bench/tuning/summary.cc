@@ -110,6 +110,46 @@ void AppendRegretTable(const std::vector<StudySet>& sets, const std::vector<int>
   }
 }
 
+bool IsPeer(const StudySet& set) {
+  return set.variant->name.starts_with(kPeerPrefix);
+}
+
+// trainyard's GP against the best peer (lowest median) at each trial count.
+void AppendPeerTable(const std::vector<StudySet>& sets, const std::vector<int>& checkpoints,
+                     std::string& out) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it,
+                 "| function | trials | gp | best Optuna sampler | its median | gp − best | aim |\n"
+                 "|---|---:|---:|---|---:|---:|---|\n");
+  for (const TestFunction* function : FunctionsOf(sets)) {
+    const StudySet* gp = Find(sets, function, "gp");
+    if (gp == nullptr) {
+      continue;
+    }
+    for (const int trial : checkpoints) {
+      const StudySet* best = nullptr;
+      double best_median = 0;
+      for (const StudySet& set : sets) {
+        if (set.function != function || !IsPeer(set)) {
+          continue;
+        }
+        const double median = Quantile(Log10RegretsAt(set, trial), 0.5);
+        if (best == nullptr || median < best_median) {
+          best = &set;
+          best_median = median;
+        }
+      }
+      if (best == nullptr) {
+        continue;
+      }
+      const double gp_median = Quantile(Log10RegretsAt(*gp, trial), 0.5);
+      fmt::format_to(it, "| {} | {} | {:.2f} | {} | {:.2f} | {:+.2f} | {} |\n", function->label,
+                     trial, gp_median, best->variant->name, best_median, gp_median - best_median,
+                     gp_median <= best_median ? "met" : "**not met**");
+    }
+  }
+}
+
 void AppendRatioTable(const std::vector<StudySet>& sets, const std::vector<int>& checkpoints,
                       std::string& out) {
   auto it = std::back_inserter(out);
@@ -124,7 +164,7 @@ void AppendRatioTable(const std::vector<StudySet>& sets, const std::vector<int>&
   fmt::format_to(it, "\n");
   for (const StudySet& set : sets) {
     const StudySet* random = Find(sets, set.function, "random");
-    if (random == nullptr || &set == random) {
+    if (random == nullptr || &set == random || IsPeer(set)) {
       continue;
     }
     fmt::format_to(it, "| {} | {} |", set.function->label, set.variant->name);
@@ -182,6 +222,63 @@ void AppendAims(const std::vector<StudySet>& sets, int trials, std::string& out)
   }
 }
 
+// The seeds whose final log10 regret is more than 1 above the median: the stuck ones.
+void AppendRobustness(const std::vector<StudySet>& sets, const std::vector<int>& checkpoints,
+                      std::string& out) {
+  auto it = std::back_inserter(out);
+  fmt::format_to(it, "| function | algorithm |");
+  for (const int trial : checkpoints) {
+    fmt::format_to(it, " trial {}: Q3 − median, stuck |", trial);
+  }
+  fmt::format_to(it, " trials with a DOUBLE on a bound: healthy seeds, stuck seeds |\n|---|---|");
+  for (std::size_t i = 0; i <= checkpoints.size(); ++i) {
+    fmt::format_to(it, "---:|");
+  }
+  fmt::format_to(it, "\n");
+  for (const StudySet& set : sets) {
+    fmt::format_to(it, "| {} | {} |", set.function->label, set.variant->name);
+    std::vector<bool> stuck_at_end;
+    for (const int trial : checkpoints) {
+      const std::vector<double> logs = Log10RegretsAt(set, trial);
+      const double median = Quantile(logs, 0.5);
+      stuck_at_end.clear();
+      for (const double log : logs) {
+        stuck_at_end.push_back(log > median + 1);
+      }
+      fmt::format_to(it, " {:.2f}, {} |", Quantile(logs, 0.75) - median,
+                     std::count(stuck_at_end.begin(), stuck_at_end.end(), true));
+    }
+    std::vector<double> healthy;
+    std::vector<double> stuck;
+    for (std::size_t s = 0; s < set.curves.size(); ++s) {
+      const auto on_bound = std::count_if(set.curves[s].begin(), set.curves[s].end(),
+                                          [](const TrialRecord& r) { return r.on_bound; });
+      const double share =
+          100.0 * static_cast<double>(on_bound) / static_cast<double>(set.curves[s].size());
+      (stuck_at_end[s] ? stuck : healthy).push_back(share);
+    }
+    const auto range = [](const std::vector<double>& shares) {
+      return shares.empty() ? std::string("–")
+                            : fmt::format("{:.0f}% [{:.0f}–{:.0f}]", Quantile(shares, 0.5),
+                                          *std::min_element(shares.begin(), shares.end()),
+                                          *std::max_element(shares.begin(), shares.end()));
+    };
+    fmt::format_to(it, " {}, {} |\n", range(healthy), range(stuck));
+  }
+}
+
+// Every seed's final log10 regret, in seed order.
+void AppendSeeds(const std::vector<StudySet>& sets, int trials, std::string& out) {
+  auto it = std::back_inserter(out);
+  for (const StudySet& set : sets) {
+    fmt::format_to(it, "* {}, {}:", set.function->label, set.variant->name);
+    for (const double log : Log10RegretsAt(set, trials)) {
+      fmt::format_to(it, " {:.2f}", log);
+    }
+    fmt::format_to(it, "\n");
+  }
+}
+
 }  // namespace
 
 double Quantile(std::vector<double> values, double q) {
@@ -210,8 +307,24 @@ std::string SummaryMarkdown(const std::vector<StudySet>& sets, const std::vector
                  "algorithm (how many times lower the GP's is), and in brackets the difference of "
                  "the median log10 regrets.\n\n");
   AppendRatioTable(sets, checkpoints, out);
+  const bool peers = std::any_of(sets.begin(), sets.end(), IsPeer);
+  if (peers) {
+    fmt::format_to(it,
+                   "\ntrainyard's GP against the best Optuna sampler (lowest median log10 regret "
+                   "of those run) per function and trial count; aim: the GP's median ≤ the best "
+                   "sampler's.\n\n");
+    AppendPeerTable(sets, checkpoints, out);
+  }
   fmt::format_to(it, "\n");
   AppendAims(sets, trials, out);
+  fmt::format_to(it,
+                 "\nRobustness: the upper quartile's distance above the median (log10), the "
+                 "seeds more than 1 above the median (stuck), and the share of a seed's trials "
+                 "with some DOUBLE parameter exactly on a bound of its range (median [min–max] "
+                 "over seeds; stuck as at the last trial).\n\n");
+  AppendRobustness(sets, checkpoints, out);
+  fmt::format_to(it, "\nEvery seed's log10 regret after {} trials, seeds in order:\n\n", trials);
+  AppendSeeds(sets, trials, out);
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "study_runner.h"
@@ -12,6 +13,9 @@ namespace trainyard::bench {
 
 // Regrets below this are shown as it (log10 = -10): a found minimum, up to rounding.
 inline constexpr double kRegretFloor = 1e-10;
+
+// The algorithm names of peer optimisers start with this ("optuna-tpe").
+inline constexpr std::string_view kPeerPrefix = "optuna-";
 
 // One (function, variant) pair: one curve of `trials` records per seed.
 struct StudySet {

@@ -1,7 +1,11 @@
 #include "test_functions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
+
+#include <fmt/format.h>
 
 namespace trainyard::bench {
 namespace {
@@ -70,19 +74,113 @@ double Ackley(std::span<const double> x) {
          std::numbers::e;
 }
 
+// Levy in any dimension; global minimum 0 at (1, ..., 1). Many shallow local minima.
+double Levy(std::span<const double> x) {
+  const auto w = [&](std::size_t i) { return 1 + (x[i] - 1) / 4; };
+  const std::size_t n = x.size();
+  const double first = std::sin(pi * w(0));
+  double sum = first * first;
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    const double s = std::sin(pi * w(i) + 1);
+    sum += (w(i) - 1) * (w(i) - 1) * (1 + 10 * s * s);
+  }
+  const double last = std::sin(2 * pi * w(n - 1));
+  return sum + (w(n - 1) - 1) * (w(n - 1) - 1) * (1 + last * last);
+}
+
+// A study-shaped mixed space: x = (learning rate, layers, batch size, momentum, optimiser index).
+// The best learning rate moves with the batch size (10^-2.5 at 64) and the optimisers differ by a
+// constant; the minimum 0 is at (10^-2.5, 3, 64, 0.95, "adam"), inside every range.
+double MixedStudy(std::span<const double> x) {
+  static constexpr double kOptimiserCost[3] = {0.3, 0.0, 0.1};  // sgd, adam, rmsprop
+  const double batch_octaves = std::log2(x[2]) - 6;
+  const double lr = std::log10(x[0]) - (-2.5 + 0.3 * batch_octaves);
+  const double momentum = std::log10(1 - x[3]) - std::log10(0.05);
+  const double layers = x[1] - 3;
+  return 2 * lr * lr + 0.3 * layers * layers + 0.5 * batch_octaves * batch_octaves +
+         4 * momentum * momentum + kOptimiserCost[static_cast<int>(x[4])] + 0.2 * lr * layers;
+}
+
+model::ParameterSpec Param(std::string name, model::ParameterType type, double lo, double hi,
+                           model::ScaleType scale) {
+  model::ParameterSpec param;
+  param.parameter_name = std::move(name);
+  param.type = type;
+  param.min_value = lo;
+  param.max_value = hi;
+  param.scale_type = scale;
+  return param;
+}
+
+// x1..xd, each a DOUBLE over [lo, hi] (linear).
+std::vector<model::ParameterSpec> Box(std::size_t dims, double lo, double hi) {
+  std::vector<model::ParameterSpec> params;
+  for (std::size_t i = 0; i < dims; ++i) {
+    params.push_back(Param(fmt::format("x{}", i + 1), model::ParameterType::kDouble, lo, hi,
+                           model::ScaleType::kUnitLinearScale));
+  }
+  return params;
+}
+
+std::vector<model::ParameterSpec> MixedParams() {
+  using model::ParameterType;
+  using model::ScaleType;
+  std::vector<model::ParameterSpec> params = {
+      Param("learning_rate", ParameterType::kDouble, 1e-5, 1, ScaleType::kUnitLogScale),
+      Param("layers", ParameterType::kInteger, 1, 8, ScaleType::kUnitLinearScale),
+      Param("batch_size", ParameterType::kDiscrete, 0, 0, ScaleType::kNone),
+      Param("momentum", ParameterType::kDouble, 0.5, 0.999, ScaleType::kUnitReverseLogScale),
+      Param("optimizer", ParameterType::kCategorical, 0, 0, ScaleType::kNone),
+  };
+  params[2].min_value.reset();
+  params[2].max_value.reset();
+  params[2].discrete_values = {16, 32, 64, 128, 256};
+  params[4].min_value.reset();
+  params[4].max_value.reset();
+  params[4].categorical_values = {"sgd", "adam", "rmsprop"};
+  return params;
+}
+
 }  // namespace
 
 const std::vector<TestFunction>& TestFunctions() {
   static const std::vector<TestFunction> kFunctions = {
-      {"branin", "Branin (2-D)", {{-5, 10}, {0, 15}}, 0.397887357729738, Branin},
+      {"branin", "Branin (2-D)", {Box(1, -5, 10)[0], Box(2, 0, 15)[1]}, 0.397887357729738, Branin},
       // The value at the published minimiser, to 6 digits -3.32237.
-      {"hartmann6", "Hartmann-6 (6-D)", std::vector<Interval>(6, {0, 1}), -3.32236801141551,
-       Hartmann6},
+      {"hartmann6", "Hartmann-6 (6-D)", Box(6, 0, 1), -3.32236801141551, Hartmann6},
       // The standard domain [-5, 10]^d, not the narrower [-2, 2]^d some papers use.
-      {"rosenbrock4", "Rosenbrock-4 (4-D)", std::vector<Interval>(4, {-5, 10}), 0, Rosenbrock},
-      {"ackley5", "Ackley-5 (5-D)", std::vector<Interval>(5, {-32.768, 32.768}), 0, Ackley},
+      {"rosenbrock4", "Rosenbrock-4 (4-D)", Box(4, -5, 10), 0, Rosenbrock},
+      {"ackley5", "Ackley-5 (5-D)", Box(5, -32.768, 32.768), 0, Ackley},
+      {"mixed5", "Mixed study (5 params)", MixedParams(), 0, MixedStudy},
+      {"hartmann6-noisy", "Hartmann-6, noise sd 0.1", Box(6, 0, 1), -3.32236801141551, Hartmann6,
+       0.1},
+      {"levy10", "Levy-10 (10-D)", Box(10, -10, 10), 0, Levy},
   };
   return kFunctions;
+}
+
+std::vector<double> ArgumentsOf(const TestFunction& function, std::span<const double> numbers,
+                                std::span<const std::string> categories) {
+  std::vector<double> x(function.params.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const std::vector<std::string>& values = function.params[i].categorical_values;
+    x[i] = values.empty()
+               ? numbers[i]
+               : static_cast<double>(std::find(values.begin(), values.end(), categories[i]) -
+                                     values.begin());
+  }
+  return x;
+}
+
+bool OnBound(const TestFunction& function, std::span<const double> numbers) {
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    const model::ParameterSpec& param = function.params[i];
+    if (param.type == model::ParameterType::kDouble &&
+        (numbers[i] == *param.min_value || numbers[i] == *param.max_value)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace trainyard::bench

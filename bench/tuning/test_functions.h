@@ -1,27 +1,63 @@
-// The benchmark's test functions (Surjanovic & Bingham, "Virtual Library of Simulation
-// Experiments"): each with its box domain and its known global minimum, to be minimised.
+// The benchmark's test functions: the standard ones (Surjanovic & Bingham, "Virtual Library of
+// Simulation Experiments") over their boxes, plus spaces shaped like real studies (mixed parameter
+// types, noise, more dimensions). Each has its parameters, its known global minimum, to be
+// minimised, and the level of the noise its observations carry.
 #pragma once
 
+#include <cstdint>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
 
-namespace trainyard::bench {
+#include "model/job.h"
 
-struct Interval {
-  double lo = 0;
-  double hi = 0;
-};
+namespace trainyard::bench {
 
 struct TestFunction {
   std::string name;   // as the CSV and the command line spell it: "branin"
   std::string label;  // as the tables show it: "Branin (2-D)"
-  std::vector<Interval> domain;
-  double minimum = 0;  // the global minimum's value
+  // The study's parameters, as a HyperparameterSpec lists them.
+  std::vector<model::ParameterSpec> params;
+  double minimum = 0;  // the global minimum of the noise-free function
+  // At x[i] = parameter i's value (a CATEGORICAL one's index in its values); noise-free.
   double (*evaluate)(std::span<const double> x) = nullptr;
+  // The standard deviation of the Gaussian noise each observation carries (0: none). Regret is
+  // always of the noise-free value at the point with the best observation.
+  double noise = 0;
 };
 
-// Branin, Hartmann-6, Rosenbrock-4 and Ackley-5, in that order.
+// Branin, Hartmann-6, Rosenbrock-4, Ackley-5, then the added ones (see test_functions.cc).
 const std::vector<TestFunction>& TestFunctions();
+
+// x as `evaluate` takes it, from one trial's parameter values (numbers, or category names).
+std::vector<double> ArgumentsOf(const TestFunction& function, std::span<const double> numbers,
+                                std::span<const std::string> categories);
+
+// Whether some DOUBLE parameter's value (numbers as ArgumentsOf takes them) is exactly one of its
+// bounds.
+bool OnBound(const TestFunction& function, std::span<const double> numbers);
+
+// One study's observations of a function: the noise-free value and the value with the function's
+// noise, drawn from a stream fixed by the study's seed (so every algorithm run with the same seed
+// sees the same noise at the same trial number).
+class Observer {
+ public:
+  Observer(const TestFunction& function, std::uint64_t seed) : function_(function), rng_(seed) {}
+
+  struct Value {
+    double observed = 0;
+    double truth = 0;
+  };
+  Value Observe(std::span<const double> x) {
+    const double truth = function_.evaluate(x);
+    return {.observed = truth + function_.noise * noise_(rng_), .truth = truth};
+  }
+
+ private:
+  const TestFunction& function_;
+  std::mt19937_64 rng_;
+  std::normal_distribution<double> noise_;
+};
 
 }  // namespace trainyard::bench

@@ -21,6 +21,9 @@ constexpr std::uint64_t kDesignStream = 0x48414c54;  // "HALT"
 constexpr std::uint64_t kSearchStream = 0x4550494d;  // "EPIM"
 // How many of the best observations seed local candidates.
 constexpr std::size_t kIncumbents = 5;
+// The most observations the GP's hyperparameters are fitted to (FitSubset): the fit is most of
+// a Suggest's time and grows as n^3; the posterior is conditioned on every observation.
+constexpr std::size_t kFitLimit = 100;
 
 // A study's history in the unit cube, with larger values better.
 struct UnitHistory {
@@ -60,7 +63,10 @@ class BayesianSuggester final : public Suggester {
         }
       } else {
         if (!gp) {
-          gp.emplace(GaussianProcess::Fit(data.points, dims, data.values));
+          gp.emplace(GaussianProcess::Fit(data.points, dims, data.values,
+                                          data.values.size() > kFitLimit
+                                              ? FitSubset(data.values, kFitLimit)
+                                              : std::vector<std::size_t>()));
           // Kriging believer: pending points count as observed at the posterior mean, so the
           // variance, and with a raised incumbent the improvement, drop around them.
           best = *std::ranges::max_element(data.values);

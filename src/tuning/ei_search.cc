@@ -142,7 +142,7 @@ class Landscape {
       }
       for (bool moved = false; !moved && step >= kSmallestStep;) {
         for (std::size_t i = 0; i < dims(); ++i) {
-          trial[i] = std::clamp(unit[i] + step * ascent[i], 0.0, 1.0);
+          trial[i] = ReflectIntoUnit(unit[i] + step * ascent[i]);
         }
         const double trial_value = Value(trial);
         if (trial_value > value) {
@@ -233,7 +233,7 @@ std::vector<double> Candidates(const Landscape& landscape,
       const std::vector<double>& centre = incumbents[k / kPerturbationsPerIncumbent];
       const double width = k % 2 == 0 ? kWidePerturbation : kNarrowPerturbation;
       for (std::size_t i = 0; i < dims; ++i) {
-        point[i] = centre[i] + width * (2 * rng.Uniform() - 1);
+        point[i] = ReflectIntoUnit(centre[i] + width * (2 * rng.Uniform() - 1));
       }
     }
     landscape.Snap(point);
@@ -242,6 +242,16 @@ std::vector<double> Candidates(const Landscape& landscape,
 }
 
 }  // namespace
+
+double ReflectIntoUnit(double u) {
+  if (u < 0) {
+    u = -u;
+  }
+  if (u > 1) {
+    u = 2 - u;
+  }
+  return std::clamp(u, 0.0, 1.0);
+}
 
 std::optional<Assignment> MaximizeExpectedImprovement(
     const SearchSpace& space, const GaussianProcess& gp, double best,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "base/check.h"
 #include "tuning/gp_likelihood.h"
@@ -68,9 +69,29 @@ GaussianProcess& GaussianProcess::operator=(GaussianProcess&&) noexcept = defaul
 GaussianProcess::~GaussianProcess() = default;
 
 GaussianProcess GaussianProcess::Fit(std::span<const double> points, std::size_t dims,
-                                     std::span<const double> values) {
-  const Data data = Standardise(points, dims, values);
-  return WithHyperparameters(points, dims, values, FitGpHyperparameters(data.x, data.y));
+                                     std::span<const double> values,
+                                     std::span<const std::size_t> fit_subset) {
+  if (fit_subset.empty()) {
+    const Data data = Standardise(points, dims, values);
+    return WithHyperparameters(points, dims, values, FitGpHyperparameters(data.x, data.y));
+  }
+  std::vector<double> subset_points;
+  std::vector<double> subset_values;
+  for (const std::size_t i : fit_subset) {
+    TY_CHECK(i < values.size()) << "fit subset index " << i << " of " << values.size();
+    subset_points.insert(subset_points.end(),
+                         points.begin() + static_cast<std::ptrdiff_t>(i * dims),
+                         points.begin() + static_cast<std::ptrdiff_t>((i + 1) * dims));
+    subset_values.push_back(values[i]);
+  }
+  const Data subset = Standardise(subset_points, dims, subset_values);
+  GpHyperparameters fitted = FitGpHyperparameters(subset.x, subset.y);
+  // The variances are in units of the outputs' variance: the subset's, which differ from all
+  // the outputs'.
+  const double ratio = subset.scale / Standardise(points, dims, values).scale;
+  fitted.signal_variance *= ratio * ratio;
+  fitted.noise_variance *= ratio * ratio;
+  return WithHyperparameters(points, dims, values, std::move(fitted));
 }
 
 GaussianProcess GaussianProcess::WithHyperparameters(std::span<const double> points,

@@ -33,8 +33,13 @@ class GaussianProcess {
  public:
   // A GP through `values` at `points` (row-major: values.size() points of `dims` coordinates in
   // [0, 1]), its hyperparameters fitted. At least one point; every number finite (checked).
+  // With `fit_subset` (indices of points, at least one), the hyperparameters are fitted to those
+  // points alone and the GP then conditioned on all of them: the fit costs O(m^3) per likelihood
+  // evaluation for m points, a few dozen evaluations, so a bounded subset bounds its time while
+  // the posterior still sees every observation.
   static GaussianProcess Fit(std::span<const double> points, std::size_t dims,
-                             std::span<const double> values);
+                             std::span<const double> values,
+                             std::span<const std::size_t> fit_subset = {});
   // The same with given hyperparameters (length_scales.size() == dims).
   static GaussianProcess WithHyperparameters(std::span<const double> points, std::size_t dims,
                                              std::span<const double> values,

@@ -1,5 +1,7 @@
 #include "tuning/suggest_support.h"
 
+#include <algorithm>
+#include <numeric>
 #include <vector>
 
 namespace trainyard::tuning {
@@ -72,6 +74,26 @@ std::optional<Assignment> AnyUntried(const SearchSpace& space, const TriedPoints
     }
   }
   return std::nullopt;
+}
+
+std::vector<std::size_t> FitSubset(std::span<const double> values, std::size_t limit) {
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (values.size() <= limit) {
+    return order;
+  }
+  std::ranges::stable_sort(order,
+                           [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
+  const std::size_t best = limit / 2;
+  std::vector<std::size_t> out(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(best));
+  std::vector<std::size_t> rest(order.begin() + static_cast<std::ptrdiff_t>(best), order.end());
+  std::ranges::sort(rest);
+  const std::size_t spread = limit - best;
+  for (std::size_t k = 0; k < spread; ++k) {
+    out.push_back(rest[k * rest.size() / spread]);
+  }
+  std::ranges::sort(out);
+  return out;
 }
 
 }  // namespace trainyard::tuning

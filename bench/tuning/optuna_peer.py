@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Optuna as a peer of trainyard's suggesters in the tuning benchmark: the same functions,
+parameters, seeds, noise and trial counts, through Optuna's samplers (TPE, multivariate TPE,
+CMA-ES, QMC, random). The functions are bench_tuning's own: this script asks it for their
+descriptions (--describe) and has each study's points evaluated by a bench_tuning --evaluate
+process, so there is one definition of each function.
+
+    /usr/bin/python3 bench/tuning/optuna_peer.py --bench BENCH_TUNING --csv OUT.csv
+        [--seeds 20] [--first-seed 1] [--trials 100] [--functions a,b]
+        [--samplers tpe,tpe-multivariate,cmaes,qmc,random]
+
+Writes curves in bench_tuning's --csv format (algorithm "optuna-<sampler>"), which
+`bench_tuning --peer-csv` reads into its summary. Needs Debian's python3-optuna (3.1) with
+python3-cmaes and python3-scipy. Each sampler gets the study's seed (bench_tuning's StudySeed of
+the seed number) modulo 2^32. Mapping of the parameter types: DOUBLE and INTEGER to Optuna's
+float and int distributions (log when UNIT_LOG_SCALE; UNIT_REVERSE_LOG_SCALE as a log-scaled
+max + min - x, Optuna having no such scale); DISCRETE and CATEGORICAL to categorical ones, as
+users write suggest_categorical for a list of batch sizes."""
+import argparse
+import csv
+import json
+import logging
+import subprocess
+import sys
+import time
+import warnings
+
+import optuna
+
+SAMPLERS = {
+    "tpe": lambda seed: optuna.samplers.TPESampler(seed=seed),
+    "tpe-multivariate": lambda seed: optuna.samplers.TPESampler(seed=seed, multivariate=True),
+    "cmaes": lambda seed: optuna.samplers.CmaEsSampler(seed=seed),
+    # Scrambled: unscrambled (3.1's default) ignores the seed and starts at the centre of the box,
+    # the minimum of Ackley and a near-minimum of Levy.
+    "qmc": lambda seed: optuna.samplers.QMCSampler(scramble=True, seed=seed),
+    "random": lambda seed: optuna.samplers.RandomSampler(seed=seed),
+}
+MASK = (1 << 64) - 1
+
+
+def study_seed(number):
+    """bench_tuning's StudySeed (main.cc): SplitMix64 of the seed number."""
+    z = (number + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def distribution(param):
+    """(Optuna distribution, function from its value to the parameter's value)."""
+    kind, scale = param["type"], param["scale"]
+    if kind in ("DISCRETE", "CATEGORICAL"):
+        return optuna.distributions.CategoricalDistribution(param["values"]), lambda v: v
+    lo, hi = param["min"], param["max"]
+    if kind == "INTEGER":
+        return optuna.distributions.IntDistribution(int(lo), int(hi), log=scale == "LOG"), int
+    if scale == "REVERSE_LOG":
+        return (optuna.distributions.FloatDistribution(lo, hi, log=True),
+                lambda v: min(hi, max(lo, hi + lo - v)))
+    return optuna.distributions.FloatDistribution(lo, hi, log=scale == "LOG"), lambda v: v
+
+
+def run_study(bench, function, sampler_name, seed_number, trials, writer):
+    seed = study_seed(seed_number)
+    study = optuna.create_study(direction="minimize",
+                                sampler=SAMPLERS[sampler_name](seed % (1 << 32)))
+    params = function["params"]
+    dists = {p["name"]: distribution(p) for p in params}
+    space = {name: d for name, (d, _) in dists.items()}
+    evaluator = subprocess.Popen([bench, "--evaluate", function["name"], "--first-seed",
+                                  str(seed_number)], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True, bufsize=1)
+    best_observed, best_truth = float("inf"), float("inf")
+    try:
+        for t in range(1, trials + 1):
+            wall, cpu = time.perf_counter(), time.thread_time()
+            trial = study.ask(space)
+            wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+            values = [dists[p["name"]][1](trial.params[p["name"]]) for p in params]
+            evaluator.stdin.write(" ".join(repr(v) if isinstance(v, float) else str(v)
+                                           for v in values) + "\n")
+            line = evaluator.stdout.readline().split()
+            if len(line) != 3:
+                sys.exit(f"optuna_peer.py: {function['name']} gave no value for {values}")
+            observed, truth, on_bound = float(line[0]), float(line[1]), line[2]
+            study.tell(trial, observed)
+            if observed < best_observed:
+                best_observed, best_truth = observed, truth
+            writer.writerow([function["name"], f"optuna-{sampler_name}", seed_number, t,
+                             f"{best_truth - function['minimum']:.6g}", f"{wall * 1e3:.3f}",
+                             f"{cpu * 1e3:.3f}", on_bound])
+    finally:
+        evaluator.stdin.close()
+        evaluator.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bench", required=True)
+    parser.add_argument("--csv", required=True)
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--trials", type=int, default=100)
+    parser.add_argument("--functions", default="")
+    parser.add_argument("--samplers", default=",".join(SAMPLERS))
+    args = parser.parse_args()
+    describe = [args.bench, "--describe", "-"]
+    if args.functions:
+        describe += ["--functions", args.functions]
+    functions = json.loads(subprocess.run(describe, check=True, capture_output=True,
+                                          text=True).stdout)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.simplefilter("ignore")  # multivariate TPE and QMC are "experimental" in 3.1
+    logging.getLogger("optuna").setLevel(logging.ERROR)
+    with open(args.csv, "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["function", "algorithm", "seed", "trial", "regret", "suggest_ms",
+                         "suggest_cpu_ms", "on_bound"])
+        for function in functions:
+            for sampler in args.samplers.split(","):
+                started = time.monotonic()
+                for s in range(args.seeds):
+                    run_study(args.bench, function, sampler, args.first_seed + s, args.trials,
+                              writer)
+                    f.flush()
+                print(f"optuna_peer.py: {function['name']} optuna-{sampler}: {args.seeds} seeds x "
+                      f"{args.trials} trials in {time.monotonic() - started:.1f} s",
+                      file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+#include "peer_io.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <istream>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace trainyard::bench {
+namespace {
+
+std::string_view TypeName(model::ParameterType type) {
+  switch (type) {
+    case model::ParameterType::kDouble:
+      return "DOUBLE";
+    case model::ParameterType::kInteger:
+      return "INTEGER";
+    case model::ParameterType::kDiscrete:
+      return "DISCRETE";
+    case model::ParameterType::kCategorical:
+      return "CATEGORICAL";
+    case model::ParameterType::kUnspecified:
+      break;
+  }
+  return "UNSPECIFIED";
+}
+
+std::string_view ScaleName(model::ScaleType scale) {
+  switch (scale) {
+    case model::ScaleType::kUnitLogScale:
+      return "LOG";
+    case model::ScaleType::kUnitReverseLogScale:
+      return "REVERSE_LOG";
+    case model::ScaleType::kNone:
+    case model::ScaleType::kUnitLinearScale:
+      break;
+  }
+  return "LINEAR";
+}
+
+bool ParseDouble(const std::string& text, double& out) {
+  char* end = nullptr;
+  out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+}  // namespace
+
+std::string DescribeJson(const std::vector<const TestFunction*>& functions) {
+  std::string out = "[";
+  for (const TestFunction* function : functions) {
+    out += fmt::format(R"({}{{"name": "{}", "label": "{}", "minimum": {:.17g}, "noise": {:g}, )",
+                       out.size() > 1 ? ",\n " : "", function->name, function->label,
+                       function->minimum, function->noise);
+    out += R"("params": [)";
+    for (std::size_t i = 0; i < function->params.size(); ++i) {
+      const model::ParameterSpec& param = function->params[i];
+      out += fmt::format(R"({}{{"name": "{}", "type": "{}", "scale": "{}")", i > 0 ? ", " : "",
+                         param.parameter_name, TypeName(param.type), ScaleName(param.scale_type));
+      if (param.min_value && param.max_value) {
+        out +=
+            fmt::format(R"(, "min": {:.17g}, "max": {:.17g})", *param.min_value, *param.max_value);
+      }
+      if (!param.discrete_values.empty()) {
+        out += fmt::format(R"(, "values": [{}])", fmt::join(param.discrete_values, ", "));
+      }
+      if (!param.categorical_values.empty()) {
+        out += fmt::format(R"(, "values": ["{}"])", fmt::join(param.categorical_values, R"(", ")"));
+      }
+      out += "}";
+    }
+    out += "]}";
+  }
+  return out + "]\n";
+}
+
+Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::istream& in,
+                        std::ostream& out) {
+  Observer observer(function, seed);
+  std::string line;
+  std::vector<double> numbers(function.params.size());
+  std::vector<std::string> categories(function.params.size());
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    for (std::size_t i = 0; i < function.params.size(); ++i) {
+      std::string field;
+      fields >> field;
+      const bool categorical = !function.params[i].categorical_values.empty();
+      categories[i] = categorical ? field : "";
+      if (!categorical && !ParseDouble(field, numbers[i])) {
+        return Status::InvalidArgument(
+            fmt::format("{}: value {} of line \"{}\" is not a number", function.name, i + 1, line));
+      }
+    }
+    const Observer::Value value = observer.Observe(ArgumentsOf(function, numbers, categories));
+    out << fmt::format("{:.17g} {:.17g} {}\n", value.observed, value.truth,
+                       OnBound(function, numbers) ? 1 : 0)
+        << std::flush;
+  }
+  return {};
+}
+
+Result<std::vector<PeerCurves>> ReadPeerCurves(const std::string& path,
+                                               const std::vector<const TestFunction*>& functions,
+                                               int trials) {
+  std::ifstream in(path);
+  if (!in) {
+    return Status::NotFound(fmt::format("cannot read {}", path));
+  }
+  std::vector<PeerCurves> out;
+  std::map<std::pair<std::string, std::string>, std::map<std::string, std::size_t>> seen;
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) {
+      f.push_back(field);
+    }
+    TrialRecord record;
+    double trial = 0;
+    if (f.size() < 8 || !ParseDouble(f[3], trial) || !ParseDouble(f[4], record.regret) ||
+        !ParseDouble(f[5], record.suggest_ms) || !ParseDouble(f[6], record.suggest_cpu_ms)) {
+      return Status::InvalidArgument(fmt::format("{}: bad line \"{}\"", path, line));
+    }
+    record.on_bound = f[7] == "1";
+    record.observed = static_cast<int>(trial) - 1;
+    const TestFunction* function = nullptr;
+    for (const TestFunction* known : functions) {
+      if (known->name == f[0]) {
+        function = known;
+      }
+    }
+    if (function == nullptr || trial > trials) {
+      continue;
+    }
+    auto& seeds = seen[{f[0], f[1]}];
+    if (seeds.empty()) {
+      out.push_back({.function = function, .algorithm = f[1], .curves = {}});
+    }
+    PeerCurves* set = nullptr;
+    for (PeerCurves& candidate : out) {
+      if (candidate.function == function && candidate.algorithm == f[1]) {
+        set = &candidate;
+      }
+    }
+    const auto [it, added] = seeds.try_emplace(f[2], set->curves.size());
+    if (added) {
+      set->curves.emplace_back();
+    }
+    set->curves[it->second].push_back(record);
+  }
+  for (const PeerCurves& set : out) {
+    for (const std::vector<TrialRecord>& curve : set.curves) {
+      if (std::cmp_not_equal(curve.size(), trials)) {
+        return Status::InvalidArgument(fmt::format("{}: {} {} has a seed with {} of {} trials",
+                                                   path, set.function->name, set.algorithm,
+                                                   curve.size(), trials));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace trainyard::bench

@@ -1,0 +1,42 @@
+// What bench_tuning shares with the peer optimisers run in other processes (optuna_peer.py): the
+// functions' descriptions as JSON, an evaluation service on standard input and output (so every
+// peer sees the same functions, bounds and noise as trainyard's suggesters), and the peers'
+// curves read back for the summary.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "study_runner.h"
+#include "test_functions.h"
+
+namespace trainyard::bench {
+
+// [{"name", "label", "minimum", "noise", "params": [{"name", "type": "DOUBLE"|"INTEGER"|
+// "DISCRETE"|"CATEGORICAL", "scale": "LINEAR"|"LOG"|"REVERSE_LOG", "min", "max", "values"}]}].
+std::string DescribeJson(const std::vector<const TestFunction*>& functions);
+
+// One study's evaluations: each line of `in` holds one trial's values, separated by spaces
+// (numbers, or a CATEGORICAL parameter's value), and gets the line "observed truth on_bound" (0 or
+// 1) on `out`, flushed. The noise stream is the one RunStudy uses with `seed`. Returns an error
+// for a line that does not parse, and stops there.
+Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::istream& in,
+                        std::ostream& out);
+
+// A peer's curves as read back: one per (function, algorithm), one curve per seed.
+struct PeerCurves {
+  const TestFunction* function = nullptr;
+  std::string algorithm;
+  std::vector<std::vector<TrialRecord>> curves;
+};
+
+// The curves of a CSV in bench_tuning's --csv format (functions not in `functions` are skipped),
+// in the order first seen. Every seed's curve must have `trials` records.
+Result<std::vector<PeerCurves>> ReadPeerCurves(const std::string& path,
+                                               const std::vector<const TestFunction*>& functions,
+                                               int trials);
+
+}  // namespace trainyard::bench

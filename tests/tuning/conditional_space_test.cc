@@ -1,0 +1,135 @@
+// Conditional parameters (tuning/conditional_space.h): which are active, what a trial gets, how
+// a trial is completed for the suggesters, and which conditions are refused.
+#include "tuning/conditional_space.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "tuning/spaces.h"
+
+namespace trainyard::tuning {
+namespace {
+
+using namespace test_spaces;  // NOLINT(google-build-using-namespace): the test builders
+
+// optimizer {sgd, adam}; momentum only for sgd; layers 1..4; width only for 2 or 3 layers;
+// dropout (a child of width's parent's child) only when width is active and 64.
+model::HyperparameterSpec Spec() {
+  model::HyperparameterSpec spec;
+  spec.params = {Categorical("optimizer", {"sgd", "adam"}), Double("momentum", 0.5, 0.99),
+                 Integer("layers", 1, 4), Discrete("width", {32, 64, 128}),
+                 Double("dropout", 0, 0.5)};
+  return spec;
+}
+
+std::vector<std::optional<ParentCondition>> Conditions() {
+  return {
+      std::nullopt, ParentCondition{.parent = 0, .parent_values = {}, .parent_categories = {"sgd"}},
+      std::nullopt, ParentCondition{.parent = 2, .parent_values = {2, 3}, .parent_categories = {}},
+      ParentCondition{.parent = 3, .parent_values = {64}, .parent_categories = {}}};
+}
+
+Assignment Full(const std::string& optimizer, double layers, double width) {
+  return {{.name = "optimizer", .number = 0, .category = optimizer},
+          {.name = "momentum", .number = 0.9, .category = ""},
+          {.name = "layers", .number = layers, .category = ""},
+          {.name = "width", .number = width, .category = ""},
+          {.name = "dropout", .number = 0.2, .category = ""}};
+}
+
+std::vector<std::string> Names(const Assignment& assignment) {
+  std::vector<std::string> names;
+  for (const ParameterValue& value : assignment) {
+    names.push_back(value.name);
+  }
+  return names;
+}
+
+TEST(ConditionalSpaceTest, ActiveAndRestricted) {
+  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  struct Case {
+    Assignment full;
+    std::vector<std::string> trial;
+  };
+  const std::vector<Case> cases = {
+      {Full("sgd", 1, 64), {"optimizer", "momentum", "layers"}},
+      {Full("adam", 2, 32), {"optimizer", "layers", "width"}},
+      {Full("adam", 3, 64), {"optimizer", "layers", "width", "dropout"}},
+      // dropout's parent is inactive, so dropout is too, whatever width's value.
+      {Full("sgd", 4, 64), {"optimizer", "momentum", "layers"}},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(Names(space.Restrict(c.full)), c.trial) << c.full[0].category << c.full[2].number;
+  }
+}
+
+TEST(ConditionalSpaceTest, CompleteFillsInactiveWithStandIns) {
+  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  const Assignment trial = space.Restrict(Full("adam", 2, 128));
+  const Result<Assignment> full = space.Complete(trial);
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  ASSERT_EQ(full->size(), 5U);
+  EXPECT_EQ((*full)[0].category, "adam");
+  EXPECT_EQ((*full)[1].number, 0.5);  // momentum inactive: its low end
+  EXPECT_EQ((*full)[3].number, 128);  // width active: as given
+  EXPECT_EQ((*full)[4].number, 0);    // dropout inactive: its low end
+  // A completed trial is a point of the flat space the suggesters work on.
+  EXPECT_TRUE(space.flat().ToUnit(*full).ok());
+  // Restricting again gives the trial back.
+  EXPECT_EQ(space.Restrict(*full), trial);
+}
+
+TEST(ConditionalSpaceTest, CompleteNeedsEveryActiveParameter) {
+  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  Assignment trial = space.Restrict(Full("sgd", 1, 32));
+  trial.erase(trial.begin() + 1);  // momentum, active for sgd
+  const Result<Assignment> full = space.Complete(trial);
+  ASSERT_FALSE(full.ok());
+  EXPECT_NE(full.status().ToString().find("momentum"), std::string::npos)
+      << full.status().ToString();
+}
+
+TEST(ConditionalSpaceTest, RefusesBadConditions) {
+  struct Case {
+    std::size_t child;
+    ParentCondition condition;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {1,
+       {.parent = 0, .parent_values = {}, .parent_categories = {"rmsprop"}},
+       "rmsprop is not a value of parameter optimizer"},
+      {1, {.parent = 0, .parent_values = {1}, .parent_categories = {}}, "needs parent categories"},
+      {3,
+       {.parent = 2, .parent_values = {5}, .parent_categories = {}},
+       "5 is not a value of parameter layers"},
+      {3,
+       {.parent = 2, .parent_values = {2.5}, .parent_categories = {}},
+       "2.5 is not a value of parameter layers"},
+      {4,
+       {.parent = 3, .parent_values = {48}, .parent_categories = {}},
+       "48 is not a value of parameter width"},
+      {4, {.parent = 1, .parent_values = {0.9}, .parent_categories = {}}, "momentum is DOUBLE"},
+      {2,
+       {.parent = 3, .parent_values = {64}, .parent_categories = {}},
+       "the parent of parameter layers must come before it"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::optional<ParentCondition>> conditions(5);
+    conditions[c.child] = c.condition;
+    const Result<ConditionalSpace> space = ConditionalSpace::Make(Spec(), conditions);
+    ASSERT_FALSE(space.ok()) << c.message;
+    EXPECT_NE(space.status().ToString().find(c.message), std::string::npos)
+        << space.status().ToString();
+    EXPECT_NE(
+        space.status().ToString().find("parameters[" + std::to_string(c.child) + "].condition"),
+        std::string::npos)
+        << space.status().ToString();
+  }
+}
+
+}  // namespace
+}  // namespace trainyard::tuning
