@@ -30,6 +30,7 @@ constexpr std::array kRouteAccess = {
     RouteAccess{"jobs.cancel", "ml.jobs.cancel"},
     RouteAccess{"projects.getConfig", "ml.projects.getConfig"},
     RouteAccess{"trainyard.jobs.replicas", "ml.jobs.get"},
+    RouteAccess{"trainyard.cluster.get", "ml.jobs.list"},
     // logging v2
     RouteAccess{"entries.list", "logging.logEntries.list", ProjectFrom::kLogRequest},
     // storage v1

@@ -36,6 +36,8 @@ constexpr std::array kRouteAudit = {
                false, AuditResource::kProject},
     RouteAudit{"trainyard.jobs.replicas", kTrainyard, "trainyard.v1.JobService.ListReplicas", false,
                AuditResource::kJob},
+    RouteAudit{"trainyard.cluster.get", kTrainyard, "trainyard.v1.ClusterService.GetCluster", false,
+               AuditResource::kProject},
     RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries", false,
                AuditResource::kProject},
     RouteAudit{"storage.buckets.insert", kStorage, "storage.buckets.create", true,

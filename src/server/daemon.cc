@@ -359,7 +359,16 @@ Result<int> Daemon::Start() {
         std::lock_guard lock(d.relay_mu);
         return d.relay_target != nullptr ? d.relay_target->Replicas(project, job_id) : std::nullopt;
       },
-      [&d] { return NodeViews(d.inventory); }, std::move(access));
+      [&d] { return NodeViews(d.inventory); }, std::move(access),
+      [&d]() -> std::optional<ClusterView> {
+        std::lock_guard lock(d.relay_mu);
+        if (d.relay_target == nullptr) {
+          return std::nullopt;
+        }
+        return ClusterView{.inventory = d.inventory,
+                           .replicas = d.relay_target->AllReplicas(),
+                           .queue = d.relay_target->Queue()};
+      });
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();

@@ -10,6 +10,7 @@
 #include "access/roles.h"
 #include "server/access_check.h"
 #include "server/audit_trail.h"
+#include "server/console_assets.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
@@ -41,7 +42,8 @@ struct Server::Impl final : HttpHandler {
   Impl(HttpServerOptions options, control::JobController& controller,
        const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c,
        std::string data_dir, ReplicaLookup replicas,
-       std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access)
+       std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access,
+       ClusterLookup cluster)
       : store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
@@ -62,6 +64,9 @@ struct Server::Impl final : HttpHandler {
     }
     if (replicas) {
       AddTrainyardV1Routes(router, controller, std::move(replicas));
+    }
+    if (cluster) {
+      AddTrainyardV1ClusterRoute(router, std::move(cluster));
     }
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
                   return HttpResponse{
@@ -107,6 +112,9 @@ struct Server::Impl final : HttpHandler {
   HttpResponse Answer(const HttpRequest& request, AuditNote& note) const {
     const bool kube_path = KubeApi::Serves(request.target);
     note.kube = kube_path;
+    if (ConsoleServes(request.target)) {
+      return ConsoleAnswer(request);
+    }
     if (AccessControl::IsOpen(request)) {
       return router.Dispatch(request);
     }
@@ -184,10 +192,11 @@ struct Server::Impl final : HttpHandler {
 Server::Server(HttpServerOptions options, control::JobController& controller,
                const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
                std::string data_dir, ReplicaLookup replicas,
-               std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access)
+               std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access,
+               ClusterLookup cluster)
     : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock,
                                    std::move(data_dir), std::move(replicas), std::move(nodes),
-                                   std::move(access))) {}
+                                   std::move(access), std::move(cluster))) {}
 
 Server::~Server() {
   Stop();

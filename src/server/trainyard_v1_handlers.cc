@@ -29,6 +29,10 @@ HttpResponse ListReplicas(const control::JobController& controller, const Replic
     if (!info.exit_status.empty()) {
       replica["exitStatus"] = info.exit_status;
     }
+    if (!info.node.empty()) {
+      replica["node"] = info.node;
+      replica["deviceIndices"] = info.device_indices;
+    }
     replicas.push_back(std::move(replica));
   }
   return JsonResponse(nlohmann::json{{"replicas", std::move(replicas)}}.dump());

@@ -2,7 +2,7 @@
 // show. `GET /trainyard/v1/projects/{project}/jobs/{jobId}/replicas` lists a running job's
 // replicas (control/executor.h ReplicaInfo):
 //   {"replicas": [{"taskName": "master-replica-0", "state": "RUNNING", "pid": 4242,
-//                  "restarts": 0, "exitStatus": "…"}]}
+//                  "restarts": 0, "exitStatus": "…", "node": "localhost", "deviceIndices": [0]}]}
 // (an empty list when the executor runs nothing for the job; NOT_FOUND for an unknown job).
 #pragma once
 

@@ -198,6 +198,14 @@ TEST_F(AccessTest, HealthzNeedsNoToken) {
   EXPECT_EQ(client_.Get("/healthz").status, 200);
 }
 
+// The console's files hold no data (its calls carry the token), so a browser can load the
+// sign-in page before it has one.
+TEST_F(AccessTest, TheConsoleFilesNeedNoToken) {
+  EXPECT_EQ(client_.Get("/console/").status, 200);
+  EXPECT_EQ(client_.Get("/console/index.html").status, 200);
+  EXPECT_EQ(client_.Get("/console/missing.js").status, 404);
+}
+
 TEST_F(AccessTest, TheMissingTokenIsSaidInEachApisShape) {
   const nlohmann::json google = Body(Send("", "GET", JobsPath()));
   EXPECT_EQ(google["error"]["code"], 401);
