@@ -38,6 +38,8 @@ constexpr std::array kRouteAudit = {
                AuditResource::kJob},
     RouteAudit{"trainyard.cluster.get", kTrainyard, "trainyard.v1.ClusterService.GetCluster", false,
                AuditResource::kProject},
+    RouteAudit{"trainyard.caller.get", kTrainyard, "trainyard.v1.CallerService.GetCaller", false,
+               AuditResource::kServer},
     RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries", false,
                AuditResource::kProject},
     RouteAudit{"storage.buckets.insert", kStorage, "storage.buckets.create", true,
@@ -157,6 +159,7 @@ std::string ProjectOf(const RouteAccess& row, const RoutedRequest& routed,
       return projects.ok() && !projects->empty() ? projects->front() : std::string();
     }
     case ProjectFrom::kServer:
+    case ProjectFrom::kAnyProject:
       return {};
   }
   return {};

@@ -18,6 +18,7 @@
 #include "server/router.h"
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
+#include "server/trainyard_v1_caller.h"
 
 namespace trainyard::server {
 namespace {
@@ -68,6 +69,8 @@ struct Server::Impl final : HttpHandler {
     if (cluster) {
       AddTrainyardV1ClusterRoute(router, std::move(cluster));
     }
+    AddTrainyardV1CallerRoute(router,
+                              [this](const HttpRequest& request) { return Caller(request); });
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
                   return HttpResponse{
                       .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
@@ -82,6 +85,18 @@ struct Server::Impl final : HttpHandler {
                                       .body = metrics.Render(*counts)};
                 }});
     CheckAccessTable();
+  }
+
+  // The caller of a request the access check let through; nullopt when no tokens are checked.
+  std::optional<access::Principal> Caller(const HttpRequest& request) const {
+    if (!access_control) {
+      return std::nullopt;
+    }
+    auto caller = access_control->Authenticate(request);
+    if (auto* principal = std::get_if<access::Principal>(&caller)) {
+      return std::move(*principal);
+    }
+    return access::Principal{};  // cannot happen after the check: then it may see nothing
   }
 
   // Every route has its rows in server/access_check.cc, naming permissions roles.json knows:

@@ -11,6 +11,7 @@ export function token(): string | null {
 export function setToken(value: string | null): void {
   if (value) sessionStorage.setItem(TOKEN_KEY, value);
   else sessionStorage.removeItem(TOKEN_KEY);
+  callerCache = null;
 }
 
 export interface FieldViolation {
@@ -77,3 +78,25 @@ export async function download(path: string): Promise<Blob> {
 }
 
 export const enc = encodeURIComponent;
+
+export interface Caller {
+  name: string;
+  grants: { role: string; project: string }[];
+  allProjects: boolean;
+}
+
+let callerCache: Promise<Caller> | null = null;
+
+// Who the token stands for and the projects it may see (trainyard v1 caller), asked once per
+// token.
+export function caller(): Promise<Caller> {
+  if (!callerCache) {
+    callerCache = call<Caller>("GET", "/trainyard/v1/caller");
+    callerCache.catch(() => (callerCache = null));
+  }
+  return callerCache;
+}
+
+export function forgetCaller(): void {
+  callerCache = null;
+}

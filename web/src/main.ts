@@ -1,7 +1,7 @@
 // The console's shell: the top bar (project, pages, sign-in) and the router over the URL's
 // fragment, "#/p/<project>/<page>/…". Each page lives in its own module.
 
-import { setOnUnauthenticated, setToken, token } from "./api";
+import { caller, setOnUnauthenticated, setToken, token } from "./api";
 import { h, fill } from "./dom";
 import { Page, Route, href } from "./page";
 import { renderJobs } from "./jobs";
@@ -37,11 +37,31 @@ function nav(route: Route): HTMLElement {
       if (value) location.hash = href(value, route.path[0] ?? "jobs");
     },
   });
+  const projectLabel = h("label", {}, "project ", projectInput);
+  // A token scoped to some projects: offer only those.
+  caller()
+    .then((who) => {
+      const projects = [...new Set(who.grants.map((g) => g.project).filter((p) => p))];
+      if (who.allProjects || projects.length === 0) return;
+      if (!projects.includes(route.project)) projects.unshift(route.project);
+      const select = h(
+        "select",
+        {
+          id: "project",
+          "aria-label": "project",
+          onchange: (e: Event) => (location.hash = href((e.target as HTMLSelectElement).value, route.path[0] ?? "jobs")),
+        },
+        projects.map((p) => h("option", { value: p, selected: p === route.project }, p)),
+      );
+      projectInput.replaceWith(select);
+      projectLabel.title = `${who.name}: ${who.grants.map((g) => `${g.role} on ${g.project}`).join(", ")}`;
+    })
+    .catch(() => {});
   return h(
     "nav",
     {},
     h("a", { class: "brand", href: href(route.project, "jobs") }, "trainyard"),
-    h("label", {}, "project ", projectInput),
+    projectLabel,
     links.map(([page, label]) =>
       h("a", { href: href(route.project, page), class: route.path[0] === page ? "current" : "" }, label),
     ),

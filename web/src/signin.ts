@@ -1,14 +1,15 @@
 // Sign-in for a server run with `--auth tokens`: the token (from `trainyard auth create-token`)
 // is kept in this tab's sessionStorage only and sent as `Authorization: Bearer`. It is checked
-// by reading the project's jobs before the console opens it.
+// by asking who it stands for (its projects: the console offers only those) and reading the
+// project's jobs before the console opens it.
 
-import { ApiError, call, enc, setToken } from "./api";
+import { ApiError, call, caller, enc, setToken } from "./api";
 import { fill, h } from "./dom";
 import { Page, href } from "./page";
 
 export function renderSignIn(page: Page, lastProject: string): void {
   const tokenInput = h("input", { id: "token", type: "password", size: 50, autocomplete: "off", placeholder: "ty_…" }) as HTMLInputElement;
-  const projectInput = h("input", { id: "signin-project", size: 30, value: lastProject, placeholder: "project" }) as HTMLInputElement;
+  const projectInput = h("input", { id: "signin-project", size: 30, value: lastProject, placeholder: "the token's first project" }) as HTMLInputElement;
   const error = h("p", { class: "error", role: "alert" });
   fill(
     page.root,
@@ -19,9 +20,12 @@ export function renderSignIn(page: Page, lastProject: string): void {
         class: "signin",
         onsubmit: async (e: Event) => {
           e.preventDefault();
-          const project = projectInput.value.trim();
           setToken(tokenInput.value.trim());
           try {
+            // A token scoped to projects opens its first one unless another is named.
+            const who = await caller();
+            const granted = who.grants.map((g) => g.project).filter((p) => p);
+            const project = projectInput.value.trim() || granted[0] || "default";
             await call("GET", `/v1/projects/${enc(project)}/jobs?pageSize=1`);
             location.hash = href(project, "jobs");
           } catch (err) {

@@ -233,7 +233,7 @@ echo "x=$x kind=$kind score=$v"`;
     if (text !== "weights 42\n") throw new Error("downloaded " + JSON.stringify(text));
   });
 
-  await check("with --auth tokens, the console asks for a token and then shows the project", async () => {
+  await check("with --auth tokens, the console asks for a token and shows only the token's projects", async () => {
     const secured = await startServer("auth", ["--auth", "tokens"]);
     try {
       const out = execFileSync(args.trainyard, ["auth", "create-token", "viewer-1", "--role", "viewer", "--project", PROJECT, "--data-dir", secured.data], { encoding: "utf8" });
@@ -242,7 +242,7 @@ echo "x=$x kind=$kind score=$v"`;
       await page.goto(`${secured.url}/console/#/p/${PROJECT}/jobs`);
       await page.waitForSelector("#token");
       await page.fill("#token", "ty_" + "x".repeat(43));
-      await page.fill("#signin-project", PROJECT);
+      await page.fill("#signin-project", "");
       await page.click('button:text-is("Sign in")');
       await page.waitForSelector('.error:has-text("token")');
       await page.fill("#token", token);
@@ -250,6 +250,10 @@ echo "x=$x kind=$kind score=$v"`;
       await page.click('button:text-is("Sign in")');
       await page.waitForSelector("table.jobs");
       await page.waitForSelector('td.empty:text-is("No jobs.")');
+      // The nav offers the token's projects only.
+      await page.waitForSelector("select#project");
+      const offered = await page.locator("select#project option").allTextContents();
+      if (JSON.stringify(offered) !== JSON.stringify([PROJECT])) throw new Error("offers " + offered);
       await page.goto(`${secured.url}/console/#/p/other/jobs`);
       await page.waitForSelector('.error:has-text("Permission")');
     } finally {
