@@ -44,7 +44,7 @@ struct Server::Impl final : HttpHandler {
        const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c,
        std::string data_dir, ReplicaLookup replicas,
        std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access,
-       ClusterLookup cluster)
+       TrainyardV1Sources trainyard_v1)
       : store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
@@ -64,10 +64,11 @@ struct Server::Impl final : HttpHandler {
       AddLoggingV2Routes(router, std::move(data_dir));
     }
     if (replicas) {
-      AddTrainyardV1Routes(router, controller, std::move(replicas));
+      AddTrainyardV1Routes(router, controller, std::move(replicas),
+                           std::move(trainyard_v1.recorded_replicas));
     }
-    if (cluster) {
-      AddTrainyardV1ClusterRoute(router, std::move(cluster));
+    if (trainyard_v1.cluster) {
+      AddTrainyardV1ClusterRoute(router, std::move(trainyard_v1.cluster));
     }
     AddTrainyardV1CallerRoute(router,
                               [this](const HttpRequest& request) { return Caller(request); });
@@ -208,10 +209,10 @@ Server::Server(HttpServerOptions options, control::JobController& controller,
                const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
                std::string data_dir, ReplicaLookup replicas,
                std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access,
-               ClusterLookup cluster)
+               TrainyardV1Sources trainyard_v1)
     : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock,
                                    std::move(data_dir), std::move(replicas), std::move(nodes),
-                                   std::move(access), std::move(cluster))) {}
+                                   std::move(access), std::move(trainyard_v1))) {}
 
 Server::~Server() {
   Stop();

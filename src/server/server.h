@@ -24,6 +24,13 @@
 
 namespace trainyard::server {
 
+// What trainyard v1 reads besides the running replicas (server/trainyard_v1_cluster.h,
+// server/trainyard_v1_handlers.h); each unset: that part is not served.
+struct TrainyardV1Sources {
+  ClusterLookup cluster;
+  ReplicaLookup recorded_replicas;  // the replicas an ended job's last run left
+};
+
 class Server {
  public:
   // `store` is read only for the job counts of /metrics; `clock` times requests. `buckets` may be
@@ -32,14 +39,14 @@ class Server {
   // (control/job_layout.h), served by the logging v2 `entries:list` route. `replicas`, when set,
   // serves trainyard v1 (server/trainyard_v1_handlers.h). `access.tokens`, when set, turns
   // authentication on: every request but `GET /healthz` needs a bearer token of that store (or a
-  // running job's own), and each route the grants server/access_check.h says. `cluster`, when
-  // set, serves trainyard v1's cluster view (server/trainyard_v1_cluster.h). The web console's
+  // running job's own), and each route the grants server/access_check.h says. `trainyard_v1`
+  // adds the cluster view and ended jobs' replicas. The web console's
   // files (server/console_assets.h) are always served, to anyone.
   Server(HttpServerOptions options, control::JobController& controller,
          const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
          std::string data_dir = {}, ReplicaLookup replicas = {},
          std::function<std::vector<kube::NodeView>()> nodes = {}, ServerAccess access = {},
-         ClusterLookup cluster = {});
+         TrainyardV1Sources trainyard_v1 = {});
   ~Server();  // Stop()s
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

@@ -1,6 +1,6 @@
 // trainyard v1's cluster view (server/trainyard_v1_cluster.h) with real jobs: a running GPU job
 // holds an emulated device, a job that needs more than is free waits in the queue with its
-// position and reason, and the job's replicas say where they run.
+// position and reason, and the job's replicas say where they run, and once it ended, how.
 #include <string>
 
 #include <gmock/gmock.h>
@@ -95,8 +95,8 @@ TEST_F(ClusterViewTest, ShowsWhoHoldsEachDeviceAndWhyQueuedJobsWait) {
   EXPECT_EQ(other["otherProjectsQueued"], 1) << other.dump();
 
   // The replica says where it runs.
-  const ClientResponse replicas =
-      server_.client().Get("/trainyard/v1/projects/proj/jobs/holder/replicas");
+  const std::string replicas_path = "/trainyard/v1/projects/proj/jobs/holder/replicas";
+  const ClientResponse replicas = server_.client().Get(replicas_path);
   const nlohmann::json body = nlohmann::json::parse(replicas.body, nullptr, false);
   ASSERT_EQ(body["replicas"].size(), 1U) << replicas.body;
   EXPECT_EQ(body["replicas"][0]["node"], "box");
@@ -105,6 +105,18 @@ TEST_F(ClusterViewTest, ShowsWhoHoldsEachDeviceAndWhyQueuedJobsWait) {
   EXPECT_EQ(server_.Cancel("waiter").status, 200);
   EXPECT_EQ(server_.Cancel("holder").status, 200);
   EXPECT_EQ(server_.WaitForState("holder")["state"], "CANCELLED");
+
+  // Once it has ended, the executor runs nothing for it; its last run's replicas are kept.
+  const nlohmann::json running =
+      nlohmann::json::parse(server_.client().Get(replicas_path).body, nullptr, false);
+  EXPECT_TRUE(running["replicas"].empty()) << running.dump();
+  const nlohmann::json ended = nlohmann::json::parse(
+      server_.client().Get(replicas_path + "?includeEnded=true").body, nullptr, false);
+  ASSERT_EQ(ended["replicas"].size(), 1U) << ended.dump();
+  EXPECT_EQ(ended["replicas"][0]["taskName"], "master-replica-0");
+  EXPECT_EQ(ended["replicas"][0]["state"], "EXITED");
+  EXPECT_EQ(ended["replicas"][0]["node"], "box");
+  EXPECT_THAT(ended["replicas"][0].value("exitStatus", ""), HasSubstr("signal"));
 }
 
 }  // namespace

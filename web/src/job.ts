@@ -41,7 +41,7 @@ function timeline(job: Job): HTMLElement {
 }
 
 function replicaTable(replicas: Replica[]): HTMLElement {
-  if (replicas.length === 0) return h("p", { class: "empty" }, "No replica runs now.");
+  if (replicas.length === 0) return h("p", { class: "empty" }, "No replica has run.");
   return h(
     "table",
     { class: "replicas" },
@@ -194,7 +194,8 @@ export function renderJob(page: Page, jobId: string): void {
       last = job;
     }
     try {
-      const reply = await call<{ replicas?: Replica[] }>("GET", `/trainyard/v1/projects/${enc(project)}/jobs/${enc(jobId)}/replicas`);
+      // An ended job's replicas are those its last run left (how each ended).
+      const reply = await call<{ replicas?: Replica[] }>("GET", `/trainyard/v1/projects/${enc(project)}/jobs/${enc(jobId)}/replicas?includeEnded=true`);
       fill(replicaBody, replicaTable(reply.replicas ?? []));
     } catch (e) {
       fill(replicaBody, h("p", { class: "empty" }, (e as Error).message));

@@ -158,6 +158,8 @@ try {
     await page.goto(consoleUrl("jobs", "fails"));
     const message = await page.waitForSelector("#error-message");
     if (!(await message.textContent()).includes("non-zero status of 3")) throw new Error(await message.textContent());
+    // The replicas of the ended job, as its run left them.
+    await page.waitForSelector('.replicas tr[data-task="master-replica-0"] td:has-text("non-zero status of 3")');
     await page.screenshot({ path: path.join(shots, "job-failed.png") });
     await page.click("#submit-again");
     const edited = (await page.inputValue("#resubmit-text")).replace('"region": "us-central1"', '"region": "moon-north1"');
