@@ -40,6 +40,13 @@ function timeline(job: Job): HTMLElement {
   );
 }
 
+// EXITED in red when the replica did not exit 0.
+function replicaBadge(r: Replica): HTMLElement {
+  const badge = stateBadge(r.state);
+  if (r.state === "EXITED" && r.exitStatus && r.exitStatus !== "exited with status 0") badge.classList.add("state-bad");
+  return badge;
+}
+
 function replicaTable(replicas: Replica[]): HTMLElement {
   if (replicas.length === 0) return h("p", { class: "empty" }, "No replica has run.");
   return h(
@@ -55,7 +62,7 @@ function replicaTable(replicas: Replica[]): HTMLElement {
           { "data-task": r.taskName },
           h("td", {}, r.taskName),
           h("td", {}, r.trialId ?? ""),
-          h("td", {}, stateBadge(r.state)),
+          h("td", {}, replicaBadge(r)),
           h("td", {}, r.restarts),
           h("td", {}, r.node ?? ""),
           h("td", {}, (r.deviceIndices ?? []).join(", ")),
