@@ -21,14 +21,21 @@ interface Replica {
   deviceIndices?: number[];
 }
 
-function timeline(job: Job): HTMLElement {
+// The job's phases: queued from createTime, preparing from startTime (placed: staging, pulling),
+// running from when every replica had started (`running`: the service's "Started N replicas."
+// entry, as the job's own record has no such time), ended at endTime.
+function timeline(job: Job, running: string | undefined): HTMLElement {
   const created = ms(job.createTime);
   const started = ms(job.startTime);
+  const ran = ms(running);
   const ended = ms(job.endTime);
   const now = Date.now();
+  const span = (from: number | undefined, to: number | undefined, label: string) =>
+    from !== undefined ? `${label} ${duration((to ?? now) - from)}` : "";
   const steps: [string, string | undefined, string][] = [
-    ["created", job.createTime, started !== undefined && created !== undefined ? "queued " + duration(started - created) : ""],
-    ["preparing / running", job.startTime, started !== undefined ? duration((ended ?? now) - started) : ""],
+    ["created", job.createTime, span(created, started ?? ended, "queued")],
+    ["preparing", job.startTime, span(started, ran ?? ended, "preparing")],
+    ["running", running, span(ran, ended, ended !== undefined ? "ran" : "running for")],
     [TERMINAL.includes(job.state) ? job.state.toLowerCase() : "ends", job.endTime, ""],
   ];
   return h(
@@ -140,6 +147,19 @@ export function renderJob(page: Page, jobId: string): void {
   let last: Job | null = null;
   let dialog: HTMLDialogElement | null = null;
   let studyStarted = false;
+  let runningSince: string | undefined;
+  let runningAsked = false;
+
+  // When the job's replicas had all started: the service's first "Started …" entry.
+  async function findRunningSince(): Promise<void> {
+    const reply = await call<{ entries?: { timestamp: string }[] }>("POST", "/v2/entries:list", {
+      resourceNames: [`projects/${project}`],
+      filter: `resource.labels.job_id="${jobId}" AND resource.labels.task_name="service" AND jsonPayload.message:"Started "`,
+      orderBy: "timestamp asc",
+      pageSize: 1,
+    });
+    runningSince = reply.entries?.[0]?.timestamp;
+  }
 
   async function cancel(): Promise<void> {
     if (!confirm(`Cancel job ${jobId}?`)) return;
@@ -165,7 +185,7 @@ export function renderJob(page: Page, jobId: string): void {
         job.trainingOutput?.consumedMLUnits ? [h("dt", {}, "ML units"), h("dd", {}, job.trainingOutput.consumedMLUnits)] : null,
       ),
       job.state === "FAILED" && job.errorMessage ? h("div", { class: "failure", id: "error-message", role: "alert" }, h("b", {}, "Failed: "), h("pre", {}, job.errorMessage)) : null,
-      timeline(job),
+      timeline(job, runningSince),
       h(
         "div",
         { class: "buttons" },
@@ -186,7 +206,14 @@ export function renderJob(page: Page, jobId: string): void {
     if (!page.live) return;
     fill(error);
     const changed = JSON.stringify(job) !== JSON.stringify(last);
-    if (changed) {
+    // Asked until found while the job runs; once for an ended job (it may never have run).
+    let found = false;
+    if (job.startTime && !runningSince && job.state !== "PREPARING" && !(TERMINAL.includes(job.state) && runningAsked)) {
+      runningAsked = true;
+      await findRunningSince().catch(() => {});
+      found = runningSince !== undefined;
+    }
+    if (changed || found) {
       if (!last) {
         dialog = resubmit(page, job) as HTMLDialogElement;
         page.root.appendChild(dialog);

@@ -135,6 +135,7 @@ try {
     open("live1");
     await page.waitForSelector('#log-lines .text:text-is("after the gate")');
     await page.waitForSelector('.replicas tr[data-task="master-replica-0"]');
+    await page.waitForSelector('.timeline li.done:has(b:text-is("running"))');
     await page.screenshot({ path: path.join(shots, "job.png"), fullPage: true });
     open("live2");
     await waitState("#job-state", "SUCCEEDED");
