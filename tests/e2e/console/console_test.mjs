@@ -25,7 +25,7 @@ const CHROMIUM = process.env.TY_CHROMIUM ?? "/usr/bin/chromium";
 const PROJECT = "console";
 const WAIT_MS = 120_000; // a bound for the slowest step on a loaded 2-core machine, not a timing
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ty-console-"));
-const shots = path.resolve(process.env.TY_CONSOLE_SCREENSHOTS ?? args.screenshots ?? path.join(tmp, "screenshots"));
+const shots = path.resolve(process.env.TY_CONSOLE_SCREENSHOTS ?? args.screenshots ?? path.join(os.tmpdir(), "ty-console-screenshots"));
 fs.mkdirSync(shots, { recursive: true });
 
 if (!fs.existsSync(CHROMIUM)) {
@@ -50,6 +50,14 @@ async function startServer(name, extra = []) {
     proc.on("exit", (code) => reject(new Error(`trainyard serve exited with ${code}:\n${log}`)));
   });
   return { url, data, proc, log: () => log, token: null };
+}
+
+// SIGTERM, then its exit.
+async function stop(proc) {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once("exit", resolve));
+  proc.kill("SIGTERM");
+  await exited;
 }
 
 async function api(server, method, urlPath, body, contentType = "application/json") {
@@ -260,7 +268,7 @@ echo "x=$x kind=$kind score=$v"`;
       await page.goto(`${secured.url}/console/#/p/other/jobs`);
       await page.waitForSelector('.error:has-text("Permission")');
     } finally {
-      secured.proc.kill("SIGTERM");
+      await stop(secured.proc);
     }
   });
 
@@ -269,12 +277,11 @@ echo "x=$x kind=$kind score=$v"`;
   });
 } finally {
   await browser.close();
-  server.proc.kill("SIGTERM");
-  await new Promise((r) => server.proc.on("exit", r));
+  await stop(server.proc);
 }
 
 const failed = results.filter(([, error]) => error);
 if (failed.length) console.log("server log:\n" + server.log());
 console.log(`${results.length - failed.length} passed, ${failed.length} failed`);
-fs.rmSync(path.join(tmp, "main"), { recursive: true, force: true });
+if (!failed.length) fs.rmSync(tmp, { recursive: true, force: true }); // kept for a failure's study
 process.exit(failed.length ? 1 : 0);
