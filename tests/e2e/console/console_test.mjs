@@ -208,7 +208,7 @@ echo "x=$x kind=$kind score=$v"`;
     await page.screenshot({ path: path.join(shots, "study.png"), fullPage: true });
   });
 
-  await check("the cluster page shows an emulated GPU held by a running job, and the queue", async () => {
+  await check("the cluster page shows an emulated GPU held by a running job, and the queue; the jobs filter", async () => {
     const gpu = { scaleTier: "CUSTOM", masterType: "n1-standard-4" };
     const config = (id) => ({ ...shellJob(id, "exec sleep 600").trainingInput.masterConfig, acceleratorConfig: { count: "1", type: "NVIDIA_TESLA_T4" } });
     await api(server, "POST", `/v1/projects/${PROJECT}/jobs`, { jobId: "gpu_1", trainingInput: { region: "us-central1", ...gpu, masterConfig: config("gpu_1") } });
@@ -225,6 +225,10 @@ echo "x=$x kind=$kind score=$v"`;
     await page.click('nav a:text-is("Jobs")');
     await waitState('tr[data-job-id="gpu_2"]', "QUEUED");
     await page.screenshot({ path: path.join(shots, "jobs.png") });
+    // The list filter language, as gcloud's --filter sends it.
+    await page.fill("#filter", "state=FAILED");
+    await page.click('button:text-is("Filter")');
+    await page.waitForFunction(() => [...document.querySelectorAll("table.jobs tbody tr")].map((r) => r.dataset.jobId).join() === "fails");
     await api(server, "POST", `/v1/projects/${PROJECT}/jobs/gpu_2:cancel`, {});
     await api(server, "POST", `/v1/projects/${PROJECT}/jobs/gpu_1:cancel`, {});
   });
