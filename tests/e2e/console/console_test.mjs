@@ -162,7 +162,7 @@ try {
     if (job.state !== "CANCELLED") throw new Error("the server says " + job.state);
   });
 
-  await check("a failed job shows its errorMessage, and submit again shows the server's validation", async () => {
+  await check("a failed job shows its errorMessage and replicas, its logs filter, and submit again shows the server's validation", async () => {
     await api(server, "POST", `/v1/projects/${PROJECT}/jobs`, shellJob("fails", "echo 'Traceback: no data' >&2; exit 3"));
     await page.goto(consoleUrl("jobs", "fails"));
     const message = await page.waitForSelector("#error-message");
@@ -170,6 +170,14 @@ try {
     // The replicas of the ended job, as its run left them.
     await page.waitForSelector('.replicas tr[data-task="master-replica-0"] td:has-text("non-zero status of 3")');
     await page.screenshot({ path: path.join(shots, "job-failed.png") });
+    // The log filters: errors only, then the master's lines only.
+    const shown = () => page.evaluate(() => [...document.querySelectorAll("#log-lines .log-line")].map((l) => `${l.querySelector(".task").textContent} ${l.querySelector(".sev").textContent}`));
+    await page.selectOption("#log-severity", "ERROR");
+    await page.waitForFunction(() => document.querySelectorAll("#log-lines .log-line").length === 2);
+    if ((await shown()).join() !== "master-replica-0 ERROR,service ERROR") throw new Error("errors only: " + (await shown()));
+    await page.selectOption("#log-task", "master-replica-0");
+    await page.waitForFunction(() => document.querySelectorAll("#log-lines .log-line").length === 1);
+    if ((await shown()).join() !== "master-replica-0 ERROR") throw new Error("the master's errors: " + (await shown()));
     await page.click("#submit-again");
     const edited = (await page.inputValue("#resubmit-text")).replace('"region": "us-central1"', '"region": "moon-north1"');
     await page.fill("#resubmit-text", edited);
