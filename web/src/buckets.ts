@@ -36,13 +36,22 @@ export function renderBuckets(page: Page): void {
   const fail = (e: unknown) => fill(error, (e as Error).message);
 
   if (!bucket) {
-    call<{ items?: { name: string; timeCreated?: string }[] }>("GET", `/storage/v1/b?project=${enc(project)}`)
+    call<{ items?: { name: string; timeCreated?: string }[] }>(
+      "GET",
+      `/storage/v1/b?project=${enc(project)}`,
+    )
       .then((reply) =>
         fill(
           body,
           (reply.items ?? []).length === 0
             ? h("p", { class: "empty" }, "No buckets in this project.")
-            : h("ul", { class: "buckets" }, (reply.items ?? []).map((b) => h("li", {}, h("a", { href: link(project, b.name, "") }, b.name)))),
+            : h(
+                "ul",
+                { class: "buckets" },
+                (reply.items ?? []).map((b) =>
+                  h("li", {}, h("a", { href: link(project, b.name, "") }, b.name)),
+                ),
+              ),
         ),
       )
       .catch(fail);
@@ -56,15 +65,41 @@ export function renderBuckets(page: Page): void {
     .then((reply) =>
       fill(
         body,
-        h("p", {}, h("a", { href: prefix ? link(project, bucket, parent) : href(project, "buckets") }, "‹ up")),
+        h(
+          "p",
+          {},
+          h(
+            "a",
+            { href: prefix ? link(project, bucket, parent) : href(project, "buckets") },
+            "‹ up",
+          ),
+        ),
         h(
           "table",
           { class: "objects" },
-          h("thead", {}, h("tr", {}, ["Name", "Size", "Type", "Updated", ""].map((c) => h("th", {}, c)))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ["Name", "Size", "Type", "Updated", ""].map((c) => h("th", {}, c)),
+            ),
+          ),
           h(
             "tbody",
             {},
-            (reply.prefixes ?? []).map((p) => h("tr", {}, h("td", {}, h("a", { href: link(project, bucket, p) }, p.slice(prefix.length))), h("td"), h("td", {}, "folder"), h("td"), h("td"))),
+            (reply.prefixes ?? []).map((p) =>
+              h(
+                "tr",
+                {},
+                h("td", {}, h("a", { href: link(project, bucket, p) }, p.slice(prefix.length))),
+                h("td"),
+                h("td", {}, "folder"),
+                h("td"),
+                h("td"),
+              ),
+            ),
             (reply.items ?? []).map((o) =>
               h(
                 "tr",
@@ -73,7 +108,15 @@ export function renderBuckets(page: Page): void {
                 h("td", {}, o.size ?? ""),
                 h("td", {}, o.contentType ?? ""),
                 h("td", {}, o.updated ? new Date(o.updated).toLocaleString() : ""),
-                h("td", {}, h("button", { class: "link", onclick: () => save(bucket, o.name).catch(fail) }, "Download")),
+                h(
+                  "td",
+                  {},
+                  h(
+                    "button",
+                    { class: "link", onclick: () => save(bucket, o.name).catch(fail) },
+                    "Download",
+                  ),
+                ),
               ),
             ),
           ),

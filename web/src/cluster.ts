@@ -1,5 +1,5 @@
-// The cluster page (trainyard v1 `…/cluster`): every node with its CPUs, memory and devices, which
-// of this project's jobs holds each device, and the queue in order with why each job waits.
+// The cluster page (trainyard v1 `…/cluster`): every node with its CPUs, memory and devices,
+// which of this project's jobs holds each device, and the queue in order with why each job waits.
 
 import { call, enc } from "./api";
 import { fill, h } from "./dom";
@@ -66,12 +66,24 @@ export function renderCluster(page: Page): void {
           "section",
           { class: "node", "data-node": node.name },
           h("h2", {}, node.name),
-          h("p", {}, `${node.cpus} CPUs, ${(node.memoryMib / 1024).toFixed(1)} GiB memory, ${node.devices.length} device${node.devices.length === 1 ? "" : "s"}`),
+          h(
+            "p",
+            {},
+            `${node.cpus} CPUs, ${(node.memoryMib / 1024).toFixed(1)} GiB memory, ${node.devices.length} device${node.devices.length === 1 ? "" : "s"}`,
+          ),
           node.devices.length
             ? h(
                 "table",
                 { class: "devices" },
-                h("thead", {}, h("tr", {}, ["Device", "Accelerator", "Model", "Held by"].map((c) => h("th", {}, c)))),
+                h(
+                  "thead",
+                  {},
+                  h(
+                    "tr",
+                    {},
+                    ["Device", "Accelerator", "Model", "Held by"].map((c) => h("th", {}, c)),
+                  ),
+                ),
                 h(
                   "tbody",
                   {},
@@ -88,7 +100,16 @@ export function renderCluster(page: Page): void {
                 ),
               )
             : null,
-          h("details", {}, h("summary", {}, "Labels"), h("ul", { class: "labels" }, Object.entries(node.labels).map(([k, v]) => h("li", {}, h("code", {}, `${k}=${v}`))))),
+          h(
+            "details",
+            {},
+            h("summary", {}, "Labels"),
+            h(
+              "ul",
+              { class: "labels" },
+              Object.entries(node.labels).map(([k, v]) => h("li", {}, h("code", {}, `${k}=${v}`))),
+            ),
+          ),
         ),
       ),
       h("h2", {}, "Queue"),
@@ -97,16 +118,32 @@ export function renderCluster(page: Page): void {
         : h(
             "table",
             { class: "queue", id: "queue" },
-            h("thead", {}, h("tr", {}, ["Position", "Job", "Why it waits"].map((c) => h("th", {}, c)))),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                ["Position", "Job", "Why it waits"].map((c) => h("th", {}, c)),
+              ),
+            ),
             h(
               "tbody",
               {},
               cluster.queue.map((q) =>
-                h("tr", { "data-job-id": q.jobId }, h("td", {}, String(q.position)), h("td", {}, h("a", { href: href(project, "jobs", q.jobId) }, q.jobId)), h("td", {}, q.reason)),
+                h(
+                  "tr",
+                  { "data-job-id": q.jobId },
+                  h("td", {}, String(q.position)),
+                  h("td", {}, h("a", { href: href(project, "jobs", q.jobId) }, q.jobId)),
+                  h("td", {}, q.reason),
+                ),
               ),
             ),
           ),
-      cluster.otherProjectsQueued ? h("p", {}, `${cluster.otherProjectsQueued} job(s) of other projects wait too.`) : null,
+      cluster.otherProjectsQueued
+        ? h("p", {}, `${cluster.otherProjectsQueued} job(s) of other projects wait too.`)
+        : null,
     );
   });
 }

@@ -42,7 +42,13 @@ function timeline(job: Job, running: string | undefined): HTMLElement {
     "ol",
     { class: "timeline" },
     steps.map(([label, time, span]) =>
-      h("li", { class: time ? "done" : "todo" }, h("b", {}, label), h("span", {}, when(time) || "—"), span ? h("em", {}, span) : null),
+      h(
+        "li",
+        { class: time ? "done" : "todo" },
+        h("b", {}, label),
+        h("span", {}, when(time) || "—"),
+        span ? h("em", {}, span) : null,
+      ),
     ),
   );
 }
@@ -50,7 +56,8 @@ function timeline(job: Job, running: string | undefined): HTMLElement {
 // EXITED in red when the replica did not exit 0.
 function replicaBadge(r: Replica): HTMLElement {
   const badge = stateBadge(r.state);
-  if (r.state === "EXITED" && r.exitStatus && r.exitStatus !== "exited with status 0") badge.classList.add("state-bad");
+  if (r.state === "EXITED" && r.exitStatus && r.exitStatus !== "exited with status 0")
+    badge.classList.add("state-bad");
   return badge;
 }
 
@@ -59,7 +66,17 @@ function replicaTable(replicas: Replica[]): HTMLElement {
   return h(
     "table",
     { class: "replicas" },
-    h("thead", {}, h("tr", {}, ["Task", "Trial", "State", "Restarts", "Node", "Devices", "Exit status"].map((c) => h("th", {}, c)))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Task", "Trial", "State", "Restarts", "Node", "Devices", "Exit status"].map((c) =>
+          h("th", {}, c),
+        ),
+      ),
+    ),
     h(
       "tbody",
       {},
@@ -85,7 +102,12 @@ function replicaTable(replicas: Replica[]): HTMLElement {
 function resubmit(page: Page, job: Job): HTMLElement {
   const request = requestOf(job);
   request.jobId = job.jobId + "_again";
-  const text = h("textarea", { id: "resubmit-text", rows: 18, cols: 90, spellcheck: false }) as HTMLTextAreaElement;
+  const text = h("textarea", {
+    id: "resubmit-text",
+    rows: 18,
+    cols: 90,
+    spellcheck: false,
+  }) as HTMLTextAreaElement;
   text.value = JSON.stringify(request, null, 2);
   const messages = h("div", { class: "error", role: "alert", id: "resubmit-errors" });
   const dialog = h(
@@ -118,7 +140,17 @@ function resubmit(page: Page, job: Job): HTMLElement {
               location.hash = href(page.route.project, "jobs", body.jobId ?? "");
             } catch (e) {
               const error = e as ApiError;
-              fill(messages, h("p", {}, error.message), h("ul", {}, error.violations.map((v) => h("li", {}, h("code", {}, v.field), ": ", v.description))));
+              fill(
+                messages,
+                h("p", {}, error.message),
+                h(
+                  "ul",
+                  {},
+                  error.violations.map((v) =>
+                    h("li", {}, h("code", {}, v.field), ": ", v.description),
+                  ),
+                ),
+              );
             }
           },
         },
@@ -142,7 +174,16 @@ export function renderJob(page: Page, jobId: string): void {
   request.appendChild(requestText);
   const logs = h("section", { class: "logs" });
   const error = h("p", { class: "error", role: "alert" });
-  fill(page.root, h("h1", {}, "Job ", h("span", { id: "job-id" }, jobId)), error, summary, study, replicas, logs, request);
+  fill(
+    page.root,
+    h("h1", {}, "Job ", h("span", { id: "job-id" }, jobId)),
+    error,
+    summary,
+    study,
+    replicas,
+    logs,
+    request,
+  );
 
   let last: Job | null = null;
   let dialog: HTMLDialogElement | null = null;
@@ -177,19 +218,46 @@ export function renderJob(page: Page, jobId: string): void {
       h(
         "dl",
         {},
-        h("dt", {}, "State"), h("dd", { id: "job-state" }, stateBadge(job.state)),
-        h("dt", {}, "Kind"), h("dd", {}, kindOf(job)),
-        h("dt", {}, "Accelerators"), h("dd", {}, gpusOf(job) || "none"),
-        job.jobPosition && job.jobPosition !== "0" ? [h("dt", {}, "Queue position"), h("dd", {}, job.jobPosition)] : null,
-        h("dt", {}, "Labels"), h("dd", {}, Object.entries(job.labels ?? {}).map(([k, v]) => h("span", { class: "label" }, `${k}=${v}`))),
-        job.trainingOutput?.consumedMLUnits ? [h("dt", {}, "ML units"), h("dd", {}, job.trainingOutput.consumedMLUnits)] : null,
+        h("dt", {}, "State"),
+        h("dd", { id: "job-state" }, stateBadge(job.state)),
+        h("dt", {}, "Kind"),
+        h("dd", {}, kindOf(job)),
+        h("dt", {}, "Accelerators"),
+        h("dd", {}, gpusOf(job) || "none"),
+        job.jobPosition && job.jobPosition !== "0"
+          ? [h("dt", {}, "Queue position"), h("dd", {}, job.jobPosition)]
+          : null,
+        h("dt", {}, "Labels"),
+        h(
+          "dd",
+          {},
+          Object.entries(job.labels ?? {}).map(([k, v]) =>
+            h("span", { class: "label" }, `${k}=${v}`),
+          ),
+        ),
+        job.trainingOutput?.consumedMLUnits
+          ? [h("dt", {}, "ML units"), h("dd", {}, job.trainingOutput.consumedMLUnits)]
+          : null,
       ),
-      job.state === "FAILED" && job.errorMessage ? h("div", { class: "failure", id: "error-message", role: "alert" }, h("b", {}, "Failed: "), h("pre", {}, job.errorMessage)) : null,
+      job.state === "FAILED" && job.errorMessage
+        ? h(
+            "div",
+            { class: "failure", id: "error-message", role: "alert" },
+            h("b", {}, "Failed: "),
+            h("pre", {}, job.errorMessage),
+          )
+        : null,
       timeline(job, runningSince),
       h(
         "div",
         { class: "buttons" },
-        running ? h("button", { class: "danger", id: "cancel", onclick: () => void cancel() }, "Cancel job") : null,
+        running
+          ? h(
+              "button",
+              { class: "danger", id: "cancel", onclick: () => void cancel() },
+              "Cancel job",
+            )
+          : null,
         h("button", { id: "submit-again", onclick: () => dialog?.showModal() }, "Submit again"),
       ),
     );
@@ -208,7 +276,12 @@ export function renderJob(page: Page, jobId: string): void {
     const changed = JSON.stringify(job) !== JSON.stringify(last);
     // Asked until found while the job runs; once for an ended job (it may never have run).
     let found = false;
-    if (job.startTime && !runningSince && job.state !== "PREPARING" && !(TERMINAL.includes(job.state) && runningAsked)) {
+    if (
+      job.startTime &&
+      !runningSince &&
+      job.state !== "PREPARING" &&
+      !(TERMINAL.includes(job.state) && runningAsked)
+    ) {
       runningAsked = true;
       await findRunningSince().catch(() => {});
       found = runningSince !== undefined;
@@ -229,7 +302,10 @@ export function renderJob(page: Page, jobId: string): void {
     }
     try {
       // An ended job's replicas are those its last run left (how each ended).
-      const reply = await call<{ replicas?: Replica[] }>("GET", `/trainyard/v1/projects/${enc(project)}/jobs/${enc(jobId)}/replicas?includeEnded=true`);
+      const reply = await call<{ replicas?: Replica[] }>(
+        "GET",
+        `/trainyard/v1/projects/${enc(project)}/jobs/${enc(jobId)}/replicas?includeEnded=true`,
+      );
       fill(replicaBody, replicaTable(reply.replicas ?? []));
     } catch (e) {
       fill(replicaBody, h("p", { class: "empty" }, (e as Error).message));

@@ -49,7 +49,17 @@ export function renderJobs(page: Page): void {
     h(
       "table",
       { class: "jobs" },
-      h("thead", {}, h("tr", {}, ["Job", "Kind", "State", "Created", "Duration", "Labels", "Accelerators"].map((c) => h("th", {}, c)))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Job", "Kind", "State", "Created", "Duration", "Labels", "Accelerators"].map((c) =>
+            h("th", {}, c),
+          ),
+        ),
+      ),
       body,
     ),
     pager,
@@ -83,16 +93,42 @@ export function renderJobs(page: Page): void {
           h("td", {}, stateBadge(job.state)),
           h("td", {}, when(job.createTime)),
           h("td", {}, jobDuration(job)),
-          h("td", {}, Object.entries(job.labels ?? {}).map(([k, v]) => h("span", { class: "label" }, `${k}=${v}`))),
+          h(
+            "td",
+            {},
+            Object.entries(job.labels ?? {}).map(([k, v]) =>
+              h("span", { class: "label" }, `${k}=${v}`),
+            ),
+          ),
           h("td", {}, gpusOf(job)),
         ),
       ),
     );
     fill(
       pager,
-      h("button", { disabled: tokens.length === 1, onclick: () => { tokens.pop(); void load(); } }, "‹ Previous"),
+      h(
+        "button",
+        {
+          disabled: tokens.length === 1,
+          onclick: () => {
+            tokens.pop();
+            void load();
+          },
+        },
+        "‹ Previous",
+      ),
       h("span", {}, ` page ${tokens.length} `),
-      h("button", { disabled: !next, onclick: () => { tokens.push(next); void load(); } }, "Next ›"),
+      h(
+        "button",
+        {
+          disabled: !next,
+          onclick: () => {
+            tokens.push(next);
+            void load();
+          },
+        },
+        "Next ›",
+      ),
     );
   }
 

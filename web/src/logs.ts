@@ -28,13 +28,21 @@ export function renderLogs(page: Page, root: HTMLElement, job: Job): void {
   let generation = 0; // bumped when the filters change, so an old answer is dropped
 
   const lines = h("div", { class: "log-lines", id: "log-lines" });
-  const taskSelect = h("select", { id: "log-task", "aria-label": "task" }, h("option", { value: "" }, "every task")) as HTMLSelectElement;
+  const taskSelect = h(
+    "select",
+    { id: "log-task", "aria-label": "task" },
+    h("option", { value: "" }, "every task"),
+  ) as HTMLSelectElement;
   const severitySelect = h(
     "select",
     { id: "log-severity", "aria-label": "severity" },
     SEVERITIES.map((s) => h("option", { value: s }, s === "DEFAULT" ? "any severity" : "≥ " + s)),
   ) as HTMLSelectElement;
-  const follow = h("input", { type: "checkbox", id: "log-follow", checked: !TERMINAL.includes(job.state) }) as HTMLInputElement;
+  const follow = h("input", {
+    type: "checkbox",
+    id: "log-follow",
+    checked: !TERMINAL.includes(job.state),
+  }) as HTMLInputElement;
   const reset = () => {
     generation++;
     seen = new Set();
@@ -48,7 +56,13 @@ export function renderLogs(page: Page, root: HTMLElement, job: Job): void {
   fill(
     root,
     h("h2", {}, "Logs"),
-    h("div", { class: "log-controls" }, taskSelect, severitySelect, h("label", {}, follow, " follow")),
+    h(
+      "div",
+      { class: "log-controls" },
+      taskSelect,
+      severitySelect,
+      h("label", {}, follow, " follow"),
+    ),
     lines,
   );
 
@@ -78,7 +92,11 @@ export function renderLogs(page: Page, root: HTMLElement, job: Job): void {
         pageSize: 1000,
       };
       if (pageToken) body.pageToken = pageToken;
-      const reply = await call<{ entries?: LogEntry[]; nextPageToken?: string }>("POST", "/v2/entries:list", body);
+      const reply = await call<{ entries?: LogEntry[]; nextPageToken?: string }>(
+        "POST",
+        "/v2/entries:list",
+        body,
+      );
       if (mine !== generation || !page.live) return;
       for (const entry of reply.entries ?? []) {
         if (seen.has(entry.insertId)) continue;

@@ -16,7 +16,10 @@ let current: Page | null = null;
 function parse(): Route | null {
   const hash = location.hash.replace(/^#\/?/, "");
   const [pathPart, queryPart] = hash.split("?", 2);
-  const parts = pathPart.split("/").filter((p) => p !== "").map(decodeURIComponent);
+  const parts = pathPart
+    .split("/")
+    .filter((p) => p !== "")
+    .map(decodeURIComponent);
   if (parts[0] !== "p" || parts.length < 2) return null;
   return { project: parts[1], path: parts.slice(2), query: new URLSearchParams(queryPart ?? "") };
 }
@@ -49,7 +52,8 @@ function nav(route: Route): HTMLElement {
         {
           id: "project",
           "aria-label": "project",
-          onchange: (e: Event) => (location.hash = href((e.target as HTMLSelectElement).value, route.path[0] ?? "jobs")),
+          onchange: (e: Event) =>
+            (location.hash = href((e.target as HTMLSelectElement).value, route.path[0] ?? "jobs")),
         },
         projects.map((p) => h("option", { value: p, selected: p === route.project }, p)),
       );
@@ -63,11 +67,25 @@ function nav(route: Route): HTMLElement {
     h("a", { class: "brand", href: href(route.project, "jobs") }, "trainyard"),
     projectLabel,
     links.map(([page, label]) =>
-      h("a", { href: href(route.project, page), class: route.path[0] === page ? "current" : "" }, label),
+      h(
+        "a",
+        { href: href(route.project, page), class: route.path[0] === page ? "current" : "" },
+        label,
+      ),
     ),
     h("span", { class: "spacer" }),
     token()
-      ? h("button", { class: "link", onclick: () => { setToken(null); location.hash = "#/signin"; } }, "Sign out")
+      ? h(
+          "button",
+          {
+            class: "link",
+            onclick: () => {
+              setToken(null);
+              location.hash = "#/signin";
+            },
+          },
+          "Sign out",
+        )
       : h("a", { href: "#/signin" }, "Sign in"),
   );
 }

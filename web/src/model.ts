@@ -97,7 +97,8 @@ export function ms(time: string | undefined): number | undefined {
 export function duration(milliseconds: number): string {
   const s = milliseconds / 1000;
   if (s < 10) return `${s.toFixed(1)} s`;
-  if (s < 3600) return `${Math.floor(s / 60) ? Math.floor(s / 60) + " min " : ""}${Math.floor(s % 60)} s`;
+  if (s < 3600)
+    return `${Math.floor(s / 60) ? Math.floor(s / 60) + " min " : ""}${Math.floor(s % 60)} s`;
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 

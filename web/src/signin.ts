@@ -8,8 +8,19 @@ import { fill, h } from "./dom";
 import { Page, href } from "./page";
 
 export function renderSignIn(page: Page, lastProject: string): void {
-  const tokenInput = h("input", { id: "token", type: "password", size: 50, autocomplete: "off", placeholder: "ty_…" }) as HTMLInputElement;
-  const projectInput = h("input", { id: "signin-project", size: 30, value: lastProject, placeholder: "the token's first project" }) as HTMLInputElement;
+  const tokenInput = h("input", {
+    id: "token",
+    type: "password",
+    size: 50,
+    autocomplete: "off",
+    placeholder: "ty_…",
+  }) as HTMLInputElement;
+  const projectInput = h("input", {
+    id: "signin-project",
+    size: 30,
+    value: lastProject,
+    placeholder: "the token's first project",
+  }) as HTMLInputElement;
   const error = h("p", { class: "error", role: "alert" });
   fill(
     page.root,
@@ -39,6 +50,12 @@ export function renderSignIn(page: Page, lastProject: string): void {
       h("button", { type: "submit", class: "primary" }, "Sign in"),
     ),
     error,
-    h("p", { class: "hint" }, "An administrator makes tokens with ", h("code", {}, "trainyard auth create-token"), "."),
+    h(
+      "p",
+      { class: "hint" },
+      "An administrator makes tokens with ",
+      h("code", {}, "trainyard auth create-token"),
+      ".",
+    ),
   );
 }

@@ -41,10 +41,17 @@ function compare(a: string | number, b: string | number): number {
   return String(a).localeCompare(String(b));
 }
 
-function table(root: HTMLElement, trials: Trial[], params: string[], redraw: () => void): HTMLElement {
+function table(
+  root: HTMLElement,
+  trials: Trial[],
+  params: string[],
+  redraw: () => void,
+): HTMLElement {
   const sort = sorts.get(root) ?? { column: "trial", descending: false };
   const columns = ["trial", ...params, "objective", "step", "state", "stopped early"];
-  const rows = [...trials].sort((a, b) => compare(cell(a, sort.column), cell(b, sort.column)) * (sort.descending ? -1 : 1));
+  const rows = [...trials].sort(
+    (a, b) => compare(cell(a, sort.column), cell(b, sort.column)) * (sort.descending ? -1 : 1),
+  );
   return h(
     "table",
     { class: "trials", id: "trials" },
@@ -61,7 +68,10 @@ function table(root: HTMLElement, trials: Trial[], params: string[], redraw: () 
               class: "sortable",
               "data-column": c,
               onclick: () => {
-                sorts.set(root, { column: c, descending: sort.column === c ? !sort.descending : false });
+                sorts.set(root, {
+                  column: c,
+                  descending: sort.column === c ? !sort.descending : false,
+                });
                 redraw();
               },
             },
@@ -89,24 +99,42 @@ function table(root: HTMLElement, trials: Trial[], params: string[], redraw: () 
 }
 
 function objectiveChart(trials: Trial[], maximize: boolean, tag: string): SVGElement {
-  const done = trials.filter((t) => objective(t) !== undefined).sort((a, b) => Number(a.trialId) - Number(b.trialId));
+  const done = trials
+    .filter((t) => objective(t) !== undefined)
+    .sort((a, b) => Number(a.trialId) - Number(b.trialId));
   const [ymin, ymax] = extent(done.map((t) => objective(t)!));
   const [xmin, xmax] = extent(done.map((t) => Number(t.trialId)));
   let best: number | undefined;
   const bestLine: [number, number][] = [];
-  return chart("objective-chart", "objective per trial (line: best so far)", { label: "trial", min: xmin, max: xmax }, { label: tag, min: ymin, max: ymax }, (sx, sy) => {
-    for (const t of done) {
-      const v = objective(t)!;
-      best = best === undefined ? v : maximize ? Math.max(best, v) : Math.min(best, v);
-      bestLine.push([sx(Number(t.trialId)), sy(best)]);
-    }
-    return [
-      polyline(bestLine, { class: "best", stroke: "#2ca02c", "stroke-width": "2" }),
-      ...done.map((t) =>
-        s("circle", { class: "trial-point", "data-trial": t.trialId, cx: sx(Number(t.trialId)), cy: sy(objective(t)!), r: 4 }, s("title", {}, `trial ${t.trialId}: ${objective(t)}`)),
-      ),
-    ];
-  });
+  return chart(
+    "objective-chart",
+    "objective per trial (line: best so far)",
+    { label: "trial", min: xmin, max: xmax },
+    { label: tag, min: ymin, max: ymax },
+    (sx, sy) => {
+      for (const t of done) {
+        const v = objective(t)!;
+        best = best === undefined ? v : maximize ? Math.max(best, v) : Math.min(best, v);
+        bestLine.push([sx(Number(t.trialId)), sy(best)]);
+      }
+      return [
+        polyline(bestLine, { class: "best", stroke: "#2ca02c", "stroke-width": "2" }),
+        ...done.map((t) =>
+          s(
+            "circle",
+            {
+              class: "trial-point",
+              "data-trial": t.trialId,
+              cx: sx(Number(t.trialId)),
+              cy: sy(objective(t)!),
+              r: 4,
+            },
+            s("title", {}, `trial ${t.trialId}: ${objective(t)}`),
+          ),
+        ),
+      ];
+    },
+  );
 }
 
 function paramCharts(trials: Trial[], params: string[], tag: string): SVGElement[] {
@@ -119,31 +147,54 @@ function paramCharts(trials: Trial[], params: string[], tag: string): SVGElement
     const xs = raw.map((v) => (numeric ? Number(v) : categories.indexOf(v)));
     const [xmin, xmax] = extent(xs);
     const ticks = numeric ? undefined : categories.map((c, i) => ({ at: i, text: c }));
-    return chart(`param-${param}`, `${param} against the objective`, { label: param, min: xmin, max: xmax, ticks }, { label: tag, min: ymin, max: ymax }, (sx, sy) =>
-      done.map((t, i) => s("circle", { class: "param-point", cx: sx(xs[i]), cy: sy(objective(t)!), r: 4 }, s("title", {}, `trial ${t.trialId}`))),
+    return chart(
+      `param-${param}`,
+      `${param} against the objective`,
+      { label: param, min: xmin, max: xmax, ticks },
+      { label: tag, min: ymin, max: ymax },
+      (sx, sy) =>
+        done.map((t, i) =>
+          s(
+            "circle",
+            { class: "param-point", cx: sx(xs[i]), cy: sy(objective(t)!), r: 4 },
+            s("title", {}, `trial ${t.trialId}`),
+          ),
+        ),
     );
   });
 }
 
 function curvesChart(trials: Trial[], tag: string): SVGElement {
   const curves = trials
-    .map((t) => ({ t, points: (t.allMetrics ?? []).map((m) => [Number(m.trainingStep ?? 0), Number(m.objectiveValue)] as [number, number]) }))
+    .map((t) => ({
+      t,
+      points: (t.allMetrics ?? []).map(
+        (m) => [Number(m.trainingStep ?? 0), Number(m.objectiveValue)] as [number, number],
+      ),
+    }))
     .filter((c) => c.points.length > 0);
   const all = curves.flatMap((c) => c.points);
   const [xmin, xmax] = extent(all.map((p) => p[0]));
   const [ymin, ymax] = extent(all.map((p) => p[1]));
-  return chart("curves-chart", "intermediate metric per trial", { label: "step", min: xmin, max: xmax }, { label: tag, min: ymin, max: ymax }, (sx, sy) =>
-    curves.map((c, i) => {
-      const color = PALETTE[i % PALETTE.length];
-      const mapped = c.points.sort((a, b) => a[0] - b[0]).map(([x, y]) => [sx(x), sy(y)] as [number, number]);
-      return s(
-        "g",
-        { class: "curve", "data-trial": c.t.trialId },
-        polyline(mapped, { stroke: color, "stroke-width": "1.5" }),
-        mapped.map(([x, y]) => s("circle", { cx: x, cy: y, r: 2, fill: color })),
-        s("title", {}, `trial ${c.t.trialId}`),
-      );
-    }),
+  return chart(
+    "curves-chart",
+    "intermediate metric per trial",
+    { label: "step", min: xmin, max: xmax },
+    { label: tag, min: ymin, max: ymax },
+    (sx, sy) =>
+      curves.map((c, i) => {
+        const color = PALETTE[i % PALETTE.length];
+        const mapped = c.points
+          .sort((a, b) => a[0] - b[0])
+          .map(([x, y]) => [sx(x), sy(y)] as [number, number]);
+        return s(
+          "g",
+          { class: "curve", "data-trial": c.t.trialId },
+          polyline(mapped, { stroke: color, "stroke-width": "1.5" }),
+          mapped.map(([x, y]) => s("circle", { cx: x, cy: y, r: 2, fill: color })),
+          s("title", {}, `trial ${c.t.trialId}`),
+        );
+      }),
   );
 }
 
@@ -156,8 +207,18 @@ export function renderStudy(root: HTMLElement, job: Job): void {
   const redraw = () => renderStudy(root, job);
   fill(
     root,
-    h("h2", {}, `Study: ${trials.length} trial${trials.length === 1 ? "" : "s"}, ${maximize ? "maximize" : "minimize"} ${tag}`),
+    h(
+      "h2",
+      {},
+      `Study: ${trials.length} trial${trials.length === 1 ? "" : "s"}, ${maximize ? "maximize" : "minimize"} ${tag}`,
+    ),
     table(root, trials, params, redraw),
-    h("div", { class: "charts" }, objectiveChart(trials, maximize, tag), ...paramCharts(trials, params, tag), curvesChart(trials, tag)),
+    h(
+      "div",
+      { class: "charts" },
+      objectiveChart(trials, maximize, tag),
+      ...paramCharts(trials, params, tag),
+      curvesChart(trials, tag),
+    ),
   );
 }
