@@ -120,10 +120,14 @@ const gate = (name) => path.join(tmp, "gate-" + name);
 const waitGate = (name) => `while [ ! -e ${gate(name)} ]; do sleep 0.1; done`;
 const open = (name) => fs.writeFileSync(gate(name), "");
 
+// Polls the job until its state is one of `states`; an error after WAIT_MS.
 async function waitForJob(server, jobId, states) {
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const job = await api(server, "GET", `/v1/projects/${PROJECT}/jobs/${jobId}`);
     if (states.includes(job.state)) return job;
+    if (Date.now() > deadline)
+      throw new Error(`${jobId} is still ${job.state}: ${JSON.stringify(job)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
