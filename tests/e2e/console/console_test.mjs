@@ -318,7 +318,21 @@ echo "x=$x kind=$kind score=$v"`;
     const points = await page.locator("#objective-chart circle.trial-point").count();
     if (trials !== 5 || points !== trials)
       throw new Error(`${points} points for ${trials} trials with a metric (5 run)`);
+    // Sorted by the objective, best last; the curves chart has a line per trial.
     await page.click('#trials th[data-column="objective"]');
+    const column = await page.$$eval("#trials th", (ths) =>
+      ths.findIndex((th) => th.dataset.column === "objective"),
+    );
+    const objectives = await page.$$eval(
+      "#trials tbody tr",
+      (rows, i) => rows.map((row) => Number(row.children[i].textContent)),
+      column,
+    );
+    const sorted = [...objectives].sort((a, b) => a - b);
+    if (JSON.stringify(objectives) !== JSON.stringify(sorted))
+      throw new Error("not sorted: " + objectives);
+    const curves = await page.locator("#curves-chart g.curve").count();
+    if (curves !== 5) throw new Error(`${curves} curves for 5 trials`);
     await page.screenshot({ path: path.join(shots, "study.png"), fullPage: true });
   });
 
