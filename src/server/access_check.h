@@ -4,7 +4,8 @@
 // * Authentication: `Authorization: Bearer ty_…` looked up in the token store (store/
 //   token_store.h) on every request, so a revoked token stops working at once. No header, a
 //   malformed one, an unknown, revoked or expired token: 401 UNAUTHENTICATED (with
-//   `WWW-Authenticate: Bearer`). `GET /healthz` needs no token.
+//   `WWW-Authenticate: Bearer`). `GET /healthz` and the web console's files (server/
+//   console_assets.h, answered before this check) need no token.
 // * Authorization: `RouteAccessTable()` says, for every route, the permission it needs
 //   (access/data/roles.json) and where the project comes from: the path's `{project}`, the
 //   `project` query parameter, the project that owns the path's bucket, the projects an
