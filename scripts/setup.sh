@@ -23,6 +23,10 @@ packages=(
   curl wrk procps
   # the TLS tests make their CA and certificates with it (issue #17)
   openssl
+  # the web console (issue #18): Node.js builds it (npm ci, tsc, esbuild from the npm registry);
+  # its browser tests drive Debian's Chromium (the browser Playwright would download is not
+  # reachable)
+  nodejs chromium
 )
 
 # The unprivileged user `trainyard serve --run-as` runs jobs as (issue #17); the tests use it.
@@ -42,6 +46,12 @@ else
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm comes with NodeSource's nodejs; Debian's nodejs needs Debian's npm beside it.
+if ! command -v npm >/dev/null; then
+  echo "setup: installing npm"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm
 fi
 
 if ! getent passwd "$job_user" >/dev/null; then

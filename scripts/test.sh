@@ -16,6 +16,8 @@ export TRAINYARD_REQUIRE_SLURM=${TRAINYARD_REQUIRE_SLURM:-1}
 export TRAINYARD_REQUIRE_CONTAINERS=${TRAINYARD_REQUIRE_CONTAINERS:-1}
 # Likewise the disk-full test when it cannot mount its small tmpfs.
 export TRAINYARD_REQUIRE_TMPFS=${TRAINYARD_REQUIRE_TMPFS:-1}
+# Likewise the console's browser tests when Chromium is missing.
+export TRAINYARD_REQUIRE_BROWSER=${TRAINYARD_REQUIRE_BROWSER:-1}
 
 step() { printf '\n=== %s\n' "$*"; }
 

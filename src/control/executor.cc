@@ -227,7 +227,8 @@ void Executor::PublishReplicas() {
       continue;
     }
     std::vector<ReplicaInfo>& infos = published[run->project + "/" + run->job_id];
-    for (const Run::Replica& replica : run->replicas) {
+    for (std::size_t index = 0; index < run->replicas.size(); ++index) {
+      const Run::Replica& replica = run->replicas[index];
       ReplicaInfo info{.task_name = replica.shape.task_name,
                        .trial_id = run->trial_id,
                        .pid = replica.pid,
@@ -241,6 +242,14 @@ void Executor::PublishReplicas() {
       }
       if (replica.last_exit) {
         info.exit_status = replica.last_exit->Describe();
+      }
+      // The allocation lists the replicas in the job's order, as `replicas` does.
+      if (index < run->allocation.replicas.size()) {
+        const sched::ReplicaAssignment& placed = run->allocation.replicas[index];
+        if (placed.node < options_.inventory.nodes.size()) {
+          info.node = options_.inventory.nodes[placed.node].name;
+        }
+        info.device_indices = placed.device_indices;
       }
       infos.push_back(std::move(info));
     }
@@ -260,6 +269,16 @@ std::optional<std::vector<ReplicaInfo>> Executor::Replicas(std::string_view proj
     return std::nullopt;
   }
   return found->second;
+}
+
+std::map<std::string, std::vector<ReplicaInfo>, std::less<>> Executor::AllReplicas() const {
+  std::lock_guard lock(mu_);
+  return replicas_;
+}
+
+std::vector<QueuedInfo> Executor::Queue() const {
+  std::lock_guard lock(mu_);
+  return queue_;
 }
 
 void Executor::ProcessEvent(Event& event) {

@@ -102,7 +102,17 @@ struct ReplicaInfo {
   std::string state;
   int pid = 0;  // its supervisor's (the process group's), 0 before the first start
   int restarts = 0;
-  std::string exit_status;  // how its last start ended ("exited with status 0"), if it did
+  std::string exit_status;          // how its last start ended ("exited with status 0"), if it did
+  std::string node;                 // the inventory node it was placed on ("" before placement)
+  std::vector<int> device_indices;  // the devices it holds there (Device::index)
+};
+
+// A QUEUED job as the last queue scan left it (the console's cluster page).
+struct QueuedInfo {
+  std::string project;
+  std::string job_id;
+  std::int64_t position = 0;  // 1 first; as the job's jobPosition
+  std::string reason;         // why it has not started, one sentence
 };
 
 class Executor {
@@ -130,6 +140,11 @@ class Executor {
   // Thread-safe.
   std::optional<std::vector<ReplicaInfo>> Replicas(std::string_view project,
                                                    std::string_view job_id) const;
+
+  // Every job's replicas as Replicas() reports them, by "project/jobId". Thread-safe.
+  std::map<std::string, std::vector<ReplicaInfo>, std::less<>> AllReplicas() const;
+  // The queue as of the last scan, in the order it is considered. Thread-safe.
+  std::vector<QueuedInfo> Queue() const;
 
   // Something changed (a submit, a cancel): reconcile soon.
   void Wake();
@@ -259,6 +274,7 @@ class Executor {
   std::condition_variable cv_;
   std::vector<Event> events_;                                              // guarded by mu_
   std::map<std::string, std::vector<ReplicaInfo>, std::less<>> replicas_;  // guarded by mu_
+  std::vector<QueuedInfo> queue_;                                          // guarded by mu_
   bool woken_ = false;                                                     // guarded by mu_
   bool stopping_ = false;                                                  // guarded by mu_
   bool stopped_ = false;  // guarded by mu_: Stop() ran

@@ -16,6 +16,7 @@
 #include "control/job_layout.h"
 #include "control/service_log.h"
 #include "plan/replicas.h"
+#include "sched/wait_reason.h"
 
 namespace trainyard::control {
 namespace {
@@ -251,9 +252,15 @@ void Executor::UpdatePositions(std::vector<Queued>& queued) {
   std::stable_sort(queued.begin(), queued.end(), [](const Queued& a, const Queued& b) {
     return sched::StartsBefore(a.demand, b.demand);
   });
+  const std::vector<sched::Allocation> running = RunningAllocations();
+  std::vector<QueuedInfo> published;
   std::int64_t position = 0;
   for (const Queued& entry : queued) {
     ++position;
+    published.push_back({.project = entry.project,
+                         .job_id = entry.job.job_id,
+                         .position = position,
+                         .reason = sched::WaitReason(options_.inventory, running, entry.demand)});
     if (entry.job.job_position == position) {
       continue;
     }
@@ -265,6 +272,8 @@ void Executor::UpdatePositions(std::vector<Queued>& queued) {
       return true;
     });
   }
+  std::lock_guard lock(mu_);
+  queue_.swap(published);
 }
 
 void Executor::Recover() {

@@ -1,5 +1,6 @@
 #include "server/access_check.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
@@ -43,6 +44,8 @@ constexpr std::array kRouteAccess = {
                 "aiplatform.hyperparameterTuningJobs.get"},
     RouteAccess{"aiplatform.hyperparameterTuningJobs.cancel",
                 "aiplatform.hyperparameterTuningJobs.cancel"},
+    RouteAccess{"trainyard.cluster.get", "ml.jobs.list"},
+    RouteAccess{"trainyard.caller.get", "ml.jobs.list", ProjectFrom::kAnyProject},
     // logging v2
     RouteAccess{"entries.list", "logging.logEntries.list", ProjectFrom::kLogRequest},
     // storage v1
@@ -247,6 +250,13 @@ std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
         projects.emplace_back();
         resource = "the trainyard server";
         break;
+      case ProjectFrom::kAnyProject:
+        if (std::ranges::any_of(principal.grants, [&](const access::Grant& grant) {
+              return access::Allows(principal, row.permission, grant.project);
+            })) {
+          continue;
+        }
+        return PermissionDenied(dialect, principal.name, row.permission, "any project");
     }
     for (const std::string& project : projects) {
       if (!access::Allows(principal, row.permission, project)) {

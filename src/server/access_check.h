@@ -4,11 +4,13 @@
 // * Authentication: `Authorization: Bearer ty_…` looked up in the token store (store/
 //   token_store.h) on every request, so a revoked token stops working at once. No header, a
 //   malformed one, an unknown, revoked or expired token: 401 UNAUTHENTICATED (with
-//   `WWW-Authenticate: Bearer`). `GET /healthz` needs no token.
+//   `WWW-Authenticate: Bearer`). `GET /healthz` and the web console's files (server/
+//   console_assets.h, answered before this check) need no token.
 // * Authorization: `RouteAccessTable()` says, for every route, the permission it needs
 //   (access/data/roles.json) and where the project comes from: the path's `{project}`, the
 //   `project` query parameter, the project that owns the path's bucket, the projects an
-//   `entries:list` body reads, or none (server-wide: admin only). Outside the caller's grants:
+//   `entries:list` body reads, or none (server-wide: admin only; or any one project, for what a
+//   caller asks about itself). Outside the caller's grants:
 //   403 PERMISSION_DENIED, worded as Google words it ("… (or it may not exist)") whether or not
 //   the job exists. A bucket's name is global, so a bucket the caller may not see (no
 //   storage.buckets.get in its project) is answered as a missing bucket (404), the same as one
@@ -43,6 +45,7 @@ enum class ProjectFrom {
   kBucket,        // the project owning the bucket the path variable `variable` names
   kLogRequest,    // the projects an entries:list body reads (resourceNames, else its filter)
   kServer,        // none: the permission spans projects (admin)
+  kAnyProject,    // none: the permission in any one project (a route about the caller itself)
 };
 
 struct RouteAccess {

@@ -61,6 +61,10 @@ constexpr std::array kRouteAudit = {
     RouteAudit{"aiplatform.hyperparameterTuningJobs.cancel", kAiPlatform,
                "google.cloud.aiplatform.v1.JobService.CancelHyperparameterTuningJob", true,
                AuditResource::kVertexJob},
+    RouteAudit{"trainyard.cluster.get", kTrainyard, "trainyard.v1.ClusterService.GetCluster", false,
+               AuditResource::kProject},
+    RouteAudit{"trainyard.caller.get", kTrainyard, "trainyard.v1.CallerService.GetCaller", false,
+               AuditResource::kServer},
     RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries", false,
                AuditResource::kProject},
     RouteAudit{"storage.buckets.insert", kStorage, "storage.buckets.create", true,
@@ -192,6 +196,7 @@ std::string ProjectOf(const RouteAccess& row, const RoutedRequest& routed,
       return projects.ok() && !projects->empty() ? projects->front() : std::string();
     }
     case ProjectFrom::kServer:
+    case ProjectFrom::kAnyProject:
       return {};
   }
   return {};

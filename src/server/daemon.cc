@@ -14,6 +14,8 @@
 #include "catalog/catalog.h"
 #include "control/executor.h"
 #include "control/job_controller.h"
+#include "control/job_layout.h"
+#include "control/replica_history.h"
 #include "kube/tfjob_mapping.h"
 #include "run/container/podman_runtime.h"
 #include "run/local/pip_stager.h"
@@ -359,7 +361,22 @@ Result<int> Daemon::Start() {
         std::lock_guard lock(d.relay_mu);
         return d.relay_target != nullptr ? d.relay_target->Replicas(project, job_id) : std::nullopt;
       },
-      [&d] { return NodeViews(d.inventory); }, std::move(access));
+      [&d] { return NodeViews(d.inventory); }, std::move(access),
+      TrainyardV1Sources{.cluster = [&d]() -> std::optional<ClusterView> {
+                           std::lock_guard lock(d.relay_mu);
+                           if (d.relay_target == nullptr) {
+                             return std::nullopt;
+                           }
+                           return ClusterView{.inventory = d.inventory,
+                                              .replicas = d.relay_target->AllReplicas(),
+                                              .queue = d.relay_target->Queue()};
+                         },
+                         .recorded_replicas =
+                             [&d](std::string_view project, std::string_view job_id) {
+                               return control::RecordedReplicas(
+                                   control::JobLayout(d.options.data_dir, project, job_id),
+                                   d.inventory);
+                             }});
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();

@@ -10,6 +10,7 @@
 #include "access/roles.h"
 #include "server/access_check.h"
 #include "server/audit_trail.h"
+#include "server/console_assets.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
@@ -18,6 +19,7 @@
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
 #include "server/vertex_api.h"
+#include "server/trainyard_v1_caller.h"
 
 namespace trainyard::server {
 namespace {
@@ -42,7 +44,8 @@ struct Server::Impl final : HttpHandler {
   Impl(HttpServerOptions options, control::JobController& controller,
        const store::JobStore& job_store, store::BucketStore* buckets, const Clock& c,
        std::string data_dir, ReplicaLookup replicas,
-       std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access)
+       std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access,
+       TrainyardV1Sources trainyard_v1)
       : store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
@@ -63,8 +66,14 @@ struct Server::Impl final : HttpHandler {
       AddLoggingV2Routes(router, std::move(data_dir));
     }
     if (replicas) {
-      AddTrainyardV1Routes(router, controller, std::move(replicas));
+      AddTrainyardV1Routes(router, controller, std::move(replicas),
+                           std::move(trainyard_v1.recorded_replicas));
     }
+    if (trainyard_v1.cluster) {
+      AddTrainyardV1ClusterRoute(router, std::move(trainyard_v1.cluster));
+    }
+    AddTrainyardV1CallerRoute(router,
+                              [this](const HttpRequest& request) { return Caller(request); });
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
                   return HttpResponse{
                       .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
@@ -79,6 +88,18 @@ struct Server::Impl final : HttpHandler {
                                       .body = metrics.Render(*counts)};
                 }});
     CheckAccessTable();
+  }
+
+  // The caller of a request the access check let through; nullopt when no tokens are checked.
+  std::optional<access::Principal> Caller(const HttpRequest& request) const {
+    if (!access_control) {
+      return std::nullopt;
+    }
+    auto caller = access_control->Authenticate(request);
+    if (auto* principal = std::get_if<access::Principal>(&caller)) {
+      return std::move(*principal);
+    }
+    return access::Principal{};  // cannot happen after the check: then it may see nothing
   }
 
   // Every route has its rows in server/access_check.cc, naming permissions roles.json knows:
@@ -109,6 +130,9 @@ struct Server::Impl final : HttpHandler {
   HttpResponse Answer(const HttpRequest& request, AuditNote& note) const {
     const bool kube_path = KubeApi::Serves(request.target);
     note.kube = kube_path;
+    if (ConsoleServes(request.target)) {
+      return ConsoleAnswer(request);
+    }
     if (AccessControl::IsOpen(request)) {
       return router.Dispatch(request);
     }
@@ -186,10 +210,11 @@ struct Server::Impl final : HttpHandler {
 Server::Server(HttpServerOptions options, control::JobController& controller,
                const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
                std::string data_dir, ReplicaLookup replicas,
-               std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access)
+               std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access,
+               TrainyardV1Sources trainyard_v1)
     : impl_(std::make_unique<Impl>(std::move(options), controller, store, buckets, clock,
                                    std::move(data_dir), std::move(replicas), std::move(nodes),
-                                   std::move(access))) {}
+                                   std::move(access), std::move(trainyard_v1))) {}
 
 Server::~Server() {
   Stop();

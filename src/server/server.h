@@ -16,12 +16,20 @@
 #include "kube/tfjob_mapping.h"
 #include "server/access_check.h"
 #include "server/http_server.h"
+#include "server/trainyard_v1_cluster.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"
 #include "store/token_store.h"
 
 namespace trainyard::server {
+
+// What trainyard v1 reads besides the running replicas (server/trainyard_v1_cluster.h,
+// server/trainyard_v1_handlers.h); each unset: that part is not served.
+struct TrainyardV1Sources {
+  ClusterLookup cluster;
+  ReplicaLookup recorded_replicas;  // the replicas an ended job's last run left
+};
 
 class Server {
  public:
@@ -31,11 +39,14 @@ class Server {
   // (control/job_layout.h), served by the logging v2 `entries:list` route. `replicas`, when set,
   // serves trainyard v1 (server/trainyard_v1_handlers.h). `access.tokens`, when set, turns
   // authentication on: every request but `GET /healthz` needs a bearer token of that store (or a
-  // running job's own), and each route the grants server/access_check.h says.
+  // running job's own), and each route the grants server/access_check.h says. `trainyard_v1`
+  // adds the cluster view and ended jobs' replicas. The web console's
+  // files (server/console_assets.h) are always served, to anyone.
   Server(HttpServerOptions options, control::JobController& controller,
          const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
          std::string data_dir = {}, ReplicaLookup replicas = {},
-         std::function<std::vector<kube::NodeView>()> nodes = {}, ServerAccess access = {});
+         std::function<std::vector<kube::NodeView>()> nodes = {}, ServerAccess access = {},
+         TrainyardV1Sources trainyard_v1 = {});
   ~Server();  // Stop()s
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;

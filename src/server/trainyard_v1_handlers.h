@@ -2,8 +2,10 @@
 // show. `GET /trainyard/v1/projects/{project}/jobs/{jobId}/replicas` lists a running job's
 // replicas (control/executor.h ReplicaInfo):
 //   {"replicas": [{"taskName": "master-replica-0", "state": "RUNNING", "pid": 4242,
-//                  "restarts": 0, "exitStatus": "…"}]}
-// (an empty list when the executor runs nothing for the job; NOT_FOUND for an unknown job).
+//                  "restarts": 0, "exitStatus": "…", "node": "localhost", "deviceIndices": [0]}]}
+// (an empty list when the executor runs nothing for the job; NOT_FOUND for an unknown job). With
+// `?includeEnded=true`, a job the executor runs nothing for answers the replicas its last run
+// left instead (control/replica_history.h), so the console shows how an ended job's replicas ended.
 #pragma once
 
 #include <functional>
@@ -21,8 +23,8 @@ namespace trainyard::server {
 using ReplicaLookup = std::function<std::optional<std::vector<control::ReplicaInfo>>(
     std::string_view project, std::string_view job_id)>;
 
-// `controller` must outlive `router`.
+// `controller` must outlive `router`. `recorded`: the replicas a job's last run left (unset: none).
 void AddTrainyardV1Routes(Router& router, const control::JobController& controller,
-                          ReplicaLookup replicas);
+                          ReplicaLookup replicas, ReplicaLookup recorded = {});
 
 }  // namespace trainyard::server

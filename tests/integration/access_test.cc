@@ -57,6 +57,7 @@ const std::vector<RouteCase> kRoutes = {
     {"POST", "/storage/v1/b/bkt/o/obj/rewriteTo/b/bkt/o/copy-{N}", "", Needs::kWrite, true},
     {"DELETE", "/storage/v1/b/bkt", "", Needs::kWrite, true},  // not empty: 409 once allowed
     {"GET", "/metrics", "", Needs::kServer},
+    {"GET", "/trainyard/v1/caller", "", Needs::kToken},
     {"GET", "/version", "", Needs::kToken},
     {"GET", "/api/v1/namespaces", "", Needs::kToken},
     {"GET", "/apis/kubeflow.org/v1/namespaces/proj/tfjobs", "", Needs::kRead},
@@ -196,6 +197,24 @@ TEST_F(AccessTest, EveryRouteAnswersEachCallerAsItsRoleAllows) {
 
 TEST_F(AccessTest, HealthzNeedsNoToken) {
   EXPECT_EQ(client_.Get("/healthz").status, 200);
+}
+
+// The console's files hold no data (its calls carry the token), so a browser can load the
+// sign-in page before it has one.
+TEST_F(AccessTest, TheConsoleFilesNeedNoToken) {
+  EXPECT_EQ(client_.Get("/console/").status, 200);
+  EXPECT_EQ(client_.Get("/console/index.html").status, 200);
+  EXPECT_EQ(client_.Get("/console/missing.js").status, 404);
+}
+
+// What the console offers a caller: its own projects, or any for a role that spans them.
+TEST_F(AccessTest, TheCallerRouteSaysWhoCallsAndTheirProjects) {
+  const nlohmann::json viewer = Body(Send("viewer", "GET", "/trainyard/v1/caller"));
+  EXPECT_EQ(viewer["name"], "viewer");
+  EXPECT_EQ(viewer["grants"], nlohmann::json::parse(R"([{"role":"viewer","project":"proj"}])"));
+  EXPECT_EQ(viewer["allProjects"], false);
+  const nlohmann::json admin = Body(Send("admin", "GET", "/trainyard/v1/caller"));
+  EXPECT_EQ(admin["allProjects"], true) << admin.dump();
 }
 
 TEST_F(AccessTest, TheMissingTokenIsSaidInEachApisShape) {

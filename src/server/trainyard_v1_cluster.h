@@ -1,0 +1,39 @@
+// trainyard v1's view of the cluster (issue #18, the console's cluster page):
+// `GET /trainyard/v1/projects/{project}/cluster` answers the nodes (CPUs, memory, labels,
+// devices), which replica holds each device, and the queue in order with why each job waits:
+//   {"nodes": [{"name": "localhost", "cpus": 16, "memoryMib": 64000, "labels": {…},
+//               "devices": [{"index": 0, "accelerator": "NVIDIA_TESLA_T4", "model": "emulated",
+//                            "emulated": true,
+//                            "heldBy": {"jobId": "j1", "taskName": "master-replica-0"}}]}],
+//    "queue": [{"jobId": "j2", "position": 1, "reason": "Waiting for room: …"}],
+//    "otherProjectsQueued": 0}
+// Read with `ml.jobs.list` on the project: the caller sees its own project's jobs by name; a
+// device another project's job holds says only `{"otherProject": true}`, and the other projects'
+// queued jobs are only counted (their positions still count in the ones shown).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "control/executor.h"
+#include "sched/inventory.h"
+#include "server/router.h"
+
+namespace trainyard::server {
+
+// What the executor knows of the cluster, as of its last pass.
+struct ClusterView {
+  sched::Inventory inventory;
+  std::map<std::string, std::vector<control::ReplicaInfo>, std::less<>> replicas;  // by "p/jobId"
+  std::vector<control::QueuedInfo> queue;
+};
+
+// The cluster now; nullopt while no executor runs.
+using ClusterLookup = std::function<std::optional<ClusterView>()>;
+
+void AddTrainyardV1ClusterRoute(Router& router, ClusterLookup cluster);
+
+}  // namespace trainyard::server
