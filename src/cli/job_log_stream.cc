@@ -62,15 +62,13 @@ class VertexSource final : public FollowSource {
       return got.status();
     }
     model::Job job{.job_id = name_.id};
-    const std::string state = got->value("state", "");
+    const std::string state = StringField(*got, "state");
     for (const auto& [vertex, ml] : kVertexStates) {
       if (vertex == state) {
         job.state = ml;
       }
     }
-    const auto time = [&](const char* field) {
-      return ParseTimestamp(got->value(field, std::string()));
-    };
+    const auto time = [&](const char* field) { return ParseTimestamp(StringField(*got, field)); };
     job.create_time = time("createTime");
     job.start_time = time("startTime");
     job.end_time = time("endTime");

@@ -39,6 +39,14 @@ std::vector<std::string_view> Split(std::string_view text, char separator) {
 
 }  // namespace
 
+std::string StringField(const json& job, std::string_view key) {
+  if (!job.is_object()) {
+    return "";
+  }
+  const auto value = job.find(std::string(key));
+  return value != job.end() && value->is_string() ? value->get<std::string>() : "";
+}
+
 std::string_view VertexCollection(VertexKind kind) {
   return kind == VertexKind::kCustomJob ? "customJobs" : "hyperparameterTuningJobs";
 }

@@ -20,6 +20,9 @@ namespace trainyard::cli {
 
 enum class VertexKind { kCustomJob, kHpTuningJob };
 
+// The string field `key` of a job as the server sent it; "" when absent or not a string.
+std::string StringField(const nlohmann::json& job, std::string_view key);
+
 // "customJobs" or "hyperparameterTuningJobs".
 std::string_view VertexCollection(VertexKind kind);
 

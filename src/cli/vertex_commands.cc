@@ -75,7 +75,7 @@ std::string Yaml(const json& job) {
 
 // The created job's id: the last segment of its name.
 std::string IdOf(const json& job) {
-  const std::string name = job.value("name", std::string());
+  const std::string name = StringField(job, "name");
   return name.substr(name.rfind('/') + 1);
 }
 
@@ -121,7 +121,7 @@ int RunCustomJobCreate(const VertexTarget& target, const CustomJobFlags& flags,
       rc != 0) {
     return rc;
   }
-  const std::string name = job.value("name", std::string());
+  const std::string name = StringField(job, "name");
   err << fmt::format(
       "CustomJob [{0}] is submitted successfully.\n\nYour job is still active. You may view the "
       "status of your job with the command\n\n  $ trainyard ai custom-jobs describe {0}\n\nor "
@@ -148,7 +148,7 @@ int RunHpTuningJobCreate(const VertexTarget& target, const HpTuningJobFlags& fla
       "Hyperparameter tuning job [{0}] submitted successfully.\n\nYour job is still active. You "
       "may view the status of your job with the command\n\n  $ trainyard ai hp-tuning-jobs "
       "describe {0} --region={1}\n\nJob State: {2}\n",
-      IdOf(job), target.region.value_or(""), job.value("state", std::string()));
+      IdOf(job), target.region.value_or(""), StringField(job, "state"));
   return 0;
 }
 

@@ -423,17 +423,31 @@ Result<std::string> HpTuningJobRequestBody(const HpTuningJobFlags& flags,
     (*job)["maxFailedTrialCount"] = **max_failed;
   }
   const VertexCommonFlags& common = flags.common;
+  // The trial spec the flags go to (made when the file has none; a file's non-object is left
+  // for the server to refuse).
+  const auto trial_spec = [&]() -> json* {
+    json& spec = (*job)["trialJobSpec"];
+    if (spec.is_null()) {
+      spec = json::object();
+    }
+    return spec.is_object() ? &spec : nullptr;
+  };
+  const auto set_in_trial_spec = [&](const char* field, json value) {
+    if (json* spec = trial_spec(); spec != nullptr) {
+      (*spec)[field] = std::move(value);
+    }
+  };
   if (common.network && !common.network->empty()) {
-    (*job)["trialJobSpec"]["network"] = *common.network;
+    set_in_trial_spec("network", *common.network);
   }
   if (common.service_account && !common.service_account->empty()) {
-    (*job)["trialJobSpec"]["serviceAccount"] = *common.service_account;
+    set_in_trial_spec("serviceAccount", *common.service_account);
   }
   if (common.enable_web_access) {
-    (*job)["trialJobSpec"]["enableWebAccess"] = true;
+    set_in_trial_spec("enableWebAccess", true);
   }
   if (common.enable_dashboard_access) {
-    (*job)["trialJobSpec"]["enableDashboardAccess"] = true;
+    set_in_trial_spec("enableDashboardAccess", true);
   }
   if (common.display_name && !common.display_name->empty()) {
     (*job)["displayName"] = *common.display_name;

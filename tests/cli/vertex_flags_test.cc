@@ -246,6 +246,16 @@ TEST(HpTuningJobRequestBody, PutsTheFlagsWhereGcloudDoes) {
   EXPECT_EQ(job["trialJobSpec"]["workerPoolSpecs"][0]["replicaCount"], "1");
 }
 
+TEST(HpTuningJobRequestBody, MakesATrialSpecForTheFlagsAndLeavesANonObjectToTheServer) {
+  const HpTuningJobFlags flags{.common = {.network = "n"}};
+  auto made = HpTuningJobRequestBody(flags, "displayName: d\n", "hp.yaml");
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  EXPECT_EQ(json::parse(*made)["trialJobSpec"], json::parse(R"({"network": "n"})"));
+  auto kept = HpTuningJobRequestBody(flags, "trialJobSpec: text\n", "hp.yaml");
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  EXPECT_EQ(json::parse(*kept)["trialJobSpec"], "text");
+}
+
 TEST(HpTuningJobRequestBody, RefusesAnUnknownAlgorithmAndANonInteger) {
   auto algorithm = HpTuningJobRequestBody({.algorithm = "bayes"}, kStudy, "hp.yaml");
   ASSERT_FALSE(algorithm.ok());
