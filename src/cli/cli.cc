@@ -19,6 +19,7 @@
 #include "cli/jobs_tree.h"
 #include "cli/kubeconfig.h"
 #include "cli/local_train_command.h"
+#include "cli/vertex_tree.h"
 #include "control/batch_task.h"
 #include "run/container/podman_runtime.h"
 #include "server/serve.h"
@@ -72,18 +73,36 @@ std::optional<std::vector<std::string>> SplitUserArgs(std::vector<std::string>& 
   return user_args;
 }
 
+// `--flag=` gives the flag an empty value, as in gcloud (`--worker-pool-spec=` is an empty pool);
+// CLI11 would take the next word instead, so the value becomes a word of its own.
+std::vector<std::string> SplitEmptyValues(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const std::string& arg : args) {
+    if (arg.size() > 3 && arg.starts_with("--") && arg.ends_with('=') &&
+        arg.find('=') == arg.size() - 1) {
+      out.push_back(arg.substr(0, arg.size() - 1));
+      out.emplace_back();
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
         const Environment& env) {
   std::vector<std::string> command_line = args;
   const std::optional<std::vector<std::string>> user_args = SplitUserArgs(command_line);
+  command_line = SplitEmptyValues(command_line);
 
   CLI::App app{"trainyard: a self-hosted AI Platform Training service and its command line.",
                "trainyard"};
   app.require_subcommand(1);
   JobsTree jobs(app);
   LocalTree local(app);
+  VertexTree vertex(app);
 
   CLI::App* serve = app.add_subcommand("serve", "Run the trainyard server (ml v1 API).");
   server::ServeOptions serve_options;
@@ -278,6 +297,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return *rc;
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {
+    return *rc;
+  }
+  if (std::optional<int> rc = vertex.Run(env, user_args, out, err)) {
     return *rc;
   }
   if (std::optional<int> rc = local.Run(env, user_args, err)) {

@@ -2,6 +2,9 @@
 // process: arguments, output streams and environment are parameters, so tests can drive it.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -11,6 +14,7 @@
 #include "base/status.h"
 #include "catalog/catalog.h"
 #include "cli/environment.h"
+#include "cli/log_follower.h"
 #include "cli/rest_client.h"
 #include "cli/submit_flags.h"
 
@@ -53,6 +57,16 @@ struct ApiTarget {
 // or is empty.
 Result<RestOptions> RestOptionsFor(const ApiTarget& target);
 
+// The client for `target.server`, or nullopt after printing why there is none (as `command`).
+std::optional<RestClient> Connect(const ApiTarget& target, std::string_view command,
+                                  std::ostream& err);
+
+// A positive integer flag (`--limit`, `--page-size`), `absent` when not given; nullopt after
+// printing, as `command`, why `text` is not one.
+std::optional<std::int64_t> PositiveFlag(const std::optional<std::string>& text,
+                                         std::string_view flag, std::int64_t absent,
+                                         std::string_view command, std::ostream& err);
+
 // Flag text of the API verbs, checked by the verbs with gcloud's messages.
 struct ListFlags {
   std::optional<std::string> filter;
@@ -72,6 +86,20 @@ struct UpdateFlags {
   std::vector<std::string> remove_labels;
   bool clear_labels = false;
 };
+
+// What a `stream-logs` verb follows: the job's source on a connected client, the clauses that
+// select its entries, and whether rows have a trial column (log_query.h, job_log_stream.h).
+struct LogFollowing {
+  std::function<std::unique_ptr<FollowSource>(const RestClient&)> source;
+  std::vector<std::string> filters;
+  bool trial_column = true;
+};
+
+// Follows a job's logs to its end on `out` (a status line on `err` when `stderr_is_tty`), with
+// `flags`' polling interval and multi-line choice; messages as `command`.
+int RunLogStream(std::string_view command, const ApiTarget& target, const LogFollowing& following,
+                 const StreamLogsFlags& flags, bool stderr_is_tty, std::ostream& out,
+                 std::ostream& err);
 
 // The verbs; each returns the exit code and writes its result to `out`, problems to `err`.
 // `submit training` sends the job to `server` unless `dry_run`; with `--stream-logs` it then

@@ -30,7 +30,8 @@ constexpr std::string_view kUpdateCommand = "trainyard.jobs.update";
 constexpr std::string_view kExportCommand = "trainyard.jobs.export";
 constexpr std::int64_t kMaxPageSize = 100;  // the server's maximum (reference §1.6)
 
-// The client for `target.server`, or nullopt after printing why there is none.
+}  // namespace
+
 std::optional<RestClient> Connect(const ApiTarget& target, std::string_view command,
                                   std::ostream& err) {
   Result<RestOptions> options = RestOptionsFor(target);
@@ -46,23 +47,19 @@ std::optional<RestClient> Connect(const ApiTarget& target, std::string_view comm
   return *std::move(rest);
 }
 
-// A positive integer flag; nullopt after printing why `text` is not one.
 std::optional<std::int64_t> PositiveFlag(const std::optional<std::string>& text,
                                          std::string_view flag, std::int64_t absent,
-                                         std::ostream& err) {
+                                         std::string_view command, std::ostream& err) {
   if (!text) {
     return absent;
   }
   auto value = ParsePositiveInt(*text);
   if (!value.ok()) {
-    PrintError(err, kListCommand,
-               "argument " + std::string(flag) + ": " + value.status().message());
+    PrintError(err, command, "argument " + std::string(flag) + ": " + value.status().message());
     return std::nullopt;
   }
   return *value;
 }
-
-}  // namespace
 
 int RunExport(const ApiTarget& target, const std::string& job_id, const std::string& format,
               std::ostream& out, std::ostream& err) {
@@ -114,10 +111,11 @@ int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::s
 }
 
 int RunList(const ApiTarget& target, const ListFlags& flags, std::ostream& out, std::ostream& err) {
-  const std::optional<std::int64_t> limit =
-      PositiveFlag(flags.limit, "--limit", std::numeric_limits<std::int64_t>::max(), err);
+  const std::optional<std::int64_t> limit = PositiveFlag(
+      flags.limit, "--limit", std::numeric_limits<std::int64_t>::max(), kListCommand, err);
   const std::optional<std::int64_t> page_size =
-      limit ? PositiveFlag(flags.page_size, "--page-size", kMaxPageSize, err) : std::nullopt;
+      limit ? PositiveFlag(flags.page_size, "--page-size", kMaxPageSize, kListCommand, err)
+            : std::nullopt;
   if (!limit || !page_size) {
     return 1;
   }

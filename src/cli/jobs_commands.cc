@@ -6,6 +6,7 @@
 // to Cloud Storage; when an upload fails, nothing is submitted. With `--stream-logs`, the job's
 // logs follow on stderr until it ends (job_log_stream.h), then its final state on stdout, and the
 // exit status is 1 unless it SUCCEEDED, as in gcloud (jobs_util.SubmitTraining).
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -19,6 +20,7 @@
 #include "cli/error_output.h"
 #include "cli/job_log_stream.h"
 #include "cli/job_output.h"
+#include "cli/log_query.h"
 #include "cli/ml_client.h"
 #include "cli/request_body.h"
 #include "cli/request_builder.h"
@@ -85,8 +87,9 @@ std::string FollowUp(const std::string& job_id) {
 int StreamSubmittedJob(const RestClient& rest, const std::string& project,
                        const std::string& job_id, bool stderr_is_tty, std::ostream& out,
                        std::ostream& err) {
+  const std::unique_ptr<FollowSource> source = MlJobFollowSource(rest, project, job_id);
   auto followed = StreamJobLogs(
-      rest, {.project = project, .job_id = job_id, .status_line = stderr_is_tty}, err, err);
+      *source, {.filters = JobLogFilters(job_id, ""), .status_line = stderr_is_tty}, err, err);
   std::optional<model::Job> job;
   if (!followed.ok()) {
     err << "Polling logs failed:\n" << followed.status().ToString() << "\n\n" << FollowUp(job_id);

@@ -21,29 +21,22 @@ constexpr const char* kTokenFileHelp =
     "File holding the access token to send, for a server with --auth tokens (default: "
     "$TRAINYARD_TOKEN).";
 
-// `--server` and `--project`, the same on every verb that talks to the server.
-struct TargetFlags {
-  std::optional<std::string> server;
-  std::optional<std::string> project;
-  std::optional<std::string> token_file;
-  std::optional<std::string> ca_file;
-
-  void AddTo(CLI::App& command) {
-    AddValueFlag(command, "--server", server, kServerHelp);
-    AddValueFlag(command, "--project", project, kProjectHelp);
-    AddValueFlag(command, "--token-file", token_file, kTokenFileHelp);
-    AddValueFlag(command, "--ca-file", ca_file, kCaFileHelp);
-  }
-  ApiTarget Resolve(const Environment& env) const {
-    return {.server = ResolveServer(server, env),
-            .project = ResolveProject(project, env),
-            .token_file = token_file,
-            .token = env.token,
-            .ca_file = ca_file.value_or(env.ca_file.value_or(""))};
-  }
-};
-
 }  // namespace
+
+void TargetFlags::AddTo(CLI::App& command) {
+  AddValueFlag(command, "--server", server, kServerHelp);
+  AddValueFlag(command, "--project", project, kProjectHelp);
+  AddValueFlag(command, "--token-file", token_file, kTokenFileHelp);
+  AddValueFlag(command, "--ca-file", ca_file, kCaFileHelp);
+}
+
+ApiTarget TargetFlags::Resolve(const Environment& env) const {
+  return {.server = ResolveServer(server, env),
+          .project = ResolveProject(project, env),
+          .token_file = token_file,
+          .token = env.token,
+          .ca_file = ca_file.value_or(env.ca_file.value_or(""))};
+}
 
 struct JobsTree::Verbs {
   CLI::App* submit_training = nullptr;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "cli/commands.h"
 #include "cli/environment.h"
 
 namespace CLI {
@@ -16,6 +17,18 @@ class App;
 }  // namespace CLI
 
 namespace trainyard::cli {
+
+// `--server`, `--project`, `--token-file` and `--ca-file`, the same on every verb that talks to
+// the server.
+struct TargetFlags {
+  std::optional<std::string> server;
+  std::optional<std::string> project;
+  std::optional<std::string> token_file;
+  std::optional<std::string> ca_file;
+
+  void AddTo(CLI::App& command);
+  ApiTarget Resolve(const Environment& env) const;
+};
 
 class JobsTree {
  public:

@@ -168,11 +168,13 @@ std::string LocalLogDate(WallTime time) {
 }
 
 std::string FormatLogEntry(const ListedLogEntry& entry, bool allow_multiline,
-                           const LogDateFormatter& date) {
+                           const LogDateFormatter& date, bool trial_column) {
   const std::optional<WallTime> time = ParseTimestamp(entry.timestamp);
-  const std::string prefix =
-      fmt::format("{}\t{}\t{}\t{}\t", entry.severity, time ? date(*time) : std::string(),
-                  entry.task_name, entry.trial_id);
+  std::string prefix = fmt::format("{}\t{}\t{}\t", entry.severity,
+                                   time ? date(*time) : std::string(), entry.task_name);
+  if (trial_column) {
+    prefix += entry.trial_id + "\t";
+  }
   if (allow_multiline) {
     return prefix + entry.message + "\n";
   }

@@ -53,7 +53,9 @@ std::string LocalLogDate(WallTime time);
 
 // The rows of `entry`, each ending with "\n"; one row for the whole message when
 // `allow_multiline`. A timestamp that does not parse shows as "" (gcloud's `date()` default).
+// Without `trial_column` (Vertex AI's LOG_FORMAT, command_lib/ai/log_util.py) a row has no
+// trial_id column.
 std::string FormatLogEntry(const ListedLogEntry& entry, bool allow_multiline,
-                           const LogDateFormatter& date);
+                           const LogDateFormatter& date, bool trial_column = true);
 
 }  // namespace trainyard::cli

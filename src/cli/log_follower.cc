@@ -37,7 +37,7 @@ Status Poll(FollowSource& source, const std::vector<std::string>& filters, LogPo
 
 Result<FollowResult> FollowJobLogs(FollowSource& source, const Clock& clock,
                                    const FollowOptions& options, const FollowHandlers& handlers) {
-  const std::vector<std::string> filters = JobLogFilters(options.job_id, options.task_name);
+  const std::vector<std::string>& filters = options.filters;
   LogPosition position;
   while (true) {
     const WallTime now = clock.Now();

@@ -35,8 +35,9 @@ class FollowSource {
 };
 
 struct FollowOptions {
-  std::string job_id;
-  std::string task_name;  // only this task's entries; "" for all
+  // The clauses that select the job's entries (log_query.h: `JobLogFilters`,
+  // `VertexJobLogFilters`); each poll adds its bounds.
+  std::vector<std::string> filters;
   std::chrono::milliseconds polling_interval{1000};
   std::chrono::milliseconds lag{1000};  // gcloud waits 5 s
   bool watch_replicas = false;          // list the replicas every round (for a status line)

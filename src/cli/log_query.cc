@@ -16,6 +16,15 @@ std::vector<std::string> JobLogFilters(std::string_view job_id, std::string_view
   return filters;
 }
 
+std::vector<std::string> VertexJobLogFilters(std::string_view job_id, std::string_view task_name) {
+  std::vector<std::string> filters = {R"(resource.type="ml_job")",
+                                      fmt::format(R"(resource.labels.job_id="{}")", job_id)};
+  if (!task_name.empty()) {
+    filters.push_back(fmt::format(R"(resource.labels.task_name="{}")", task_name));
+  }
+  return filters;
+}
+
 bool LogPosition::Update(std::string_view timestamp, std::string_view insert_id) {
   if (timestamp < timestamp_) {
     return false;

@@ -1,9 +1,9 @@
 // How gcloud 528 asks the logging v2 API for one job's logs, byte for byte (reference §10.1;
-// command_lib/ml_engine/log_utils.py `LogFilters`, command_lib/logs/stream.py `LogPosition`):
-// the job's filter clauses, and the position in the log that bounds each poll from below. The
-// position compares the timestamp and insertId strings as bytes, exactly as gcloud does, so it
-// drops what it has already seen even when a poll returns it again.
-// Pure; `LogPosition` is a value (not thread-safe).
+// command_lib/ml_engine/log_utils.py `LogFilters`, command_lib/ai/log_util.py for Vertex AI,
+// command_lib/logs/stream.py `LogPosition`): the job's filter clauses, and the position in the log
+// that bounds each poll from below. The position compares the timestamp and insertId strings as
+// bytes, exactly as gcloud does, so it drops what it has already seen even when a poll returns it
+// again. Pure; `LogPosition` is a value (not thread-safe).
 #pragma once
 
 #include <optional>
@@ -20,6 +20,10 @@ inline constexpr std::string_view kLogStartTimestamp = "1970-01-01T01:00:00.0000
 
 // `LogFilters`: the resource types, the job, and, unless `task_name` is empty, the task.
 std::vector<std::string> JobLogFilters(std::string_view job_id, std::string_view task_name);
+
+// Vertex AI's `_LogFilters` (command_lib/ai/log_util.py): `resource.type="ml_job"`, the job's
+// numeric id, and, unless `task_name` is empty, `resource.labels.task_name` alone.
+std::vector<std::string> VertexJobLogFilters(std::string_view job_id, std::string_view task_name);
 
 // The newest entry read so far.
 class LogPosition {

@@ -1,9 +1,11 @@
-// The `jobs stream-logs` verb: the job's log entries, as gcloud 528 prints them (reference §10.3),
-// on stdout until the job has ended (job_log_stream.h). Unlike gcloud, which polls every 60 s
+// The `stream-logs` verbs (`jobs`, `ai custom-jobs`, `ai hp-tuning-jobs`): the job's log entries,
+// as gcloud 528 prints them (reference §10.3), on stdout until the job has ended
+// (job_log_stream.h). Unlike gcloud, which polls every 60 s
 // unless told otherwise and lags 5 s behind the clock, trainyard polls every second and lags 1 s.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -13,6 +15,7 @@
 #include "cli/error_output.h"
 #include "cli/flag_values.h"
 #include "cli/job_log_stream.h"
+#include "cli/log_query.h"
 #include "cli/rest_client.h"
 
 namespace trainyard::cli {
@@ -23,38 +26,32 @@ constexpr std::int64_t kMaxPollingIntervalSeconds = 86'400;
 
 }  // namespace
 
-int RunStreamLogs(const ApiTarget& target, const std::string& job_id, const StreamLogsFlags& flags,
-                  bool stderr_is_tty, std::ostream& out, std::ostream& err) {
+int RunLogStream(std::string_view command, const ApiTarget& target, const LogFollowing& following,
+                 const StreamLogsFlags& flags, bool stderr_is_tty, std::ostream& out,
+                 std::ostream& err) {
   std::int64_t interval_seconds = 1;
   if (flags.polling_interval) {
     auto parsed = ParsePositiveInt(*flags.polling_interval);
     if (!parsed.ok()) {
-      PrintError(err, kStreamLogsCommand,
-                 "argument --polling-interval: " + parsed.status().message());
+      PrintError(err, command, "argument --polling-interval: " + parsed.status().message());
       return 1;
     }
     interval_seconds = std::min(*parsed, kMaxPollingIntervalSeconds);
   }
-  Result<RestOptions> options = RestOptionsFor(target);
-  if (!options.ok()) {
-    PrintError(err, kStreamLogsCommand, options.status().message());
+  const std::optional<RestClient> rest = Connect(target, command, err);
+  if (!rest) {
     return 1;
   }
-  auto rest = RestClient::ForUrl(target.server, *options);
-  if (!rest.ok()) {
-    PrintError(err, kStreamLogsCommand, rest.status().message());
-    return 1;
-  }
-  auto followed = StreamJobLogs(*rest,
-                                {.project = target.project,
-                                 .job_id = job_id,
-                                 .task_name = flags.task_name.value_or(""),
+  const std::unique_ptr<FollowSource> source = following.source(*rest);
+  auto followed = StreamJobLogs(*source,
+                                {.filters = following.filters,
+                                 .trial_column = following.trial_column,
                                  .polling_interval = std::chrono::seconds(interval_seconds),
                                  .allow_multiline = flags.allow_multiline_logs,
                                  .status_line = stderr_is_tty},
                                 out, err);
   if (!followed.ok()) {
-    PrintApiError(err, kStreamLogsCommand, followed.status());
+    PrintApiError(err, command, followed.status());
     return 1;
   }
   if (followed->end == FollowEnd::kInterrupted) {
@@ -62,6 +59,16 @@ int RunStreamLogs(const ApiTarget& target, const std::string& job_id, const Stre
     return 130;                                             // as a shell shows a SIGINT death
   }
   return 0;
+}
+
+int RunStreamLogs(const ApiTarget& target, const std::string& job_id, const StreamLogsFlags& flags,
+                  bool stderr_is_tty, std::ostream& out, std::ostream& err) {
+  const LogFollowing following{
+      .source =
+          [&](const RestClient& rest) { return MlJobFollowSource(rest, target.project, job_id); },
+      .filters = JobLogFilters(job_id, flags.task_name.value_or("")),
+  };
+  return RunLogStream(kStreamLogsCommand, target, following, flags, stderr_is_tty, out, err);
 }
 
 }  // namespace trainyard::cli

@@ -195,7 +195,41 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"CancelTakesNoUserArgs",
                   {"jobs", "cancel", "j", "--", "x"},
                   2,
-                  "ERROR: (trainyard.jobs.cancel) unrecognized arguments after `--`\n"}),
+                  "ERROR: (trainyard.jobs.cancel) unrecognized arguments after `--`\n"},
+        // `--flag=` is an empty value (here an empty first pool), not the next word.
+        UsageCase{
+            "VertexEmptyFirstPool",
+            {"ai", "custom-jobs", "create", "--region", "r", "--display-name", "x",
+             "--worker-pool-spec=", "--worker-pool-spec=machine-type=a,container-image-uri=b"},
+            1,
+            "ERROR: (trainyard.ai.custom-jobs.create) Invalid value for "
+            "[--worker-pool-spec]: Empty value is not allowed for the first "
+            "`--worker-pool-spec` flag.\n"},
+        UsageCase{"VertexDescribeNeedsARegion",
+                  {"ai", "custom-jobs", "describe", "123"},
+                  1,
+                  "ERROR: (trainyard.ai.custom-jobs.describe) Error parsing [custom_job].\nThe "
+                  "[custom job] resource is not properly specified.\nFailed to find attribute "
+                  "[region]. The attribute can be set in the following ways: \n- provide the "
+                  "argument `--region` on the command line\n- set the environment variable "
+                  "`TRAINYARD_REGION`\n"},
+        UsageCase{"VertexListLimitZero",
+                  {"ai", "hp-tuning-jobs", "list", "--region", "r", "--limit", "0"},
+                  1,
+                  "ERROR: (trainyard.ai.hp-tuning-jobs.list) argument --limit: Value must be "
+                  "greater than or equal to 1; received: 0\n"},
+        UsageCase{"VertexStreamLogsPollingIntervalZero",
+                  {"ai", "hp-tuning-jobs", "stream-logs", "1", "--region", "r",
+                   "--polling-interval", "0"},
+                  1,
+                  "ERROR: (trainyard.ai.hp-tuning-jobs.stream-logs) argument --polling-interval: "
+                  "Value must be greater than or equal to 1; received: 0\n"},
+        UsageCase{"VertexCreateTakesNoUserArgs",
+                  {"ai", "hp-tuning-jobs", "create", "--display-name", "h", "--config", "c.yaml",
+                   "--", "x"},
+                  2,
+                  "ERROR: (trainyard.ai.hp-tuning-jobs.create) unrecognized arguments after "
+                  "`--`\n"}),
     [](const auto& tc) { return tc.param.name; });
 
 TEST(SubmitTraining, AsyncIsAcceptedWithADeprecationWarning) {

@@ -167,6 +167,19 @@ TEST(FormatLogEntry, ATimestampThatDoesNotParseShowsEmpty) {
   EXPECT_EQ(FormatLogEntry(entry, false, UtcDate), "INFO\t\tmaster-replica-0\t\tm\n");
 }
 
+// Vertex AI's LOG_FORMAT (command_lib/ai/log_util.py) has no trial_id column.
+TEST(FormatLogEntry, VertexRowsHaveNoTrialColumn) {
+  const ListedLogEntry entry{.timestamp = "2026-11-21T09:35:01.760285Z",
+                             .insert_id = "1",
+                             .severity = "INFO",
+                             .task_name = "workerpool0-0",
+                             .trial_id = "3",
+                             .message = "a\nb"};
+  EXPECT_EQ(FormatLogEntry(entry, false, UtcDate, /*trial_column=*/false),
+            "INFO\t2026-11-21 09:35:01 +0000\tworkerpool0-0\ta\n"
+            "INFO\t2026-11-21 09:35:01 +0000\tworkerpool0-0\tb\n");
+}
+
 TEST(FormatLogEntry, ShowsTheTimeInTheFormattersZoneToTheSecond) {
   const ListedLogEntry entry{.timestamp = "2026-11-21T23:59:59.999999999Z",
                              .insert_id = "1",

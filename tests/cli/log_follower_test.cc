@@ -92,7 +92,8 @@ class LogFollowerTest : public ::testing::Test {
     return LogUpperBound(start_ + after - std::chrono::seconds(1));
   }
 
-  Result<FollowResult> Follow(const FollowOptions& options = {.job_id = "job_1"}) {
+  Result<FollowResult> Follow(const FollowOptions& options = {
+                                  .filters = JobLogFilters("job_1", "")}) {
     const FollowHandlers handlers{
         .entry = [this](const ListedLogEntry& entry) { messages_.push_back(entry.message); },
         .progress = [this](const FollowProgress& progress) { progress_.push_back(progress); },
@@ -167,8 +168,7 @@ TEST_F(LogFollowerTest, AJobAlreadyOverIsReadInOneRoundWithoutUpperBound) {
 
 TEST_F(LogFollowerTest, ATaskNameAndALagShapeTheFilter) {
   source_.jobs = {Running(), Ended()};
-  auto result = Follow({.job_id = "job_1",
-                        .task_name = "worker-replica-1",
+  auto result = Follow({.filters = JobLogFilters("job_1", "worker-replica-1"),
                         .polling_interval = std::chrono::seconds(60),
                         .lag = std::chrono::seconds(5)});
   ASSERT_TRUE(result.ok()) << result.status().ToString();
@@ -223,7 +223,7 @@ TEST_F(LogFollowerTest, WatchedReplicasComeWithTheProgressOfARunningJob) {
   source_.jobs = {Running(), Ended()};
   source_.replicas =
       std::vector<ReplicaStatus>{{"master-replica-0", "RUNNING"}, {"worker-replica-0", "STARTING"}};
-  auto result = Follow({.job_id = "job_1", .watch_replicas = true});
+  auto result = Follow({.filters = JobLogFilters("job_1", ""), .watch_replicas = true});
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   ASSERT_EQ(progress_.size(), 2u);
   EXPECT_EQ(progress_[0].replicas.size(), 2u);
@@ -235,7 +235,7 @@ TEST_F(LogFollowerTest, WatchedReplicasComeWithTheProgressOfARunningJob) {
 TEST_F(LogFollowerTest, AReplicaListingThatFailsOnlyLeavesTheReplicasOut) {
   source_.jobs = {Running(), Ended()};
   source_.replicas = Status::NotFound("no such endpoint");
-  auto result = Follow({.job_id = "job_1", .watch_replicas = true});
+  auto result = Follow({.filters = JobLogFilters("job_1", ""), .watch_replicas = true});
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   ASSERT_EQ(progress_.size(), 2u);
   EXPECT_THAT(progress_[0].replicas, IsEmpty());

@@ -50,6 +50,16 @@ INSTANTIATE_TEST_SUITE_P(
                     R"((resource.labels.task_name="x y" OR labels.task_name="x y"))"}),
     [](const auto& tc) { return tc.param.name; });
 
+// command_lib/ai/log_util.py `_LogFilters`: no cloudml_job alternative, and the task only as a
+// resource label.
+TEST(VertexJobLogFilters, AreGcloudsClauses) {
+  EXPECT_EQ(fmt::format("{}", fmt::join(VertexJobLogFilters("123", ""), " AND ")),
+            R"(resource.type="ml_job" AND resource.labels.job_id="123")");
+  EXPECT_EQ(fmt::format("{}", fmt::join(VertexJobLogFilters("123", "workerpool1-0"), " AND ")),
+            R"(resource.type="ml_job" AND resource.labels.job_id="123" AND )"
+            R"(resource.labels.task_name="workerpool1-0")");
+}
+
 TEST(LogPosition, StartsAtGcloudsUnixZero) {
   EXPECT_EQ(LogPosition().LowerBound(), R"(timestamp>="1970-01-01T01:00:00.000000000Z")");
 }

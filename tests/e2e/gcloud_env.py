@@ -68,12 +68,12 @@ def backend_setup(tmp):
 
 
 def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=None,
-                       token_file=None, ca_file=None):
+                       token_file=None, ca_file=None, aiplatform_url=None):
     """An environment whose CLOUDSDK_CONFIG is a private configuration at `config_dir`.
 
     The configuration (reference §1.1 and §15) points the ml API at `url` (which ends with "/"),
     storage at `storage_url` (default `url + "storage/v1/"`) and, when given, logging at
-    `logging_url`; it sends no credentials (or, with `token_file`, the token in that file:
+    `logging_url`, and Vertex AI (`aiplatform`) at `aiplatform_url`; it sends no credentials (or, with `token_file`, the token in that file:
     `auth/access_token_file`, issue #17; an https server's CA in `ca_file`:
     `core/custom_ca_certs_file`), reports no usage and checks for no update. The file is
     written directly: six `gcloud config set` calls would cost about ten seconds.
@@ -89,6 +89,8 @@ def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=N
         sections["core"]["custom_ca_certs_file"] = ca_file
     if logging_url:
         sections["api_endpoint_overrides"]["logging"] = logging_url
+    if aiplatform_url:
+        sections["api_endpoint_overrides"]["aiplatform"] = aiplatform_url
     os.makedirs(os.path.join(config_dir, "configurations"), exist_ok=True)
     with open(os.path.join(config_dir, "active_config"), "w", encoding="utf-8") as f:
         f.write("default")

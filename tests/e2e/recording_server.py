@@ -22,6 +22,12 @@ import urllib.parse
 
 _JOBS_PATH = re.compile(r"^/v1/projects/(?P<project>[^/]+)/jobs$")
 _UPLOAD_PATH = re.compile(r"^/upload/storage/v1/b/(?P<bucket>[^/]+)/o$")
+# Vertex AI's custom and hyperparameter tuning jobs (v1 and v1beta1): a collection, one job, or
+# one job's `:cancel`.
+_VERTEX_PATH = re.compile(
+    r"^/(?P<version>v1|v1beta1)/(?P<parent>projects/[^/]+/locations/[^/]+)/"
+    r"(?P<kind>customJobs|hyperparameterTuningJobs)(?:/(?P<id>[^/:]+))?(?P<cancel>:cancel)?$")
+VERTEX_JOB_ID = "123"  # the id of every Vertex job the server creates
 
 
 def _parse_multipart(content_type, body):
@@ -101,8 +107,41 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             job["etag"] = base64.b64encode(b"\x01\x02\x03\x04\x05\x06\x07\x08").decode()
             self._reply(200, job)
             return
+        vertex = _VERTEX_PATH.match(url.path)
+        if vertex:
+            self._reply(200, self._vertex_answer(vertex, entry["body"]))
+            return
+        if self.command == "POST" and url.path == "/v2/entries:list":
+            self._reply(200, {})
+            return
         self._reply(404, {"error": {"code": 404, "message": "not recorded: " + url.path,
                                     "status": "NOT_FOUND"}})
+
+    def _vertex_answer(self, match, body):
+        """A create echoes the job as created (id VERTEX_JOB_ID, JOB_STATE_PENDING); a get
+        answers the last job created of that kind, ended; a list, that job; a cancel, {}."""
+        kind = match.group("kind")
+        if match.group("cancel"):
+            return {}
+        if self.command == "POST" and not match.group("id"):
+            job = dict(body or {})
+            job["name"] = "%s/%s/%s" % (match.group("parent"), kind, VERTEX_JOB_ID)
+            job["state"] = "JOB_STATE_PENDING"
+            job["createTime"] = "2024-01-01T00:00:00.123456Z"
+            job["updateTime"] = "2024-01-01T00:00:00.123456Z"
+            with self.server.lock:
+                self.server.vertex_jobs[kind] = job
+            return job
+        with self.server.lock:
+            job = dict(self.server.vertex_jobs.get(kind) or {
+                "name": "%s/%s/%s" % (match.group("parent"), kind, VERTEX_JOB_ID),
+                "displayName": "recorded", "createTime": "2024-01-01T00:00:00.123456Z"})
+        job["state"] = "JOB_STATE_SUCCEEDED"
+        job["startTime"] = "2024-01-01T00:00:01Z"
+        job["endTime"] = "2024-01-01T00:00:02Z"
+        if match.group("id"):
+            return job
+        return {kind: [job]}
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _handle
 
@@ -114,6 +153,7 @@ class RecordingServer:
         self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.record_path = record_path
         self._httpd.lock = threading.Lock()
+        self._httpd.vertex_jobs = {}
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
