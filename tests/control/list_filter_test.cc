@@ -165,3 +165,53 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace trainyard::control
+
+namespace trainyard::control {
+namespace {
+
+// Vertex AI's dialect (customJobs.list): snake_case fields and JOB_STATE_* names.
+TEST(VertexListFilterTest, FieldsAndStatesAreVertexs) {
+  model::Job job;
+  job.job_id = "1234";
+  job.state = model::JobState::kPreparing;
+  job.create_time = WallTime(std::chrono::seconds(1'700'000'000));
+  job.labels = {{"team", "vision"}};
+  job.extras.emplace().vertex = model::VertexResource{.kind = "CustomJob",
+                                                      .location = "us-central1",
+                                                      .display_name = "nightly-run",
+                                                      .document = "{}",
+                                                      .base_output_directory = ""};
+  const struct {
+    std::string_view filter;
+    bool matches;
+  } cases[] = {
+      {"state=JOB_STATE_PENDING", true},
+      {"state=job_state_pending", true},
+      {"state!=JOB_STATE_PENDING", false},
+      {"display_name=\"nightly-run\"", true},
+      {"display_name:nightly*", true},
+      {"display_name=other", false},
+      {"labels.team=vision AND create_time>\"2023-01-01T00:00:00Z\"", true},
+      {"labels.team=nlp OR state=JOB_STATE_RUNNING", false},
+  };
+  for (const auto& c : cases) {
+    Result<ListFilter> filter = ListFilter::Parse(c.filter, FilterDialect::kVertex);
+    ASSERT_TRUE(filter.ok()) << c.filter << ": " << filter.status().ToString();
+    EXPECT_EQ(filter->Matches(job), c.matches) << c.filter;
+  }
+}
+
+TEST(VertexListFilterTest, MlV1NamesAreRefusedSayingWhatIsKnown) {
+  for (std::string_view text : {"state=PREPARING", "jobId=x", "displayName=x"}) {
+    Result<ListFilter> filter = ListFilter::Parse(text, FilterDialect::kVertex);
+    ASSERT_FALSE(filter.ok()) << text;
+    EXPECT_EQ(filter.status().code(), Code::kInvalidArgument);
+  }
+  Result<ListFilter> filter = ListFilter::Parse("state=PREPARING", FilterDialect::kVertex);
+  EXPECT_NE(filter.status().ToString().find("JOB_STATE_PENDING"), std::string::npos)
+      << filter.status().ToString();
+  EXPECT_TRUE(ListFilter::Parse("state=PREPARING").ok());  // ml v1 keeps its own
+}
+
+}  // namespace
+}  // namespace trainyard::control
