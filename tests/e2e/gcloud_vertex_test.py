@@ -18,6 +18,7 @@ from gcloud's output. Usage: gcloud_vertex_test.py --trainyard PATH [unittest ar
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -115,6 +116,7 @@ class VertexTest(gcloud_env.ServerTestCase):
         try:
             cls.stage_package()
             cls.jobs = {}
+            cls.logs = {}
             cls.jobs["pools"] = cls.create_custom(
                 "pools", pool(python_module="vertex_probe.task", executor_image_uri=EXECUTOR),
                 pool(2, python_module="vertex_probe.task", executor_image_uri=EXECUTOR),
@@ -160,11 +162,12 @@ class VertexTest(gcloud_env.ServerTestCase):
 
     @classmethod
     def created_id(cls, run):
-        """The numeric id in gcloud's "CustomJob [projects/…/customJobs/ID] is submitted"."""
-        for word in (run.out + run.err).split():
-            if "/locations/%s/" % REGION in word:
-                return word.strip("[].").rsplit("/", 1)[1]
-        raise AssertionError("no job name in %r" % run)
+        """The numeric id in gcloud's "CustomJob [projects/…/customJobs/ID] is submitted" or
+        "Hyperparameter tuning job [ID] submitted"."""
+        match = re.search(r"\[(?:projects/\S+/)?(\d+)\]", run.out + run.err)
+        if not match:
+            raise AssertionError("no job name in %r" % run)
+        return match.group(1)
 
     @classmethod
     def create_custom(cls, name, *flags):
@@ -197,15 +200,19 @@ class VertexTest(gcloud_env.ServerTestCase):
         run = self.must("ai", kind, "describe", job_id, "--region", REGION, "--format=json")
         return json.loads(run.out)
 
-    def log_lines(self, job_id):
-        """(task, text) of every entry `gcloud ai custom-jobs stream-logs` prints."""
-        run = self.must("ai", "custom-jobs", "stream-logs", job_id, "--region", REGION)
-        lines = []
-        for line in run.out.splitlines():
-            parts = line.split("\t")
-            if len(parts) >= 4:
-                lines.append((parts[2], parts[3]))
-        return lines
+    def log_lines(self, job_id, kind="custom-jobs"):
+        """(task, text) of every entry `gcloud ai <kind> stream-logs` prints for an ended job
+        (read once per job)."""
+        if job_id not in self.logs:
+            run = self.must("ai", kind, "stream-logs", job_id, "--region", REGION,
+                            "--polling-interval", "1")
+            lines = []
+            for line in run.out.splitlines():
+                parts = line.split("\t")
+                if len(parts) >= 4:
+                    lines.append((parts[2], parts[3]))
+            self.logs[job_id] = lines
+        return self.logs[job_id]
 
     def values(self, job_id, key):
         """{task: value} of the probe's `KEY value` lines."""
@@ -298,7 +305,7 @@ class VertexTest(gcloud_env.ServerTestCase):
             measured = trial["finalMeasurement"]["metrics"][0]
             self.assertEqual(measured["metricId"], "accuracy")
             self.assertAlmostEqual(measured["value"], 1 - abs(lr - 0.01), places=4)
-        dirs = {text for task, text in self.log_lines(job_id)
+        dirs = {text for task, text in self.log_lines(job_id, kind="hp-tuning-jobs")
                 if text.startswith("AIP_MODEL_DIR ")}
         self.assertEqual(dirs, {"AIP_MODEL_DIR gs://%s/study/%d/model/" % (BUCKET, trial)
                                 for trial in (1, 2, 3)})
@@ -334,7 +341,7 @@ class VertexTest(gcloud_env.ServerTestCase):
              REGION, "jobSpec.workerPoolSpecs[0].machineSpec.acceleratorCount"),
             ("workerPoolSpecs:\n  - machineSpec: {machineType: n1-standard-4}\n"
              "    replicaCount: 1\n    containerSpec: {imageUri: x}\n",
-             "mars-west1", "unknown region 'mars-west1'"),
+             "africa-south1", "unknown region 'africa-south1'"),  # gcloud's, not trainyard's
         ]
         for index, (spec, region, expected) in enumerate(cases):
             run = self.gcloud("ai", "custom-jobs", "create", "--region", region,
