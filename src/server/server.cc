@@ -18,8 +18,8 @@
 #include "server/router.h"
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
-#include "server/vertex_api.h"
 #include "server/trainyard_v1_caller.h"
+#include "server/vertex_api.h"
 
 namespace trainyard::server {
 namespace {
