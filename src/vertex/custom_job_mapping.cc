@@ -329,7 +329,7 @@ std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path
   }};
   for (std::size_t i = 0; i < kPools.size(); ++i) {
     const PoolRole& role = kPools[i];
-    const std::string pool = PoolPath(spec_path, i);
+    std::string pool = PoolPath(spec_path, i);
     if (field == role.type_field) {
       return pool + ".machineSpec.machineType";
     }
