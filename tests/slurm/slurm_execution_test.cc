@@ -224,12 +224,33 @@ TEST_F(SlurmExecutionTest, ContainerReplicasRunInsideTheSlurmTasks) {
            {"workerCount", "1"},
            {"parameterServerType", "n1-standard-4"},
            {"parameterServerCount", "1"}};
+  // Each replica prints, then the replicas meet (the others listen at their TF_CONFIG ports until
+  // the master has connected): the master's exit ends the job, and must not cut a peer's output.
+  constexpr std::string_view kScript = R"(import json, os, socket, time
+c = json.loads(os.environ['TF_CONFIG'])
+t = c['task']
+print('task', t['type'], t['index'], 'in container', os.path.exists('/run/.containerenv'), flush=True)
+port = lambda a: int(a.rsplit(':', 1)[1])
+host = lambda a: a.rsplit(':', 1)[0]
+if t['type'] in ('chief', 'master'):
+    for kind, addresses in c['cluster'].items():
+        for a in addresses if kind not in ('chief', 'master') else []:
+            deadline = time.time() + 120
+            while True:
+                try:
+                    socket.create_connection((host(a), port(a)), 5).close()
+                    break
+                except OSError:
+                    if time.time() > deadline:
+                        raise
+                    time.sleep(0.2)
+else:
+    s = socket.create_server(('', port(c['cluster'][t['type']][t['index']])))
+    s.settimeout(120)
+    s.accept()
+)";
   input["masterConfig"] = {{"imageUri", kBaseImage},
-                           {"containerCommand",
-                            {"python3", "-c",
-                             "import json, os; t = json.loads(os.environ['TF_CONFIG'])['task']; "
-                             "print('task', t['type'], t['index'], 'in container', "
-                             "os.path.exists('/run/.containerenv'))"}}};
+                           {"containerCommand", {"python3", "-c", std::string(kScript)}}};
   server_->Submit(job);
   const nlohmann::json done = server_->WaitForState("image_1");
   ASSERT_EQ(done["state"], "SUCCEEDED") << done.dump() << Files("image_1");
