@@ -60,11 +60,11 @@ ctest --preset asan -L 'unit|integration' -j "$jobs"
 step "fuzz targets (${fuzz_seconds}s each)"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j "$jobs" --target json_codec_fuzz config_file_fuzz log_filter_fuzz \
-  hostlist_fuzz slurm_status_fuzz tfjob_fuzz access_fuzz http_parsers_fuzz
+  hostlist_fuzz slurm_status_fuzz tfjob_fuzz access_fuzz http_parsers_fuzz vertex_fuzz
 for triple in json:json_codec_fuzz:model yaml:config_file_fuzz:model \
     logfilter:log_filter_fuzz:log_filter hostlist:hostlist_fuzz:hostlist \
     slurm_status:slurm_status_fuzz:slurm_status tfjob:tfjob_fuzz:tfjob \
-    access:access_fuzz:access http:http_parsers_fuzz:http; do
+    access:access_fuzz:access http:http_parsers_fuzz:http vertex:vertex_fuzz:vertex; do
   IFS=: read -r corpus target dict <<<"$triple"
   mkdir -p "build/fuzz/corpus/$corpus"
   echo "$target: ${fuzz_seconds}s"
