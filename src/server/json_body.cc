@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,20 @@ Status CheckEmptyMessage(const HttpRequest& request, std::string_view message) {
                                  item.key(), message)});
   }
   return unknown.empty() ? Status() : Status::InvalidArgument(std::move(unknown));
+}
+
+Result<int> ParsePageSize(const std::string* text) {
+  if (text == nullptr || text->empty()) {
+    return 0;
+  }
+  int value = 0;
+  const char* end = text->data() + text->size();
+  const auto [ptr, ec] = std::from_chars(text->data(), end, value);
+  if (ec != std::errc() || ptr != end) {
+    return Status::InvalidArgument(std::vector<FieldViolation>{
+        {"pageSize", fmt::format("\"{}\" is not a 32-bit integer.", text->substr(0, 100))}});
+  }
+  return value;
 }
 
 }  // namespace trainyard::server

@@ -48,21 +48,6 @@ HttpResponse GetJob(const JobController& controller, const RoutedRequest& reques
   return JobResponse(controller.Get(request.Param("project"), request.Param("jobId")));
 }
 
-// `pageSize` is an int32 in decimal.
-Result<int> ParsePageSize(const std::string* text) {
-  if (text == nullptr || text->empty()) {
-    return 0;
-  }
-  int value = 0;
-  const char* end = text->data() + text->size();
-  const auto [ptr, ec] = std::from_chars(text->data(), end, value);
-  if (ec != std::errc() || ptr != end) {
-    return Status::InvalidArgument(std::vector<FieldViolation>{
-        {"pageSize", fmt::format("\"{}\" is not a 32-bit integer.", text->substr(0, 100))}});
-  }
-  return value;
-}
-
 HttpResponse ListJobs(const JobController& controller, const RoutedRequest& request) {
   auto page_size = ParsePageSize(request.Query("pageSize"));
   if (!page_size.ok()) {

@@ -10,7 +10,6 @@
 #include "base/random.h"
 #include "server/json_body.h"
 #include "server/rpc_error.h"
-#include "server/vertex_api.h"
 #include "server/vertex_internal.h"
 #include "validate/validate.h"
 #include "vertex/custom_job_mapping.h"
@@ -49,21 +48,6 @@ Status NotFound(std::string_view kind, const RoutedRequest& request) {
   return Status::NotFound(fmt::format("The {} projects/{}/locations/{}/{}/{} does not exist.", kind,
                                       request.Param("project"), request.Param("location"),
                                       vertex::CollectionOf(kind), request.Param("jobId")));
-}
-
-// `pageSize` is an int32 in decimal.
-Result<int> ParsePageSize(const std::string* text) {
-  if (text == nullptr || text->empty()) {
-    return 0;
-  }
-  int value = 0;
-  const char* end = text->data() + text->size();
-  const auto [ptr, ec] = std::from_chars(text->data(), end, value);
-  if (ec != std::errc() || ptr != end) {
-    return Status::InvalidArgument(std::vector<FieldViolation>{
-        {"pageSize", fmt::format("\"{}\" is not a 32-bit integer.", text->substr(0, 100))}});
-  }
-  return value;
 }
 
 }  // namespace
@@ -163,16 +147,3 @@ HttpResponse CancelJob(control::JobController& controller, const RoutedRequest& 
 }
 
 }  // namespace trainyard::server::vertex_internal
-
-namespace trainyard::server {
-
-void AddVertexRoutes(Router& router, control::JobController& controller,
-                     const catalog::Catalog& catalog, VertexOptions options) {
-  if (options.host_python_prefixes.empty()) {
-    options.host_python_prefixes = vertex::DefaultHostPythonPrefixes();
-  }
-  AddVertexCustomJobRoutes(router, controller, catalog, options);
-  AddVertexTuningJobRoutes(router, controller, catalog, options);
-}
-
-}  // namespace trainyard::server

@@ -47,15 +47,3 @@ HttpResponse CancelJob(control::JobController& controller, const RoutedRequest& 
 HttpResponse JsonAnswer(const nlohmann::ordered_json& value);
 
 }  // namespace trainyard::server::vertex_internal
-
-namespace trainyard::server {
-
-struct VertexOptions;
-
-// The routes of each resource (vertex_custom_jobs.cc, vertex_tuning_jobs.cc).
-void AddVertexCustomJobRoutes(Router& router, control::JobController& controller,
-                              const catalog::Catalog& catalog, const VertexOptions& options);
-void AddVertexTuningJobRoutes(Router& router, control::JobController& controller,
-                              const catalog::Catalog& catalog, const VertexOptions& options);
-
-}  // namespace trainyard::server

@@ -1,0 +1,190 @@
+// The routes of both Vertex AI resources. CustomJob and HyperparameterTuningJob differ only in
+// how a create body is decoded, checked and mapped, and how a stored job is shown; the
+// `Resource` rows say so, and one set of handlers serves both.
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "server/json_body.h"
+#include "server/rpc_error.h"
+#include "server/vertex_api.h"
+#include "server/vertex_internal.h"
+#include "vertex/custom_job.h"
+#include "vertex/custom_job_mapping.h"
+#include "vertex/tuning_job.h"
+#include "vertex/vertex_json.h"
+
+namespace trainyard::server {
+namespace {
+
+using nlohmann::ordered_json;
+using vertex_internal::JsonAnswer;
+
+// The engine job to submit under a given id.
+using JobBuilder = std::function<model::Job(const std::string& id)>;
+
+struct Resource {
+  std::string_view kind;        // "CustomJob"
+  std::string_view collection;  // "customJobs": the path and the list's key
+  std::string_view spec_path;   // where the cluster's violations are reported ("jobSpec")
+  // Decodes and checks a create body for `context` (its document and id still unset).
+  Result<JobBuilder> (*prepare)(std::string_view body, vertex::MappingContext context);
+  ordered_json (*encode)(std::string_view project, const model::Job& job);
+};
+
+// The members of the request that the resource keeps and echoes as its spec. A CustomJob keeps
+// its jobSpec (the object itself); a tuning job the study, the trial spec and the counts.
+std::string SpecDocument(std::string_view body, std::span<const char* const> members, bool unwrap) {
+  const ordered_json value = ordered_json::parse(body, nullptr, false);
+  ordered_json document = ordered_json::object();
+  for (const char* member : members) {
+    const auto it = value.is_object() ? value.find(member) : value.end();
+    if (it == value.end() || it->is_null()) {
+      continue;
+    }
+    if (unwrap) {
+      document = it->is_object() ? *it : ordered_json::object();
+    } else {
+      document[member] = *it;
+    }
+  }
+  return document.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
+}
+
+JobBuilder Builder(vertex::MappingContext context, auto job) {
+  return [context = std::move(context), job = std::move(job)](const std::string& id) {
+    vertex::MappingContext with_id = context;
+    with_id.job_id = id;
+    return vertex::ToJob(job, with_id);
+  };
+}
+
+Result<JobBuilder> PrepareCustomJob(std::string_view body, vertex::MappingContext context) {
+  Result<vertex::CustomJob> job = vertex::DecodeCustomJob(body);
+  if (!job.ok()) {
+    return job.status();
+  }
+  static constexpr const char* kMembers[] = {"jobSpec"};
+  context.document = SpecDocument(body, kMembers, /*unwrap=*/true);
+  std::vector<FieldViolation> violations = vertex::ValidateDisplayName(job->display_name);
+  for (FieldViolation& violation : vertex::ValidateJobSpec(job->job_spec, "jobSpec", context)) {
+    violations.push_back(std::move(violation));
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  return Builder(std::move(context), *std::move(job));
+}
+
+Result<JobBuilder> PrepareTuningJob(std::string_view body, vertex::MappingContext context) {
+  Result<vertex::TuningJob> job = vertex::DecodeTuningJob(body);
+  if (!job.ok()) {
+    return job.status();
+  }
+  static constexpr const char* kMembers[] = {"studySpec", "maxTrialCount", "parallelTrialCount",
+                                             "maxFailedTrialCount", "trialJobSpec"};
+  context.document = SpecDocument(body, kMembers, /*unwrap=*/false);
+  std::vector<FieldViolation> violations = vertex::ValidateTuningJob(*job, context);
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  return Builder(std::move(context), *std::move(job));
+}
+
+constexpr Resource kResources[] = {
+    {vertex::kCustomJobKind, "customJobs", "jobSpec", PrepareCustomJob, vertex::EncodeCustomJob},
+    {vertex::kTuningJobKind, "hyperparameterTuningJobs", "trialJobSpec", PrepareTuningJob,
+     vertex::EncodeTuningJob},
+};
+
+struct Context {
+  control::JobController* controller;
+  const catalog::Catalog* catalog;
+  VertexOptions options;
+};
+
+HttpResponse Create(const Context& context, const Resource& resource,
+                    const RoutedRequest& request) {
+  Status status = CheckJsonBody(request.http);
+  if (!status.ok()) {
+    return ErrorResponse(status);
+  }
+  Result<JobBuilder> build = resource.prepare(
+      request.http.body,
+      vertex::MappingContext{.job_id = {},
+                             .kind = std::string(resource.kind),
+                             .location = request.Param("location"),
+                             .document = {},
+                             .host_python_prefixes = context.options.host_python_prefixes,
+                             .catalog = context.catalog});
+  if (!build.ok()) {
+    return ErrorResponse(build.status());
+  }
+  const std::string& project = request.Param("project");
+  Result<model::Job> submitted =
+      vertex_internal::SubmitWithNewId(*context.controller, project, resource.spec_path, *build);
+  if (!submitted.ok()) {
+    return ErrorResponse(submitted.status());
+  }
+  return JsonAnswer(resource.encode(project, *submitted));
+}
+
+HttpResponse Get(const Context& context, const Resource& resource, const RoutedRequest& request) {
+  Result<model::Job> job = vertex_internal::FindJob(*context.controller, request, resource.kind);
+  if (!job.ok()) {
+    return ErrorResponse(job.status());
+  }
+  return JsonAnswer(resource.encode(request.Param("project"), *job));
+}
+
+void AddResourceRoutes(Router& router, const std::shared_ptr<const Context>& context,
+                       const Resource& resource) {
+  const std::string name = "aiplatform." + std::string(resource.collection);
+  for (const std::string_view version : vertex_internal::kVersions) {
+    const std::string jobs = vertex_internal::CollectionPattern(version, resource.collection);
+    const std::string job = jobs + "/{jobId}";
+    const Resource* r = &resource;
+    router.Add({"POST", jobs, name + ".create", {}, [context, r](const RoutedRequest& request) {
+                  return Create(*context, *r, request);
+                }});
+    router.Add({"GET",
+                jobs,
+                name + ".list",
+                {"pageSize", "pageToken", "filter", "readMask"},
+                [context, r](const RoutedRequest& request) {
+                  return vertex_internal::ListJobs(*context->controller, request, r->kind,
+                                                   r->collection,
+                                                   [&request, r](const model::Job& j) {
+                                                     return r->encode(request.Param("project"), j);
+                                                   });
+                }});
+    router.Add({"GET", job, name + ".get", {}, [context, r](const RoutedRequest& request) {
+                  return Get(*context, *r, request);
+                }});
+    router.Add(
+        {"POST", job + ":cancel", name + ".cancel", {}, [context, r](const RoutedRequest& request) {
+           return vertex_internal::CancelJob(*context->controller, request, r->kind);
+         }});
+  }
+}
+
+}  // namespace
+
+void AddVertexRoutes(Router& router, control::JobController& controller,
+                     const catalog::Catalog& catalog, VertexOptions options) {
+  if (options.host_python_prefixes.empty()) {
+    options.host_python_prefixes = vertex::DefaultHostPythonPrefixes();
+  }
+  const auto context =
+      std::make_shared<const Context>(Context{&controller, &catalog, std::move(options)});
+  for (const Resource& resource : kResources) {
+    AddResourceRoutes(router, context, resource);
+  }
+}
+
+}  // namespace trainyard::server
