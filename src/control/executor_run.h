@@ -16,8 +16,8 @@
 #include "plan/replicas.h"
 #include "run/launcher.h"
 #include "sched/placement.h"
+#include "tuning/conditional_space.h"
 #include "tuning/metric_file.h"
-#include "tuning/search_space.h"
 #include "tuning/suggest.h"
 
 namespace trainyard::control {
@@ -123,7 +123,7 @@ struct Executor::Study {
   std::vector<plan::ReplicaShape> shapes;  // every trial's cluster
   sched::JobDemand demand;                 // one trial's demand (key: the job's)
   std::unique_ptr<tuning::Suggester> suggester;
-  std::optional<tuning::SearchSpace> space;
+  std::optional<tuning::ConditionalSpace> space;
   std::vector<model::HyperparameterOutput> prior;  // the resumed job's trials
   // Completed trials' metric curves, the median stopping rule's reference.
   std::vector<std::vector<tuning::MetricPoint>> curves;

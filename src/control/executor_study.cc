@@ -16,6 +16,7 @@
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
+#include "tuning/conditional_suggester.h"
 #include "tuning/early_stopping.h"
 #include "tuning/study_policy.h"
 
@@ -114,12 +115,14 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   }
   study->shapes = std::move(*shapes);
   study->demand = std::move(*demand);
-  Result<tuning::SearchSpace> space = tuning::SearchSpace::FromSpec(study->spec);
+  static const std::vector<model::ParameterCondition> kNoConditions;
+  Result<tuning::ConditionalSpace> space = tuning::ConditionalSpace::Make(
+      study->spec, job.extras.has_value() ? job.extras->parameter_conditions : kNoConditions);
   if (!space.ok()) {
     return fail(space.status().message());
   }
-  Result<std::unique_ptr<tuning::Suggester>> suggester =
-      tuning::MakeSuggester(*space, study->spec.algorithm, study->spec.goal, SeedOf(study->key));
+  Result<std::unique_ptr<tuning::Suggester>> suggester = tuning::MakeStudySuggester(
+      *space, study->spec.algorithm, study->spec.goal, SeedOf(study->key));
   if (!suggester.ok()) {
     return fail(suggester.status().message());
   }
@@ -200,7 +203,8 @@ bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
   run->key = study.key + "/trial-" + run->trial_id;
   run->project = study.project;
   run->job_id = study.job_id;
-  for (const tuning::ParameterValue& value : next->front()) {
+  // A conditional study's trial gets its active parameters only.
+  for (const tuning::ParameterValue& value : study.space->Restrict(next->front())) {
     run->hyperparameters.emplace_back(value.name, value.Text());
   }
   allocation.key = run->key;

@@ -127,6 +127,16 @@ ordered_json EncodeExtrasValue(const JobExtras& extras) {
   if (extras.best_measurement) {
     out["bestMeasurement"] = true;
   }
+  if (!extras.parameter_conditions.empty()) {
+    ordered_json conditions = ordered_json::array();
+    for (const ParameterCondition& condition : extras.parameter_conditions) {
+      conditions.push_back({{"parameter", condition.parameter},
+                            {"parent", condition.parent},
+                            {"parentValues", condition.parent_values},
+                            {"parentCategories", condition.parent_categories}});
+    }
+    out["parameterConditions"] = std::move(conditions);
+  }
   if (extras.kube.has_value()) {
     const KubeObject& kube = *extras.kube;
     ordered_json object = {{"kind", kube.kind},
@@ -173,6 +183,13 @@ Result<JobExtras> DecodeExtrasValue(const json& in) {
     extras.restart_all_on_failure = in.value("restartAllOnFailure", false);
     extras.suspended = in.value("suspended", false);
     extras.best_measurement = in.value("bestMeasurement", false);
+    for (const json& condition : in.value("parameterConditions", json::array())) {
+      extras.parameter_conditions.push_back(ParameterCondition{
+          .parameter = condition.at("parameter").get<std::string>(),
+          .parent = condition.at("parent").get<std::string>(),
+          .parent_values = condition.at("parentValues").get<std::vector<double>>(),
+          .parent_categories = condition.at("parentCategories").get<std::vector<std::string>>()});
+    }
     if (const auto it = in.find("kube"); it != in.end()) {
       KubeObject kube;
       kube.kind = it->at("kind").get<std::string>();

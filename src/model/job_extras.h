@@ -93,6 +93,16 @@ struct VertexResource {
   friend bool operator==(const VertexResource&, const VertexResource&) = default;
 };
 
+// A tuning parameter that is active only when its parent's value is one of the given ones
+// (Vertex AI's conditionalParameterSpecs). The study's `params` list every parameter, a child
+// after its parent; a trial gets only its active ones (tuning/conditional_space.h).
+struct ParameterCondition {
+  std::string parameter;                       // the child's parameterName
+  std::string parent;                          // the parent's: DISCRETE, INTEGER or CATEGORICAL
+  std::vector<double> parent_values;           // a DISCRETE or INTEGER parent's values
+  std::vector<std::string> parent_categories;  // a CATEGORICAL parent's categories
+  friend bool operator==(const ParameterCondition&, const ParameterCondition&) = default;
+};
 struct JobExtras {
   RoleExtras master;
   RoleExtras worker;
@@ -108,6 +118,8 @@ struct JobExtras {
   // A tuning trial's final metric is its best report, not its last (Vertex AI's
   // measurementSelectionType BEST_MEASUREMENT).
   bool best_measurement = false;
+  // The study's conditional parameters, at most one condition per parameter.
+  std::vector<ParameterCondition> parameter_conditions;
   std::optional<KubeObject> kube;
   std::optional<VertexResource> vertex;
 

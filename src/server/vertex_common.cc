@@ -1,6 +1,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,14 +33,15 @@ Result<std::string> NewJobId() {
   return std::to_string(kBase + value % (8 * kBase));
 }
 
-Status WithVertexPaths(const Status& status, std::string_view spec_path) {
+Status WithVertexPaths(const Status& status, std::string_view spec_path,
+                       std::span<const std::string> parameter_paths) {
   if (status.code() != Code::kInvalidArgument || status.violations().empty()) {
     return status;
   }
   std::vector<FieldViolation> violations;
   for (const FieldViolation& violation : status.violations()) {
-    violations.push_back(
-        {vertex::MlFieldToVertex(violation.field, spec_path), violation.description});
+    violations.push_back({vertex::MlFieldToVertex(violation.field, spec_path, parameter_paths),
+                          violation.description});
   }
   return Status::InvalidArgument(std::move(violations));
 }
@@ -62,6 +64,7 @@ HttpResponse JsonAnswer(const nlohmann::ordered_json& value) {
 
 Result<model::Job> SubmitWithNewId(control::JobController& controller, std::string_view project,
                                    std::string_view spec_path,
+                                   std::span<const std::string> parameter_paths,
                                    const std::function<model::Job(const std::string&)>& build) {
   for (int attempt = 0;; ++attempt) {
     Result<std::string> id = NewJobId();
@@ -73,7 +76,7 @@ Result<model::Job> SubmitWithNewId(control::JobController& controller, std::stri
       return job;
     }
     if (job.status().code() != Code::kAlreadyExists || attempt + 1 == kIdAttempts) {
-      return WithVertexPaths(job.status(), spec_path);
+      return WithVertexPaths(job.status(), spec_path, parameter_paths);
     }
   }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -25,9 +26,10 @@ Status CheckJsonBody(const HttpRequest& request);
 
 // Submits `build(id)` under a fresh numeric id (retrying the rare id already taken), with the
 // ml v1 validation's field paths turned into the request's (`spec_path`: "jobSpec",
-// "trialJobSpec").
+// "trialJobSpec"; `parameter_paths`: where each of a study's flattened parameters sits).
 Result<model::Job> SubmitWithNewId(control::JobController& controller, std::string_view project,
                                    std::string_view spec_path,
+                                   std::span<const std::string> parameter_paths,
                                    const std::function<model::Job(const std::string&)>& build);
 
 // The stored job a path names, if it is a Vertex resource of `kind` in the path's location;

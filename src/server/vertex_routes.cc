@@ -28,12 +28,19 @@ using vertex_internal::JsonAnswer;
 // The engine job to submit under a given id.
 using JobBuilder = std::function<model::Job(const std::string& id)>;
 
+// A create body decoded and checked: the job to build, and where a study's flattened parameters
+// sit in the request (none for a CustomJob).
+struct Prepared {
+  JobBuilder build;
+  std::vector<std::string> parameter_paths;
+};
+
 struct Resource {
   std::string_view kind;        // "CustomJob"
   std::string_view collection;  // "customJobs": the path and the list's key
   std::string_view spec_path;   // where the cluster's violations are reported ("jobSpec")
   // Decodes and checks a create body for `context` (its document and id still unset).
-  Result<JobBuilder> (*prepare)(std::string_view body, vertex::MappingContext context);
+  Result<Prepared> (*prepare)(std::string_view body, vertex::MappingContext context);
   ordered_json (*encode)(std::string_view project, const model::Job& job);
 };
 
@@ -64,7 +71,7 @@ JobBuilder Builder(vertex::MappingContext context, auto job) {
   };
 }
 
-Result<JobBuilder> PrepareCustomJob(std::string_view body, vertex::MappingContext context) {
+Result<Prepared> PrepareCustomJob(std::string_view body, vertex::MappingContext context) {
   Result<vertex::CustomJob> job = vertex::DecodeCustomJob(body);
   if (!job.ok()) {
     return job.status();
@@ -78,10 +85,10 @@ Result<JobBuilder> PrepareCustomJob(std::string_view body, vertex::MappingContex
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
-  return Builder(std::move(context), *std::move(job));
+  return Prepared{.build = Builder(std::move(context), *std::move(job)), .parameter_paths = {}};
 }
 
-Result<JobBuilder> PrepareTuningJob(std::string_view body, vertex::MappingContext context) {
+Result<Prepared> PrepareTuningJob(std::string_view body, vertex::MappingContext context) {
   Result<vertex::TuningJob> job = vertex::DecodeTuningJob(body);
   if (!job.ok()) {
     return job.status();
@@ -93,7 +100,9 @@ Result<JobBuilder> PrepareTuningJob(std::string_view body, vertex::MappingContex
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
-  return Builder(std::move(context), *std::move(job));
+  std::vector<std::string> paths = job->study_spec.parameter_paths;
+  return Prepared{.build = Builder(std::move(context), *std::move(job)),
+                  .parameter_paths = std::move(paths)};
 }
 
 constexpr Resource kResources[] = {
@@ -114,7 +123,7 @@ HttpResponse Create(const Context& context, const Resource& resource,
   if (!status.ok()) {
     return ErrorResponse(status);
   }
-  Result<JobBuilder> build = resource.prepare(
+  Result<Prepared> prepared = resource.prepare(
       request.http.body,
       vertex::MappingContext{.job_id = {},
                              .kind = std::string(resource.kind),
@@ -122,12 +131,12 @@ HttpResponse Create(const Context& context, const Resource& resource,
                              .document = {},
                              .host_python_prefixes = context.options.host_python_prefixes,
                              .catalog = context.catalog});
-  if (!build.ok()) {
-    return ErrorResponse(build.status());
+  if (!prepared.ok()) {
+    return ErrorResponse(prepared.status());
   }
   const std::string& project = request.Param("project");
-  Result<model::Job> submitted =
-      vertex_internal::SubmitWithNewId(*context.controller, project, resource.spec_path, *build);
+  Result<model::Job> submitted = vertex_internal::SubmitWithNewId(
+      *context.controller, project, resource.spec_path, prepared->parameter_paths, prepared->build);
   if (!submitted.ok()) {
     return ErrorResponse(submitted.status());
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -16,7 +17,8 @@ std::string Field(std::size_t i) {
 }
 
 // Why `condition` cannot hang under `parent`, or "".
-std::string ConditionError(const ParentCondition& condition, const model::ParameterSpec& parent) {
+std::string ConditionError(const model::ParameterCondition& condition,
+                           const model::ParameterSpec& parent) {
   switch (parent.type) {
     case ParameterType::kCategorical:
       if (condition.parent_categories.empty() || !condition.parent_values.empty()) {
@@ -57,14 +59,6 @@ std::string ConditionError(const ParentCondition& condition, const model::Parame
                      parent.parameter_name);
 }
 
-bool Matches(const ParentCondition& condition, const ParameterValue& parent) {
-  return condition.parent_categories.empty()
-             ? std::ranges::find(condition.parent_values, parent.number) !=
-                   condition.parent_values.end()
-             : std::ranges::find(condition.parent_categories, parent.category) !=
-                   condition.parent_categories.end();
-}
-
 ParameterValue StandIn(const model::ParameterSpec& param) {
   ParameterValue value{.name = param.parameter_name, .number = 0, .category = ""};
   switch (param.type) {
@@ -83,36 +77,68 @@ ParameterValue StandIn(const model::ParameterSpec& param) {
   return value;
 }
 
+std::optional<std::size_t> IndexOf(const model::HyperparameterSpec& spec, std::string_view name) {
+  const auto it = std::ranges::find(spec.params, name, &model::ParameterSpec::parameter_name);
+  if (it == spec.params.end()) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(it - spec.params.begin());
+}
+
 }  // namespace
 
+bool ConditionalSpace::Matches(const Condition& condition, const ParameterValue& parent) {
+  return condition.parent_categories.empty()
+             ? std::ranges::find(condition.parent_values, parent.number) !=
+                   condition.parent_values.end()
+             : std::ranges::find(condition.parent_categories, parent.category) !=
+                   condition.parent_categories.end();
+}
+
 Result<ConditionalSpace> ConditionalSpace::Make(
-    const model::HyperparameterSpec& spec, std::vector<std::optional<ParentCondition>> conditions) {
+    const model::HyperparameterSpec& spec, std::span<const model::ParameterCondition> conditions) {
   Result<SearchSpace> flat = SearchSpace::FromSpec(spec);
   if (!flat.ok()) {
     return flat.status();
   }
-  if (conditions.size() != spec.params.size()) {
-    return Status::InvalidArgument(
-        fmt::format("{} conditions for {} parameters", conditions.size(), spec.params.size()));
-  }
+  std::vector<std::optional<Condition>> resolved(spec.params.size());
   std::vector<FieldViolation> violations;
-  for (std::size_t i = 0; i < conditions.size(); ++i) {
-    if (!conditions[i]) {
+  for (const model::ParameterCondition& condition : conditions) {
+    const std::optional<std::size_t> child = IndexOf(spec, condition.parameter);
+    if (!child) {
+      violations.push_back({.field = "parameters",
+                            .description = fmt::format("a condition names parameter {}, which "
+                                                       "the study does not have",
+                                                       condition.parameter)});
       continue;
     }
-    const std::size_t parent = conditions[i]->parent;
-    const std::string error = parent >= i
-                                  ? fmt::format("the parent of parameter {} must come before it",
-                                                spec.params[i].parameter_name)
-                                  : ConditionError(*conditions[i], spec.params[parent]);
+    const std::size_t i = *child;
+    const std::optional<std::size_t> parent = IndexOf(spec, condition.parent);
+    std::string error;
+    if (resolved[i]) {
+      error = fmt::format("parameter {} has two conditions", condition.parameter);
+    } else if (!parent || *parent >= i) {
+      error = fmt::format("the parent of parameter {} must come before it", condition.parameter);
+    } else {
+      error = ConditionError(condition, spec.params[*parent]);
+    }
     if (!error.empty()) {
       violations.push_back({.field = Field(i), .description = error});
+      continue;
     }
+    resolved[i] = Condition{.parent = *parent,
+                            .parent_values = condition.parent_values,
+                            .parent_categories = condition.parent_categories};
   }
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
-  return ConditionalSpace(*std::move(flat), std::move(conditions));
+  return ConditionalSpace(*std::move(flat), std::move(resolved));
+}
+
+bool ConditionalSpace::conditional() const {
+  return std::ranges::any_of(conditions_,
+                             [](const auto& condition) { return condition.has_value(); });
 }
 
 std::vector<bool> ConditionalSpace::Active(const Assignment& full) const {
@@ -133,6 +159,17 @@ Assignment ConditionalSpace::Restrict(const Assignment& full) const {
   for (std::size_t i = 0; i < full.size(); ++i) {
     if (active[i]) {
       out.push_back(full[i]);
+    }
+  }
+  return out;
+}
+
+Assignment ConditionalSpace::Canonical(const Assignment& full) const {
+  const std::vector<bool> active = Active(full);
+  Assignment out = full;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!active[i]) {
+      out[i] = StandIn(flat_.params()[i]);
     }
   }
   return out;
@@ -164,6 +201,31 @@ Result<Assignment> ConditionalSpace::Complete(const Assignment& trial) const {
     }
   }
   return full;
+}
+
+Result<Assignment> ConditionalSpace::Parse(
+    const std::vector<std::pair<std::string, std::string>>& values) const {
+  // The flat space parses whole assignments: give it each missing parameter's stand-in, then
+  // keep only the values the trial had.
+  std::vector<std::pair<std::string, std::string>> whole = values;
+  for (const model::ParameterSpec& param : flat_.params()) {
+    if (std::ranges::find(values, param.parameter_name,
+                          &std::pair<std::string, std::string>::first) == values.end()) {
+      whole.emplace_back(param.parameter_name, StandIn(param).Text());
+    }
+  }
+  Result<Assignment> parsed = flat_.Parse(whole);
+  if (!parsed.ok()) {
+    return parsed.status();
+  }
+  Assignment given;
+  for (ParameterValue& value : *parsed) {
+    if (std::ranges::find(values, value.name, &std::pair<std::string, std::string>::first) !=
+        values.end()) {
+      given.push_back(std::move(value));
+    }
+  }
+  return Complete(given);
 }
 
 }  // namespace trainyard::tuning

@@ -97,7 +97,7 @@ StudyDecision DecideStudy(const model::HyperparameterSpec& spec,
   return decision;
 }
 
-StudyHistory HistoryOf(const SearchSpace& space,
+StudyHistory HistoryOf(const ConditionalSpace& space,
                        std::span<const model::HyperparameterOutput> trials) {
   StudyHistory history;
   for (const model::HyperparameterOutput& trial : trials) {

@@ -20,6 +20,7 @@
 
 #include "base/status.h"
 #include "model/job.h"
+#include "tuning/conditional_space.h"
 #include "tuning/metric_file.h"  // kDefaultMetricTag
 #include "tuning/search_space.h"
 #include "tuning/suggest.h"
@@ -54,9 +55,10 @@ StudyDecision DecideStudy(const model::HyperparameterSpec& spec,
                           std::string_view last_failure);
 
 // The observations and the points not to try again that `trials` give, in trial order (prior
-// trials first when the caller lists them first). A trial whose hyperparameters do not parse in
+// trials first when the caller lists them first), each a point of `space.flat()` (inactive
+// conditional parameters at their stand-ins). A trial whose hyperparameters do not parse in
 // `space` (a resumed study whose space changed) is left out.
-StudyHistory HistoryOf(const SearchSpace& space,
+StudyHistory HistoryOf(const ConditionalSpace& space,
                        std::span<const model::HyperparameterOutput> trials);
 
 // One more than the largest numeric trialId of `trials` (1 when there are none).

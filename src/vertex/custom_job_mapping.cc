@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -127,7 +128,8 @@ void CheckPool(const WorkerPoolSpec& pool, const std::string& path, bool primary
 }
 
 // A HyperparameterSpec field (".maxTrials", ".params[2].minValue") as the tuning job's.
-std::string StudyFieldToVertex(std::string_view field) {
+std::string StudyFieldToVertex(std::string_view field,
+                               std::span<const std::string> parameter_paths) {
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kStudyFields = {{
       {".maxTrials", "maxTrialCount"},
       {".maxParallelTrials", "parallelTrialCount"},
@@ -145,7 +147,13 @@ std::string StudyFieldToVertex(std::string_view field) {
   constexpr std::string_view kParams = ".params";
   if (field.starts_with(kParams)) {
     const std::string_view rest = field.substr(kParams.size());
-    return "studySpec.parameters" + std::string(rest.substr(0, rest.find(']') + 1));
+    const std::string_view index = rest.substr(0, rest.find(']') + 1);  // "[2]"
+    std::size_t i = parameter_paths.size();
+    if (index.size() > 2) {
+      std::from_chars(index.data() + 1, index.data() + index.size() - 1, i);
+    }
+    return i < parameter_paths.size() ? parameter_paths[i]
+                                      : "studySpec.parameters" + std::string(index);
   }
   return "studySpec";
 }
@@ -309,7 +317,8 @@ model::Job ToJob(const CustomJob& job, const MappingContext& context) {
   return out;
 }
 
-std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path) {
+std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path,
+                            std::span<const std::string> parameter_paths) {
   constexpr std::string_view kInput = "trainingInput.";
   if (!ml_path.starts_with(kInput)) {
     return std::string(ml_path);  // labels.*, jobId: the same on both wires
@@ -317,7 +326,7 @@ std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path
   const std::string_view field = ml_path.substr(kInput.size());
   constexpr std::string_view kStudy = "hyperparameters";
   if (field.starts_with(kStudy)) {
-    return StudyFieldToVertex(field.substr(kStudy.size()));
+    return StudyFieldToVertex(field.substr(kStudy.size()), parameter_paths);
   }
   // Pool-level fields, then whole-spec ones.
   static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kConfigFields = {{

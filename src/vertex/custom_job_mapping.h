@@ -11,6 +11,7 @@
 // itself is `JobExtras::vertex`, which also names the replicas by pool ("workerpool1-0").
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,7 +64,9 @@ model::JobExtras ToExtras(const CustomJobSpec& spec, const MappingContext& conte
 // "trainingInput.workerConfig.acceleratorConfig.count" →
 // "jobSpec.workerPoolSpecs[1].machineSpec.acceleratorCount", "labels.x" stays; a study's
 // ("trainingInput.hyperparameters.maxTrials" → "maxTrialCount", "….params[2].minValue" →
-// "studySpec.parameters[2]"). Other paths are returned under `spec_path` as they are.
-std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path);
+// "studySpec.parameters[2]", or `parameter_paths[2]` when given: where a flattened conditional
+// parameter sits in the request). Other paths are returned under `spec_path` as they are.
+std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path,
+                            std::span<const std::string> parameter_paths = {});
 
 }  // namespace trainyard::vertex

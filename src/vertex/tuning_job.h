@@ -4,6 +4,8 @@
 //
 // The mapping: studySpec.metrics[0] is the goal and the hypertune metric tag; each parameter
 // becomes an ml v1 ParameterSpec (DOUBLE, INTEGER, CATEGORICAL, DISCRETE with its scaleType);
+// conditionalParameterSpecs are flattened after their parent, each child's condition kept in the
+// job's extras (`parameter_conditions`), so a trial gets its active parameters only;
 // algorithm ALGORITHM_UNSPECIFIED is the Gaussian-process search, GRID_SEARCH and RANDOM_SEARCH
 // as named; decayCurveStoppingSpec and medianAutomatedStoppingSpec turn on the engine's median
 // stopping rule; measurementSelectionType BEST_MEASUREMENT makes a trial's final measurement its
@@ -23,6 +25,7 @@
 
 #include "base/status.h"
 #include "model/job.h"
+#include "model/job_extras.h"
 #include "vertex/custom_job.h"
 #include "vertex/custom_job_mapping.h"
 
@@ -31,7 +34,12 @@ namespace trainyard::vertex {
 struct StudySpec {
   model::GoalType goal = model::GoalType::kUnspecified;
   std::string metric_id;
+  // Every parameter, conditional ones flattened depth first after their parent, with each
+  // one's path in the request
+  // ("studySpec.parameters[0].conditionalParameterSpecs[1].parameterSpec").
   std::vector<model::ParameterSpec> parameters;
+  std::vector<std::string> parameter_paths;
+  std::vector<model::ParameterCondition> conditions;
   model::Algorithm algorithm = model::Algorithm::kUnspecified;
   bool early_stopping = false;
   bool best_measurement = false;  // measurementSelectionType BEST_MEASUREMENT
@@ -52,8 +60,7 @@ struct TuningJob {
 };
 
 // Decodes a create body; every problem at once (paths "studySpec.parameters[1].scaleType"), with
-// what trainyard cannot honour named (several metrics, conditional parameters, a convex
-// stopping spec).
+// what trainyard cannot honour named (several metrics, a convex stopping spec).
 Result<TuningJob> DecodeTuningJob(std::string_view text);
 
 // Vertex's own rules: displayName, positive maxTrialCount and parallelTrialCount, one metric with

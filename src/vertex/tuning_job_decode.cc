@@ -1,4 +1,8 @@
 #include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -104,6 +108,120 @@ int ReadValueSpecs(Reader& parameter, model::ParameterSpec& out) {
   return specs;
 }
 
+// A parent condition's values ("parentIntValues": {"values": ["2", 3]}): numbers, or for int64
+// values the decimal strings proto3 JSON also allows.
+std::vector<double> ConditionValues(const json& value, const std::string& path, bool integers,
+                                    Problems& problems) {
+  Reader holder(value, path, problems);
+  std::vector<double> out;
+  if (const json* values = holder.Array("values"); values != nullptr) {
+    for (const json& item : *values) {
+      std::optional<double> number;
+      if (item.is_number()) {
+        number = item.get<double>();
+      } else if (integers && item.is_string()) {
+        const auto& text = item.get_ref<const std::string&>();
+        std::int64_t parsed = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, parsed);
+        if (ec == std::errc() && ptr == end) {
+          number = static_cast<double>(parsed);
+        }
+      }
+      if (!number.has_value() || (integers && *number != std::trunc(*number))) {
+        problems.Add(holder.ChildPath("values"), integers ? "Invalid value: expected integers"
+                                                          : "Invalid value: expected numbers");
+        break;
+      }
+      out.push_back(*number);
+    }
+  }
+  holder.Finish();
+  return out;
+}
+
+// How deep conditional parameters may nest: far more than any study has, and a bound on the
+// decoder's recursion for a hostile body.
+constexpr int kMaxConditionDepth = 16;
+
+void ReadParameter(const json& value, const std::string& path, int depth, StudySpec& out,
+                   Problems& problems);
+
+// One of a parameter's conditionalParameterSpecs: the child (flattened after its parent, with
+// its condition) and its own children in turn.
+void ReadConditional(const json& value, const std::string& path, const std::string& parent,
+                     int depth, StudySpec& out, Problems& problems) {
+  Reader conditional(value, path, problems);
+  model::ParameterCondition condition{.parent = parent};
+  int kinds = 0;
+  if (const json* discrete = conditional.Object("parentDiscreteValues"); discrete != nullptr) {
+    condition.parent_values = ConditionValues(
+        *discrete, conditional.ChildPath("parentDiscreteValues"), /*integers=*/false, problems);
+    ++kinds;
+  }
+  if (const json* integers = conditional.Object("parentIntValues"); integers != nullptr) {
+    condition.parent_values = ConditionValues(*integers, conditional.ChildPath("parentIntValues"),
+                                              /*integers=*/true, problems);
+    ++kinds;
+  }
+  if (const json* categories = conditional.Object("parentCategoricalValues");
+      categories != nullptr) {
+    Reader holder(*categories, conditional.ChildPath("parentCategoricalValues"), problems);
+    condition.parent_categories = holder.Strings("values");
+    holder.Finish();
+    ++kinds;
+  }
+  if (kinds != 1) {
+    problems.Add(path, fmt::format("A conditional parameter needs exactly one of "
+                                   "parentDiscreteValues, parentIntValues and "
+                                   "parentCategoricalValues; got {}",
+                                   kinds));
+  }
+  const json* child = conditional.Object("parameterSpec");
+  conditional.Finish();
+  if (child == nullptr) {
+    problems.Add(path + ".parameterSpec", "A conditional parameter needs a parameterSpec.");
+    return;
+  }
+  // The child's condition before its own children's, as its spec comes before theirs.
+  const std::size_t param = out.parameters.size();
+  const std::size_t index = out.conditions.size();
+  out.conditions.push_back(std::move(condition));
+  ReadParameter(*child, path + ".parameterSpec", depth, out, problems);
+  out.conditions[index].parameter = out.parameters[param].parameter_name;
+}
+
+// A parameter, then its conditional children depth first: the order the engine's flat space
+// lists them in (a parent before its children).
+void ReadParameter(const json& value, const std::string& path, int depth, StudySpec& out,
+                   Problems& problems) {
+  Reader parameter(value, path, problems);
+  model::ParameterSpec param;
+  param.parameter_name = parameter.String("parameterId");
+  const int specs = ReadValueSpecs(parameter, param);
+  if (specs != 1) {
+    problems.Add(path, fmt::format("A parameter needs exactly one of doubleValueSpec, "
+                                   "integerValueSpec, categoricalValueSpec and "
+                                   "discreteValueSpec; got {}",
+                                   specs));
+  }
+  param.scale_type = EnumValue(parameter, "scaleType", kScaleTypes);
+  const json* children = parameter.Array("conditionalParameterSpecs");
+  parameter.Finish();
+  const std::string name = param.parameter_name;
+  out.parameters.push_back(std::move(param));
+  out.parameter_paths.push_back(path);
+  if (children != nullptr && !children->empty() && depth >= kMaxConditionDepth) {
+    problems.Add(path + ".conditionalParameterSpecs",
+                 fmt::format("conditional parameters nest at most {} deep", kMaxConditionDepth));
+  } else if (children != nullptr) {
+    for (std::size_t i = 0; i < children->size(); ++i) {
+      ReadConditional((*children)[i], fmt::format("{}.conditionalParameterSpecs[{}]", path, i),
+                      name, depth + 1, out, problems);
+    }
+  }
+}
+
 StudySpec ReadStudySpec(const json& value, Problems& problems) {
   Reader spec(value, "studySpec", problems);
   StudySpec out;
@@ -124,23 +242,7 @@ StudySpec ReadStudySpec(const json& value, Problems& problems) {
   }
   if (const json* parameters = spec.Array("parameters"); parameters != nullptr) {
     for (std::size_t i = 0; i < parameters->size(); ++i) {
-      const std::string path = fmt::format("studySpec.parameters[{}]", i);
-      Reader parameter((*parameters)[i], path, problems);
-      model::ParameterSpec param;
-      param.parameter_name = parameter.String("parameterId");
-      const int specs = ReadValueSpecs(parameter, param);
-      if (specs != 1) {
-        problems.Add(path, fmt::format("A parameter needs exactly one of doubleValueSpec, "
-                                       "integerValueSpec, categoricalValueSpec and "
-                                       "discreteValueSpec; got {}",
-                                       specs));
-      }
-      param.scale_type = EnumValue(parameter, "scaleType", kScaleTypes);
-      parameter.Unsupported("conditionalParameterSpecs",
-                            "conditional parameters are not supported yet; list the child "
-                            "parameters at the top level (the trainer may ignore them)");
-      parameter.Finish();
-      out.parameters.push_back(std::move(param));
+      ReadParameter((*parameters)[i], fmt::format("studySpec.parameters[{}]", i), 0, out, problems);
     }
   }
   out.algorithm = EnumValue(spec, "algorithm", kAlgorithms);

@@ -1,10 +1,15 @@
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "tuning/conditional_space.h"
+#include "tuning/search_space.h"
 #include "vertex/tuning_job.h"
 #include "vertex/vertex_json.h"
 
@@ -68,6 +73,42 @@ ordered_json EncodeTrial(const model::HyperparameterOutput& trial,
   return out;
 }
 
+// What is wrong with the conditions of a study whose flat space is sound (ml v1's rules report a
+// bad space), on the conditionalParameterSpecs entry of each child.
+std::vector<FieldViolation> ConditionViolations(const StudySpec& study) {
+  if (study.conditions.empty()) {
+    return {};
+  }
+  model::HyperparameterSpec flat;
+  flat.params = study.parameters;
+  if (!tuning::SearchSpace::FromSpec(flat).ok()) {
+    return {};
+  }
+  const Result<tuning::ConditionalSpace> space =
+      tuning::ConditionalSpace::Make(flat, study.conditions);
+  if (space.ok()) {
+    return {};
+  }
+  std::vector<FieldViolation> out;
+  for (const FieldViolation& violation : space.status().violations()) {
+    // "parameters[i].condition": child i, whose spec sits at "<entry>.parameterSpec".
+    std::size_t index = study.parameter_paths.size();
+    if (violation.field.starts_with("parameters[")) {
+      index = std::strtoul(violation.field.c_str() + std::strlen("parameters["), nullptr, 10);
+    }
+    std::string field = "studySpec.parameters";
+    if (index < study.parameter_paths.size()) {
+      field = study.parameter_paths[index];
+      constexpr std::string_view kSpec = ".parameterSpec";
+      if (field.ends_with(kSpec)) {
+        field.resize(field.size() - kSpec.size());
+      }
+    }
+    out.push_back({std::move(field), violation.description});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<FieldViolation> ValidateTuningJob(const TuningJob& job, const MappingContext& context) {
@@ -89,6 +130,9 @@ std::vector<FieldViolation> ValidateTuningJob(const TuningJob& job, const Mappin
   }
   if (study.parameters.empty()) {
     out.push_back({"studySpec.parameters", "A study needs at least one parameter."});
+  }
+  for (FieldViolation& violation : ConditionViolations(study)) {
+    out.push_back(std::move(violation));
   }
   for (FieldViolation& violation : ValidateJobSpec(job.trial_job_spec, "trialJobSpec", context)) {
     out.push_back(std::move(violation));
@@ -113,6 +157,7 @@ model::Job ToJob(const TuningJob& job, const MappingContext& context) {
   out.training_input->hyperparameters = std::move(spec);
   out.extras = ToExtras(job.trial_job_spec, context, job.display_name);
   out.extras->best_measurement = job.study_spec.best_measurement;
+  out.extras->parameter_conditions = job.study_spec.conditions;
   return out;
 }
 

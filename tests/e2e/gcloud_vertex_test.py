@@ -77,14 +77,22 @@ FOUR_POOLS = "\n".join([
 
 SLEEPER = "workerPoolSpecs:\n" + python_pool_yaml(1, [], [("PROBE_SLEEP", "300")]) + "\n"
 
+# A grid of conditional parameters: momentum exists only for sgd, so the grid's four points give
+# three distinct trials, (sgd, 0.5), (sgd, 0.9) and (adam): a maxTrialCount of 4 ends at 3.
 STUDY = """studySpec:
   metrics:
   - {metricId: accuracy, goal: MAXIMIZE}
   parameters:
   - parameterId: lr
-    doubleValueSpec: {minValue: 0.001, maxValue: 0.1}
-    scaleType: UNIT_LOG_SCALE
-  algorithm: RANDOM_SEARCH
+    discreteValueSpec: {values: [0.004]}
+  - parameterId: optimizer
+    categoricalValueSpec: {values: [sgd, adam]}
+    conditionalParameterSpecs:
+    - parentCategoricalValues: {values: [sgd]}
+      parameterSpec:
+        parameterId: momentum
+        discreteValueSpec: {values: [0.5, 0.9]}
+  algorithm: GRID_SEARCH
 trialJobSpec:
   baseOutputDirectory: {outputUriPrefix: gs://%s/study}
   workerPoolSpecs:
@@ -178,7 +186,7 @@ class VertexTest(gcloud_env.ServerTestCase):
     def create_study(cls):
         return cls.created_id(cls.must(
             "ai", "hp-tuning-jobs", "create", "--region", REGION, "--display-name", "study",
-            "--config", cls.write("study.yaml", STUDY), "--max-trial-count", "3",
+            "--config", cls.write("study.yaml", STUDY), "--max-trial-count", "4",
             "--parallel-trial-count", "2"))
 
     def resource(self, collection, job_id):
@@ -295,16 +303,26 @@ class VertexTest(gcloud_env.ServerTestCase):
         self.wait(job_id, collection="hyperparameterTuningJobs")
         job = self.describe(job_id, kind="hp-tuning-jobs")
         self.assertEqual(job["state"], "JOB_STATE_SUCCEEDED", job)
-        self.assertEqual(job["maxTrialCount"], 3)
+        self.assertEqual(job["maxTrialCount"], 4)
         trials = job["trials"]
         self.assertEqual(sorted(t["id"] for t in trials), ["1", "2", "3"])
+        points = set()
         for trial in trials:
             self.assertEqual(trial["state"], "SUCCEEDED", trial)
-            lr = trial["parameters"][0]["value"]
-            self.assertTrue(0.001 <= lr <= 0.1, trial)
+            values = {p["parameterId"]: p["value"] for p in trial["parameters"]}
+            self.assertEqual(values["lr"], 0.004, trial)
+            points.add((values["optimizer"], values.get("momentum")))
             measured = trial["finalMeasurement"]["metrics"][0]
             self.assertEqual(measured["metricId"], "accuracy")
-            self.assertAlmostEqual(measured["value"], 1 - abs(lr - 0.01), places=4)
+            self.assertAlmostEqual(measured["value"], 1 - abs(0.004 - 0.01), places=4)
+        # Conditional parameters: momentum only where the optimizer is sgd, and the grid's
+        # points that differ only in an inactive parameter are one trial.
+        self.assertEqual(points, {("sgd", 0.5), ("sgd", 0.9), ("adam", None)})
+        args = {text for task, text in self.log_lines(job_id, kind="hp-tuning-jobs")
+                if text.startswith("ARGS ")}
+        self.assertEqual(len(args), 3, args)
+        for text in args:
+            self.assertEqual("--optimizer=sgd" in text, "--momentum=" in text, text)
         dirs = {text for task, text in self.log_lines(job_id, kind="hp-tuning-jobs")
                 if text.startswith("AIP_MODEL_DIR ")}
         self.assertEqual(dirs, {"AIP_MODEL_DIR gs://%s/study/%d/model/" % (BUCKET, trial)

@@ -27,6 +27,12 @@ Job JobWithExtras() {
   extras.restart_all_on_failure = true;
   extras.suspended = true;
   extras.best_measurement = true;
+  extras.parameter_conditions = {
+      {.parameter = "momentum",
+       .parent = "optimizer",
+       .parent_values = {},
+       .parent_categories = {"sgd"}},
+      {.parameter = "width", .parent = "layers", .parent_values = {2, 3}, .parent_categories = {}}};
   extras.kube = KubeObject{.kind = "TFJob",
                            .api_version = "kubeflow.org/v1beta2",
                            .name = "nvidiatfjob",

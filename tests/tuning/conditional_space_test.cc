@@ -25,11 +25,16 @@ model::HyperparameterSpec Spec() {
   return spec;
 }
 
-std::vector<std::optional<ParentCondition>> Conditions() {
+using model::ParameterCondition;
+
+std::vector<ParameterCondition> Conditions() {
   return {
-      std::nullopt, ParentCondition{.parent = 0, .parent_values = {}, .parent_categories = {"sgd"}},
-      std::nullopt, ParentCondition{.parent = 2, .parent_values = {2, 3}, .parent_categories = {}},
-      ParentCondition{.parent = 3, .parent_values = {64}, .parent_categories = {}}};
+      {.parameter = "momentum",
+       .parent = "optimizer",
+       .parent_values = {},
+       .parent_categories = {"sgd"}},
+      {.parameter = "width", .parent = "layers", .parent_values = {2, 3}, .parent_categories = {}},
+      {.parameter = "dropout", .parent = "width", .parent_values = {64}, .parent_categories = {}}};
 }
 
 Assignment Full(const std::string& optimizer, double layers, double width) {
@@ -92,34 +97,52 @@ TEST(ConditionalSpaceTest, CompleteNeedsEveryActiveParameter) {
       << full.status().ToString();
 }
 
+TEST(ConditionalSpaceTest, ParseReadsATrialsMap) {
+  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  const Result<Assignment> full =
+      space.Parse({{"layers", "3"}, {"optimizer", "adam"}, {"width", "64"}, {"dropout", "0.25"}});
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  EXPECT_EQ(Names(space.Restrict(*full)),
+            (std::vector<std::string>{"optimizer", "layers", "width", "dropout"}));
+  EXPECT_EQ((*full)[4].number, 0.25);
+  const Result<Assignment> bad = space.Parse({{"optimizer", "adam"}, {"layers", "2.5"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().ToString().find("layers"), std::string::npos);
+}
+
+TEST(ConditionalSpaceTest, NoConditionsIsTheFlatSpace) {
+  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), {});
+  const Assignment full = Full("sgd", 4, 32);
+  EXPECT_EQ(space.Restrict(full), full);
+  EXPECT_FALSE(space.Parse({{"optimizer", "sgd"}}).ok());  // every parameter is active
+}
+
 TEST(ConditionalSpaceTest, RefusesBadConditions) {
   struct Case {
     std::size_t child;
-    ParentCondition condition;
+    ParameterCondition condition;
     std::string message;
   };
+  auto on = [](std::string child, std::string parent, std::vector<double> values,
+               std::vector<std::string> categories = {}) {
+    return ParameterCondition{.parameter = std::move(child),
+                              .parent = std::move(parent),
+                              .parent_values = std::move(values),
+                              .parent_categories = std::move(categories)};
+  };
   const std::vector<Case> cases = {
-      {1,
-       {.parent = 0, .parent_values = {}, .parent_categories = {"rmsprop"}},
+      {1, on("momentum", "optimizer", {}, {"rmsprop"}),
        "rmsprop is not a value of parameter optimizer"},
-      {1, {.parent = 0, .parent_values = {1}, .parent_categories = {}}, "needs parent categories"},
-      {3,
-       {.parent = 2, .parent_values = {5}, .parent_categories = {}},
-       "5 is not a value of parameter layers"},
-      {3,
-       {.parent = 2, .parent_values = {2.5}, .parent_categories = {}},
-       "2.5 is not a value of parameter layers"},
-      {4,
-       {.parent = 3, .parent_values = {48}, .parent_categories = {}},
-       "48 is not a value of parameter width"},
-      {4, {.parent = 1, .parent_values = {0.9}, .parent_categories = {}}, "momentum is DOUBLE"},
-      {2,
-       {.parent = 3, .parent_values = {64}, .parent_categories = {}},
-       "the parent of parameter layers must come before it"},
+      {1, on("momentum", "optimizer", {1}), "needs parent categories"},
+      {3, on("width", "layers", {5}), "5 is not a value of parameter layers"},
+      {3, on("width", "layers", {2.5}), "2.5 is not a value of parameter layers"},
+      {4, on("dropout", "width", {48}), "48 is not a value of parameter width"},
+      {4, on("dropout", "momentum", {0.9}), "momentum is DOUBLE"},
+      {2, on("layers", "width", {64}), "the parent of parameter layers must come before it"},
+      {2, on("layers", "depth", {1}), "the parent of parameter layers must come before it"},
   };
   for (const Case& c : cases) {
-    std::vector<std::optional<ParentCondition>> conditions(5);
-    conditions[c.child] = c.condition;
+    const std::vector<ParameterCondition> conditions = {c.condition};
     const Result<ConditionalSpace> space = ConditionalSpace::Make(Spec(), conditions);
     ASSERT_FALSE(space.ok()) << c.message;
     EXPECT_NE(space.status().ToString().find(c.message), std::string::npos)
@@ -129,6 +152,15 @@ TEST(ConditionalSpaceTest, RefusesBadConditions) {
         std::string::npos)
         << space.status().ToString();
   }
+  const std::vector<ParameterCondition> twice = {on("width", "layers", {2}),
+                                                 on("width", "layers", {3})};
+  const Result<ConditionalSpace> doubled = ConditionalSpace::Make(Spec(), twice);
+  ASSERT_FALSE(doubled.ok());
+  EXPECT_NE(doubled.status().ToString().find("width has two conditions"), std::string::npos);
+  const std::vector<ParameterCondition> stranger = {on("depth", "layers", {2})};
+  const Result<ConditionalSpace> unknown = ConditionalSpace::Make(Spec(), stranger);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().ToString().find("names parameter depth"), std::string::npos);
 }
 
 }  // namespace

@@ -255,7 +255,8 @@ struct HistoryCase {
 class HistoryOfTest : public ::testing::TestWithParam<HistoryCase> {};
 
 TEST_P(HistoryOfTest, SplitsTrials) {
-  const SearchSpace space = Space({Integer("n", 1, 10), Categorical("c", {"a", "b"})});
+  const ConditionalSpace space =
+      *ConditionalSpace::Make(Spec({Integer("n", 1, 10), Categorical("c", {"a", "b"})}), {});
   const StudyHistory history = HistoryOf(space, GetParam().trials);
   std::vector<std::pair<std::string, double>> completed;
   for (const Observation& observation : history.completed) {
@@ -294,6 +295,29 @@ INSTANTIATE_TEST_SUITE_P(
                     {{"9 b", 0.25}},
                     {}}),
     [](const auto& tc) { return tc.param.name; });
+
+// A conditional study's trials carry only their active parameters; the history completes each
+// with the inactive ones' stand-ins, so every observation is a point of the flat space.
+TEST(HistoryOfTest, CompletesConditionalTrials) {
+  const std::vector<model::ParameterCondition> conditions = {
+      {.parameter = "m", .parent = "c", .parent_values = {}, .parent_categories = {"b"}}};
+  const ConditionalSpace space = *ConditionalSpace::Make(
+      Spec({Categorical("c", {"a", "b"}), Double("m", 0.5, 0.9)}), conditions);
+  const std::vector<HyperparameterOutput> trials = {
+      Trial("1", JobState::kSucceeded, 0.5, {{"c", "a"}}),
+      Trial("2", JobState::kSucceeded, 0.25, {{"c", "b"}, {"m", "0.75"}}),
+      Trial("3", JobState::kSucceeded, 0.1, {{"c", "b"}}),  // m missing
+      Trial("4", JobState::kRunning, {}, {{"c", "a"}, {"m", "0.6"}})};
+  const StudyHistory history = HistoryOf(space, trials);
+  std::vector<std::pair<std::string, double>> completed;
+  for (const Observation& observation : history.completed) {
+    completed.emplace_back(Describe(observation.params), observation.objective);
+  }
+  EXPECT_EQ(completed,
+            (std::vector<std::pair<std::string, double>>{{"a 0.5", 0.5}, {"b 0.75", 0.25}}));
+  ASSERT_EQ(history.running.size(), 1U);
+  EXPECT_EQ(Describe(history.running[0]), "a 0.5");  // an inactive value is its stand-in
+}
 
 // ---- NextTrialId ----
 

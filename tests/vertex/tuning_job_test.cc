@@ -89,7 +89,16 @@ TEST(DecodeTuningJobTest, RefusesWhatItCannotHonourNamingTheField) {
        "studySpec.parameters[0].scaleType"},
       {R"({"parameters": [{"parameterId": "x", "categoricalValueSpec": {"values": ["a"]},
                            "conditionalParameterSpecs": [{}]}]})",
-       "studySpec.parameters[0].conditionalParameterSpecs"},
+       "studySpec.parameters[0].conditionalParameterSpecs[0]"},
+      {R"({"parameters": [{"parameterId": "x", "categoricalValueSpec": {"values": ["a"]},
+                           "conditionalParameterSpecs": [{"parentIntValues": {"values": ["1.5"]},
+                             "parameterSpec": {"parameterId": "y",
+                               "doubleValueSpec": {"minValue": 0, "maxValue": 1}}}]}]})",
+       "studySpec.parameters[0].conditionalParameterSpecs[0].parentIntValues.values"},
+      {R"({"parameters": [{"parameterId": "x", "categoricalValueSpec": {"values": ["a"]},
+                           "conditionalParameterSpecs": [
+                             {"parentCategoricalValues": {"values": ["a"]}}]}]})",
+       "studySpec.parameters[0].conditionalParameterSpecs[0].parameterSpec"},
       {R"({"algorithm": "HILL_CLIMB"})", "studySpec.algorithm"},
       {R"({"convexAutomatedStoppingSpec": {}})", "studySpec.convexAutomatedStoppingSpec"},
       {R"({"measurementSelectionType": "MEDIAN"})", "studySpec.measurementSelectionType"},
@@ -101,6 +110,104 @@ TEST(DecodeTuningJobTest, RefusesWhatItCannotHonourNamingTheField) {
     ASSERT_FALSE(job.status().violations().empty()) << c.study;
     EXPECT_EQ(job.status().violations()[0].field, c.field) << job.status().ToString();
   }
+}
+
+// A study with conditional parameters (aiplatform v1 ConditionalParameterSpec): the optimizer
+// decides whether momentum exists; the layer count whether width does, and width dropout's.
+constexpr std::string_view kConditionalStudy = R"({
+  "displayName": "c1", "maxTrialCount": 8, "parallelTrialCount": 2,
+  "studySpec": {
+    "metrics": [{"goal": "MINIMIZE", "metricId": "loss"}],
+    "parameters": [
+      {"parameterId": "optimizer", "categoricalValueSpec": {"values": ["sgd", "adam"]},
+       "conditionalParameterSpecs": [
+         {"parentCategoricalValues": {"values": ["sgd"]},
+          "parameterSpec": {"parameterId": "momentum",
+                            "doubleValueSpec": {"minValue": 0.5, "maxValue": 0.99}}}]},
+      {"parameterId": "layers", "integerValueSpec": {"minValue": "1", "maxValue": "4"},
+       "conditionalParameterSpecs": [
+         {"parentIntValues": {"values": ["2", 3]},
+          "parameterSpec": {"parameterId": "width",
+                            "discreteValueSpec": {"values": [32, 64, 128]},
+                            "conditionalParameterSpecs": [
+                              {"parentDiscreteValues": {"values": [64]},
+                               "parameterSpec": {"parameterId": "dropout",
+                                 "doubleValueSpec": {"minValue": 0, "maxValue": 0.5}}}]}}]}
+    ]
+  },
+  "trialJobSpec": {"workerPoolSpecs": [{"containerSpec": {"imageUri": "localhost/img:1"},
+    "machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": "1"}]}
+})";
+
+TEST(DecodeTuningJobTest, FlattensConditionalParametersAfterTheirParent) {
+  const TuningJob job = Decode(kConditionalStudy);
+  const StudySpec& study = job.study_spec;
+  std::vector<std::string> names;
+  for (const model::ParameterSpec& param : study.parameters) {
+    names.push_back(param.parameter_name);
+  }
+  EXPECT_THAT(names, ElementsAre("optimizer", "momentum", "layers", "width", "dropout"));
+  EXPECT_THAT(study.parameter_paths,
+              ElementsAre("studySpec.parameters[0]",
+                          "studySpec.parameters[0].conditionalParameterSpecs[0].parameterSpec",
+                          "studySpec.parameters[1]",
+                          "studySpec.parameters[1].conditionalParameterSpecs[0].parameterSpec",
+                          "studySpec.parameters[1].conditionalParameterSpecs[0].parameterSpec."
+                          "conditionalParameterSpecs[0].parameterSpec"));
+  EXPECT_THAT(study.conditions, ElementsAre(model::ParameterCondition{.parameter = "momentum",
+                                                                      .parent = "optimizer",
+                                                                      .parent_values = {},
+                                                                      .parent_categories = {"sgd"}},
+                                            model::ParameterCondition{.parameter = "width",
+                                                                      .parent = "layers",
+                                                                      .parent_values = {2, 3},
+                                                                      .parent_categories = {}},
+                                            model::ParameterCondition{.parameter = "dropout",
+                                                                      .parent = "width",
+                                                                      .parent_values = {64},
+                                                                      .parent_categories = {}}));
+  EXPECT_THAT(ValidateTuningJob(job, Context()), IsEmpty());
+  const model::Job mapped = ToJob(job, Context());
+  EXPECT_EQ(mapped.training_input->hyperparameters->params.size(), 5U);
+  EXPECT_EQ(mapped.extras->parameter_conditions, study.conditions);
+}
+
+TEST(DecodeTuningJobTest, ConditionalParametersNestAtMost16Deep) {
+  auto nested = [](int depth) {
+    std::string spec = R"({"parameterId": "p0", "discreteValueSpec": {"values": [1]}})";
+    for (int i = 1; i <= depth; ++i) {
+      spec = R"({"parameterId": "p)" + std::to_string(i) +
+             R"(", "discreteValueSpec": {"values": [1]}, "conditionalParameterSpecs": [
+                 {"parentDiscreteValues": {"values": [1]}, "parameterSpec": )" +
+             spec + "}]}";
+    }
+    return std::string(R"({"studySpec": {"parameters": [)") + spec + "]}}";
+  };
+  const Result<TuningJob> deep = DecodeTuningJob(nested(16));
+  ASSERT_TRUE(deep.ok()) << deep.status().ToString();
+  EXPECT_EQ(deep->study_spec.parameters.size(), 17U);
+  const Result<TuningJob> deeper = DecodeTuningJob(nested(17));
+  ASSERT_FALSE(deeper.ok());
+  EXPECT_NE(deeper.status().ToString().find("nest at most 16 deep"), std::string::npos)
+      << deeper.status().ToString();
+}
+
+TEST(ValidateTuningJobTest, ABadConditionIsReportedOnItsEntry) {
+  std::string body(kConditionalStudy);
+  body.replace(body.find(R"("values": ["2", 3])"), 18, R"("values": ["2", 7])");
+  const std::vector<FieldViolation> violations = ValidateTuningJob(Decode(body), Context());
+  ASSERT_EQ(violations.size(), 1U);
+  EXPECT_EQ(violations[0].field, "studySpec.parameters[1].conditionalParameterSpecs[0]");
+  EXPECT_EQ(violations[0].description, "7 is not a value of parameter layers");
+}
+
+TEST(MlFieldToVertexTest, AStudysParameterIsFoundThroughItsPath) {
+  const std::vector<std::string> paths = Decode(kConditionalStudy).study_spec.parameter_paths;
+  EXPECT_EQ(MlFieldToVertex("trainingInput.hyperparameters.params[3].discreteValues",
+                            "trialJobSpec", paths),
+            "studySpec.parameters[1].conditionalParameterSpecs[0].parameterSpec");
+  EXPECT_EQ(MlFieldToVertex("trainingInput.hyperparameters.params[1]", "trialJobSpec"),
+            "studySpec.parameters[1]");
 }
 
 TEST(ValidateTuningJobTest, CountsMetricAndParametersAreRequired) {

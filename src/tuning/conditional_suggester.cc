@@ -1,0 +1,69 @@
+#include "tuning/conditional_suggester.h"
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "tuning/suggest_support.h"
+
+namespace trainyard::tuning {
+namespace {
+
+// How many suggestions passed over, per point asked for, before the space counts as exhausted: a
+// grid whose points differ only in inactive parameters collapses by at most the product of those
+// parameters' value counts, far below this for any grid a study runs.
+constexpr std::size_t kMaxPassedOver = 4096;
+
+class ConditionalSuggester final : public Suggester {
+ public:
+  ConditionalSuggester(ConditionalSpace space, std::unique_ptr<Suggester> flat)
+      : space_(std::move(space)), flat_(std::move(flat)) {}
+
+  Result<std::vector<Assignment>> Suggest(const StudyHistory& history, int count) override {
+    std::vector<Assignment> out;
+    StudyHistory asked = history;
+    TriedPoints tried(history);
+    std::size_t passed_over = 0;
+    while (static_cast<int>(out.size()) < count) {
+      Result<std::vector<Assignment>> next = flat_->Suggest(asked, 1);
+      if (!next.ok()) {
+        return next.status();
+      }
+      if (next->empty()) {
+        break;  // exhausted
+      }
+      Assignment raw = std::move(next->front());
+      Assignment point = space_.Canonical(raw);
+      asked.running.push_back(std::move(raw));
+      if (tried.Contains(point)) {
+        if (++passed_over > kMaxPassedOver * static_cast<std::size_t>(count)) {
+          break;
+        }
+        continue;
+      }
+      tried.Add(point);
+      asked.running.push_back(point);
+      out.push_back(std::move(point));
+    }
+    return out;
+  }
+
+ private:
+  ConditionalSpace space_;
+  std::unique_ptr<Suggester> flat_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Suggester>> MakeStudySuggester(const ConditionalSpace& space,
+                                                      model::Algorithm algorithm,
+                                                      model::GoalType goal, std::uint64_t seed) {
+  Result<std::unique_ptr<Suggester>> flat = MakeSuggester(space.flat(), algorithm, goal, seed);
+  if (!flat.ok() || !space.conditional()) {
+    return flat;
+  }
+  return std::unique_ptr<Suggester>(
+      std::make_unique<ConditionalSuggester>(space, *std::move(flat)));
+}
+
+}  // namespace trainyard::tuning

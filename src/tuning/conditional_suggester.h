@@ -1,0 +1,26 @@
+// The suggester of a study with conditional parameters (tuning/conditional_space.h). Pure.
+//
+// Any algorithm runs on the flat space; what it suggests is made canonical (each inactive
+// parameter at its stand-in, `Complete(Restrict(point))`), the form trials are read back in, so
+// two suggestions that give a trial the same parameters are one point. A suggestion whose
+// canonical form was tried already (a grid point that differs only in an inactive parameter) is
+// passed over: the algorithm is asked again with it counted as running.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "base/status.h"
+#include "model/job.h"
+#include "tuning/conditional_space.h"
+#include "tuning/suggest.h"
+
+namespace trainyard::tuning {
+
+// MakeSuggester over `space.flat()`, with its suggestions made canonical. Without conditions it is
+// MakeSuggester's suggester itself.
+Result<std::unique_ptr<Suggester>> MakeStudySuggester(const ConditionalSpace& space,
+                                                      model::Algorithm algorithm,
+                                                      model::GoalType goal, std::uint64_t seed);
+
+}  // namespace trainyard::tuning
