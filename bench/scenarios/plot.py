@@ -18,7 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
 LABELS = {
-    "trainyard-package": "trainyard\n(pip-staged package)",
+    "trainyard-package-first": "trainyard\n(new package, pip)",
+    "trainyard-package": "trainyard\n(package resubmitted)",
     "trainyard-command": "trainyard\n(command, no staging)",
     "gcloud": "gcloud ai-platform\nlocal train",
     "sbatch-wait": "sbatch --wait",

@@ -1,12 +1,15 @@
-// Jobs whose code cannot run, run for real: a package pip cannot install, a package URI with
-// nothing behind it, and a module the package lacks. Each ends FAILED with a message that says
-// why, as AI Platform's errorMessage does.
+// Staging for real. Jobs whose code cannot run: a package pip cannot install, a package URI with
+// nothing behind it, and a module the package lacks; each ends FAILED with a message that says
+// why, as AI Platform's errorMessage does. And the package cache: a second job with the same
+// package uses the first one's install.
+#include <filesystem>
 #include <ostream>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "control/job_layout.h"
 #include "integration/executing_server.h"
 
 namespace trainyard::testing {
@@ -84,6 +87,23 @@ INSTANTIATE_TEST_SUITE_P(
                                   "The replica master 0 exited with a non-zero status of 1.",
                                   "No module named trainer.nope", true}),
     [](const auto& tc) { return tc.param.name; });
+
+using PackageCacheTest = ExecutionTest;
+
+TEST_F(PackageCacheTest, SecondJobWithTheSamePackageUsesTheFirstOnesInstall) {
+  server_.Submit(RuntimeJob("cache_1", "trainer.hello", package_uri()));
+  ASSERT_EQ(server_.WaitForState("cache_1")["state"], "SUCCEEDED");
+  server_.Submit(RuntimeJob("cache_2", "trainer.hello", package_uri()));
+  ASSERT_EQ(server_.WaitForState("cache_2")["state"], "SUCCEEDED");
+
+  const std::string first = ReadFile(server_.Layout("cache_1").staging_log()).value_or("");
+  const std::string second = ReadFile(server_.Layout("cache_2").staging_log()).value_or("");
+  EXPECT_THAT(first, HasSubstr("Successfully installed yard"));
+  EXPECT_THAT(first, HasSubstr("Installed packages in cache entry"));
+  EXPECT_THAT(second, StartsWith("Using installed packages in cache entry")) << second;
+  EXPECT_EQ(std::filesystem::read_symlink(server_.Layout("cache_1").packages_dir()),
+            std::filesystem::read_symlink(server_.Layout("cache_2").packages_dir()));
+}
 
 }  // namespace
 }  // namespace trainyard::testing

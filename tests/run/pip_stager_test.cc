@@ -158,13 +158,40 @@ TEST_F(PipStagerTest, NoPackagesIsNothingToDo) {
 
 TEST_F(PipStagerTest, RunsPipOfflineIntoTheTarget) {
   WriteFile(dir_.File("p.tar.gz"), "");
-  std::string python = FakePython("echo \"$*\"; echo \"PIP_NO_INDEX=$PIP_NO_INDEX\"; pwd -P\n");
+  // The interpreter runs the install script with the target and the packages; the script runs
+  // pip with these options.
+  std::string python = FakePython(
+      "echo \"$1 $3 $4\"; echo \"PIP_NO_INDEX=$PIP_NO_INDEX\"; pwd -P\n"
+      "case \"$2\" in *'\"--no-index\", \"--no-deps\", \"--no-build-isolation\"'*) "
+      "echo offline;; esac\n");
   ASSERT_TRUE(stager_.Stage(Request({dir_.File("p.tar.gz")}, python)).ok()) << Log();
-  EXPECT_EQ(Log(),
-            "-m pip install --no-index --no-deps --no-build-isolation --disable-pip-version-check "
-            "--no-input --no-cache-dir --no-warn-script-location --target " +
-                Target() + " " + dir_.File("p.tar.gz") + "\nPIP_NO_INDEX=1\n" +
-                fs::canonical(Target()).string() + "\n");
+  EXPECT_EQ(Log(), "-c " + Target() + " " + dir_.File("p.tar.gz") + "\nPIP_NO_INDEX=1\n" +
+                       fs::canonical(Target()).string() + "\noffline\n");
+}
+
+// A pure wheel is unpacked (with its .data/purelib moved up and its modules compiled), without
+// pip; pip would print "Successfully installed".
+TEST_F(PipStagerTest, UnpacksPureWheels) {
+  const std::string wheel = dir_.File("gcs/bucket/wheelpkg-0.1-py3-none-any.whl");
+  fs::create_directories(dir_.File("gcs/bucket"));
+  ASSERT_TRUE(Run({kPython, "-c",
+                   "import sys, zipfile\n"
+                   "with zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+                   "    z.writestr('wheelpkg/__init__.py', 'VALUE = 7\\n')\n"
+                   "    z.writestr('wheelpkg-0.1.data/purelib/wheelextra.py', 'VALUE = 8\\n')\n"
+                   "    z.writestr('wheelpkg-0.1.dist-info/METADATA', 'Name: wheelpkg\\n')\n",
+                   wheel},
+                  dir_.path().string())
+                  .Succeeded())
+      << CapturedText(dir_.File("tools.log"));
+  Status status = stager_.Stage(Request({"gs://bucket/wheelpkg-0.1-py3-none-any.whl"}));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_EQ(ImportOutput("import wheelpkg, wheelextra; print(wheelpkg.VALUE + wheelextra.VALUE)"),
+            "15\n");
+  EXPECT_TRUE(fs::exists(Target() + "/wheelpkg-0.1.dist-info/METADATA"));
+  EXPECT_FALSE(fs::exists(Target() + "/wheelpkg-0.1.data"));
+  EXPECT_TRUE(fs::exists(Target() + "/wheelpkg/__pycache__"));
+  EXPECT_THAT(Log(), HasSubstr("Unpacked wheelpkg-0.1-py3-none-any.whl"));
 }
 
 struct FailureCase {

@@ -1,4 +1,5 @@
-// The `Stager` for this machine: `pip install --target` of the job's packages, offline.
+// The installer behind the package cache (package_cache.h): `pip install --target` of the job's
+// packages, offline, or, when every package is a pure wheel, unpacking them (see pip_stager.cc).
 //
 // Each URI is resolved to a local file first (`ResolvePackageUri`), so a missing package is
 // reported by name before pip runs. pip then runs without a shell, in its own process group,
@@ -53,5 +54,11 @@ class PipStager final : public Stager {
 // http://...), a gs:// URI with an empty bucket or object or a "." or ".." segment, or one given
 // while there is no `gcs_mount`. Does not look at the file system.
 Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs_mount);
+
+// The absolute local files of `request.package_uris`, in order. FAILED_PRECONDITION for a URI
+// `ResolvePackageUri` refuses, a package that does not exist ("Package gs://b/p.tar.gz not
+// found.") or, with `package_dirs`, a local package whose real path is below none of them.
+Result<std::vector<std::string>> ResolvePackages(
+    const StageRequest& request, const std::optional<std::vector<std::string>>& package_dirs);
 
 }  // namespace trainyard::run::local
