@@ -357,6 +357,7 @@ std::vector<PackageCache::Entry> PackageCache::Entries() const {
   std::sort(found.begin(), found.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Entry> entries;
+  entries.reserve(found.size());
   for (auto& [used, entry] : found) {
     entries.push_back(std::move(entry));
   }
