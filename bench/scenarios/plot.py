@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
 LABELS = {
     "trainyard-package-first": "trainyard\n(new package, pip)",
+    "trainyard-wheel-first": "trainyard\n(new wheel, unpacked)",
     "trainyard-package": "trainyard\n(package resubmitted)",
     "trainyard-command": "trainyard\n(command, no staging)",
     "gcloud": "gcloud ai-platform\nlocal train",

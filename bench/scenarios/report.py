@@ -23,6 +23,7 @@ END = "<!-- bench/run: end -->"
 
 TRIVIAL_PATHS = {
     "trainyard-package-first": "trainyard, a package it has not seen (sdist; pip installs it)",
+    "trainyard-wheel-first": "trainyard, a package it has not seen (pure wheel; unpacked)",
     "trainyard-package": "trainyard, the same package resubmitted (sdist; already installed)",
     "trainyard-command": "trainyard, same module as a container command on the host (`--containers host`, nothing staged)",
     "gcloud": "`gcloud ai-platform local train`",

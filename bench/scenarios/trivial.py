@@ -10,6 +10,9 @@ touches them alike): the time from submit until the client sees the job succeed,
     trainyard's package cache misses and installs it with pip, then runs
     `python3 -m trainer.task`; the client POSTs the job and polls GET every 2 ms on one
     keep-alive connection (the server is already up);
+  * trainyard-wheel-first: the same for the trainer as a pure wheel (`pip wheel` of the same
+    source; each repetition a copy with another zip comment), which trainyard unpacks instead of
+    running pip;
   * trainyard-package: the same sdist resubmitted (a warm-up job installed it before the first
     repetition), so the package cache hits and nothing is installed;
   * trainyard-command: the same module file run as a custom-container command (nothing staged),
@@ -40,6 +43,7 @@ import shutil
 import struct
 import subprocess
 import time
+import zipfile
 
 import bench_lib as lib
 
@@ -131,6 +135,27 @@ def fresh_copy(sdist, work, n):
     return out
 
 
+def build_wheel(sdist, work):
+    """The trainer as a pure wheel, built by pip from the source the sdist was made from."""
+    out = pathlib.Path(work) / "wheel"
+    subprocess.run([lib.PYTHON, "-m", "pip", "wheel", "-q", "--no-deps", "--no-index",
+                    "--no-build-isolation", "--disable-pip-version-check", "-w", str(out),
+                    str(pathlib.Path(sdist).parent.parent)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return next(out.glob("*-py3-none-any.whl"))
+
+
+def fresh_wheel(wheel, work, n):
+    """`wheel` with another zip comment: new bytes (a new cache key), the same files."""
+    out = pathlib.Path(work) / "fresh-wheel" / str(n) / wheel.name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            dst.writestr(item, src.read(item))
+        dst.comment = f"trainyard bench {n}".encode()
+    return out
+
+
 def internal_latency(api, count):
     rows = []
     for i in range(count):
@@ -158,8 +183,9 @@ def main():
     gcloud = lib.Gcloud(args.work)
     slurm = lib.Slurm(args.work)
     sdist = lib.build_sdist(args.work)
-    samples = {"trainyard-package-first": [], "trainyard-package": [], "trainyard-command": [],
-               "direct": []}
+    wheel = build_wheel(sdist, args.work)
+    samples = {"trainyard-package-first": [], "trainyard-wheel-first": [],
+               "trainyard-package": [], "trainyard-command": [], "direct": []}
     if gcloud.available:
         samples["gcloud"] = []
     if slurm.available:
@@ -174,6 +200,8 @@ def main():
             runs = {
                 "trainyard-package-first": lambda: run_trainyard(
                     api, lib.package_job(f"pkg_first_{rep}", fresh_copy(sdist, args.work, rep))),
+                "trainyard-wheel-first": lambda: run_trainyard(
+                    api, lib.package_job(f"whl_first_{rep}", fresh_wheel(wheel, args.work, rep))),
                 "trainyard-package": lambda: run_trainyard(
                     api, lib.package_job(f"pkg_{rep}", sdist)),
                 "trainyard-command": lambda: run_trainyard(

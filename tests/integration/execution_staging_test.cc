@@ -98,7 +98,7 @@ TEST_F(PackageCacheTest, SecondJobWithTheSamePackageUsesTheFirstOnesInstall) {
 
   const std::string first = ReadFile(server_.Layout("cache_1").staging_log()).value_or("");
   const std::string second = ReadFile(server_.Layout("cache_2").staging_log()).value_or("");
-  EXPECT_THAT(first, HasSubstr("Successfully installed yard"));
+  EXPECT_THAT(first, HasSubstr("Unpacked yard_trainer-0.1"));
   EXPECT_THAT(first, HasSubstr("Installed packages in cache entry"));
   EXPECT_THAT(second, StartsWith("Using installed packages in cache entry")) << second;
   EXPECT_EQ(std::filesystem::read_symlink(server_.Layout("cache_1").packages_dir()),

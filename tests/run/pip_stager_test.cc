@@ -110,7 +110,20 @@ TEST_F(PipStagerTest, InstallsAnSdistFromTheGcsMount) {
   ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
   EXPECT_TRUE(fs::exists(Target() + "/tinypkg/__init__.py"));
   EXPECT_EQ(ImportOutput("import tinypkg; print(tinypkg.VALUE)"), "42\n");
-  EXPECT_THAT(Log(), HasSubstr("Successfully installed tinypkg-0.1"));
+  // Built into a wheel in the install script's own interpreter, then unpacked: no pip.
+  EXPECT_THAT(Log(), HasSubstr("Unpacked tinypkg-0.1-py3-none-any.whl"));
+}
+
+// An sdist with a pyproject.toml may name any build backend: pip builds it.
+TEST_F(PipStagerTest, SdistWithAPyprojectGoesToPip) {
+  WriteFile(dir_.path() / "src" / "pepkg" / "pyproject.toml",
+            "[build-system]\nrequires = [\"setuptools\"]\n"
+            "build-backend = \"setuptools.build_meta\"\n");
+  BuildSdist("pepkg", 5, dir_.File("gcs/bucket"));
+  Status status = stager_.Stage(Request({"gs://bucket/pepkg-0.1.tar.gz"}));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_EQ(ImportOutput("import pepkg; print(pepkg.VALUE)"), "5\n");
+  EXPECT_THAT(Log(), HasSubstr("Successfully installed pepkg-0.1"));
 }
 
 TEST_F(PipStagerTest, InstallsSeveralPackagesFromGcsAndAbsolutePaths) {

@@ -22,6 +22,7 @@
 #include "base/path.h"
 #include "plan/cluster_plan.h"
 #include "run/launcher.h"
+#include "run/local/install_script.h"
 #include "run/local/spawn.h"
 
 namespace trainyard::run::local {
@@ -30,63 +31,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::string_view kGcsScheme = "gs://";
-// What the interpreter runs to install `argv[1:]` into `argv[0]`. Pure wheels (tagged
-// py3-none-any, no .data but purelib/platlib) are unpacked and byte-compiled: pip adds about a
-// second of its own start-up to what is a zip extraction. Anything else is pip's, run in this
-// interpreter with a fixed user agent: pip otherwise runs lsb_release, uname and rustc to
-// describe the machine in HTTP requests that --no-index never makes.
-constexpr std::string_view kInstallScript = R"py(import os, shutil, sys, zipfile
-target, files = sys.argv[1], sys.argv[2:]
-
-def pure_wheel(path):
-    if not path.endswith(("-py3-none-any.whl", "-py2.py3-none-any.whl")):
-        return False
-    with zipfile.ZipFile(path) as wheel:
-        for name in wheel.namelist():
-            parts = name.split("/")
-            if name.startswith("/") or ".." in parts:
-                return False
-            if parts[0].endswith(".data") and len(parts) > 2 and parts[1] not in ("purelib", "platlib"):
-                return False
-    return True
-
-def unpack():
-    for path in files:
-        with zipfile.ZipFile(path) as wheel:
-            wheel.extractall(target)
-        for data in [d for d in os.listdir(target) if d.endswith(".data")]:
-            for lib in ("purelib", "platlib"):
-                lib_dir = os.path.join(target, data, lib)
-                for entry in os.listdir(lib_dir) if os.path.isdir(lib_dir) else []:
-                    os.rename(os.path.join(lib_dir, entry), os.path.join(target, entry))
-            shutil.rmtree(os.path.join(target, data))
-    import compileall
-    compileall.compile_dir(target, quiet=2)
-
-try:
-    if files and all(pure_wheel(path) for path in files):
-        unpack()
-        print("Unpacked", ", ".join(os.path.basename(path) for path in files), "(pure wheels)")
-        sys.exit(0)
-except (OSError, zipfile.BadZipFile) as error:
-    print("Unpacking failed, pip installs instead:", error)
-    for entry in os.listdir(target):
-        path = os.path.join(target, entry)
-        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.remove(path)
-
-args = ["install", "--no-index", "--no-deps", "--no-build-isolation", "--disable-pip-version-check",
-        "--no-input", "--no-cache-dir", "--no-warn-script-location", "--target", target] + files
-try:
-    import pip._internal.network.session
-    pip._internal.network.session.user_agent = lambda: "pip (trainyard)"
-    from pip._internal.cli.main import main
-except Exception:
-    import runpy
-    sys.argv = ["pip"] + args
-    runpy.run_module("pip", run_name="__main__", alter_sys=True)
-else:
-    sys.exit(main(args))
-)py";
 constexpr std::streamoff kMaxTailBytes =
     std::streamoff{64} * 1024;  // enough for any number of tail lines
 
