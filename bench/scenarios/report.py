@@ -22,7 +22,7 @@ BEGIN = "<!-- bench/run: begin (bench/run writes this block; edit the notes outs
 END = "<!-- bench/run: end -->"
 
 TRIVIAL_PATHS = {
-    "trainyard-package-first": "trainyard, a package it has not seen (sdist; pip installs it)",
+    "trainyard-package-first": "trainyard, a package it has not seen (sdist; built into a wheel, installed)",
     "trainyard-wheel-first": "trainyard, a package it has not seen (pure wheel; unpacked)",
     "trainyard-package": "trainyard, the same package resubmitted (sdist; already installed)",
     "trainyard-command": "trainyard, same module as a container command on the host (`--containers host`, nothing staged)",
