@@ -46,9 +46,10 @@ class FakeInstaller final : public Stager {
  public:
   Status Stage(const StageRequest& request) override {
     ++installs;
+    uris = request.package_uris;
     std::string contents;
-    for (const std::string& file : request.package_uris) {
-      contents += ReadFile(file);
+    for (const std::string& uri : request.package_uris) {
+      contents += ReadFile(*ResolvePackageUri(uri, request.gcs_mount));
     }
     WriteFile(fs::path(request.target_dir) / "contents", contents);
     WriteFile(fs::path(request.target_dir) / "padding", std::string(padding, 'x'));
@@ -59,6 +60,7 @@ class FakeInstaller final : public Stager {
   }
 
   std::atomic<int> installs{0};
+  std::vector<std::string> uris;  // of the last install
   std::size_t padding = 0;
   std::chrono::milliseconds hold{0};
   bool fail = false;
@@ -72,6 +74,7 @@ class PackageCacheTest : public ::testing::Test {
   StageRequest Request(const std::string& job, const std::vector<std::string>& packages,
                        const std::string& python = kPython) const {
     return StageRequest{.package_uris = packages,
+                        .gcs_mount = dir_.File("gcs"),
                         .target_dir = Target(job),
                         .python = python,
                         .log_path = dir_.File("jobs/" + job + "/staging.log")};
@@ -125,6 +128,16 @@ TEST_F(PackageCacheTest, SameContentsAreInstalledOnceAndShared) {
   EXPECT_EQ(ReadFile(Target("b") + "/contents"), "same bytes");
   EXPECT_THAT(ReadFile(dir_.File("jobs/a/staging.log")), HasSubstr("Installed packages"));
   EXPECT_THAT(ReadFile(dir_.File("jobs/b/staging.log")), HasSubstr("Using installed packages"));
+}
+
+// The installer gets the URIs as the job gave them (it checks local ones against
+// --package-dir; a gs:// object resolved to a file would fail that check).
+TEST_F(PackageCacheTest, InstallerGetsTheUrisAsGiven) {
+  PackageCache cache(installer_, Options());
+  Package("gcs/bucket/trainer-0.1.tar.gz", "from the bucket");
+  ASSERT_TRUE(cache.Stage(Request("a", {"gs://bucket/trainer-0.1.tar.gz"})).ok());
+  EXPECT_EQ(installer_.uris, std::vector<std::string>{"gs://bucket/trainer-0.1.tar.gz"});
+  EXPECT_EQ(ReadFile(Target("a") + "/contents"), "from the bucket");
 }
 
 TEST_F(PackageCacheTest, KeyDependsOnOrderInterpreterAndInstaller) {

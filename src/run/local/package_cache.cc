@@ -269,8 +269,7 @@ Status PackageCache::Install(const StageRequest& request, const std::vector<std:
     return Status::Internal(
         fmt::format("Cannot create {}: {}", temporary.string(), error.message()));
   }
-  StageRequest install = request;
-  install.package_uris = files;
+  StageRequest install = request;  // the URIs as given: the installer checks them as before
   install.target_dir = temporary.string();
   Status installed = installer_.Stage(install);
   if (installed.ok()) {
