@@ -114,6 +114,32 @@ TEST_F(PipStagerTest, InstallsAnSdistFromTheGcsMount) {
   EXPECT_THAT(Log(), HasSubstr("Unpacked tinypkg-0.1-py3-none-any.whl"));
 }
 
+// Two sdists whose setup.py each import a module of the same name from their own tree: the
+// second gets its own, not the first one's (both are built in one interpreter).
+TEST_F(PipStagerTest, OneSetupPysImportsDoNotLeakIntoTheNext) {
+  std::vector<std::string> uris;
+  for (const std::string name : {"firstleak", "secondleak"}) {
+    const fs::path src = dir_.path() / "src" / name;
+    WriteFile(
+        src / "setup.py",
+        "from setuptools import setup\nimport about\n"
+        "setup(name=about.NAME, version='0.1', packages=[about.NAME], py_modules=['about'])\n");
+    WriteFile(src / "about.py", "NAME = '" + name + "'\n");
+    WriteFile(src / name / "__init__.py", "VALUE = 1\n");
+    ASSERT_TRUE(Run({kPython, "setup.py", "-q", "sdist", "--dist-dir", dir_.File("gcs/bucket")},
+                    src.string())
+                    .Succeeded())
+        << CapturedText(dir_.File("tools.log"));
+    uris.push_back("gs://bucket/" + name + "-0.1.tar.gz");
+  }
+  Status status = stager_.Stage(Request(uris));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_THAT(Log(), HasSubstr("Unpacked firstleak-0.1-py3-none-any.whl, "
+                               "secondleak-0.1-py3-none-any.whl"));
+  EXPECT_EQ(ImportOutput("import firstleak, secondleak; print(firstleak.VALUE + secondleak.VALUE)"),
+            "2\n");
+}
+
 // An sdist with a pyproject.toml may name any build backend: pip builds it.
 TEST_F(PipStagerTest, SdistWithAPyprojectGoesToPip) {
   WriteFile(dir_.path() / "src" / "pepkg" / "pyproject.toml",

@@ -57,6 +57,11 @@ def build_wheel(path):
     finally:
         os.chdir(cwd)
         sys.argv, sys.path[:] = argv, sys_path
+        # What setup.py imported from its own tree (its package, for a version) must not be
+        # what the next package's setup.py imports under the same name.
+        for name, module in list(sys.modules.items()):
+            if (getattr(module, "__file__", None) or "").startswith(work + os.sep):
+                del sys.modules[name]
 
 def pure_wheel(path):
     if not path.endswith(("-py3-none-any.whl", "-py2.py3-none-any.whl")):
