@@ -90,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 using PackageCacheTest = ExecutionTest;
 
-TEST_F(PackageCacheTest, SecondJobWithTheSamePackageUsesTheFirstOnesInstall) {
+TEST_F(PackageCacheTest, LaterJobsWithTheSamePackageUseTheFirstOnesInstall) {
   server_.Submit(RuntimeJob("cache_1", "trainer.hello", package_uri()));
   ASSERT_EQ(server_.WaitForState("cache_1")["state"], "SUCCEEDED");
   server_.Submit(RuntimeJob("cache_2", "trainer.hello", package_uri()));
@@ -101,8 +101,19 @@ TEST_F(PackageCacheTest, SecondJobWithTheSamePackageUsesTheFirstOnesInstall) {
   EXPECT_THAT(first, HasSubstr("Unpacked yard_trainer-0.1"));
   EXPECT_THAT(first, HasSubstr("Installed packages in cache entry"));
   EXPECT_THAT(second, StartsWith("Using installed packages in cache entry")) << second;
-  EXPECT_EQ(std::filesystem::read_symlink(server_.Layout("cache_1").packages_dir()),
-            std::filesystem::read_symlink(server_.Layout("cache_2").packages_dir()));
+  const std::filesystem::path entry =
+      std::filesystem::read_symlink(server_.Layout("cache_1").packages_dir());
+  EXPECT_EQ(std::filesystem::read_symlink(server_.Layout("cache_2").packages_dir()), entry);
+
+  // A restarted server keeps the entry and removes what a crashed install left.
+  const std::filesystem::path crashed = entry.string() + ".tmp-1-0";
+  std::filesystem::create_directories(crashed / "half");
+  server_.Restart();
+  EXPECT_FALSE(std::filesystem::exists(crashed));
+  server_.Submit(RuntimeJob("cache_3", "trainer.hello", package_uri()));
+  ASSERT_EQ(server_.WaitForState("cache_3")["state"], "SUCCEEDED");
+  EXPECT_THAT(ReadFile(server_.Layout("cache_3").staging_log()).value_or(""),
+              StartsWith("Using installed packages in cache entry"));
 }
 
 }  // namespace
