@@ -1,4 +1,4 @@
-"""The aims of issue #8 (and of issue #16, containers) on these 2-core machines, checked
+"""The aims of issue #8 (and of issue #16, containers; #19, staging) on these 2-core machines, checked
 against one bench/run's figures.
 
 `evaluate` gives each aim as (the scenario it belongs to, what it asks, this run's figure, its
@@ -29,12 +29,16 @@ def _row(section, aim, value, text, ok):
     return (section, aim, text(value), "met" if ok(value) else "**not met**")
 
 
+def _ratio(a, b):
+    return a / b if a and b else None
+
+
 def _ms(v):
     return f"{v * 1000:.1f} ms"
 
 
 # The issue each section's aims come from; issue #8 unless named here.
-ISSUES = {"container": 16}
+ISSUES = {"container": 16, "staging": 19}
 
 
 def evaluate(results, api_rows):
@@ -50,7 +54,8 @@ def evaluate(results, api_rows):
     speedup = 10.0
     rows = [
         _row("trivial", "trivial job ≥ 10× faster than `gcloud ai-platform local train` "
-             "(trainyard staging the package)", gcloud and package and gcloud / package,
+             "(trainyard staging the package; resubmitted, so installed already)",
+             gcloud and package and gcloud / package,
              lambda v: f"{v:.1f}×", lambda v: v >= speedup),
         _row("trivial", "the same, trainyard running the module as a command (nothing staged)",
              gcloud and command and gcloud / command, lambda v: f"{v:.1f}×",
@@ -62,6 +67,17 @@ def evaluate(results, api_rows):
              "interpreter's own start", py_share,
              lambda v: _ms(v) + (" (below 0: within the noise of the two medians)" if v < 0
                                  else ""), lambda v: v <= 0.005),
+        _row("staging", "a resubmitted package job: submit → module running within 2× a command "
+             "job's", _ratio(_get(s, "trainyard-package", "launch", "median"),
+                             _get(s, "trainyard-command", "launch", "median")),
+             lambda v: f"{v:.2f}×", lambda v: v <= 2.0),
+        _row("staging", "a first submission (the package installed) no slower than `gcloud "
+             "ai-platform local train`: an sdist (built into a wheel and installed)",
+             _ratio(_get(s, "trainyard-package-first", "e2e", "median"), gcloud),
+             lambda v: f"{v:.2f}× gcloud's time", lambda v: v <= 1.0),
+        _row("staging", "the same, a pure wheel (unpacked)",
+             _ratio(_get(s, "trainyard-wheel-first", "e2e", "median"), gcloud),
+             lambda v: f"{v:.2f}× gcloud's time", lambda v: v <= 1.0),
         _row("burst", "≥ 1,000 trivial jobs completed per second",
              _get(burst, "summary", "trainyard", "completion_rate", "median"),
              lambda v: f"{v:,.0f}/s", lambda v: v >= 1000),
@@ -94,18 +110,21 @@ def aim_lines(rows, section):
 
 def aims_section(results, rows):
     s = _get(results["trivial"], "summary") or {}
-    package = _get(s, "trainyard-package", "e2e", "median")
+    package = _get(s, "trainyard-package-first", "e2e", "median")
     command = _get(s, "trainyard-command", "e2e", "median")
-    out = ["### The aims (issue #8; containers: issue #16) against this run", "",
+    out = ["### The aims (issue #8; containers: issue #16; staging: issue #19) against this run", "",
            "| aim | this run (median) | |", "|---|---:|---|"]
     out += [f"| {aim} | {value} | {status} |" for _, aim, value, status in rows]
     out += [""]
     pip = _get(results["trivial"], "pip_alone", "median")
     if package and command:
-        alone = f" (the same `pip install` run by hand: {pip * 1000:,.0f} ms)" if pip else ""
-        out += [f"Staging is the difference between the two trainyard rows of the trivial job: "
-                f"`pip install` of the trainer's sdist adds about {(package - command) * 1000:,.0f}"
-                f" ms to every runtime job{alone}: pip starts an interpreter, builds a wheel "
-                "from the sdist and installs it. trainyard's own work around it is the command "
-                "row. What bounds the other figures is said in each section.", ""]
+        alone = f" {pip * 1000:,.0f} ms" if pip else ""
+        out += [f"Staging is the difference between the first-submission and command rows of the "
+                f"trivial job: installing the trainer's sdist, which trainyard has not seen "
+                f"before, adds about {(package - command) * 1000:,.0f} ms (the install script "
+                "builds the wheel with setup.py in its own interpreter and unpacks it; `pip "
+                f"install` of the same sdist, run by hand, takes{alone or ' –'}). A resubmitted "
+                "package is installed already (the package cache). trainyard's own work around "
+                "it is the command row. What bounds the other figures is said in each section.",
+                ""]
     return out

@@ -18,7 +18,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
 LABELS = {
-    "trainyard-package": "trainyard\n(pip-staged package)",
+    "trainyard-package-first": "trainyard\n(new sdist, installed)",
+    "trainyard-wheel-first": "trainyard\n(new wheel, unpacked)",
+    "trainyard-package": "trainyard\n(package resubmitted)",
     "trainyard-command": "trainyard\n(command, no staging)",
     "gcloud": "gcloud ai-platform\nlocal train",
     "sbatch-wait": "sbatch --wait",

@@ -4,10 +4,17 @@
 
 End to end (each repetition runs every path once, in turn, so that drift in the machine's load
 touches them alike): the time from submit until the client sees the job succeed, for
-  * trainyard-package: a runtime job whose package (the benchmark trainer's sdist, as gcloud and
-    `trainyard jobs submit --package-path` stage it) trainyard installs with pip, then runs
+  * trainyard-package-first: a runtime job whose package (the benchmark trainer's sdist, as
+    gcloud and `trainyard jobs submit --package-path` stage it) trainyard has not seen: each
+    repetition submits a copy whose gzip header differs (other bytes, the same files), so
+    trainyard's package cache misses and installs it with pip, then runs
     `python3 -m trainer.task`; the client POSTs the job and polls GET every 2 ms on one
     keep-alive connection (the server is already up);
+  * trainyard-wheel-first: the same for the trainer as a pure wheel (`pip wheel` of the same
+    source; each repetition a copy with another zip comment), which trainyard unpacks instead of
+    running pip;
+  * trainyard-package: the same sdist resubmitted (a warm-up job installed it before the first
+    repetition), so the package cache hits and nothing is installed;
   * trainyard-command: the same module file run as a custom-container command (nothing staged),
     which separates trainyard from pip;
   * gcloud: `gcloud ai-platform local train --module-name trainer.task --package-path ...`
@@ -33,8 +40,10 @@ finish (exec -> endTime).
 
 import pathlib
 import shutil
+import struct
 import subprocess
 import time
+import zipfile
 
 import bench_lib as lib
 
@@ -100,7 +109,8 @@ def run_direct():
 
 
 def pip_alone(sdist, work):
-    """The pip command trainyard's stager runs (run/local/pip_stager.cc), run directly."""
+    """`pip install` with the options of trainyard's stager (run/local/pip_stager.cc), run directly
+    as `python3 -m pip` (the stager runs pip in-process, with a fixed user agent)."""
     target = pathlib.Path(work) / "pip-target"
     shutil.rmtree(target, ignore_errors=True)
     cmd = [lib.PYTHON, "-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation",
@@ -113,6 +123,37 @@ def pip_alone(sdist, work):
     elapsed = time.time() - t0
     shutil.rmtree(target, ignore_errors=True)
     return elapsed
+
+
+def fresh_copy(sdist, work, n):
+    """`sdist` with another gzip header mtime: new bytes (a new cache key), the same files."""
+    data = bytearray(pathlib.Path(sdist).read_bytes())
+    data[4:8] = struct.pack("<I", 1_000_000 + n)
+    out = pathlib.Path(work) / "fresh" / str(n) / pathlib.Path(sdist).name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(bytes(data))
+    return out
+
+
+def build_wheel(sdist, work):
+    """The trainer as a pure wheel, built by pip from the source the sdist was made from."""
+    out = pathlib.Path(work) / "wheel"
+    subprocess.run([lib.PYTHON, "-m", "pip", "wheel", "-q", "--no-deps", "--no-index",
+                    "--no-build-isolation", "--disable-pip-version-check", "-w", str(out),
+                    str(pathlib.Path(sdist).parent.parent)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return next(out.glob("*-py3-none-any.whl"))
+
+
+def fresh_wheel(wheel, work, n):
+    """`wheel` with another zip comment: new bytes (a new cache key), the same files."""
+    out = pathlib.Path(work) / "fresh-wheel" / str(n) / wheel.name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            dst.writestr(item, src.read(item))
+        dst.comment = f"trainyard bench {n}".encode()
+    return out
 
 
 def internal_latency(api, count):
@@ -142,7 +183,9 @@ def main():
     gcloud = lib.Gcloud(args.work)
     slurm = lib.Slurm(args.work)
     sdist = lib.build_sdist(args.work)
-    samples = {"trainyard-package": [], "trainyard-command": [], "direct": []}
+    wheel = build_wheel(sdist, args.work)
+    samples = {"trainyard-package-first": [], "trainyard-wheel-first": [],
+               "trainyard-package": [], "trainyard-command": [], "direct": []}
     if gcloud.available:
         samples["gcloud"] = []
     if slurm.available:
@@ -152,8 +195,13 @@ def main():
                                                "slurm": bool(slurm.available)}}
     with lib.Server(args.binary, args.work, "trivial") as server:
         api = server.api()
+        run_trainyard(api, lib.package_job("pkg_warm", sdist))  # installs it: later ones hit
         for rep in range(args.reps):
             runs = {
+                "trainyard-package-first": lambda: run_trainyard(
+                    api, lib.package_job(f"pkg_first_{rep}", fresh_copy(sdist, args.work, rep))),
+                "trainyard-wheel-first": lambda: run_trainyard(
+                    api, lib.package_job(f"whl_first_{rep}", fresh_wheel(wheel, args.work, rep))),
                 "trainyard-package": lambda: run_trainyard(
                     api, lib.package_job(f"pkg_{rep}", sdist)),
                 "trainyard-command": lambda: run_trainyard(

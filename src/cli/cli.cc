@@ -120,6 +120,11 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "512; keep it under the process's open-file limit).")
       ->check(CLI::Range(1, 1'000'000));
   serve
+      ->add_option("--package-cache-size", serve_options.package_cache_bytes,
+                   "Installed packages kept for later jobs, at most (default 5GiB; e.g. 500MiB; "
+                   "0: no limit); least recently used ones go first.")
+      ->transform(CLI::AsSizeValue(false));
+  serve
       ->add_option("--accelerator-emulation", serve_options.accelerator_emulation,
                    "Emulate N devices of every GPU/TPU type on this machine, so GPU/TPU jobs run "
                    "without them (replicas see CUDA_VISIBLE_DEVICES=\"\"); alone, N is 64.")

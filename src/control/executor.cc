@@ -199,6 +199,9 @@ void Executor::RunOnce() {
       for (const Run::Replica& replica : run.replicas) {
         pid_to_run_.erase(replica.pid);
       }
+      if (run.trial_id.empty()) {  // a trial's packages are its study's
+        stager_.Release(JobLayout(options_.data_dir, run.project, run.job_id).packages_dir());
+      }
       it = runs_.erase(it);
     } else {
       ++it;

@@ -344,7 +344,13 @@ bool Executor::CheckStudies() {
   bool wants_more = false;
   for (auto it = studies_.begin(); it != studies_.end();) {
     wants_more |= CheckStudy(*it->second);
-    it = it->second->done ? studies_.erase(it) : std::next(it);
+    if (!it->second->done) {
+      ++it;
+      continue;
+    }
+    stager_.Release(
+        JobLayout(options_.data_dir, it->second->project, it->second->job_id).packages_dir());
+    it = studies_.erase(it);
   }
   return wants_more;
 }

@@ -18,6 +18,7 @@
 #include "control/replica_history.h"
 #include "kube/tfjob_mapping.h"
 #include "run/container/podman_runtime.h"
+#include "run/local/package_cache.h"
 #include "run/local/pip_stager.h"
 #include "run/local/process_launcher.h"
 #include "run/local/spawn.h"
@@ -201,8 +202,9 @@ struct Daemon::Impl {
   control::Executor* relay_target = nullptr;  // guarded by relay_mu
   std::unique_ptr<run::container::PodmanRuntime> containers;
   std::unique_ptr<run::local::ProcessLauncher> launcher;
-  std::unique_ptr<run::local::PipStager> stager;
-  std::unique_ptr<run::slurm::SlurmBackend> slurm;  // --backend slurm; null for local
+  std::unique_ptr<run::local::PipStager> installer;
+  std::unique_ptr<run::local::PackageCache> stager;  // in front of the installer
+  std::unique_ptr<run::slurm::SlurmBackend> slurm;   // --backend slurm; null for local
   std::unique_ptr<control::Executor> executor;
   std::unique_ptr<Server> server;
   bool stopped = false;
@@ -312,12 +314,21 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
         }
       },
       impl->options.supervisor, isolation->environment, impl->containers.get(), isolation->user);
-  impl->stager = std::make_unique<run::local::PipStager>(run::local::PipStagerOptions{
-      .environment = isolation->environment,
-      .user = isolation->user,
-      .package_dirs = isolation->packages.any_path
-                          ? std::nullopt
-                          : std::optional<std::vector<std::string>>(isolation->packages.dirs)});
+  const auto package_dirs = isolation->packages.any_path
+                                ? std::nullopt
+                                : std::optional<std::vector<std::string>>(isolation->packages.dirs);
+  impl->installer = std::make_unique<run::local::PipStager>(
+      run::local::PipStagerOptions{.environment = isolation->environment,
+                                   .user = isolation->user,
+                                   .package_dirs = package_dirs});
+  impl->stager = std::make_unique<run::local::PackageCache>(
+      *impl->installer,
+      run::local::PackageCacheOptions{
+          .dir = (data_dir / "packages").string(),
+          .max_bytes = options.package_cache_bytes,
+          // pip runs as this user: its installs are not another user's.
+          .installer_identity = isolation->user ? fmt::format("uid {}", isolation->user->uid) : "",
+          .package_dirs = package_dirs});
   impl->controller->SetChangeListener([raw] {
     std::lock_guard lock(raw->relay_mu);
     if (raw->relay_target != nullptr) {

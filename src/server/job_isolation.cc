@@ -159,6 +159,7 @@ Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run
     return CannotChange(root, "change the mode of");
   }
   TY_RETURN_IF_ERROR(ShareTree(root / "jobs", user->gid));
+  TY_RETURN_IF_ERROR(ShareTree(root / "packages", user->gid));  // pip installs there as the user
   return ShareTree(root / "buckets", user->gid);
 }
 

@@ -24,6 +24,9 @@ struct ServeOptions {
   // The largest storage upload request (a whole object, or one resumable chunk); such bodies go
   // to disk as they arrive, never into memory.
   std::uint64_t max_upload_bytes = std::uint64_t{5} << 30;
+  // The installed-package cache (<data>/packages, run/local/package_cache.h) evicts least
+  // recently used entries beyond this; 0: never.
+  std::uint64_t package_cache_bytes = std::uint64_t{5} << 30;
 
   // Execution (issue #4). The inventory is this machine as detected (nvidia-smi, /proc), or
   // the nodes of `cluster_file` (sched/inventory.h) when given.

@@ -39,8 +39,10 @@ class FakeStager final : public run::Stager {
     requests.push_back(request);
     return result;
   }
+  void Release(const std::string& target_dir) override { released.push_back(target_dir); }
   Status result;
   std::vector<run::StageRequest> requests;
+  std::vector<std::string> released;  // target dirs, in order
 };
 
 [[maybe_unused]] run::ExitStatus Exited(int code) {

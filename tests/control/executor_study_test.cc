@@ -144,11 +144,14 @@ TEST_F(ExecutorStudyTest, GridSmallerThanMaxTrialsEndsWhenExhausted) {
   Settle();
   Report("1", {{1, 1.0}});
   Exit(Trial("1").pid, Exited(0));
+  EXPECT_TRUE(stager_.released.empty()) << "the trials share the study's packages";
   Report("2", {{1, 2.0}});
   Exit(Trial("2").pid, Exited(0));
   const model::Job job = Get("grid");
   EXPECT_EQ(job.state, JobState::kSucceeded);
   EXPECT_EQ(job.training_output->trials.size(), 2U) << "every grid point exactly once";
+  ASSERT_EQ(stager_.requests.size(), 1U);
+  EXPECT_EQ(stager_.released, std::vector<std::string>{stager_.requests[0].target_dir});
 }
 
 TEST_F(ExecutorStudyTest, FailedTrialsReachingMaxFailedTrialsFailTheJob) {

@@ -22,6 +22,7 @@ TEST_F(ExecutorTest, SingleReplicaJobRunsToSucceeded) {
   EXPECT_EQ(Get("one").state, JobState::kRunning);
   ASSERT_EQ(stager_.requests.size(), 1U);
   EXPECT_EQ(stager_.requests[0].package_uris, ValidRuntimeJob().training_input->package_uris);
+  EXPECT_TRUE(stager_.released.empty()) << "the running job still uses its packages";
   ASSERT_EQ(launcher_.started().size(), 1U);
   const FakeLauncher::Started master = launcher_.started()[0];
   EXPECT_EQ(master.spec.argv[0], "/usr/bin/python3");
@@ -37,6 +38,8 @@ TEST_F(ExecutorTest, SingleReplicaJobRunsToSucceeded) {
   ASSERT_TRUE(done.training_output.has_value());
   // What the replica left in its process group is killed when the job ends.
   EXPECT_EQ(launcher_.SignalsTo(master.pid), std::vector<int>{SIGKILL});
+  // Its packages are released (a cache may evict them).
+  EXPECT_EQ(stager_.released, std::vector<std::string>{stager_.requests[0].target_dir});
 }
 
 TEST_F(ExecutorTest, MasterSuccessStopsTheOtherReplicasThenSucceeds) {

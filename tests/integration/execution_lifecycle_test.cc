@@ -56,7 +56,7 @@ TEST_F(LifecycleTest, SingleReplicaJobSucceedsAndWritesIntoItsJobDir) {
   const control::JobLayout layout = server_.Layout("hello_1");
   EXPECT_THAT(server_.Output("hello_1", "master-replica-0"), HasSubstr("hello from the trainer"));
   EXPECT_THAT(ReadFile(layout.staging_log()).value_or("<missing>"),
-              HasSubstr("Successfully installed yard-trainer-0.1"));
+              HasSubstr("Unpacked yard_trainer-0.1-py3-none-any.whl"));
   ExpectNoReplicaLeft("hello_1");
 }
 

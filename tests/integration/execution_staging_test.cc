@@ -1,12 +1,15 @@
-// Jobs whose code cannot run, run for real: a package pip cannot install, a package URI with
-// nothing behind it, and a module the package lacks. Each ends FAILED with a message that says
-// why, as AI Platform's errorMessage does.
+// Staging for real. Jobs whose code cannot run: a package pip cannot install, a package URI with
+// nothing behind it, and a module the package lacks; each ends FAILED with a message that says
+// why, as AI Platform's errorMessage does. And the package cache: a second job with the same
+// package uses the first one's install.
+#include <filesystem>
 #include <ostream>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "control/job_layout.h"
 #include "integration/executing_server.h"
 
 namespace trainyard::testing {
@@ -84,6 +87,34 @@ INSTANTIATE_TEST_SUITE_P(
                                   "The replica master 0 exited with a non-zero status of 1.",
                                   "No module named trainer.nope", true}),
     [](const auto& tc) { return tc.param.name; });
+
+using PackageCacheTest = ExecutionTest;
+
+TEST_F(PackageCacheTest, LaterJobsWithTheSamePackageUseTheFirstOnesInstall) {
+  server_.Submit(RuntimeJob("cache_1", "trainer.hello", package_uri()));
+  ASSERT_EQ(server_.WaitForState("cache_1")["state"], "SUCCEEDED");
+  server_.Submit(RuntimeJob("cache_2", "trainer.hello", package_uri()));
+  ASSERT_EQ(server_.WaitForState("cache_2")["state"], "SUCCEEDED");
+
+  const std::string first = ReadFile(server_.Layout("cache_1").staging_log()).value_or("");
+  const std::string second = ReadFile(server_.Layout("cache_2").staging_log()).value_or("");
+  EXPECT_THAT(first, HasSubstr("Unpacked yard_trainer-0.1"));
+  EXPECT_THAT(first, HasSubstr("Installed packages in cache entry"));
+  EXPECT_THAT(second, StartsWith("Using installed packages in cache entry")) << second;
+  const std::filesystem::path entry =
+      std::filesystem::read_symlink(server_.Layout("cache_1").packages_dir());
+  EXPECT_EQ(std::filesystem::read_symlink(server_.Layout("cache_2").packages_dir()), entry);
+
+  // A restarted server keeps the entry and removes what a crashed install left.
+  const std::filesystem::path crashed = entry.string() + ".tmp-1-0";
+  std::filesystem::create_directories(crashed / "half");
+  server_.Restart();
+  EXPECT_FALSE(std::filesystem::exists(crashed));
+  server_.Submit(RuntimeJob("cache_3", "trainer.hello", package_uri()));
+  ASSERT_EQ(server_.WaitForState("cache_3")["state"], "SUCCEEDED");
+  EXPECT_THAT(ReadFile(server_.Layout("cache_3").staging_log()).value_or(""),
+              StartsWith("Using installed packages in cache entry"));
+}
 
 }  // namespace
 }  // namespace trainyard::testing

@@ -110,7 +110,46 @@ TEST_F(PipStagerTest, InstallsAnSdistFromTheGcsMount) {
   ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
   EXPECT_TRUE(fs::exists(Target() + "/tinypkg/__init__.py"));
   EXPECT_EQ(ImportOutput("import tinypkg; print(tinypkg.VALUE)"), "42\n");
-  EXPECT_THAT(Log(), HasSubstr("Successfully installed tinypkg-0.1"));
+  // Built into a wheel in the install script's own interpreter, then unpacked: no pip.
+  EXPECT_THAT(Log(), HasSubstr("Unpacked tinypkg-0.1-py3-none-any.whl"));
+}
+
+// Two sdists whose setup.py each import a module of the same name from their own tree: the
+// second gets its own, not the first one's (both are built in one interpreter).
+TEST_F(PipStagerTest, OneSetupPysImportsDoNotLeakIntoTheNext) {
+  std::vector<std::string> uris;
+  for (const std::string name : {"firstleak", "secondleak"}) {
+    const fs::path src = dir_.path() / "src" / name;
+    WriteFile(
+        src / "setup.py",
+        "from setuptools import setup\nimport about\n"
+        "setup(name=about.NAME, version='0.1', packages=[about.NAME], py_modules=['about'])\n");
+    WriteFile(src / "about.py", "NAME = '" + name + "'\n");
+    WriteFile(src / name / "__init__.py", "VALUE = 1\n");
+    ASSERT_TRUE(Run({kPython, "setup.py", "-q", "sdist", "--dist-dir", dir_.File("gcs/bucket")},
+                    src.string())
+                    .Succeeded())
+        << CapturedText(dir_.File("tools.log"));
+    uris.push_back("gs://bucket/" + name + "-0.1.tar.gz");
+  }
+  Status status = stager_.Stage(Request(uris));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_THAT(Log(), HasSubstr("Unpacked firstleak-0.1-py3-none-any.whl, "
+                               "secondleak-0.1-py3-none-any.whl"));
+  EXPECT_EQ(ImportOutput("import firstleak, secondleak; print(firstleak.VALUE + secondleak.VALUE)"),
+            "2\n");
+}
+
+// An sdist with a pyproject.toml may name any build backend: pip builds it.
+TEST_F(PipStagerTest, SdistWithAPyprojectGoesToPip) {
+  WriteFile(dir_.path() / "src" / "pepkg" / "pyproject.toml",
+            "[build-system]\nrequires = [\"setuptools\"]\n"
+            "build-backend = \"setuptools.build_meta\"\n");
+  BuildSdist("pepkg", 5, dir_.File("gcs/bucket"));
+  Status status = stager_.Stage(Request({"gs://bucket/pepkg-0.1.tar.gz"}));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_EQ(ImportOutput("import pepkg; print(pepkg.VALUE)"), "5\n");
+  EXPECT_THAT(Log(), HasSubstr("Successfully installed pepkg-0.1"));
 }
 
 TEST_F(PipStagerTest, InstallsSeveralPackagesFromGcsAndAbsolutePaths) {
@@ -158,13 +197,40 @@ TEST_F(PipStagerTest, NoPackagesIsNothingToDo) {
 
 TEST_F(PipStagerTest, RunsPipOfflineIntoTheTarget) {
   WriteFile(dir_.File("p.tar.gz"), "");
-  std::string python = FakePython("echo \"$*\"; echo \"PIP_NO_INDEX=$PIP_NO_INDEX\"; pwd -P\n");
+  // The interpreter runs the install script with the target and the packages; the script runs
+  // pip with these options.
+  std::string python = FakePython(
+      "echo \"$1 $3 $4\"; echo \"PIP_NO_INDEX=$PIP_NO_INDEX\"; pwd -P\n"
+      "case \"$2\" in *'\"--no-index\", \"--no-deps\", \"--no-build-isolation\"'*) "
+      "echo offline;; esac\n");
   ASSERT_TRUE(stager_.Stage(Request({dir_.File("p.tar.gz")}, python)).ok()) << Log();
-  EXPECT_EQ(Log(),
-            "-m pip install --no-index --no-deps --no-build-isolation --disable-pip-version-check "
-            "--no-input --no-cache-dir --no-warn-script-location --target " +
-                Target() + " " + dir_.File("p.tar.gz") + "\nPIP_NO_INDEX=1\n" +
-                fs::canonical(Target()).string() + "\n");
+  EXPECT_EQ(Log(), "-c " + Target() + " " + dir_.File("p.tar.gz") + "\nPIP_NO_INDEX=1\n" +
+                       fs::canonical(Target()).string() + "\noffline\n");
+}
+
+// A pure wheel is unpacked (with its .data/purelib moved up and its modules compiled), without
+// pip; pip would print "Successfully installed".
+TEST_F(PipStagerTest, UnpacksPureWheels) {
+  const std::string wheel = dir_.File("gcs/bucket/wheelpkg-0.1-py3-none-any.whl");
+  fs::create_directories(dir_.File("gcs/bucket"));
+  ASSERT_TRUE(Run({kPython, "-c",
+                   "import sys, zipfile\n"
+                   "with zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+                   "    z.writestr('wheelpkg/__init__.py', 'VALUE = 7\\n')\n"
+                   "    z.writestr('wheelpkg-0.1.data/purelib/wheelextra.py', 'VALUE = 8\\n')\n"
+                   "    z.writestr('wheelpkg-0.1.dist-info/METADATA', 'Name: wheelpkg\\n')\n",
+                   wheel},
+                  dir_.path().string())
+                  .Succeeded())
+      << CapturedText(dir_.File("tools.log"));
+  Status status = stager_.Stage(Request({"gs://bucket/wheelpkg-0.1-py3-none-any.whl"}));
+  ASSERT_TRUE(status.ok()) << status.ToString() << "\n" << Log();
+  EXPECT_EQ(ImportOutput("import wheelpkg, wheelextra; print(wheelpkg.VALUE + wheelextra.VALUE)"),
+            "15\n");
+  EXPECT_TRUE(fs::exists(Target() + "/wheelpkg-0.1.dist-info/METADATA"));
+  EXPECT_FALSE(fs::exists(Target() + "/wheelpkg-0.1.data"));
+  EXPECT_TRUE(fs::exists(Target() + "/wheelpkg/__pycache__"));
+  EXPECT_THAT(Log(), HasSubstr("Unpacked wheelpkg-0.1-py3-none-any.whl"));
 }
 
 struct FailureCase {

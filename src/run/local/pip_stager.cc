@@ -22,6 +22,7 @@
 #include "base/path.h"
 #include "plan/cluster_plan.h"
 #include "run/launcher.h"
+#include "run/local/install_script.h"
 #include "run/local/spawn.h"
 
 namespace trainyard::run::local {
@@ -184,7 +185,8 @@ Status CheckRealPath(const std::string& uri, const std::string& path,
 
 }  // namespace
 
-Status PipStager::Stage(const StageRequest& request) {
+Result<std::vector<std::string>> ResolvePackages(
+    const StageRequest& request, const std::optional<std::vector<std::string>>& package_dirs) {
   std::vector<std::string> files;
   for (const auto& uri : request.package_uris) {
     Result<std::string> path = ResolvePackageUri(uri, request.gcs_mount);
@@ -195,9 +197,18 @@ Status PipStager::Stage(const StageRequest& request) {
     if (!fs::exists(*path, error)) {
       return Status::FailedPrecondition(fmt::format("Package {} not found.", uri));
     }
-    TY_RETURN_IF_ERROR(CheckRealPath(uri, *path, options_.package_dirs));
+    TY_RETURN_IF_ERROR(CheckRealPath(uri, *path, package_dirs));
     files.push_back(Absolute(*path));
   }
+  return files;
+}
+
+Status PipStager::Stage(const StageRequest& request) {
+  Result<std::vector<std::string>> resolved = ResolvePackages(request, options_.package_dirs);
+  if (!resolved.ok()) {
+    return resolved.status();
+  }
+  const std::vector<std::string>& files = *resolved;
   if (files.empty()) {
     return {};
   }
@@ -205,9 +216,7 @@ Status PipStager::Stage(const StageRequest& request) {
   const std::string target = Absolute(request.target_dir);
   Environment base = options_.environment.value_or(CurrentEnvironment());
   SpawnSpec spec{
-      .argv = {request.python, "-m", "pip", "install", "--no-index", "--no-deps",
-               "--no-build-isolation", "--disable-pip-version-check", "--no-input",
-               "--no-cache-dir", "--no-warn-script-location", "--target", target},
+      .argv = {request.python, "-c", std::string(kInstallScript), target},
       .env = {{"PIP_NO_INDEX", "1"}, {"PIP_ROOT_USER_ACTION", "ignore"}},
       .working_dir = target,
       .stdout_path = request.log_path,

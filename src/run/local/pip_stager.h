@@ -1,15 +1,17 @@
-// The `Stager` for this machine: `pip install --target` of the job's packages, offline.
+// The installer behind the package cache (package_cache.h): the job's packages installed into
+// the target dir, offline, by pip or, for pure wheels and legacy sdists, by the cheaper route
+// run/local/install_script.h describes.
 //
 // Each URI is resolved to a local file first (`ResolvePackageUri`), so a missing package is
-// reported by name before pip runs. pip then runs without a shell, in its own process group,
-// with `--no-index --no-deps --no-build-isolation` (an sdist is built with the setuptools the
-// interpreter already has; nothing is downloaded) and `--target`. `--target` also means pip does
-// not touch the interpreter's own site-packages, so Debian's externally-managed marker (PEP 668)
-// does not apply: pip skips that check for `--target`, `--prefix` and `--root`, and no
-// `--break-system-packages` is needed. pip's environment is the replicas' (the options'), with
-// PIP_NO_INDEX=1, PIP_ROOT_USER_ACTION=ignore (no warning that would fill the error tail), and HOME
-// set to the target dir when the server has none. Its output (stdout and stderr) is appended to the
-// log.
+// reported by name before anything runs. The interpreter then runs the install script without a
+// shell, in its own process group; pip runs with `--no-index --no-deps --no-build-isolation`
+// (an sdist is built with the setuptools the interpreter already has; nothing is downloaded) and
+// `--target`. `--target` also means pip does not touch the interpreter's own site-packages, so
+// Debian's externally-managed marker (PEP 668) does not apply: pip skips that check for
+// `--target`, `--prefix` and `--root`, and no `--break-system-packages` is needed. The
+// environment is the replicas' (the options'), with PIP_NO_INDEX=1, PIP_ROOT_USER_ACTION=ignore
+// (no warning that would fill the error tail), and HOME set to the target dir when the server
+// has none. Its output (stdout and stderr) is appended to the log.
 //
 // Thread-safe: `Stage` may run for several jobs at once. It waits for its own pip child only
 // (by pid), so it coexists with `ProcessLauncher`.
@@ -53,5 +55,11 @@ class PipStager final : public Stager {
 // http://...), a gs:// URI with an empty bucket or object or a "." or ".." segment, or one given
 // while there is no `gcs_mount`. Does not look at the file system.
 Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs_mount);
+
+// The absolute local files of `request.package_uris`, in order. FAILED_PRECONDITION for a URI
+// `ResolvePackageUri` refuses, a package that does not exist ("Package gs://b/p.tar.gz not
+// found.") or, with `package_dirs`, a local package whose real path is below none of them.
+Result<std::vector<std::string>> ResolvePackages(
+    const StageRequest& request, const std::optional<std::vector<std::string>>& package_dirs);
 
 }  // namespace trainyard::run::local

@@ -1,0 +1,77 @@
+// The `Stager` that installs each distinct set of packages once (issue #19, "staging once"): a
+// content-addressed cache of installed packages under the data directory, shared by every job
+// and trial, in front of the installer that does the work (`PipStager`).
+//
+// An entry is `<dir>/<key>/`, key = SHA-256 over the cache format, the installer's identity, the
+// interpreter (its path, real path, size and mtime: an upgrade changes it) and each package
+// file's SHA-256, in order; two packages with the same name and different bytes never share one.
+// A job's `target_dir` becomes a symbolic link to its entry, so the job's PYTHONPATH (the
+// target dir) reaches the shared install read-only; nothing is copied per job.
+//
+// Crash safety: the installer writes into `<key>.tmp-<pid>-<n>`; the entry's manifest
+// (`.trainyard-entry`) is written last and the directory renamed into place, so an entry is
+// whole or absent. A directory without its manifest is never used (it is removed and installed
+// again); temporary directories are removed when the cache opens and when their key is next
+// installed. Concurrency: `flock` on `<key>.lock` serialises installing a key across threads
+// (each call opens its own descriptor) and processes, so concurrent jobs install it once.
+//
+// Bounded size: after an install, least recently used entries (the manifest's mtime, touched on
+// every use) are evicted until the cache is within `max_bytes`. An entry a job still holds is
+// never evicted: `Stage` writes a lease `leases/<key>/<hash of target_dir>` that `Release`
+// removes; a lease whose target dir no longer links to the entry (the job deleted, restaged) is
+// stale and ignored. Evicting renames the entry to a temporary name first (then removes it), so
+// a crash mid-removal leaves nothing that looks whole.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/stager.h"
+
+namespace trainyard::run::local {
+
+struct PackageCacheOptions {
+  std::string dir;                                   // e.g. <data>/packages; created when missing
+  std::uint64_t max_bytes = std::uint64_t{5} << 30;  // evict beyond this (0: never evict)
+  // Mixed into every key: what the installer does differently changes it (options, the user).
+  std::string installer_identity;
+  // Local packages' real paths must lie below one of these (as `PipStagerOptions`'s); checked
+  // before a package is read to compute its key.
+  std::optional<std::vector<std::string>> package_dirs;
+};
+
+class PackageCache final : public Stager {
+ public:
+  // `installer` installs into the `target_dir` it is given (a temporary directory here).
+  PackageCache(Stager& installer, PackageCacheOptions options);
+
+  // Resolves the packages (`ResolvePackages`: not found, not allowed), then links
+  // `request.target_dir` to the entry for their key, installing it first when it is missing.
+  // The log gets one line saying which entry the job uses and whether it was installed.
+  Status Stage(const StageRequest& request) override;
+  void Release(const std::string& target_dir) override;
+
+  // The key `Stage` would use for these package files (absolute paths) and interpreter.
+  Result<std::string> KeyOf(const std::vector<std::string>& files, const std::string& python) const;
+  // The entries present (whole ones), least recently used first, with their sizes in bytes.
+  struct Entry {
+    std::string key;
+    std::uint64_t bytes = 0;
+  };
+  std::vector<Entry> Entries() const;
+
+ private:
+  Status Install(const StageRequest& request, const std::vector<std::string>& files,
+                 const std::string& key);
+  void Lease(const std::string& key, const std::string& target_dir);
+  bool InUse(const std::string& key) const;
+  void Evict(const std::string& keep);
+  void RemoveTemporaries();
+
+  Stager& installer_;
+  PackageCacheOptions options_;
+};
+
+}  // namespace trainyard::run::local
