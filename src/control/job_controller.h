@@ -51,6 +51,12 @@ struct ListJobsResponse {
   std::string next_page_token;
 };
 
+// A list page as ml v1 JSON, each job exactly `model::EncodeJob` of it (jobs.list's answer).
+struct ListJobsJsonResponse {
+  std::vector<std::string> jobs;  // newest first, ties by jobId
+  std::string next_page_token;    // as in ListJobsResponse
+};
+
 class JobController {
  public:
   JobController(store::JobStore& store, const catalog::Catalog& catalog, const Clock& clock);
@@ -62,6 +68,12 @@ class JobController {
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const;
   Result<ListJobsResponse> List(std::string_view project, const ListJobsRequest& request) const;
+
+  // Get and List as ml v1 JSON, for answers that are the jobs themselves: the store's text as
+  // written (no decoding, no encoding), except a filtered or scoped List, which decodes to match.
+  Result<std::string> GetJson(std::string_view project, std::string_view job_id) const;
+  Result<ListJobsJsonResponse> ListJson(std::string_view project,
+                                        const ListJobsRequest& request) const;
 
   // QUEUED and PREPARING go straight to CANCELLED with `endTime` and `errorMessage`; RUNNING goes
   // to CANCELLING (the reconcile loop finishes it); CANCELLING is left as is (OK). A job already

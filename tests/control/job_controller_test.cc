@@ -313,6 +313,9 @@ class RacingStore final : public store::JobStore {
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
     return inner_.Get(project, job_id);
   }
+  Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
+    return inner_.GetJson(project, job_id);
+  }
   Status Update(std::string_view project, const model::Job& job,
                 std::string_view expected_etag) override {
     if (updates++ == 0 && before_first_update) {
@@ -324,6 +327,11 @@ class RacingStore final : public store::JobStore {
                               const std::optional<store::ListCursor>& after,
                               int limit) const override {
     return inner_.List(project, after, limit);
+  }
+  Result<store::JsonPage> ListJson(std::string_view project,
+                                   const std::optional<store::ListCursor>& after,
+                                   int limit) const override {
+    return inner_.ListJson(project, after, limit);
   }
   Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const override {
     return inner_.ListUnfinished();
