@@ -179,7 +179,8 @@ def measure_logs(binary, work, lines, reps):
         row = {"lines": lines, "rss_after_run_mib": server.peak_rss_kib("VmRSS") / 1024,
                "load_before": load()}
         base = {"resourceNames": [f"projects/{PROJECT}"], "pageSize": 1000,
-                "filter": f'resource.labels.job_id="{job_id}"'}
+                "filter": f'resource.labels.job_id="{job_id}" AND '
+                          'resource.labels.task_name="master-replica-0"'}
         busy0, server0, children0, w0 = machine_busy(), server.cpu_seconds(), children_cpu(), \
             time.time()
         row["first"] = timed(api, {**base, "orderBy": "timestamp asc"}, reps)
@@ -193,6 +194,7 @@ def measure_logs(binary, work, lines, reps):
                 "filter": f'{base["filter"]} AND timestamp>="{middle}"'}
         row["middle"] = timed(api, deep, reps)
         row["middle_first_line"] = row["middle"][2]["entries"][0]["textPayload"][:10]
+        lib.log(f"logs: first {first_ts}, last {last_ts}, middle {middle}")
         other = (machine_busy() - busy0) - (server.cpu_seconds() - server0) - \
             (children_cpu() - children0)
         row["other_share"] = max(other, 0) / ((time.time() - w0) * os.cpu_count())

@@ -67,8 +67,10 @@ Status SplitExtras(Connection& db) {
     std::string job_id = select->ColumnText(1);
     Result<model::Job> job = model::DecodeStoredJob(select->ColumnText(2));
     if (!job.ok()) {
-      return Status::Internal("stored job " + job_id + " of project " + project +
-                              " cannot be decoded: " + job.status().message());
+      std::string message = "stored job " + job_id;
+      message += " of project " + project;
+      message += " cannot be decoded: " + job.status().message();
+      return Status::Internal(std::move(message));
     }
     rows.emplace_back(std::move(project), std::move(job_id), model::EncodeJob(*job),
                       job->extras.has_value() ? model::EncodeJobExtras(*job->extras) : "");
