@@ -80,10 +80,6 @@ std::optional<KubeAuditTarget> KubeAuditTargetOf(std::string_view http_method,
 // error.message, a Kubernetes Status's message); empty when there is none.
 std::string ErrorMessageOf(const HttpResponse& response);
 
-// The string member `member` of the JSON object `text` (the last one, as in a parsed document);
-// empty when there is none, it is not a string, or `text` is not a JSON object.
-std::string JsonMember(std::string_view text, std::string_view member);
-
 class AuditTrail {
  public:
   // The collaborators must outlive this; `buckets` may be null.
