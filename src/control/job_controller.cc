@@ -132,6 +132,23 @@ Status JobController::CheckResume(std::string_view project, const model::Job& jo
 }
 
 Result<model::Job> JobController::Submit(std::string_view project, model::Job job) {
+  Result<std::pair<model::Job, std::string>> stored = SubmitStored(project, std::move(job));
+  if (!stored.ok()) {
+    return stored.status();
+  }
+  return std::move(stored->first);
+}
+
+Result<std::string> JobController::SubmitJson(std::string_view project, model::Job job) {
+  Result<std::pair<model::Job, std::string>> stored = SubmitStored(project, std::move(job));
+  if (!stored.ok()) {
+    return stored.status();
+  }
+  return std::move(stored->second);
+}
+
+Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::string_view project,
+                                                                       model::Job job) {
   if (auto violation = CheckProjectId(project, "parent")) {
     return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
   }
@@ -145,13 +162,15 @@ Result<model::Job> JobController::Submit(std::string_view project, model::Job jo
   job.state = model::JobState::kQueued;
   job.create_time = Now();
   job.etag = NextEtag(project, job.job_id, "");
-  Status created = store_.Create(project, job);
-  if (created.code() == Code::kAlreadyExists) {
+  Result<std::string> created = store_.Create(project, job);
+  if (created.status().code() == Code::kAlreadyExists) {
     return Status::AlreadyExists(std::string(kAlreadyExistsMessage));
   }
-  TY_RETURN_IF_ERROR(created);
+  if (!created.ok()) {
+    return created.status();
+  }
   Notify();
-  return job;
+  return std::pair(std::move(job), std::move(*created));
 }
 
 Result<model::Job> JobController::Get(std::string_view project, std::string_view job_id) const {

@@ -65,6 +65,8 @@ class JobController {
   // `createTime` and a fresh etag; output-only fields sent by the client are ignored.
   // ALREADY_EXISTS when the id is taken in `project`. Returns the stored job.
   Result<model::Job> Submit(std::string_view project, model::Job job);
+  // Submit answering with the stored job's ml v1 JSON (the store's text, encoded once).
+  Result<std::string> SubmitJson(std::string_view project, model::Job job);
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const;
   Result<ListJobsResponse> List(std::string_view project, const ListJobsRequest& request) const;
@@ -108,6 +110,8 @@ class JobController {
 
  private:
   WallTime Now() const;
+  // Submit's work: the stored job and its ml v1 JSON.
+  Result<std::pair<model::Job, std::string>> SubmitStored(std::string_view project, model::Job job);
   // A job resuming a study (resumePreviousJobId) names a finished tuning job of this project
   // with the same parameters (tuning::CheckResumable).
   Status CheckResume(std::string_view project, const model::Job& job) const;

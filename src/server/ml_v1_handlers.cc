@@ -41,7 +41,9 @@ HttpResponse CreateJob(JobController& controller, const RoutedRequest& request) 
   if (!job.ok()) {
     return ErrorResponse(job.status());
   }
-  return JobResponse(controller.Submit(request.Param("project"), *std::move(job)));
+  // The answer is the job as stored: the store's text, not a second encoding.
+  Result<std::string> json = controller.SubmitJson(request.Param("project"), *std::move(job));
+  return json.ok() ? JsonResponse(*std::move(json)) : ErrorResponse(json.status());
 }
 
 // The stored ml v1 JSON is the answer as is: jobs.get is the job, nothing added or hidden.

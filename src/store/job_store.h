@@ -50,9 +50,10 @@ class JobStore {
  public:
   virtual ~JobStore() = default;
 
-  // Inserts `job` (its `job_id`, `create_time` and `etag` set by the caller).
-  // ALREADY_EXISTS if the project already has a job with that id, whatever its state.
-  virtual Status Create(std::string_view project, const model::Job& job) = 0;
+  // Inserts `job` (its `job_id`, `create_time` and `etag` set by the caller) and returns its ml
+  // v1 JSON as stored (what GetJson answers), so a caller answering with the job need not encode
+  // it again. ALREADY_EXISTS if the project already has a job with that id, whatever its state.
+  virtual Result<std::string> Create(std::string_view project, const model::Job& job) = 0;
 
   // NOT_FOUND if there is no such job.
   virtual Result<model::Job> Get(std::string_view project, std::string_view job_id) const = 0;

@@ -116,11 +116,11 @@ class SqliteJobStore final : public JobStore {
         readers_(std::move(readers)),
         list_unfinished_sql_(ListUnfinishedSql()) {}
 
-  Status Create(std::string_view project, const model::Job& job) override {
+  Result<std::string> Create(std::string_view project, const model::Job& job) override {
     if (!job.create_time.has_value()) {
       return Status::InvalidArgument("store: a new job needs its create_time");
     }
-    const StoredText text = Encode(job);
+    StoredText text = Encode(job);
     std::lock_guard lock(write_mu_);
     Result<Statement> insert = writer_->Prepare(kInsert);
     if (!insert.ok()) {
@@ -134,7 +134,8 @@ class SqliteJobStore final : public JobStore {
     if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_UNIQUE) {
       return Status::AlreadyExists(KubeName(project, job) + " already exists");
     }
-    return status;
+    TY_RETURN_IF_ERROR(status);
+    return std::move(text.body);
   }
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {

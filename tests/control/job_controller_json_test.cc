@@ -77,6 +77,25 @@ TEST_F(JsonReadTest, GetJsonFollowsEveryKindOfWrite) {
             std::string::npos);
 }
 
+TEST_F(JsonReadTest, SubmitJsonAnswersWithTheStoredJobAndSubmitsErrors) {
+  model::Job job = ValidRuntimeJob("job_1");
+  job.labels = {{"team", "vision"}};
+  Result<std::string> json = controller_->SubmitJson("proj", job);
+  ASSERT_TRUE(json.ok()) << json.status().ToString();
+  EXPECT_EQ(*json, *controller_->GetJson("proj", "job_1"));
+  EXPECT_EQ(*json, model::EncodeJob(*controller_->Get("proj", "job_1")));
+
+  const Status taken = controller_->SubmitJson("proj", job).status();
+  EXPECT_EQ(taken.ToString(), controller_->Submit("proj", job).status().ToString());
+  EXPECT_EQ(taken.code(), Code::kAlreadyExists);
+  model::Job invalid = ValidRuntimeJob("job_2");
+  invalid.training_input->region.clear();
+  const Status refused = controller_->SubmitJson("proj", invalid).status();
+  EXPECT_EQ(refused.code(), Code::kInvalidArgument);
+  EXPECT_EQ(refused.ToString(), controller_->Submit("proj", invalid).status().ToString());
+  EXPECT_EQ(controller_->GetJson("proj", "job_2").status().code(), Code::kNotFound);
+}
+
 TEST_F(JsonReadTest, GetJsonHasGetsErrors) {
   const Status unknown = controller_->GetJson("proj", "nope").status();
   EXPECT_EQ(unknown.code(), Code::kNotFound);

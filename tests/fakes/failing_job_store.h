@@ -21,7 +21,7 @@ class FailingJobStore final : public store::JobStore {
     failure_ = std::move(status);
   }
 
-  Status Create(std::string_view project, const model::Job& job) override {
+  Result<std::string> Create(std::string_view project, const model::Job& job) override {
     if (Status failure = Failure(); !failure.ok()) {
       return failure;
     }

@@ -87,7 +87,9 @@ class StoredJsonTest : public ::testing::Test {
 TEST_F(StoredJsonTest, EveryKindOfWriteLeavesAFreshEncoding) {
   for (model::Job job : {PlainJob("plain", 10), TfJob("tfjob", 11)}) {
     SCOPED_TRACE(job.job_id);
-    ASSERT_TRUE(store_->Create("proj", job).ok());
+    Result<std::string> created = store_->Create("proj", job);
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+    EXPECT_EQ(*created, model::EncodeJob(job));
     ExpectStoredAsEncoded(job);
 
     model::Job next = job;  // the executor's state changes
