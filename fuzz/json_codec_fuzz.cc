@@ -43,6 +43,10 @@ void FuzzOne(std::string_view text) {
   if (const Result<Job> stored = DecodeStoredJob(text); stored.ok()) {
     const Result<Job> again = DecodeStoredJob(EncodeStoredJob(*stored));
     TY_CHECK(again.ok() && *again == *stored) << EncodeStoredJob(*stored);
+    // …and the job store's two columns hold the same job.
+    const Result<Job> split = DecodeStoredJob(
+        EncodeJob(*stored), stored->extras.has_value() ? EncodeJobExtras(*stored->extras) : "");
+    TY_CHECK(split.ok() && *split == *stored) << EncodeStoredJob(*stored);
   }
   const Result<TrainingInput> input = DecodeTrainingInput(text);
   if (input.ok()) {

@@ -5,7 +5,7 @@
 --                        check the script, so id PREFIX_0_1 is never sent, and the creates in
 --                        flight at the stop add a few ids past QUOTA: PREFIX_<t>_2..QUOTA exist.
 --   get PREFIX THREADS QUOTA   GET a random preloaded job (PREFIX_<0..THREADS-1>_<2..QUOTA>)
---   list                 GET the first page of 100 jobs
+--   list [QUERY]         GET the first page of 100 jobs (QUERY: more of the query, "&filter=…")
 --   healthz              GET /healthz
 -- done() prints one "BENCH key=value ..." line that run.sh reads; "ok" counts 200 answers
 -- (counted only in create/preload modes, where response() is kept).
@@ -43,7 +43,7 @@ function init(args)
     get_quota = tonumber(args[4])
     math.randomseed(tid * 7919 + os.time())
   elseif mode == "list" then
-    list_request = wrk.format("GET", project .. "?pageSize=100")
+    list_request = wrk.format("GET", project .. "?pageSize=100" .. (args[2] or ""))
   elseif mode == "healthz" then
     healthz_request = wrk.format("GET", "/healthz")
   elseif mode ~= "create" then

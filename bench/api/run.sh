@@ -238,7 +238,8 @@ mem_gib=$(awk '/^MemTotal:/ {printf "%.1f", $2 / 1048576}' /proc/meminfo)
   echo "|---|---:|---:|---:|---:|---|"
   printf '%s\n' "${rows[@]}"
   echo
-  echo "Aims (issue \"control plane\"): ≥ 5,000 creations/s and p99 get ≤ 5 ms on 2 cores."
+  echo "Aims (issue #19): ≥ 10,000 creations/s, get p99 ≤ 2 ms at 64 connections, list of 100"
+  echo "p50 ≤ 5 ms at 16 connections, with 100,000 jobs stored, on 2 cores."
   echo "wrk and the server share the machine's CPUs; see bench/README.md for how to read this."
 } >"$out"
 cat "$out"

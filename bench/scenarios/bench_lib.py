@@ -75,8 +75,9 @@ def summarize(samples):
 class Server:
     """`trainyard serve` on 127.0.0.1:0 with a fresh data directory under `workdir`."""
 
-    def __init__(self, binary, workdir, name="server", extra=()):
+    def __init__(self, binary, workdir, name="server", extra=(), fresh=True):
         self.binary = str(binary)
+        self.fresh = fresh  # False: serve the data directory a previous Server of `name` left
         self.data = Path(workdir) / f"{name}-data"
         self.log_path = Path(workdir) / f"{name}.log"
         self.extra = list(extra)
@@ -84,7 +85,8 @@ class Server:
         self.url = None
 
     def __enter__(self):
-        shutil.rmtree(self.data, ignore_errors=True)
+        if self.fresh:
+            shutil.rmtree(self.data, ignore_errors=True)
         env = dict(os.environ)
         env.pop("TRAINYARD_HOME", None)
         self.log_file = open(self.log_path, "w")
@@ -130,9 +132,10 @@ class Server:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
 
-    def peak_rss_kib(self):
+    def peak_rss_kib(self, field="VmHWM"):
+        """The server's peak resident memory (VmHWM), or `field` ("VmRSS": now), in KiB."""
         for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
         return 0
 

@@ -10,6 +10,7 @@
 #include "control/list_filter.h"
 #include "control/page_token.h"
 #include "control/resource_names.h"
+#include "model/json_codec.h"
 #include "tuning/study_policy.h"
 #include "validate/validate.h"
 
@@ -69,6 +70,32 @@ void ClearOutputOnly(model::Job& job) {
   job.job_position = 0;
 }
 
+// Where a list request starts: its page size and cursor, checked.
+struct ListStart {
+  std::size_t page_size = 0;
+  std::optional<store::ListCursor> cursor;
+};
+
+Result<ListStart> StartList(std::string_view project, const ListJobsRequest& request) {
+  if (auto violation = CheckProjectId(project, "parent")) {
+    return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
+  }
+  if (request.page_size < 0) {
+    return Invalid("pageSize", "The page size must not be negative.");
+  }
+  ListStart start;
+  start.page_size = static_cast<std::size_t>(
+      request.page_size == 0 ? kDefaultPageSize : std::min(request.page_size, kMaxPageSize));
+  if (!request.page_token.empty()) {
+    Result<store::ListCursor> decoded = DecodePageToken(request.page_token);
+    if (!decoded.ok()) {
+      return decoded.status();
+    }
+    start.cursor = std::move(*decoded);
+  }
+  return start;
+}
+
 std::size_t StripeIndex(std::string_view project, std::string_view job_id, std::size_t stripes) {
   const std::size_t h1 = std::hash<std::string_view>{}(project);
   const std::size_t h2 = std::hash<std::string_view>{}(job_id);
@@ -105,6 +132,23 @@ Status JobController::CheckResume(std::string_view project, const model::Job& jo
 }
 
 Result<model::Job> JobController::Submit(std::string_view project, model::Job job) {
+  Result<std::pair<model::Job, std::string>> stored = SubmitStored(project, std::move(job));
+  if (!stored.ok()) {
+    return stored.status();
+  }
+  return std::move(stored->first);
+}
+
+Result<std::string> JobController::SubmitJson(std::string_view project, model::Job job) {
+  Result<std::pair<model::Job, std::string>> stored = SubmitStored(project, std::move(job));
+  if (!stored.ok()) {
+    return stored.status();
+  }
+  return std::move(stored->second);
+}
+
+Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::string_view project,
+                                                                       model::Job job) {
   if (auto violation = CheckProjectId(project, "parent")) {
     return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
   }
@@ -118,13 +162,15 @@ Result<model::Job> JobController::Submit(std::string_view project, model::Job jo
   job.state = model::JobState::kQueued;
   job.create_time = Now();
   job.etag = NextEtag(project, job.job_id, "");
-  Status created = store_.Create(project, job);
-  if (created.code() == Code::kAlreadyExists) {
+  Result<std::string> created = store_.Create(project, job);
+  if (created.status().code() == Code::kAlreadyExists) {
     return Status::AlreadyExists(std::string(kAlreadyExistsMessage));
   }
-  TY_RETURN_IF_ERROR(created);
+  if (!created.ok()) {
+    return created.status();
+  }
   Notify();
-  return job;
+  return std::pair(std::move(job), std::move(*created));
 }
 
 Result<model::Job> JobController::Get(std::string_view project, std::string_view job_id) const {
@@ -138,27 +184,17 @@ Result<model::Job> JobController::Get(std::string_view project, std::string_view
 
 Result<ListJobsResponse> JobController::List(std::string_view project,
                                              const ListJobsRequest& request) const {
-  if (auto violation = CheckProjectId(project, "parent")) {
-    return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
+  Result<ListStart> start = StartList(project, request);
+  if (!start.ok()) {
+    return start.status();
   }
-  if (request.page_size < 0) {
-    return Invalid("pageSize", "The page size must not be negative.");
-  }
-  const auto page_size = static_cast<std::size_t>(
-      request.page_size == 0 ? kDefaultPageSize : std::min(request.page_size, kMaxPageSize));
+  const std::size_t page_size = start->page_size;
+  std::optional<store::ListCursor> cursor = std::move(start->cursor);
   Result<ListFilter> filter = ListFilter::Parse(request.filter, request.dialect);
   if (!filter.ok()) {
     return filter.status();
   }
   const bool every_job = filter->matches_all() && !request.scope;
-  std::optional<store::ListCursor> cursor;
-  if (!request.page_token.empty()) {
-    Result<store::ListCursor> decoded = DecodePageToken(request.page_token);
-    if (!decoded.ok()) {
-      return decoded.status();
-    }
-    cursor = std::move(*decoded);
-  }
 
   ListJobsResponse response;
   int scanned = 0;
@@ -193,6 +229,48 @@ Result<ListJobsResponse> JobController::List(std::string_view project,
       return response;
     }
   }
+}
+
+Result<std::string> JobController::GetJson(std::string_view project,
+                                           std::string_view job_id) const {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  Result<std::string> json = store_.GetJson(project, job_id);
+  if (!json.ok()) {
+    return ForClient(json.status());
+  }
+  return json;
+}
+
+Result<ListJobsJsonResponse> JobController::ListJson(std::string_view project,
+                                                     const ListJobsRequest& request) const {
+  ListJobsJsonResponse response;
+  if (!request.filter.empty() || request.scope) {
+    // Matching needs the decoded jobs; the page is List's, encoded.
+    Result<ListJobsResponse> page = List(project, request);
+    if (!page.ok()) {
+      return page.status();
+    }
+    response.jobs.reserve(page->jobs.size());
+    for (const model::Job& job : page->jobs) {
+      response.jobs.push_back(model::EncodeJob(job));
+    }
+    response.next_page_token = std::move(page->next_page_token);
+    return response;
+  }
+  Result<ListStart> start = StartList(project, request);
+  if (!start.ok()) {
+    return start.status();
+  }
+  Result<store::JsonPage> page =
+      store_.ListJson(project, start->cursor, static_cast<int>(start->page_size));
+  if (!page.ok()) {
+    return page.status();
+  }
+  response.jobs = std::move(page->jobs);
+  if (page->next.has_value()) {
+    response.next_page_token = EncodePageToken(*page->next);
+  }
+  return response;
 }
 
 Status JobController::Cancel(std::string_view project, std::string_view job_id) {

@@ -51,6 +51,12 @@ struct ListJobsResponse {
   std::string next_page_token;
 };
 
+// A list page as ml v1 JSON, each job exactly `model::EncodeJob` of it (jobs.list's answer).
+struct ListJobsJsonResponse {
+  std::vector<std::string> jobs;  // newest first, ties by jobId
+  std::string next_page_token;    // as in ListJobsResponse
+};
+
 class JobController {
  public:
   JobController(store::JobStore& store, const catalog::Catalog& catalog, const Clock& clock);
@@ -59,9 +65,17 @@ class JobController {
   // `createTime` and a fresh etag; output-only fields sent by the client are ignored.
   // ALREADY_EXISTS when the id is taken in `project`. Returns the stored job.
   Result<model::Job> Submit(std::string_view project, model::Job job);
+  // Submit answering with the stored job's ml v1 JSON (the store's text, encoded once).
+  Result<std::string> SubmitJson(std::string_view project, model::Job job);
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const;
   Result<ListJobsResponse> List(std::string_view project, const ListJobsRequest& request) const;
+
+  // Get and List as ml v1 JSON, for answers that are the jobs themselves: the store's text as
+  // written (no decoding, no encoding), except a filtered or scoped List, which decodes to match.
+  Result<std::string> GetJson(std::string_view project, std::string_view job_id) const;
+  Result<ListJobsJsonResponse> ListJson(std::string_view project,
+                                        const ListJobsRequest& request) const;
 
   // QUEUED and PREPARING go straight to CANCELLED with `endTime` and `errorMessage`; RUNNING goes
   // to CANCELLING (the reconcile loop finishes it); CANCELLING is left as is (OK). A job already
@@ -96,6 +110,8 @@ class JobController {
 
  private:
   WallTime Now() const;
+  // Submit's work: the stored job and its ml v1 JSON.
+  Result<std::pair<model::Job, std::string>> SubmitStored(std::string_view project, model::Job job);
   // A job resuming a study (resumePreviousJobId) names a finished tuning job of this project
   // with the same parameters (tuning::CheckResumable).
   Status CheckResume(std::string_view project, const model::Job& job) const;

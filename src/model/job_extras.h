@@ -3,7 +3,7 @@
 // `TrainingInput`: per-role environment, arguments, working directory, restart rules and node
 // selectors, the Kubeflow cluster naming, the success rule, a restart budget, suspension, and the
 // Kubernetes object or Vertex resource the job is. Stored with the job
-// (`EncodeStoredJob`), never shown on the ml v1 wire. Value types, no IO.
+// (`EncodeJobExtras`, `EncodeStoredJob`), never shown on the ml v1 wire. Value types, no IO.
 #pragma once
 
 #include <cstdint>

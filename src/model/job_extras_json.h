@@ -1,5 +1,6 @@
 // The stored JSON form of `JobExtras` (model/job_extras.h), internal to model/: the value of the
-// "trainyardExtras" key that `EncodeStoredJob` adds beside the ml v1 fields.
+// "trainyardExtras" key that `EncodeStoredJob` adds beside the ml v1 fields, and the whole of
+// `EncodeJobExtras` (the job store's `extras` column).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -120,4 +120,26 @@ Result<Job> DecodeStoredJob(std::string_view text) {
   return job;
 }
 
+std::string EncodeJobExtras(const JobExtras& extras) {
+  return Dump(internal::EncodeExtrasValue(extras), -1);
+}
+
+Result<Job> DecodeStoredJob(std::string_view ml_v1, std::string_view extras) {
+  Result<Job> job = DecodeJob(ml_v1);
+  if (!job.ok() || extras.empty()) {
+    return job;
+  }
+  internal::Violations violations;
+  std::optional<json> document = ParseDocument(extras, kExtrasKey, violations);
+  if (!document.has_value()) {
+    return Status::InvalidArgument(std::move(violations).Take(kExtrasKey));
+  }
+  Result<JobExtras> decoded = internal::DecodeExtrasValue(*document);
+  if (!decoded.ok()) {
+    return decoded.status();
+  }
+  job->extras = std::move(*decoded);
+  return job;
+}
+
 }  // namespace trainyard::model

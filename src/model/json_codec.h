@@ -33,4 +33,10 @@ std::string EncodeTrainingInput(const TrainingInput& input);
 std::string EncodeStoredJob(const Job& job);
 Result<Job> DecodeStoredJob(std::string_view text);
 
+// The same job kept as two texts, as the job store does so that it can serve the ml v1 JSON as
+// stored: `ml_v1` is `EncodeJob(job)` and `extras` is `EncodeJobExtras(*job.extras)`, or empty when
+// the job has no extras.
+std::string EncodeJobExtras(const JobExtras& extras);
+Result<Job> DecodeStoredJob(std::string_view ml_v1, std::string_view extras);
+
 }  // namespace trainyard::model

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/access_check.h"
+#include "server/json_member.h"
 #include "server/logging_v2_handlers.h"
 
 namespace trainyard::server {
@@ -96,16 +97,6 @@ constexpr std::array kRouteAudit = {
                AuditResource::kRewriteTarget},
     RouteAudit{"metrics", kTrainyard, "trainyard.metrics.get", false, AuditResource::kServer},
 };
-
-// A string member of a JSON object text; empty when there is none.
-std::string JsonMember(std::string_view text, std::string_view member) {
-  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
-  if (!document.is_object()) {
-    return {};
-  }
-  const auto it = document.find(member);
-  return it != document.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
 
 std::string BucketName(std::string_view bucket) {
   return fmt::format("projects/_/buckets/{}", bucket);

@@ -41,11 +41,15 @@ HttpResponse CreateJob(JobController& controller, const RoutedRequest& request) 
   if (!job.ok()) {
     return ErrorResponse(job.status());
   }
-  return JobResponse(controller.Submit(request.Param("project"), *std::move(job)));
+  // The answer is the job as stored: the store's text, not a second encoding.
+  Result<std::string> json = controller.SubmitJson(request.Param("project"), *std::move(job));
+  return json.ok() ? JsonResponse(*std::move(json)) : ErrorResponse(json.status());
 }
 
+// The stored ml v1 JSON is the answer as is: jobs.get is the job, nothing added or hidden.
 HttpResponse GetJob(const JobController& controller, const RoutedRequest& request) {
-  return JobResponse(controller.Get(request.Param("project"), request.Param("jobId")));
+  Result<std::string> json = controller.GetJson(request.Param("project"), request.Param("jobId"));
+  return json.ok() ? JsonResponse(*std::move(json)) : ErrorResponse(json.status());
 }
 
 HttpResponse ListJobs(const JobController& controller, const RoutedRequest& request) {
@@ -60,19 +64,25 @@ HttpResponse ListJobs(const JobController& controller, const RoutedRequest& requ
   if (const std::string* filter = request.Query("filter")) {
     list.filter = *filter;
   }
-  auto page = controller.List(request.Param("project"), list);
+  auto page = controller.ListJson(request.Param("project"), list);
   if (!page.ok()) {
     return ErrorResponse(page.status());
   }
   // Both keys are left out when empty: no jobs is "{}" (reference §1.2).
-  std::string body = "{";
+  std::size_t size = 64 + page->next_page_token.size();
+  for (const std::string& job : page->jobs) {
+    size += job.size() + 1;
+  }
+  std::string body;
+  body.reserve(size);
+  body += '{';
   if (!page->jobs.empty()) {
     body += "\"jobs\":[";
     for (std::size_t i = 0; i < page->jobs.size(); ++i) {
       if (i > 0) {
         body += ',';
       }
-      body += model::EncodeJob(page->jobs[i]);
+      body += page->jobs[i];
     }
     body += ']';
   }

@@ -27,6 +27,13 @@ struct JobPage {
   std::optional<ListCursor> next;  // set when more jobs may follow
 };
 
+// A page of jobs as their ml v1 JSON, exactly `model::EncodeJob` of each, as stored: for answers
+// that are the stored jobs themselves, with no decoding.
+struct JsonPage {
+  std::vector<std::string> jobs;
+  std::optional<ListCursor> next;  // set when more jobs may follow
+};
+
 // A job with the store's revision of it: a number that grows with every write to any job, so a
 // watcher can ask what changed after a point (the Kubernetes API's resourceVersion).
 struct RevisionedJob {
@@ -43,12 +50,17 @@ class JobStore {
  public:
   virtual ~JobStore() = default;
 
-  // Inserts `job` (its `job_id`, `create_time` and `etag` set by the caller).
-  // ALREADY_EXISTS if the project already has a job with that id, whatever its state.
-  virtual Status Create(std::string_view project, const model::Job& job) = 0;
+  // Inserts `job` (its `job_id`, `create_time` and `etag` set by the caller) and returns its ml
+  // v1 JSON as stored (what GetJson answers), so a caller answering with the job need not encode
+  // it again. ALREADY_EXISTS if the project already has a job with that id, whatever its state.
+  virtual Result<std::string> Create(std::string_view project, const model::Job& job) = 0;
 
   // NOT_FOUND if there is no such job.
   virtual Result<model::Job> Get(std::string_view project, std::string_view job_id) const = 0;
+
+  // The job's ml v1 JSON as stored, byte for byte `model::EncodeJob(*Get(project, job_id))`,
+  // without decoding it (written once per write). NOT_FOUND if there is no such job.
+  virtual Result<std::string> GetJson(std::string_view project, std::string_view job_id) const = 0;
 
   // Replaces the stored job when its current etag equals `expected_etag` (compare-and-swap);
   // ABORTED when it does not, NOT_FOUND when the job does not exist.
@@ -58,6 +70,10 @@ class JobStore {
   // Up to `limit` jobs of `project` after `after` (from the newest when nullopt).
   virtual Result<JobPage> List(std::string_view project, const std::optional<ListCursor>& after,
                                int limit) const = 0;
+
+  // `List` as stored ml v1 JSON (see GetJson): the same jobs, the same cursor.
+  virtual Result<JsonPage> ListJson(std::string_view project,
+                                    const std::optional<ListCursor>& after, int limit) const = 0;
 
   // Every job, in any project, whose state is not terminal (for recovery after a restart).
   virtual Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const = 0;

@@ -2,6 +2,11 @@
 
 #include <array>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "model/json_codec.h"
 
 namespace trainyard::store::internal {
 namespace {
@@ -36,7 +41,57 @@ CREATE UNIQUE INDEX jobs_by_kube_name ON jobs (project, kube_kind, kube_name)
   WHERE kube_name IS NOT NULL;
 )sql";
 
-constexpr std::array kMigrations = {Migration{1, kV1Jobs}, Migration{2, kV2KubeObjects}};
+// v3: a job's ml v1 JSON and its extras in two columns, so that `get` and `list` answer with the
+// stored text. `body` becomes exactly `EncodeJob` of the job (what jobs.get returns) and `extras`
+// its `EncodeJobExtras`, NULL when it has none. Rows written before held both in `body`
+// (`EncodeStoredJob`); SplitExtras moves the extras out of those that have them (a row without
+// extras was already its ml v1 JSON).
+constexpr std::string_view kV3Extras = "ALTER TABLE jobs ADD COLUMN extras TEXT;";
+
+Status SplitExtras(Connection& db) {
+  Result<Statement> select = db.Prepare(
+      "SELECT project, job_id, body FROM jobs WHERE instr(body, '\"trainyardExtras\":') > 0");
+  if (!select.ok()) {
+    return select.status();
+  }
+  std::vector<std::tuple<std::string, std::string, std::string, std::string>> rows;
+  while (true) {
+    Result<bool> row = select->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      break;
+    }
+    std::string project = select->ColumnText(0);
+    std::string job_id = select->ColumnText(1);
+    Result<model::Job> job = model::DecodeStoredJob(select->ColumnText(2));
+    if (!job.ok()) {
+      std::string message = "stored job " + job_id;
+      message += " of project " + project;
+      message += " cannot be decoded: " + job.status().message();
+      return Status::Internal(std::move(message));
+    }
+    rows.emplace_back(std::move(project), std::move(job_id), model::EncodeJob(*job),
+                      job->extras.has_value() ? model::EncodeJobExtras(*job->extras) : "");
+  }
+  for (const auto& [project, job_id, body, extras] : rows) {
+    Result<Statement> update = db.Prepare(
+        "UPDATE jobs SET body = ?3, extras = NULLIF(?4, '') WHERE project = ?1 AND job_id = ?2");
+    if (!update.ok()) {
+      return update.status();
+    }
+    update->Bind(1, project);
+    update->Bind(2, job_id);
+    update->Bind(3, body);
+    update->Bind(4, extras);
+    TY_RETURN_IF_ERROR(update->Run());
+  }
+  return Status();
+}
+
+constexpr std::array kMigrations = {Migration{1, kV1Jobs}, Migration{2, kV2KubeObjects},
+                                    Migration{3, kV3Extras, SplitExtras}};
 
 Status EnsureVersionTable(Connection& db) {
   return db.Exec(
@@ -102,6 +157,9 @@ Status ApplyMigrations(Connection& db, std::span<const Migration> migrations) {
       continue;
     }
     TY_RETURN_IF_ERROR(db.Exec(migration.sql));
+    if (migration.rewrite != nullptr) {
+      TY_RETURN_IF_ERROR(migration.rewrite(db));
+    }
   }
   TY_RETURN_IF_ERROR(
       db.Exec("UPDATE schema_version SET version = " + std::to_string(newest) + ";"));

@@ -16,6 +16,9 @@ namespace trainyard::store::internal {
 struct Migration {
   int version;           // 1, 2, 3, … in order, without gaps
   std::string_view sql;  // one or more statements
+  // Run after `sql` in the same transaction, for a change of rows SQL cannot make (re-encoding a
+  // stored job); null for none.
+  Status (*rewrite)(Connection& db) = nullptr;
 };
 
 // trainyard's migrations, oldest first.

@@ -28,29 +28,35 @@ constexpr int kMaxListLimit = 1000;
 // lock, so the subquery and the write are one step).
 constexpr std::string_view kInsert =
     "INSERT INTO jobs (project, job_id, create_time_ns, state, etag, body, kube_kind, kube_name, "
-    "revision) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?8, ?9, "
+    "extras, revision) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?8, ?9, ?10, "
     "(SELECT COALESCE(MAX(revision), 0) + 1 FROM jobs))";
-constexpr std::string_view kGet = "SELECT body FROM jobs WHERE project = ?1 AND job_id = ?2";
+// `body` is the job's ml v1 JSON (model::EncodeJob) and `extras` its extras' JSON or NULL
+// (migrations.cc, v3); a decoded job needs both, an answer that is the ml v1 job only the first.
+constexpr std::string_view kGet =
+    "SELECT body, extras FROM jobs WHERE project = ?1 AND job_id = ?2";
+constexpr std::string_view kGetJson = "SELECT body FROM jobs WHERE project = ?1 AND job_id = ?2";
 constexpr std::string_view kExists = "SELECT 1 FROM jobs WHERE project = ?1 AND job_id = ?2";
 // Compare-and-swap in one statement: no row changes unless the stored etag is the expected one.
 constexpr std::string_view kUpdate =
     "UPDATE jobs SET create_time_ns = ?3, state = ?4, etag = ?5, body = ?6, kube_kind = ?8, "
-    "kube_name = ?9, revision = (SELECT MAX(revision) + 1 FROM jobs) "
+    "kube_name = ?9, extras = ?10, revision = (SELECT MAX(revision) + 1 FROM jobs) "
     "WHERE project = ?1 AND job_id = ?2 AND etag = ?7";
 constexpr std::string_view kGetKube =
-    "SELECT body, revision FROM jobs WHERE project = ?1 AND kube_kind = ?2 AND kube_name = ?3";
+    "SELECT body, extras, revision FROM jobs WHERE project = ?1 AND kube_kind = ?2 "
+    "AND kube_name = ?3";
 constexpr std::string_view kListKube =
-    "SELECT project, body, revision FROM jobs WHERE kube_kind = ?1 AND revision > ?2 "
+    "SELECT project, body, extras, revision FROM jobs WHERE kube_kind = ?1 AND revision > ?2 "
     "AND (?3 = '' OR project = ?3) AND (?4 = 0 OR kube_name IS NOT NULL) "
     "ORDER BY revision LIMIT ?5";
 constexpr std::string_view kRevision = "SELECT COALESCE(MAX(revision), 0) FROM jobs";
 constexpr std::string_view kListFirst =
-    "SELECT body, create_time_ns, job_id FROM jobs WHERE project = ?1 "
+    "SELECT body, extras, create_time_ns, job_id FROM jobs WHERE project = ?1 "
     "ORDER BY create_time_ns DESC, job_id LIMIT ?2";
 // `create_time_ns <= ?2` is a range on the index, so a page starts at the cursor instead of
 // scanning the pages before it; the OR only drops the cursor's own ties.
 constexpr std::string_view kListAfter =
-    "SELECT body, create_time_ns, job_id FROM jobs WHERE project = ?1 AND create_time_ns <= ?2 "
+    "SELECT body, extras, create_time_ns, job_id FROM jobs WHERE project = ?1 "
+    "AND create_time_ns <= ?2 "
     "AND (create_time_ns < ?2 OR job_id > ?3) "
     "ORDER BY create_time_ns DESC, job_id LIMIT ?4";
 constexpr std::string_view kCountByState =
@@ -74,7 +80,7 @@ std::string ListUnfinishedSql() {
       states += std::to_string(s);
     }
   }
-  return "SELECT project, body FROM jobs WHERE state IN (" + states +
+  return "SELECT project, body, extras FROM jobs WHERE state IN (" + states +
          ") ORDER BY create_time_ns, project, job_id";
 }
 
@@ -93,8 +99,9 @@ std::string KubeName(std::string_view project, const model::Job& job) {
   return job.extras->kube->kind + " " + job.extras->kube->name + " of " + std::string(project);
 }
 
-Result<model::Job> DecodeStored(std::string_view project, const std::string& body) {
-  Result<model::Job> job = model::DecodeStoredJob(body);
+// The job in columns `first` (body) and `first + 1` (extras) of the current row.
+Result<model::Job> DecodeStored(std::string_view project, const Statement& row, int first) {
+  Result<model::Job> job = model::DecodeStoredJob(row.ColumnText(first), row.ColumnText(first + 1));
   if (!job.ok()) {
     return Status::Internal("a stored job of project " + std::string(project) +
                             " cannot be decoded: " + job.status().message());
@@ -109,17 +116,17 @@ class SqliteJobStore final : public JobStore {
         readers_(std::move(readers)),
         list_unfinished_sql_(ListUnfinishedSql()) {}
 
-  Status Create(std::string_view project, const model::Job& job) override {
+  Result<std::string> Create(std::string_view project, const model::Job& job) override {
     if (!job.create_time.has_value()) {
       return Status::InvalidArgument("store: a new job needs its create_time");
     }
-    const std::string body = model::EncodeStoredJob(job);
+    StoredText text = Encode(job);
     std::lock_guard lock(write_mu_);
     Result<Statement> insert = writer_->Prepare(kInsert);
     if (!insert.ok()) {
       return insert.status();
     }
-    BindRow(*insert, project, job, body);
+    BindRow(*insert, project, job, text);
     Status status = insert->Run();
     if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
       return Status::AlreadyExists(JobName(project, job.job_id) + " already exists");
@@ -127,7 +134,8 @@ class SqliteJobStore final : public JobStore {
     if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_UNIQUE) {
       return Status::AlreadyExists(KubeName(project, job) + " already exists");
     }
-    return status;
+    TY_RETURN_IF_ERROR(status);
+    return std::move(text.body);
   }
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
@@ -145,7 +153,25 @@ class SqliteJobStore final : public JobStore {
     if (!*row) {
       return Status::NotFound(JobName(project, job_id) + " not found");
     }
-    return DecodeStored(project, get->ColumnText(0));
+    return DecodeStored(project, *get, 0);
+  }
+
+  Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> get = reader->Prepare(kGetJson);
+    if (!get.ok()) {
+      return get.status();
+    }
+    get->Bind(1, project);
+    get->Bind(2, job_id);
+    Result<bool> row = get->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return Status::NotFound(JobName(project, job_id) + " not found");
+    }
+    return get->ColumnText(0);
   }
 
   Status Update(std::string_view project, const model::Job& job,
@@ -153,13 +179,13 @@ class SqliteJobStore final : public JobStore {
     if (!job.create_time.has_value()) {
       return Status::InvalidArgument("store: an updated job keeps its create_time");
     }
-    const std::string body = model::EncodeStoredJob(job);
+    const StoredText text = Encode(job);
     std::lock_guard lock(write_mu_);
     Result<Statement> update = writer_->Prepare(kUpdate);
     if (!update.ok()) {
       return update.status();
     }
-    BindRow(*update, project, job, body);
+    BindRow(*update, project, job, text);
     update->Bind(7, expected_etag);
     TY_RETURN_IF_ERROR(update->Run());
     if (writer_->Changes() == 1) {
@@ -184,45 +210,27 @@ class SqliteJobStore final : public JobStore {
 
   Result<JobPage> List(std::string_view project, const std::optional<ListCursor>& after,
                        int limit) const override {
-    if (limit < 1 || limit > kMaxListLimit) {
-      return Status::InvalidArgument("store: list limit must be in [1, " +
-                                     std::to_string(kMaxListLimit) + "]");
-    }
-    ConnectionPool::Lease reader = readers_->Acquire();
-    Result<Statement> list = reader->Prepare(after.has_value() ? kListAfter : kListFirst);
-    if (!list.ok()) {
-      return list.status();
-    }
-    list->Bind(1, project);
-    // One row more than asked tells whether another page exists.
-    if (after.has_value()) {
-      list->Bind(2, ToNanos(after->create_time));
-      list->Bind(3, after->job_id);
-      list->Bind(4, std::int64_t{limit} + 1);
-    } else {
-      list->Bind(2, std::int64_t{limit} + 1);
-    }
     JobPage page;
-    ListCursor last;
-    while (true) {
-      Result<bool> row = list->Step();
-      if (!row.ok()) {
-        return row.status();
-      }
-      if (!*row) {
-        break;
-      }
-      if (static_cast<int>(page.jobs.size()) == limit) {
-        page.next = std::move(last);
-        break;
-      }
-      Result<model::Job> job = DecodeStored(project, list->ColumnText(0));
-      if (!job.ok()) {
-        return job.status();
-      }
-      last = ListCursor{FromNanos(list->ColumnInt64(1)), list->ColumnText(2)};
-      page.jobs.push_back(std::move(*job));
-    }
+    TY_RETURN_IF_ERROR(
+        ListRows(project, after, limit, page.next, [&](const Statement& row) -> Status {
+          Result<model::Job> job = DecodeStored(project, row, 0);
+          if (!job.ok()) {
+            return job.status();
+          }
+          page.jobs.push_back(std::move(*job));
+          return Status();
+        }));
+    return page;
+  }
+
+  Result<JsonPage> ListJson(std::string_view project, const std::optional<ListCursor>& after,
+                            int limit) const override {
+    JsonPage page;
+    TY_RETURN_IF_ERROR(
+        ListRows(project, after, limit, page.next, [&](const Statement& row) -> Status {
+          page.jobs.push_back(row.ColumnText(0));
+          return Status();
+        }));
     return page;
   }
 
@@ -242,7 +250,7 @@ class SqliteJobStore final : public JobStore {
         return jobs;
       }
       std::string project = list->ColumnText(0);
-      Result<model::Job> job = DecodeStored(project, list->ColumnText(1));
+      Result<model::Job> job = DecodeStored(project, *list, 1);
       if (!job.ok()) {
         return job.status();
       }
@@ -268,11 +276,11 @@ class SqliteJobStore final : public JobStore {
       return Status::NotFound(std::string(kind) + " " + std::string(name) + " of " +
                               std::string(project) + " not found");
     }
-    Result<model::Job> job = DecodeStored(project, get->ColumnText(0));
+    Result<model::Job> job = DecodeStored(project, *get, 0);
     if (!job.ok()) {
       return job.status();
     }
-    return RevisionedJob{std::string(project), std::move(*job), get->ColumnInt64(1)};
+    return RevisionedJob{std::string(project), std::move(*job), get->ColumnInt64(2)};
   }
 
   Result<std::vector<RevisionedJob>> ListKubeObjects(std::string_view project,
@@ -303,11 +311,11 @@ class SqliteJobStore final : public JobStore {
         return jobs;
       }
       std::string owner = list->ColumnText(0);
-      Result<model::Job> job = DecodeStored(owner, list->ColumnText(1));
+      Result<model::Job> job = DecodeStored(owner, *list, 1);
       if (!job.ok()) {
         return job.status();
       }
-      jobs.push_back(RevisionedJob{std::move(owner), std::move(*job), list->ColumnInt64(2)});
+      jobs.push_back(RevisionedJob{std::move(owner), std::move(*job), list->ColumnInt64(3)});
     }
   }
 
@@ -345,14 +353,69 @@ class SqliteJobStore final : public JobStore {
   }
 
  private:
+  // Calls `take` on each of up to `limit` rows (body, extras, create_time_ns, job_id) of the
+  // project's listing after `after`, and sets `next` when more rows follow.
+  template <typename Take>
+  Status ListRows(std::string_view project, const std::optional<ListCursor>& after, int limit,
+                  std::optional<ListCursor>& next, Take take) const {
+    if (limit < 1 || limit > kMaxListLimit) {
+      return Status::InvalidArgument("store: list limit must be in [1, " +
+                                     std::to_string(kMaxListLimit) + "]");
+    }
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> list = reader->Prepare(after.has_value() ? kListAfter : kListFirst);
+    if (!list.ok()) {
+      return list.status();
+    }
+    list->Bind(1, project);
+    // One row more than asked tells whether another page exists.
+    if (after.has_value()) {
+      list->Bind(2, ToNanos(after->create_time));
+      list->Bind(3, after->job_id);
+      list->Bind(4, std::int64_t{limit} + 1);
+    } else {
+      list->Bind(2, std::int64_t{limit} + 1);
+    }
+    ListCursor last;
+    for (int taken = 0;; ++taken) {
+      Result<bool> row = list->Step();
+      if (!row.ok()) {
+        return row.status();
+      }
+      if (!*row) {
+        return Status();
+      }
+      if (taken == limit) {
+        next = std::move(last);
+        return Status();
+      }
+      TY_RETURN_IF_ERROR(take(*list));
+      last = ListCursor{FromNanos(list->ColumnInt64(2)), list->ColumnText(3)};
+    }
+  }
+
+  // What a write stores: the job encoded once.
+  struct StoredText {
+    std::string body;    // model::EncodeJob: what jobs.get answers
+    std::string extras;  // model::EncodeJobExtras, or empty (NULL) when the job has none
+  };
+
+  static StoredText Encode(const model::Job& job) {
+    return {model::EncodeJob(job),
+            job.extras.has_value() ? model::EncodeJobExtras(*job.extras) : std::string()};
+  }
+
   static void BindRow(Statement& statement, std::string_view project, const model::Job& job,
-                      const std::string& body) {
+                      const StoredText& text) {
     statement.Bind(1, project);
     statement.Bind(2, job.job_id);
     statement.Bind(3, ToNanos(*job.create_time));
     statement.Bind(4, std::int64_t{static_cast<int>(job.state)});
     statement.Bind(5, job.etag);
-    statement.Bind(6, body);
+    statement.Bind(6, text.body);
+    if (job.extras.has_value()) {
+      statement.Bind(10, text.extras);
+    }
     if (job.extras.has_value() && job.extras->kube.has_value()) {
       statement.Bind(8, job.extras->kube->kind);
       if (IsLiveKubeObject(job)) {

@@ -307,11 +307,14 @@ class RacingStore final : public store::JobStore {
   std::function<void()> before_first_update;
   int updates = 0;
 
-  Status Create(std::string_view project, const model::Job& job) override {
+  Result<std::string> Create(std::string_view project, const model::Job& job) override {
     return inner_.Create(project, job);
   }
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
     return inner_.Get(project, job_id);
+  }
+  Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
+    return inner_.GetJson(project, job_id);
   }
   Status Update(std::string_view project, const model::Job& job,
                 std::string_view expected_etag) override {
@@ -324,6 +327,11 @@ class RacingStore final : public store::JobStore {
                               const std::optional<store::ListCursor>& after,
                               int limit) const override {
     return inner_.List(project, after, limit);
+  }
+  Result<store::JsonPage> ListJson(std::string_view project,
+                                   const std::optional<store::ListCursor>& after,
+                                   int limit) const override {
+    return inner_.ListJson(project, after, limit);
   }
   Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const override {
     return inner_.ListUnfinished();

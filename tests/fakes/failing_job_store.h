@@ -21,7 +21,7 @@ class FailingJobStore final : public store::JobStore {
     failure_ = std::move(status);
   }
 
-  Status Create(std::string_view project, const model::Job& job) override {
+  Result<std::string> Create(std::string_view project, const model::Job& job) override {
     if (Status failure = Failure(); !failure.ok()) {
       return failure;
     }
@@ -29,6 +29,9 @@ class FailingJobStore final : public store::JobStore {
   }
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
     return real_->Get(project, job_id);
+  }
+  Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
+    return real_->GetJson(project, job_id);
   }
   Status Update(std::string_view project, const model::Job& job,
                 std::string_view expected_etag) override {
@@ -41,6 +44,11 @@ class FailingJobStore final : public store::JobStore {
                               const std::optional<store::ListCursor>& after,
                               int limit) const override {
     return real_->List(project, after, limit);
+  }
+  Result<store::JsonPage> ListJson(std::string_view project,
+                                   const std::optional<store::ListCursor>& after,
+                                   int limit) const override {
+    return real_->ListJson(project, after, limit);
   }
   Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const override {
     return real_->ListUnfinished();

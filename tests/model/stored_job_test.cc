@@ -84,6 +84,24 @@ TEST(StoredJobTest, AJobWithoutExtrasIsStoredAsItsMlV1Form) {
   EXPECT_FALSE(back->extras.has_value());
 }
 
+// The job store's two columns: the ml v1 JSON as is, the extras beside it.
+TEST(StoredJobTest, TheTwoTextFormHoldsTheSameJob) {
+  const Job job = JobWithExtras();
+  Result<Job> back = DecodeStoredJob(EncodeJob(job), EncodeJobExtras(*job.extras));
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(*back, job);
+
+  Job plain = job;
+  plain.extras.reset();
+  back = DecodeStoredJob(EncodeJob(plain), "");
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(*back, plain);
+
+  EXPECT_FALSE(DecodeStoredJob(EncodeJob(job), R"({"worker":{"restart":"Sometimes"}})").ok());
+  EXPECT_FALSE(DecodeStoredJob(EncodeJob(job), "{").ok());
+  EXPECT_FALSE(DecodeStoredJob(EncodeStoredJob(job), EncodeJobExtras(*job.extras)).ok());
+}
+
 TEST(StoredJobTest, MalformedExtrasAreAnError) {
   for (const char* text : {R"({"jobId":"j","trainyardExtras":{"worker":{"restart":"Sometimes"}}})",
                            R"({"jobId":"j","trainyardExtras":{"kube":{"kind":"TFJob"}}})",

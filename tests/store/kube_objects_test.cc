@@ -84,7 +84,7 @@ TEST_F(KubeObjectsTest, EveryWriteTakesTheNextRevision) {
 
 TEST_F(KubeObjectsTest, ANameHasOneLiveObjectPerProject) {
   ASSERT_TRUE(store_->Create("team-a", KubeJob("mnist", "mnist")).ok());
-  const Status second = store_->Create("team-a", KubeJob("mnist_2", "mnist"));
+  const Status second = store_->Create("team-a", KubeJob("mnist_2", "mnist")).status();
   EXPECT_EQ(second.code(), Code::kAlreadyExists) << second.ToString();
   EXPECT_TRUE(store_->Create("team-b", KubeJob("mnist", "mnist")).ok());
   EXPECT_EQ(store_->GetKubeObject("team-a", "TFJob", "other").status().code(), Code::kNotFound);

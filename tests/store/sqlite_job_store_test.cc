@@ -91,7 +91,7 @@ TEST_F(SqliteJobStoreTest, GetOfUnknownJobIsNotFound) {
 TEST_F(SqliteJobStoreTest, CreatingATakenIdIsAlreadyExistsAndKeepsTheFirstJob) {
   ASSERT_TRUE(store_->Create("proj", MakeJob("job_1", 100)).ok());
 
-  const Status again = store_->Create("proj", MakeJob("job_1", 200, JobState::kSucceeded));
+  const Status again = store_->Create("proj", MakeJob("job_1", 200, JobState::kSucceeded)).status();
   EXPECT_EQ(again.code(), Code::kAlreadyExists) << again.ToString();
   EXPECT_EQ(store_->Get("proj", "job_1")->create_time, At(100));
 }
@@ -253,7 +253,7 @@ TEST_F(SqliteJobStoreTest, ReopeningKeepsEveryJobAndUpdate) {
 
   EXPECT_EQ(ListAll("proj", 100).size(), 50U);
   EXPECT_EQ(*store_->Get("proj", "job_7"), updated);
-  EXPECT_EQ(store_->Create("proj", MakeJob("job_3", 1)).code(), Code::kAlreadyExists);
+  EXPECT_EQ(store_->Create("proj", MakeJob("job_3", 1)).status().code(), Code::kAlreadyExists);
 }
 
 TEST_F(SqliteJobStoreTest, ConcurrentCreatesAreAllStored) {
