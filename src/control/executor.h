@@ -188,10 +188,13 @@ class Executor {
   void Suspend(Run& run);
   // A suspended run's replicas have all ended: the job is QUEUED again.
   void Requeue(Run& run, double ml_units);
-  void HandleStaged(const std::string& key, const Status& status);
+  // `job`: as Launch takes it.
+  void HandleStaged(const std::string& key, const Status& status,
+                    std::optional<model::Job> job = std::nullopt);
   // Makes every image available (on a staging thread), saying so in `service_log`.
   Status PullImages(const std::vector<std::string>& images, const std::string& service_log);
-  void Launch(Run& run);
+  // `job`: the job as stored, when the caller has just written it (nothing is read then).
+  void Launch(Run& run, std::optional<model::Job> job = std::nullopt);
   // Every replica started: says so, and a PREPARING job becomes RUNNING.
   void MarkStarted(Run& run);
   // Hyperparameter tuning (executor_study.cc).

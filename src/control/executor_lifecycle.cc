@@ -79,7 +79,8 @@ std::string_view CancelledMessage() {
   return kCancelledMessage;
 }
 
-void Executor::HandleStaged(const std::string& key, const Status& status) {
+void Executor::HandleStaged(const std::string& key, const Status& status,
+                            std::optional<model::Job> job) {
   if (auto study = studies_.find(key); study != studies_.end()) {
     Study& staged = *study->second;
     if (staged.staged || staged.done) {
@@ -112,11 +113,12 @@ void Executor::HandleStaged(const std::string& key, const Status& status) {
     BeginStop(run, model::JobState::kFailed, status.message());
     return;
   }
-  Launch(run);
+  Launch(run, std::move(job));
 }
 
-void Executor::Launch(Run& run) {
-  Result<model::Job> job = store_.Get(run.project, run.job_id);
+void Executor::Launch(Run& run, std::optional<model::Job> known) {
+  Result<model::Job> job =
+      known ? Result<model::Job>(std::move(*known)) : store_.Get(run.project, run.job_id);
   // A trial is recorded (and its job RUNNING) before it launches.
   const model::JobState expected =
       run.trial_id.empty() ? model::JobState::kPreparing : model::JobState::kRunning;

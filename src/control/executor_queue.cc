@@ -209,7 +209,15 @@ void Executor::ScheduleQueue() {
     }
     if (input.package_uris.empty() && images.empty()) {
       queued.erase(it);
-      HandleStaged(key, Status());
+      HandleStaged(key, Status(), std::move(*preparing));
+      continue;
+    }
+    // Host containers pull nothing: staged at once, without a thread, and launched on the next
+    // pass, after the exits reported meanwhile (the launch reads the job again: it may have been
+    // cancelled in between).
+    if (input.package_uris.empty() && options_.containers_on_host) {
+      queued.erase(it);
+      Post(Event{StagedEvent{key, Status()}});
       continue;
     }
     run::StageRequest request;

@@ -137,6 +137,41 @@ TEST_F(ExecutorContainerTest, OnTheHostTheContainerCommandRunsAndNothingIsPulled
                           (dir_.path() / "buckets" / "my-bucket" / "output").string()));
 }
 
+// Nothing to pull: no staging work, the launch comes on the next pass.
+TEST_F(ExecutorContainerTest, OnTheHostNothingIsStagedAndTheJobRunsOnTheNextPass) {
+  customize_ = [this](ExecutorOptions& options) {
+    options.containers = &runtime_;
+    options.containers_on_host = true;
+  };
+  defer_staging_ = true;  // staging work would wait in deferred_ and start nothing
+  model::Job job = ImageJob("host", 0);
+  job.training_input->master_config->container_command = {"/bin/echo", "hi"};
+  Submit(job);
+  executor().RunOnce();
+  EXPECT_EQ(Get("host").state, JobState::kPreparing);
+  EXPECT_TRUE(launcher_.started().empty());
+  executor().RunOnce();
+  EXPECT_TRUE(deferred_.empty());
+  EXPECT_EQ(Get("host").state, JobState::kRunning);
+  EXPECT_EQ(launcher_.started().size(), 1U);
+}
+
+TEST_F(ExecutorContainerTest, OnTheHostAJobCancelledBeforeItsLaunchStartsNothing) {
+  customize_ = [this](ExecutorOptions& options) {
+    options.containers = &runtime_;
+    options.containers_on_host = true;
+  };
+  model::Job job = ImageJob("host", 0);
+  job.training_input->master_config->container_command = {"/bin/echo", "hi"};
+  Submit(job);
+  executor().RunOnce();
+  ASSERT_EQ(Get("host").state, JobState::kPreparing);
+  ASSERT_TRUE(controller_->Cancel(kProject, "host").ok());
+  Settle();
+  EXPECT_EQ(Get("host").state, JobState::kCancelled);
+  EXPECT_TRUE(launcher_.started().empty());
+}
+
 TEST_F(ExecutorContainerTest, OnTheHostAnImageWithoutACommandFailsSayingSo) {
   customize_ = [this](ExecutorOptions& options) {
     options.containers = &runtime_;

@@ -123,7 +123,8 @@ ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& superv
       base_env_(std::move(base_env)),
       containers_(containers),
       user_(std::move(user)),
-      wake_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+      wake_fd_(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)),
+      random_(std::random_device{}()) {
   TY_CHECK(on_exit_) << "ProcessLauncher needs an exit callback";
   TY_CHECK(wake_fd_ >= 0) << "eventfd: " << Errno(errno);
   monitor_ = std::jthread([this](const std::stop_token& stop) { Monitor(stop); });
@@ -321,8 +322,8 @@ Result<std::vector<int>> ProcessLauncher::FreePorts(int count) {
   constexpr int kLowest = 10000;
   const auto [ephemeral_low, ephemeral_high] = EphemeralRange();
   const bool below = ephemeral_low - kLowest >= 1000;
-  std::mt19937 random(std::random_device{}());
   std::uniform_int_distribution<int> pick(kLowest, below ? ephemeral_low - 1 : kLowest);
+  std::lock_guard random_lock(random_mu_);
   std::vector<int> sockets;
   std::vector<int> ports;
   Status status;
@@ -335,7 +336,7 @@ Result<std::vector<int>> ProcessLauncher::FreePorts(int count) {
     sockets.push_back(fd);
     int port = -1;
     for (int attempt = 0; below && attempt < 64 && port < 0; ++attempt) {
-      port = BindLoopback(fd, pick(random));
+      port = BindLoopback(fd, pick(random_));
     }
     if (port < 0) {
       port = BindLoopback(fd, 0);

@@ -27,6 +27,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,6 +88,10 @@ class ProcessLauncher final : public Launcher {
   std::mutex mu_;
   std::map<int, Watched> children_;               // by pidfd; guarded by mu_
   std::map<int, std::string> containers_by_pid_;  // guarded by mu_
+  // FreePorts' picks. Seeded once: a std::random_device per call costs a CPUID (a VM exit on a
+  // virtual machine) and a read of the kernel's pool, per job launched.
+  std::mutex random_mu_;
+  std::mt19937 random_;  // guarded by random_mu_
 
   std::jthread monitor_;  // last: starts after, and stops before, everything above
 };
