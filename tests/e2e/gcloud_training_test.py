@@ -18,6 +18,7 @@ job that can never fit. Each stops with SIGTERM at the end and must exit cleanly
 Usage: gcloud_training_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
 
+import datetime
 import glob
 import json
 import os
@@ -135,12 +136,15 @@ class ServerFixture:
                              self.diagnostics(job_id)))
 
     def assert_times(self, job):
-        """createTime <= startTime <= endTime (RFC 3339 in UTC with Z, so they sort as text)."""
+        """createTime <= startTime <= endTime (RFC 3339 in UTC with Z). Compared as times, not as
+        text: the fractions have as many digits as they need ("36.176Z" is before "36.176311Z")."""
+        times = []
         for field in ("createTime", "startTime", "endTime"):
             self.assertRegex(job.get(field, ""), r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$",
                              field)
-        self.assertLessEqual(job["createTime"], job["startTime"])
-        self.assertLessEqual(job["startTime"], job["endTime"])
+            times.append(datetime.datetime.fromisoformat(job[field].replace("Z", "+00:00")))
+        self.assertLessEqual(times[0], times[1], job)
+        self.assertLessEqual(times[1], times[2], job)
 
     def ls(self, *args):
         return self.ok("storage", "ls", *args).out.split()
