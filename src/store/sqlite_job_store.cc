@@ -139,39 +139,13 @@ class SqliteJobStore final : public JobStore {
   }
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
-    ConnectionPool::Lease reader = readers_->Acquire();
-    Result<Statement> get = reader->Prepare(kGet);
-    if (!get.ok()) {
-      return get.status();
-    }
-    get->Bind(1, project);
-    get->Bind(2, job_id);
-    Result<bool> row = get->Step();
-    if (!row.ok()) {
-      return row.status();
-    }
-    if (!*row) {
-      return Status::NotFound(JobName(project, job_id) + " not found");
-    }
-    return DecodeStored(project, *get, 0);
+    return GetRow<model::Job>(kGet, project, job_id,
+                              [&](Statement& row) { return DecodeStored(project, row, 0); });
   }
 
   Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
-    ConnectionPool::Lease reader = readers_->Acquire();
-    Result<Statement> get = reader->Prepare(kGetJson);
-    if (!get.ok()) {
-      return get.status();
-    }
-    get->Bind(1, project);
-    get->Bind(2, job_id);
-    Result<bool> row = get->Step();
-    if (!row.ok()) {
-      return row.status();
-    }
-    if (!*row) {
-      return Status::NotFound(JobName(project, job_id) + " not found");
-    }
-    return get->ColumnText(0);
+    return GetRow<std::string>(kGetJson, project, job_id,
+                               [](Statement& row) { return row.ColumnText(0); });
   }
 
   Status Update(std::string_view project, const model::Job& job,
@@ -353,6 +327,27 @@ class SqliteJobStore final : public JobStore {
   }
 
  private:
+  // The one row `sql` selects for (project, job id), read by `read`; NOT_FOUND without one.
+  template <typename T, typename Read>
+  Result<T> GetRow(std::string_view sql, std::string_view project, std::string_view job_id,
+                   const Read& read) const {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> get = reader->Prepare(sql);
+    if (!get.ok()) {
+      return get.status();
+    }
+    get->Bind(1, project);
+    get->Bind(2, job_id);
+    Result<bool> row = get->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return Status::NotFound(JobName(project, job_id) + " not found");
+    }
+    return read(*get);
+  }
+
   // Calls `take` on each of up to `limit` rows (body, extras, create_time_ns, job_id) of the
   // project's listing after `after`, and sets `next` when more rows follow.
   template <typename Take>
