@@ -235,8 +235,8 @@ def api_section(work, meta, aims_of):
         out.append(f"| {name} | {conns} | {' | '.join(cells)} | {floor} |")
     out += ["", f"Server peak RSS: {spread(lib.summarize(rss), lambda v: f'{v:.0f} MiB')}. "
             f"CPU used by other processes while measuring: {'; '.join(others)}. What bounds "
-            "`create` and `get` (callgrind: the JSON codec, not SQLite) is in the API section "
-            "below.", ""]
+            "`create` and `get` (callgrind's instructions per request) is in the section *API "
+            "speed and scale (issue #19)* below.", ""]
     return out
 
 
