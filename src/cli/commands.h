@@ -67,6 +67,34 @@ std::optional<std::int64_t> PositiveFlag(const std::optional<std::string>& text,
                                          std::string_view flag, std::int64_t absent,
                                          std::string_view command, std::ostream& err);
 
+// The items of a list call, page after page as gcloud reads them: `fetch(page_token)` gives a
+// page (its `jobs` and `next_page_token`, "" at the end), read until the last page or `limit`
+// items, then cut to `limit`. A server that gives back the token it was asked with is an INTERNAL
+// error, not an endless loop.
+template <typename Item, typename Fetch>
+Result<std::vector<Item>> ReadPages(std::int64_t limit, const Fetch& fetch) {
+  std::vector<Item> items;
+  std::string token;
+  while (static_cast<std::int64_t>(items.size()) < limit) {
+    auto page = fetch(token);
+    if (!page.ok()) {
+      return page.status();
+    }
+    items.insert(items.end(), page->jobs.begin(), page->jobs.end());
+    if (page->next_page_token.empty()) {
+      break;
+    }
+    if (page->next_page_token == token) {
+      return Status::Internal("The server returned the same page token twice; stopping.");
+    }
+    token = page->next_page_token;
+  }
+  if (static_cast<std::int64_t>(items.size()) > limit) {
+    items.resize(static_cast<std::size_t>(limit));
+  }
+  return items;
+}
+
 // Flag text of the API verbs, checked by the verbs with gcloud's messages.
 struct ListFlags {
   std::optional<std::string> filter;

@@ -124,34 +124,23 @@ int RunList(const ApiTarget& target, const ListFlags& flags, std::ostream& out, 
     return 1;
   }
   const MlClient ml(*rest);
-  ListJobsQuery query{.page_size = static_cast<int>(std::min(*page_size, kMaxPageSize)),
-                      .filter = flags.filter.value_or("")};
-  std::vector<model::Job> jobs;
-  while (static_cast<std::int64_t>(jobs.size()) < *limit) {
-    auto page = ml.ListJobs(target.project, query);
-    if (!page.ok()) {
-      PrintApiError(err, kListCommand, page.status());
-      return 1;
-    }
-    jobs.insert(jobs.end(), page->jobs.begin(), page->jobs.end());
-    if (page->next_page_token.empty()) {
-      break;
-    }
-    if (page->next_page_token == query.page_token) {
-      PrintError(err, kListCommand,
-                 "INTERNAL: The server returned the same page token twice; stopping.");
-      return 1;
-    }
-    query.page_token = page->next_page_token;
+  const Result<std::vector<model::Job>> jobs =
+      ReadPages<model::Job>(*limit, [&](const std::string& token) {
+        return ml.ListJobs(
+            target.project,
+            ListJobsQuery{.page_size = static_cast<int>(std::min(*page_size, kMaxPageSize)),
+                          .page_token = token,
+                          .filter = flags.filter.value_or("")});
+      });
+  if (!jobs.ok()) {
+    PrintApiError(err, kListCommand, jobs.status());
+    return 1;
   }
-  if (static_cast<std::int64_t>(jobs.size()) > *limit) {
-    jobs.resize(static_cast<std::size_t>(*limit));
-  }
-  if (jobs.empty()) {
+  if (jobs->empty()) {
     err << "Listed 0 items.\n";
     return 0;
   }
-  out << FormatJobsTable(jobs, LocalDate);
+  out << FormatJobsTable(*jobs, LocalDate);
   return 0;
 }
 

@@ -190,33 +190,21 @@ int RunVertexList(const VertexTarget& target, VertexKind kind, const ListFlags& 
   }
   const VertexClient vertex(*rest, kind);
   // gcloud asks for 100 a page whatever --limit says, and stops reading at the limit.
-  VertexListQuery query{.page_size = 100, .filter = flags.filter.value_or("")};
-  std::vector<json> jobs;
-  while (static_cast<std::int64_t>(jobs.size()) < *limit) {
-    auto page = vertex.List(target.api.project, *region, query);
-    if (!page.ok()) {
-      PrintApiError(err, command, page.status());
-      return 1;
-    }
-    jobs.insert(jobs.end(), page->jobs.begin(), page->jobs.end());
-    if (page->next_page_token.empty()) {
-      break;
-    }
-    if (page->next_page_token == query.page_token) {
-      PrintError(err, command,
-                 "INTERNAL: The server returned the same page token twice; stopping.");
-      return 1;
-    }
-    query.page_token = page->next_page_token;
+  const Result<std::vector<json>> jobs = ReadPages<json>(*limit, [&](const std::string& token) {
+    return vertex.List(
+        target.api.project, *region,
+        VertexListQuery{
+            .page_size = 100, .page_token = token, .filter = flags.filter.value_or("")});
+  });
+  if (!jobs.ok()) {
+    PrintApiError(err, command, jobs.status());
+    return 1;
   }
-  if (static_cast<std::int64_t>(jobs.size()) > *limit) {
-    jobs.resize(static_cast<std::size_t>(*limit));
-  }
-  if (jobs.empty()) {
+  if (jobs->empty()) {
     err << "Listed 0 items.\n";
     return 0;
   }
-  for (const json& job : jobs) {
+  for (const json& job : *jobs) {
     out << "---\n" << Yaml(job);
   }
   return 0;
