@@ -1,9 +1,12 @@
 #include "store/sqlite_job_store.h"
 
 #include <chrono>
+#include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <sqlite3.h>
 
@@ -80,7 +83,7 @@ std::string ListUnfinishedSql() {
       states += std::to_string(s);
     }
   }
-  return "SELECT project, body, extras FROM jobs WHERE state IN (" + states +
+  return "SELECT project, body, extras, job_id, revision FROM jobs WHERE state IN (" + states +
          ") ORDER BY create_time_ns, project, job_id";
 }
 
@@ -215,19 +218,34 @@ class SqliteJobStore final : public JobStore {
       return list.status();
     }
     std::vector<std::pair<std::string, model::Job>> jobs;
+    // The executor lists the unfinished jobs on every pass, and most of them have not changed
+    // since the last: a job whose revision is the one decoded before is copied, not decoded.
+    // Every write takes a new revision, so a changed job is always decoded again.
+    std::lock_guard lock(unfinished_mu_);
+    UnfinishedCache seen;
     while (true) {
       Result<bool> row = list->Step();
       if (!row.ok()) {
         return row.status();
       }
       if (!*row) {
+        unfinished_ = std::move(seen);  // ended jobs leave the cache
         return jobs;
       }
       std::string project = list->ColumnText(0);
+      std::pair<std::string, std::string> key(project, list->ColumnText(3));
+      const std::int64_t revision = list->ColumnInt64(4);
+      const auto cached = unfinished_.find(key);
+      if (cached != unfinished_.end() && cached->second.revision == revision) {
+        jobs.emplace_back(std::move(project), cached->second.job);
+        seen.emplace(std::move(key), std::move(cached->second));
+        continue;
+      }
       Result<model::Job> job = DecodeStored(project, *list, 1);
       if (!job.ok()) {
         return job.status();
       }
+      seen.emplace(std::move(key), DecodedJob{.revision = revision, .job = *job});
       jobs.emplace_back(std::move(project), std::move(*job));
     }
   }
@@ -420,6 +438,14 @@ class SqliteJobStore final : public JobStore {
   }
 
   std::mutex write_mu_;
+  // ListUnfinished's last answer by (project, job id), with the revision each was decoded at.
+  struct DecodedJob {
+    std::int64_t revision = 0;
+    model::Job job;
+  };
+  using UnfinishedCache = std::map<std::pair<std::string, std::string>, DecodedJob>;
+  mutable std::mutex unfinished_mu_;
+  mutable UnfinishedCache unfinished_;
   std::unique_ptr<Connection> writer_;  // guarded by write_mu_
   std::unique_ptr<ConnectionPool> readers_;
   const std::string list_unfinished_sql_;

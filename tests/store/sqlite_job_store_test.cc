@@ -230,6 +230,44 @@ TEST_F(SqliteJobStoreTest, ListUnfinishedReturnsNonTerminalJobsOfEveryProject) {
   EXPECT_EQ(names, (std::vector<std::string>{"a/queued", "b/running", "a/cancelling"}));
 }
 
+// ListUnfinished keeps what it decoded for the next pass; every write must still show.
+TEST_F(SqliteJobStoreTest, ListUnfinishedSeesEveryWriteBetweenCalls) {
+  ASSERT_TRUE(store_->Create("a", MakeJob("one", 100)).ok());
+  ASSERT_TRUE(store_->Create("a", MakeJob("two", 200)).ok());
+  auto listed = [&] {
+    auto unfinished = store_->ListUnfinished();
+    EXPECT_TRUE(unfinished.ok()) << unfinished.status().ToString();
+    std::vector<model::Job> jobs;
+    for (const auto& [project, job] : *unfinished) {
+      EXPECT_EQ(job, *store_->Get(project, job.job_id)) << job.job_id;  // as stored now
+      jobs.push_back(job);
+    }
+    return jobs;
+  };
+  ASSERT_EQ(listed().size(), 2U);
+  ASSERT_EQ(listed().size(), 2U);  // the second pass from what the first decoded
+
+  model::Job one = *store_->Get("a", "one");
+  const std::string etag = one.etag;
+  one.state = JobState::kRunning;
+  one.labels["step"] = "2";
+  one.etag = kEtag2;
+  ASSERT_TRUE(store_->Update("a", one, etag).ok());
+  std::vector<model::Job> jobs = listed();
+  ASSERT_EQ(jobs.size(), 2U);
+  EXPECT_EQ(jobs[0].state, JobState::kRunning);
+  EXPECT_EQ(jobs[0].labels.at("step"), "2");
+
+  model::Job two = *store_->Get("a", "two");
+  const std::string two_etag = two.etag;
+  two.state = JobState::kSucceeded;
+  two.etag = kEtag2;
+  ASSERT_TRUE(store_->Update("a", two, two_etag).ok());
+  jobs = listed();
+  ASSERT_EQ(jobs.size(), 1U);
+  EXPECT_EQ(jobs[0].job_id, "one");
+}
+
 TEST_F(SqliteJobStoreTest, CountByStateCountsEveryProject) {
   ASSERT_TRUE(store_->Create("a", MakeJob("j1", 100, JobState::kQueued)).ok());
   ASSERT_TRUE(store_->Create("b", MakeJob("j1", 100, JobState::kQueued)).ok());
