@@ -1,28 +1,22 @@
 #include "cli/packages.h"
 
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
+#include "base/sha256.h"
 #include "cli/sdist.h"
 
 namespace trainyard::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct DigestDeleter {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
 
 // jobs_prep._UploadFilesByPath: one object name per basename.
 Status CheckDuplicateNames(const std::vector<fs::path>& files) {
@@ -66,35 +60,21 @@ std::string UploadObjectName(std::string_view prefix, std::string_view checksum_
 }
 
 Result<std::string> Sha256OfFiles(const std::vector<fs::path>& files) {
-  std::unique_ptr<EVP_MD_CTX, DigestDeleter> ctx(EVP_MD_CTX_new());
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) {
+  Sha256 digest;
+  if (!digest.ok()) {
     return Status::Internal("Cannot initialise SHA-256");
   }
-  std::array<char, 65536> buffer{};
   for (const fs::path& file : files) {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
       return Status::InvalidArgument(
           fmt::format("Unable to read file [{}]: {}", file.string(), std::strerror(errno)));
     }
-    while (in) {
-      in.read(buffer.data(), buffer.size());
-      if (in.gcount() > 0) {
-        EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(in.gcount()));
-      }
-    }
-    if (in.bad()) {
+    if (!digest.AddStream(in)) {
       return Status::InvalidArgument(fmt::format("Unable to read file [{}]", file.string()));
     }
   }
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int size = 0;
-  EVP_DigestFinal_ex(ctx.get(), digest.data(), &size);
-  std::string hex;
-  for (unsigned int i = 0; i < size; ++i) {
-    hex += fmt::format("{:02x}", digest[i]);
-  }
-  return hex;
+  return digest.Hex();
 }
 
 Result<StagedPackages> StagePackages(const PackageSources& sources) {

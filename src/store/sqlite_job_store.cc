@@ -103,6 +103,15 @@ std::string KubeName(std::string_view project, const model::Job& job) {
 }
 
 // The job in columns `first` (body) and `first + 1` (extras) of the current row.
+// A list's limit in [1, kMaxListLimit], or INVALID_ARGUMENT.
+Status CheckListLimit(int limit) {
+  if (limit < 1 || limit > kMaxListLimit) {
+    return Status::InvalidArgument("store: list limit must be in [1, " +
+                                   std::to_string(kMaxListLimit) + "]");
+  }
+  return Status();
+}
+
 Result<model::Job> DecodeStored(std::string_view project, const Statement& row, int first) {
   Result<model::Job> job = model::DecodeStoredJob(row.ColumnText(first), row.ColumnText(first + 1));
   if (!job.ok()) {
@@ -279,10 +288,7 @@ class SqliteJobStore final : public JobStore {
                                                      std::string_view kind,
                                                      std::int64_t after_revision, bool live_only,
                                                      int limit) const override {
-    if (limit < 1 || limit > kMaxListLimit) {
-      return Status::InvalidArgument("store: list limit must be in [1, " +
-                                     std::to_string(kMaxListLimit) + "]");
-    }
+    TY_RETURN_IF_ERROR(CheckListLimit(limit));
     ConnectionPool::Lease reader = readers_->Acquire();
     Result<Statement> list = reader->Prepare(kListKube);
     if (!list.ok()) {
@@ -371,10 +377,7 @@ class SqliteJobStore final : public JobStore {
   template <typename Take>
   Status ListRows(std::string_view project, const std::optional<ListCursor>& after, int limit,
                   std::optional<ListCursor>& next, Take take) const {
-    if (limit < 1 || limit > kMaxListLimit) {
-      return Status::InvalidArgument("store: list limit must be in [1, " +
-                                     std::to_string(kMaxListLimit) + "]");
-    }
+    TY_RETURN_IF_ERROR(CheckListLimit(limit));
     ConnectionPool::Lease reader = readers_->Acquire();
     Result<Statement> list = reader->Prepare(after.has_value() ? kListAfter : kListFirst);
     if (!list.ok()) {

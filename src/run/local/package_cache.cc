@@ -1,22 +1,21 @@
 #include "run/local/package_cache.h"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <memory>
+#include <string>
 #include <system_error>
 #include <utility>
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <openssl/evp.h>
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "base/sha256.h"
 #include "run/local/pip_stager.h"
 
 namespace trainyard::run::local {
@@ -30,52 +29,16 @@ constexpr std::string_view kManifest = ".trainyard-entry";
 constexpr std::string_view kTemporary = ".tmp-";
 constexpr std::size_t kKeyLength = 64;  // hex SHA-256
 
-struct DigestDeleter {
-  void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-
-// A running SHA-256.
-class Digest {
- public:
-  Digest() : ctx_(EVP_MD_CTX_new()) {
-    if (ctx_ && EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1) {
-      ctx_.reset();
-    }
-  }
-  bool ok() const { return ctx_ != nullptr; }
-  void Add(std::string_view bytes) { EVP_DigestUpdate(ctx_.get(), bytes.data(), bytes.size()); }
-  // A field: its length first, so ("ab", "c") and ("a", "bc") differ.
-  void AddField(std::string_view bytes) {
-    Add(fmt::format("{}:", bytes.size()));
-    Add(bytes);
-  }
-  std::string Hex() {
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int size = 0;
-    EVP_DigestFinal_ex(ctx_.get(), digest.data(), &size);
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) {
-      hex += fmt::format("{:02x}", digest[i]);
-    }
-    return hex;
-  }
-
- private:
-  std::unique_ptr<EVP_MD_CTX, DigestDeleter> ctx_;
-};
+// A field of a key: its length first, so ("ab", "c") and ("a", "bc") differ.
+void AddField(Sha256& digest, std::string_view bytes) {
+  digest.Add(std::to_string(bytes.size()) + ":");
+  digest.Add(bytes);
+}
 
 Result<std::string> FileDigest(const std::string& path) {
-  Digest digest;
+  Sha256 digest;
   std::ifstream in(path, std::ios::binary);
-  if (!digest.ok() || !in) {
-    return Status::FailedPrecondition(fmt::format("Cannot read package {}.", path));
-  }
-  std::array<char, 65536> buffer{};
-  while (in) {
-    in.read(buffer.data(), buffer.size());
-    digest.Add(std::string_view(buffer.data(), static_cast<std::size_t>(in.gcount())));
-  }
-  if (in.bad()) {
+  if (!digest.ok() || !in || !digest.AddStream(in)) {
     return Status::FailedPrecondition(fmt::format("Cannot read package {}.", path));
   }
   return digest.Hex();
@@ -185,19 +148,19 @@ PackageCache::PackageCache(Stager& installer, PackageCacheOptions options)
 
 Result<std::string> PackageCache::KeyOf(const std::vector<std::string>& files,
                                         const std::string& python) const {
-  Digest key;
+  Sha256 key;
   if (!key.ok()) {
     return Status::Internal("Cannot initialise SHA-256.");
   }
-  key.AddField(kCacheFormat);
-  key.AddField(options_.installer_identity);
-  key.AddField(InterpreterIdentity(python));
+  AddField(key, kCacheFormat);
+  AddField(key, options_.installer_identity);
+  AddField(key, InterpreterIdentity(python));
   for (const std::string& file : files) {
     Result<std::string> digest = FileDigest(file);
     if (!digest.ok()) {
       return digest.status();
     }
-    key.AddField(*digest);
+    AddField(key, *digest);
   }
   return key.Hex();
 }
@@ -300,7 +263,7 @@ Status PackageCache::Install(const StageRequest& request, const std::vector<std:
 namespace {
 
 std::string LeaseName(const std::string& target_dir) {
-  Digest digest;
+  Sha256 digest;
   digest.Add(fs::absolute(target_dir).lexically_normal().string());
   return digest.Hex().substr(0, 32);
 }
