@@ -56,6 +56,24 @@ def children_cpu():
     return t.children_user + t.children_system
 
 
+def mark(server):
+    """The counters `finish` measures from: the machine's busy time, the server's and the
+    children's CPU, the wall clock."""
+    return machine_busy(), server.cpu_seconds(), children_cpu(), time.time()
+
+
+def finish(row, server, since):
+    """Adds to `row` the share of the CPU that other processes took since `since` (`mark`), the
+    server's RSS now and at its peak, and the load average."""
+    busy0, server0, children0, w0 = since
+    other = (machine_busy() - busy0) - (server.cpu_seconds() - server0) - \
+        (children_cpu() - children0)
+    row["other_share"] = max(other, 0) / ((time.time() - w0) * os.cpu_count())
+    row["rss_end_mib"] = server.peak_rss_kib("VmRSS") / 1024
+    row["rss_peak_mib"] = server.peak_rss_kib() / 1024
+    row["load_after"] = load()
+
+
 def wrk(url, connections, duration, *args):
     """One wrk run of api.lua; returns {requests/s, p50_ms, p99_ms, non2xx}."""
     threads = 1 if connections < 2 else 2
@@ -138,19 +156,13 @@ def measure_jobs(binary, work, n, duration):
     with lib.Server(binary, work, name, fresh=False) as server:
         row["start_s"] = time.time() - t0
         row["rss_start_mib"] = server.peak_rss_kib("VmRSS") / 1024
-        busy0, server0, children0, w0 = machine_busy(), server.cpu_seconds(), children_cpu(), \
-            time.time()
+        since = mark(server)
         row["get16"] = wrk(server.url, 16, duration, "get", "pre", str(THREADS), str(quota + 1))
         row["get64"] = wrk(server.url, 64, duration, "get", "pre", str(THREADS), str(quota + 1))
         row["list1"] = wrk(server.url, 1, duration, "list")
         row["list16"] = wrk(server.url, 16, duration, "list")
         row["listf1"] = wrk(server.url, 1, duration, "list", "&filter=labels.team%3Dnone")
-        other = (machine_busy() - busy0) - (server.cpu_seconds() - server0) - \
-            (children_cpu() - children0)
-        row["other_share"] = max(other, 0) / ((time.time() - w0) * os.cpu_count())
-        row["rss_end_mib"] = server.peak_rss_kib("VmRSS") / 1024
-        row["rss_peak_mib"] = server.peak_rss_kib() / 1024
-        row["load_after"] = load()
+        finish(row, server, since)
     lib.log(f"{name}: {row}")
     return row
 
@@ -181,8 +193,7 @@ def measure_logs(binary, work, lines, reps):
         base = {"resourceNames": [f"projects/{PROJECT}"], "pageSize": 1000,
                 "filter": f'resource.labels.job_id="{job_id}" AND '
                           'resource.labels.task_name="master-replica-0"'}
-        busy0, server0, children0, w0 = machine_busy(), server.cpu_seconds(), children_cpu(), \
-            time.time()
+        since = mark(server)
         row["first"] = timed(api, {**base, "orderBy": "timestamp asc"}, reps)
         row["newest"] = timed(api, {**base, "orderBy": "timestamp desc"}, reps)
         first_ts = row["first"][2]["entries"][0]["timestamp"]
@@ -195,12 +206,7 @@ def measure_logs(binary, work, lines, reps):
         row["middle"] = timed(api, deep, reps)
         row["middle_first_line"] = row["middle"][2]["entries"][0]["textPayload"][:10]
         lib.log(f"logs: first {first_ts}, last {last_ts}, middle {middle}")
-        other = (machine_busy() - busy0) - (server.cpu_seconds() - server0) - \
-            (children_cpu() - children0)
-        row["other_share"] = max(other, 0) / ((time.time() - w0) * os.cpu_count())
-        row["rss_end_mib"] = server.peak_rss_kib("VmRSS") / 1024
-        row["rss_peak_mib"] = server.peak_rss_kib() / 1024
-        row["load_after"] = load()
+        finish(row, server, since)
         for key in ("first", "newest", "middle"):
             row[key] = row[key][:2]
     lib.log(f"logs: {row}")
