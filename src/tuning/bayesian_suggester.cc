@@ -10,6 +10,7 @@
 #include "tuning/ei_search.h"
 #include "tuning/gaussian_process.h"
 #include "tuning/halton.h"
+#include "tuning/output_warping.h"
 #include "tuning/random.h"
 #include "tuning/suggest_support.h"
 
@@ -63,6 +64,8 @@ class BayesianSuggester final : public Suggester {
         }
       } else {
         if (!gp) {
+          // The GP models the warped values; the warping keeps their order and the best one.
+          data.values = HalfRankWarp(data.values);
           gp.emplace(GaussianProcess::Fit(data.points, dims, data.values,
                                           data.values.size() > kFitLimit
                                               ? FitSubset(data.values, kFitLimit)
