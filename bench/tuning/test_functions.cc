@@ -106,8 +106,8 @@ double MixedStudy(std::span<const double> x) {
 // nesterov, beta1, beta2, rho), where momentum and nesterov belong to sgd, beta1 and beta2 to adam
 // and rho to rmsprop; the other branches' parameters are NaN and never read. With s =
 // log10(learning rate) and L = layers:
-//   sgd      0    + (s - log10(1 - momentum) + 1)^2 + 6 (momentum - 0.9)^2 + 0.3 (1 - nesterov)
-//                 + 0.08 (L - 6)^2
+//   sgd      0    + 0.35 (s - log10(1 - momentum) + 1)^2 + 1.5 (momentum - 0.9)^2
+//                 + 0.15 (1 - nesterov) + 0.04 (L - 6)^2
 //   adam     0.3  + 0.15 (s + 3.3)^2 + 0.4 ((beta1 - 0.93) / 0.19)^2
 //                 + 0.4 ((beta2 - 0.98) / 0.0999)^2 + 0.02 (L - 3)^2
 //   rmsprop  0.15 + 0.4 (s + 2.7)^2 + 0.8 ((rho - 0.95) / 0.199)^2 + 0.05 (L - 4)^2
@@ -119,8 +119,8 @@ double MixedStudy(std::span<const double> x) {
 // of every range and on no bound of a DOUBLE, and the best learning rate differs by branch (10^-2
 // with sgd's best momentum, 10^-3.3, 10^-2.7). The best branch is not the obvious one: adam's
 // basin is wide and shallow (at points drawn uniformly in the study's scales the median value is
-// adam's 0.84, rmsprop's 1.2, sgd's 4.3), rmsprop's is deeper, and sgd's, the only one reaching
-// 0, is a narrow curved valley where the effective learning rate, lr / (1 - momentum), is what
+// adam's 0.84, rmsprop's 1.2, sgd's 1.5), rmsprop's is deeper, and sgd's, the only one reaching
+// 0, is a steeper curved valley where the effective learning rate, lr / (1 - momentum), is what
 // counts.
 double OptimizerStudy(std::span<const double> x) {
   const double s = std::log10(x[0]);
@@ -128,8 +128,8 @@ double OptimizerStudy(std::span<const double> x) {
   const auto square = [](double v) { return v * v; };
   switch (static_cast<int>(x[2])) {
     case 0:  // sgd
-      return square(s - std::log10(1 - x[3]) + 1) + 6 * square(x[3] - 0.9) + 0.3 * (1 - x[4]) +
-             0.08 * square(layers - 6);
+      return 0.35 * square(s - std::log10(1 - x[3]) + 1) + 1.5 * square(x[3] - 0.9) +
+             0.15 * (1 - x[4]) + 0.04 * square(layers - 6);
     case 1:  // adam
       return 0.3 + 0.15 * square(s + 3.3) + 0.4 * square((x[5] - 0.93) / 0.19) +
              0.4 * square((x[6] - 0.98) / 0.0999) + 0.02 * square(layers - 3);

@@ -112,7 +112,7 @@ TEST(TestFunctionsTest, StatedMinimaAndBranchMinima) {
         {"optimizer", "sgd"},
         {"momentum", "0.9"},
         {"nesterov", "0"}},
-       0.3,
+       0.15,
        1e-12},
       {"optimizer8",
        {{"learning_rate", "0.01"},
@@ -120,7 +120,7 @@ TEST(TestFunctionsTest, StatedMinimaAndBranchMinima) {
         {"optimizer", "sgd"},
         {"momentum", "0.9"},
         {"nesterov", "1"}},
-       0.08,
+       0.04,
        1e-12},
   };
   for (const Case& c : cases) {
