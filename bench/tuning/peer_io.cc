@@ -49,6 +49,21 @@ bool ParseDouble(const std::string& text, double& out) {
   return !text.empty() && end == text.c_str() + text.size();
 }
 
+// A CATEGORICAL value of `full` (in the order of the parameters) that is none of its
+// parameter's categories, as a message, or "". Numbers are not held to their ranges: Optuna's
+// log-scaled values can lie an ulp outside them (exp(log(1e-5)) < 1e-5).
+std::string UnknownCategory(const TestFunction& function, const tuning::Assignment& full) {
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const std::vector<std::string>& categories = function.params[i].categorical_values;
+    if (!categories.empty() &&
+        std::ranges::find(categories, full[i].category) == categories.end()) {
+      return fmt::format("parameter {}: '{}' is not one of its values", full[i].name,
+                         full[i].category);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string DescribeJson(const std::vector<const TestFunction*>& functions) {
@@ -105,13 +120,14 @@ Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::i
         given.emplace_back(param.parameter_name, field);
       }
     }
-    // As the executor reads a trial back: the values must parse, and every active parameter must
-    // be there, and each value in its range; values of inactive ones are dropped.
+    // As the executor reads a trial back: the values must parse and every active parameter must
+    // be there; values of inactive ones are dropped.
     Result<tuning::Assignment> full = space->Parse(given);
-    const Status in_space = full.ok() ? space->flat().ToUnit(*full).status() : full.status();
-    if (!in_space.ok()) {
+    const std::string error =
+        full.ok() ? UnknownCategory(function, *full) : full.status().message();
+    if (!error.empty()) {
       return Status::InvalidArgument(
-          fmt::format("{}: line \"{}\": {}", function.name, line, in_space.message()));
+          fmt::format("{}: line \"{}\": {}", function.name, line, error));
     }
     const std::vector<double> x = ArgumentsOf(function, space->Restrict(*full));
     const Observer::Value value = observer.Observe(x);

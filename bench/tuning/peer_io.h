@@ -30,8 +30,8 @@ inline constexpr std::string_view kAbsent = "-";
 // parameters, separated by spaces (numbers, or a CATEGORICAL parameter's value; kAbsent for an
 // inactive conditional parameter), and gets the line "observed truth on_bound" (0 or 1) on `out`,
 // flushed. The noise stream is the one RunStudy uses with `seed`. Returns an error for a line
-// that does not parse or lacks an active parameter, and stops there; a value given for an
-// inactive parameter is ignored.
+// that does not parse, lacks an active parameter or has an unknown category, and stops there; a
+// value given for an inactive parameter is ignored.
 Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::istream& in,
                         std::ostream& out);
 

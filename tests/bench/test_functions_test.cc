@@ -194,8 +194,9 @@ TEST(TestFunctionsTest, EvaluatorRefusesBadTrials) {
   const std::vector<Case> cases = {
       {"optimizer8", "0.01 6 sgd - 1 - - -", "no value for parameter momentum"},
       {"optimizer8", "0.01 6 adam 0.9 1 - 0.98 -", "no value for parameter beta1"},
-      {"optimizer8", "0.01 6 lion - - - - -", "optimizer"},
-      {"optimizer8", "0.01 6 sgd 1.5 1 - - -", "momentum"},
+      {"optimizer8", "0.01 6 lion - - - - -", "parameter optimizer: 'lion' is not one"},
+      {"optimizer8", "0.01 6 sgd 0.9x 1 - - -", "momentum"},
+      {"mixed5", "0.01 3 64 0.9 lion", "parameter optimizer: 'lion' is not one"},
       {"branin", "- 2", "no value for parameter x1"},
       {"branin", "1 two", "x2"},
   };
@@ -207,6 +208,14 @@ TEST(TestFunctionsTest, EvaluatorRefusesBadTrials) {
     EXPECT_NE(served.message().find(c.error), std::string::npos) << served.message();
     EXPECT_EQ(out.str(), "") << c.line;
   }
+}
+
+TEST(TestFunctionsTest, EvaluatorTakesValuesAnUlpOutsideALogRange) {
+  // What Optuna gives for a log-scaled parameter at its lower bound: exp(log(1e-5)) < 1e-5.
+  std::istringstream in("9.9999999999999974e-06 6 sgd 0.9 1 - - -\n");
+  std::ostringstream out;
+  ASSERT_TRUE(ServeEvaluations(Function("optimizer8"), 1, in, out).ok());
+  EXPECT_NE(out.str(), "");
 }
 
 TEST(TestFunctionsTest, DescriptionCarriesConditions) {
