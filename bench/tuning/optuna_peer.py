@@ -3,7 +3,10 @@
 parameters, seeds, noise and trial counts, through Optuna's samplers (TPE, multivariate TPE,
 CMA-ES, QMC, random). The functions are bench_tuning's own: this script asks it for their
 descriptions (--describe) and has each study's points evaluated by a bench_tuning --evaluate
-process, so there is one definition of each function.
+process, so there is one definition of each function. A conditional parameter is suggested only
+when its parent has a value its condition names (define-by-run, as an Optuna user writes
+`if optimizer == "sgd": trial.suggest_float("momentum", ...)`), and is sent to the evaluator as
+"-" when it is not.
 
     /usr/bin/python3 bench/tuning/optuna_peer.py --bench BENCH_TUNING --csv OUT.csv
         [--seeds 20] [--first-seed 1] [--trials 100] [--functions a,b]
@@ -15,7 +18,11 @@ python3-cmaes and python3-scipy. Each sampler gets the study's seed (bench_tunin
 the seed number) modulo 2^32. Mapping of the parameter types: DOUBLE and INTEGER to Optuna's
 float and int distributions (log when UNIT_LOG_SCALE; UNIT_REVERSE_LOG_SCALE as a log-scaled
 max + min - x, Optuna having no such scale); DISCRETE and CATEGORICAL to categorical ones, as
-users write suggest_categorical for a list of batch sizes."""
+users write suggest_categorical for a list of batch sizes. On a conditional space multivariate
+TPE runs with group=True, which models each set of parameters that occur together (each branch)
+jointly, rather than only the parameters every trial has; on a flat space that set is the whole
+space, and group=False is kept there because with group=True Optuna 3.1 still draws other points
+(mixed5 differs from seed 1's 11th trial on), which would change the recorded runs."""
 import argparse
 import csv
 import json
@@ -27,16 +34,19 @@ import warnings
 
 import optuna
 
+# Each takes the seed and whether the space is conditional.
 SAMPLERS = {
-    "tpe": lambda seed: optuna.samplers.TPESampler(seed=seed),
-    "tpe-multivariate": lambda seed: optuna.samplers.TPESampler(seed=seed, multivariate=True),
-    "cmaes": lambda seed: optuna.samplers.CmaEsSampler(seed=seed),
+    "tpe": lambda seed, _: optuna.samplers.TPESampler(seed=seed),
+    "tpe-multivariate": lambda seed, conditional: optuna.samplers.TPESampler(
+        seed=seed, multivariate=True, group=conditional),
+    "cmaes": lambda seed, _: optuna.samplers.CmaEsSampler(seed=seed),
     # Scrambled: unscrambled (3.1's default) ignores the seed and starts at the centre of the box,
     # the minimum of Ackley and a near-minimum of Levy.
-    "qmc": lambda seed: optuna.samplers.QMCSampler(scramble=True, seed=seed),
-    "random": lambda seed: optuna.samplers.RandomSampler(seed=seed),
+    "qmc": lambda seed, _: optuna.samplers.QMCSampler(scramble=True, seed=seed),
+    "random": lambda seed, _: optuna.samplers.RandomSampler(seed=seed),
 }
 MASK = (1 << 64) - 1
+ABSENT = "-"  # bench_tuning --evaluate's value of a parameter the trial does not have
 
 
 def study_seed(number):
@@ -61,13 +71,34 @@ def distribution(param):
     return optuna.distributions.FloatDistribution(lo, hi, log=scale == "LOG"), lambda v: v
 
 
+def suggest(trial, name, dist):
+    """The trial's value for a parameter, asked for as an Optuna user would."""
+    if isinstance(dist, optuna.distributions.CategoricalDistribution):
+        return trial.suggest_categorical(name, dist.choices)
+    if isinstance(dist, optuna.distributions.IntDistribution):
+        return trial.suggest_int(name, dist.low, dist.high, log=dist.log)
+    return trial.suggest_float(name, dist.low, dist.high, log=dist.log)
+
+
+def suggest_trial(trial, params, dists):
+    """{name: value} of the trial's active parameters, parents before their children."""
+    values = {}
+    for p in params:
+        condition = p.get("condition")
+        if condition and values.get(condition["parent"], ABSENT) not in condition["values"]:
+            continue
+        dist, to_value = dists[p["name"]]
+        values[p["name"]] = to_value(suggest(trial, p["name"], dist))
+    return values
+
+
 def run_study(bench, function, sampler_name, seed_number, trials, writer):
     seed = study_seed(seed_number)
-    study = optuna.create_study(direction="minimize",
-                                sampler=SAMPLERS[sampler_name](seed % (1 << 32)))
     params = function["params"]
+    conditional = any("condition" in p for p in params)
+    study = optuna.create_study(direction="minimize",
+                                sampler=SAMPLERS[sampler_name](seed % (1 << 32), conditional))
     dists = {p["name"]: distribution(p) for p in params}
-    space = {name: d for name, (d, _) in dists.items()}
     evaluator = subprocess.Popen([bench, "--evaluate", function["name"], "--first-seed",
                                   str(seed_number)], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -75,9 +106,10 @@ def run_study(bench, function, sampler_name, seed_number, trials, writer):
     try:
         for t in range(1, trials + 1):
             wall, cpu = time.perf_counter(), time.thread_time()
-            trial = study.ask(space)
+            trial = study.ask()
+            active = suggest_trial(trial, params, dists)
             wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
-            values = [dists[p["name"]][1](trial.params[p["name"]]) for p in params]
+            values = [active.get(p["name"], ABSENT) for p in params]
             evaluator.stdin.write(" ".join(repr(v) if isinstance(v, float) else str(v)
                                            for v in values) + "\n")
             line = evaluator.stdout.readline().split()

@@ -1,5 +1,6 @@
 #include "peer_io.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <istream>
@@ -48,6 +49,21 @@ bool ParseDouble(const std::string& text, double& out) {
   return !text.empty() && end == text.c_str() + text.size();
 }
 
+// A CATEGORICAL value of `full` (in the order of the parameters) that is none of its
+// parameter's categories, as a message, or "". Numbers are not held to their ranges: Optuna's
+// log-scaled values can lie an ulp outside them (exp(log(1e-5)) < 1e-5).
+std::string UnknownCategory(const TestFunction& function, const tuning::Assignment& full) {
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const std::vector<std::string>& categories = function.params[i].categorical_values;
+    if (!categories.empty() &&
+        std::ranges::find(categories, full[i].category) == categories.end()) {
+      return fmt::format("parameter {}: '{}' is not one of its values", full[i].name,
+                         full[i].category);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string DescribeJson(const std::vector<const TestFunction*>& functions) {
@@ -71,6 +87,14 @@ std::string DescribeJson(const std::vector<const TestFunction*>& functions) {
       if (!param.categorical_values.empty()) {
         out += fmt::format(R"(, "values": ["{}"])", fmt::join(param.categorical_values, R"(", ")"));
       }
+      const auto condition = std::ranges::find(function->conditions, param.parameter_name,
+                                               &model::ParameterCondition::parameter);
+      if (condition != function->conditions.end()) {
+        out += fmt::format(R"(, "condition": {{"parent": "{}", "values": )", condition->parent);
+        out += condition->parent_categories.empty()
+                   ? fmt::format("[{}]}}", fmt::join(condition->parent_values, ", "))
+                   : fmt::format(R"(["{}"]}})", fmt::join(condition->parent_categories, R"(", ")"));
+      }
       out += "}";
     }
     out += "]}";
@@ -80,25 +104,35 @@ std::string DescribeJson(const std::vector<const TestFunction*>& functions) {
 
 Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::istream& in,
                         std::ostream& out) {
+  Result<tuning::ConditionalSpace> space = SpaceFor(function);
+  if (!space.ok()) {
+    return space.status();
+  }
   Observer observer(function, seed);
   std::string line;
-  std::vector<double> numbers(function.params.size());
-  std::vector<std::string> categories(function.params.size());
   while (std::getline(in, line)) {
     std::istringstream fields(line);
-    for (std::size_t i = 0; i < function.params.size(); ++i) {
+    std::vector<std::pair<std::string, std::string>> given;
+    for (const model::ParameterSpec& param : function.params) {
       std::string field;
       fields >> field;
-      const bool categorical = !function.params[i].categorical_values.empty();
-      categories[i] = categorical ? field : "";
-      if (!categorical && !ParseDouble(field, numbers[i])) {
-        return Status::InvalidArgument(
-            fmt::format("{}: value {} of line \"{}\" is not a number", function.name, i + 1, line));
+      if (field != kAbsent) {
+        given.emplace_back(param.parameter_name, field);
       }
     }
-    const Observer::Value value = observer.Observe(ArgumentsOf(function, numbers, categories));
+    // As the executor reads a trial back: the values must parse and every active parameter must
+    // be there; values of inactive ones are dropped.
+    Result<tuning::Assignment> full = space->Parse(given);
+    const std::string error =
+        full.ok() ? UnknownCategory(function, *full) : full.status().message();
+    if (!error.empty()) {
+      return Status::InvalidArgument(
+          fmt::format("{}: line \"{}\": {}", function.name, line, error));
+    }
+    const std::vector<double> x = ArgumentsOf(function, space->Restrict(*full));
+    const Observer::Value value = observer.Observe(x);
     out << fmt::format("{:.17g} {:.17g} {}\n", value.observed, value.truth,
-                       OnBound(function, numbers) ? 1 : 0)
+                       OnBound(function, x) ? 1 : 0)
         << std::flush;
   }
   return {};

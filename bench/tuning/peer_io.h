@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/status.h"
@@ -16,13 +17,21 @@
 namespace trainyard::bench {
 
 // [{"name", "label", "minimum", "noise", "params": [{"name", "type": "DOUBLE"|"INTEGER"|
-// "DISCRETE"|"CATEGORICAL", "scale": "LINEAR"|"LOG"|"REVERSE_LOG", "min", "max", "values"}]}].
+// "DISCRETE"|"CATEGORICAL", "scale": "LINEAR"|"LOG"|"REVERSE_LOG", "min", "max", "values",
+// "condition": {"parent", "values"}}]}]: a conditional parameter (only those have "condition") is
+// active when its parent is active with one of the condition's values (numbers, or a CATEGORICAL
+// parent's categories); a parent comes before its children.
 std::string DescribeJson(const std::vector<const TestFunction*>& functions);
 
-// One study's evaluations: each line of `in` holds one trial's values, separated by spaces
-// (numbers, or a CATEGORICAL parameter's value), and gets the line "observed truth on_bound" (0 or
-// 1) on `out`, flushed. The noise stream is the one RunStudy uses with `seed`. Returns an error
-// for a line that does not parse, and stops there.
+// What a line of ServeEvaluations' input holds for a parameter the trial does not have.
+inline constexpr std::string_view kAbsent = "-";
+
+// One study's evaluations: each line of `in` holds one trial's values in the order of the
+// parameters, separated by spaces (numbers, or a CATEGORICAL parameter's value; kAbsent for an
+// inactive conditional parameter), and gets the line "observed truth on_bound" (0 or 1) on `out`,
+// flushed. The noise stream is the one RunStudy uses with `seed`. Returns an error for a line
+// that does not parse, lacks an active parameter or has an unknown category, and stops there; a
+// value given for an inactive parameter is ignored.
 Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::istream& in,
                         std::ostream& out);
 

@@ -24,6 +24,7 @@ LABELS = {
     "mixed5": "Mixed study (5 params)",
     "hartmann6-noisy": "Hartmann-6, noise sd 0.1",
     "levy10": "Levy-10 (10-D)",
+    "optimizer8": "Optimizer study (8 params, conditional)",
 }
 COLOURS = {"gp": "tab:blue", "random": "tab:orange", "gp-batch4": "tab:green"}
 

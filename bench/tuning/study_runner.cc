@@ -10,7 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "tuning/search_space.h"
+#include "tuning/conditional_suggester.h"
+#include "tuning/study_policy.h"
 #include "tuning/suggest.h"
 
 namespace trainyard::bench {
@@ -45,26 +46,37 @@ model::HyperparameterSpec SpecFor(const TestFunction& function, const Variant& v
   return spec;
 }
 
+Result<tuning::ConditionalSpace> SpaceFor(const TestFunction& function) {
+  return tuning::ConditionalSpace::Make(SpecFor(function, Variant{}, 1), function.conditions);
+}
+
 Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Variant& variant,
                                           std::uint64_t seed, int trials) {
   const model::HyperparameterSpec spec = SpecFor(function, variant, trials);
-  Result<tuning::SearchSpace> space = tuning::SearchSpace::FromSpec(spec);
+  Result<tuning::ConditionalSpace> space = SpaceFor(function);
   if (!space.ok()) {
     return space.status();
   }
-  tuning::StudyHistory history;
+  // The trials as the job records them, each with its active parameters only, read back into
+  // observations by the executor's HistoryOf before each call.
+  std::vector<model::HyperparameterOutput> done;
   std::vector<TrialRecord> records;
   records.reserve(static_cast<std::size_t>(trials));
   double best_observed = std::numeric_limits<double>::infinity();
   double best_truth = best_observed;
   Observer observer(function, seed);
-  while (std::cmp_less(history.completed.size(), trials)) {
+  while (std::cmp_less(done.size(), trials)) {
     Result<std::unique_ptr<tuning::Suggester>> suggester =
-        tuning::MakeSuggester(*space, spec.algorithm, spec.goal, seed);
+        tuning::MakeStudySuggester(*space, spec.algorithm, spec.goal, seed);
     if (!suggester.ok()) {
       return suggester.status();
     }
-    const int count = std::min(variant.batch, trials - static_cast<int>(history.completed.size()));
+    const tuning::StudyHistory history = tuning::HistoryOf(*space, done);
+    if (history.completed.size() != done.size()) {
+      return Status::Internal(fmt::format("{} of {} trials did not read back",
+                                          done.size() - history.completed.size(), done.size()));
+    }
+    const int count = std::min(variant.batch, trials - static_cast<int>(done.size()));
     const double cpu_start = ThreadCpuMs();
     const auto wall_start = std::chrono::steady_clock::now();
     Result<std::vector<tuning::Assignment>> suggested = (*suggester)->Suggest(history, count);
@@ -75,13 +87,13 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
       return suggested.status();
     }
     if (suggested->empty()) {
-      return Status::Internal(fmt::format("{} suggested nothing after {} trials", variant.name,
-                                          history.completed.size()));
+      return Status::Internal(
+          fmt::format("{} suggested nothing after {} trials", variant.name, done.size()));
     }
-    const int observed = static_cast<int>(history.completed.size());
+    const int observed = static_cast<int>(done.size());
     // More than asked for would be a bug too, but the study stops at `trials` either way.
-    for (tuning::Assignment& assignment : *suggested) {
-      if (std::cmp_greater_equal(history.completed.size(), trials)) {
+    for (const tuning::Assignment& assignment : *suggested) {
+      if (std::cmp_greater_equal(done.size(), trials)) {
         break;
       }
       if (assignment.size() != function.params.size()) {
@@ -89,13 +101,9 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
                                             variant.name, assignment.size(),
                                             function.params.size()));
       }
-      std::vector<double> numbers;
-      std::vector<std::string> categories;
-      for (const tuning::ParameterValue& value : assignment) {
-        numbers.push_back(value.number);
-        categories.push_back(value.category);
-      }
-      const Observer::Value value = observer.Observe(ArgumentsOf(function, numbers, categories));
+      const tuning::Assignment trial = space->Restrict(assignment);
+      const std::vector<double> x = ArgumentsOf(function, trial);
+      const Observer::Value value = observer.Observe(x);
       if (value.observed < best_observed) {
         best_observed = value.observed;
         best_truth = value.truth;
@@ -104,8 +112,14 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
                          .suggest_ms = wall.count(),
                          .suggest_cpu_ms = cpu_ms,
                          .observed = observed,
-                         .on_bound = OnBound(function, numbers)});
-      history.completed.push_back({std::move(assignment), value.observed});
+                         .on_bound = OnBound(function, x)});
+      model::HyperparameterOutput& output = done.emplace_back();
+      output.trial_id = std::to_string(done.size());
+      for (const tuning::ParameterValue& param : trial) {
+        output.hyperparameters.emplace(param.name, param.Text());
+      }
+      output.final_metric = model::HyperparameterMetric{.objective_value = value.observed};
+      output.state = model::JobState::kSucceeded;
     }
   }
   return records;

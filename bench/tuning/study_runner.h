@@ -1,6 +1,7 @@
 // Runs one benchmark study: a suggestion algorithm minimising a test function through the same
-// tuning/ interface the controller uses (a HyperparameterSpec, SearchSpace, Suggester), one
-// batch of suggestions per step, and records how the best value found so far improves.
+// tuning/ path the executor takes (a HyperparameterSpec and its conditions, ConditionalSpace,
+// MakeStudySuggester, trials with their active parameters read back by HistoryOf), one batch of
+// suggestions per step, and records how the best value found so far improves.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "base/status.h"
 #include "model/job.h"
 #include "test_functions.h"
+#include "tuning/conditional_space.h"
 
 namespace trainyard::bench {
 
@@ -35,11 +37,16 @@ struct TrialRecord {
 };
 
 // One trial record per trial, in trial order. The suggester is made afresh for every call (as a
-// controller that restarted would), from `seed`; only the Suggest call is timed.
+// controller that restarted would), from `seed`; only the Suggest call is timed. Each trial holds
+// the active parameters of its suggestion only (ConditionalSpace::Restrict), as the executor's
+// trials do, and is evaluated with the others absent (NaN).
 Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Variant& variant,
                                           std::uint64_t seed, int trials);
 
 // The spec RunStudy optimises: the function's parameters, goal MINIMIZE.
 model::HyperparameterSpec SpecFor(const TestFunction& function, const Variant& variant, int trials);
+
+// The space RunStudy searches: the function's parameters and conditions.
+Result<tuning::ConditionalSpace> SpaceFor(const TestFunction& function);
 
 }  // namespace trainyard::bench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <utility>
 
@@ -101,6 +102,43 @@ double MixedStudy(std::span<const double> x) {
          4 * momentum * momentum + kOptimiserCost[static_cast<int>(x[4])] + 0.2 * lr * layers;
 }
 
+// A study-shaped conditional space: x = (learning rate, layers, optimiser index, momentum,
+// nesterov, beta1, beta2, rho), where momentum and nesterov belong to sgd, beta1 and beta2 to adam
+// and rho to rmsprop; the other branches' parameters are NaN and never read. With s =
+// log10(learning rate) and L = layers:
+//   sgd      0    + 0.35 (s - log10(1 - momentum) + 1)^2 + 1.5 (momentum - 0.9)^2
+//                 + 0.15 (1 - nesterov) + 0.04 (L - 6)^2
+//   adam     0.3  + 0.15 (s + 3.3)^2 + 0.4 ((beta1 - 0.93) / 0.19)^2
+//                 + 0.4 ((beta2 - 0.98) / 0.0999)^2 + 0.02 (L - 3)^2
+//   rmsprop  0.15 + 0.4 (s + 2.7)^2 + 0.8 ((rho - 0.95) / 0.199)^2 + 0.05 (L - 4)^2
+// The minimum is 0, only at learning rate 10^-2, layers 6, sgd, momentum 0.9, nesterov 1: each
+// branch is its constant plus terms that are never negative (squares with positive weights, and
+// 1 - nesterov with nesterov in {0, 1}), so sgd's values are >= 0, adam's >= 0.3 and rmsprop's
+// >= 0.15; in sgd every term is 0 only at momentum 0.9, nesterov 1, L 6 and
+// s = log10(1 - 0.9) - 1 = -2, all inside their ranges. Each branch's best point is off the centre
+// of every range and on no bound of a DOUBLE, and the best learning rate differs by branch (10^-2
+// with sgd's best momentum, 10^-3.3, 10^-2.7). The best branch is not the obvious one: adam's
+// basin is wide and shallow (at points drawn uniformly in the study's scales the median value is
+// adam's 0.84, rmsprop's 1.2, sgd's 1.5), rmsprop's is deeper, and sgd's, the only one reaching
+// 0, is a steeper curved valley where the effective learning rate, lr / (1 - momentum), is what
+// counts.
+double OptimizerStudy(std::span<const double> x) {
+  const double s = std::log10(x[0]);
+  const double layers = x[1];
+  const auto square = [](double v) { return v * v; };
+  switch (static_cast<int>(x[2])) {
+    case 0:  // sgd
+      return 0.35 * square(s - std::log10(1 - x[3]) + 1) + 1.5 * square(x[3] - 0.9) +
+             0.15 * (1 - x[4]) + 0.04 * square(layers - 6);
+    case 1:  // adam
+      return 0.3 + 0.15 * square(s + 3.3) + 0.4 * square((x[5] - 0.93) / 0.19) +
+             0.4 * square((x[6] - 0.98) / 0.0999) + 0.02 * square(layers - 3);
+    default:  // rmsprop
+      return 0.15 + 0.4 * square(s + 2.7) + 0.8 * square((x[7] - 0.95) / 0.199) +
+             0.05 * square(layers - 4);
+  }
+}
+
 model::ParameterSpec Param(std::string name, model::ParameterType type, double lo, double hi,
                            model::ScaleType scale) {
   model::ParameterSpec param;
@@ -141,6 +179,40 @@ std::vector<model::ParameterSpec> MixedParams() {
   return params;
 }
 
+std::vector<model::ParameterSpec> OptimizerParams() {
+  using model::ParameterType;
+  using model::ScaleType;
+  std::vector<model::ParameterSpec> params = {
+      Param("learning_rate", ParameterType::kDouble, 1e-5, 1, ScaleType::kUnitLogScale),
+      Param("layers", ParameterType::kInteger, 1, 8, ScaleType::kUnitLinearScale),
+      Param("optimizer", ParameterType::kCategorical, 0, 0, ScaleType::kNone),
+      Param("momentum", ParameterType::kDouble, 0, 0.99, ScaleType::kUnitLinearScale),
+      Param("nesterov", ParameterType::kDiscrete, 0, 0, ScaleType::kNone),
+      Param("beta1", ParameterType::kDouble, 0.8, 0.99, ScaleType::kUnitLinearScale),
+      Param("beta2", ParameterType::kDouble, 0.9, 0.9999, ScaleType::kUnitLinearScale),
+      Param("rho", ParameterType::kDouble, 0.8, 0.999, ScaleType::kUnitLinearScale),
+  };
+  for (const std::size_t i : {2, 4}) {
+    params[i].min_value.reset();
+    params[i].max_value.reset();
+  }
+  params[2].categorical_values = {"sgd", "adam", "rmsprop"};
+  params[4].discrete_values = {0, 1};
+  return params;
+}
+
+// Each optimiser's own parameters, active only when it is chosen.
+std::vector<model::ParameterCondition> OptimizerConditions() {
+  const auto of = [](std::string child, std::string optimizer) {
+    return model::ParameterCondition{.parameter = std::move(child),
+                                     .parent = "optimizer",
+                                     .parent_values = {},
+                                     .parent_categories = {std::move(optimizer)}};
+  };
+  return {of("momentum", "sgd"), of("nesterov", "sgd"), of("beta1", "adam"), of("beta2", "adam"),
+          of("rho", "rmsprop")};
+}
+
 }  // namespace
 
 const std::vector<TestFunction>& TestFunctions() {
@@ -155,28 +227,39 @@ const std::vector<TestFunction>& TestFunctions() {
       {"hartmann6-noisy", "Hartmann-6, noise sd 0.1", Box(6, 0, 1), -3.32236801141551, Hartmann6,
        0.1},
       {"levy10", "Levy-10 (10-D)", Box(10, -10, 10), 0, Levy},
+      {.name = "optimizer8",
+       .label = "Optimizer study (8 params, conditional)",
+       .params = OptimizerParams(),
+       .minimum = 0,
+       .evaluate = OptimizerStudy,
+       .noise = 0,
+       .conditions = OptimizerConditions()},
   };
   return kFunctions;
 }
 
-std::vector<double> ArgumentsOf(const TestFunction& function, std::span<const double> numbers,
-                                std::span<const std::string> categories) {
-  std::vector<double> x(function.params.size());
+std::vector<double> ArgumentsOf(const TestFunction& function, const tuning::Assignment& trial) {
+  std::vector<double> x(function.params.size(), std::numeric_limits<double>::quiet_NaN());
   for (std::size_t i = 0; i < x.size(); ++i) {
-    const std::vector<std::string>& values = function.params[i].categorical_values;
-    x[i] = values.empty()
-               ? numbers[i]
-               : static_cast<double>(std::find(values.begin(), values.end(), categories[i]) -
-                                     values.begin());
+    const model::ParameterSpec& param = function.params[i];
+    const auto value =
+        std::ranges::find(trial, param.parameter_name, &tuning::ParameterValue::name);
+    if (value == trial.end()) {
+      continue;
+    }
+    const std::vector<std::string>& categories = param.categorical_values;
+    x[i] = categories.empty() ? value->number
+                              : static_cast<double>(std::ranges::find(categories, value->category) -
+                                                    categories.begin());
   }
   return x;
 }
 
-bool OnBound(const TestFunction& function, std::span<const double> numbers) {
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
+bool OnBound(const TestFunction& function, std::span<const double> x) {
+  for (std::size_t i = 0; i < x.size(); ++i) {
     const model::ParameterSpec& param = function.params[i];
     if (param.type == model::ParameterType::kDouble &&
-        (numbers[i] == *param.min_value || numbers[i] == *param.max_value)) {
+        (x[i] == *param.min_value || x[i] == *param.max_value)) {
       return true;
     }
   }

@@ -1,7 +1,8 @@
 // The benchmark's test functions: the standard ones (Surjanovic & Bingham, "Virtual Library of
 // Simulation Experiments") over their boxes, plus spaces shaped like real studies (mixed parameter
 // types, noise, more dimensions). Each has its parameters, its known global minimum, to be
-// minimised, and the level of the noise its observations carry.
+// minimised, the level of the noise its observations carry and, for a conditional space, its
+// parameters' conditions.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include "model/job.h"
+#include "model/job_extras.h"
+#include "tuning/search_space.h"
 
 namespace trainyard::bench {
 
@@ -20,23 +23,27 @@ struct TestFunction {
   // The study's parameters, as a HyperparameterSpec lists them.
   std::vector<model::ParameterSpec> params;
   double minimum = 0;  // the global minimum of the noise-free function
-  // At x[i] = parameter i's value (a CATEGORICAL one's index in its values); noise-free.
+  // At x[i] = parameter i's value (a CATEGORICAL one's index in its values; NaN for a parameter
+  // the trial does not have, which the function must not read); noise-free.
   double (*evaluate)(std::span<const double> x) = nullptr;
   // The standard deviation of the Gaussian noise each observation carries (0: none). Regret is
   // always of the noise-free value at the point with the best observation.
   double noise = 0;
+  // The conditional parameters (as a Vertex studySpec's conditionalParameterSpecs give them); none
+  // for a flat space.
+  std::vector<model::ParameterCondition> conditions;
 };
 
 // Branin, Hartmann-6, Rosenbrock-4, Ackley-5, then the added ones (see test_functions.cc).
 const std::vector<TestFunction>& TestFunctions();
 
-// x as `evaluate` takes it, from one trial's parameter values (numbers, or category names).
-std::vector<double> ArgumentsOf(const TestFunction& function, std::span<const double> numbers,
-                                std::span<const std::string> categories);
+// x as `evaluate` takes it, from one trial's parameters (by name, any order; a parameter the
+// trial does not have is NaN).
+std::vector<double> ArgumentsOf(const TestFunction& function, const tuning::Assignment& trial);
 
-// Whether some DOUBLE parameter's value (numbers as ArgumentsOf takes them) is exactly one of its
+// Whether some DOUBLE parameter's value in x (as ArgumentsOf gives it) is exactly one of its
 // bounds.
-bool OnBound(const TestFunction& function, std::span<const double> numbers);
+bool OnBound(const TestFunction& function, std::span<const double> x);
 
 // One study's observations of a function: the noise-free value and the value with the function's
 // noise, drawn from a stream fixed by the study's seed (so every algorithm run with the same seed
