@@ -35,7 +35,7 @@ struct UnitHistory {
 
 class BayesianSuggester final : public Suggester {
  public:
-  BayesianSuggester(SearchSpace space, model::GoalType goal, std::uint64_t seed)
+  BayesianSuggester(ConditionalSpace space, model::GoalType goal, std::uint64_t seed)
       : space_(std::move(space)),
         sign_(goal == model::GoalType::kMinimize ? -1.0 : 1.0),
         seed_(seed) {}
@@ -44,10 +44,10 @@ class BayesianSuggester final : public Suggester {
     std::vector<Assignment> out;
     TriedPoints tried(history);
     UnitHistory data = Collect(history);
-    const std::size_t dims = space_.unit_dimensions();
+    const std::size_t dims = space_.flat().unit_dimensions();
     // d + 1 design points for d parameters (a CATEGORICAL one counts once, whatever its
     // number of values and so of unit coordinates).
-    const std::size_t design_size = std::max<std::size_t>(2, space_.params().size() + 1);
+    const std::size_t design_size = std::max<std::size_t>(2, space_.flat().params().size() + 1);
     const std::size_t trials = history.completed.size() + history.running.size();
     Rng rng(MixSeed({seed_, kSearchStream, trials}));
     std::optional<GaussianProcess> gp;
@@ -57,8 +57,8 @@ class BayesianSuggester final : public Suggester {
       const std::size_t index = trials + static_cast<std::size_t>(j);
       std::optional<Assignment> point;
       if (index < design_size || data.values.size() < 2) {
-        Assignment design =
-            space_.FromUnit(ScrambledHalton(index, dims, MixSeed({seed_, kDesignStream})));
+        Assignment design = space_.Canonical(
+            space_.flat().FromUnit(ScrambledHalton(index, dims, MixSeed({seed_, kDesignStream}))));
         if (!tried.Contains(design)) {
           point = std::move(design);
         }
@@ -81,12 +81,12 @@ class BayesianSuggester final : public Suggester {
         point = MaximizeExpectedImprovement(space_, *gp, best, incumbents, tried, rng);
       }
       if (!point) {
-        point = AnyUntried(space_, tried, rng);
+        point = AnyUntried(space_.flat(), tried, rng);
       }
       if (!point) {
         break;  // a finite space, every point tried
       }
-      std::vector<double> unit = *space_.ToUnit(*point);
+      std::vector<double> unit = *space_.flat().ToUnit(*point);
       if (gp) {
         best = std::max(best, gp->Believe(unit));
       } else {
@@ -102,7 +102,7 @@ class BayesianSuggester final : public Suggester {
   UnitHistory Collect(const StudyHistory& history) const {
     UnitHistory data;
     for (const Observation& observation : history.completed) {
-      Result<std::vector<double>> unit = space_.ToUnit(observation.params);
+      Result<std::vector<double>> unit = space_.flat().ToUnit(observation.params);
       if (!unit.ok()) {
         continue;  // a resumed study's trial from another space tells nothing here
       }
@@ -114,7 +114,7 @@ class BayesianSuggester final : public Suggester {
       }
     }
     for (const Assignment& running : history.running) {
-      Result<std::vector<double>> unit = space_.ToUnit(running);
+      Result<std::vector<double>> unit = space_.flat().ToUnit(running);
       if (unit.ok()) {
         data.pending.push_back(*std::move(unit));
       }
@@ -137,15 +137,15 @@ class BayesianSuggester final : public Suggester {
     return out;
   }
 
-  SearchSpace space_;
-  double sign_;  // +1 to maximise the objective, -1 to minimise it
+  ConditionalSpace space_;  // suggestions are its canonical points (bar AnyUntried's)
+  double sign_;             // +1 to maximise the objective, -1 to minimise it
   std::uint64_t seed_;
 };
 
 }  // namespace
 
-std::unique_ptr<Suggester> MakeBayesianSuggester(const SearchSpace& space, model::GoalType goal,
-                                                 std::uint64_t seed) {
+std::unique_ptr<Suggester> MakeBayesianSuggester(const ConditionalSpace& space,
+                                                 model::GoalType goal, std::uint64_t seed) {
   return std::make_unique<BayesianSuggester>(space, goal, seed);
 }
 

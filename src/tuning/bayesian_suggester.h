@@ -7,12 +7,14 @@
 #include <memory>
 
 #include "model/job.h"
-#include "tuning/search_space.h"
+#include "tuning/conditional_space.h"
 #include "tuning/suggest.h"
 
 namespace trainyard::tuning {
 
-std::unique_ptr<Suggester> MakeBayesianSuggester(const SearchSpace& space, model::GoalType goal,
-                                                 std::uint64_t seed);
+// Over the canonical points of `space` (conditional_space.h): a space without conditions is
+// searched as it is.
+std::unique_ptr<Suggester> MakeBayesianSuggester(const ConditionalSpace& space,
+                                                 model::GoalType goal, std::uint64_t seed);
 
 }  // namespace trainyard::tuning

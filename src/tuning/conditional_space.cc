@@ -136,6 +136,11 @@ Result<ConditionalSpace> ConditionalSpace::Make(
   return ConditionalSpace(*std::move(flat), std::move(resolved));
 }
 
+ConditionalSpace ConditionalSpace::Unconditional(SearchSpace flat) {
+  std::vector<std::optional<Condition>> none(flat.params().size());
+  return ConditionalSpace(std::move(flat), std::move(none));
+}
+
 bool ConditionalSpace::conditional() const {
   return std::ranges::any_of(conditions_,
                              [](const auto& condition) { return condition.has_value(); });

@@ -36,6 +36,9 @@ class ConditionalSpace {
   static Result<ConditionalSpace> Make(const model::HyperparameterSpec& spec,
                                        std::span<const model::ParameterCondition> conditions);
 
+  // `flat` as a space without conditions.
+  static ConditionalSpace Unconditional(SearchSpace flat);
+
   const SearchSpace& flat() const { return flat_; }
   // Whether any parameter has a condition.
   bool conditional() const;

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "tuning/bayesian_suggester.h"
 #include "tuning/suggest_support.h"
 
 namespace trainyard::tuning {
@@ -25,25 +26,29 @@ class ConditionalSuggester final : public Suggester {
     TriedPoints tried(history);
     std::size_t passed_over = 0;
     while (static_cast<int>(out.size()) < count) {
-      Result<std::vector<Assignment>> next = flat_->Suggest(asked, 1);
+      // All that are still wanted at once: the GP then fits once for a batch.
+      Result<std::vector<Assignment>> next =
+          flat_->Suggest(asked, count - static_cast<int>(out.size()));
       if (!next.ok()) {
         return next.status();
       }
       if (next->empty()) {
         break;  // exhausted
       }
-      Assignment raw = std::move(next->front());
-      Assignment point = space_.Canonical(raw);
-      asked.running.push_back(std::move(raw));
-      if (tried.Contains(point)) {
-        if (++passed_over > kMaxPassedOver * static_cast<std::size_t>(count)) {
-          break;
+      for (Assignment& raw : *next) {
+        Assignment point = space_.Canonical(raw);
+        asked.running.push_back(std::move(raw));
+        if (tried.Contains(point)) {
+          ++passed_over;
+          continue;
         }
-        continue;
+        tried.Add(point);
+        asked.running.push_back(point);
+        out.push_back(std::move(point));
       }
-      tried.Add(point);
-      asked.running.push_back(point);
-      out.push_back(std::move(point));
+      if (passed_over > kMaxPassedOver * static_cast<std::size_t>(count)) {
+        break;
+      }
     }
     return out;
   }
@@ -58,8 +63,16 @@ class ConditionalSuggester final : public Suggester {
 Result<std::unique_ptr<Suggester>> MakeStudySuggester(const ConditionalSpace& space,
                                                       model::Algorithm algorithm,
                                                       model::GoalType goal, std::uint64_t seed) {
-  Result<std::unique_ptr<Suggester>> flat = MakeSuggester(space.flat(), algorithm, goal, seed);
-  if (!flat.ok() || !space.conditional()) {
+  if (!space.conditional()) {
+    return MakeSuggester(space.flat(), algorithm, goal, seed);
+  }
+  // The GP searches the canonical points itself; the others draw flat points, made canonical
+  // here.
+  Result<std::unique_ptr<Suggester>> flat =
+      algorithm == model::Algorithm::kUnspecified
+          ? Result<std::unique_ptr<Suggester>>(MakeBayesianSuggester(space, goal, seed))
+          : MakeSuggester(space.flat(), algorithm, goal, seed);
+  if (!flat.ok()) {
     return flat;
   }
   return std::unique_ptr<Suggester>(

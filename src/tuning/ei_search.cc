@@ -34,18 +34,25 @@ struct Slot {
 // The EI landscape over unit points of one space.
 class Landscape {
  public:
-  Landscape(const SearchSpace& space, const GaussianProcess& gp, double best)
-      : space_(space), gp_(gp), best_(best), continuous_(space.unit_dimensions(), false) {
+  Landscape(const ConditionalSpace& space, const GaussianProcess& gp, double best)
+      : conditions_(space),
+        space_(space.flat()),
+        gp_(gp),
+        best_(best),
+        continuous_(space_.unit_dimensions(), false),
+        param_of_(space_.unit_dimensions()) {
     std::size_t offset = 0;
-    for (std::size_t i = 0; i < space.params().size(); ++i) {
-      const model::ParameterSpec& param = space.params()[i];
+    for (std::size_t i = 0; i < space_.params().size(); ++i) {
+      const model::ParameterSpec& param = space_.params()[i];
+      const std::size_t width =
+          param.type == ParameterType::kCategorical ? param.categorical_values.size() : 1;
+      std::fill_n(param_of_.begin() + static_cast<std::ptrdiff_t>(offset), width, i);
       if (param.type == ParameterType::kDouble) {
         continuous_[offset] = true;
-        ++offset;
       } else {
         discrete_.push_back({.param = i, .offset = offset});
-        offset += param.type == ParameterType::kCategorical ? param.categorical_values.size() : 1;
       }
+      offset += width;
     }
   }
 
@@ -53,6 +60,12 @@ class Landscape {
 
   // `unit` moved to the valid point it stands for.
   void Snap(std::span<double> unit) const {
+    if (conditions_.conditional()) {
+      const std::vector<double> snapped =
+          *space_.ToUnit(conditions_.Canonical(space_.FromUnit(unit)));
+      std::copy(snapped.begin(), snapped.end(), unit.begin());
+      return;
+    }
     if (discrete_.empty()) {
       for (double& u : unit) {
         u = std::clamp(u, 0.0, 1.0);
@@ -100,7 +113,14 @@ class Landscape {
   }
 
  private:
-  // The log-EI gradient over the DOUBLE coordinates, projected onto the cube; empty when flat.
+  // Which parameters are active at `unit` (all of them in a space without conditions).
+  std::vector<bool> ActiveAt(std::span<const double> unit) const {
+    return conditions_.conditional() ? conditions_.Active(space_.FromUnit(unit))
+                                     : std::vector<bool>(space_.params().size(), true);
+  }
+
+  // The log-EI gradient over the active DOUBLE coordinates, projected onto the cube; empty when
+  // flat.
   std::vector<double> Ascent(std::span<const double> unit) const {
     std::vector<double> d_mean(dims());
     std::vector<double> d_variance(dims());
@@ -112,8 +132,9 @@ class Landscape {
     const LogImprovement ei = LogExpectedImprovement(prediction.mean, stddev, best_);
     std::vector<double> ascent(dims(), 0.0);
     double norm = 0;
+    const std::vector<bool> active = ActiveAt(unit);
     for (std::size_t i = 0; i < dims(); ++i) {
-      if (!continuous_[i]) {
+      if (!continuous_[i] || !active[param_of_[i]]) {
         continue;
       }
       const double g = ei.d_mean * d_mean[i] + ei.d_stddev * d_variance[i] / (2 * stddev);
@@ -160,6 +181,9 @@ class Landscape {
   void MoveToBestNeighbour(const Slot& slot, std::vector<double>& unit, double& value) const {
     const model::ParameterSpec& param = space_.params()[slot.param];
     const Assignment here = space_.FromUnit(unit);
+    if (!ActiveAt(unit)[slot.param]) {
+      return;  // its value is the stand-in whatever it is set to
+    }
     std::vector<Assignment> neighbours;
     const auto with = [&](auto change) {
       Assignment next = here;
@@ -199,7 +223,7 @@ class Landscape {
         break;
     }
     for (const Assignment& neighbour : neighbours) {
-      std::vector<double> next = *space_.ToUnit(neighbour);
+      std::vector<double> next = *space_.ToUnit(conditions_.Canonical(neighbour));
       const double next_value = Value(next);
       if (next_value > value) {
         unit = std::move(next);
@@ -208,11 +232,13 @@ class Landscape {
     }
   }
 
-  const SearchSpace& space_;
+  const ConditionalSpace& conditions_;
+  const SearchSpace& space_;  // conditions_.flat()
   const GaussianProcess& gp_;
   double best_;
-  std::vector<bool> continuous_;  // per unit coordinate: a DOUBLE parameter's
-  std::vector<Slot> discrete_;    // the other parameters
+  std::vector<bool> continuous_;       // per unit coordinate: a DOUBLE parameter's
+  std::vector<Slot> discrete_;         // the other parameters
+  std::vector<std::size_t> param_of_;  // per unit coordinate: its parameter's index
 };
 
 // Random points and perturbations of the incumbents, snapped; row-major.
@@ -254,7 +280,7 @@ double ReflectIntoUnit(double u) {
 }
 
 std::optional<Assignment> MaximizeExpectedImprovement(
-    const SearchSpace& space, const GaussianProcess& gp, double best,
+    const ConditionalSpace& space, const GaussianProcess& gp, double best,
     std::span<const std::vector<double>> incumbents, const TriedPoints& tried, Rng& rng) {
   const Landscape landscape(space, gp, best);
   const std::size_t dims = landscape.dims();
@@ -287,7 +313,8 @@ std::optional<Assignment> MaximizeExpectedImprovement(
   std::ranges::stable_sort(order,
                            [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
   for (const std::size_t c : order) {
-    Assignment point = space.FromUnit(std::span<const double>(points.data() + c * dims, dims));
+    Assignment point =
+        space.flat().FromUnit(std::span<const double>(points.data() + c * dims, dims));
     if (!tried.Contains(point)) {
       return point;
     }

@@ -93,7 +93,7 @@ Result<std::unique_ptr<Suggester>> MakeSuggester(const SearchSpace& space,
     case model::Algorithm::kRandomSearch:
       return std::unique_ptr<Suggester>(std::make_unique<RandomSuggester>(space, seed));
     case model::Algorithm::kUnspecified:
-      return MakeBayesianSuggester(space, goal, seed);
+      return MakeBayesianSuggester(ConditionalSpace::Unconditional(space), goal, seed);
     case model::Algorithm::kPopulationBasedTraining:
       break;
   }
