@@ -19,7 +19,7 @@ struct GaussianProcess::State {
   Eigen::MatrixXd factor;          // lower Cholesky factor of K + jitter I
   Eigen::VectorXd y;               // standardised outputs
   Eigen::VectorXd alpha;           // K^-1 y
-  double output_mean = 0;          // outputs = output_mean + output_scale * y
+  double output_mean = 0;          // outputs = output_mean + output_scale * y; the worst output
   double output_scale = 1;
   double jitter = 0;
   double log_marginal_likelihood = 0;
@@ -51,8 +51,9 @@ Data Standardise(std::span<const double> points, std::size_t dims, std::span<con
       points.data(), n, static_cast<Eigen::Index>(dims));
   const Eigen::Map<const Eigen::VectorXd> y(values.data(), n);
   TY_CHECK(data.x.allFinite() && y.allFinite()) << "GP data must be finite";
-  data.mean = y.mean();
-  // The standard deviation, computed relative to the largest deviation so it cannot overflow.
+  // The prior mean is the worst output (see the header), and the scale the outputs' root mean
+  // square distance from it, computed relative to the largest distance so it cannot overflow.
+  data.mean = y.minCoeff();
   const double largest = (y.array() - data.mean).abs().maxCoeff();
   const double spread =
       largest > 0 ? largest * std::sqrt(((y.array() - data.mean) / largest).square().mean()) : 0;

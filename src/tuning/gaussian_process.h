@@ -2,13 +2,19 @@
 // suggester (tuning/suggest.h). Pure and deterministic; a move-only value, not thread-safe to
 // mutate (`Believe`) while another thread reads it.
 //
-// The prior is zero-mean over standardised outputs (so far from the data the mean reverts to the
-// outputs' mean) with a Matérn-5/2 kernel, one length scale per coordinate, a signal variance and
-// a noise variance. `Fit` chooses them by maximising the log marginal likelihood plus weak
-// log-normal priors on the length scales and the signal variance, with analytic gradients and
-// L-BFGS from the best of a few fixed starting points; length scales stay within [0.01, 10], the
-// signal variance within [0.05, 20] and the noise variance within [1e-6, 1] (in units of the
-// outputs' variance), which keeps the Cholesky factor sound.
+// The prior mean is the worst (smallest) output, and the outputs are scaled by their root mean
+// square distance from it. Far from the data the GP so expects nothing better than the worst
+// trial, and EI looks there for the variance alone, not for a mean pulled up by the good trials:
+// the "pessimistic" constant mean of De Ath, Fieldsend and Everson ("What do you mean? The role
+// of the mean function in Bayesian optimisation", GECCO 2020), which keeps the search from
+// spreading over the corners of a higher-dimensional box (bench/RESULTS.md, tuning notes: with
+// the outputs' mean instead, Levy-10 ended 0.5 behind CMA-ES at 100 trials). The kernel is
+// Matérn-5/2 with one length scale per coordinate, a signal variance and a noise variance. `Fit`
+// chooses them by maximising the log marginal likelihood plus weak log-normal priors on the
+// length scales and the signal variance, with analytic gradients and L-BFGS from the best of a
+// few fixed starting points; length scales stay within [0.01, 10], the signal variance within
+// [0.05, 20] and the noise variance within [1e-6, 1] (in units of the squared scale), which keeps
+// the Cholesky factor sound.
 #pragma once
 
 #include <cstddef>
