@@ -111,9 +111,10 @@ struct Executor::Run {
   std::optional<Batch> batch;
 };
 
-// A hyperparameter-tuning job the executor runs (executor_study.cc): its packages are staged
-// once, then trials, each a Run of the job's whole cluster, start as DecideStudy allows and
-// placement finds room; the job's outcome is written when its last trial run is gone.
+// A hyperparameter-tuning job the executor runs (executor_study.cc; its trials executor_trial.cc):
+// its packages are staged once, then trials, each a Run of the job's whole cluster, start as
+// DecideStudy allows and placement finds room; the job's outcome is written when its last trial
+// run is gone.
 struct Executor::Study {
   std::string key;  // "project/jobId"
   std::string project;
