@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "tuning/multi_objective.h"
 #include "tuning/suggest_support.h"
 
 namespace trainyard::tuning {
@@ -55,10 +56,17 @@ class ConditionalSuggester final : public Suggester {
 
 }  // namespace
 
-Result<std::unique_ptr<Suggester>> MakeStudySuggester(const ConditionalSpace& space,
-                                                      model::Algorithm algorithm,
-                                                      model::GoalType goal, std::uint64_t seed) {
-  Result<std::unique_ptr<Suggester>> flat = MakeSuggester(space.flat(), algorithm, goal, seed);
+Result<std::unique_ptr<Suggester>> MakeStudySuggester(
+    const ConditionalSpace& space, model::Algorithm algorithm, model::GoalType goal,
+    std::uint64_t seed, std::span<const model::GoalType> extra_goals) {
+  const bool scalarised = !extra_goals.empty() && algorithm == model::Algorithm::kUnspecified;
+  Result<std::unique_ptr<Suggester>> flat =
+      MakeSuggester(space.flat(), algorithm, scalarised ? model::GoalType::kMinimize : goal, seed);
+  if (flat.ok() && scalarised) {
+    std::vector<model::GoalType> goals = {goal};
+    goals.insert(goals.end(), extra_goals.begin(), extra_goals.end());
+    flat = MakeScalarisingSuggester(std::move(goals), seed, *std::move(flat));
+  }
   if (!flat.ok() || !space.conditional()) {
     return flat;
   }
