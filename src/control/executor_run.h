@@ -72,6 +72,8 @@ struct Executor::Run {
   std::vector<std::pair<std::string, std::string>> hyperparameters;
   // A trial's metric reports so far (its master's CLOUD_ML_HP_METRIC_FILE), every one seen.
   std::vector<tuning::MetricPoint> metrics;
+  // A multi-objective study's other metrics' reports, parallel to Study::extra_metrics.
+  std::vector<std::vector<tuning::MetricPoint>> extra_metrics;
   MonoTime next_metrics_read{};
   bool stopped_early = false;
   Phase phase = Phase::kStaging;
@@ -120,9 +122,10 @@ struct Executor::Study {
   std::string project;
   std::string job_id;
   model::HyperparameterSpec spec;
-  bool best_measurement = false;           // a trial's final metric is its best (extras)
-  std::vector<plan::ReplicaShape> shapes;  // every trial's cluster
-  sched::JobDemand demand;                 // one trial's demand (key: the job's)
+  bool best_measurement = false;                  // a trial's final metric is its best (extras)
+  std::vector<model::StudyMetric> extra_metrics;  // a multi-objective study's after the first
+  std::vector<plan::ReplicaShape> shapes;         // every trial's cluster
+  sched::JobDemand demand;                        // one trial's demand (key: the job's)
   std::unique_ptr<tuning::Suggester> suggester;
   std::optional<tuning::ConditionalSpace> space;
   std::vector<model::HyperparameterOutput> prior;  // the resumed job's trials

@@ -53,6 +53,9 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   study->job_id = job.job_id;
   study->spec = *job.training_input->hyperparameters;
   study->best_measurement = job.extras.has_value() && job.extras->best_measurement;
+  if (job.extras.has_value()) {
+    study->extra_metrics = job.extras->extra_metrics;
+  }
   auto fail = [&](std::string message) {
     study->ending = true;
     study->outcome = model::JobState::kFailed;
@@ -75,8 +78,12 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   if (!space.ok()) {
     return fail(space.status().message());
   }
+  std::vector<model::GoalType> extra_goals;
+  for (const model::StudyMetric& metric : study->extra_metrics) {
+    extra_goals.push_back(metric.goal);
+  }
   Result<std::unique_ptr<tuning::Suggester>> suggester = tuning::MakeStudySuggester(
-      *space, study->spec.algorithm, study->spec.goal, SeedOf(study->key));
+      *space, study->spec.algorithm, study->spec.goal, SeedOf(study->key), extra_goals);
   if (!suggester.ok()) {
     return fail(suggester.status().message());
   }
@@ -261,6 +268,7 @@ void Executor::FinishStudy(Study& study) {
       closing += fmt::format(" The best trial is {}: {} = {} ({}).", best.trial_id, tag,
                              best.final_metric->objective_value, ParamsText(params));
     }
+    closing += ParetoFrontText(*written);
     SayTo(study.project, study.job_id, "", study.outcome == model::JobState::kFailed, closing);
   }
   study.done = true;

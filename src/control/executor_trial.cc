@@ -5,10 +5,13 @@
 // trainingOutput.trials.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/file.h"
 #include "control/executor.h"
@@ -34,8 +37,11 @@ bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
     trials.insert(trials.end(), job->training_output->trials.begin(),
                   job->training_output->trials.end());
   }
-  Result<std::vector<tuning::Assignment>> next =
-      study.suggester->Suggest(tuning::HistoryOf(*study.space, trials), 1);
+  static const std::vector<model::TrialMeasurement> kNoMeasurements;
+  Result<std::vector<tuning::Assignment>> next = study.suggester->Suggest(
+      tuning::HistoryOf(*study.space, trials,
+                        job->extras ? job->extras->trial_measurements : kNoMeasurements),
+      1);
   if (!next.ok()) {
     study.ending = true;
     study.outcome = model::JobState::kFailed;
@@ -92,7 +98,7 @@ bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
   return true;
 }
 
-void Executor::ReadTrialMetrics(Run& run, const std::string& tag) {
+void Executor::ReadTrialMetrics(Run& run, const Study* study) {
   const auto master = std::find_if(run.replicas.begin(), run.replicas.end(), [](const auto& r) {
     return r.shape.role == plan::Role::kMaster;
   });
@@ -105,8 +111,17 @@ void Executor::ReadTrialMetrics(Run& run, const std::string& tag) {
   if (!text) {
     return;
   }
-  const std::vector<tuning::MetricPoint> fresh = tuning::ParseMetricFile(*text, tag);
-  tuning::MergeMetricPoints(run.metrics, fresh);
+  const std::string tag =
+      study ? tuning::MetricTagOf(study->spec) : std::string(tuning::kDefaultMetricTag);
+  tuning::MergeMetricPoints(run.metrics, tuning::ParseMetricFile(*text, tag));
+  if (study == nullptr) {
+    return;
+  }
+  run.extra_metrics.resize(study->extra_metrics.size());
+  for (std::size_t i = 0; i < study->extra_metrics.size(); ++i) {
+    tuning::MergeMetricPoints(run.extra_metrics[i],
+                              tuning::ParseMetricFile(*text, study->extra_metrics[i].id));
+  }
 }
 
 bool Executor::ShouldStopTrial(const Run& run) const {
@@ -120,14 +135,37 @@ bool Executor::ShouldStopTrial(const Run& run) const {
 
 void Executor::FinishTrial(Run& run, double ml_units) {
   Study* study = StudyOf(run);
-  const std::string tag =
-      study ? tuning::MetricTagOf(study->spec) : std::string(tuning::kDefaultMetricTag);
-  ReadTrialMetrics(run, tag);
-  const std::optional<tuning::MetricPoint> last =
-      study != nullptr && study->best_measurement
-          ? tuning::BestMetric(run.metrics, study->spec.goal)
-          : tuning::LatestMetric(run.metrics);
-  const bool measured = run.outcome == model::JobState::kSucceeded && last.has_value();
+  ReadTrialMetrics(run, study);
+  // Every metric of the study: the first (the trial's finalMetric), then a multi-objective
+  // study's others; the trial is an observation only when it reported all of them.
+  std::vector<std::string> tags = {study ? tuning::MetricTagOf(study->spec)
+                                         : std::string(tuning::kDefaultMetricTag)};
+  std::vector<model::GoalType> goals = {study ? study->spec.goal : model::GoalType::kUnspecified};
+  std::vector<std::vector<tuning::MetricPoint>> curves = {run.metrics};
+  for (std::size_t i = 0; study != nullptr && i < study->extra_metrics.size(); ++i) {
+    tags.push_back(study->extra_metrics[i].id);
+    goals.push_back(study->extra_metrics[i].goal);
+    curves.push_back(i < run.extra_metrics.size() ? run.extra_metrics[i]
+                                                  : std::vector<tuning::MetricPoint>());
+  }
+  const std::vector<std::optional<tuning::MetricPoint>> finals =
+      tuning::FinalMetrics(curves, goals, study != nullptr && study->best_measurement);
+  std::vector<std::string> missing;
+  std::string metric;                // "acc = 0.9 at step 3, loss = 0.2 at step 3"
+  std::vector<double> extra_values;  // the other metrics' final values
+  for (std::size_t i = 0; i < finals.size(); ++i) {
+    if (!finals[i]) {
+      missing.push_back(tags[i]);
+      continue;
+    }
+    metric += fmt::format("{}{} = {} at step {}", metric.empty() ? "" : ", ", tags[i],
+                          finals[i]->value, finals[i]->step);
+    if (i > 0) {
+      extra_values.push_back(finals[i]->value);
+    }
+  }
+  const std::optional<tuning::MetricPoint>& last = finals.front();
+  const bool measured = run.outcome == model::JobState::kSucceeded && missing.empty();
   const WallTime now = Now();
   const Result<model::Job> written = Transition(run.project, run.job_id, [&](model::Job& current) {
     model::HyperparameterOutput* trial = FindTrial(current, run.trial_id);
@@ -149,6 +187,12 @@ void Executor::FinishTrial(Run& run, double ml_units) {
       trial->final_metric =
           model::HyperparameterMetric{.training_step = last->step, .objective_value = last->value};
     }
+    if (measured && !extra_values.empty() && current.extras) {
+      std::erase_if(current.extras->trial_measurements,
+                    [&](const auto& m) { return m.trial_id == run.trial_id; });
+      current.extras->trial_measurements.push_back(
+          {.trial_id = run.trial_id, .values = extra_values});
+    }
     model::TrainingOutput& output = *current.training_output;
     output.consumed_ml_units = std::round((output.consumed_ml_units + ml_units) * 100) / 100;
     output.completed_trial_count =
@@ -157,8 +201,6 @@ void Executor::FinishTrial(Run& run, double ml_units) {
     return true;
   });
   (void)written;
-  const std::string metric =
-      last ? fmt::format("{} = {} at step {}", tag, last->value, last->step) : std::string();
   std::string summary;
   if (run.outcome == model::JobState::kFailed) {
     Say(run, true, "Trial failed. " + run.message);
@@ -169,12 +211,14 @@ void Executor::FinishTrial(Run& run, double ml_units) {
   } else if (run.outcome == model::JobState::kCancelled) {
     Say(run, false, "Trial was cancelled.");
     summary = fmt::format("Trial {} was cancelled.", run.trial_id);
-  } else if (!last) {
+  } else if (!missing.empty()) {
+    const std::string what =
+        fmt::format("the metric{} {}", missing.size() == 1 ? "" : "s", fmt::join(missing, ", "));
     Say(run, true,
-        fmt::format("Trial completed without reporting the metric {}; it is not an observation "
-                    "for the search.",
-                    tag));
-    summary = fmt::format("Trial {} completed without reporting the metric {}.", run.trial_id, tag);
+        fmt::format("Trial completed without reporting {}; it is not an observation for the "
+                    "search.",
+                    what));
+    summary = fmt::format("Trial {} completed without reporting {}.", run.trial_id, what);
   } else if (run.stopped_early) {
     Say(run, false, "Trial stopped early by the median stopping rule: " + metric + ".");
     summary = fmt::format("Trial {} stopped early by the median stopping rule: {}.", run.trial_id,

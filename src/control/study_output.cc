@@ -1,6 +1,12 @@
 #include "control/study_output.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "tuning/multi_objective.h"
+#include "tuning/study_policy.h"
 
 namespace trainyard::control {
 
@@ -32,6 +38,44 @@ model::TrainingOutput& TuningOutput(model::Job& job, const std::string& tag) {
   output.is_hyperparameter_tuning_job = true;
   output.hyperparameter_metric_tag = tag;
   return output;
+}
+
+std::string ParetoFrontText(const model::Job& job) {
+  if (!job.extras || job.extras->extra_metrics.empty() || !job.training_output ||
+      !job.training_input || !job.training_input->hyperparameters) {
+    return "";
+  }
+  const model::HyperparameterSpec& spec = *job.training_input->hyperparameters;
+  const model::JobExtras& extras = *job.extras;
+  std::vector<std::string> tags = {tuning::MetricTagOf(spec)};
+  std::vector<model::GoalType> goals = {spec.goal};
+  for (const model::StudyMetric& metric : extras.extra_metrics) {
+    tags.push_back(metric.id);
+    goals.push_back(metric.goal);
+  }
+  std::vector<std::vector<double>> values;
+  std::vector<std::string> ids;
+  for (const model::HyperparameterOutput& trial : job.training_output->trials) {
+    const auto measured = std::ranges::find(extras.trial_measurements, trial.trial_id,
+                                            &model::TrialMeasurement::trial_id);
+    if (!trial.final_metric || measured == extras.trial_measurements.end() ||
+        measured->values.size() != extras.extra_metrics.size()) {
+      continue;
+    }
+    std::vector<double> row = {trial.final_metric->objective_value};
+    row.insert(row.end(), measured->values.begin(), measured->values.end());
+    values.push_back(std::move(row));
+    ids.push_back(trial.trial_id);
+  }
+  if (values.empty()) {
+    return "";
+  }
+  std::vector<std::string> front;
+  for (const std::size_t i : tuning::ParetoFront(values, goals)) {
+    front.push_back(ids[i]);
+  }
+  return fmt::format(" The Pareto front of {}: trial{} {}.", fmt::join(tags, ", "),
+                     front.size() == 1 ? "" : "s", fmt::join(front, ", "));
 }
 
 std::string ParamsText(const std::vector<std::pair<std::string, std::string>>& values) {

@@ -25,6 +25,10 @@ model::HyperparameterOutput* FindTrial(model::Job& job, std::string_view trial_i
 // The job's trainingOutput, marked as a tuning job's.
 model::TrainingOutput& TuningOutput(model::Job& job, const std::string& tag);
 
+// A multi-objective study's closing words, " The Pareto front of acc, loss: trials 1, 3." (its
+// trials measured on every metric that no other such trial dominates); "" for one metric.
+std::string ParetoFrontText(const model::Job& job);
+
 // "x=1, y=a": parameters as the service log shows them.
 std::string ParamsText(const std::vector<std::pair<std::string, std::string>>& values);
 
