@@ -212,7 +212,7 @@ class Executor {
   void FinishStudy(Study& study);
   void FinishTrial(Run& run, double ml_units);
   // Merges the new reports under `tag` in the trial's master metric file into run.metrics.
-  void ReadTrialMetrics(Run& run, const std::string& tag);
+  void ReadTrialMetrics(Run& run, const Study* study);
   bool ShouldStopTrial(const Run& run) const;
   void RecoverStudy(const std::string& project, const model::Job& job);
   Study* StudyOf(const Run& run);

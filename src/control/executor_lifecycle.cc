@@ -511,7 +511,7 @@ void Executor::CheckRun(Run& run) {
     }
     if (now >= run.next_metrics_read) {
       run.next_metrics_read = now + std::chrono::seconds(1);
-      ReadTrialMetrics(run, tuning::MetricTagOf(study->spec));
+      ReadTrialMetrics(run, study);
       if (ShouldStopTrial(run)) {
         run.stopped_early = true;
         BeginStop(run, model::JobState::kSucceeded, "");

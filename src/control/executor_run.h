@@ -72,6 +72,8 @@ struct Executor::Run {
   std::vector<std::pair<std::string, std::string>> hyperparameters;
   // A trial's metric reports so far (its master's CLOUD_ML_HP_METRIC_FILE), every one seen.
   std::vector<tuning::MetricPoint> metrics;
+  // A multi-objective study's other metrics' reports, parallel to Study::extra_metrics.
+  std::vector<std::vector<tuning::MetricPoint>> extra_metrics;
   MonoTime next_metrics_read{};
   bool stopped_early = false;
   Phase phase = Phase::kStaging;
@@ -111,17 +113,19 @@ struct Executor::Run {
   std::optional<Batch> batch;
 };
 
-// A hyperparameter-tuning job the executor runs (executor_study.cc): its packages are staged
-// once, then trials, each a Run of the job's whole cluster, start as DecideStudy allows and
-// placement finds room; the job's outcome is written when its last trial run is gone.
+// A hyperparameter-tuning job the executor runs (executor_study.cc; its trials executor_trial.cc):
+// its packages are staged once, then trials, each a Run of the job's whole cluster, start as
+// DecideStudy allows and placement finds room; the job's outcome is written when its last trial
+// run is gone.
 struct Executor::Study {
   std::string key;  // "project/jobId"
   std::string project;
   std::string job_id;
   model::HyperparameterSpec spec;
-  bool best_measurement = false;           // a trial's final metric is its best (extras)
-  std::vector<plan::ReplicaShape> shapes;  // every trial's cluster
-  sched::JobDemand demand;                 // one trial's demand (key: the job's)
+  bool best_measurement = false;                  // a trial's final metric is its best (extras)
+  std::vector<model::StudyMetric> extra_metrics;  // a multi-objective study's after the first
+  std::vector<plan::ReplicaShape> shapes;         // every trial's cluster
+  sched::JobDemand demand;                        // one trial's demand (key: the job's)
   std::unique_ptr<tuning::Suggester> suggester;
   std::optional<tuning::ConditionalSpace> space;
   std::vector<model::HyperparameterOutput> prior;  // the resumed job's trials

@@ -1,30 +1,23 @@
-// The executor's hyperparameter-tuning jobs (reference §9): a study stages the job's packages
-// once, then runs trials (each a Run of the job's whole cluster, with `--name=value` flags,
-// CLOUD_ML_TRIAL_ID and a CLOUD_ML_HP_METRIC_FILE per replica), as tuning::DecideStudy allows
-// and placement finds room; it reads each trial's metric reports, stops unpromising trials by
-// the median rule when asked to, records every trial in trainingOutput.trials, and writes the
-// job's outcome when its last trial run is gone.
+// The executor's hyperparameter-tuning jobs (reference §9), the study loop: a study stages the
+// job's packages once, then starts trials (executor_trial.cc) as tuning::DecideStudy allows and
+// placement finds room, and writes the job's outcome when its last trial run is gone; after a
+// server restart it takes over the trials still running.
 #include <algorithm>
-#include <cmath>
-#include <filesystem>
-#include <system_error>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
 
-#include "base/file.h"
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
+#include "control/study_output.h"
 #include "tuning/conditional_suggester.h"
-#include "tuning/early_stopping.h"
 #include "tuning/study_policy.h"
 
 namespace trainyard::control {
 namespace {
-
-// Trial curves kept in allMetrics (the hypertune library keeps as many in its file).
-constexpr std::size_t kKeptMetrics = 100;
 
 constexpr std::string_view kRestartedTrial =
     "The trainyard server restarted while the trial was running; its replicas were stopped.";
@@ -36,45 +29,6 @@ std::uint64_t SeedOf(std::string_view key) {
     hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
   }
   return hash;
-}
-
-std::vector<tuning::MetricPoint> CurveOf(const model::HyperparameterOutput& trial) {
-  std::vector<tuning::MetricPoint> curve;
-  for (const model::HyperparameterMetric& metric : trial.all_metrics) {
-    curve.push_back({.step = metric.training_step,
-                     .value = metric.objective_value,
-                     .timestamp = static_cast<double>(curve.size())});
-  }
-  return curve;
-}
-
-model::HyperparameterOutput* FindTrial(model::Job& job, std::string_view trial_id) {
-  if (!job.training_output) {
-    return nullptr;
-  }
-  for (model::HyperparameterOutput& trial : job.training_output->trials) {
-    if (trial.trial_id == trial_id) {
-      return &trial;
-    }
-  }
-  return nullptr;
-}
-
-// The job's trainingOutput, marked as a tuning job's.
-model::TrainingOutput& TuningOutput(model::Job& job, const std::string& tag) {
-  model::TrainingOutput& output =
-      job.training_output ? *job.training_output : job.training_output.emplace();
-  output.is_hyperparameter_tuning_job = true;
-  output.hyperparameter_metric_tag = tag;
-  return output;
-}
-
-std::string ParamsText(const std::vector<std::pair<std::string, std::string>>& values) {
-  std::string text;
-  for (const auto& [name, value] : values) {
-    text += fmt::format("{}{}={}", text.empty() ? "" : ", ", name, value);
-  }
-  return text;
 }
 
 }  // namespace
@@ -99,6 +53,9 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   study->job_id = job.job_id;
   study->spec = *job.training_input->hyperparameters;
   study->best_measurement = job.extras.has_value() && job.extras->best_measurement;
+  if (job.extras.has_value()) {
+    study->extra_metrics = job.extras->extra_metrics;
+  }
   auto fail = [&](std::string message) {
     study->ending = true;
     study->outcome = model::JobState::kFailed;
@@ -121,8 +78,12 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   if (!space.ok()) {
     return fail(space.status().message());
   }
+  std::vector<model::GoalType> extra_goals;
+  for (const model::StudyMetric& metric : study->extra_metrics) {
+    extra_goals.push_back(metric.goal);
+  }
   Result<std::unique_ptr<tuning::Suggester>> suggester = tuning::MakeStudySuggester(
-      *space, study->spec.algorithm, study->spec.goal, SeedOf(study->key));
+      *space, study->spec.algorithm, study->spec.goal, SeedOf(study->key), extra_goals);
   if (!suggester.ok()) {
     return fail(suggester.status().message());
   }
@@ -169,175 +130,6 @@ void Executor::BeginStudy(const std::string& project, const model::Job& job,
   }
   const std::string key = study->key;
   studies_[key] = std::move(study);
-}
-
-bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
-  if (study.ending || study.done || !study.staged) {
-    return false;
-  }
-  Result<model::Job> job = store_.Get(study.project, study.job_id);
-  if (!job.ok() ||
-      (job->state != model::JobState::kPreparing && job->state != model::JobState::kRunning)) {
-    return false;
-  }
-  std::vector<model::HyperparameterOutput> trials = study.prior;
-  if (job->training_output) {
-    trials.insert(trials.end(), job->training_output->trials.begin(),
-                  job->training_output->trials.end());
-  }
-  Result<std::vector<tuning::Assignment>> next =
-      study.suggester->Suggest(tuning::HistoryOf(*study.space, trials), 1);
-  if (!next.ok()) {
-    study.ending = true;
-    study.outcome = model::JobState::kFailed;
-    study.message =
-        "The hyperparameter search could not suggest a trial: " + next.status().message();
-    return false;
-  }
-  if (next->empty()) {
-    study.exhausted = true;
-    return false;
-  }
-  auto run = std::make_unique<Run>();
-  run->trial_id = std::to_string(tuning::NextTrialId(trials));
-  run->key = study.key + "/trial-" + run->trial_id;
-  run->project = study.project;
-  run->job_id = study.job_id;
-  // A conditional study's trial gets its active parameters only.
-  for (const tuning::ParameterValue& value : study.space->Restrict(next->front())) {
-    run->hyperparameters.emplace_back(value.name, value.Text());
-  }
-  allocation.key = run->key;
-  run->allocation = std::move(allocation);
-  for (const plan::ReplicaShape& shape : study.shapes) {
-    run->replicas.push_back(Run::Replica{.shape = shape});
-  }
-  const WallTime now = Now();
-  const std::string tag = tuning::MetricTagOf(study.spec);
-  Result<model::Job> recorded = Transition(study.project, study.job_id, [&](model::Job& current) {
-    if (current.state != model::JobState::kPreparing &&
-        current.state != model::JobState::kRunning) {
-      return false;
-    }
-    current.state = model::JobState::kRunning;
-    if (!current.start_time) {
-      current.start_time = now;
-    }
-    model::TrainingOutput& output = TuningOutput(current, tag);
-    model::HyperparameterOutput trial;
-    trial.trial_id = run->trial_id;
-    trial.hyperparameters.insert(run->hyperparameters.begin(), run->hyperparameters.end());
-    trial.start_time = now;
-    trial.state = model::JobState::kRunning;
-    output.trials.push_back(std::move(trial));
-    return true;
-  });
-  if (!recorded.ok() || FindTrial(*recorded, run->trial_id) == nullptr) {
-    return false;
-  }
-  SayTo(study.project, study.job_id, "", false,
-        fmt::format("Trial {} started with {}.", run->trial_id, ParamsText(run->hyperparameters)));
-  Run& started = *run;
-  runs_[started.key] = std::move(run);
-  Launch(started);
-  return true;
-}
-
-void Executor::ReadTrialMetrics(Run& run, const std::string& tag) {
-  const auto master = std::find_if(run.replicas.begin(), run.replicas.end(), [](const auto& r) {
-    return r.shape.role == plan::Role::kMaster;
-  });
-  if (master == run.replicas.end()) {
-    return;
-  }
-  const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
-  const std::optional<std::string> text =
-      ReadFileText(layout.metrics_dir() + "/" + master->shape.task_name + ".metrics");
-  if (!text) {
-    return;
-  }
-  const std::vector<tuning::MetricPoint> fresh = tuning::ParseMetricFile(*text, tag);
-  tuning::MergeMetricPoints(run.metrics, fresh);
-}
-
-bool Executor::ShouldStopTrial(const Run& run) const {
-  const auto found = studies_.find(run.project + "/" + run.job_id);
-  if (found == studies_.end() || !found->second->spec.enable_trial_early_stopping) {
-    return false;
-  }
-  const Study& study = *found->second;
-  return tuning::ShouldStopEarly(run.metrics, study.curves, study.spec.goal);
-}
-
-void Executor::FinishTrial(Run& run, double ml_units) {
-  Study* study = StudyOf(run);
-  const std::string tag =
-      study ? tuning::MetricTagOf(study->spec) : std::string(tuning::kDefaultMetricTag);
-  ReadTrialMetrics(run, tag);
-  const std::optional<tuning::MetricPoint> last =
-      study != nullptr && study->best_measurement
-          ? tuning::BestMetric(run.metrics, study->spec.goal)
-          : tuning::LatestMetric(run.metrics);
-  const bool measured = run.outcome == model::JobState::kSucceeded && last.has_value();
-  const WallTime now = Now();
-  const Result<model::Job> written = Transition(run.project, run.job_id, [&](model::Job& current) {
-    model::HyperparameterOutput* trial = FindTrial(current, run.trial_id);
-    if (model::IsTerminal(current.state) || trial == nullptr ||
-        trial->state != model::JobState::kRunning) {
-      return false;
-    }
-    trial->state = run.outcome;
-    trial->end_time = now;
-    trial->is_trial_stopped_early = run.stopped_early;
-    trial->all_metrics.clear();
-    const std::size_t skip =
-        run.metrics.size() > kKeptMetrics ? run.metrics.size() - kKeptMetrics : std::size_t{0};
-    for (std::size_t i = skip; i < run.metrics.size(); ++i) {
-      trial->all_metrics.push_back(
-          {.training_step = run.metrics[i].step, .objective_value = run.metrics[i].value});
-    }
-    if (measured) {
-      trial->final_metric =
-          model::HyperparameterMetric{.training_step = last->step, .objective_value = last->value};
-    }
-    model::TrainingOutput& output = *current.training_output;
-    output.consumed_ml_units = std::round((output.consumed_ml_units + ml_units) * 100) / 100;
-    output.completed_trial_count =
-        std::count_if(output.trials.begin(), output.trials.end(),
-                      [](const auto& t) { return t.state == model::JobState::kSucceeded; });
-    return true;
-  });
-  (void)written;
-  const std::string metric =
-      last ? fmt::format("{} = {} at step {}", tag, last->value, last->step) : std::string();
-  std::string summary;
-  if (run.outcome == model::JobState::kFailed) {
-    Say(run, true, "Trial failed. " + run.message);
-    summary = fmt::format("Trial {} failed: {}", run.trial_id, run.message);
-    if (study != nullptr) {
-      study->last_failure = fmt::format("trial {}: {}", run.trial_id, run.message);
-    }
-  } else if (run.outcome == model::JobState::kCancelled) {
-    Say(run, false, "Trial was cancelled.");
-    summary = fmt::format("Trial {} was cancelled.", run.trial_id);
-  } else if (!last) {
-    Say(run, true,
-        fmt::format("Trial completed without reporting the metric {}; it is not an observation "
-                    "for the search.",
-                    tag));
-    summary = fmt::format("Trial {} completed without reporting the metric {}.", run.trial_id, tag);
-  } else if (run.stopped_early) {
-    Say(run, false, "Trial stopped early by the median stopping rule: " + metric + ".");
-    summary = fmt::format("Trial {} stopped early by the median stopping rule: {}.", run.trial_id,
-                          metric);
-  } else {
-    Say(run, false, "Trial completed successfully: " + metric + ".");
-    summary = fmt::format("Trial {} completed: {}.", run.trial_id, metric);
-  }
-  SayTo(run.project, run.job_id, "", run.outcome == model::JobState::kFailed, summary);
-  if (study != nullptr && measured) {
-    study->curves.push_back(run.metrics);
-  }
 }
 
 bool Executor::CheckStudies() {
@@ -476,6 +268,7 @@ void Executor::FinishStudy(Study& study) {
       closing += fmt::format(" The best trial is {}: {} = {} ({}).", best.trial_id, tag,
                              best.final_metric->objective_value, ParamsText(params));
     }
+    closing += ParetoFrontText(*written);
     SayTo(study.project, study.job_id, "", study.outcome == model::JobState::kFailed, closing);
   }
   study.done = true;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/time_format.h"
+#include "model/job.h"
 #include "model/job_extras_json.h"
 
 namespace trainyard::model {
@@ -83,6 +84,15 @@ constexpr std::array<std::pair<std::string_view, RoleExtras JobExtras::*>, 4> kR
     {"evaluator", &JobExtras::evaluator},
 }};
 
+GoalType GoalOf(const std::string& name) {
+  for (const GoalType goal : {GoalType::kMaximize, GoalType::kMinimize}) {
+    if (GoalTypeName(goal) == name) {
+      return goal;
+    }
+  }
+  throw std::invalid_argument("unknown goal " + name);
+}
+
 }  // namespace
 
 std::string_view RestartRuleName(RestartRule rule) {
@@ -137,6 +147,20 @@ ordered_json EncodeExtrasValue(const JobExtras& extras) {
     }
     out["parameterConditions"] = std::move(conditions);
   }
+  if (!extras.extra_metrics.empty()) {
+    ordered_json metrics = ordered_json::array();
+    for (const StudyMetric& metric : extras.extra_metrics) {
+      metrics.push_back({{"id", metric.id}, {"goal", GoalTypeName(metric.goal)}});
+    }
+    out["extraMetrics"] = std::move(metrics);
+  }
+  if (!extras.trial_measurements.empty()) {
+    ordered_json measurements = ordered_json::array();
+    for (const TrialMeasurement& measurement : extras.trial_measurements) {
+      measurements.push_back({{"trial", measurement.trial_id}, {"values", measurement.values}});
+    }
+    out["trialMeasurements"] = std::move(measurements);
+  }
   if (extras.kube.has_value()) {
     const KubeObject& kube = *extras.kube;
     ordered_json object = {{"kind", kube.kind},
@@ -189,6 +213,16 @@ Result<JobExtras> DecodeExtrasValue(const json& in) {
           .parent = condition.at("parent").get<std::string>(),
           .parent_values = condition.at("parentValues").get<std::vector<double>>(),
           .parent_categories = condition.at("parentCategories").get<std::vector<std::string>>()});
+    }
+    for (const json& metric : in.value("extraMetrics", json::array())) {
+      extras.extra_metrics.push_back(
+          StudyMetric{.id = metric.at("id").get<std::string>(),
+                      .goal = GoalOf(metric.at("goal").get<std::string>())});
+    }
+    for (const json& measurement : in.value("trialMeasurements", json::array())) {
+      extras.trial_measurements.push_back(
+          TrialMeasurement{.trial_id = measurement.at("trial").get<std::string>(),
+                           .values = measurement.at("values").get<std::vector<double>>()});
     }
     if (const auto it = in.find("kube"); it != in.end()) {
       KubeObject kube;

@@ -103,6 +103,24 @@ struct ParameterCondition {
   std::vector<std::string> parent_categories;  // a CATEGORICAL parent's categories
   friend bool operator==(const ParameterCondition&, const ParameterCondition&) = default;
 };
+enum class GoalType : std::uint8_t;  // model/job.h
+
+// A metric of a multi-objective study beyond its first (Vertex AI's studySpec.metrics[1..]): the
+// first is the study's hyperparameterMetricTag and goal, as ml v1 has exactly one.
+struct StudyMetric {
+  std::string id;  // the hypertune tag the trials report it under
+  GoalType goal{};
+  friend bool operator==(const StudyMetric&, const StudyMetric&) = default;
+};
+
+// A trial's final values of the study's extra metrics, parallel to `extra_metrics`; written with
+// the trial's finalMetric (the first metric), and only when every metric was reported.
+struct TrialMeasurement {
+  std::string trial_id;
+  std::vector<double> values;
+  friend bool operator==(const TrialMeasurement&, const TrialMeasurement&) = default;
+};
+
 struct JobExtras {
   RoleExtras master;
   RoleExtras worker;
@@ -120,6 +138,9 @@ struct JobExtras {
   bool best_measurement = false;
   // The study's conditional parameters, at most one condition per parameter.
   std::vector<ParameterCondition> parameter_conditions;
+  // A multi-objective study's metrics after its first, and its trials' values of them.
+  std::vector<StudyMetric> extra_metrics;
+  std::vector<TrialMeasurement> trial_measurements;
   std::optional<KubeObject> kube;
   std::optional<VertexResource> vertex;
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "tuning/bayesian_suggester.h"
+#include "tuning/multi_objective.h"
 #include "tuning/suggest_support.h"
 
 namespace trainyard::tuning {
@@ -60,19 +61,23 @@ class ConditionalSuggester final : public Suggester {
 
 }  // namespace
 
-Result<std::unique_ptr<Suggester>> MakeStudySuggester(const ConditionalSpace& space,
-                                                      model::Algorithm algorithm,
-                                                      model::GoalType goal, std::uint64_t seed) {
-  if (!space.conditional()) {
-    return MakeSuggester(space.flat(), algorithm, goal, seed);
-  }
-  // The GP searches the canonical points itself; the others draw flat points, made canonical
-  // here.
+Result<std::unique_ptr<Suggester>> MakeStudySuggester(
+    const ConditionalSpace& space, model::Algorithm algorithm, model::GoalType goal,
+    std::uint64_t seed, std::span<const model::GoalType> extra_goals) {
+  const bool scalarised = !extra_goals.empty() && algorithm == model::Algorithm::kUnspecified;
+  // The GP searches the canonical points itself; the others draw flat points, made canonical by
+  // the wrapper below.
   Result<std::unique_ptr<Suggester>> flat =
       algorithm == model::Algorithm::kUnspecified
-          ? Result<std::unique_ptr<Suggester>>(MakeBayesianSuggester(space, goal, seed))
+          ? Result<std::unique_ptr<Suggester>>(
+                MakeBayesianSuggester(space, scalarised ? model::GoalType::kMinimize : goal, seed))
           : MakeSuggester(space.flat(), algorithm, goal, seed);
-  if (!flat.ok()) {
+  if (flat.ok() && scalarised) {
+    std::vector<model::GoalType> goals = {goal};
+    goals.insert(goals.end(), extra_goals.begin(), extra_goals.end());
+    flat = MakeScalarisingSuggester(std::move(goals), seed, *std::move(flat));
+  }
+  if (!flat.ok() || !space.conditional()) {
     return flat;
   }
   return std::unique_ptr<Suggester>(

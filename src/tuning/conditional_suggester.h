@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 #include "base/status.h"
 #include "model/job.h"
@@ -18,9 +19,11 @@
 namespace trainyard::tuning {
 
 // MakeSuggester over `space.flat()`, with its suggestions made canonical. Without conditions it is
-// MakeSuggester's suggester itself.
-Result<std::unique_ptr<Suggester>> MakeStudySuggester(const ConditionalSpace& space,
-                                                      model::Algorithm algorithm,
-                                                      model::GoalType goal, std::uint64_t seed);
+// MakeSuggester's suggester itself. `extra_goals` are a multi-objective study's metrics after
+// the first (whose goal is `goal`): the Gaussian-process search then runs on scalarised
+// histories (tuning/multi_objective.h); grid and random search do not look at metrics.
+Result<std::unique_ptr<Suggester>> MakeStudySuggester(
+    const ConditionalSpace& space, model::Algorithm algorithm, model::GoalType goal,
+    std::uint64_t seed, std::span<const model::GoalType> extra_goals = {});
 
 }  // namespace trainyard::tuning

@@ -150,4 +150,14 @@ std::optional<MetricPoint> BestMetric(std::span<const MetricPoint> points, model
   return best;
 }
 
+std::vector<std::optional<MetricPoint>> FinalMetrics(
+    std::span<const std::vector<MetricPoint>> curves, std::span<const model::GoalType> goals,
+    bool best) {
+  std::vector<std::optional<MetricPoint>> out;
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    out.push_back(best ? BestMetric(curves[i], goals[i]) : LatestMetric(curves[i]));
+  }
+  return out;
+}
+
 }  // namespace trainyard::tuning

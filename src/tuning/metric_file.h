@@ -57,4 +57,11 @@ std::optional<MetricPoint> LatestMetric(std::span<const MetricPoint> points);
 // earlier), Vertex AI's BEST_MEASUREMENT. nullopt when `points` is empty.
 std::optional<MetricPoint> BestMetric(std::span<const MetricPoint> points, model::GoalType goal);
 
+// A trial's final measurement of each of its study's metrics (`curves[i]` the reports of metric
+// i, whose goal is `goals[i]`): each metric's BestMetric when `best`, else its LatestMetric.
+// nullopt for a metric never reported.
+std::vector<std::optional<MetricPoint>> FinalMetrics(
+    std::span<const std::vector<MetricPoint>> curves, std::span<const model::GoalType> goals,
+    bool best);
+
 }  // namespace trainyard::tuning

@@ -98,7 +98,8 @@ StudyDecision DecideStudy(const model::HyperparameterSpec& spec,
 }
 
 StudyHistory HistoryOf(const ConditionalSpace& space,
-                       std::span<const model::HyperparameterOutput> trials) {
+                       std::span<const model::HyperparameterOutput> trials,
+                       std::span<const model::TrialMeasurement> measurements) {
   StudyHistory history;
   for (const model::HyperparameterOutput& trial : trials) {
     const std::vector<std::pair<std::string, std::string>> values(trial.hyperparameters.begin(),
@@ -108,7 +109,14 @@ StudyHistory HistoryOf(const ConditionalSpace& space,
       continue;
     }
     if (trial.final_metric) {
-      history.completed.push_back({std::move(*params), trial.final_metric->objective_value});
+      Observation observation{.params = std::move(*params),
+                              .objective = trial.final_metric->objective_value};
+      if (const auto measured =
+              std::ranges::find(measurements, trial.trial_id, &model::TrialMeasurement::trial_id);
+          measured != measurements.end()) {
+        observation.more = measured->values;
+      }
+      history.completed.push_back(std::move(observation));
     } else {
       history.running.push_back(std::move(*params));
     }

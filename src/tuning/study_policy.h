@@ -57,9 +57,11 @@ StudyDecision DecideStudy(const model::HyperparameterSpec& spec,
 // The observations and the points not to try again that `trials` give, in trial order (prior
 // trials first when the caller lists them first), each a point of `space.flat()` (inactive
 // conditional parameters at their stand-ins). A trial whose hyperparameters do not parse in
-// `space` (a resumed study whose space changed) is left out.
+// `space` (a resumed study whose space changed) is left out. A multi-objective study's
+// observations carry their other metrics' values (Observation::more) from `measurements`.
 StudyHistory HistoryOf(const ConditionalSpace& space,
-                       std::span<const model::HyperparameterOutput> trials);
+                       std::span<const model::HyperparameterOutput> trials,
+                       std::span<const model::TrialMeasurement> measurements = {});
 
 // One more than the largest numeric trialId of `trials` (1 when there are none).
 std::int64_t NextTrialId(std::span<const model::HyperparameterOutput> trials);

@@ -30,6 +30,9 @@ namespace trainyard::tuning {
 struct Observation {
   Assignment params;
   double objective = 0;  // the final metric, as reported (the goal says which way is better)
+  // A multi-objective study's other metrics, in the study's order (tuning/multi_objective.h);
+  // empty for one metric.
+  std::vector<double> more;
 };
 
 struct StudyHistory {

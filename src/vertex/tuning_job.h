@@ -2,7 +2,9 @@
 // `study.proto`) as values, decoded strictly, mapped onto the engine's tuning study (the same
 // optimiser as ml v1's `trainingInput.hyperparameters`) and shown back with its trials. Pure.
 //
-// The mapping: studySpec.metrics[0] is the goal and the hypertune metric tag; each parameter
+// The mapping: studySpec.metrics[0] is the goal and the hypertune metric tag, further metrics
+// (a multi-objective study) are kept in the job's extras (`extra_metrics`, each trial's values of
+// them in `trial_measurements`) and echoed in each trial's finalMeasurement; each parameter
 // becomes an ml v1 ParameterSpec (DOUBLE, INTEGER, CATEGORICAL, DISCRETE with its scaleType);
 // conditionalParameterSpecs are flattened after their parent, each child's condition kept in the
 // job's extras (`parameter_conditions`), so a trial gets its active parameters only;
@@ -32,8 +34,9 @@
 namespace trainyard::vertex {
 
 struct StudySpec {
-  model::GoalType goal = model::GoalType::kUnspecified;
+  model::GoalType goal = model::GoalType::kUnspecified;  // studySpec.metrics[0]
   std::string metric_id;
+  std::vector<model::StudyMetric> extra_metrics;  // studySpec.metrics[1..]
   // Every parameter, conditional ones flattened depth first after their parent, with each
   // one's path in the request
   // ("studySpec.parameters[0].conditionalParameterSpecs[1].parameterSpec").
@@ -60,11 +63,12 @@ struct TuningJob {
 };
 
 // Decodes a create body; every problem at once (paths "studySpec.parameters[1].scaleType"), with
-// what trainyard cannot honour named (several metrics, a convex stopping spec).
+// what trainyard cannot honour named (a metric's safetyConfig, a convex stopping spec).
 Result<TuningJob> DecodeTuningJob(std::string_view text);
 
-// Vertex's own rules: displayName, positive maxTrialCount and parallelTrialCount, one metric with
-// a goal and an id, every parameter with exactly one value spec, then the trialJobSpec's.
+// Vertex's own rules: displayName, positive maxTrialCount and parallelTrialCount, at least one
+// metric, each with a goal and an id of its own, every parameter with exactly one value spec,
+// then the trialJobSpec's.
 std::vector<FieldViolation> ValidateTuningJob(const TuningJob& job, const MappingContext& context);
 
 // The study as an engine job (`context.kind` "HyperparameterTuningJob", `document` the request's

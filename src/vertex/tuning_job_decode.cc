@@ -226,18 +226,18 @@ StudySpec ReadStudySpec(const json& value, Problems& problems) {
   Reader spec(value, "studySpec", problems);
   StudySpec out;
   if (const json* metrics = spec.Array("metrics"); metrics != nullptr) {
-    if (metrics->size() > 1) {
-      problems.Add(spec.ChildPath("metrics"),
-                   fmt::format("trainyard tunes one metric; got {} (multi-objective studies are "
-                               "not supported)",
-                               metrics->size()));
-    }
-    for (std::size_t i = 0; i < metrics->size() && i < 1; ++i) {
+    for (std::size_t i = 0; i < metrics->size(); ++i) {
       Reader metric((*metrics)[i], fmt::format("studySpec.metrics[{}]", i), problems);
-      out.metric_id = metric.String("metricId");
-      out.goal = EnumValue(metric, "goal", kGoals);
+      model::StudyMetric read{.id = metric.String("metricId"),
+                              .goal = EnumValue(metric, "goal", kGoals)};
       metric.Unsupported("safetyConfig", "safe search is not supported");
       metric.Finish();
+      if (i == 0) {
+        out.metric_id = std::move(read.id);
+        out.goal = read.goal;
+      } else {
+        out.extra_metrics.push_back(std::move(read));
+      }
     }
   }
   if (const json* parameters = spec.Array("parameters"); parameters != nullptr) {

@@ -2,6 +2,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,8 +46,9 @@ ordered_json ParameterValue(const model::ParameterSpec* spec, const std::string&
   return text;
 }
 
+// A trial as Vertex shows it; its finalMeasurement lists every metric in studySpec.metrics order.
 ordered_json EncodeTrial(const model::HyperparameterOutput& trial,
-                         const model::HyperparameterSpec& spec) {
+                         const model::HyperparameterSpec& spec, const model::JobExtras& extras) {
   ordered_json out = ordered_json::object();
   out["id"] = trial.trial_id;
   out["state"] = TrialState(trial.state);
@@ -59,10 +61,18 @@ ordered_json EncodeTrial(const model::HyperparameterOutput& trial,
   }
   out["parameters"] = std::move(parameters);
   if (trial.final_metric.has_value()) {
-    out["finalMeasurement"] = {
-        {"stepCount", std::to_string(trial.final_metric->training_step)},
-        {"metrics", ordered_json::array({{{"metricId", spec.hyperparameter_metric_tag},
-                                          {"value", trial.final_metric->objective_value}}})}};
+    ordered_json metrics = ordered_json::array({{{"metricId", spec.hyperparameter_metric_tag},
+                                                 {"value", trial.final_metric->objective_value}}});
+    const auto measured = std::ranges::find(extras.trial_measurements, trial.trial_id,
+                                            &model::TrialMeasurement::trial_id);
+    for (std::size_t i = 0; i < extras.extra_metrics.size(); ++i) {
+      if (measured != extras.trial_measurements.end() && i < measured->values.size()) {
+        metrics.push_back(
+            {{"metricId", extras.extra_metrics[i].id}, {"value", measured->values[i]}});
+      }
+    }
+    out["finalMeasurement"] = {{"stepCount", std::to_string(trial.final_metric->training_step)},
+                               {"metrics", std::move(metrics)}};
   }
   if (trial.start_time.has_value()) {
     out["startTime"] = FormatTimestamp(*trial.start_time);
@@ -109,6 +119,33 @@ std::vector<FieldViolation> ConditionViolations(const StudySpec& study) {
   return out;
 }
 
+// A study needs a metric; each needs an id of its own and a goal.
+std::vector<FieldViolation> MetricViolations(const StudySpec& study) {
+  if (study.metric_id.empty() && study.extra_metrics.empty()) {
+    return {{"studySpec.metrics", "A study needs one metric with a metricId."}};
+  }
+  std::vector<model::StudyMetric> metrics = {{.id = study.metric_id, .goal = study.goal}};
+  metrics.insert(metrics.end(), study.extra_metrics.begin(), study.extra_metrics.end());
+  std::vector<FieldViolation> out;
+  std::map<std::string_view, std::size_t> seen;  // id -> its first index
+  for (std::size_t i = 0; i < metrics.size(); ++i) {
+    const std::string path = fmt::format("studySpec.metrics[{}]", i);
+    const auto [first, fresh] = seen.emplace(metrics[i].id, i);
+    if (metrics[i].id.empty()) {
+      out.push_back({path + ".metricId", "must not be empty"});
+    } else if (!fresh) {
+      out.push_back({path + ".metricId",
+                     fmt::format("\"{}\" is already studySpec.metrics[{}]; each metric is "
+                                 "reported under its own id",
+                                 metrics[i].id, first->second)});
+    }
+    if (metrics[i].goal == model::GoalType::kUnspecified) {
+      out.push_back({path + ".goal", "must be MAXIMIZE or MINIMIZE"});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<FieldViolation> ValidateTuningJob(const TuningJob& job, const MappingContext& context) {
@@ -123,10 +160,8 @@ std::vector<FieldViolation> ValidateTuningJob(const TuningJob& job, const Mappin
     out.push_back({"maxFailedTrialCount", "must not be negative"});
   }
   const StudySpec& study = job.study_spec;
-  if (study.metric_id.empty()) {
-    out.push_back({"studySpec.metrics", "A study needs one metric with a metricId."});
-  } else if (study.goal == model::GoalType::kUnspecified) {
-    out.push_back({"studySpec.metrics[0].goal", "must be MAXIMIZE or MINIMIZE"});
+  for (FieldViolation& violation : MetricViolations(study)) {
+    out.push_back(std::move(violation));
   }
   if (study.parameters.empty()) {
     out.push_back({"studySpec.parameters", "A study needs at least one parameter."});
@@ -158,6 +193,7 @@ model::Job ToJob(const TuningJob& job, const MappingContext& context) {
   out.extras = ToExtras(job.trial_job_spec, context, job.display_name);
   out.extras->best_measurement = job.study_spec.best_measurement;
   out.extras->parameter_conditions = job.study_spec.conditions;
+  out.extras->extra_metrics = job.study_spec.extra_metrics;
   return out;
 }
 
@@ -180,7 +216,7 @@ ordered_json EncodeTuningJob(std::string_view project, const model::Job& job) {
   if (job.training_output.has_value() && !job.training_output->trials.empty()) {
     ordered_json trials = ordered_json::array();
     for (const model::HyperparameterOutput& trial : job.training_output->trials) {
-      trials.push_back(EncodeTrial(trial, spec));
+      trials.push_back(EncodeTrial(trial, spec, *job.extras));
     }
     out["trials"] = std::move(trials);
   }

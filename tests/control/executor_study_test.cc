@@ -1,7 +1,7 @@
 // Hyperparameter-tuning jobs in the executor (control/executor_study.cc), with the fake clock,
 // launcher and stager: trials started with their flags and variables, metrics read from each
-// trial's master file, maxFailedTrials, the median stopping rule, cancel, resume and recovery,
-// all observed through the stored job.
+// trial's master file (every metric of a multi-metric study), maxFailedTrials, the median
+// stopping rule, cancel, resume and recovery, all observed through the stored job.
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
@@ -189,6 +189,49 @@ TEST_F(ExecutorStudyTest, TrialsWithoutTheMetricFailTheJobSayingHowToReportIt) {
                                    "training/hptuning/metric"),
             std::string::npos)
       << job.error_message;
+}
+
+// A study of two metrics (Vertex AI's studySpec.metrics): the trainer reports each under its own
+// tag; a trial is measured on both, and one that misses a metric is handled as one that misses
+// the study's one metric: SUCCEEDED, without a finalMetric.
+TEST_F(ExecutorStudyTest, ATwoMetricTrialIsMeasuredOnBothOrNotAtAll) {
+  model::Job study = Study("two", {1, 2}, 2, 2);
+  study.training_input->hyperparameters->hyperparameter_metric_tag = "acc";
+  study.extras.emplace().extra_metrics = {{.id = "loss", .goal = model::GoalType::kMinimize}};
+  Submit(study);
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 2U);
+  const struct {
+    std::string trial;
+    std::vector<std::pair<std::string, double>> reports;  // in file order, steps 1, 2, …
+  } trials[] = {
+      {"1", {{"acc", 0.5}, {"loss", 0.75}, {"acc", 0.625}, {"loss", 0.25}}},
+      {"2", {{"acc", 0.875}}},
+  };
+  for (const auto& t : trials) {
+    const std::string path = EnvOf(Trial(t.trial).spec, "CLOUD_ML_HP_METRIC_FILE");
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    std::ofstream file(path, std::ios::trunc);
+    for (std::size_t step = 1; step <= t.reports.size(); ++step) {
+      const auto& [tag, value] = t.reports[step - 1];
+      file << fmt::format(R"({{"global_step": "{}", "timestamp": {}, "trial": "{}", "{}": "{}"}})",
+                          step, 1700000000 + step, t.trial, tag, value)
+           << "\n";
+    }
+    file.close();
+    Exit(Trial(t.trial).pid, Exited(0));
+  }
+  const model::Job job = Get("two");
+  EXPECT_EQ(job.state, JobState::kSucceeded) << job.error_message;
+  const model::HyperparameterOutput& measured = TrialOf(job, "1");
+  ASSERT_TRUE(measured.final_metric.has_value());
+  EXPECT_EQ(measured.final_metric->objective_value, 0.625);
+  EXPECT_EQ(measured.final_metric->training_step, 3);
+  EXPECT_EQ(TrialOf(job, "2").state, JobState::kSucceeded);
+  EXPECT_FALSE(TrialOf(job, "2").final_metric.has_value());
+  ASSERT_TRUE(job.extras.has_value());
+  EXPECT_EQ(job.extras->trial_measurements,
+            (std::vector<model::TrialMeasurement>{{.trial_id = "1", .values = {0.25}}}));
 }
 
 TEST_F(ExecutorStudyTest, MedianRuleStopsATrialWorseThanTheCompletedOnes) {

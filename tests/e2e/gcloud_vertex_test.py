@@ -9,8 +9,9 @@ with CLUSTER_SPEC keyed by pool and TF_CONFIG naming the chief; `--config` with 
 per-pool args and env, and AIP_MODEL_DIR & co. from baseOutputDirectory; a container pool
 (the fixture's trainer image) writing an object through /gcs/<bucket>; `describe`, `list` (and
 the server-side `filter`), `cancel` of a running job to JOB_STATE_CANCELLED with error code 1;
-an `hp-tuning-jobs create` study to completion with its trials in `describe`; refusals naming the
-field (the chief's replica count, a GPU count the machine does not take, an unknown region).
+an `hp-tuning-jobs create` study of two metrics to completion with its trials (each measured on
+both) in `describe`; refusals naming the field (the chief's replica count, a GPU count the
+machine does not take, an unknown region).
 
 Job states are polled over HTTP (cheaper than gcloud on a 2-core machine); what is asserted comes
 from gcloud's output. Usage: gcloud_vertex_test.py --trainyard PATH [unittest args].
@@ -78,10 +79,12 @@ FOUR_POOLS = "\n".join([
 SLEEPER = "workerPoolSpecs:\n" + python_pool_yaml(1, [], [("PROBE_SLEEP", "300")]) + "\n"
 
 # A grid of conditional parameters: momentum exists only for sgd, so the grid's four points give
-# three distinct trials, (sgd, 0.5), (sgd, 0.9) and (adam): a maxTrialCount of 4 ends at 3.
+# three distinct trials, (sgd, 0.5), (sgd, 0.9) and (adam): a maxTrialCount of 4 ends at 3. Two
+# metrics: every trial's finalMeasurement lists both.
 STUDY = """studySpec:
   metrics:
   - {metricId: accuracy, goal: MAXIMIZE}
+  - {metricId: loss, goal: MINIMIZE}
   parameters:
   - parameterId: lr
     discreteValueSpec: {values: [0.004]}
@@ -304,6 +307,8 @@ class VertexTest(gcloud_env.ServerTestCase):
         job = self.describe(job_id, kind="hp-tuning-jobs")
         self.assertEqual(job["state"], "JOB_STATE_SUCCEEDED", job)
         self.assertEqual(job["maxTrialCount"], 4)
+        self.assertEqual([m["metricId"] for m in job["studySpec"]["metrics"]],
+                         ["accuracy", "loss"], job)
         trials = job["trials"]
         self.assertEqual(sorted(t["id"] for t in trials), ["1", "2", "3"])
         points = set()
@@ -312,9 +317,10 @@ class VertexTest(gcloud_env.ServerTestCase):
             values = {p["parameterId"]: p["value"] for p in trial["parameters"]}
             self.assertEqual(values["lr"], 0.004, trial)
             points.add((values["optimizer"], values.get("momentum")))
-            measured = trial["finalMeasurement"]["metrics"][0]
-            self.assertEqual(measured["metricId"], "accuracy")
-            self.assertAlmostEqual(measured["value"], 1 - abs(0.004 - 0.01), places=4)
+            measured = trial["finalMeasurement"]["metrics"]
+            self.assertEqual([m["metricId"] for m in measured], ["accuracy", "loss"], trial)
+            self.assertAlmostEqual(measured[0]["value"], 1 - abs(0.004 - 0.01), places=4)
+            self.assertAlmostEqual(measured[1]["value"], abs(0.004 - 0.01), places=4)
         # Conditional parameters: momentum only where the optimizer is sgd, and the grid's
         # points that differ only in an inactive parameter are one trial.
         self.assertEqual(points, {("sgd", 0.5), ("sgd", 0.9), ("adam", None)})

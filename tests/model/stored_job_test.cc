@@ -33,6 +33,10 @@ Job JobWithExtras() {
        .parent_values = {},
        .parent_categories = {"sgd"}},
       {.parameter = "width", .parent = "layers", .parent_values = {2, 3}, .parent_categories = {}}};
+  extras.extra_metrics = {{.id = "loss", .goal = GoalType::kMinimize},
+                          {.id = "latency", .goal = GoalType::kMinimize}};
+  extras.trial_measurements = {{.trial_id = "1", .values = {0.25, 12.5}},
+                               {.trial_id = "3", .values = {-1, 0}}};
   extras.kube = KubeObject{.kind = "TFJob",
                            .api_version = "kubeflow.org/v1beta2",
                            .name = "nvidiatfjob",

@@ -225,5 +225,33 @@ INSTANTIATE_TEST_SUITE_P(Table, LatestMetricTest,
                                                       MetricPoint{5, 0.6, 10}}),
                          [](const auto& tc) { return tc.param.name; });
 
+// A multi-objective trial reports each metric under its own tag, one line a report; each
+// metric's final value is read from its own lines.
+TEST(FinalMetricsTest, EachTagHasItsOwnFinalValue) {
+  const std::string text =
+      LibraryLine("acc", "0.5", 1, 100) + "\n" + LibraryLine("loss", "0.9", 1, 100.5) + "\n" +
+      LibraryLine("acc", "0.7", 2, 101) + "\n" + LibraryLine("loss", "0.4", 2, 101.5) + "\n" +
+      LibraryLine("acc", "0.6", 3, 102) + "\n";
+  const std::vector<std::vector<MetricPoint>> curves = {
+      ParseMetricFile(text, "acc"), ParseMetricFile(text, "loss"), ParseMetricFile(text, "ms")};
+  const std::vector<model::GoalType> goals = {
+      model::GoalType::kMaximize, model::GoalType::kMinimize, model::GoalType::kMinimize};
+  const struct {
+    std::string name;
+    bool best;
+    std::vector<std::optional<MetricPoint>> want;
+  } cases[] = {
+      {"Last", false, {MetricPoint{3, 0.6, 102}, MetricPoint{2, 0.4, 101.5}, std::nullopt}},
+      {"Best", true, {MetricPoint{2, 0.7, 101}, MetricPoint{2, 0.4, 101.5}, std::nullopt}},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(FinalMetrics(curves, goals, c.best), c.want) << c.name;
+  }
+  EXPECT_EQ(FinalMetrics(std::vector<std::vector<MetricPoint>>{curves[0], curves[1]},
+                         std::vector<model::GoalType>{goals[0], goals[1]}, false),
+            (std::vector<std::optional<MetricPoint>>{MetricPoint{3, 0.6, 102},
+                                                     MetricPoint{2, 0.4, 101.5}}));
+}
+
 }  // namespace
 }  // namespace trainyard::tuning

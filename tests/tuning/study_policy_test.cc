@@ -319,6 +319,23 @@ TEST(HistoryOfTest, CompletesConditionalTrials) {
   EXPECT_EQ(Describe(history.running[0]), "a 0.5");  // an inactive value is its stand-in
 }
 
+// A multi-objective study's observations carry their other metrics' values; a trial without a
+// measurement has none (the suggester then does not count it as an observation).
+TEST(HistoryOfTest, ObservationsCarryTheirOtherMetrics) {
+  const ConditionalSpace space = *ConditionalSpace::Make(Spec({Integer("n", 1, 10)}), {});
+  const std::vector<HyperparameterOutput> trials = {
+      Trial("1", JobState::kSucceeded, 0.5, {{"n", "1"}}),
+      Trial("2", JobState::kSucceeded, 0.25, {{"n", "2"}}),
+      Trial("3", JobState::kRunning, {}, {{"n", "3"}})};
+  const std::vector<model::TrialMeasurement> measurements = {{.trial_id = "3", .values = {9}},
+                                                             {.trial_id = "1", .values = {4, 8}}};
+  const StudyHistory history = HistoryOf(space, trials, measurements);
+  ASSERT_EQ(history.completed.size(), 2U);
+  EXPECT_EQ(history.completed[0].more, (std::vector<double>{4, 8}));
+  EXPECT_TRUE(history.completed[1].more.empty());
+  EXPECT_EQ(history.running.size(), 1U);
+}
+
 // ---- NextTrialId ----
 
 struct NextIdCase {

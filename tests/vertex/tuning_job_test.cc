@@ -77,8 +77,9 @@ TEST(DecodeTuningJobTest, RefusesWhatItCannotHonourNamingTheField) {
     std::string_view study;
     std::string field;
   } cases[] = {
-      {R"({"metrics": [{"metricId": "a", "goal": "MAXIMIZE"}, {"metricId": "b", "goal": "MINIMIZE"}]})",
-       "studySpec.metrics"},
+      {R"({"metrics": [{"metricId": "a", "goal": "MAXIMIZE"},
+                       {"metricId": "b", "goal": "MINIMIZE", "safetyConfig": {}}]})",
+       "studySpec.metrics[1].safetyConfig"},
       {R"({"metrics": [{"metricId": "a", "goal": "BIGGER"}]})", "studySpec.metrics[0].goal"},
       {R"({"parameters": [{"parameterId": "x"}]})", "studySpec.parameters[0]"},
       {R"({"parameters": [{"parameterId": "x", "doubleValueSpec": {"minValue": 0, "maxValue": 1},
@@ -225,6 +226,64 @@ TEST(ValidateTuningJobTest, CountsMetricAndParametersAreRequired) {
   EXPECT_THAT(ValidateTuningJob(Decode(kStudy), Context()), IsEmpty());
 }
 
+// studySpec.metrics of a multi-objective study: the first is the engine's goal and tag, the rest
+// its extras; each needs an id of its own and a goal.
+TEST(ValidateTuningJobTest, EveryMetricNeedsAnIdOfItsOwnAndAGoal) {
+  const struct {
+    std::string_view metrics;
+    std::vector<std::string> fields;  // the violations' fields; none: valid
+    std::vector<model::StudyMetric> extra;
+  } cases[] = {
+      {R"([{"metricId": "acc", "goal": "MAXIMIZE"}])", {}, {}},
+      {R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "loss", "goal": "MINIMIZE"}])",
+       {},
+       {{.id = "loss", .goal = model::GoalType::kMinimize}}},
+      {R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "loss", "goal": "MINIMIZE"},
+           {"metricId": "ms", "goal": "MINIMIZE"}])",
+       {},
+       {{.id = "loss", .goal = model::GoalType::kMinimize},
+        {.id = "ms", .goal = model::GoalType::kMinimize}}},
+      {R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "acc", "goal": "MINIMIZE"}])",
+       {"studySpec.metrics[1].metricId"},
+       {{.id = "acc", .goal = model::GoalType::kMinimize}}},
+      {R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"goal": "MINIMIZE"}])",
+       {"studySpec.metrics[1].metricId"},
+       {{.id = "", .goal = model::GoalType::kMinimize}}},
+      {R"([{"goal": "MAXIMIZE"}, {"metricId": "loss", "goal": "MINIMIZE"}])",
+       {"studySpec.metrics[0].metricId"},
+       {{.id = "loss", .goal = model::GoalType::kMinimize}}},
+      {R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "loss"},
+           {"metricId": "loss", "goal": "MINIMIZE"}])",
+       {"studySpec.metrics[1].goal", "studySpec.metrics[2].metricId"},
+       {{.id = "loss", .goal = model::GoalType::kUnspecified},
+        {.id = "loss", .goal = model::GoalType::kMinimize}}},
+      {R"([])", {"studySpec.metrics"}, {}},
+  };
+  for (const auto& c : cases) {
+    nlohmann::json body = nlohmann::json::parse(kStudy);
+    body["studySpec"]["metrics"] = nlohmann::json::parse(c.metrics);
+    const TuningJob job = Decode(body.dump());
+    EXPECT_EQ(job.study_spec.extra_metrics, c.extra) << c.metrics;
+    std::vector<std::string> fields;
+    for (const FieldViolation& violation : ValidateTuningJob(job, Context())) {
+      fields.push_back(violation.field);
+    }
+    EXPECT_EQ(fields, c.fields) << c.metrics;
+  }
+}
+
+TEST(ToJobTest, ExtraMetricsAreKeptInTheExtras) {
+  nlohmann::json body = nlohmann::json::parse(kStudy);
+  body["studySpec"]["metrics"] = nlohmann::json::parse(
+      R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "loss", "goal": "MINIMIZE"}])");
+  const model::Job job = ToJob(Decode(body.dump()), Context());
+  EXPECT_EQ(job.training_input->hyperparameters->hyperparameter_metric_tag, "acc");
+  EXPECT_EQ(job.training_input->hyperparameters->goal, model::GoalType::kMaximize);
+  EXPECT_THAT(job.extras->extra_metrics,
+              ElementsAre(model::StudyMetric{.id = "loss", .goal = model::GoalType::kMinimize}));
+  EXPECT_THAT(validate::Validate(job, catalog::Catalog::Builtin()), IsEmpty());
+}
+
 TEST(ToJobTest, TheStudyIsTheEnginesHyperparameterSpec) {
   const model::Job job = ToJob(Decode(kStudy), Context());
   const model::HyperparameterSpec& spec = *job.training_input->hyperparameters;
@@ -276,6 +335,31 @@ TEST(EncodeTuningJobTest, TrialsAreTypedByTheStudy) {
   }
   EXPECT_EQ(out["trials"][1]["state"], "ACTIVE");
   EXPECT_EQ(out["trials"][2]["state"], "INFEASIBLE");
+}
+
+TEST(EncodeTuningJobTest, AMeasurementListsEveryMetricInTheStudysOrder) {
+  nlohmann::json body = nlohmann::json::parse(kStudy);
+  body["studySpec"]["metrics"] = nlohmann::json::parse(
+      R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "loss", "goal": "MINIMIZE"},
+          {"metricId": "ms", "goal": "MINIMIZE"}])");
+  model::Job job = ToJob(Decode(body.dump()), Context());
+  job.extras->vertex->document = body.dump();
+  model::HyperparameterOutput done;
+  done.trial_id = "1";
+  done.state = model::JobState::kSucceeded;
+  done.final_metric = model::HyperparameterMetric{.training_step = 3, .objective_value = 0.9};
+  model::HyperparameterOutput unmeasured;  // completed without every metric
+  unmeasured.trial_id = "2";
+  unmeasured.state = model::JobState::kSucceeded;
+  job.training_output = model::TrainingOutput{.trials = {done, unmeasured}};
+  job.extras->trial_measurements = {{.trial_id = "1", .values = {0.25, 40}}};
+  const nlohmann::ordered_json out = EncodeTuningJob("p", job);
+  EXPECT_EQ(out["studySpec"]["metrics"].size(), 3U) << out.dump();
+  EXPECT_EQ(out["trials"][0]["finalMeasurement"]["metrics"],
+            nlohmann::ordered_json::parse(R"([{"metricId": "acc", "value": 0.9},
+                                              {"metricId": "loss", "value": 0.25},
+                                              {"metricId": "ms", "value": 40.0}])"));
+  EXPECT_FALSE(out["trials"][1].contains("finalMeasurement")) << out["trials"][1].dump();
 }
 
 }  // namespace

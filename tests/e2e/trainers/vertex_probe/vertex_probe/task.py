@@ -1,5 +1,5 @@
 """Prints what a Vertex AI replica was given (one `KEY value` line each), reports `--lr` as the
-hypertune metric `accuracy` when given one, and sleeps $PROBE_SLEEP seconds.
+hypertune metrics `accuracy` and `loss` when given one, and sleeps $PROBE_SLEEP seconds.
 
 The replicas of a job meet before they end, so every replica has printed before the chief's exit
 ends the job: each other replica listens at its own CLUSTER_SPEC address until the chief has
@@ -21,9 +21,12 @@ lr = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--lr=")]
 if lr:
     import hypertune  # trainyard's, on the replica's PYTHONPATH
 
-    hypertune.HyperTune().report_hyperparameter_tuning_metric(
+    reporter = hypertune.HyperTune()
+    reporter.report_hyperparameter_tuning_metric(
         hyperparameter_metric_tag="accuracy", metric_value=1 - abs(float(lr[0]) - 0.01),
         global_step=1)
+    reporter.report_hyperparameter_tuning_metric(
+        hyperparameter_metric_tag="loss", metric_value=abs(float(lr[0]) - 0.01), global_step=1)
 time.sleep(float(os.environ.get("PROBE_SLEEP", "0")))
 
 
