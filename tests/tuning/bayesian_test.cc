@@ -144,7 +144,10 @@ TEST(BayesianSearch, SpreadsParallelSuggestionsOfOneCall) {
   for (std::size_t i = 0; i < batch.size(); ++i) {
     for (std::size_t j = i + 1; j < batch.size(); ++j) {
       const double distance = Distance(Plane(), batch[i], batch[j]);
-      EXPECT_GT(distance, 0.005) << Describe(batch[i]) << " vs " << Describe(batch[j]);
+      // Without the believer the batch collapses onto one point (what is left apart is the
+      // candidates' spacing, well under 1e-3). Near a bowl's minimum two suggestions may still
+      // be close: with the worst observation as the prior mean, the GP exploits there.
+      EXPECT_GT(distance, 0.002) << Describe(batch[i]) << " vs " << Describe(batch[j]);
       total += distance;
     }
   }
