@@ -1,8 +1,10 @@
 #include "tuning/gaussian_process.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -94,6 +96,59 @@ TEST(GaussianProcess, IsCertainAtObservationsAndRevertsToThePriorFarAway) {
   EXPECT_GT(far.variance, between.variance);
   EXPECT_NEAR(far.mean, 10, 1e-3);
   EXPECT_NEAR(far.variance, 0.14, 1e-4);
+}
+
+// A noisy metric measured again at the same points (a study of few distinct points, or one run
+// twice): the fit estimates the noise from the repeats instead of bending through every value, and
+// the mean at a repeated point is the repeats' average, not one of them.
+TEST(GaussianProcess, EstimatesTheNoiseOfRepeatedNoisyPoints) {
+  constexpr double kNoiseSd = 0.1;
+  const auto truth = [](double x) { return std::sin(3 * x); };
+  std::mt19937_64 rng(1);
+  std::normal_distribution<double> noise(0, kNoiseSd);
+  std::vector<double> points;
+  std::vector<double> values;
+  for (int repeat = 0; repeat < 8; ++repeat) {
+    for (const double x : {0.1, 0.3, 0.5, 0.7, 0.9}) {
+      points.push_back(x);
+      values.push_back(truth(x) + noise(rng));
+    }
+  }
+  const GaussianProcess gp = GaussianProcess::Fit(points, 1, values);
+  // The noise variance is in units of the squared scale: the outputs' root mean square distance
+  // from the worst of them.
+  const double worst = *std::ranges::min_element(values);
+  double square_sum = 0;
+  for (const double v : values) {
+    square_sum += (v - worst) * (v - worst);
+  }
+  const double fitted_noise =
+      gp.hyperparameters().noise_variance * square_sum / static_cast<double>(values.size());
+  // The repeats' own pooled variance about each point's average (35 degrees of freedom) is what
+  // the data say of the noise.
+  double pooled = 0;
+  for (const double x : {0.1, 0.3, 0.5, 0.7, 0.9}) {
+    double average = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      average += points[i] == x ? values[i] / 8 : 0;
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      pooled += points[i] == x ? (values[i] - average) * (values[i] - average) / 35 : 0;
+    }
+  }
+  EXPECT_NEAR(fitted_noise, pooled, 0.2 * pooled);
+  EXPECT_NEAR(fitted_noise, kNoiseSd * kNoiseSd, 0.5 * kNoiseSd * kNoiseSd);
+  for (const double x : {0.1, 0.3, 0.5, 0.7, 0.9}) {
+    double average = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      average += points[i] == x ? values[i] / 8 : 0;
+    }
+    const GpPrediction at = gp.Predict(std::vector<double>{x});
+    // The average of 8 has a standard error of 0.035; the mean sits between it and the truth.
+    EXPECT_NEAR(at.mean, average, 0.05) << "x = " << x;
+    EXPECT_NEAR(at.mean, truth(x), 0.1) << "x = " << x;
+    EXPECT_GT(at.variance, 0.1 * kNoiseSd * kNoiseSd / 8) << "x = " << x;
+  }
 }
 
 TEST(GaussianProcess, BelievingAPointKeepsTheMeanAndRemovesItsVariance) {
