@@ -30,7 +30,11 @@ LABELS = {
     "zdt1": "ZDT1 (4-D, 2 objectives)",
 }
 TWO_OBJECTIVES = {"branincurrin", "zdt1"}  # their regret is hypervolume regret
-COLOURS = {"gp": "tab:blue", "random": "tab:orange", "gp-batch4": "tab:green"}
+# Each algorithm its own colour: matplotlib's cycle would give the peers trainyard's colours.
+COLOURS = {"gp": "tab:blue", "random": "tab:orange", "gp-batch4": "tab:green",
+           "optuna-tpe": "tab:red", "optuna-tpe-multivariate": "tab:purple",
+           "optuna-cmaes": "tab:brown", "optuna-qmc": "tab:pink", "optuna-random": "tab:gray",
+           "optuna-nsga2": "tab:olive"}
 
 
 def read_curves(path):
