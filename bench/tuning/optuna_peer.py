@@ -172,7 +172,8 @@ def main():
     functions = json.loads(subprocess.run(describe, check=True, capture_output=True,
                                           text=True).stdout)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    warnings.simplefilter("ignore")  # multivariate TPE, multi-objective TPE and QMC are "experimental" in 3.1
+    # Multivariate TPE, multi-objective TPE and QMC are "experimental" in 3.1.
+    warnings.simplefilter("ignore")
     logging.getLogger("optuna").setLevel(logging.ERROR)
     with open(args.csv, "w", newline="") as f:
         writer = csv.writer(f)
