@@ -6,15 +6,20 @@ descriptions (--describe) and has each study's points evaluated by a bench_tunin
 process, so there is one definition of each function. A conditional parameter is suggested only
 when its parent has a value its condition names (define-by-run, as an Optuna user writes
 `if optimizer == "sgd": trial.suggest_float("momentum", ...)`), and is sent to the evaluator as
-"-" when it is not.
+"-" when it is not. A two-objective function (its description has "objectives": 2) runs as a
+multi-objective study (create_study(directions=["minimize", "minimize"])) with Optuna's
+multi-objective samplers (NSGA-II, TPE, random), and its curve is the hypervolume regret the
+evaluator gives with each trial's values.
 
     /usr/bin/python3 bench/tuning/optuna_peer.py --bench BENCH_TUNING --csv OUT.csv
         [--seeds 20] [--first-seed 1] [--trials 100] [--functions a,b]
-        [--samplers tpe,tpe-multivariate,cmaes,qmc,random]
+        [--samplers tpe,tpe-multivariate,cmaes,qmc,random,nsga2]
 
 Writes curves in bench_tuning's --csv format (algorithm "optuna-<sampler>"), which
 `bench_tuning --peer-csv` reads into its summary. Needs Debian's python3-optuna (3.1) with
-python3-cmaes and python3-scipy. Each sampler gets the study's seed (bench_tuning's StudySeed of
+python3-cmaes and python3-scipy. --samplers names any of both kinds; each function runs those of
+its kind (the single-objective SAMPLERS, or MULTI_OBJECTIVE_SAMPLERS). Each sampler gets the
+study's seed (bench_tuning's StudySeed of
 the seed number) modulo 2^32. Mapping of the parameter types: DOUBLE and INTEGER to Optuna's
 float and int distributions (log when UNIT_LOG_SCALE; UNIT_REVERSE_LOG_SCALE as a log-scaled
 max + min - x, Optuna having no such scale); DISCRETE and CATEGORICAL to categorical ones, as
@@ -43,6 +48,14 @@ SAMPLERS = {
     # Scrambled: unscrambled (3.1's default) ignores the seed and starts at the centre of the box,
     # the minimum of Ackley and a near-minimum of Levy.
     "qmc": lambda seed, _: optuna.samplers.QMCSampler(scramble=True, seed=seed),
+    "random": lambda seed, _: optuna.samplers.RandomSampler(seed=seed),
+}
+# For two-objective functions. TPESampler models each objective's good and bad trials by
+# nondominated sorting when the study has several directions (Optuna >= 3.0's MOTPE); NSGA-II runs
+# with its defaults (a population of 50, so 100 trials are two generations).
+MULTI_OBJECTIVE_SAMPLERS = {
+    "nsga2": lambda seed, _: optuna.samplers.NSGAIISampler(seed=seed),
+    "tpe": lambda seed, _: optuna.samplers.TPESampler(seed=seed),
     "random": lambda seed, _: optuna.samplers.RandomSampler(seed=seed),
 }
 MASK = (1 << 64) - 1
@@ -92,12 +105,19 @@ def suggest_trial(trial, params, dists):
     return values
 
 
+def samplers_of(function):
+    """The samplers that can run the function: multi-objective ones for two objectives."""
+    return MULTI_OBJECTIVE_SAMPLERS if function.get("objectives", 1) == 2 else SAMPLERS
+
+
 def run_study(bench, function, sampler_name, seed_number, trials, writer):
     seed = study_seed(seed_number)
     params = function["params"]
     conditional = any("condition" in p for p in params)
-    study = optuna.create_study(direction="minimize",
-                                sampler=SAMPLERS[sampler_name](seed % (1 << 32), conditional))
+    objectives = function.get("objectives", 1)
+    study = optuna.create_study(directions=["minimize"] * objectives,
+                                sampler=samplers_of(function)[sampler_name](seed % (1 << 32),
+                                                                            conditional))
     dists = {p["name"]: distribution(p) for p in params}
     evaluator = subprocess.Popen([bench, "--evaluate", function["name"], "--first-seed",
                                   str(seed_number)], stdin=subprocess.PIPE,
@@ -112,16 +132,21 @@ def run_study(bench, function, sampler_name, seed_number, trials, writer):
             values = [active.get(p["name"], ABSENT) for p in params]
             evaluator.stdin.write(" ".join(repr(v) if isinstance(v, float) else str(v)
                                            for v in values) + "\n")
+            # "observed truth on_bound", then for two objectives "observed2 truth2 regret".
             line = evaluator.stdout.readline().split()
-            if len(line) != 3:
+            if len(line) != (3 if objectives == 1 else 6):
                 sys.exit(f"optuna_peer.py: {function['name']} gave no value for {values}")
             observed, truth, on_bound = float(line[0]), float(line[1]), line[2]
-            study.tell(trial, observed)
-            if observed < best_observed:
-                best_observed, best_truth = observed, truth
+            if objectives == 1:
+                study.tell(trial, observed)
+                if observed < best_observed:
+                    best_observed, best_truth = observed, truth
+                regret = best_truth - function["minimum"]
+            else:
+                study.tell(trial, [observed, float(line[3])])
+                regret = float(line[5])
             writer.writerow([function["name"], f"optuna-{sampler_name}", seed_number, t,
-                             f"{best_truth - function['minimum']:.6g}", f"{wall * 1e3:.3f}",
-                             f"{cpu * 1e3:.3f}", on_bound])
+                             f"{regret:.6g}", f"{wall * 1e3:.3f}", f"{cpu * 1e3:.3f}", on_bound])
     finally:
         evaluator.stdin.close()
         evaluator.wait()
@@ -135,22 +160,27 @@ def main():
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--functions", default="")
-    parser.add_argument("--samplers", default=",".join(SAMPLERS))
+    parser.add_argument("--samplers", default=",".join(SAMPLERS | MULTI_OBJECTIVE_SAMPLERS))
     args = parser.parse_args()
+    samplers = args.samplers.split(",")
+    unknown = set(samplers) - set(SAMPLERS) - set(MULTI_OBJECTIVE_SAMPLERS)
+    if unknown:
+        sys.exit(f"optuna_peer.py: unknown samplers {', '.join(sorted(unknown))}")
     describe = [args.bench, "--describe", "-"]
     if args.functions:
         describe += ["--functions", args.functions]
     functions = json.loads(subprocess.run(describe, check=True, capture_output=True,
                                           text=True).stdout)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    warnings.simplefilter("ignore")  # multivariate TPE and QMC are "experimental" in 3.1
+    # Multivariate TPE, multi-objective TPE and QMC are "experimental" in 3.1.
+    warnings.simplefilter("ignore")
     logging.getLogger("optuna").setLevel(logging.ERROR)
     with open(args.csv, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["function", "algorithm", "seed", "trial", "regret", "suggest_ms",
                          "suggest_cpu_ms", "on_bound"])
         for function in functions:
-            for sampler in args.samplers.split(","):
+            for sampler in [s for s in samplers if s in samplers_of(function)]:
                 started = time.monotonic()
                 for s in range(args.seeds):
                     run_study(args.bench, function, sampler, args.first_seed + s, args.trials,

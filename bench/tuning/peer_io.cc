@@ -5,11 +5,14 @@
 #include <fstream>
 #include <istream>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "hypervolume.h"
 
 namespace trainyard::bench {
 namespace {
@@ -72,6 +75,11 @@ std::string DescribeJson(const std::vector<const TestFunction*>& functions) {
     out += fmt::format(R"({}{{"name": "{}", "label": "{}", "minimum": {:.17g}, "noise": {:g}, )",
                        out.size() > 1 ? ",\n " : "", function->name, function->label,
                        function->minimum, function->noise);
+    if (const std::optional<TwoObjectives>& two = function->two_objectives) {
+      out += fmt::format(R"("objectives": 2, "reference": [{:.17g}, {:.17g}], )"
+                         R"("max_hypervolume": {:.17g}, )",
+                         two->reference[0], two->reference[1], two->max_hypervolume);
+    }
     out += R"("params": [)";
     for (std::size_t i = 0; i < function->params.size(); ++i) {
       const model::ParameterSpec& param = function->params[i];
@@ -109,6 +117,11 @@ Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::i
     return space.status();
   }
   Observer observer(function, seed);
+  const std::optional<TwoObjectives>& two = function.two_objectives;
+  std::optional<HypervolumeRegret> hypervolume;
+  if (two) {
+    hypervolume.emplace(two->reference, two->max_hypervolume);
+  }
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream fields(line);
@@ -131,9 +144,13 @@ Status ServeEvaluations(const TestFunction& function, std::uint64_t seed, std::i
     }
     const std::vector<double> x = ArgumentsOf(function, space->Restrict(*full));
     const Observer::Value value = observer.Observe(x);
-    out << fmt::format("{:.17g} {:.17g} {}\n", value.observed, value.truth,
-                       OnBound(function, x) ? 1 : 0)
-        << std::flush;
+    out << fmt::format("{:.17g} {:.17g} {}", value.observed, value.truth,
+                       OnBound(function, x) ? 1 : 0);
+    if (hypervolume) {
+      out << fmt::format(" {:.17g} {:.17g} {:.17g}", value.second, value.second,
+                         hypervolume->Add({value.truth, value.second}));
+    }
+    out << "\n" << std::flush;
   }
   return {};
 }

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <ctime>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "hypervolume.h"
 #include "tuning/conditional_suggester.h"
 #include "tuning/study_policy.h"
 #include "tuning/suggest.h"
@@ -57,6 +59,16 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
   if (!space.ok()) {
     return space.status();
   }
+  // A two-objective function runs as a study with two metrics: both minimised, the second's
+  // values kept beside the trials as the executor keeps them (JobExtras::trial_measurements).
+  const std::optional<TwoObjectives>& two = function.two_objectives;
+  std::vector<model::GoalType> extra_goals;
+  std::optional<HypervolumeRegret> hypervolume;
+  if (two) {
+    extra_goals.push_back(model::GoalType::kMinimize);
+    hypervolume.emplace(two->reference, two->max_hypervolume);
+  }
+  std::vector<model::TrialMeasurement> measurements;
   // The trials as the job records them, each with its active parameters only, read back into
   // observations by the executor's HistoryOf before each call.
   std::vector<model::HyperparameterOutput> done;
@@ -67,11 +79,11 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
   Observer observer(function, seed);
   while (std::cmp_less(done.size(), trials)) {
     Result<std::unique_ptr<tuning::Suggester>> suggester =
-        tuning::MakeStudySuggester(*space, spec.algorithm, spec.goal, seed);
+        tuning::MakeStudySuggester(*space, spec.algorithm, spec.goal, seed, extra_goals);
     if (!suggester.ok()) {
       return suggester.status();
     }
-    const tuning::StudyHistory history = tuning::HistoryOf(*space, done);
+    const tuning::StudyHistory history = tuning::HistoryOf(*space, done, measurements);
     if (history.completed.size() != done.size()) {
       return Status::Internal(fmt::format("{} of {} trials did not read back",
                                           done.size() - history.completed.size(), done.size()));
@@ -108,7 +120,9 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
         best_observed = value.observed;
         best_truth = value.truth;
       }
-      records.push_back({.regret = best_truth - function.minimum,
+      const double regret = hypervolume ? hypervolume->Add({value.truth, value.second})
+                                        : best_truth - function.minimum;
+      records.push_back({.regret = regret,
                          .suggest_ms = wall.count(),
                          .suggest_cpu_ms = cpu_ms,
                          .observed = observed,
@@ -120,6 +134,9 @@ Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Va
       }
       output.final_metric = model::HyperparameterMetric{.objective_value = value.observed};
       output.state = model::JobState::kSucceeded;
+      if (two) {
+        measurements.push_back({.trial_id = output.trial_id, .values = {value.second}});
+      }
     }
   }
   return records;

@@ -1,7 +1,8 @@
 // Runs one benchmark study: a suggestion algorithm minimising a test function through the same
 // tuning/ path the executor takes (a HyperparameterSpec and its conditions, ConditionalSpace,
 // MakeStudySuggester, trials with their active parameters read back by HistoryOf), one batch of
-// suggestions per step, and records how the best value found so far improves.
+// suggestions per step, and records how the best value found so far improves; a two-objective
+// function as a study with two metrics, and how its hypervolume regret falls.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,8 @@ struct Variant {
 const std::vector<Variant>& KnownVariants();
 
 struct TrialRecord {
-  // The noise-free value at the best observation so far minus the known minimum.
+  // The noise-free value at the best observation so far minus the known minimum; for a
+  // two-objective function, the hypervolume regret of the trials so far (TwoObjectives).
   double regret = 0;
   // The Suggest call that proposed this trial; the trials of one batch share one call.
   double suggest_ms = 0;      // wall time
@@ -39,7 +41,9 @@ struct TrialRecord {
 // One trial record per trial, in trial order. The suggester is made afresh for every call (as a
 // controller that restarted would), from `seed`; only the Suggest call is timed. Each trial holds
 // the active parameters of its suggestion only (ConditionalSpace::Restrict), as the executor's
-// trials do, and is evaluated with the others absent (NaN).
+// trials do, and is evaluated with the others absent (NaN). A two-objective function's study has
+// a second metric, also minimised (MakeStudySuggester's extra_goals), whose values its
+// observations carry (Observation::more, through HistoryOf's measurements).
 Result<std::vector<TrialRecord>> RunStudy(const TestFunction& function, const Variant& variant,
                                           std::uint64_t seed, int trials);
 

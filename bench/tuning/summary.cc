@@ -301,6 +301,14 @@ std::string SummaryMarkdown(const std::vector<StudySet>& sets, const std::vector
                  "quartile] over {} seeds. Lower is better. The Suggest columns cover the calls "
                  "that saw {}–{} completed trials; `gp-batch4` calls propose 4 points each.\n\n",
                  kRegretFloor, kRegretFloor, seeds, LateCallsFrom(trials), trials - 1);
+  if (std::any_of(sets.begin(), sets.end(),
+                  [](const StudySet& set) { return set.function->two_objectives.has_value(); })) {
+    fmt::format_to(it,
+                   "The two-objective functions (\"2 objectives\") run as studies with two "
+                   "metrics, both minimised; their regret is the hypervolume regret: the "
+                   "hypervolume the whole Pareto front dominates up to the function's reference "
+                   "point minus the hypervolume the trials so far dominate (both noise-free).\n\n");
+  }
   AppendRegretTable(sets, checkpoints, trials, out);
   fmt::format_to(it,
                  "\nGP against random search: median regret of random ÷ median regret of the "

@@ -2,10 +2,13 @@
 // Simulation Experiments") over their boxes, plus spaces shaped like real studies (mixed parameter
 // types, noise, more dimensions). Each has its parameters, its known global minimum, to be
 // minimised, the level of the noise its observations carry and, for a conditional space, its
-// parameters' conditions.
+// parameters' conditions. A two-objective function (a multi-objective study's test) also has its
+// second objective, a reference point and the largest hypervolume its Pareto front dominates.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <string>
@@ -16,6 +19,14 @@
 #include "tuning/search_space.h"
 
 namespace trainyard::bench {
+
+// The second objective of a two-objective function (both minimised; no noise) and what its
+// hypervolume regret is measured against (bench/tuning/hypervolume.h).
+struct TwoObjectives {
+  double (*second)(std::span<const double> x) = nullptr;  // noise-free, as `evaluate`
+  std::array<double, 2> reference{};                      // the hypervolume's reference point
+  double max_hypervolume = 0;  // dominated by the whole Pareto front up to `reference`
+};
 
 struct TestFunction {
   std::string name;   // as the CSV and the command line spell it: "branin"
@@ -32,9 +43,14 @@ struct TestFunction {
   // The conditional parameters (as a Vertex studySpec's conditionalParameterSpecs give them); none
   // for a flat space.
   std::vector<model::ParameterCondition> conditions;
+  // Set for a function with two objectives, run as a multi-objective study: `evaluate` is the
+  // first, `minimum` is not used, and regret is hypervolume regret (max_hypervolume minus the
+  // hypervolume the trials so far dominate).
+  std::optional<TwoObjectives> two_objectives;
 };
 
-// Branin, Hartmann-6, Rosenbrock-4, Ackley-5, then the added ones (see test_functions.cc).
+// Branin, Hartmann-6, Rosenbrock-4, Ackley-5, then the added ones, the two-objective ones last
+// (see test_functions.cc).
 const std::vector<TestFunction>& TestFunctions();
 
 // x as `evaluate` takes it, from one trial's parameters (by name, any order; a parameter the
@@ -55,10 +71,14 @@ class Observer {
   struct Value {
     double observed = 0;
     double truth = 0;
+    double second = 0;  // a two-objective function's second value (noise-free, as observed)
   };
   Value Observe(std::span<const double> x) {
     const double truth = function_.evaluate(x);
-    return {.observed = truth + function_.noise * noise_(rng_), .truth = truth};
+    const std::optional<TwoObjectives>& two = function_.two_objectives;
+    return {.observed = truth + function_.noise * noise_(rng_),
+            .truth = truth,
+            .second = two ? two->second(x) : 0};
   }
 
  private:
