@@ -91,16 +91,25 @@ Tail ReadTail(int fd) {
   return tail;
 }
 
+// All of `bytes` or none of them: a write that fails part way (a full disk) is cut off again, so
+// the records after it do not continue a torn one. Cutting a file never needs space.
 Status WriteAll(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    ssize_t wrote = write(fd, bytes.data(), bytes.size());
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t wrote = write(fd, bytes.data() + done, bytes.size() - done);
     if (wrote < 0 && errno == EINTR) {
       continue;
     }
     if (wrote < 0) {
-      return Status::Internal("Cannot write log records: " + Errno(errno));
+      const int error = errno;
+      struct stat st {};
+      if (done > 0 && fstat(fd, &st) == 0 && st.st_size >= static_cast<off_t>(done)) {
+        // Best effort: should it fail, the next Open ends the torn record instead.
+        (void)ftruncate(fd, st.st_size - static_cast<off_t>(done));
+      }
+      return Status::Internal("Cannot write log records: " + Errno(error));
     }
-    bytes.remove_prefix(static_cast<std::size_t>(wrote));
+    done += static_cast<std::size_t>(wrote);
   }
   return {};
 }

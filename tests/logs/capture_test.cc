@@ -9,6 +9,10 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "base/time_format.h"
 #include "fakes/fake_clock.h"
@@ -172,6 +176,32 @@ TEST_F(RecordWriterTest, EachFeedIsOneWriteCall) {
   ASSERT_TRUE(writer.Feed(E, "no line yet").ok());
   EXPECT_EQ(WriteCalls().value_or(-1) - *before, 1);  // nothing complete: nothing written
   EXPECT_EQ(Records(Path()).size(), 1001u);
+}
+
+// A write that fails part way, as on a full disk, leaves no torn record for the next one to
+// continue. The file-size limit makes write(2) stop short, as ENOSPC does; it is set in a child,
+// which reports in its exit code.
+TEST_F(RecordWriterTest, AWriteCutShortLeavesNoTornRecord) {
+  RecordWriter writer = Open();
+  ASSERT_TRUE(writer.Feed(O, "before\n").ok());
+  const auto size = static_cast<rlim_t>(std::filesystem::file_size(Path()));
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{};
+    getrlimit(RLIMIT_FSIZE, &limit);
+    const rlimit tight{.rlim_cur = size + 10, .rlim_max = limit.rlim_max};
+    setrlimit(RLIMIT_FSIZE, &tight);
+    const bool failed = !writer.Feed(O, std::string(100, 'x') + "\n").ok();
+    setrlimit(RLIMIT_FSIZE, &limit);
+    const bool after = writer.Feed(O, "after\n").ok();
+    _exit(failed && after ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(Texts(Path()), "O before\nO after\n") << ReadFile(Path());
 }
 
 TEST_F(RecordWriterTest, LineOfExactlyTheLimitIsOneRecord) {
