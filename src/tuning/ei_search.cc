@@ -181,7 +181,7 @@ class Landscape {
   void MoveToBestNeighbour(const Slot& slot, std::vector<double>& unit, double& value) const {
     const model::ParameterSpec& param = space_.params()[slot.param];
     const Assignment here = space_.FromUnit(unit);
-    if (!ActiveAt(unit)[slot.param]) {
+    if (conditions_.conditional() && !conditions_.Active(here)[slot.param]) {
       return;  // its value is the stand-in whatever it is set to
     }
     std::vector<Assignment> neighbours;
