@@ -184,6 +184,23 @@ model::ParameterSpec Param(std::string name, model::ParameterType type, double l
   return param;
 }
 
+// A DISCRETE or CATEGORICAL parameter: its values, no bounds, no scale.
+model::ParameterSpec Choice(std::string name, std::vector<double> values) {
+  model::ParameterSpec param;
+  param.parameter_name = std::move(name);
+  param.type = model::ParameterType::kDiscrete;
+  param.discrete_values = std::move(values);
+  return param;
+}
+
+model::ParameterSpec Choice(std::string name, std::vector<std::string> categories) {
+  model::ParameterSpec param;
+  param.parameter_name = std::move(name);
+  param.type = model::ParameterType::kCategorical;
+  param.categorical_values = std::move(categories);
+  return param;
+}
+
 // x1..xd, each a DOUBLE over [lo, hi] (linear).
 std::vector<model::ParameterSpec> Box(std::size_t dims, double lo, double hi) {
   std::vector<model::ParameterSpec> params;
@@ -197,42 +214,28 @@ std::vector<model::ParameterSpec> Box(std::size_t dims, double lo, double hi) {
 std::vector<model::ParameterSpec> MixedParams() {
   using model::ParameterType;
   using model::ScaleType;
-  std::vector<model::ParameterSpec> params = {
+  return {
       Param("learning_rate", ParameterType::kDouble, 1e-5, 1, ScaleType::kUnitLogScale),
       Param("layers", ParameterType::kInteger, 1, 8, ScaleType::kUnitLinearScale),
-      Param("batch_size", ParameterType::kDiscrete, 0, 0, ScaleType::kNone),
+      Choice("batch_size", std::vector<double>{16, 32, 64, 128, 256}),
       Param("momentum", ParameterType::kDouble, 0.5, 0.999, ScaleType::kUnitReverseLogScale),
-      Param("optimizer", ParameterType::kCategorical, 0, 0, ScaleType::kNone),
+      Choice("optimizer", std::vector<std::string>{"sgd", "adam", "rmsprop"}),
   };
-  params[2].min_value.reset();
-  params[2].max_value.reset();
-  params[2].discrete_values = {16, 32, 64, 128, 256};
-  params[4].min_value.reset();
-  params[4].max_value.reset();
-  params[4].categorical_values = {"sgd", "adam", "rmsprop"};
-  return params;
 }
 
 std::vector<model::ParameterSpec> OptimizerParams() {
   using model::ParameterType;
   using model::ScaleType;
-  std::vector<model::ParameterSpec> params = {
+  return {
       Param("learning_rate", ParameterType::kDouble, 1e-5, 1, ScaleType::kUnitLogScale),
       Param("layers", ParameterType::kInteger, 1, 8, ScaleType::kUnitLinearScale),
-      Param("optimizer", ParameterType::kCategorical, 0, 0, ScaleType::kNone),
+      Choice("optimizer", std::vector<std::string>{"sgd", "adam", "rmsprop"}),
       Param("momentum", ParameterType::kDouble, 0, 0.99, ScaleType::kUnitLinearScale),
-      Param("nesterov", ParameterType::kDiscrete, 0, 0, ScaleType::kNone),
+      Choice("nesterov", std::vector<double>{0, 1}),
       Param("beta1", ParameterType::kDouble, 0.8, 0.99, ScaleType::kUnitLinearScale),
       Param("beta2", ParameterType::kDouble, 0.9, 0.9999, ScaleType::kUnitLinearScale),
       Param("rho", ParameterType::kDouble, 0.8, 0.999, ScaleType::kUnitLinearScale),
   };
-  for (const std::size_t i : {2, 4}) {
-    params[i].min_value.reset();
-    params[i].max_value.reset();
-  }
-  params[2].categorical_values = {"sgd", "adam", "rmsprop"};
-  params[4].discrete_values = {0, 1};
-  return params;
 }
 
 // Each optimiser's own parameters, active only when it is chosen.
