@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/function_lookup.h"
 #include "bench/tuning/hypervolume.h"
 #include "bench/tuning/peer_io.h"
 #include "bench/tuning/study_runner.h"
@@ -22,16 +23,6 @@ namespace trainyard::bench {
 namespace {
 
 using Point = std::array<double, 2>;
-
-const TestFunction& Function(const std::string& name) {
-  for (const TestFunction& function : TestFunctions()) {
-    if (function.name == name) {
-      return function;
-    }
-  }
-  ADD_FAILURE() << "no test function " << name;
-  return TestFunctions().front();
-}
 
 TEST(HypervolumeTest, SmallFrontsByHand) {
   struct Case {

@@ -14,21 +14,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "bench/function_lookup.h"
 #include "bench/tuning/peer_io.h"
 #include "bench/tuning/study_runner.h"
 
 namespace trainyard::bench {
 namespace {
-
-const TestFunction& Function(const std::string& name) {
-  for (const TestFunction& function : TestFunctions()) {
-    if (function.name == name) {
-      return function;
-    }
-  }
-  ADD_FAILURE() << "no test function " << name;
-  return TestFunctions().front();
-}
 
 // The function's noise-free value at a trial given as its `hyperparameters` map would be (name,
 // text), read back as the executor reads trials.
