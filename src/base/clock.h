@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 
 namespace trainyard {
 
@@ -14,6 +15,14 @@ class Clock {
   virtual WallTime Now() const = 0;
   virtual MonoTime Monotonic() const = 0;
 };
+
+// A wall time as nanoseconds since the Unix epoch and back, as the stores keep times.
+inline std::int64_t ToNanos(WallTime time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+inline WallTime FromNanos(std::int64_t nanos) {
+  return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::nanoseconds(nanos)));
+}
 
 // The real clocks. Thread-safe.
 class SystemClock final : public Clock {

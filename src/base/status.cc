@@ -1,6 +1,7 @@
 #include "base/status.h"
 
 #include <array>
+#include <cstring>
 
 namespace trainyard {
 
@@ -101,6 +102,10 @@ std::string Status::ToString() const {
     }
   }
   return out;
+}
+
+std::string Errno(int err) {
+  return std::strerror(err);  // NOLINT(concurrency-mt-unsafe): glibc's returns static text
 }
 
 }  // namespace trainyard

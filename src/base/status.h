@@ -41,6 +41,9 @@ enum class Code : std::uint8_t {
 // The canonical name, e.g. "INVALID_ARGUMENT", as google.rpc.Status.status spells it.
 std::string_view CodeName(Code code);
 
+// The C library's words for the errno value `err`, e.g. "No such file or directory".
+std::string Errno(int err);
+
 // One wrong field of a request (google.rpc.BadRequest.FieldViolation).
 struct FieldViolation {
   std::string field;  // request path, e.g. "trainingInput.workerConfig.acceleratorConfig.count"

@@ -12,14 +12,14 @@ namespace {
 constexpr std::size_t kMaxLabelLength = 63;
 constexpr std::size_t kMaxSubdomainLength = 253;
 
-bool Lower(char c) {
+bool IsLower(char c) {
   return c >= 'a' && c <= 'z';
 }
 bool Digit(char c) {
   return c >= '0' && c <= '9';
 }
 bool Alnum(char c) {
-  return Lower(c) || Digit(c) || (c >= 'A' && c <= 'Z');
+  return IsLower(c) || Digit(c) || (c >= 'A' && c <= 'Z');
 }
 
 // A DNS label; `first` says what may start it (1035: a letter, 1123: a letter or a digit).
@@ -28,10 +28,10 @@ bool IsDnsLabel(std::string_view name, First first) {
   if (name.empty() || name.size() > kMaxLabelLength || !first(name.front())) {
     return false;
   }
-  if (!Lower(name.back()) && !Digit(name.back())) {
+  if (!IsLower(name.back()) && !Digit(name.back())) {
     return false;
   }
-  return std::ranges::all_of(name, [](char c) { return Lower(c) || Digit(c) || c == '-'; });
+  return std::ranges::all_of(name, [](char c) { return IsLower(c) || Digit(c) || c == '-'; });
 }
 
 bool IsDns1123Subdomain(std::string_view name) {
@@ -62,11 +62,11 @@ bool IsLabelName(std::string_view name) {
 }  // namespace
 
 bool IsDns1035Label(std::string_view name) {
-  return IsDnsLabel(name, Lower);
+  return IsDnsLabel(name, IsLower);
 }
 
 bool IsDns1123Label(std::string_view name) {
-  return IsDnsLabel(name, [](char c) { return Lower(c) || Digit(c); });
+  return IsDnsLabel(name, [](char c) { return IsLower(c) || Digit(c); });
 }
 
 bool IsQualifiedName(std::string_view key) {

@@ -6,7 +6,7 @@
 namespace trainyard::kube {
 namespace {
 
-char Lower(char c) {
+char ToLower(char c) {
   return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
 }
 
@@ -19,7 +19,7 @@ const ReplicaSpec* TFJob::Find(std::string_view type) const {
 
 std::string LowerType(std::string_view type) {
   std::string lower(type);
-  std::ranges::transform(lower, lower.begin(), Lower);
+  std::ranges::transform(lower, lower.begin(), ToLower);
   return lower;
 }
 

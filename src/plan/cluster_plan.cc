@@ -18,7 +18,6 @@ using nlohmann::ordered_json;
 
 // Reference §9.2: the tag cloudml-hypertune uses when none is configured.
 constexpr std::string_view kDefaultMetricTag = "training/hptuning/metric";
-constexpr std::string_view kGcsScheme = "gs://";
 // TPU_CONFIG.project names the project hosting the TPU (Google's, not the user's); here the TPU
 // host is this installation.
 constexpr std::string_view kTpuHostProject = "trainyard";

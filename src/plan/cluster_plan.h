@@ -136,6 +136,9 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
                                                     const PlanContext& context,
                                                     const catalog::Catalog& catalog);
 
+// The scheme of a Cloud Storage URI.
+inline constexpr std::string_view kGcsScheme = "gs://";
+
 // `gs://bucket/path` under `gcs_mount` ("<gcs_mount>/bucket/path"; empty segments and a
 // trailing slash dropped: gs://b/p/ -> <gcs_mount>/b/p); other text is returned as is.
 // INVALID_ARGUMENT for a gs:// URI with no bucket, a "." or ".." segment, or a NUL;

@@ -9,8 +9,6 @@
 namespace trainyard::plan {
 namespace {
 
-constexpr std::string_view kGcsScheme = "gs://";
-
 std::vector<std::string_view> Segments(std::string_view path) {
   std::vector<std::string_view> segments;
   while (!path.empty()) {

@@ -13,15 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/status.h"
 #include "base/unique_fd.h"
 #include "run/local/spawn.h"
 
 namespace trainyard::run {
 namespace {
-
-std::string Errno(int err) {
-  return std::strerror(err);  // NOLINT(concurrency-mt-unsafe): glibc's returns static text
-}
 
 // A pipe whose ends are close-on-exec (the child gets dup2'd copies); `ours` is made non-blocking.
 struct Pipe {

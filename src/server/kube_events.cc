@@ -21,8 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxListed = 1000;
-
 // An event's reason from the words of the service's message: data, first match wins.
 struct ReasonRule {
   std::string_view words;

@@ -22,6 +22,9 @@ using kube::kGroup;
 using kube::kTFJobKind;
 using kube::kTFJobResource;
 
+// The most TFJobs one list, or the pods and events derived from them, reads from the store.
+inline constexpr int kMaxListed = 1000;
+
 struct Context {
   control::JobController& controller;
   const store::JobStore& store;

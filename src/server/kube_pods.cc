@@ -26,8 +26,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxListed = 1000;
-
 struct FoundPod {
   store::RevisionedJob job;
   kube::Pod pod;

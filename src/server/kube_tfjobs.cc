@@ -26,7 +26,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxListed = 1000;
 constexpr int kMaxJobIdAttempts = 100;
 
 // A random RFC 4122 version-4 UUID: the object's metadata.uid.

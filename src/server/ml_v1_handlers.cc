@@ -42,14 +42,14 @@ HttpResponse CreateJob(JobController& controller, const RoutedRequest& request) 
     return ErrorResponse(job.status());
   }
   // The answer is the job as stored: the store's text, not a second encoding.
-  Result<std::string> json = controller.SubmitJson(request.Param("project"), *std::move(job));
-  return json.ok() ? JsonResponse(*std::move(json)) : ErrorResponse(json.status());
+  Result<std::string> stored = controller.SubmitJson(request.Param("project"), *std::move(job));
+  return stored.ok() ? JsonResponse(*std::move(stored)) : ErrorResponse(stored.status());
 }
 
 // The stored ml v1 JSON is the answer as is: jobs.get is the job, nothing added or hidden.
 HttpResponse GetJob(const JobController& controller, const RoutedRequest& request) {
-  Result<std::string> json = controller.GetJson(request.Param("project"), request.Param("jobId"));
-  return json.ok() ? JsonResponse(*std::move(json)) : ErrorResponse(json.status());
+  Result<std::string> stored = controller.GetJson(request.Param("project"), request.Param("jobId"));
+  return stored.ok() ? JsonResponse(*std::move(stored)) : ErrorResponse(stored.status());
 }
 
 HttpResponse ListJobs(const JobController& controller, const RoutedRequest& request) {

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "store/object_names.h"
 
 namespace trainyard::store {
@@ -25,10 +26,6 @@ constexpr int kMaxListResults = 1000;
 constexpr int kHashAttempts = 3;
 constexpr auto kScratchFileLifetime = std::chrono::hours(24);
 constexpr auto kUploadLifetime = std::chrono::hours(24 * 7);
-
-std::int64_t ToNanos(WallTime time) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-}
 
 std::int64_t ToMicros(WallTime time) {
   return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();

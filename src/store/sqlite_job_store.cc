@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 
+#include "base/clock.h"
 #include "model/json_codec.h"
 #include "store/connection_pool.h"
 #include "store/migrations.h"
@@ -64,14 +65,6 @@ constexpr std::string_view kListAfter =
     "ORDER BY create_time_ns DESC, job_id LIMIT ?4";
 constexpr std::string_view kCountByState =
     "SELECT state, COUNT(*) FROM jobs GROUP BY state ORDER BY state";
-
-std::int64_t ToNanos(WallTime time) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-}
-
-WallTime FromNanos(std::int64_t nanos) {
-  return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::nanoseconds(nanos)));
-}
 
 // "SELECT project, body FROM jobs WHERE state IN (<every non-terminal state>) …", so the rule of
 // what is terminal stays in model::IsTerminal.

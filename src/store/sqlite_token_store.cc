@@ -14,6 +14,7 @@
 
 #include "base/base64.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/random.h"
 #include "store/migrations.h"
 #include "store/sqlite_connection.h"
@@ -39,14 +40,6 @@ CREATE TABLE tokens (
 )sql";
 
 constexpr std::array kTokenMigrations = {Migration{1, kV1Tokens}};
-
-std::int64_t ToNanos(WallTime time) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-}
-
-WallTime FromNanos(std::int64_t nanos) {
-  return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::nanoseconds(nanos)));
-}
 
 std::string Sha256Hex(std::string_view text) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};

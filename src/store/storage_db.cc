@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include "base/clock.h"
 #include "store/migrations.h"
 
 namespace trainyard::store::internal {
@@ -46,14 +47,6 @@ CREATE TABLE uploads (
 )sql";
 
 constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}};
-
-std::int64_t ToNanos(WallTime time) {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
-}
-
-WallTime FromNanos(std::int64_t nanos) {
-  return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::nanoseconds(nanos)));
-}
 
 std::string EncodeMetadata(const std::map<std::string, std::string>& metadata) {
   return nlohmann::json(metadata).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -44,10 +44,6 @@ bool IsLogScale(ScaleType scale) {
   return scale == ScaleType::kUnitLogScale || scale == ScaleType::kUnitReverseLogScale;
 }
 
-bool IsWhole(double value) {
-  return std::isfinite(value) && std::trunc(value) == value;
-}
-
 bool IsLetter(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
@@ -201,6 +197,10 @@ std::vector<FieldViolation> CheckParams(const model::HyperparameterSpec& spec) {
     CheckType(param, out);
   }
   return violations;
+}
+
+bool IsWhole(double value) {
+  return std::isfinite(value) && std::trunc(value) == value;
 }
 
 }  // namespace trainyard::tuning

@@ -21,4 +21,7 @@ namespace trainyard::tuning {
 // (validation sorts them into field order). Empty when the parameters are usable.
 std::vector<FieldViolation> CheckParams(const model::HyperparameterSpec& spec);
 
+// Whether `value` is a finite whole number, as an INTEGER parameter's values and bounds are.
+bool IsWhole(double value);
+
 }  // namespace trainyard::tuning

@@ -22,10 +22,6 @@ using model::ScaleType;
 // Integral values up to this magnitude print as integers ("100000", not "1e+05").
 constexpr double kMaxIntegerText = 1e15;
 
-bool IsWhole(double value) {
-  return std::isfinite(value) && std::trunc(value) == value;
-}
-
 // DISCRETE with a scale type: each value's scaled position in [0, 1].
 double DiscretePosition(const ParameterSpec& param, std::size_t index) {
   const std::vector<double>& values = param.discrete_values;

@@ -10,12 +10,12 @@
 namespace trainyard {
 namespace {
 
-struct Vector {
+struct Sha256Vector {
   std::string input;
   std::string hex;
 };
 
-const std::vector<Vector> kVectors = {
+const std::vector<Sha256Vector> kVectors = {
     {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
     {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
     {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
@@ -23,7 +23,7 @@ const std::vector<Vector> kVectors = {
 };
 
 TEST(Sha256Test, KnownVectorsWholeAndInPieces) {
-  for (const Vector& v : kVectors) {
+  for (const Sha256Vector& v : kVectors) {
     Sha256 whole;
     ASSERT_TRUE(whole.ok());
     whole.Add(v.input);

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/build_paths.h"
+
 namespace trainyard::catalog::testing {
 
 inline const std::vector<std::string>& DataFileNames() {
@@ -17,7 +19,7 @@ inline const std::vector<std::string>& DataFileNames() {
 }
 
 inline std::string ReadDataFile(const std::string& name) {
-  std::ifstream in(std::string(TY_SOURCE_DIR) + "/src/catalog/data/" + name);
+  std::ifstream in(trainyard::testing::SourceDir() + "/src/catalog/data/" + name);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();

@@ -13,11 +13,11 @@
 namespace trainyard::catalog {
 namespace {
 
-using Names = std::set<std::string>;
+using NameSet = std::set<std::string>;
 
 // Accelerators of the ml v1 enum offered anywhere in `region`.
-Names ApiAccelerators(const Catalog& catalog, const Region& region) {
-  Names names;
+NameSet ApiAccelerators(const Catalog& catalog, const Region& region) {
+  NameSet names;
   for (const Zone& zone : region.zones) {
     for (const std::string& name : zone.accelerators) {
       if (catalog.FindAccelerator(name)->in_api_enum) {
@@ -28,21 +28,21 @@ Names ApiAccelerators(const Catalog& catalog, const Region& region) {
   return names;
 }
 
-bool ZoneOffersAll(const Zone& zone, const Names& wanted) {
+bool ZoneOffersAll(const Zone& zone, const NameSet& wanted) {
   return std::ranges::all_of(
       wanted, [&](const std::string& name) { return std::ranges::count(zone.accelerators, name); });
 }
 
 TEST(Regions, GpuRegionsAreTheSeedsList) {
-  const Names seed = {"us-west1",           "us-west2",
-                      "us-central1",        "us-east1",
-                      "us-east4",           "northamerica-northeast1",
-                      "southamerica-east1", "europe-west1",
-                      "europe-west2",       "europe-west4",
-                      "asia-south1",        "asia-southeast1",
-                      "asia-east1",         "asia-northeast1",
-                      "asia-northeast3",    "australia-southeast1"};
-  Names with_gpus;
+  const NameSet seed = {"us-west1",           "us-west2",
+                        "us-central1",        "us-east1",
+                        "us-east4",           "northamerica-northeast1",
+                        "southamerica-east1", "europe-west1",
+                        "europe-west2",       "europe-west4",
+                        "asia-south1",        "asia-southeast1",
+                        "asia-east1",         "asia-northeast1",
+                        "asia-northeast3",    "australia-southeast1"};
+  NameSet with_gpus;
   for (const Region& region : Catalog::Builtin().regions()) {
     if (region.has_gpus) {
       with_gpus.insert(region.name);
@@ -52,13 +52,13 @@ TEST(Regions, GpuRegionsAreTheSeedsList) {
 }
 
 TEST(Regions, TpuRegionsAreUsCentral1AndEuropeWest4) {
-  Names with_tpus;
+  NameSet with_tpus;
   for (const Region& region : Catalog::Builtin().regions()) {
     if (region.has_tpus) {
       with_tpus.insert(region.name);
     }
   }
-  EXPECT_EQ(with_tpus, (Names{"us-central1", "europe-west4"}));
+  EXPECT_EQ(with_tpus, (NameSet{"us-central1", "europe-west4"}));
 }
 
 TEST(Regions, CpuOnlyRegionsExistWithoutAccelerators) {
@@ -75,7 +75,7 @@ TEST(Regions, CpuOnlyRegionsExistWithoutAccelerators) {
 struct RegionCase {
   std::string name;  // test name
   std::string region;
-  Names accelerators;  // reference §5.2, API enum names
+  NameSet accelerators;  // reference §5.2, API enum names
 
   friend void PrintTo(const RegionCase& c, std::ostream* os) { *os << c.name; }
 };
@@ -141,8 +141,8 @@ TEST(UsCentral1Zones, NoZoneOffersT4K80AndP100Together) {
 }
 
 // The zones of `region` that offer `accelerator`.
-Names ZonesOffering(const std::string& accelerator) {
-  Names zones;
+NameSet ZonesOffering(const std::string& accelerator) {
+  NameSet zones;
   for (const Region& region : Catalog::Builtin().regions()) {
     for (const Zone& zone : region.zones) {
       if (ZoneOffersAll(zone, {accelerator})) {
@@ -155,13 +155,13 @@ Names ZonesOffering(const std::string& accelerator) {
 
 TEST(TpuZones, AreTheCloudTpuZones) {
   // Reference §5.2: v2-8 in us-central1-b/-c, v3-8 in us-central1-a/-b, both in europe-west4-a.
-  EXPECT_EQ(ZonesOffering("TPU_V2"), (Names{"us-central1-b", "us-central1-c", "europe-west4-a"}));
-  EXPECT_EQ(ZonesOffering("TPU_V3"), (Names{"us-central1-a", "us-central1-b", "europe-west4-a"}));
+  EXPECT_EQ(ZonesOffering("TPU_V2"), (NameSet{"us-central1-b", "us-central1-c", "europe-west4-a"}));
+  EXPECT_EQ(ZonesOffering("TPU_V3"), (NameSet{"us-central1-a", "us-central1-b", "europe-west4-a"}));
 }
 
 TEST(ExtensionAccelerators, AreOfferedInTheDocumentedZones) {
-  const Names expected = {"us-central1-a",  "us-central1-b",  "us-central1-c",
-                          "europe-west4-a", "europe-west4-b", "asia-southeast1-b"};
+  const NameSet expected = {"us-central1-a",  "us-central1-b",  "us-central1-c",
+                            "europe-west4-a", "europe-west4-b", "asia-southeast1-b"};
   for (const char* name : {"NVIDIA_A100_80GB", "NVIDIA_H100_80GB", "NVIDIA_H200", "NVIDIA_L4"}) {
     EXPECT_EQ(ZonesOffering(name), expected) << name;
   }

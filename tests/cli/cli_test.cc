@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/outcome.h"
 #include "cli/table.h"
 #include "cli/temp_dir.h"
 
@@ -22,11 +23,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-struct Outcome {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
+using testing::Outcome;
 
 Outcome RunCli(const std::vector<std::string>& args, const Environment& env = {.project = "p"}) {
   std::ostringstream out;

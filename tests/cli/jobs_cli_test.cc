@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/outcome.h"
 #include "integration/live_server.h"
 #include "support/text.h"
 
@@ -27,11 +28,7 @@ using ::testing::HasSubstr;
 using testing::Lines;
 using ::testing::StartsWith;
 
-struct Outcome {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
+using testing::Outcome;
 
 // The JOB_ID column of a `jobs list` table, header excluded.
 std::vector<std::string> ListedIds(const std::string& table) {

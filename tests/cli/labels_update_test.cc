@@ -50,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(
         UpdateCase{"ClearingNothingIsNoUpdate", {}, {}, true, {}, {}, false}),
     [](const auto& tc) { return tc.param.name; });
 
-struct RefusalCase {
+struct LabelsRefusalCase {
   std::string name;
   std::vector<std::string> update;
   std::vector<std::string> remove;
@@ -58,10 +58,10 @@ struct RefusalCase {
   std::string message;
 };
 
-class ParseLabelsDiffTest : public ::testing::TestWithParam<RefusalCase> {};
+class ParseLabelsDiffTest : public ::testing::TestWithParam<LabelsRefusalCase> {};
 
 TEST_P(ParseLabelsDiffTest, RefusesAsGcloudDoes) {
-  const RefusalCase& c = GetParam();
+  const LabelsRefusalCase& c = GetParam();
   auto diff = ParseLabelsDiff(c.update, c.remove, c.clear);
   ASSERT_FALSE(diff.ok());
   EXPECT_EQ(diff.status().message(), c.message);
@@ -70,32 +70,35 @@ TEST_P(ParseLabelsDiffTest, RefusesAsGcloudDoes) {
 INSTANTIATE_TEST_SUITE_P(
     Gcloud528, ParseLabelsDiffTest,
     ::testing::Values(
-        RefusalCase{"ClearWithRemove",
-                    {},
-                    {"a"},
-                    true,
-                    "argument --clear-labels: At most one of --clear-labels | --remove-labels "
-                    "can be specified."},
-        RefusalCase{"UpperCaseKey",
-                    {"X=y"},
-                    {},
-                    false,
-                    "argument --update-labels: Bad value [X]: Only hyphens (-), underscores (_), "
-                    "lowercase characters, and numbers are allowed. Keys must start with a "
-                    "lowercase character. International characters are allowed. Key length must "
-                    "not exceed 63 characters."},
-        RefusalCase{"KeyGivenTwice",
-                    {"a=b", "a=c"},
-                    {},
-                    false,
-                    "argument --update-labels: \"a\" cannot be specified multiple times; "
-                    "received: b, c"},
-        RefusalCase{"NotADict",
-                    {"a"},
-                    {},
-                    false,
-                    "argument --update-labels: Bad syntax for dict arg: [a]. Expected KEY=VALUE "
-                    "pairs separated by commas."}),
+        LabelsRefusalCase{
+            "ClearWithRemove",
+            {},
+            {"a"},
+            true,
+            "argument --clear-labels: At most one of --clear-labels | --remove-labels "
+            "can be specified."},
+        LabelsRefusalCase{
+            "UpperCaseKey",
+            {"X=y"},
+            {},
+            false,
+            "argument --update-labels: Bad value [X]: Only hyphens (-), underscores (_), "
+            "lowercase characters, and numbers are allowed. Keys must start with a "
+            "lowercase character. International characters are allowed. Key length must "
+            "not exceed 63 characters."},
+        LabelsRefusalCase{"KeyGivenTwice",
+                          {"a=b", "a=c"},
+                          {},
+                          false,
+                          "argument --update-labels: \"a\" cannot be specified multiple times; "
+                          "received: b, c"},
+        LabelsRefusalCase{
+            "NotADict",
+            {"a"},
+            {},
+            false,
+            "argument --update-labels: Bad syntax for dict arg: [a]. Expected KEY=VALUE "
+            "pairs separated by commas."}),
     [](const auto& tc) { return tc.param.name; });
 
 TEST(LabelsDiff, MayHaveUpdatesOnlyWithSomeFlag) {

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cli/commands.h"
+#include "cli/outcome.h"
 #include "fakes/temp_dir.h"
 
 namespace trainyard::cli {
@@ -52,11 +53,7 @@ while len([n for n in os.listdir(out) if n.endswith(".json")]) < int(arg("--expe
 sys.exit(int(arg("--exit")))
 )";
 
-struct Outcome {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
+using testing::Outcome;
 
 class LocalTrainTest : public ::testing::Test {
  protected:

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/commands.h"
+#include "cli/outcome.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"
 
@@ -50,13 +51,6 @@ class ScriptedApi final : public server::HttpHandler {
   mutable std::mutex mu_;
   Reply reply_;                                // guarded by mu_
   std::vector<server::HttpRequest> requests_;  // guarded by mu_
-};
-
-// What one run of the command line did.
-struct Outcome {
-  int rc = 0;
-  std::string out;
-  std::string err;
 };
 
 // The fixture of the wire tests: a ScriptedApi serving on a port of its own, and the command

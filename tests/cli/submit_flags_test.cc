@@ -181,13 +181,13 @@ INSTANTIATE_TEST_SUITE_P(
 
 // --- refusals: the exact line after "ERROR: (…) " ------------------------------------------
 
-struct RefusalCase {
+struct SubmitRefusalCase {
   std::string name;
   Edit edit;
   std::string error;
 };
 
-class FlagRefusalTest : public ::testing::TestWithParam<RefusalCase> {};
+class FlagRefusalTest : public ::testing::TestWithParam<SubmitRefusalCase> {};
 
 TEST_P(FlagRefusalTest, NamesTheProblemAsGcloudDoes) {
   RawTrainingFlags raw = BaseFlags();
@@ -200,51 +200,57 @@ TEST_P(FlagRefusalTest, NamesTheProblemAsGcloudDoes) {
 INSTANTIATE_TEST_SUITE_P(
     Flags, FlagRefusalTest,
     ::testing::Values(
-        RefusalCase{"WorkerCountWithoutType", [](RawTrainingFlags& f) { f.worker.count = "2"; },
-                    "argument --worker-machine-type: Must be specified."},
-        RefusalCase{"WorkerTypeWithoutCount",
-                    [](RawTrainingFlags& f) { f.worker.machine_type = "n1-standard-4"; },
-                    "argument --worker-count: Must be specified."},
-        RefusalCase{"ParameterServerCountWithoutType",
-                    [](RawTrainingFlags& f) { f.parameter_server.count = "1"; },
-                    "argument --parameter-server-machine-type: Must be specified."},
-        RefusalCase{"EvaluatorTypeWithoutCount",
-                    [](RawTrainingFlags& f) { f.evaluator.machine_type = "n1-standard-4"; },
-                    "argument --evaluator-count: Must be specified."},
-        RefusalCase{"BadAcceleratorCount",
-                    [](RawTrainingFlags& f) { f.worker.accelerator = "type=tpu-v2,count=x"; },
-                    "argument --worker-accelerator: Invalid value [x] for key [count]: must be an "
-                    "integer."},
-        RefusalCase{"UnknownScaleTier", [](RawTrainingFlags& f) { f.scale_tier = "huge"; },
-                    "argument --scale-tier: Invalid choice: 'huge'. Valid choices are [basic, "
-                    "basic-gpu, basic-tpu, custom, premium-1, standard-1]."},
-        RefusalCase{"AsyncWithStreamLogs",
-                    [](RawTrainingFlags& f) { f.async = f.stream_logs = true; },
-                    "argument --async: At most one of --async | --stream-logs can be specified."},
-        RefusalCase{"ImageWithRuntime",
-                    [](RawTrainingFlags& f) {
-                      f.master.image_uri = "gcr.io/p/i";
-                      f.runtime_version = "2.11";
-                    },
-                    "Only one of --master-image-uri, --runtime-version can be set."},
-        RefusalCase{"CustomTierWithoutMaster", [](RawTrainingFlags& f) { f.scale_tier = "custom"; },
-                    "--master-machine-type is required if scale-tier is set to `CUSTOM`."},
-        RefusalCase{"KeyRingWithoutKey", [](RawTrainingFlags& f) { f.kms_keyring = "r"; },
-                    "argument --kms-keyring: --kms-key must be specified."},
-        RefusalCase{"PartialKmsKey", [](RawTrainingFlags& f) { f.kms_key = "k"; },
-                    "Invalid value for [--kms-key]: Encryption key not fully specified."},
-        RefusalCase{"LabelKeyInTwoFlags",
-                    [](RawTrainingFlags& f) {
-                      f.labels = {"a=1", "a=1"};
-                    },
-                    "argument --labels: \"a\" cannot be specified multiple times; received: 1, 1"},
-        RefusalCase{"LocalJobDir", [](RawTrainingFlags& f) { f.job_dir = "/tmp/out"; },
-                    "argument --job-dir: Must be of form gs://bucket/object"},
-        RefusalCase{"BadServiceAccount", [](RawTrainingFlags& f) { f.service_account = "nobody"; },
-                    "argument --service-account: Bad value [nobody]: Not a valid service account "
-                    "identifier. It should be either a numeric string representing the unique_id "
-                    "or an email of the form: my-iam-account@somedomain.com or "
-                    "my-iam-account@PROJECT_ID.iam.gserviceaccount.com"}),
+        SubmitRefusalCase{"WorkerCountWithoutType",
+                          [](RawTrainingFlags& f) { f.worker.count = "2"; },
+                          "argument --worker-machine-type: Must be specified."},
+        SubmitRefusalCase{"WorkerTypeWithoutCount",
+                          [](RawTrainingFlags& f) { f.worker.machine_type = "n1-standard-4"; },
+                          "argument --worker-count: Must be specified."},
+        SubmitRefusalCase{"ParameterServerCountWithoutType",
+                          [](RawTrainingFlags& f) { f.parameter_server.count = "1"; },
+                          "argument --parameter-server-machine-type: Must be specified."},
+        SubmitRefusalCase{"EvaluatorTypeWithoutCount",
+                          [](RawTrainingFlags& f) { f.evaluator.machine_type = "n1-standard-4"; },
+                          "argument --evaluator-count: Must be specified."},
+        SubmitRefusalCase{
+            "BadAcceleratorCount",
+            [](RawTrainingFlags& f) { f.worker.accelerator = "type=tpu-v2,count=x"; },
+            "argument --worker-accelerator: Invalid value [x] for key [count]: must be an "
+            "integer."},
+        SubmitRefusalCase{
+            "UnknownScaleTier", [](RawTrainingFlags& f) { f.scale_tier = "huge"; },
+            "argument --scale-tier: Invalid choice: 'huge'. Valid choices are [basic, "
+            "basic-gpu, basic-tpu, custom, premium-1, standard-1]."},
+        SubmitRefusalCase{
+            "AsyncWithStreamLogs", [](RawTrainingFlags& f) { f.async = f.stream_logs = true; },
+            "argument --async: At most one of --async | --stream-logs can be specified."},
+        SubmitRefusalCase{"ImageWithRuntime",
+                          [](RawTrainingFlags& f) {
+                            f.master.image_uri = "gcr.io/p/i";
+                            f.runtime_version = "2.11";
+                          },
+                          "Only one of --master-image-uri, --runtime-version can be set."},
+        SubmitRefusalCase{"CustomTierWithoutMaster",
+                          [](RawTrainingFlags& f) { f.scale_tier = "custom"; },
+                          "--master-machine-type is required if scale-tier is set to `CUSTOM`."},
+        SubmitRefusalCase{"KeyRingWithoutKey", [](RawTrainingFlags& f) { f.kms_keyring = "r"; },
+                          "argument --kms-keyring: --kms-key must be specified."},
+        SubmitRefusalCase{"PartialKmsKey", [](RawTrainingFlags& f) { f.kms_key = "k"; },
+                          "Invalid value for [--kms-key]: Encryption key not fully specified."},
+        SubmitRefusalCase{
+            "LabelKeyInTwoFlags",
+            [](RawTrainingFlags& f) {
+              f.labels = {"a=1", "a=1"};
+            },
+            "argument --labels: \"a\" cannot be specified multiple times; received: 1, 1"},
+        SubmitRefusalCase{"LocalJobDir", [](RawTrainingFlags& f) { f.job_dir = "/tmp/out"; },
+                          "argument --job-dir: Must be of form gs://bucket/object"},
+        SubmitRefusalCase{
+            "BadServiceAccount", [](RawTrainingFlags& f) { f.service_account = "nobody"; },
+            "argument --service-account: Bad value [nobody]: Not a valid service account "
+            "identifier. It should be either a numeric string representing the unique_id "
+            "or an email of the form: my-iam-account@somedomain.com or "
+            "my-iam-account@PROJECT_ID.iam.gserviceaccount.com"}),
     [](const auto& tc) { return tc.param.name; });
 
 TEST(CheckHasPackages, WantsPackagesOrAMasterImage) {

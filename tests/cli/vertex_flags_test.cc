@@ -18,16 +18,16 @@ constexpr const char* kPool = "machine-type=n1-standard-4,container-image-uri=lo
 
 // One `--worker-pool-spec` list that must be refused; `message` is gcloud's text after
 // "ERROR: (gcloud.ai.custom-jobs.create) " (trainyard's where gcloud's names no key).
-struct RefusalCase {
+struct PoolRefusalCase {
   std::string name;
   std::vector<std::string> pools;
   std::string message;
 };
 
-class WorkerPoolRefusalTest : public ::testing::TestWithParam<RefusalCase> {};
+class WorkerPoolRefusalTest : public ::testing::TestWithParam<PoolRefusalCase> {};
 
 TEST_P(WorkerPoolRefusalTest, NamesTheKey) {
-  const RefusalCase& c = GetParam();
+  const PoolRefusalCase& c = GetParam();
   auto parsed = ParseWorkerPoolFlags(c.pools);
   ASSERT_FALSE(parsed.ok());
   EXPECT_EQ(parsed.status().code(), Code::kInvalidArgument);
@@ -37,70 +37,80 @@ TEST_P(WorkerPoolRefusalTest, NamesTheKey) {
 INSTANTIATE_TEST_SUITE_P(
     Gcloud528, WorkerPoolRefusalTest,
     ::testing::Values(
-        RefusalCase{"UnknownKey",
-                    {"machine-typo=n1-standard-4"},
-                    "argument --worker-pool-spec: valid keys are [accelerator-count, "
-                    "accelerator-type, container-image-uri, executor-image-uri, extra-dirs, "
-                    "extra-packages, local-package-path, machine-type, output-image-uri, "
-                    "python-module, replica-count, requirements, script]; received: machine-typo"},
-        RefusalCase{"NotAnInteger",
-                    {"machine-type=a,container-image-uri=b,replica-count=x"},
-                    "argument --worker-pool-spec: invalid value for key [replica-count]: 'x' is "
-                    "not an integer"},
-        RefusalCase{"NoMachineType",
-                    {"container-image-uri=a"},
-                    "Invalid value for [--worker-pool-spec]: Key [machine-type] required in dict "
-                    "arg but not provided."},
-        RefusalCase{"CountWithoutType",
-                    {std::string(kPool) + ",accelerator-count=2"},
-                    "Invalid value for [--worker-pool-spec]: Key [accelerator-type] required as "
-                    "[accelerator-count] is specified."},
-        RefusalCase{"LowerCaseAccelerator",
-                    {std::string(kPool) + ",accelerator-type=nvidia-tesla-t4"},
-                    "Invalid value for [--worker-pool-spec]: Found invalid value of "
-                    "[accelerator-type]: nvidia-tesla-t4. Available values are [NVIDIA_A100_80GB, "
-                    "NVIDIA_B200, NVIDIA_H100_80GB, NVIDIA_H100_MEGA_80GB, NVIDIA_H200_141GB, "
-                    "NVIDIA_L4, NVIDIA_TESLA_A100, NVIDIA_TESLA_K80, NVIDIA_TESLA_P100, "
-                    "NVIDIA_TESLA_P4, NVIDIA_TESLA_T4, NVIDIA_TESLA_V100, TPU_V2, TPU_V3, "
-                    "TPU_V4_POD, TPU_V5_LITEPOD]."},
-        RefusalCase{"NoImage",
-                    {"machine-type=a"},
-                    "Invalid value for [--worker-pool-spec]: Exactly one of keys "
-                    "[executor-image-uri, container-image-uri] is required."},
-        RefusalCase{"ModuleWithContainer",
-                    {std::string(kPool) + ",python-module=m"},
-                    "Invalid value for [--worker-pool-spec]: Key [python-module] is not allowed "
-                    "together with key [container-image-uri]."},
-        RefusalCase{"ExecutorWithoutModule",
-                    {"machine-type=a,executor-image-uri=e"},
-                    "Invalid value for [--worker-pool-spec]: Key [python-module] is required."},
-        RefusalCase{"EmptyFirstPool",
-                    {"", kPool},
-                    "Invalid value for [--worker-pool-spec]: Empty value is not allowed for the "
-                    "first `--worker-pool-spec` flag."},
-        RefusalCase{"ScriptWithoutLocalPackage",
-                    {std::string(kPool) + ",script=x.py,requirements=a;b"},
-                    "Invalid value for [--worker-pool-spec]: Keys [requirements, script] are not "
-                    "allowed: Only allow to specify together with `local-package-path` in the "
-                    "first `--worker-pool-spec` flag."},
-        RefusalCase{"LocalPackageInALaterPool",
-                    {kPool, std::string(kPool) + ",local-package-path=/src"},
-                    "Invalid value for [--worker-pool-spec]: Key [local-package-path] is only "
-                    "allowed in the first `--worker-pool-spec` flag."},
-        RefusalCase{"LocalPackageIsNotBuilt",
-                    {"machine-type=a,executor-image-uri=e,python-module=m,local-package-path=/s"},
-                    "Invalid value for [--worker-pool-spec]: Key [local-package-path] is not "
-                    "supported: trainyard builds no images; build and push the image yourself "
-                    "and give it as [container-image-uri]."},
-        RefusalCase{"BadDictSyntax",
-                    {"machine-type"},
-                    "argument --worker-pool-spec: Bad syntax for dict arg: [machine-type]. "
-                    "Expected KEY=VALUE pairs separated by commas."},
+        PoolRefusalCase{
+            "UnknownKey",
+            {"machine-typo=n1-standard-4"},
+            "argument --worker-pool-spec: valid keys are [accelerator-count, "
+            "accelerator-type, container-image-uri, executor-image-uri, extra-dirs, "
+            "extra-packages, local-package-path, machine-type, output-image-uri, "
+            "python-module, replica-count, requirements, script]; received: machine-typo"},
+        PoolRefusalCase{
+            "NotAnInteger",
+            {"machine-type=a,container-image-uri=b,replica-count=x"},
+            "argument --worker-pool-spec: invalid value for key [replica-count]: 'x' is "
+            "not an integer"},
+        PoolRefusalCase{
+            "NoMachineType",
+            {"container-image-uri=a"},
+            "Invalid value for [--worker-pool-spec]: Key [machine-type] required in dict "
+            "arg but not provided."},
+        PoolRefusalCase{
+            "CountWithoutType",
+            {std::string(kPool) + ",accelerator-count=2"},
+            "Invalid value for [--worker-pool-spec]: Key [accelerator-type] required as "
+            "[accelerator-count] is specified."},
+        PoolRefusalCase{
+            "LowerCaseAccelerator",
+            {std::string(kPool) + ",accelerator-type=nvidia-tesla-t4"},
+            "Invalid value for [--worker-pool-spec]: Found invalid value of "
+            "[accelerator-type]: nvidia-tesla-t4. Available values are [NVIDIA_A100_80GB, "
+            "NVIDIA_B200, NVIDIA_H100_80GB, NVIDIA_H100_MEGA_80GB, NVIDIA_H200_141GB, "
+            "NVIDIA_L4, NVIDIA_TESLA_A100, NVIDIA_TESLA_K80, NVIDIA_TESLA_P100, "
+            "NVIDIA_TESLA_P4, NVIDIA_TESLA_T4, NVIDIA_TESLA_V100, TPU_V2, TPU_V3, "
+            "TPU_V4_POD, TPU_V5_LITEPOD]."},
+        PoolRefusalCase{"NoImage",
+                        {"machine-type=a"},
+                        "Invalid value for [--worker-pool-spec]: Exactly one of keys "
+                        "[executor-image-uri, container-image-uri] is required."},
+        PoolRefusalCase{
+            "ModuleWithContainer",
+            {std::string(kPool) + ",python-module=m"},
+            "Invalid value for [--worker-pool-spec]: Key [python-module] is not allowed "
+            "together with key [container-image-uri]."},
+        PoolRefusalCase{"ExecutorWithoutModule",
+                        {"machine-type=a,executor-image-uri=e"},
+                        "Invalid value for [--worker-pool-spec]: Key [python-module] is required."},
+        PoolRefusalCase{
+            "EmptyFirstPool",
+            {"", kPool},
+            "Invalid value for [--worker-pool-spec]: Empty value is not allowed for the "
+            "first `--worker-pool-spec` flag."},
+        PoolRefusalCase{
+            "ScriptWithoutLocalPackage",
+            {std::string(kPool) + ",script=x.py,requirements=a;b"},
+            "Invalid value for [--worker-pool-spec]: Keys [requirements, script] are not "
+            "allowed: Only allow to specify together with `local-package-path` in the "
+            "first `--worker-pool-spec` flag."},
+        PoolRefusalCase{"LocalPackageInALaterPool",
+                        {kPool, std::string(kPool) + ",local-package-path=/src"},
+                        "Invalid value for [--worker-pool-spec]: Key [local-package-path] is only "
+                        "allowed in the first `--worker-pool-spec` flag."},
+        PoolRefusalCase{
+            "LocalPackageIsNotBuilt",
+            {"machine-type=a,executor-image-uri=e,python-module=m,local-package-path=/s"},
+            "Invalid value for [--worker-pool-spec]: Key [local-package-path] is not "
+            "supported: trainyard builds no images; build and push the image yourself "
+            "and give it as [container-image-uri]."},
+        PoolRefusalCase{"BadDictSyntax",
+                        {"machine-type"},
+                        "argument --worker-pool-spec: Bad syntax for dict arg: [machine-type]. "
+                        "Expected KEY=VALUE pairs separated by commas."},
         // Hardware is checked in every pool before software in any.
-        RefusalCase{"HardwareFirst",
-                    {"machine-type=a", "container-image-uri=b"},
-                    "Invalid value for [--worker-pool-spec]: Key [machine-type] required in dict "
-                    "arg but not provided."}),
+        PoolRefusalCase{
+            "HardwareFirst",
+            {"machine-type=a", "container-image-uri=b"},
+            "Invalid value for [--worker-pool-spec]: Key [machine-type] required in dict "
+            "arg but not provided."}),
     [](const auto& tc) { return tc.param.name; });
 
 json CustomBody(const CustomJobFlags& flags, const std::optional<std::string>& config = {}) {

@@ -32,6 +32,7 @@
 #include "fakes/temp_dir.h"
 #include "logs/log_record.h"
 #include "run/launcher.h"
+#include "support/build_paths.h"
 #include "support/sample_jobs.h"
 
 extern char** environ;  // NOLINT(readability-redundant-declaration): for posix_spawn
@@ -42,8 +43,8 @@ namespace {
 using testing::TempDir;
 using Env = std::map<std::string, std::string>;
 
-constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
-constexpr char kTrainyard[] = TY_TRAINYARD_PATH;
+const char* const kSupervisor = ::trainyard::testing::SupervisorPath().c_str();
+const char* const kTrainyard = ::trainyard::testing::TrainyardPath().c_str();
 constexpr int kDeadlineMs = 30'000;
 constexpr int kFirstPort = 24000;
 

@@ -14,6 +14,7 @@
 
 #include "catalog/catalog.h"
 #include "control/executor.h"
+#include "control/exit_statuses.h"
 #include "control/job_controller.h"
 #include "fakes/fake_clock.h"
 #include "fakes/fake_launcher.h"
@@ -26,8 +27,10 @@ namespace trainyard::control {
 namespace {
 
 using model::JobState;
+using testing::Exited;
 using testing::FakeClock;
 using testing::FakeLauncher;
+using testing::Killed;
 using testing::TempDir;
 using testing::ValidRuntimeJob;
 
@@ -44,13 +47,6 @@ class FakeStager final : public run::Stager {
   std::vector<run::StageRequest> requests;
   std::vector<std::string> released;  // target dirs, in order
 };
-
-[[maybe_unused]] run::ExitStatus Exited(int code) {
-  return {.signaled = false, .code = code, .signal = 0};
-}
-[[maybe_unused]] run::ExitStatus Killed(int signal) {
-  return {.signaled = true, .code = 0, .signal = signal};
-}
 
 class ExecutorTest : public ::testing::Test {
  protected:

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "control/exit_statuses.h"
+
 namespace trainyard::control {
 namespace {
 
@@ -13,13 +15,8 @@ using Action = ExitDecision::Action;
 using model::RestartRule;
 using model::SuccessRule;
 using plan::Role;
-
-run::ExitStatus Exited(int code) {
-  return {.signaled = false, .code = code, .signal = 0};
-}
-run::ExitStatus Killed(int signal) {
-  return {.signaled = true, .code = 0, .signal = signal};
-}
+using testing::Exited;
+using testing::Killed;
 
 struct DecisionCase {
   std::string name;

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <sstream>
 #include <system_error>
-#include <thread>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -17,18 +16,19 @@
 #include "integration/live_server.h"
 #include "logs/log_record.h"
 #include "server/storage_v1_json.h"
+#include "support/build_paths.h"
+#include "support/wait.h"
 
 namespace trainyard::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::chrono::milliseconds kPollInterval{50};
 constexpr char kProject[] = "proj";
 constexpr char kBucket[] = "bkt";
 
 fs::path TrainersDir() {
-  return fs::path(TY_SOURCE_DIR) / "tests" / "integration" / "trainers";
+  return fs::path(testing::SourceDir()) / "tests" / "integration" / "trainers";
 }
 
 bool IsTerminal(std::string_view state) {
@@ -72,7 +72,7 @@ server::ServeOptions ExecutingServer::DefaultOptions() {
   server::ServeOptions options;
   options.python = kPython;
   options.stop_grace = std::chrono::seconds(2);
-  options.supervisor = TY_SUPERVISOR_PATH;
+  options.supervisor = testing::SupervisorPath();
   options.stop_jobs_on_exit = true;  // Stop() ends the test's jobs; restart_test.cc covers the rest
   return options;
 }
@@ -316,14 +316,7 @@ nlohmann::json ReadJson(const fs::path& path) {
 }
 
 bool Eventually(const std::function<bool()>& condition, std::chrono::milliseconds deadline) {
-  const auto until = std::chrono::steady_clock::now() + deadline;
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() >= until) {
-      return false;
-    }
-    std::this_thread::sleep_for(kPollInterval);
-  }
-  return true;
+  return WaitUntil(condition, deadline);
 }
 
 bool ProcessAlive(int pid) {

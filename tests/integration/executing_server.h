@@ -136,7 +136,7 @@ std::optional<std::string> ReadFile(const std::filesystem::path& path);
 // The JSON a trainer wrote, or null when the file is missing or not JSON.
 nlohmann::json ReadJson(const std::filesystem::path& path);
 
-// Polls `condition` until it holds or `deadline` passes; returns whether it held.
+// Whether `condition` holds within `deadline`: support/wait.h's WaitUntil with a default deadline.
 bool Eventually(const std::function<bool()>& condition,
                 std::chrono::milliseconds deadline = kDeadline);
 

@@ -4,10 +4,12 @@
 #include <string_view>
 
 #include "server/serve.h"
+#include "support/build_paths.h"
 
 int main(int argc, char** argv) {
   trainyard::server::ServeOptions options;
-  options.supervisor = TY_SUPERVISOR_PATH;  // not next to this binary, as it is to `trainyard`
+  options.supervisor =
+      trainyard::testing::SupervisorPath();  // not next to this binary, as to `trainyard`
   for (int i = 1; i < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--hold-queue") {

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/build_paths.h"
+
 namespace trainyard::testing {
 namespace {
 
@@ -18,8 +20,8 @@ constexpr std::string_view kServingOn = "serving on http://127.0.0.1:";
 }  // namespace
 
 ServeProcess::ServeProcess(const std::string& data_dir, std::vector<std::string> extra_args) {
-  std::vector<std::string> args = {TY_SERVE_BINARY, "--listen", "127.0.0.1:0", "--data-dir",
-                                   data_dir};
+  std::vector<std::string> args = {testing::ServeForTestsPath(), "--listen", "127.0.0.1:0",
+                                   "--data-dir", data_dir};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);

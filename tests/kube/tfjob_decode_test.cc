@@ -158,13 +158,13 @@ TEST(DecodeTFJobTest, ReadsEveryRunPolicyField) {
   EXPECT_TRUE(decoded.job.enable_dynamic_worker);
 }
 
-struct ErrorCase {
+struct DecodeErrorCase {
   std::string name;
   std::string body;
   std::string message;  // a substring of the 400's message
 };
 
-class DecodeErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+class DecodeErrorTest : public ::testing::TestWithParam<DecodeErrorCase> {};
 
 TEST_P(DecodeErrorTest, IsABadRequest) {
   KubeResult<DecodedTFJob> decoded = DecodeTFJob(GetParam().body);
@@ -180,56 +180,57 @@ const std::string kWorkerSpec =
 INSTANTIATE_TEST_SUITE_P(
     Errors, DecodeErrorTest,
     ::testing::Values(
-        ErrorCase{"NotJson", "{nope", "json parse error"},
-        ErrorCase{"NotAnObject", "[1]", "json parse error"},
-        ErrorCase{"NoKind", R"({"apiVersion": "kubeflow.org/v1"})", "Object 'Kind' is missing"},
-        ErrorCase{"OtherVersion", Manifest("{}", "kubeflow.org/v2"),
-                  "the API version in the data (kubeflow.org/v2) does not match the expected "
-                  "API version (kubeflow.org/v1 or kubeflow.org/v1beta2)"},
-        ErrorCase{"OtherKind", R"({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob"})",
-                  "the kind in the data (PyTorchJob)"},
-        ErrorCase{"ReplicasString",
-                  Manifest(R"({"tfReplicaSpecs": {"Worker": {"replicas": "2"}}})"),
-                  "TFJob in version \"v1\" cannot be handled as a TFJob: json: cannot unmarshal "
-                  "string into Go struct field ReplicaSpec.spec.tfReplicaSpecs.Worker.replicas "
-                  "of type int32"},
-        ErrorCase{"ReplicasOutOfRange",
-                  Manifest(R"({"tfReplicaSpecs": {"Worker": {"replicas": 3000000000}}})"),
-                  "cannot unmarshal number 3000000000 into Go struct field "
-                  "ReplicaSpec.spec.tfReplicaSpecs.Worker.replicas of type int32"},
-        ErrorCase{"ReplicasFraction",
-                  Manifest(R"({"tfReplicaSpecs": {"Worker": {"replicas": 1.5}}})"),
-                  "cannot unmarshal number 1.5"},
-        ErrorCase{
+        DecodeErrorCase{"NotJson", "{nope", "json parse error"},
+        DecodeErrorCase{"NotAnObject", "[1]", "json parse error"},
+        DecodeErrorCase{"NoKind", R"({"apiVersion": "kubeflow.org/v1"})",
+                        "Object 'Kind' is missing"},
+        DecodeErrorCase{"OtherVersion", Manifest("{}", "kubeflow.org/v2"),
+                        "the API version in the data (kubeflow.org/v2) does not match the expected "
+                        "API version (kubeflow.org/v1 or kubeflow.org/v1beta2)"},
+        DecodeErrorCase{"OtherKind", R"({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob"})",
+                        "the kind in the data (PyTorchJob)"},
+        DecodeErrorCase{
+            "ReplicasString", Manifest(R"({"tfReplicaSpecs": {"Worker": {"replicas": "2"}}})"),
+            "TFJob in version \"v1\" cannot be handled as a TFJob: json: cannot unmarshal "
+            "string into Go struct field ReplicaSpec.spec.tfReplicaSpecs.Worker.replicas "
+            "of type int32"},
+        DecodeErrorCase{"ReplicasOutOfRange",
+                        Manifest(R"({"tfReplicaSpecs": {"Worker": {"replicas": 3000000000}}})"),
+                        "cannot unmarshal number 3000000000 into Go struct field "
+                        "ReplicaSpec.spec.tfReplicaSpecs.Worker.replicas of type int32"},
+        DecodeErrorCase{"ReplicasFraction",
+                        Manifest(R"({"tfReplicaSpecs": {"Worker": {"replicas": 1.5}}})"),
+                        "cannot unmarshal number 1.5"},
+        DecodeErrorCase{
             "V1Beta2Version",
             Manifest(R"({"backoffLimit": "x", "tfReplicaSpecs": {}})", "kubeflow.org/v1beta2"),
             "TFJob in version \"v1beta2\" cannot be handled as a TFJob: json: cannot "
             "unmarshal string into Go struct field TFJobSpec.spec.backoffLimit of type "
             "int32"},
-        ErrorCase{"SuspendString", Manifest(R"({"runPolicy": {"suspend": "yes"}})"),
-                  "Go struct field RunPolicy.spec.runPolicy.suspend of type bool"},
-        ErrorCase{"ArgsNotStrings",
-                  Manifest(R"({"tfReplicaSpecs": {"Worker": {"template": {"spec": {
+        DecodeErrorCase{"SuspendString", Manifest(R"({"runPolicy": {"suspend": "yes"}})"),
+                        "Go struct field RunPolicy.spec.runPolicy.suspend of type bool"},
+        DecodeErrorCase{"ArgsNotStrings",
+                        Manifest(R"({"tfReplicaSpecs": {"Worker": {"template": {"spec": {
                     "containers": [{"name": "tensorflow", "image": "i", "args": [1]}]}}}}})"),
-                  "of type string"},
-        ErrorCase{"ContainersObject",
-                  Manifest(R"({"tfReplicaSpecs": {"Worker": {"template": {"spec": {
+                        "of type string"},
+        DecodeErrorCase{"ContainersObject",
+                        Manifest(R"({"tfReplicaSpecs": {"Worker": {"template": {"spec": {
                     "containers": {"name": "tensorflow"}}}}}})"),
-                  "cannot unmarshal object into Go struct field "
-                  "PodSpec.spec.tfReplicaSpecs.Worker.template.spec.containers of type "
-                  "[]v1.Container"},
-        ErrorCase{"LabelsNumber",
-                  R"({"apiVersion": "kubeflow.org/v1", "kind": "TFJob",
+                        "cannot unmarshal object into Go struct field "
+                        "PodSpec.spec.tfReplicaSpecs.Worker.template.spec.containers of type "
+                        "[]v1.Container"},
+        DecodeErrorCase{"LabelsNumber",
+                        R"({"apiVersion": "kubeflow.org/v1", "kind": "TFJob",
                       "metadata": {"name": "x", "labels": {"a": 1}}})",
-                  "of type string"},
-        ErrorCase{"BadTimestamp",
-                  R"({"apiVersion": "kubeflow.org/v1", "kind": "TFJob",
+                        "of type string"},
+        DecodeErrorCase{"BadTimestamp",
+                        R"({"apiVersion": "kubeflow.org/v1", "kind": "TFJob",
                       "metadata": {"name": "x", "creationTimestamp": "yesterday"}})",
-                  "parsing time"},
-        ErrorCase{"GpuBool", Manifest(R"({"tfReplicaSpecs": {"Worker": {"template": {"spec": {
+                        "parsing time"},
+        DecodeErrorCase{"GpuBool", Manifest(R"({"tfReplicaSpecs": {"Worker": {"template": {"spec": {
                     "containers": [{"name": "tensorflow", "image": "i",
                                     "resources": {"limits": {"nvidia.com/gpu": true}}}]}}}}})"),
-                  "of type resource.Quantity"}),
+                        "of type resource.Quantity"}),
     [](const auto& tc) { return tc.param.name; });
 
 TEST(DecodeTFJobTest, ListsUnknownFieldsAsStrictDecodingNamesThem) {

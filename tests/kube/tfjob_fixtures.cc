@@ -5,6 +5,7 @@
 
 #include "base/file.h"
 #include "kube/tfjob_decode.h"
+#include "support/build_paths.h"
 
 namespace trainyard::kube::testing {
 
@@ -34,7 +35,7 @@ std::string ChiefWorkerPsSpec() {
 
 std::string SeedManifest() {
   const std::optional<std::string> text =
-      ReadFileText(std::string(TY_SOURCE_DIR) + "/tests/kube/testdata/seed_v1beta2.json");
+      ReadFileText(::trainyard::testing::SourceDir() + "/tests/kube/testdata/seed_v1beta2.json");
   EXPECT_TRUE(text.has_value()) << "missing tests/kube/testdata/seed_v1beta2.json";
   return text.value_or("");
 }

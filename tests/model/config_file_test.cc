@@ -9,6 +9,7 @@
 
 #include "model/json_codec.h"
 #include "model/violation_matchers.h"
+#include "support/build_paths.h"
 
 namespace trainyard::model {
 namespace {
@@ -18,7 +19,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 std::string ReadTestdata(const std::string& name) {
-  std::ifstream file(std::string(TY_SOURCE_DIR) + "/tests/model/testdata/" + name);
+  std::ifstream file(::trainyard::testing::SourceDir() + "/tests/model/testdata/" + name);
   std::stringstream text;
   text << file.rdbuf();
   return text.str();

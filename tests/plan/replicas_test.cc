@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "model/job.h"
+#include "support/build_paths.h"
 
 namespace trainyard::plan {
 namespace {
@@ -218,7 +219,7 @@ Result<catalog::Catalog> CatalogWithoutPredefinedTiers() {
   std::vector<std::pair<std::string, std::string>> files;
   for (const char* name : {"machine_types.json", "accelerators.json", "accelerator_counts.json",
                            "regions.json", "runtime_versions.json"}) {
-    std::ifstream in(std::string(TY_SOURCE_DIR) + "/src/catalog/data/" + name);
+    std::ifstream in(::trainyard::testing::SourceDir() + "/src/catalog/data/" + name);
     files.emplace_back(name, std::string(std::istreambuf_iterator<char>(in), {}));
   }
   files.emplace_back(

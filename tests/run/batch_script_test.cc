@@ -170,13 +170,13 @@ INSTANTIATE_TEST_SUITE_P(Table, RenderBatchScriptQuoteTest,
                                            QuoteCase{"Newline", "a\nb", "'a\nb'"}),
                          [](const auto& tc) { return tc.param.name; });
 
-struct BadCase {
+struct BadScriptCase {
   std::string name;
   std::function<void(ClusterJobRequest&, SlurmConfig&)> spoil;
   std::string field;
 };
 
-class RenderBatchScriptBadTest : public ::testing::TestWithParam<BadCase> {};
+class RenderBatchScriptBadTest : public ::testing::TestWithParam<BadScriptCase> {};
 
 TEST_P(RenderBatchScriptBadTest, IsInvalidArgumentNamingTheField) {
   ClusterJobRequest request = MasterWorkersPs();
@@ -195,31 +195,36 @@ using C = SlurmConfig;
 INSTANTIATE_TEST_SUITE_P(
     Table, RenderBatchScriptBadTest,
     ::testing::Values(
-        BadCase{"NoComponents", [](R& r, C&) { r.components.clear(); }, "components"},
-        BadCase{"NoTasks", [](R& r, C&) { r.components[1].tasks = 0; }, "components[1].tasks"},
-        BadCase{"NoCpus", [](R& r, C&) { r.components[2].cpus_per_task = 0; },
-                "components[2].cpus_per_task"},
-        BadCase{"NegativeMemory", [](R& r, C&) { r.components[0].memory_mib = -1; },
-                "components[0].memory_mib"},
-        BadCase{"NegativeAccelerators", [](R& r, C&) { r.components[0].accelerator_count = -1; },
-                "components[0].accelerator_count"},
-        BadCase{"NoCommand", [](R& r, C&) { r.task_command.clear(); }, "task_command"},
-        BadCase{"NulInCommand", [](R& r, C&) { r.task_command[1] = std::string("a\0b", 3); },
-                "task_command[1]"},
-        BadCase{"EmptyName", [](R& r, C&) { r.name = ""; }, "name"},
-        BadCase{"NameWithSpace", [](R& r, C&) { r.name = "ty p"; }, "name"},
-        BadCase{"NameWithSlash", [](R& r, C&) { r.name = "ty/p"; }, "name"},
-        BadCase{"RelativeWorkingDir", [](R& r, C&) { r.working_dir = "data/jobs"; }, "working_dir"},
-        BadCase{"WorkingDirWithSpace", [](R& r, C&) { r.working_dir = "/data/my jobs"; },
-                "working_dir"},
-        BadCase{"EmptyOutput", [](R& r, C&) { r.output_path = ""; }, "output_path"},
-        BadCase{"OutputWithNewline", [](R& r, C&) { r.output_path = "/a\n#SBATCH --x"; },
-                "output_path"},
-        BadCase{"ZeroTimeLimit", [](R& r, C&) { r.time_limit = seconds(0); }, "time_limit"},
-        BadCase{"OptionWithSpace", [](R&, C& c) { c.sbatch_options.push_back("--comment=a b"); },
-                "sbatch_options[1]"},
-        BadCase{"PartitionWithSpace",
-                [](R&, C& c) { c.partitions_by_priority[0].partition = "a b"; }, "partition"}),
+        BadScriptCase{"NoComponents", [](R& r, C&) { r.components.clear(); }, "components"},
+        BadScriptCase{"NoTasks", [](R& r, C&) { r.components[1].tasks = 0; },
+                      "components[1].tasks"},
+        BadScriptCase{"NoCpus", [](R& r, C&) { r.components[2].cpus_per_task = 0; },
+                      "components[2].cpus_per_task"},
+        BadScriptCase{"NegativeMemory", [](R& r, C&) { r.components[0].memory_mib = -1; },
+                      "components[0].memory_mib"},
+        BadScriptCase{"NegativeAccelerators",
+                      [](R& r, C&) { r.components[0].accelerator_count = -1; },
+                      "components[0].accelerator_count"},
+        BadScriptCase{"NoCommand", [](R& r, C&) { r.task_command.clear(); }, "task_command"},
+        BadScriptCase{"NulInCommand", [](R& r, C&) { r.task_command[1] = std::string("a\0b", 3); },
+                      "task_command[1]"},
+        BadScriptCase{"EmptyName", [](R& r, C&) { r.name = ""; }, "name"},
+        BadScriptCase{"NameWithSpace", [](R& r, C&) { r.name = "ty p"; }, "name"},
+        BadScriptCase{"NameWithSlash", [](R& r, C&) { r.name = "ty/p"; }, "name"},
+        BadScriptCase{"RelativeWorkingDir", [](R& r, C&) { r.working_dir = "data/jobs"; },
+                      "working_dir"},
+        BadScriptCase{"WorkingDirWithSpace", [](R& r, C&) { r.working_dir = "/data/my jobs"; },
+                      "working_dir"},
+        BadScriptCase{"EmptyOutput", [](R& r, C&) { r.output_path = ""; }, "output_path"},
+        BadScriptCase{"OutputWithNewline", [](R& r, C&) { r.output_path = "/a\n#SBATCH --x"; },
+                      "output_path"},
+        BadScriptCase{"ZeroTimeLimit", [](R& r, C&) { r.time_limit = seconds(0); }, "time_limit"},
+        BadScriptCase{"OptionWithSpace",
+                      [](R&, C& c) { c.sbatch_options.push_back("--comment=a b"); },
+                      "sbatch_options[1]"},
+        BadScriptCase{"PartitionWithSpace",
+                      [](R&, C& c) { c.partitions_by_priority[0].partition = "a b"; },
+                      "partition"}),
     [](const auto& tc) { return tc.param.name; });
 
 TEST(RenderBatchScript, ReportsEveryProblem) {

@@ -8,8 +8,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -23,16 +24,19 @@
 #include "run/local/process_launcher.h"
 #include "run/local/spawn.h"
 #include "run/log_file.h"
+#include "run/test_process.h"
+#include "support/wait.h"
 
 namespace trainyard::run::local {
 namespace {
+
+using ::trainyard::run::testing::kSupervisor;
 
 using ::testing::HasSubstr;
 using ::trainyard::run::testing::CapturedText;
 using ::trainyard::run::testing::ExitRecorder;
 using ::trainyard::testing::TempDir;
 
-constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
 constexpr char kImage[] = "localhost/trainyard/debian-python:bookworm";
 
 // The containers named `name` podman still has, running or not ("" when none).
@@ -43,16 +47,24 @@ std::string ContainersNamed(const std::string& name) {
   return listed.ok() ? listed->out : "<podman ps failed>";
 }
 
-// Whether `check` holds within 30 s, polled.
-template <typename Check>
-bool Eventually(Check check) {
-  for (int i = 0; i < 300; ++i) {
-    if (check()) {
-      return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+// Whether `check` holds within 30 s (podman's own commands take a second or two here).
+bool Eventually(const std::function<bool()>& check) {
+  return ::trainyard::testing::WaitUntil(check, std::chrono::seconds(30));
+}
+
+// podman's state of the container `name` ("created", "running", "exited", ...; "" when none).
+std::string ContainerState(const std::string& name) {
+  Result<CommandResult> listed = RunCommand(
+      {"podman", "ps", "-a", "--filter", "name=^" + name + "$", "--format", "{{.State}}"}, "",
+      std::chrono::seconds(30));
+  if (!listed.ok()) {
+    return "<podman ps failed>";
   }
-  return false;
+  std::string state = listed->out;
+  while (!state.empty() && state.back() == '\n') {
+    state.pop_back();
+  }
+  return state;
 }
 
 class ContainerLauncherTest : public ::testing::Test {
@@ -167,29 +179,38 @@ TEST_F(ContainerLauncherTest, AStopSignalReachesTheTrainerThroughTheRuntime) {
 }
 
 TEST_F(ContainerLauncherTest, SigkillEndsATrainerThatIgnoresSigtermAndLeavesNoContainer) {
+  // The trainer says when SIGTERM reaches it, and carries on.
   ProcessSpec spec = Python("ty-test-kill",
-                            "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
-                            "print('up', flush=True); time.sleep(60)");
+                            "import signal, time\n"
+                            "signal.signal(signal.SIGTERM, lambda *_: print('term', flush=True))\n"
+                            "print('up', flush=True)\n"
+                            "while True: time.sleep(60)");
   Result<int> pid = launcher_->Start(spec);
   ASSERT_TRUE(pid.ok()) << pid.status().ToString();
   ASSERT_TRUE(Eventually([&] { return CapturedText(spec.log_path) == "up\n"; }));
   launcher_->SignalGroup(*pid, SIGTERM);
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  ASSERT_TRUE(Eventually([&] { return CapturedText(spec.log_path) == "up\nterm\n"; }));
   EXPECT_EQ(ContainersNamed("ty-test-kill"), "ty-test-kill\n");  // still running
+  EXPECT_FALSE(exits_.exits().contains(*pid));
   launcher_->SignalGroup(*pid, SIGKILL);
   ASSERT_TRUE(exits_.WaitFor(*pid).has_value());
   EXPECT_TRUE(Eventually([] { return ContainersNamed("ty-test-kill").empty(); }));
 }
 
-// A stop while podman is still creating the container (the client dies before it proxies
-// signals, leaving the container "created" with its runtime waiting) leaves nothing either.
+// A stop at each stage of a container's start (the client dies before it proxies signals,
+// leaving the container "created" with its runtime waiting) leaves nothing either: at once, once
+// podman lists the container, and once the trainer runs.
 TEST_F(ContainerLauncherTest, AStopWhileTheContainerStartsLeavesNoContainer) {
-  for (int delay_ms : {0, 20, 60, 120}) {
-    const std::string name = "ty-test-early-" + std::to_string(delay_ms);
+  const std::vector<std::pair<std::string, std::function<bool(const std::string&)>>> stages = {
+      {"at-once", [](const std::string&) { return true; }},
+      {"listed", [](const std::string& name) { return !ContainerState(name).empty(); }},
+      {"running", [](const std::string& name) { return ContainerState(name) == "running"; }}};
+  for (const auto& [stage, reached] : stages) {
+    const std::string name = "ty-test-early-" + stage;
     ProcessSpec spec = Python(name, "import time; time.sleep(60)");
     Result<int> pid = launcher_->Start(spec);
     ASSERT_TRUE(pid.ok()) << pid.status().ToString();
-    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+    ASSERT_TRUE(Eventually([&, &reached = reached] { return reached(name); })) << name;
     launcher_->SignalGroup(*pid, SIGTERM);
     ASSERT_TRUE(exits_.WaitFor(*pid).has_value()) << name;
     EXPECT_EQ(ContainersNamed(name), "") << name;

@@ -47,13 +47,13 @@ INSTANTIATE_TEST_SUITE_P(
                    {"n999999999999999998", "n999999999999999999"}}),
     [](const auto& tc) { return tc.param.name; });
 
-struct BadCase {
+struct BadHostlistCase {
   std::string name;
   std::string list;
   std::string problem;  // in the message
 };
 
-class ExpandHostlistBadTest : public ::testing::TestWithParam<BadCase> {};
+class ExpandHostlistBadTest : public ::testing::TestWithParam<BadHostlistCase> {};
 
 TEST_P(ExpandHostlistBadTest, IsInvalidArgumentNamingTheProblem) {
   const Result<Hosts> hosts = ExpandHostlist(GetParam().list, 100);
@@ -65,23 +65,25 @@ TEST_P(ExpandHostlistBadTest, IsInvalidArgumentNamingTheProblem) {
 
 INSTANTIATE_TEST_SUITE_P(
     Table, ExpandHostlistBadTest,
-    ::testing::Values(BadCase{"Empty", "", "empty"}, BadCase{"EmptyName", "a,,b", "empty"},
-                      BadCase{"TrailingComma", "a,", "empty"},
-                      BadCase{"Unclosed", "n[1-2", "not closed"},
-                      BadCase{"Nested", "n[1[2]]", "not closed"},
-                      BadCase{"StrayClose", "n1-2]", "closes no"},
-                      BadCase{"Backwards", "n[3-1]", "ends before it starts"},
-                      BadCase{"Letters", "n[a-b]", "\"a-b\" is not a number"},
-                      BadCase{"EmptyGroup", "n[]", "\"\" is not a number"},
-                      BadCase{"EmptyItem", "n[1,]", "\"\" is not a number"},
-                      BadCase{"NoStart", "n[-3]", "\"-3\" is not a number"},
-                      BadCase{"NoEnd", "n[1-]", "\"1-\" is not a number"},
-                      BadCase{"Huge", "n[1-99999999999999999999]", "is not a number"},
-                      BadCase{"TooManyInARange", "n[1-101]", "more than 100 hosts"},
-                      BadCase{"TooManyMultiplied", "a[1-11]b[1-10]", "more than 100 hosts"},
-                      BadCase{"TooManyInAll", "a[1-60],b[1-41]", "more than 100 hosts"},
-                      BadCase{"TooManyHugeRanges", "a[0-999999999999999999,0-999999999999999999]",
-                              "more than 100 hosts"}),
+    ::testing::Values(BadHostlistCase{"Empty", "", "empty"},
+                      BadHostlistCase{"EmptyName", "a,,b", "empty"},
+                      BadHostlistCase{"TrailingComma", "a,", "empty"},
+                      BadHostlistCase{"Unclosed", "n[1-2", "not closed"},
+                      BadHostlistCase{"Nested", "n[1[2]]", "not closed"},
+                      BadHostlistCase{"StrayClose", "n1-2]", "closes no"},
+                      BadHostlistCase{"Backwards", "n[3-1]", "ends before it starts"},
+                      BadHostlistCase{"Letters", "n[a-b]", "\"a-b\" is not a number"},
+                      BadHostlistCase{"EmptyGroup", "n[]", "\"\" is not a number"},
+                      BadHostlistCase{"EmptyItem", "n[1,]", "\"\" is not a number"},
+                      BadHostlistCase{"NoStart", "n[-3]", "\"-3\" is not a number"},
+                      BadHostlistCase{"NoEnd", "n[1-]", "\"1-\" is not a number"},
+                      BadHostlistCase{"Huge", "n[1-99999999999999999999]", "is not a number"},
+                      BadHostlistCase{"TooManyInARange", "n[1-101]", "more than 100 hosts"},
+                      BadHostlistCase{"TooManyMultiplied", "a[1-11]b[1-10]", "more than 100 hosts"},
+                      BadHostlistCase{"TooManyInAll", "a[1-60],b[1-41]", "more than 100 hosts"},
+                      BadHostlistCase{"TooManyHugeRanges",
+                                      "a[0-999999999999999999,0-999999999999999999]",
+                                      "more than 100 hosts"}),
     [](const auto& tc) { return tc.param.name; });
 
 TEST(ExpandHostlist, GivesExactlyMaxHosts) {

@@ -5,8 +5,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -14,9 +16,11 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "fakes/temp_dir.h"
 #include "run/local/pip_stager.h"
+#include "support/wait.h"
 
 namespace trainyard::run::local {
 namespace {
@@ -40,8 +44,8 @@ void WriteFile(const fs::path& path, const std::string& text) {
 }
 
 // Installs by writing `contents` (each package's bytes, joined) plus `padding` bytes into the
-// target; counts its installs. `hold` keeps it inside an install for a while, so concurrent
-// callers overlap with it.
+// target; counts its installs. With `gated`, an install waits inside until the test opens the
+// gate, so that concurrent callers overlap with it.
 class FakeInstaller final : public Stager {
  public:
   Status Stage(const StageRequest& request) override {
@@ -53,8 +57,11 @@ class FakeInstaller final : public Stager {
     }
     WriteFile(fs::path(request.target_dir) / "contents", contents);
     WriteFile(fs::path(request.target_dir) / "padding", std::string(padding, 'x'));
-    if (hold.count() > 0) {
-      std::this_thread::sleep_for(hold);
+    if (gated) {
+      std::unique_lock lock(mu_);
+      entered_ = true;
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return open_; });
     }
     return fail ? Status::FailedPrecondition("Failed to install packages: broken") : Status();
   }
@@ -62,9 +69,42 @@ class FakeInstaller final : public Stager {
   std::atomic<int> installs{0};
   std::vector<std::string> uris;  // of the last install
   std::size_t padding = 0;
-  std::chrono::milliseconds hold{0};
+  bool gated = false;
   bool fail = false;
+
+  // Whether an install entered the gate within 30 s.
+  bool WaitUntilEntered() {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(30), [&] { return entered_; });
+  }
+  void Open() {
+    std::lock_guard lock(mu_);
+    open_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool entered_ = false;  // guarded by mu_
+  bool open_ = false;     // guarded by mu_
 };
+
+// How many flock requests wait for the lock on `path` (the "->" lines of /proc/locks, whose
+// MAJOR:MINOR:INODE field ends with the file's inode).
+int BlockedFlocks(const fs::path& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return 0;
+  }
+  const std::string inode = ":" + std::to_string(info.st_ino) + " ";
+  std::ifstream locks("/proc/locks");
+  int blocked = 0;
+  for (std::string line; std::getline(locks, line);) {
+    blocked += line.find("-> FLOCK") != std::string::npos && line.find(inode) != std::string::npos;
+  }
+  return blocked;
+}
 
 class PackageCacheTest : public ::testing::Test {
  protected:
@@ -155,9 +195,10 @@ TEST_F(PackageCacheTest, KeyDependsOnOrderInterpreterAndInstaller) {
 }
 
 TEST_F(PackageCacheTest, ConcurrentStagesOfOneKeyInstallOnce) {
-  installer_.hold = std::chrono::milliseconds(200);
+  installer_.gated = true;
   PackageCache cache(installer_, Options());
   const std::string package = Package("trainer.tar.gz", "shared");
+  const std::string key = *cache.KeyOf({package}, kPython);
   std::vector<std::thread> jobs;
   std::atomic<int> failures{0};
   for (int i = 0; i < 8; ++i) {
@@ -165,6 +206,12 @@ TEST_F(PackageCacheTest, ConcurrentStagesOfOneKeyInstallOnce) {
       failures += cache.Stage(Request("job" + std::to_string(i), {package})).ok() ? 0 : 1;
     });
   }
+  // One installs; the other seven wait for its lock on the key before it is done.
+  EXPECT_TRUE(installer_.WaitUntilEntered());
+  EXPECT_TRUE(::trainyard::testing::WaitUntil(
+      [&] { return BlockedFlocks(dir_.File("cache/" + key + ".lock")) == 7; },
+      std::chrono::seconds(30)));
+  installer_.Open();
   for (std::thread& job : jobs) {
     job.join();
   }

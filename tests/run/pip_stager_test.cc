@@ -13,9 +13,13 @@
 #include "run/exit_recorder.h"
 #include "run/local/process_launcher.h"
 #include "run/log_file.h"
+#include "run/test_process.h"
+#include "support/build_paths.h"
 
 namespace trainyard::run::local {
 namespace {
+
+using ::trainyard::run::testing::ReadFile;
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
@@ -25,13 +29,6 @@ using ::trainyard::run::testing::ExitRecorder;
 using ::trainyard::testing::TempDir;
 
 constexpr char kPython[] = "/usr/bin/python3";
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void WriteFile(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
@@ -100,7 +97,7 @@ class PipStagerTest : public ::testing::Test {
 
   TempDir dir_;
   ExitRecorder exits_;
-  ProcessLauncher launcher_{exits_.Callback(), TY_SUPERVISOR_PATH};
+  ProcessLauncher launcher_{exits_.Callback(), ::trainyard::testing::SupervisorPath()};
   PipStager stager_;
 };
 

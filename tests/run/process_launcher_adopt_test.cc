@@ -21,23 +21,25 @@
 #include "run/local/spawn.h"
 #include "run/log_file.h"
 #include "run/stray_children.h"
+#include "run/test_process.h"
 
 extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
 namespace trainyard::run::local {
 namespace {
 
+using ::trainyard::run::testing::kDeadlineMs;
+using ::trainyard::run::testing::kSupervisor;
+
 namespace fs = std::filesystem;
 using ::trainyard::run::testing::CapturedText;
 using ::trainyard::run::testing::ExitRecorder;
 using ::trainyard::testing::TempDir;
 
-constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
-constexpr int kDeadlineMs = 30'000;
 const Environment kEnv = {{"PATH", "/usr/bin:/bin"}};
 
 // Whether the process behind `pid` (a child of this test) ended within the deadline.
-bool EndsWithinDeadline(int pid) {
+bool PidEndsWithinDeadline(int pid) {
   int pidfd = OpenPidFd(pid);
   pollfd fd{.fd = pidfd, .events = POLLIN};
   bool ended = pidfd >= 0 && poll(&fd, 1, kDeadlineMs) == 1;
@@ -138,7 +140,7 @@ TEST_F(AdoptTest, FinishedReplicaIsNotAdopted) {
   int pid = StartWithAnEarlierLauncher(spec);
   ASSERT_GT(pid, 0);
   ASSERT_EQ(write(go_fd, "go\n", 3), 3);
-  const bool ended = EndsWithinDeadline(pid);
+  const bool ended = PidEndsWithinDeadline(pid);
   close(go_fd);
   ASSERT_TRUE(ended);
 

@@ -26,17 +26,18 @@
 #include "run/local/spawn.h"
 #include "run/local/supervisor_command.h"
 #include "run/log_file.h"
+#include "run/test_process.h"
 
 namespace trainyard::run::local {
 namespace {
+
+using ::trainyard::run::testing::kDeadlineMs;
+using ::trainyard::run::testing::kSupervisor;
 
 namespace fs = std::filesystem;
 using ::trainyard::run::testing::CapturedText;
 using ::trainyard::run::testing::ExitRecorder;
 using ::trainyard::testing::TempDir;
-
-constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
-constexpr int kDeadlineMs = 30'000;
 
 // A spec whose log and exit files are under `dir`.
 ProcessSpec SpecIn(const TempDir& dir, std::vector<std::string> argv,

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/build_paths.h"
+
 namespace trainyard::run::slurm {
 namespace {
 
@@ -17,7 +19,7 @@ using Rows = std::vector<SlurmJobRow>;
 // Real output of Slurm 22.05.8 on bench/peers/slurm's test cluster (squeue's jobs trimmed to
 // the fields that matter here).
 std::string ReadData(const std::string& name) {
-  std::ifstream file(std::string(TY_SOURCE_DIR) + "/tests/run/slurm_data/" + name);
+  std::ifstream file(::trainyard::testing::SourceDir() + "/tests/run/slurm_data/" + name);
   std::stringstream text;
   text << file.rdbuf();
   return text.str();

@@ -24,27 +24,22 @@
 #include "run/local/supervisor_command.h"
 #include "run/log_file.h"
 #include "run/stray_children.h"
+#include "run/test_process.h"
 
 extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
 namespace trainyard::run::local {
 namespace {
 
+using ::trainyard::run::testing::kDeadlineMs;
+using ::trainyard::run::testing::kSupervisor;
+using ::trainyard::run::testing::ReadFile;
+
 namespace fs = std::filesystem;
 using ::trainyard::run::testing::CapturedStreams;
 using ::trainyard::run::testing::CapturedText;
 using ::trainyard::run::testing::ReadCaptured;
 using ::trainyard::testing::TempDir;
-
-constexpr char kSupervisor[] = TY_SUPERVISOR_PATH;
-constexpr int kDeadlineMs = 30'000;
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // `words` as execve wants them.
 std::vector<char*> Pointers(std::vector<std::string>& words) {

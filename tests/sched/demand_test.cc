@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.h"
 #include "sched/placement.h"
+#include "sched/test_catalog.h"
 
 namespace trainyard::sched {
 namespace {
@@ -47,7 +48,6 @@ TEST_P(DemandOfTest, ReadsTheCatalog) {
   EXPECT_EQ(demand->accelerator_count, c.demand_count);
 }
 
-constexpr char kT4[] = "NVIDIA_TESLA_T4";
 constexpr char kK80[] = "NVIDIA_TESLA_K80";
 
 INSTANTIATE_TEST_SUITE_P(

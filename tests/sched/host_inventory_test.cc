@@ -11,13 +11,10 @@
 
 #include "catalog/catalog.h"
 #include "fakes/temp_dir.h"
+#include "sched/test_catalog.h"
 
 namespace trainyard::sched {
 namespace {
-
-const catalog::Catalog& Catalog() {
-  return catalog::Catalog::Builtin();
-}
 
 struct GpuNameCase {
   std::string name;

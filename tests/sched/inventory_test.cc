@@ -9,13 +9,10 @@
 #include <gtest/gtest.h>
 
 #include "catalog/catalog.h"
+#include "sched/test_catalog.h"
 
 namespace trainyard::sched {
 namespace {
-
-const catalog::Catalog& Catalog() {
-  return catalog::Catalog::Builtin();
-}
 
 std::vector<std::string> Fields(const Status& status) {
   std::vector<std::string> fields;

@@ -13,6 +13,7 @@
 #include "sched/inventory.h"
 #include "sched/inventory_builders.h"
 #include "sched/placement.h"
+#include "sched/test_catalog.h"
 
 namespace trainyard::sched {
 namespace {
@@ -24,12 +25,6 @@ using builders::MakeNode;
 using builders::Replica;
 using builders::Replicas;
 using builders::Selecting;
-
-constexpr char kT4[] = "NVIDIA_TESLA_T4";
-
-const catalog::Catalog& Catalog() {
-  return catalog::Catalog::Builtin();
-}
 
 ReplicaDemand Demand(std::string task, std::string_view machine_type,
                      std::string_view accelerator = "", int count = 0) {

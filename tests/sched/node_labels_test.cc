@@ -12,15 +12,12 @@
 #include "catalog/catalog.h"
 #include "sched/host_inventory.h"
 #include "sched/inventory.h"
+#include "sched/test_catalog.h"
 
 namespace trainyard::sched {
 namespace {
 
 using Labels = std::map<std::string, std::string>;
-
-const catalog::Catalog& Catalog() {
-  return catalog::Catalog::Builtin();
-}
 
 struct SyntaxCase {
   std::string name;

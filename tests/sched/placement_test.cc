@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "sched/inventory_builders.h"
+#include "sched/test_catalog.h"
 
 namespace trainyard::sched {
 namespace {
@@ -21,9 +22,6 @@ using builders::Render;
 using builders::Replica;
 using builders::Replicas;
 using builders::Selecting;
-
-constexpr char kT4[] = "NVIDIA_TESLA_T4";
-constexpr char kV100[] = "NVIDIA_TESLA_V100";
 
 // An allocation of one replica holding `devices`, `cpus` and `memory_mib` on `node`.
 Allocation Holding(std::string key, std::size_t node, std::vector<int> devices, int cpus = 0,

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "sched/inventory_builders.h"
+#include "sched/test_catalog.h"
 
 namespace trainyard::sched {
 namespace {
@@ -17,9 +18,6 @@ using builders::kGib;
 using builders::MakeNode;
 using builders::Replica;
 using builders::Replicas;
-
-constexpr char kT4[] = "NVIDIA_TESLA_T4";
-constexpr char kV100[] = "NVIDIA_TESLA_V100";
 
 struct Case {
   std::string name;

@@ -3,6 +3,10 @@
 #include "server/http_server.h"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -12,6 +16,7 @@
 #include <netinet/in.h>
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "integration/http_client.h"
@@ -22,10 +27,48 @@ namespace {
 
 using testing::HttpClient;
 
+// How many response streams the handler made and how many of them the server has let go of,
+// for a test to wait on.
+class StreamLifetimes {
+ public:
+  void Made() { Count(made_); }
+  void Gone() { Count(gone_); }
+  // Whether `count` streams were made (let go of) within 20 s.
+  bool WaitForMade(int count) { return WaitFor(made_, count); }
+  bool WaitForGone(int count) { return WaitFor(gone_, count); }
+  int gone() {
+    std::lock_guard lock(mu_);
+    return gone_;
+  }
+
+ private:
+  void Count(int& counter) {
+    std::lock_guard lock(mu_);
+    ++counter;
+    cv_.notify_all();
+  }
+  bool WaitFor(const int& counter, int count) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(20), [&] { return counter >= count; });
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int made_ = 0;  // guarded by mu_
+  int gone_ = 0;  // guarded by mu_
+};
+
 // Gives "one", then nothing for a poll, then "two", then ends (or never ends, when endless).
 class CountingStream final : public ResponseStream {
  public:
-  explicit CountingStream(bool endless) : endless_(endless) {}
+  CountingStream(bool endless, StreamLifetimes& lifetimes)
+      : endless_(endless), lifetimes_(lifetimes) {
+    lifetimes_.Made();
+  }
+  ~CountingStream() override { lifetimes_.Gone(); }
+  CountingStream(const CountingStream&) = delete;
+  CountingStream& operator=(const CountingStream&) = delete;
+
   bool Poll(std::string& out) override {
     switch (polls_++) {
       case 0:
@@ -43,6 +86,7 @@ class CountingStream final : public ResponseStream {
 
  private:
   bool endless_;
+  StreamLifetimes& lifetimes_;
   int polls_ = 0;
 };
 
@@ -51,12 +95,11 @@ class EchoHandler final : public HttpHandler {
   HttpResponse Handle(const HttpRequest& request) override {
     ++handled;
     if (request.target == "/stream" || request.target == "/endless") {
-      auto body = std::make_shared<CountingStream>(request.target == "/endless");
-      stream = body;
-      return HttpResponse{.status = 200,
-                          .content_type = "text/plain",
-                          .stream = std::move(body),
-                          .poll_interval = std::chrono::milliseconds(5)};
+      return HttpResponse{
+          .status = 200,
+          .content_type = "text/plain",
+          .stream = std::make_shared<CountingStream>(request.target == "/endless", streams),
+          .poll_interval = std::chrono::milliseconds(5)};
     }
     if (request.target == "/throw") {
       throw std::runtime_error("boom");
@@ -75,7 +118,7 @@ class EchoHandler final : public HttpHandler {
 
   std::atomic<int> handled = 0;
   std::atomic<int> rejected = 0;
-  std::weak_ptr<ResponseStream> stream;  // the last streamed body
+  StreamLifetimes streams;
 };
 
 class HttpServerTest : public ::testing::Test {
@@ -310,17 +353,21 @@ TEST_F(HttpServerTest, DropsAStreamWhoseClientHungUp) {
     ASSERT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
     const std::string request = "GET /endless HTTP/1.1\r\nHost: h\r\n\r\n";
     ASSERT_EQ(::write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
-    // The server holds the stream while the client is there.
-    for (int i = 0; i < 2000 && handler_.stream.expired(); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    // The server streams, and holds the stream while the client is there.
+    const timeval patience{.tv_sec = 20, .tv_usec = 0};
+    ASSERT_EQ(::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience), 0);
+    std::string received;
+    char buffer[512];
+    while (received.find("one\n") == std::string::npos) {
+      const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
+      ASSERT_GT(got, 0) << received;
+      received.append(buffer, static_cast<std::size_t>(got));
     }
-    EXPECT_FALSE(handler_.stream.expired());
+    ASSERT_TRUE(handler_.streams.WaitForMade(1));
+    EXPECT_EQ(handler_.streams.gone(), 0);
     ::close(fd);  // the client hangs up
   }
-  for (int i = 0; i < 2000 && !handler_.stream.expired(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  EXPECT_TRUE(handler_.stream.expired());
+  EXPECT_TRUE(handler_.streams.WaitForGone(1));
   ExpectStillServing();
 }
 

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 
 #include "run/slurm/hostlist.h"
+#include "support/build_paths.h"
 #include "support/slurm_cluster.h"
+#include "support/wait.h"
 
 namespace trainyard::run::slurm {
 namespace {
@@ -28,8 +30,7 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using Phase = ClusterJobState::Phase;
 
-constexpr auto kPollInterval = 200ms;
-constexpr int kMaxPolls = 600;  // 2 minutes at most for anything to happen
+constexpr std::chrono::milliseconds kDeadline = 2min;  // for anything to happen
 
 std::string PhaseName(Phase phase) {
   switch (phase) {
@@ -69,7 +70,7 @@ std::string FirstLine(const fs::path& path) {
 class SlurmBackendTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const testing::SlurmClusterCheck cluster = testing::CheckSlurmCluster(TY_SLURM_STATE_DIR);
+    const testing::SlurmClusterCheck cluster = testing::CheckSlurmCluster(testing::SlurmStateDir());
     if (!cluster.available()) {
       if (cluster.required) {
         FAIL() << cluster.why;
@@ -78,7 +79,7 @@ class SlurmBackendTest : public ::testing::Test {
     }
     setenv("SLURM_CONF", cluster.slurm_conf.c_str(), 1);  // NOLINT(concurrency-mt-unsafe)
     // Under the build directory: the nodes (all this machine) write there as root.
-    const fs::path root = fs::path(TY_BINARY_DIR) / "slurm-tests";
+    const fs::path root = fs::path(testing::BinaryDir()) / "slurm-tests";
     fs::create_directories(root);
     std::string pattern = (root / "job-XXXXXX").string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
@@ -127,24 +128,27 @@ class SlurmBackendTest : public ::testing::Test {
     return *id;
   }
 
-  // Polls `backend` until `done` holds for the job's state (bounded); returns the last state.
+  // Polls `backend` until `done` holds for the job's state (within 2 minutes); returns the last
+  // state.
   static ClusterJobState WaitFor(SlurmBackend& backend, const std::string& id,
                                  const std::function<bool(const ClusterJobState&)>& done) {
     ClusterJobState state;
-    for (int poll = 0; poll < kMaxPolls; ++poll) {
-      Result<std::map<std::string, ClusterJobState>> states = backend.Query({id});
-      EXPECT_TRUE(states.ok()) << states.status().message();
-      if (!states.ok()) {
-        return state;
-      }
-      state = states->at(id);
-      if (done(state)) {
-        return state;
-      }
-      std::this_thread::sleep_for(kPollInterval);
+    bool queried = true;
+    const bool reached = testing::WaitUntil(
+        [&] {
+          Result<std::map<std::string, ClusterJobState>> states = backend.Query({id});
+          queried = states.ok();
+          EXPECT_TRUE(queried) << states.status().message();
+          if (queried) {
+            state = states->at(id);
+          }
+          return !queried || done(state);
+        },
+        kDeadline);
+    if (!reached) {
+      ADD_FAILURE() << "job " << id << " still " << PhaseName(state.phase) << " " << state.state
+                    << " (" << state.reason << ") after " << kDeadline.count() << " ms";
     }
-    ADD_FAILURE() << "job " << id << " still " << PhaseName(state.phase) << " " << state.state
-                  << " (" << state.reason << ") after " << kMaxPolls << " polls";
     return state;
   }
 

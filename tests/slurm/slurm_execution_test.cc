@@ -15,6 +15,7 @@
 
 #include "integration/executing_server.h"
 #include "run/command.h"
+#include "support/build_paths.h"
 #include "support/slurm_cluster.h"
 
 namespace trainyard::testing {
@@ -69,7 +70,7 @@ bool SlurmStillRuns(std::string_view name) {
 class SlurmExecutionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const SlurmClusterCheck cluster = CheckSlurmCluster(TY_SLURM_STATE_DIR);
+    const SlurmClusterCheck cluster = CheckSlurmCluster(testing::SlurmStateDir());
     if (!cluster.available()) {
       if (cluster.required) {
         FAIL() << cluster.why;

@@ -1,11 +1,12 @@
 // The Slurm test cluster (tests/slurm/CMakeLists.txt: the CTest fixture `slurm_cluster`, which
-// runs bench/peers/slurm/start.sh into ${PROJECT_BINARY_DIR}/slurm-cluster, the compile definition
-// TY_SLURM_STATE_DIR): whether it is there, and the SLURM_CONF that points Slurm's clients at it.
+// runs bench/peers/slurm/start.sh into ${PROJECT_BINARY_DIR}/slurm-cluster,
+// testing::SlurmStateDir() in build_paths.h): whether it is there, and the SLURM_CONF that points
+// Slurm's clients at it.
 //
 // A test that needs it checks in SetUp and skips without it, or fails when the environment has
 // TRAINYARD_REQUIRE_SLURM=1 (CI):
 //
-//   const SlurmClusterCheck cluster = CheckSlurmCluster(TY_SLURM_STATE_DIR);
+//   const SlurmClusterCheck cluster = CheckSlurmCluster(SlurmStateDir());
 //   if (!cluster.available()) {
 //     if (cluster.required) { FAIL() << cluster.why; }
 //     GTEST_SKIP() << cluster.why;

@@ -67,7 +67,7 @@ double Distance(const SearchSpace& space, const Assignment& a, const Assignment&
   return std::sqrt(sum);
 }
 
-std::string Describe(const Assignment& point) {
+std::string DescribeNamed(const Assignment& point) {
   std::string out;
   for (const ParameterValue& value : point) {
     out += value.name + "=" + value.Text() + " ";
@@ -147,7 +147,7 @@ TEST(BayesianSearch, SpreadsParallelSuggestionsOfOneCall) {
       // Without the believer the batch collapses onto one point (what is left apart is the
       // candidates' spacing, well under 1e-3). Near a bowl's minimum two suggestions may still
       // be close: with the worst observation as the prior mean, the GP exploits there.
-      EXPECT_GT(distance, 0.002) << Describe(batch[i]) << " vs " << Describe(batch[j]);
+      EXPECT_GT(distance, 0.002) << DescribeNamed(batch[i]) << " vs " << DescribeNamed(batch[j]);
       total += distance;
     }
   }
@@ -160,7 +160,8 @@ TEST(BayesianSearch, AvoidsRunningTrials) {
   const Assignment alone = suggester->Suggest(history, 1)->front();
   history.running.push_back(alone);
   const Assignment next = suggester->Suggest(history, 1)->front();
-  EXPECT_GT(Distance(Plane(), alone, next), 0.02) << Describe(alone) << " vs " << Describe(next);
+  EXPECT_GT(Distance(Plane(), alone, next), 0.02)
+      << DescribeNamed(alone) << " vs " << DescribeNamed(next);
 }
 
 TEST(BayesianSearch, GivesValidDistinctValuesInAMixedSpace) {
@@ -178,15 +179,15 @@ TEST(BayesianSearch, GivesValidDistinctValuesInAMixedSpace) {
   std::set<std::string> seen;
   for (const Observation& trial : history.completed) {
     const Assignment& p = trial.params;
-    EXPECT_TRUE(space.ToUnit(p).ok()) << Describe(p);
-    EXPECT_EQ(p[1].number, std::round(p[1].number)) << Describe(p);
-    EXPECT_TRUE(seen.insert(Describe(p)).second) << "repeated " << Describe(p);
+    EXPECT_TRUE(space.ToUnit(p).ok()) << DescribeNamed(p);
+    EXPECT_EQ(p[1].number, std::round(p[1].number)) << DescribeNamed(p);
+    EXPECT_TRUE(seen.insert(DescribeNamed(p)).second) << "repeated " << DescribeNamed(p);
   }
   // The optimum is 0.8 (lr 10^-2.5, 5 layers, batch 64, gelu): the best trial has its category
   // and about its depth.
   const auto best = std::ranges::max_element(history.completed, {}, &Observation::objective);
-  EXPECT_EQ(best->params[3].category, "gelu") << Describe(best->params);
-  EXPECT_NEAR(best->params[1].number, 5, 1) << Describe(best->params);
+  EXPECT_EQ(best->params[3].category, "gelu") << DescribeNamed(best->params);
+  EXPECT_NEAR(best->params[1].number, 5, 1) << DescribeNamed(best->params);
 }
 
 TEST(BayesianSearch, StopsWhenAFiniteSpaceIsExhausted) {

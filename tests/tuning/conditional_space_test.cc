@@ -17,7 +17,7 @@ using namespace test_spaces;  // NOLINT(google-build-using-namespace): the test 
 
 // optimizer {sgd, adam}; momentum only for sgd; layers 1..4; width only for 2 or 3 layers;
 // dropout (a child of width's parent's child) only when width is active and 64.
-model::HyperparameterSpec Spec() {
+model::HyperparameterSpec SpaceSpec() {
   model::HyperparameterSpec spec;
   spec.params = {Categorical("optimizer", {"sgd", "adam"}), Double("momentum", 0.5, 0.99),
                  Integer("layers", 1, 4), Discrete("width", {32, 64, 128}),
@@ -54,7 +54,7 @@ std::vector<std::string> Names(const Assignment& assignment) {
 }
 
 TEST(ConditionalSpaceTest, ActiveAndRestricted) {
-  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  const ConditionalSpace space = *ConditionalSpace::Make(SpaceSpec(), Conditions());
   struct Case {
     Assignment full;
     std::vector<std::string> trial;
@@ -72,7 +72,7 @@ TEST(ConditionalSpaceTest, ActiveAndRestricted) {
 }
 
 TEST(ConditionalSpaceTest, CompleteFillsInactiveWithStandIns) {
-  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  const ConditionalSpace space = *ConditionalSpace::Make(SpaceSpec(), Conditions());
   const Assignment trial = space.Restrict(Full("adam", 2, 128));
   const Result<Assignment> full = space.Complete(trial);
   ASSERT_TRUE(full.ok()) << full.status().ToString();
@@ -88,7 +88,7 @@ TEST(ConditionalSpaceTest, CompleteFillsInactiveWithStandIns) {
 }
 
 TEST(ConditionalSpaceTest, CompleteNeedsEveryActiveParameter) {
-  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  const ConditionalSpace space = *ConditionalSpace::Make(SpaceSpec(), Conditions());
   Assignment trial = space.Restrict(Full("sgd", 1, 32));
   trial.erase(trial.begin() + 1);  // momentum, active for sgd
   const Result<Assignment> full = space.Complete(trial);
@@ -98,7 +98,7 @@ TEST(ConditionalSpaceTest, CompleteNeedsEveryActiveParameter) {
 }
 
 TEST(ConditionalSpaceTest, ParseReadsATrialsMap) {
-  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), Conditions());
+  const ConditionalSpace space = *ConditionalSpace::Make(SpaceSpec(), Conditions());
   const Result<Assignment> full =
       space.Parse({{"layers", "3"}, {"optimizer", "adam"}, {"width", "64"}, {"dropout", "0.25"}});
   ASSERT_TRUE(full.ok()) << full.status().ToString();
@@ -111,7 +111,7 @@ TEST(ConditionalSpaceTest, ParseReadsATrialsMap) {
 }
 
 TEST(ConditionalSpaceTest, NoConditionsIsTheFlatSpace) {
-  const ConditionalSpace space = *ConditionalSpace::Make(Spec(), {});
+  const ConditionalSpace space = *ConditionalSpace::Make(SpaceSpec(), {});
   const Assignment full = Full("sgd", 4, 32);
   EXPECT_EQ(space.Restrict(full), full);
   EXPECT_FALSE(space.Parse({{"optimizer", "sgd"}}).ok());  // every parameter is active
@@ -143,7 +143,7 @@ TEST(ConditionalSpaceTest, RefusesBadConditions) {
   };
   for (const Case& c : cases) {
     const std::vector<ParameterCondition> conditions = {c.condition};
-    const Result<ConditionalSpace> space = ConditionalSpace::Make(Spec(), conditions);
+    const Result<ConditionalSpace> space = ConditionalSpace::Make(SpaceSpec(), conditions);
     ASSERT_FALSE(space.ok()) << c.message;
     EXPECT_NE(space.status().ToString().find(c.message), std::string::npos)
         << space.status().ToString();
@@ -154,11 +154,11 @@ TEST(ConditionalSpaceTest, RefusesBadConditions) {
   }
   const std::vector<ParameterCondition> twice = {on("width", "layers", {2}),
                                                  on("width", "layers", {3})};
-  const Result<ConditionalSpace> doubled = ConditionalSpace::Make(Spec(), twice);
+  const Result<ConditionalSpace> doubled = ConditionalSpace::Make(SpaceSpec(), twice);
   ASSERT_FALSE(doubled.ok());
   EXPECT_NE(doubled.status().ToString().find("width has two conditions"), std::string::npos);
   const std::vector<ParameterCondition> stranger = {on("depth", "layers", {2})};
-  const Result<ConditionalSpace> unknown = ConditionalSpace::Make(Spec(), stranger);
+  const Result<ConditionalSpace> unknown = ConditionalSpace::Make(SpaceSpec(), stranger);
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.status().ToString().find("names parameter depth"), std::string::npos);
 }

@@ -36,13 +36,13 @@ TEST(FitSubsetTest, BestHalfAndTheRestSpreadInStudyOrder) {
   }
 }
 
-struct Sample {
+struct SubsetSample {
   std::vector<double> points;
   std::vector<double> values;
 };
 
-Sample Wave(std::size_t count) {
-  Sample sample;
+SubsetSample WaveSample(std::size_t count) {
+  SubsetSample sample;
   for (std::size_t i = 0; i < count; ++i) {
     const std::vector<double> x = ScrambledHalton(i, 2, 5);
     sample.points.insert(sample.points.end(), x.begin(), x.end());
@@ -52,7 +52,7 @@ Sample Wave(std::size_t count) {
 }
 
 TEST(FitSubsetTest, AllIndicesFitAsWithoutASubset) {
-  const Sample s = Wave(20);
+  const SubsetSample s = WaveSample(20);
   std::vector<std::size_t> all(20);
   for (std::size_t i = 0; i < all.size(); ++i) {
     all[i] = i;
@@ -65,7 +65,7 @@ TEST(FitSubsetTest, AllIndicesFitAsWithoutASubset) {
 }
 
 TEST(FitSubsetTest, FittedOnASubsetConditionedOnEveryPoint) {
-  const Sample s = Wave(60);
+  const SubsetSample s = WaveSample(60);
   const GaussianProcess gp = GaussianProcess::Fit(s.points, 2, s.values, FitSubset(s.values, 20));
   EXPECT_EQ(gp.size(), 60U);
   // Interpolates the points left out of the fit too (the noise is fitted small).

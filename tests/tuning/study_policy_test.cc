@@ -237,7 +237,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 // ---- HistoryOf ----
 
-std::string Describe(const Assignment& point) {
+std::string ValuesText(const Assignment& point) {
   std::string out;
   for (const ParameterValue& value : point) {
     out += (out.empty() ? "" : " ") + value.Text();
@@ -260,11 +260,11 @@ TEST_P(HistoryOfTest, SplitsTrials) {
   const StudyHistory history = HistoryOf(space, GetParam().trials);
   std::vector<std::pair<std::string, double>> completed;
   for (const Observation& observation : history.completed) {
-    completed.emplace_back(Describe(observation.params), observation.objective);
+    completed.emplace_back(ValuesText(observation.params), observation.objective);
   }
   std::vector<std::string> running;
   for (const Assignment& point : history.running) {
-    running.push_back(Describe(point));
+    running.push_back(ValuesText(point));
   }
   EXPECT_EQ(completed, GetParam().completed);
   EXPECT_EQ(running, GetParam().running);
@@ -311,12 +311,12 @@ TEST(HistoryOfTest, CompletesConditionalTrials) {
   const StudyHistory history = HistoryOf(space, trials);
   std::vector<std::pair<std::string, double>> completed;
   for (const Observation& observation : history.completed) {
-    completed.emplace_back(Describe(observation.params), observation.objective);
+    completed.emplace_back(ValuesText(observation.params), observation.objective);
   }
   EXPECT_EQ(completed,
             (std::vector<std::pair<std::string, double>>{{"a 0.5", 0.5}, {"b 0.75", 0.25}}));
   ASSERT_EQ(history.running.size(), 1U);
-  EXPECT_EQ(Describe(history.running[0]), "a 0.5");  // an inactive value is its stand-in
+  EXPECT_EQ(ValuesText(history.running[0]), "a 0.5");  // an inactive value is its stand-in
 }
 
 // A multi-objective study's observations carry their other metrics' values; a trial without a

@@ -12,6 +12,7 @@
 
 #include "catalog/catalog.h"
 #include "model/config_file.h"
+#include "support/build_paths.h"
 #include "validate/rule_case.h"
 #include "validate/validate.h"
 
@@ -21,7 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path& FixtureDir() {
-  static const fs::path kDir = fs::path(TY_SOURCE_DIR) / "tests" / "validate" / "fixtures";
+  static const fs::path kDir =
+      fs::path(::trainyard::testing::SourceDir()) / "tests" / "validate" / "fixtures";
   return kDir;
 }
 

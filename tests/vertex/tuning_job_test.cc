@@ -38,7 +38,7 @@ constexpr std::string_view kStudy = R"({
     "machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": "1"}]}
 })";
 
-MappingContext Context() {
+MappingContext TuningContext() {
   return MappingContext{.job_id = "42",
                         .kind = "HyperparameterTuningJob",
                         .location = "us-central1",
@@ -47,14 +47,14 @@ MappingContext Context() {
                         .catalog = nullptr};
 }
 
-TuningJob Decode(std::string_view body) {
+TuningJob DecodedStudy(std::string_view body) {
   Result<TuningJob> job = DecodeTuningJob(body);
   EXPECT_TRUE(job.ok()) << job.status().ToString();
   return job.ok() ? *job : TuningJob{};
 }
 
 TEST(DecodeTuningJobTest, ReadsTheStudy) {
-  const TuningJob job = Decode(kStudy);
+  const TuningJob job = DecodedStudy(kStudy);
   EXPECT_EQ(job.max_trial_count, 4);
   EXPECT_EQ(job.parallel_trial_count, 2);
   const StudySpec& study = job.study_spec;
@@ -141,7 +141,7 @@ constexpr std::string_view kConditionalStudy = R"({
 })";
 
 TEST(DecodeTuningJobTest, FlattensConditionalParametersAfterTheirParent) {
-  const TuningJob job = Decode(kConditionalStudy);
+  const TuningJob job = DecodedStudy(kConditionalStudy);
   const StudySpec& study = job.study_spec;
   std::vector<std::string> names;
   for (const model::ParameterSpec& param : study.parameters) {
@@ -167,8 +167,8 @@ TEST(DecodeTuningJobTest, FlattensConditionalParametersAfterTheirParent) {
                                                                       .parent = "width",
                                                                       .parent_values = {64},
                                                                       .parent_categories = {}}));
-  EXPECT_THAT(ValidateTuningJob(job, Context()), IsEmpty());
-  const model::Job mapped = ToJob(job, Context());
+  EXPECT_THAT(ValidateTuningJob(job, TuningContext()), IsEmpty());
+  const model::Job mapped = ToJob(job, TuningContext());
   EXPECT_EQ(mapped.training_input->hyperparameters->params.size(), 5U);
   EXPECT_EQ(mapped.extras->parameter_conditions, study.conditions);
 }
@@ -196,14 +196,15 @@ TEST(DecodeTuningJobTest, ConditionalParametersNestAtMost16Deep) {
 TEST(ValidateTuningJobTest, ABadConditionIsReportedOnItsEntry) {
   std::string body(kConditionalStudy);
   body.replace(body.find(R"("values": ["2", 3])"), 18, R"("values": ["2", 7])");
-  const std::vector<FieldViolation> violations = ValidateTuningJob(Decode(body), Context());
+  const std::vector<FieldViolation> violations =
+      ValidateTuningJob(DecodedStudy(body), TuningContext());
   ASSERT_EQ(violations.size(), 1U);
   EXPECT_EQ(violations[0].field, "studySpec.parameters[1].conditionalParameterSpecs[0]");
   EXPECT_EQ(violations[0].description, "7 is not a value of parameter layers");
 }
 
 TEST(MlFieldToVertexTest, AStudysParameterIsFoundThroughItsPath) {
-  const std::vector<std::string> paths = Decode(kConditionalStudy).study_spec.parameter_paths;
+  const std::vector<std::string> paths = DecodedStudy(kConditionalStudy).study_spec.parameter_paths;
   EXPECT_EQ(MlFieldToVertex("trainingInput.hyperparameters.params[3].discreteValues",
                             "trialJobSpec", paths),
             "studySpec.parameters[1].conditionalParameterSpecs[0].parameterSpec");
@@ -213,17 +214,17 @@ TEST(MlFieldToVertexTest, AStudysParameterIsFoundThroughItsPath) {
 
 TEST(ValidateTuningJobTest, CountsMetricAndParametersAreRequired) {
   const std::vector<FieldViolation> violations =
-      ValidateTuningJob(Decode(R"({"displayName": "h", "trialJobSpec": {"workerPoolSpecs": [
+      ValidateTuningJob(DecodedStudy(R"({"displayName": "h", "trialJobSpec": {"workerPoolSpecs": [
           {"containerSpec": {"imageUri": "i"}, "machineSpec": {"machineType": "n1-standard-4"},
            "replicaCount": 1}]}})"),
-                        Context());
+                        TuningContext());
   std::vector<std::string> fields;
   for (const FieldViolation& violation : violations) {
     fields.push_back(violation.field);
   }
   EXPECT_THAT(fields, ElementsAre("maxTrialCount", "parallelTrialCount", "studySpec.metrics",
                                   "studySpec.parameters"));
-  EXPECT_THAT(ValidateTuningJob(Decode(kStudy), Context()), IsEmpty());
+  EXPECT_THAT(ValidateTuningJob(DecodedStudy(kStudy), TuningContext()), IsEmpty());
 }
 
 // studySpec.metrics of a multi-objective study: the first is the engine's goal and tag, the rest
@@ -262,10 +263,10 @@ TEST(ValidateTuningJobTest, EveryMetricNeedsAnIdOfItsOwnAndAGoal) {
   for (const auto& c : cases) {
     nlohmann::json body = nlohmann::json::parse(kStudy);
     body["studySpec"]["metrics"] = nlohmann::json::parse(c.metrics);
-    const TuningJob job = Decode(body.dump());
+    const TuningJob job = DecodedStudy(body.dump());
     EXPECT_EQ(job.study_spec.extra_metrics, c.extra) << c.metrics;
     std::vector<std::string> fields;
-    for (const FieldViolation& violation : ValidateTuningJob(job, Context())) {
+    for (const FieldViolation& violation : ValidateTuningJob(job, TuningContext())) {
       fields.push_back(violation.field);
     }
     EXPECT_EQ(fields, c.fields) << c.metrics;
@@ -276,7 +277,7 @@ TEST(ToJobTest, ExtraMetricsAreKeptInTheExtras) {
   nlohmann::json body = nlohmann::json::parse(kStudy);
   body["studySpec"]["metrics"] = nlohmann::json::parse(
       R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "loss", "goal": "MINIMIZE"}])");
-  const model::Job job = ToJob(Decode(body.dump()), Context());
+  const model::Job job = ToJob(DecodedStudy(body.dump()), TuningContext());
   EXPECT_EQ(job.training_input->hyperparameters->hyperparameter_metric_tag, "acc");
   EXPECT_EQ(job.training_input->hyperparameters->goal, model::GoalType::kMaximize);
   EXPECT_THAT(job.extras->extra_metrics,
@@ -285,7 +286,7 @@ TEST(ToJobTest, ExtraMetricsAreKeptInTheExtras) {
 }
 
 TEST(ToJobTest, TheStudyIsTheEnginesHyperparameterSpec) {
-  const model::Job job = ToJob(Decode(kStudy), Context());
+  const model::Job job = ToJob(DecodedStudy(kStudy), TuningContext());
   const model::HyperparameterSpec& spec = *job.training_input->hyperparameters;
   EXPECT_EQ(spec.goal, model::GoalType::kMaximize);
   EXPECT_EQ(spec.hyperparameter_metric_tag, "accuracy");
@@ -300,7 +301,7 @@ TEST(ToJobTest, TheStudyIsTheEnginesHyperparameterSpec) {
 }
 
 TEST(EncodeTuningJobTest, TrialsAreTypedByTheStudy) {
-  model::Job job = ToJob(Decode(kStudy), Context());
+  model::Job job = ToJob(DecodedStudy(kStudy), TuningContext());
   job.state = model::JobState::kRunning;
   job.create_time = ParseTimestamp("2026-11-26T10:00:00Z");
   model::HyperparameterOutput done;
@@ -342,7 +343,7 @@ TEST(EncodeTuningJobTest, AMeasurementListsEveryMetricInTheStudysOrder) {
   body["studySpec"]["metrics"] = nlohmann::json::parse(
       R"([{"metricId": "acc", "goal": "MAXIMIZE"}, {"metricId": "loss", "goal": "MINIMIZE"},
           {"metricId": "ms", "goal": "MINIMIZE"}])");
-  model::Job job = ToJob(Decode(body.dump()), Context());
+  model::Job job = ToJob(DecodedStudy(body.dump()), TuningContext());
   job.extras->vertex->document = body.dump();
   model::HyperparameterOutput done;
   done.trial_id = "1";

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/path.h"
+#include "base/status.h"
 #include "plan/cluster_plan.h"
 #include "run/launcher.h"
 #include "run/local/install_script.h"
@@ -33,10 +34,6 @@ namespace fs = std::filesystem;
 constexpr std::string_view kGcsScheme = "gs://";
 constexpr std::streamoff kMaxTailBytes =
     std::streamoff{64} * 1024;  // enough for any number of tail lines
-
-std::string Errno(int err) {
-  return std::strerror(err);
-}  // NOLINT(concurrency-mt-unsafe)
 
 // pip runs in the target dir, so every path it is given is made absolute first.
 std::string Absolute(const std::string& path) {

@@ -26,6 +26,7 @@
 
 #include "base/check.h"
 #include "base/file.h"
+#include "base/status.h"
 #include "base/unique_fd.h"
 #include "run/local/credentials.h"
 #include "run/local/supervisor_command.h"
@@ -34,10 +35,6 @@ namespace trainyard::run::local {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Errno(int err) {
-  return std::strerror(err);
-}  // NOLINT(concurrency-mt-unsafe)
 
 // Reaps the exited child behind `pidfd`.
 ExitStatus Reap(int pidfd) {

@@ -18,6 +18,7 @@
 
 extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
+#include "base/status.h"
 #include "base/unique_fd.h"
 #include "run/local/child_setup.h"
 
@@ -25,10 +26,6 @@ namespace trainyard::run::local {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Errno(int err) {
-  return std::strerror(err);
-}  // NOLINT(concurrency-mt-unsafe)
 
 class FileActions {
  public:

@@ -32,10 +32,6 @@ namespace {
 constexpr int kCannotExecute = 127;  // as a shell reports a command it cannot run
 constexpr std::size_t kReadBytes = std::size_t{64} * 1024;
 
-std::string Errno(int err) {
-  return std::strerror(err);  // NOLINT(concurrency-mt-unsafe): single-threaded
-}
-
 // The trainer, started: its pid, a pidfd for it, and the read ends of its stdout and stderr.
 struct Trainer {
   int pid = -1;

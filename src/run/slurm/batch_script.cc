@@ -7,24 +7,21 @@
 
 #include <fmt/format.h>
 
+#include "run/slurm/violations.h"
+
 namespace trainyard::run::slurm {
 namespace {
 
-struct Violations {
-  std::vector<FieldViolation> list;
-  void Add(std::string field, std::string description) {
-    list.push_back(FieldViolation{std::move(field), std::move(description)});
-  }
-};
+using internal::Violations;
 
 // sbatch splits `#SBATCH` lines into words, and a line ends the option.
-bool HasSpace(std::string_view text) {
+bool HasSpaceOrNul(std::string_view text) {
   return std::ranges::any_of(
       text, [](char c) { return c == ' ' || (c >= '\t' && c <= '\r') || c == '\0'; });
 }
 
 void CheckPath(std::string_view path, const char* field, Violations& out) {
-  if (!path.starts_with('/') || HasSpace(path)) {
+  if (!path.starts_with('/') || HasSpaceOrNul(path)) {
     out.Add(field, fmt::format("must be an absolute path without whitespace; got \"{}\"", path));
   }
 }
@@ -75,7 +72,7 @@ void CheckRequest(const ClusterJobRequest& request, const SlurmConfig& config, V
             fmt::format("the configured partition \"{}\" is not a Slurm name", partition));
   }
   for (std::size_t i = 0; i < config.sbatch_options.size(); ++i) {
-    if (HasSpace(config.sbatch_options[i])) {
+    if (HasSpaceOrNul(config.sbatch_options[i])) {
       out.Add(fmt::format("sbatch_options[{}]", i),
               fmt::format("\"{}\" holds whitespace", config.sbatch_options[i]));
     }

@@ -15,6 +15,7 @@
 
 #include "model/yaml_bool.h"
 #include "model/yaml_mapping.h"
+#include "run/slurm/violations.h"
 
 namespace trainyard::run::slurm {
 namespace {
@@ -28,12 +29,7 @@ constexpr std::int64_t kMaxPriority = 1000;  // scheduling.priority's range
 constexpr std::int64_t kFirstUserPort = 1024;
 constexpr std::int64_t kLastPort = 65535;
 
-struct Violations {
-  std::vector<FieldViolation> list;
-  void Add(std::string field, std::string description) {
-    list.push_back(FieldViolation{std::move(field), std::move(description)});
-  }
-};
+using internal::Violations;
 
 bool HasSpace(std::string_view text) {
   return std::ranges::any_of(text, [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); });
