@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The layer and clock greps (STYLE.md §12): dependencies point one way, and only base/clock.h
-# reads the real clocks. Prints each offending include and exits 1 if there is one.
+# The layer and clock greps (STYLE.md §12): dependencies point one way, only base/clock.h reads
+# the real clocks, and tests wait for conditions, not for time (tests/support/wait.h is the one
+# place that pauses). Prints each offence and exits 1 if there is one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +50,11 @@ done
 if grep -rnE '(system_clock|steady_clock)::now' src --include='*.cc' --include='*.h' \
     | grep -v '^src/base/clock.h:'; then
   echo "check_layers: read time through a Clock& (base/clock.h), not the real clocks"
+  status=1
+fi
+if grep -rnE '\bsleep_(for|until)\b|\busleep *\(' tests fuzz --include='*.cc' --include='*.h' \
+    | grep -v '^tests/support/wait\.cc:'; then
+  echo "check_layers: tests wait for a condition (testing::WaitUntil, tests/support/wait.h), not for time"
   status=1
 fi
 [[ $status -eq 0 ]] && echo "check_layers: ok"
