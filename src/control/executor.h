@@ -163,7 +163,9 @@ class Executor {
   //     the job, a crash is still restarted); a CANCELLING job goes on stopping. A RUNNING job
   //     without a record (the server died before its first replica was recorded) FAILS, a
   //     CANCELLING one is CANCELLED, each saying the server restarted.
-  //   - PREPARING: what was started is killed and the job goes back to QUEUED.
+  //   - PREPARING with every replica started and recorded (the server died before it stored
+  //     RUNNING): taken over as RUNNING is, and stored RUNNING.
+  //   - PREPARING otherwise: what was started is killed and the job goes back to QUEUED.
   // Called by Start(); public for tests.
   void Recover();
 

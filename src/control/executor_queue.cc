@@ -301,9 +301,19 @@ void Executor::Recover() {
     }
     const JobLayout layout(options_.data_dir, project, job.job_id);
     Result<RunRecord> record = ReadRunRecord(layout.run_record());
-    // A cluster manager's job is taken over in any state: it may still wait for resources.
-    if (record.ok() && (job.state != model::JobState::kPreparing || !record->batch_id.empty()) &&
+    // A cluster manager's job is taken over in any state: it may still wait for resources. A
+    // PREPARING job whose every replica was started and recorded lost only its RUNNING write:
+    // it is taken over too, since starting it again would run a trainer that may have ended.
+    const bool preparing = job.state == model::JobState::kPreparing;
+    const bool launched = record.ok() && !record->replicas.empty() &&
+                          std::ranges::all_of(record->replicas, [](const RunRecord::Replica& r) {
+                            return r.pid > 0;
+                          });
+    if (record.ok() && (!preparing || !record->batch_id.empty() || launched) &&
         Adopt(project, job, *record)) {
+      if (preparing && record->batch_id.empty()) {
+        MarkStarted(*runs_.at(project + "/" + job.job_id));
+      }
       continue;
     }
     if (record.ok()) {

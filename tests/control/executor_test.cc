@@ -345,6 +345,34 @@ TEST_F(ExecutorRecoveryTest, ReplicaKilledWhileNoServerRanIsRestarted) {
   EXPECT_EQ(executor().Replicas(kProject, "d")->at(1).restarts, 1);
 }
 
+// The server died after starting and recording every replica but before it stored RUNNING (the
+// kill test saw a trainer run to its end twice): the job is taken over, not started again, and
+// its master's recorded exit 0 succeeds it.
+TEST_F(ExecutorRecoveryTest, PreparingJobWhoseEveryReplicaStartedIsTakenOverNotStartedAgain) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  ASSERT_EQ(started.size(), 2U);
+  ASSERT_TRUE(controller_
+                  ->Mutate(kProject, "d",
+                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
+                             model::Job next = current;
+                             next.state = JobState::kPreparing;
+                             return std::optional(next);
+                           })
+                  .ok());
+  WriteExitFile(started[0].spec, "exited 0\n");
+  launcher_.AdoptAnswer(started[0].pid, false);
+  launcher_.AdoptAnswer(started[1].pid, true);
+
+  ServerRestarts();
+  EXPECT_EQ(launcher_.started().size(), 2U) << "nothing started twice";
+  EXPECT_EQ(launcher_.SignalsTo(started[0].pid), std::vector<int>{});
+  EXPECT_EQ(launcher_.SignalsTo(started[1].pid), std::vector<int>{SIGTERM});
+  Exit(started[1].pid, Killed(SIGTERM));
+  EXPECT_EQ(Get("d").state, JobState::kSucceeded);
+}
+
 // The server died between starting a replica's supervisor and recording its pid (issue #17's
 // kill test saw it): found by its command line, it is killed with a PREPARING job that goes back
 // to the queue, and adopted in place of the recorded pid of a replica it restarted.
