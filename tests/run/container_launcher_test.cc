@@ -52,15 +52,16 @@ bool Eventually(const std::function<bool()>& check) {
   return ::trainyard::testing::WaitUntil(check, std::chrono::seconds(30));
 }
 
-// podman's state of the container `name` ("created", "running", "exited", ...; "" when none).
+// podman's state of the container `name` ("created", "running", "exited", ...; "" when there
+// is none).
 std::string ContainerState(const std::string& name) {
-  Result<CommandResult> listed = RunCommand(
-      {"podman", "ps", "-a", "--filter", "name=^" + name + "$", "--format", "{{.State}}"}, "",
+  Result<CommandResult> inspected = RunCommand(
+      {"podman", "container", "inspect", "--format", "{{.State.Status}}", name}, "",
       std::chrono::seconds(30));
-  if (!listed.ok()) {
-    return "<podman ps failed>";
+  if (!inspected.ok() || !inspected->status.Succeeded()) {
+    return "";
   }
-  std::string state = listed->out;
+  std::string state = inspected->out;
   while (!state.empty() && state.back() == '\n') {
     state.pop_back();
   }
