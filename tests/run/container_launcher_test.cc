@@ -55,9 +55,9 @@ bool Eventually(const std::function<bool()>& check) {
 // podman's state of the container `name` ("created", "running", "exited", ...; "" when there
 // is none).
 std::string ContainerState(const std::string& name) {
-  Result<CommandResult> inspected = RunCommand(
-      {"podman", "container", "inspect", "--format", "{{.State.Status}}", name}, "",
-      std::chrono::seconds(30));
+  Result<CommandResult> inspected =
+      RunCommand({"podman", "container", "inspect", "--format", "{{.State.Status}}", name}, "",
+                 std::chrono::seconds(30));
   if (!inspected.ok() || !inspected->status.Succeeded()) {
     return "";
   }
