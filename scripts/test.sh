@@ -96,6 +96,15 @@ clang-format --dry-run --Werror "${sources[@]}"
 begin layers "layers"
 bash scripts/check_layers.sh
 
+# The container tests' offline base image (scripts/base_image.sh), built once per machine: on a
+# fresh machine debootstrap mostly waits on the mirror, so it runs beside the build.
+base_image_log=""
+if [[ $mode != quick ]]; then
+  base_image_log=$(mktemp /tmp/trainyard-base-image.XXXXXX)
+  bash scripts/base_image.sh > "$base_image_log" 2>&1 &
+  base_image_pid=$!
+fi
+
 begin build "release build"
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$cores"
@@ -108,8 +117,12 @@ if [[ $mode == quick ]]; then
   exit 0
 fi
 
-begin base-image "container base image"
-bash scripts/base_image.sh  # the container tests' offline image, built once per machine
+begin base-image "container base image (waiting for what began beside the build)"
+base_image_ok=1
+wait "$base_image_pid" || base_image_ok=0
+cat "$base_image_log"
+rm -f "$base_image_log"
+((base_image_ok)) || { echo "scripts/base_image.sh failed" >&2; exit 1; }
 
 begin tests "all tests (release): unit, then integration and end-to-end"
 /usr/bin/python3 scripts/unit_tests.py build/release --jobs "$cores"
