@@ -31,7 +31,8 @@ for dir in src/*/; do
   ok=" $module ${allowed[$module]} "
   while IFS= read -r line; do
     file=${line%%:*}
-    inc=$(sed -E 's/.*#include "([^/"]+)\/.*/\1/' <<<"$line")
+    inc=${line#*#include \"}  # the module: what comes before the first slash
+    inc=${inc%%/*}
     if [[ "$ok" != *" $inc "* ]]; then
       echo "check_layers: $file includes $inc/, which $module/ may not depend on"
       status=1
