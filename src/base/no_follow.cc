@@ -1,0 +1,142 @@
+#include "base/no_follow.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace trainyard {
+namespace {
+
+Status OpenError(std::string_view what, int err) {
+  return Status::Internal("Cannot open " + std::string(what) + ": " + Errno(err));
+}
+
+// openat2(2), which glibc 2.36 does not wrap; -1 with errno ENOSYS on kernels before 5.6.
+int OpenAt2(int dir_fd, const std::string& relative, int flags, mode_t mode) {
+  open_how how{};
+  how.flags = static_cast<std::uint64_t>(flags) | O_CLOEXEC;
+  how.mode = (flags & (O_CREAT | O_TMPFILE)) != 0 ? mode : 0;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  long fd = 0;
+  do {
+    fd = syscall(SYS_openat2, dir_fd, relative.c_str(), &how, sizeof(how));
+  } while (fd < 0 && (errno == EINTR || errno == EAGAIN));
+  return static_cast<int>(fd);
+}
+
+// The same, a component at a time: each directory with O_NOFOLLOW | O_DIRECTORY, the last with
+// O_NOFOLLOW; "..", "." and empty components refused.
+Result<UniqueFd> WalkBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode) {
+  UniqueFd current;
+  int at = dir_fd;
+  while (true) {
+    const std::size_t slash = relative.find('/');
+    const std::string part(relative.substr(0, slash));
+    if (part.empty() || part == "." || part == "..") {
+      return OpenError(std::string(relative), EXDEV);
+    }
+    if (slash == std::string_view::npos) {
+      const int fd = ::openat(at, part.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
+      return fd >= 0 ? Result<UniqueFd>(UniqueFd(fd)) : OpenError(part, errno);
+    }
+    const int next = ::openat(at, part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0) {
+      return OpenError(part, errno);
+    }
+    current.reset(next);
+    at = current.get();
+    relative.remove_prefix(slash + 1);
+  }
+}
+
+}  // namespace
+
+Result<UniqueFd> OpenNoFollow(const std::string& path, int flags, mode_t mode) {
+  const int fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) {
+    return OpenError(path, errno);
+  }
+  return UniqueFd(fd);
+}
+
+Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode) {
+  if (relative.empty() || relative.starts_with('/')) {
+    return OpenError(std::string(relative), EXDEV);
+  }
+  const std::string path(relative);
+  const int fd = OpenAt2(dir_fd, path, flags, mode);
+  if (fd >= 0) {
+    return UniqueFd(fd);
+  }
+  if (errno != ENOSYS) {
+    return OpenError(path, errno);
+  }
+  return WalkBeneath(dir_fd, relative, flags, mode);
+}
+
+Status ReplaceFileNoFollow(const std::string& path, std::string_view text, mode_t mode) {
+  static std::atomic<std::uint64_t> counter{0};
+  const std::string temporary =
+      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  Result<UniqueFd> fd = OpenNoFollow(temporary, O_WRONLY | O_CREAT | O_EXCL, mode);
+  if (!fd.ok()) {
+    return fd.status();
+  }
+  while (!text.empty()) {
+    const ssize_t wrote = ::write(fd->get(), text.data(), text.size());
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote < 0) {
+      const int err = errno;
+      ::unlink(temporary.c_str());
+      return Status::Internal("Cannot write " + temporary + ": " + Errno(err));
+    }
+    text.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temporary.c_str());
+    return Status::Internal("Cannot rename " + temporary + " to " + path + ": " + Errno(err));
+  }
+  return {};
+}
+
+std::optional<std::string> ReadRegularFile(const std::string& path, std::size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO planted there returns at once (and is refused below).
+  Result<UniqueFd> fd = OpenNoFollow(path, O_RDONLY | O_NONBLOCK);
+  struct stat st {};
+  if (!fd.ok() || ::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    return std::nullopt;
+  }
+  // One byte more than its size, to see it grew.
+  std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
+  std::size_t size = 0;
+  while (size < text.size()) {
+    const ssize_t n = ::read(fd->get(), text.data() + size, text.size() - size);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      return std::nullopt;
+    }
+    if (n == 0) {
+      break;
+    }
+    size += static_cast<std::size_t>(n);
+  }
+  if (size == text.size() && size > max_bytes) {
+    return std::nullopt;  // it grew past the bound while read
+  }
+  text.resize(size);
+  return text;
+}
+
+}  // namespace trainyard
