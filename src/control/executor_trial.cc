@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "base/file.h"
+#include "base/no_follow.h"
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
@@ -22,6 +22,13 @@
 #include "tuning/study_policy.h"
 
 namespace trainyard::control {
+namespace {
+
+// The hypertune library keeps the last 100 reports in its metrics file (python/hypertune): a few
+// KiB. A file far larger than that is not one the library wrote, and is not read.
+constexpr std::size_t kMaxMetricFileBytes = std::size_t{1} << 20;
+
+}  // namespace
 
 bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
   if (study.ending || study.done || !study.staged) {
@@ -106,8 +113,10 @@ void Executor::ReadTrialMetrics(Run& run, const Study* study) {
     return;
   }
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
-  const std::optional<std::string> text =
-      ReadFileText(layout.metrics_dir() + "/" + master->shape.task_name + ".metrics");
+  // The replica writes it, so it is read as a job's file: no link followed, a regular file of a
+  // bounded size (base/no_follow.h).
+  const std::optional<std::string> text = ReadRegularFile(
+      layout.metrics_dir() + "/" + master->shape.task_name + ".metrics", kMaxMetricFileBytes);
   if (!text) {
     return;
   }

@@ -1,14 +1,12 @@
 #include "control/run_record.h"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
 
 #include "base/file.h"
+#include "base/no_follow.h"
 #include "base/time_format.h"
 
 namespace trainyard::control {
@@ -156,31 +154,9 @@ Result<RunRecord> DecodeRunRecord(std::string_view text) {
 
 Status WriteFileAtomically(const std::string& path, const std::string& text,
                            bool private_to_group) {
-  const std::filesystem::path target(path);
   std::error_code error;
-  std::filesystem::create_directories(target.parent_path(), error);
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (private_to_group) {
-      using std::filesystem::perms;
-      std::filesystem::permissions(
-          temporary, perms::owner_read | perms::owner_write | perms::group_read, error);
-      if (error) {
-        return Status::Internal("Cannot restrict " + temporary + ": " + error.message());
-      }
-    }
-    out << text;
-    out.flush();
-    if (!out) {
-      return Status::Internal("Cannot write " + temporary + ": " + std::strerror(errno));
-    }
-  }
-  std::filesystem::rename(temporary, target, error);
-  if (error) {
-    return Status::Internal("Cannot rename " + temporary + " to " + path + ": " + error.message());
-  }
-  return Status();
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
+  return ReplaceFileNoFollow(path, text, private_to_group ? 0640 : 0644);
 }
 
 Status WriteRunRecord(const std::string& path, const RunRecord& record) {

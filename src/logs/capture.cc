@@ -126,9 +126,15 @@ Result<RecordWriter> RecordWriter::Open(const std::string& path, const Clock& cl
                               error.message());
     }
   }
-  UniqueFd fd(open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+  // Never through a link a job planted, and only a regular file (base/no_follow.h).
+  UniqueFd fd(
+      open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
   if (!fd.valid()) {
     return Status::Internal("Cannot open " + path + ": " + Errno(errno));
+  }
+  struct stat info {};
+  if (fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    return Status::Internal("Cannot open " + path + ": not a regular file");
   }
   Tail tail = ReadTail(fd.get());
   if (!tail.ends_with_newline) {

@@ -30,7 +30,9 @@ Status ErrnoStatus(std::string_view what, const std::string& path) {
 }  // namespace
 
 Result<RecordFile> RecordFile::Open(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // Not through a link, and only a regular file: what the server wrote, not what a job put in
+  // its place (base/no_follow.h).
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (!fd.valid()) {
     if (errno == ENOENT) {
       return Status::NotFound(fmt::format("{} does not exist", path));
@@ -40,6 +42,9 @@ Result<RecordFile> RecordFile::Open(const std::string& path) {
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) {
     return ErrnoStatus("stat", path);
+  }
+  if (!S_ISREG(info.st_mode)) {
+    return Status::Internal(fmt::format("cannot read {}: not a regular file", path));
   }
   RecordFile file(path, std::move(fd), 0);
   // The end of the whole records: one past the last '\n', looked for from the end back.

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -139,6 +140,21 @@ INSTANTIATE_TEST_SUITE_P(
                   ""},
         SplitCase{"EmptyFeedWritesNothing", {{O, ""}}, "", ""}),
     [](const auto& tc) { return tc.param.name; });
+
+// The root supervisor writes a replica's log in a directory the job can see: a link planted as
+// the log is refused, and the file it leads to stays as it was (issue #31).
+TEST_F(RecordWriterTest, RefusesALinkAsTheLogAndLeavesItsTargetAlone) {
+  const std::string victim = dir_.File("victim");
+  std::ofstream(victim) << "root's own\n";
+  std::filesystem::create_directories(std::filesystem::path(Path()).parent_path());
+  std::filesystem::create_symlink(victim, Path());
+  Result<RecordWriter> writer = RecordWriter::Open(Path(), clock_);
+  ASSERT_FALSE(writer.ok());
+  EXPECT_NE(writer.status().message().find(Path()), std::string::npos);
+  std::ifstream in(victim);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "root's own\n");
+}
 
 TEST_F(RecordWriterTest, EachFeedHasOneTimestampForAllItsLines) {
   RecordWriter writer = Open();

@@ -54,6 +54,20 @@ TEST(RecordFile, EndsAfterTheLastNewline) {
   EXPECT_EQ(RecordFile::Open(dir.File("absent.log")).status().code(), Code::kNotFound);
 }
 
+// A log is served only as the regular file it is: not through a link a job put in its place
+// (issue #31: a link to the audit log disclosed it through entries:list), nor a FIFO.
+TEST(RecordFile, RefusesALinkOrAnythingButARegularFile) {
+  TempDir dir;
+  std::vector<std::uint64_t> starts;
+  const std::string path = WriteRuns(dir, 1, 2, starts);
+  std::filesystem::create_symlink(path, dir.File("link.log"));
+  Result<RecordFile> linked = RecordFile::Open(dir.File("link.log"));
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.status().message().find("link.log"), std::string::npos);
+  std::filesystem::create_directory(dir.File("dir.log"));
+  EXPECT_FALSE(RecordFile::Open(dir.File("dir.log")).ok());
+}
+
 TEST(RecordFile, SeeksToTheFirstRecordAtOrAfterATimestamp) {
   TempDir dir;
   std::vector<std::uint64_t> starts;

@@ -92,14 +92,15 @@ Status CreateDirectories(const fs::path& dir) {
   return {};
 }
 
-// Opens `path` for the child's stdout/stderr (close-on-exec here; the child gets a dup2).
+// Opens `path` for the child's stdout/stderr (close-on-exec here; the child gets a dup2), never
+// through a link as its last component.
 Result<int> OpenOutput(const std::string& path) {
   if (path.empty()) {
     int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
     return fd >= 0 ? Result<int>(fd) : Status::Internal("Cannot open /dev/null: " + Errno(errno));
   }
   TY_RETURN_IF_ERROR(CreateDirectories(fs::path(path).parent_path()));
-  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     return Status::Internal(fmt::format("Cannot open {}: {}", path, Errno(errno)));
   }

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/no_follow.h"
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "logs/capture.h"
@@ -275,37 +276,17 @@ ExitStatus Reap(int pid) {
   return ExitStatus{.signaled = true, .signal = info.si_status};
 }
 
-// Writes "exited N\n" / "signaled S\n" to a temporary file renamed over `path`, so that a reader
-// sees the whole text or no file.
+// Writes "exited N\n" / "signaled S\n" through a new temporary file renamed over `path`
+// (base/no_follow.h), so that a reader sees the whole text or no file, and a link a job planted
+// at either name is never written through.
 void WriteExitFile(const std::string& path, const ExitStatus& status) {
   const std::string text = status.signaled ? "signaled " + std::to_string(status.signal) + "\n"
                                            : "exited " + std::to_string(status.code) + "\n";
-  const std::string temporary = path + ".tmp";
-  const auto open_temporary = [&] {
-    return UniqueFd(open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  };
-  UniqueFd fd = open_temporary();
-  if (!fd.valid() && errno == ENOENT) {
+  if (!ReplaceFileNoFollow(path, text).ok()) {
     std::error_code ignored;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
-    fd = open_temporary();
+    (void)ReplaceFileNoFollow(path, text);  // else the launcher reports the replica as killed
   }
-  if (!fd.valid()) {
-    return;  // the launcher then reports the replica as killed
-  }
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    ssize_t wrote = write(fd.get(), rest.data(), rest.size());
-    if (wrote < 0 && errno == EINTR) {
-      continue;
-    }
-    if (wrote <= 0) {
-      return;
-    }
-    rest.remove_prefix(static_cast<std::size_t>(wrote));
-  }
-  fd.reset();
-  rename(temporary.c_str(), path.c_str());
 }
 
 }  // namespace
