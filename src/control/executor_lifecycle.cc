@@ -10,6 +10,7 @@
 
 #include "control/executor.h"
 #include "control/executor_run.h"
+#include "control/job_directories.h"
 #include "control/job_layout.h"
 #include "control/replica_container.h"
 #include "control/service_log.h"
@@ -129,6 +130,10 @@ void Executor::Launch(Run& run, std::optional<model::Job> known) {
   run.extras = job->extras;
   const model::TrainingInput& input = *job->training_input;
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
+  if (Status secured = SecureServerDirectories(layout); !secured.ok()) {
+    BeginStop(run, model::JobState::kFailed, secured.message());
+    return;
+  }
 
   plan::PlanContext context;
   context.job_id = run.job_id;

@@ -13,6 +13,7 @@
 
 #include "control/executor.h"
 #include "control/executor_run.h"
+#include "control/job_directories.h"
 #include "control/job_layout.h"
 #include "control/service_log.h"
 #include "plan/replicas.h"
@@ -184,8 +185,9 @@ void Executor::ScheduleQueue() {
     }
     const model::TrainingInput& input = *preparing->training_input;
     const JobLayout layout(options_.data_dir, it->project, it->job.job_id);
-    std::error_code error;
-    std::filesystem::create_directories(layout.root(), error);
+    // Before staging writes its log there (and a study's trials their files): only the server
+    // writes in these directories (control/job_directories.h).
+    Status secured = SecureServerDirectories(layout);
     const std::string key = allocation.key;
     std::vector<std::string> images;  // every distinct image the replicas run
     for (const plan::ReplicaShape& shape : it->shapes) {
@@ -207,9 +209,9 @@ void Executor::ScheduleQueue() {
       }
       runs_[key] = std::move(run);
     }
-    if (input.package_uris.empty() && images.empty()) {
+    if (!secured.ok() || (input.package_uris.empty() && images.empty())) {
       queued.erase(it);
-      HandleStaged(key, Status(), std::move(*preparing));
+      HandleStaged(key, std::move(secured), std::move(*preparing));
       continue;
     }
     // Host containers pull nothing: staged at once, without a thread, and launched on the next

@@ -42,20 +42,23 @@ class JobLayout {
     return root_ + trial_ + "/" + std::string(task);
   }
   std::string logs_dir() const { return root_ + "/logs"; }
+  // The job's (or trial's) logs and run files: logs/ or logs/trial-<n>/, run/ or run/trial-<n>/.
+  std::string task_logs_dir() const { return logs_dir() + trial_; }
+  std::string run_dir() const { return root_ + "/run" + trial_; }
   std::string log_path(std::string_view task) const {
-    return logs_dir() + trial_ + "/" + std::string(task) + ".log";
+    return task_logs_dir() + "/" + std::string(task) + ".log";
   }
   std::string service_log() const { return log_path("service"); }
   std::string exit_path(std::string_view task) const {
-    return root_ + "/run" + trial_ + "/" + std::string(task) + ".exit";
+    return run_dir() + "/" + std::string(task) + ".exit";
   }
-  std::string run_record() const { return root_ + "/run" + trial_ + "/replicas.json"; }
+  std::string run_record() const { return run_dir() + "/replicas.json"; }
   // Cluster backends: what the tasks are launched with (control/batch_launch.h), the batch
   // step's own output, and what each task writes when its replica starts.
-  std::string launch_file() const { return root_ + "/run" + trial_ + "/launch.json"; }
-  std::string batch_output() const { return root_ + "/run" + trial_ + "/batch.out"; }
+  std::string launch_file() const { return run_dir() + "/launch.json"; }
+  std::string batch_output() const { return run_dir() + "/batch.out"; }
   std::string started_path(std::string_view task) const {
-    return root_ + "/run" + trial_ + "/" + std::string(task) + ".started";
+    return run_dir() + "/" + std::string(task) + ".started";
   }
   // The job's own token (store/job_tokens.h), for gcloud in its replicas
   // (CLOUDSDK_AUTH_ACCESS_TOKEN_FILE); with a server that checks tokens.

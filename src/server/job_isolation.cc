@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "control/job_directories.h"
+#include "control/job_layout.h"
 #include "plan/base_environment.h"
 #include "run/local/credentials.h"
 
@@ -17,16 +19,17 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr mode_t kDataDirMode = S_ISGID | 0710;    // the group may pass, not list or write
-constexpr mode_t kSharedDirMode = S_ISGID | 0770;  // jobs/ and buckets/
+constexpr mode_t kSharedDirMode = S_ISGID | 0770;  // buckets/ and packages/: the group writes
+constexpr mode_t kJobsDirMode = S_ISGID | 0750;    // jobs/: the group reads (job_directories.h)
 
 Status CannotChange(const fs::path& path, std::string_view what) {
   return Status::FailedPrecondition(
       fmt::format("--run-as: cannot {} {}: {}", what, path.string(), std::strerror(errno)));
 }
 
-// `path`'s group becomes `gid`, and the group gets what the owner has of read and write (and of
-// search, for a directory, which also gets the set-group-id bit).
-Status ShareWithGroup(const fs::path& path, unsigned gid) {
+// `path`'s group becomes `gid`, and the group gets what the owner has of read (and of write,
+// with `group_writes`; of search, for a directory, which also gets the set-group-id bit).
+Status ShareWithGroup(const fs::path& path, unsigned gid, bool group_writes) {
   struct stat st {};
   if (lstat(path.c_str(), &st) != 0) {
     return CannotChange(path, "inspect");
@@ -38,9 +41,9 @@ Status ShareWithGroup(const fs::path& path, unsigned gid) {
     return CannotChange(path, "change the group of");
   }
   mode_t mode = st.st_mode & 07777;
-  mode |= (mode & 0600) >> 3;  // the owner's r and w for the group
+  mode |= (mode & (group_writes ? 0600 : 0400)) >> 3;  // the owner's r (and w) for the group
   if (S_ISDIR(st.st_mode)) {
-    mode |= S_ISGID | 0070;
+    mode |= S_ISGID | (group_writes ? 0070 : 0050);
   }
   if (chmod(path.c_str(), mode) != 0) {
     return CannotChange(path, "change the mode of");
@@ -48,29 +51,62 @@ Status ShareWithGroup(const fs::path& path, unsigned gid) {
   return {};
 }
 
-// `dir` (created when missing) shared with the group: once, recursively, when the server had it
-// alone; afterwards everything made in it inherits the group by the set-group-id bit.
-Status ShareTree(const fs::path& dir, unsigned gid) {
+// `dir` (created when missing, then of mode `dir_mode`) shared with the group: once,
+// recursively, when the server had it alone; afterwards everything made in it inherits the group
+// by the set-group-id bit.
+Status ShareTree(const fs::path& dir, unsigned gid, mode_t dir_mode) {
+  const bool group_writes = (dir_mode & 0020) != 0;
   std::error_code error;
   fs::create_directories(dir, error);
   struct stat st {};
   if (error || stat(dir.c_str(), &st) != 0) {
     return CannotChange(dir, "create");
   }
-  if (st.st_gid == gid && (st.st_mode & S_ISGID) != 0) {
-    return {};
+  if (st.st_gid != gid || (st.st_mode & S_ISGID) == 0) {
+    TY_RETURN_IF_ERROR(ShareWithGroup(dir, gid, group_writes));
+    for (auto it = fs::recursive_directory_iterator(dir, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      TY_RETURN_IF_ERROR(ShareWithGroup(it->path(), gid, group_writes));
+    }
+    if (error) {
+      return Status::FailedPrecondition(
+          fmt::format("--run-as: cannot walk {}: {}", dir.string(), error.message()));
+    }
   }
-  TY_RETURN_IF_ERROR(ShareWithGroup(dir, gid));
-  for (auto it = fs::recursive_directory_iterator(dir, error);
-       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    TY_RETURN_IF_ERROR(ShareWithGroup(it->path(), gid));
+  return chmod(dir.c_str(), dir_mode) == 0 ? Status() : CannotChange(dir, "change the mode of");
+}
+
+// The directories the server writes in, of every job and trial under `data_dir`, without write
+// access for the group: an older server left them group-writable (control/job_directories.h).
+Status SecureJobTrees(const fs::path& data_dir) {
+  std::error_code error;
+  for (const fs::directory_entry& project : fs::directory_iterator(data_dir / "jobs", error)) {
+    std::error_code kind;
+    if (!project.is_directory(kind) || project.is_symlink(kind)) {
+      continue;
+    }
+    for (const fs::directory_entry& job : fs::directory_iterator(project.path(), error)) {
+      if (!job.is_directory(kind) || job.is_symlink(kind)) {
+        continue;
+      }
+      const std::string project_id = project.path().filename().string();
+      const std::string job_id = job.path().filename().string();
+      TY_RETURN_IF_ERROR(control::SecureServerDirectories(
+          control::JobLayout(data_dir.string(), project_id, job_id)));
+      for (const fs::directory_entry& trial : fs::directory_iterator(job.path() / "run", kind)) {
+        const std::string name = trial.path().filename().string();
+        if (name.starts_with("trial-") && trial.is_directory(kind) && !trial.is_symlink(kind)) {
+          TY_RETURN_IF_ERROR(control::SecureServerDirectories(
+              control::JobLayout(data_dir.string(), project_id, job_id, name.substr(6))));
+        }
+      }
+    }
   }
   if (error) {
     return Status::FailedPrecondition(
-        fmt::format("--run-as: cannot walk {}: {}", dir.string(), error.message()));
+        fmt::format("--run-as: cannot walk {}: {}", (data_dir / "jobs").string(), error.message()));
   }
-  return chmod(dir.c_str(), kSharedDirMode) == 0 ? Status()
-                                                 : CannotChange(dir, "change the mode of");
+  return {};
 }
 
 // FAILED_PRECONDITION naming the first directory above `dir` that `user` may not pass through:
@@ -158,9 +194,11 @@ Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run
   if (chmod(root.c_str(), kDataDirMode) != 0) {
     return CannotChange(root, "change the mode of");
   }
-  TY_RETURN_IF_ERROR(ShareTree(root / "jobs", user->gid));
-  TY_RETURN_IF_ERROR(ShareTree(root / "packages", user->gid));  // pip installs there as the user
-  return ShareTree(root / "buckets", user->gid);
+  TY_RETURN_IF_ERROR(ShareTree(root / "jobs", user->gid, kJobsDirMode));
+  TY_RETURN_IF_ERROR(SecureJobTrees(root));
+  // pip installs there as the user
+  TY_RETURN_IF_ERROR(ShareTree(root / "packages", user->gid, kSharedDirMode));
+  return ShareTree(root / "buckets", user->gid, kSharedDirMode);
 }
 
 Status ProtectServerFiles(const std::string& data_dir) {

@@ -1,9 +1,11 @@
 // What keeps a server's jobs away from the server (issue #17, "jobs run unprivileged"):
 // - `--run-as USER`: trainers, pip and containers run as that unprivileged user, not as the
 //   server's (root). The data directory's group becomes the user's group, with the set-group-id
-//   bit, so jobs/ and buckets/ (trainers read and write gs:// paths as files) are shared with
-//   that group and nobody else (the server's umask becomes 007), while the server's own files
-//   (the databases, tokens.db, job-token.key) stay readable by the server only.
+//   bit: buckets/ (trainers read and write gs:// paths as files) and packages/ are shared with
+//   that group and nobody else (the server's umask becomes 007); jobs/ the group may read, and
+//   it writes only in a job's working and metrics directories, never where the server writes as
+//   root (control/job_directories.h); the server's own files (the databases, tokens.db,
+//   job-token.key) stay readable by the server only.
 // - an environment from an allow-list (plan/base_environment.h, plus `--pass-env`), so no secret
 //   of the server's environment reaches job code;
 // - local packageUris only from `--package-dir` directories once the server is shared (tokens)
@@ -35,8 +37,10 @@ struct JobIsolation {
 Result<JobIsolation> PlanJobIsolation(const ServeOptions& options);
 
 // Before the stores open: with a user, sets this process's umask to 007 and gives the data
-// directory (and its jobs/ and buckets/, recursively when they were the server's alone) to the
-// user's group with the set-group-id bit, so what the server creates there is the group's.
+// directory (and its jobs/, packages/ and buckets/, recursively when they were the server's
+// alone) to the user's group with the set-group-id bit, so what the server creates there is the
+// group's; the directories of every job where the server writes lose the group's write access
+// (an older server gave it).
 Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run::RunAs>& user);
 
 // After the stores open: the databases (with their -wal and -shm), tokens.db and job-token.key

@@ -1,0 +1,53 @@
+#include "control/job_directories.h"
+
+#include <cerrno>
+#include <filesystem>
+#include <vector>
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include "base/unique_fd.h"
+
+namespace trainyard::control {
+namespace {
+
+// `dir` made when missing (mode 0750, the set-group-id bit inherited), then, opened as a
+// directory and not through a link, without write access for its group and others.
+Status SecureDirectory(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0750) != 0 && errno != EEXIST) {
+    return Status::Internal(fmt::format("Cannot create {}: {}", dir, Errno(errno)));
+  }
+  const UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  struct stat st {};
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
+    return Status::Internal(fmt::format("Cannot open the directory {}: {}", dir, Errno(errno)));
+  }
+  const mode_t mode = st.st_mode & 07777;
+  if ((mode & 0022) != 0 && ::fchmod(fd.get(), mode & ~mode_t{0022}) != 0) {
+    return Status::Internal(fmt::format("Cannot change the mode of {}: {}", dir, Errno(errno)));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status SecureServerDirectories(const JobLayout& layout) {
+  const std::filesystem::path root(layout.root());
+  std::error_code ignored;  // a missing data directory shows below, naming the directory
+  std::filesystem::create_directories(root.parent_path().parent_path().parent_path(), ignored);
+  std::vector<std::string> dirs = {root.parent_path().parent_path().string(),  // jobs/
+                                   root.parent_path().string(),                // jobs/<project>/
+                                   layout.root(), layout.root() + "/run", layout.logs_dir()};
+  if (layout.run_dir() != dirs[3]) {  // a trial's, below the job's
+    dirs.push_back(layout.run_dir());
+    dirs.push_back(layout.task_logs_dir());
+  }
+  for (const std::string& dir : dirs) {
+    TY_RETURN_IF_ERROR(SecureDirectory(dir));
+  }
+  return {};
+}
+
+}  // namespace trainyard::control

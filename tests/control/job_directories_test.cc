@@ -1,0 +1,76 @@
+#include "control/job_directories.h"
+
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace trainyard::control {
+namespace {
+
+namespace fs = std::filesystem;
+
+class JobDirectoriesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    data_ = fs::temp_directory_path() /
+            ("ty-job-dirs-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(data_);
+    fs::create_directories(data_);
+  }
+  void TearDown() override { fs::remove_all(data_); }
+
+  static mode_t ModeOf(const fs::path& path) {
+    struct stat st {};
+    EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
+    return st.st_mode & 07777;
+  }
+
+  fs::path data_;
+};
+
+TEST_F(JobDirectoriesTest, OnlyTheServerWritesWhereItWritesAsRoot) {
+  const JobLayout trial(data_.string(), "p", "j", "3");
+  const mode_t old_mask = ::umask(0);  // what --run-as's umask would let through, and more
+  ASSERT_TRUE(SecureServerDirectories(trial).ok());
+  ::umask(old_mask);
+  for (const fs::path& dir :
+       {data_ / "jobs", data_ / "jobs/p", data_ / "jobs/p/j", data_ / "jobs/p/j/run",
+        data_ / "jobs/p/j/logs", data_ / "jobs/p/j/run/trial-3", data_ / "jobs/p/j/logs/trial-3"}) {
+    ASSERT_TRUE(fs::is_directory(dir)) << dir;
+    EXPECT_EQ(ModeOf(dir) & 0022, 0) << dir << " is writable by its group or others";
+  }
+  // What the job writes in is made elsewhere, by what starts its processes.
+  EXPECT_FALSE(fs::exists(data_ / "jobs/p/j/trial-3"));
+}
+
+TEST_F(JobDirectoriesTest, TightensWhatAnOlderServerLeftGroupWritable) {
+  const JobLayout job(data_.string(), "p", "j");
+  fs::create_directories(data_ / "jobs/p/j/run");
+  fs::create_directories(data_ / "jobs/p/j/logs");
+  for (const char* dir : {"jobs", "jobs/p", "jobs/p/j", "jobs/p/j/run", "jobs/p/j/logs"}) {
+    ASSERT_EQ(::chmod((data_ / dir).c_str(), S_ISGID | 0770), 0);
+  }
+  ASSERT_TRUE(SecureServerDirectories(job).ok());
+  for (const char* dir : {"jobs", "jobs/p", "jobs/p/j", "jobs/p/j/run", "jobs/p/j/logs"}) {
+    EXPECT_EQ(ModeOf(data_ / dir), S_ISGID | 0750) << dir;
+  }
+}
+
+TEST_F(JobDirectoriesTest, ALinkInPlaceOfADirectoryIsAnErrorNotFollowed) {
+  const JobLayout job(data_.string(), "p", "j");
+  fs::create_directories(data_ / "elsewhere");
+  ASSERT_EQ(::chmod((data_ / "elsewhere").c_str(), 0777), 0);
+  fs::create_directories(data_ / "jobs/p/j");
+  fs::create_directory_symlink(data_ / "elsewhere", data_ / "jobs/p/j/run");
+  const Status secured = SecureServerDirectories(job);
+  ASSERT_FALSE(secured.ok());
+  EXPECT_NE(secured.message().find("jobs/p/j/run"), std::string::npos) << secured.message();
+  EXPECT_EQ(ModeOf(data_ / "elsewhere"), 0777);  // the link's target is untouched
+}
+
+}  // namespace
+}  // namespace trainyard::control
