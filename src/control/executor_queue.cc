@@ -211,7 +211,7 @@ void Executor::ScheduleQueue() {
     }
     if (!secured.ok() || (input.package_uris.empty() && images.empty())) {
       queued.erase(it);
-      HandleStaged(key, std::move(secured), std::move(*preparing));
+      HandleStaged(key, secured, std::move(*preparing));
       continue;
     }
     // Host containers pull nothing: staged at once, without a thread, and launched on the next
