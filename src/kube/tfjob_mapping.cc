@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -42,6 +44,16 @@ model::RestartRule RestartRuleOf(std::string_view policy) {
     return model::RestartRule::kExitCode;
   }
   return model::RestartRule::kNever;  // TFJob's default; validation refused anything else
+}
+
+// The replica spec the engine's master is: the Chief or Master, else the Worker (§5).
+const ReplicaSpec* PrimarySpec(const TFJob& tfjob) {
+  for (const std::string_view type : {kChief, kMaster, kWorker}) {
+    if (const ReplicaSpec* spec = tfjob.Find(type)) {
+      return spec;
+    }
+  }
+  return nullptr;
 }
 
 const Container* TensorflowContainer(const ReplicaSpec& spec) {
@@ -110,6 +122,43 @@ Role RoleOf(const ReplicaSpec& spec, const MappingContext& context,
   return role;
 }
 
+// The TFJob field of an ml v1 rule's path of the mapped job, for the fields RoleOf copies from a
+// container; nullopt for any other path.
+std::optional<std::string> TFJobFieldOf(std::string_view ml_path, const TFJob& tfjob) {
+  static constexpr std::pair<std::string_view, std::string_view> kRoles[] = {
+      {"trainingInput.masterConfig", ""},  // the primary
+      {"trainingInput.workerConfig", kWorker},
+      {"trainingInput.parameterServerConfig", kPS},
+      {"trainingInput.evaluatorConfig", kEvaluator},
+  };
+  static constexpr std::pair<std::string_view, std::string_view> kFields[] = {
+      {".containerCommand", ".command"},
+      {".containerArgs", ".args"},
+      {".containerEnv", ".env"},  // validate.h's name for a container role's env
+  };
+  for (const auto& [config, type] : kRoles) {
+    if (!ml_path.starts_with(config)) {
+      continue;
+    }
+    const std::string_view rest = ml_path.substr(config.size());
+    const ReplicaSpec* spec = type.empty() ? PrimarySpec(tfjob) : tfjob.Find(type);
+    const Container* container = spec == nullptr ? nullptr : TensorflowContainer(*spec);
+    if (container == nullptr) {
+      return std::nullopt;
+    }
+    const std::size_t index =
+        static_cast<std::size_t>(container - spec->template_.containers.data());
+    for (const auto& [ml, tf] : kFields) {
+      if (rest.starts_with(ml)) {
+        return fmt::format("spec.tfReplicaSpecs[{}].template.spec.containers[{}]{}{}", spec->type,
+                           index, tf, rest.substr(ml.size()));
+      }
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::optional<Duration> Seconds(const std::optional<std::int64_t>& seconds) {
   if (!seconds.has_value()) {
     return std::nullopt;
@@ -118,6 +167,24 @@ std::optional<Duration> Seconds(const std::optional<std::int64_t>& seconds) {
 }
 
 }  // namespace
+
+std::vector<StatusCause> MappedJobCauses(const Status& status, const TFJob& job) {
+  std::vector<StatusCause> causes;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const FieldViolation& violation : status.violations()) {
+    std::string field = TFJobFieldOf(violation.field, job)
+                            .value_or("spec (as the AI Platform job " + violation.field + ")");
+    if (seen.emplace(field, violation.description).second) {
+      causes.push_back(StatusCause{
+          .reason = "FieldValueInvalid", .message = violation.description, .field = field});
+    }
+  }
+  if (causes.empty()) {
+    causes.push_back(
+        StatusCause{.reason = "FieldValueInvalid", .message = status.message(), .field = "spec"});
+  }
+  return causes;
+}
 
 std::string EngineJobId(std::string_view tfjob_name) {
   std::string id(tfjob_name);
@@ -163,10 +230,8 @@ std::string AcceleratorFor(const std::map<std::string, std::string>& node_select
 Result<model::Job> ToJob(const TFJob& tfjob, const MappingContext& context) {
   const catalog::Catalog& catalog =
       context.catalog != nullptr ? *context.catalog : catalog::Catalog::Builtin();
-  const ReplicaSpec* chief =
-      tfjob.Find(kChief) != nullptr ? tfjob.Find(kChief) : tfjob.Find(kMaster);
   const ReplicaSpec* worker = tfjob.Find(kWorker);
-  const ReplicaSpec* primary = chief != nullptr ? chief : worker;
+  const ReplicaSpec* primary = PrimarySpec(tfjob);
   if (primary == nullptr || primary->replicas < 1) {
     return Status::InvalidArgument(
         {FieldViolation{"spec.tfReplicaSpecs",

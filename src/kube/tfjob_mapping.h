@@ -16,6 +16,7 @@
 
 #include "base/status.h"
 #include "catalog/catalog.h"
+#include "kube/kube_status.h"
 #include "kube/tfjob.h"
 #include "model/job.h"
 
@@ -48,6 +49,13 @@ struct MappingContext {
 // primary replica is INVALID_ARGUMENT. The result still goes through validate::Validate (GPU
 // counts per machine, regions) when submitted.
 Result<model::Job> ToJob(const TFJob& job, const MappingContext& context);
+
+// The causes of a 422 for the ml v1 rules `job`'s mapped job broke (`status`, INVALID_ARGUMENT):
+// each at the TFJob field it came from where there is one (a replica type's container command,
+// args and env, as validate.h names them: "trainingInput.workerConfig.containerArgs[2]" is
+// "spec.tfReplicaSpecs[Worker].template.spec.containers[0].args[2]"), else at
+// "spec (as the AI Platform job <path>)". A cause two roles share (worker 0 is the master) once.
+std::vector<StatusCause> MappedJobCauses(const Status& status, const TFJob& job);
 
 // The engine's job id for a TFJob name: '-' becomes '_', because ml v1 job ids are letters,
 // digits and '_' (a DNS-1035 name starts with a letter, so the result is a valid id).

@@ -67,6 +67,26 @@ void CheckLabels(const StringMap& labels, const std::string& field, Causes& out)
   }
 }
 
+// apimachinery's ValidateAnnotations: keys are qualified names in any case, and keys and values
+// together take at most 256 KiB (TotalAnnotationSizeLimitB).
+void CheckAnnotations(const StringMap& annotations, const std::string& field, Causes& out) {
+  constexpr std::size_t kMaxTotalBytes = 256 * 1024;
+  std::size_t total = 0;
+  for (const auto& [key, value] : annotations) {
+    std::string lower = key;
+    std::ranges::transform(lower, lower.begin(), [](unsigned char c) {
+      return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    });
+    if (!IsQualifiedName(lower)) {
+      out.push_back(InvalidCause(field, key, kQualifiedNameMessage));
+    }
+    total += key.size() + value.size();
+  }
+  if (total > kMaxTotalBytes) {
+    out.push_back(TooLongCause(field, kMaxTotalBytes));
+  }
+}
+
 void CheckMetadata(const ObjectMeta& meta, Causes& out) {
   if (meta.name.empty()) {
     out.push_back(RequiredCause("metadata.name", "name or generateName is required"));
@@ -78,6 +98,7 @@ void CheckMetadata(const ObjectMeta& meta, Causes& out) {
   }
   CheckNamespace(meta, out);
   CheckLabels(meta.labels, "metadata.labels", out);
+  CheckAnnotations(meta.annotations, "metadata.annotations", out);
 }
 
 bool IsSupported(const std::vector<std::string_view>& values, std::string_view value) {
@@ -245,6 +266,7 @@ void CheckReplicaSpec(const ReplicaSpec& spec, Causes& out) {
   }
   const PodTemplate& pod = spec.template_;
   CheckLabels(pod.labels, at + ".template.metadata.labels", out);
+  CheckAnnotations(pod.annotations, at + ".template.metadata.annotations", out);
   const std::string pod_at = at + ".template.spec";
   if (!pod.restart_policy.empty() && !IsSupported(kPodRestartPolicies, pod.restart_policy)) {
     out.push_back(

@@ -67,7 +67,7 @@ void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode
                 HttpResponse* warn_on);
 
 // The ml v1 rules a TFJob's mapped job broke, as the TFJob's 422.
-kube::KubeError MappedJobInvalid(std::string_view name, const Status& status);
+kube::KubeError MappedJobInvalid(const kube::TFJob& tfjob, const Status& status);
 
 // Handlers (kube_tfjobs.cc, kube_pods.cc, kube_events.cc).
 HttpResponse CreateTFJob(const Context& context, const Request& request);

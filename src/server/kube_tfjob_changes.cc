@@ -124,7 +124,7 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
                                                                  : std::vector<kube::NodeView>{},
                                   .catalog = &context.catalog});
   if (!mapped.ok()) {
-    return Error(MappedJobInvalid(tfjob.metadata.name, mapped.status()));
+    return Error(MappedJobInvalid(tfjob, mapped.status()));
   }
   const bool spec_changed = SpecOnly(tfjob) != SpecOnly(old->job);
   const bool dry_run = request.Query("dryRun") != nullptr;
@@ -166,7 +166,7 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
         return std::optional<model::Job>(std::move(next));
       });
   if (refused.has_value()) {
-    return Error(MappedJobInvalid(tfjob.metadata.name, *refused));
+    return Error(MappedJobInvalid(tfjob, *refused));
   }
   if (!changed.ok()) {
     return StoreError(changed.status(), request.name);

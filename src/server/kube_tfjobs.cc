@@ -89,19 +89,9 @@ void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode
 
 // The ml v1 rules the mapped job broke (a GPU count no machine offers, …), as the TFJob's
 // causes: the TFJob is what the user wrote, so the message names what to change there.
-kube::KubeError MappedJobInvalid(std::string_view name, const Status& status) {
-  std::vector<kube::StatusCause> causes;
-  for (const FieldViolation& violation : status.violations()) {
-    causes.push_back(
-        kube::StatusCause{.reason = "FieldValueInvalid",
-                          .message = violation.description,
-                          .field = "spec (as the AI Platform job " + violation.field + ")"});
-  }
-  if (causes.empty()) {
-    causes.push_back(kube::StatusCause{
-        .reason = "FieldValueInvalid", .message = status.message(), .field = "spec"});
-  }
-  return kube::Invalid(kTFJobKind, kGroup, name, std::move(causes));
+kube::KubeError MappedJobInvalid(const kube::TFJob& tfjob, const Status& status) {
+  return kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name,
+                       kube::MappedJobCauses(status, tfjob));
 }
 
 HttpResponse CreateTFJob(const Context& context, const Request& request) {
@@ -147,11 +137,11 @@ HttpResponse CreateTFJob(const Context& context, const Request& request) {
                                                 .document = kube::EncodeTFJob(tfjob, nullptr),
                                                 .nodes = nodes});
     if (!job.ok()) {
-      return Error(MappedJobInvalid(tfjob.metadata.name, job.status()));
+      return Error(MappedJobInvalid(tfjob, job.status()));
     }
     if (dry_run) {
       if (auto violations = validate::Validate(*job, context.catalog); !violations.empty()) {
-        return Error(MappedJobInvalid(tfjob.metadata.name, Status::InvalidArgument(violations)));
+        return Error(MappedJobInvalid(tfjob, Status::InvalidArgument(violations)));
       }
       HttpResponse response =
           Json(RenderTFJob(context, store::RevisionedJob{project, *job, 0}), 201);
@@ -167,7 +157,7 @@ HttpResponse CreateTFJob(const Context& context, const Request& request) {
     }
     if (!created.ok()) {
       return created.status().code() == Code::kInvalidArgument
-                 ? Error(MappedJobInvalid(tfjob.metadata.name, created.status()))
+                 ? Error(MappedJobInvalid(tfjob, created.status()))
                  : Error(kube::InternalError(created.status().message()));
     }
     Result<store::RevisionedJob> stored =

@@ -3,7 +3,6 @@
 // `Resource` rows say so, and one set of handlers serves both.
 #include <functional>
 #include <memory>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +15,7 @@
 #include "server/vertex_internal.h"
 #include "vertex/custom_job.h"
 #include "vertex/custom_job_mapping.h"
+#include "vertex/spec_document.h"
 #include "vertex/tuning_job.h"
 #include "vertex/vertex_json.h"
 
@@ -44,25 +44,6 @@ struct Resource {
   ordered_json (*encode)(std::string_view project, const model::Job& job);
 };
 
-// The members of the request that the resource keeps and echoes as its spec. A CustomJob keeps
-// its jobSpec (the object itself); a tuning job the study, the trial spec and the counts.
-std::string SpecDocument(std::string_view body, std::span<const char* const> members, bool unwrap) {
-  const ordered_json value = ordered_json::parse(body, nullptr, false);
-  ordered_json document = ordered_json::object();
-  for (const char* member : members) {
-    const auto it = value.is_object() ? value.find(member) : value.end();
-    if (it == value.end() || it->is_null()) {
-      continue;
-    }
-    if (unwrap) {
-      document = it->is_object() ? *it : ordered_json::object();
-    } else {
-      document[member] = *it;
-    }
-  }
-  return document.dump(-1, ' ', false, ordered_json::error_handler_t::replace);
-}
-
 JobBuilder Builder(vertex::MappingContext context, auto job) {
   return [context = std::move(context), job = std::move(job)](const std::string& id) {
     vertex::MappingContext with_id = context;
@@ -76,8 +57,8 @@ Result<Prepared> PrepareCustomJob(std::string_view body, vertex::MappingContext 
   if (!job.ok()) {
     return job.status();
   }
-  static constexpr const char* kMembers[] = {"jobSpec"};
-  context.document = SpecDocument(body, kMembers, /*unwrap=*/true);
+  static constexpr std::string_view kMembers[] = {"jobSpec"};
+  context.document = vertex::SpecDocument(body, kMembers, /*unwrap=*/true);
   std::vector<FieldViolation> violations = vertex::ValidateDisplayName(job->display_name);
   for (FieldViolation& violation : vertex::ValidateJobSpec(job->job_spec, "jobSpec", context)) {
     violations.push_back(std::move(violation));
@@ -93,9 +74,9 @@ Result<Prepared> PrepareTuningJob(std::string_view body, vertex::MappingContext 
   if (!job.ok()) {
     return job.status();
   }
-  static constexpr const char* kMembers[] = {"studySpec", "maxTrialCount", "parallelTrialCount",
-                                             "maxFailedTrialCount", "trialJobSpec"};
-  context.document = SpecDocument(body, kMembers, /*unwrap=*/false);
+  static constexpr std::string_view kMembers[] = {
+      "studySpec", "maxTrialCount", "parallelTrialCount", "maxFailedTrialCount", "trialJobSpec"};
+  context.document = vertex::SpecDocument(body, kMembers, /*unwrap=*/false);
   std::vector<FieldViolation> violations = vertex::ValidateTuningJob(*job, context);
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));

@@ -19,6 +19,9 @@ struct JobContext {
   const std::array<ReplicaView, 4>& views;
   const std::vector<RunningReplica>& running;
   FieldPath path;  // "trainingInput"
+  // What a job from another API asks beyond `input` (a role's env and own args); nullptr for an
+  // ml v1 job.
+  const model::JobExtras* extras = nullptr;
 
   bool custom() const { return input.scale_tier == model::ScaleTier::kCustom; }
   bool container_job() const {
@@ -38,5 +41,6 @@ void CheckContainers(const JobContext& job, Violations& out);          // contai
 void CheckScheduling(const JobContext& job, Violations& out);          // scheduling.cc
 void CheckHyperparameters(const JobContext& job, Violations& out);     // hyperparameters.cc
 void CheckDisks(const JobContext& job, Violations& out);               // disk.cc
+void CheckExecLimits(const JobContext& job, Violations& out);          // exec_limits.cc
 
 }  // namespace trainyard::validate

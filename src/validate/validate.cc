@@ -22,7 +22,12 @@ std::vector<FieldViolation> Validate(const model::Job& job, const catalog::Catal
   const model::TrainingInput& input = *job.training_input;
   const std::array<ReplicaView, 4> views = ReplicaViews(input);
   const std::vector<RunningReplica> running = RunningReplicas(views, input, catalog);
-  const JobContext context{input, catalog, views, running, FieldPath().Child("trainingInput")};
+  const JobContext context{input,
+                           catalog,
+                           views,
+                           running,
+                           FieldPath().Child("trainingInput"),
+                           job.extras ? &*job.extras : nullptr};
   CheckScaleTier(context, out);
   CheckMachineTypes(context, out);
   CheckAcceleratorConfigs(context, out);
@@ -33,6 +38,7 @@ std::vector<FieldViolation> Validate(const model::Job& job, const catalog::Catal
   CheckScheduling(context, out);
   CheckHyperparameters(context, out);
   CheckDisks(context, out);
+  CheckExecLimits(context, out);
   return std::move(out).TakeSorted();
 }
 

@@ -7,6 +7,16 @@
 // besides gs:// URIs (packageUris, jobDir); replica counts are at most 1000; boot disks at most
 // 64000 GB; a worker/ps/evaluator imageUri needs a masterConfig.imageUri; a runtime TPU job must
 // name its (TPU-capable) runtimeVersion.
+//
+// What a replica is started with must fit one execve(2) (exec_limits.cc, which says why): one
+// argument, or one NAME=value, at most 131071 bytes (Linux's MAX_ARG_STRLEN, 128 KiB with its
+// NUL); a replica's command line and environment at most 1 MiB, each string counting its bytes,
+// its NUL and its pointer; no NUL in arguments or values; variable names not empty, without '='
+// or NUL. A job from another API brings a role's environment and own arguments in its extras;
+// their violations are named as if they were fields of the role's config:
+// "trainingInput.workerConfig.containerEnv[2].value" (a role running a container), "….env[2]"
+// (a role running a process), "….args[0]" (a Python package role's own arguments), so that each
+// API can name its own field (vertex::MlFieldToVertex, kube::MappedJobCauses).
 #pragma once
 
 #include <string_view>

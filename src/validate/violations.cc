@@ -55,7 +55,11 @@ const std::vector<Message>& Messages() {
         {"tpuTfVersion", ""},
         {"containerCommand", ""},
         {"containerArgs", ""},
-        {"diskConfig", "DiskConfig"}}},
+        {"diskConfig", "DiskConfig"},
+        // A role's extras as validate.h names them: not on the ml v1 wire.
+        {"containerEnv", ""},
+        {"args", ""},
+        {"env", ""}}},
       {"AcceleratorConfig", {{"count", ""}, {"type", ""}}},
       {"DiskConfig", {{"bootDiskType", ""}, {"bootDiskSizeGb", ""}}},
       {"Scheduling",

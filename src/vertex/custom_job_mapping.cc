@@ -329,12 +329,18 @@ std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path
     return StudyFieldToVertex(field.substr(kStudy.size()), parameter_paths);
   }
   // Pool-level fields, then whole-spec ones.
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kConfigFields = {{
+  // A role's env and own args are the engine's extras, named as validate.h says.
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kConfigFields = {{
       {".acceleratorConfig.count", ".machineSpec.acceleratorCount"},
       {".acceleratorConfig.type", ".machineSpec.acceleratorType"},
       {".acceleratorConfig", ".machineSpec"},
       {".imageUri", ".containerSpec.imageUri"},
       {".diskConfig", ".diskSpec"},
+      {".containerCommand", ".containerSpec.command"},
+      {".containerArgs", ".containerSpec.args"},
+      {".containerEnv", ".containerSpec.env"},
+      {".args", ".pythonPackageSpec.args"},
+      {".env", ".pythonPackageSpec.env"},
   }};
   for (std::size_t i = 0; i < kPools.size(); ++i) {
     const PoolRole& role = kPools[i];

@@ -62,7 +62,9 @@ model::JobExtras ToExtras(const CustomJobSpec& spec, const MappingContext& conte
 // An ml v1 field path of a mapped job as the Vertex field it came from, under `spec_path`:
 // "trainingInput.masterType" → "jobSpec.workerPoolSpecs[0].machineSpec.machineType",
 // "trainingInput.workerConfig.acceleratorConfig.count" →
-// "jobSpec.workerPoolSpecs[1].machineSpec.acceleratorCount", "labels.x" stays; a study's
+// "jobSpec.workerPoolSpecs[1].machineSpec.acceleratorCount", a role's env and own args (as
+// validate.h names them) the pool's "containerSpec.env", "pythonPackageSpec.env" or
+// "pythonPackageSpec.args", "labels.x" stays; a study's
 // ("trainingInput.hyperparameters.maxTrials" → "maxTrialCount", "….params[2].minValue" →
 // "studySpec.parameters[2]", or `parameter_paths[2]` when given: where a flattened conditional
 // parameter sits in the request). Other paths are returned under `spec_path` as they are.

@@ -1,11 +1,14 @@
 #include "kube/tfjob_mapping.h"
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_fixtures.h"
@@ -203,6 +206,118 @@ INSTANTIATE_TEST_SUITE_P(
              "resources": {"limits": {"nvidia.com/gpu": 4}}}]}}},
             "Evaluator": {"replicas": 2, "template": {"spec": {"containers": [
             {"name": "tensorflow", "image": "e"}]}}}}})")));
+
+// What a replica is started with must fit one execve (validate/exec_limits.cc); a create answers
+// the mapped job's violations at the TFJob's fields (server/kube_tfjobs.cc), after the TFJob's own
+// rules. Each case changes the "tensorflow" container of one replica type of ChiefWorkerPsSpec.
+struct BoundsCase {
+  std::string name;
+  std::string type;  // "Chief", "Worker", "PS"
+  std::function<void(nlohmann::json& container)> mutate;
+  std::vector<std::string> causes;  // "reason field"
+};
+
+void PrintTo(const BoundsCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+std::vector<std::string> CreateCauses(const TFJob& tfjob) {
+  std::vector<StatusCause> causes = ValidateTFJob(tfjob, nullptr);
+  if (causes.empty()) {
+    std::vector<FieldViolation> violations =
+        validate::Validate(Map(tfjob), catalog::Catalog::Builtin());
+    if (!violations.empty()) {
+      causes = MappedJobCauses(Status::InvalidArgument(std::move(violations)), tfjob);
+    }
+  }
+  std::vector<std::string> out;
+  for (const StatusCause& cause : causes) {
+    out.push_back(cause.reason + " " + cause.field);
+  }
+  return out;
+}
+
+class ExecBoundsTest : public ::testing::TestWithParam<BoundsCase> {};
+
+TEST_P(ExecBoundsTest, NamesTheTFJobField) {
+  const BoundsCase& c = GetParam();
+  nlohmann::json spec = nlohmann::json::parse(testing::ChiefWorkerPsSpec());
+  c.mutate(spec["tfReplicaSpecs"][c.type]["template"]["spec"]["containers"][0]);
+  EXPECT_EQ(CreateCauses(Decode(testing::Manifest(spec.dump()))), c.causes);
+}
+
+const std::string kNul("\0", 1);
+
+std::string ContainerPath(std::string_view type) {
+  return fmt::format("spec.tfReplicaSpecs[{}].template.spec.containers[0]", type);
+}
+
+nlohmann::json Variables(std::size_t count, std::size_t bytes) {
+  nlohmann::json env = nlohmann::json::array();
+  for (std::size_t i = 0; i < count; ++i) {
+    env.push_back({{"name", "V" + std::to_string(i)}, {"value", std::string(bytes, 'x')}});
+  }
+  return env;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, ExecBoundsTest,
+    ::testing::Values(
+        BoundsCase{"Baseline", "Chief", [](nlohmann::json&) {}, {}},
+        BoundsCase{"NulInArg",
+                   "Chief",
+                   [](nlohmann::json& c) { c["args"][0] = "--a" + kNul; },
+                   {"FieldValueInvalid " + ContainerPath("Chief") + ".args[0]"}},
+        BoundsCase{"NulInCommand",
+                   "Worker",
+                   [](nlohmann::json& c) {
+                     c["command"] = {"python", kNul};
+                   },
+                   {"FieldValueInvalid " + ContainerPath("Worker") + ".command[1]"}},
+        BoundsCase{"NulInValue",
+                   "Chief",
+                   [](nlohmann::json& c) { c["env"][0]["value"] = kNul; },
+                   {"FieldValueInvalid " + ContainerPath("Chief") + ".env[0].value"}},
+        // Names are Kubernetes' own rule, [-._a-zA-Z][-._a-zA-Z0-9]*: no '=', NUL or "".
+        BoundsCase{"NameWithEquals",
+                   "Chief",
+                   [](nlohmann::json& c) { c["env"][0]["name"] = "A=B"; },
+                   {"FieldValueInvalid " + ContainerPath("Chief") + ".env[0].name"}},
+        BoundsCase{"LongArg",
+                   "PS",
+                   [](nlohmann::json& c) { c["args"] = {std::string(200'000, 'x')}; },
+                   {"FieldValueInvalid " + ContainerPath("PS") + ".args[0]"}},
+        BoundsCase{"ArgsPastOneMebibyte",
+                   "Worker",
+                   [](nlohmann::json& c) {
+                     c["args"] = std::vector<std::string>(10, std::string(120'000, 'x'));
+                   },
+                   {"FieldValueInvalid " + ContainerPath("Worker") + ".args"}},
+        BoundsCase{"EnvironmentPastOneMebibyte",
+                   "Chief",
+                   [](nlohmann::json& c) { c["env"] = Variables(10, 120'000); },
+                   {"FieldValueInvalid " + ContainerPath("Chief") + ".env"}}),
+    [](const auto& tc) { return tc.param.name; });
+
+// Worker 0 is the master: both roles come from the Worker spec, and its cause is given once.
+TEST(MappedJobCausesTest, WorkerZeroAsMasterIsReportedOnce) {
+  const TFJob tfjob = Decode(testing::Manifest(R"({"tfReplicaSpecs": {"Worker": {"replicas": 3,
+      "template": {"spec": {"containers": [{"name": "tensorflow", "image": "w",
+                                            "args": ["\u0000"]}]}}}}})"));
+  EXPECT_THAT(CreateCauses(tfjob),
+              ElementsAre("FieldValueInvalid " + ContainerPath("Worker") + ".args[0]"));
+}
+
+TEST(MappedJobCausesTest, OtherRulesNameTheAiPlatformField) {
+  const std::vector<StatusCause> causes =
+      MappedJobCauses(Status::InvalidArgument(std::vector<FieldViolation>{
+                          {"trainingInput.workerConfig.acceleratorConfig.count", "3 x T4"}}),
+                      testing::ValidTFJob());
+  ASSERT_EQ(causes.size(), 1U);
+  EXPECT_EQ(causes[0].field,
+            "spec (as the AI Platform job trainingInput.workerConfig.acceleratorConfig.count)");
+  EXPECT_EQ(causes[0].message, "3 x T4");
+}
 
 TEST(ToJobTest, TheSeedMapsToPsAndWorkersWithT4s) {
   const model::Job job = Map(Decode(testing::SeedManifest()), {kV100Node, kT4Node});

@@ -101,6 +101,28 @@ const RuleCase kRules[] = {
      [](TFJob& j) { j.metadata.labels["team"] = "a b"; },
      {"FieldValueInvalid metadata.labels[team]"}},
     {"LabelPrefixed", [](TFJob& j) { j.metadata.labels["example.com/Team"] = "A.b"; }, {}},
+    // annotations: apimachinery's ValidateAnnotations, 256 KiB of keys and values in all
+    {"AnnotationsOf256KiB",
+     [](TFJob& j) { j.metadata.annotations["a"] = std::string(256 * 1024 - 1, 'x'); },
+     {}},
+    {"AnnotationsPast256KiB",
+     [](TFJob& j) { j.metadata.annotations["a"] = std::string(256 * 1024, 'x'); },
+     {"FieldValueTooLong metadata.annotations"},
+     "Too long: may not be longer than 262144"},
+    {"AnnotationSizesAdd",
+     [](TFJob& j) {
+       j.metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"] =
+           std::string(200'000, 'x');
+       j.metadata.annotations["note"] = std::string(100'000, 'x');
+     },
+     {"FieldValueTooLong metadata.annotations"}},
+    {"AnnotationKeyInvalid",
+     [](TFJob& j) { j.metadata.annotations["a b"] = "x"; },
+     {"FieldValueInvalid metadata.annotations"}},
+    {"AnnotationKeyAnyCase", [](TFJob& j) { j.metadata.annotations["Example.com/Note"] = ""; }, {}},
+    {"TemplateAnnotationsPast256KiB",
+     [](TFJob& j) { Spec(j, "Worker").template_.annotations["a"] = std::string(256 * 1024, 'x'); },
+     {"FieldValueTooLong " + kW + ".template.metadata.annotations"}},
     // replica specs
     {"NoReplicaSpecs",
      [](TFJob& j) { j.replica_specs.clear(); },
@@ -175,6 +197,21 @@ const RuleCase kRules[] = {
     {"EnvNameInvalid",
      [](TFJob& j) {
        Tf(j).env.push_back({"1A", "x", false});
+     },
+     {"FieldValueInvalid " + kWC + ".env[0].name"}},
+    {"EnvNameWithEquals",
+     [](TFJob& j) {
+       Tf(j).env.push_back({"A=B", "x", false});
+     },
+     {"FieldValueInvalid " + kWC + ".env[0].name"}},
+    {"EnvNameWithNul",
+     [](TFJob& j) {
+       Tf(j).env.push_back({std::string("A\0", 2), "x", false});
+     },
+     {"FieldValueInvalid " + kWC + ".env[0].name"}},
+    {"EnvNameEmpty",
+     [](TFJob& j) {
+       Tf(j).env.push_back({"", "x", false});
      },
      {"FieldValueInvalid " + kWC + ".env[0].name"}},
     {"EnvNameDotted",
@@ -337,6 +374,17 @@ INSTANTIATE_TEST_SUITE_P(
                    [](TFJob& j) { Spec(j, "Worker").replicas = 5; },
                    {}}),
     [](const auto& tc) { return tc.param.name; });
+
+// Each label on its own, as Kubernetes checks them (no count limit there), in one pass.
+TEST(ValidateTFJobTest, HundredThousandLabelsAreRefusedOneByOne) {
+  TFJob job = testing::ValidTFJob();
+  for (int i = 0; i < 100'000; ++i) {
+    job.metadata.labels["l" + std::to_string(i)] = "-";
+  }
+  const std::vector<StatusCause> causes = ValidateTFJob(job, nullptr);
+  EXPECT_EQ(causes.size(), 100'000U);
+  EXPECT_EQ(causes.front().field, "metadata.labels[l0]");
+}
 
 TEST(ValidateTFJobTest, TheSeedManifestIsValid) {
   KubeResult<DecodedTFJob> decoded = DecodeTFJob(testing::SeedManifest());

@@ -35,6 +35,9 @@ INSTANTIATE_TEST_SUITE_P(
                  ""},
         RuleCase{"SixtyFourLabels", RuntimeJob, [](Job& j) { ManyLabels(j, 64); }, ""},
         RuleCase{"SixtyFiveLabels", RuntimeJob, [](Job& j) { ManyLabels(j, 65); }, "labels"},
+        // Refused in one pass over the labels (issue #31: the Vertex API once took 20 s here).
+        RuleCase{"HundredThousandLabels", RuntimeJob, [](Job& j) { ManyLabels(j, 100'000); },
+                 "labels"},
         RuleCase{"KeyUppercase", RuntimeJob,
                  [](Job& j) {
                    j.labels = {{"Team", "ml"}};

@@ -2,14 +2,17 @@
 // onto the engine's roles (reference §13).
 #include "vertex/custom_job.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "validate/validate.h"
 #include "vertex/custom_job_mapping.h"
+#include "vertex/spec_document.h"
 
 namespace trainyard::vertex {
 namespace {
@@ -252,6 +255,142 @@ TEST(ToJobTest, TheEngineRulesSpeakInVertexPaths) {
   }
 }
 
+// The fields a create of `body` is refused at, checked as server/vertex_routes.cc does: the
+// decoder, Vertex's rules, then the mapped job's engine rules in Vertex's paths.
+std::vector<std::string> CreateFields(std::string_view body) {
+  Result<CustomJob> job = DecodeCustomJob(body);
+  if (!job.ok()) {
+    return Fields(job.status());
+  }
+  static constexpr std::string_view kMembers[] = {"jobSpec"};
+  MappingContext context = Context();
+  context.document = SpecDocument(body, kMembers, /*unwrap=*/true);
+  std::vector<FieldViolation> violations = ValidateDisplayName(job->display_name);
+  for (FieldViolation& violation : ValidateJobSpec(job->job_spec, "jobSpec", context)) {
+    violations.push_back(std::move(violation));
+  }
+  if (violations.empty()) {
+    for (const FieldViolation& violation :
+         validate::Validate(ToJob(*job, context), catalog::Catalog::Builtin())) {
+      violations.push_back({MlFieldToVertex(violation.field, "jobSpec"), violation.description});
+    }
+  }
+  return Fields(violations);
+}
+
+struct BoundsCase {
+  std::string name;
+  std::string_view body;
+  std::function<void(nlohmann::json& pools)> mutate;  // jobSpec.workerPoolSpecs
+  std::vector<std::string> fields;
+};
+
+void PrintTo(const BoundsCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class ExecBoundsTest : public ::testing::TestWithParam<BoundsCase> {};
+
+TEST_P(ExecBoundsTest, NamesTheVertexField) {
+  const BoundsCase& c = GetParam();
+  nlohmann::json body = nlohmann::json::parse(c.body);
+  c.mutate(body["jobSpec"]["workerPoolSpecs"]);
+  EXPECT_EQ(CreateFields(body.dump()), c.fields);
+}
+
+const std::string kNul("\0", 1);
+
+nlohmann::json Strings(std::size_t count, std::size_t bytes) {
+  return std::vector<std::string>(count, std::string(bytes, 'x'));
+}
+
+nlohmann::json Variables(std::size_t count, std::size_t bytes) {
+  nlohmann::json env = nlohmann::json::array();
+  for (std::size_t i = 0; i < count; ++i) {
+    env.push_back({{"name", "V" + std::to_string(i)}, {"value", std::string(bytes, 'x')}});
+  }
+  return env;
+}
+
+const std::string kPool0 = "jobSpec.workerPoolSpecs[0]";
+const std::string kPool1 = "jobSpec.workerPoolSpecs[1]";
+
+// What a replica is started with must fit one execve (validate/exec_limits.cc): arguments and
+// values without NUL, at most 128 KiB each, 1 MiB in all; variable names without '=' or NUL.
+INSTANTIATE_TEST_SUITE_P(
+    Rules, ExecBoundsTest,
+    ::testing::Values(
+        BoundsCase{"Containers", kTwoPools, [](nlohmann::json&) {}, {}},
+        BoundsCase{"NulInArg",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[0]["containerSpec"]["args"][1] = "--b" + kNul; },
+                   {kPool0 + ".containerSpec.args[1]"}},
+        BoundsCase{"NulInCommand",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[1]["containerSpec"]["command"][0] = kNul; },
+                   {kPool1 + ".containerSpec.command[0]"}},
+        BoundsCase{"LongArg",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[1]["containerSpec"]["args"] = Strings(1, 200'000); },
+                   {kPool1 + ".containerSpec.args[0]"}},
+        BoundsCase{"ArgsPastOneMebibyte",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[0]["containerSpec"]["args"] = Strings(10, 120'000); },
+                   {kPool0 + ".containerSpec.args"}},
+        BoundsCase{"NameWithEquals",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[0]["containerSpec"]["env"][0]["name"] = "A=B"; },
+                   {kPool0 + ".containerSpec.env[0].name"}},
+        BoundsCase{"NulInName",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[0]["containerSpec"]["env"][0]["name"] = "A" + kNul; },
+                   {kPool0 + ".containerSpec.env[0].name"}},
+        BoundsCase{"EmptyName",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[0]["containerSpec"]["env"][0]["name"] = ""; },
+                   {kPool0 + ".containerSpec.env[0].name"}},
+        BoundsCase{"NulInValue",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[0]["containerSpec"]["env"][0]["value"] = kNul; },
+                   {kPool0 + ".containerSpec.env[0].value"}},
+        BoundsCase{"EnvironmentPastOneMebibyte",
+                   kTwoPools,
+                   [](nlohmann::json& p) { p[1]["containerSpec"]["env"] = Variables(10, 120'000); },
+                   {kPool1 + ".containerSpec.env"}},
+        BoundsCase{"Package", kPythonPool, [](nlohmann::json&) {}, {}},
+        BoundsCase{"NulInPackageArg",
+                   kPythonPool,
+                   [](nlohmann::json& p) { p[0]["pythonPackageSpec"]["args"][0] = kNul; },
+                   {kPool0 + ".pythonPackageSpec.args[0]"}},
+        BoundsCase{
+            "PackageArgsPastOneMebibyte",
+            kPythonPool,
+            [](nlohmann::json& p) { p[0]["pythonPackageSpec"]["args"] = Strings(10, 120'000); },
+            {kPool0 + ".pythonPackageSpec.args"}},
+        BoundsCase{"PackageNameWithEquals",
+                   kPythonPool,
+                   [](nlohmann::json& p) {
+                     p[0]["pythonPackageSpec"]["env"] =
+                         nlohmann::json::array({{{"name", "A=B"}, {"value", "x"}}});
+                   },
+                   {kPool0 + ".pythonPackageSpec.env[0].name"}},
+        BoundsCase{
+            "PackageLongVariable",
+            kPythonPool,
+            [](nlohmann::json& p) { p[0]["pythonPackageSpec"]["env"] = Variables(1, 140'000); },
+            {kPool0 + ".pythonPackageSpec.env[0]"}}),
+    [](const auto& tc) { return tc.param.name; });
+
+// Refused as ml v1 refuses them, and in one pass: the whole body was once parsed into an
+// order-keeping document, which took 20 s for these (issue #31).
+TEST(CreateTest, HundredThousandLabelsAreRefused) {
+  nlohmann::json body = nlohmann::json::parse(kTwoPools);
+  for (int i = 0; i < 100'000; ++i) {
+    body["labels"]["l" + std::to_string(i)] = "v";
+  }
+  EXPECT_THAT(CreateFields(body.dump()), ElementsAre("labels"));
+}
+
 TEST(MlFieldToVertexTest, Table) {
   const struct {
     std::string_view ml;
@@ -269,6 +408,15 @@ TEST(MlFieldToVertexTest, Table) {
       {"trainingInput.hyperparameters.maxTrials", "maxTrialCount"},
       {"trainingInput.hyperparameters.params[2].minValue", "studySpec.parameters[2]"},
       {"trainingInput.hyperparameters.goal", "studySpec.metrics[0].goal"},
+      {"trainingInput.masterConfig.containerCommand[0]",
+       "jobSpec.workerPoolSpecs[0].containerSpec.command[0]"},
+      {"trainingInput.workerConfig.containerArgs", "jobSpec.workerPoolSpecs[1].containerSpec.args"},
+      {"trainingInput.evaluatorConfig.containerEnv[2].value",
+       "jobSpec.workerPoolSpecs[3].containerSpec.env[2].value"},
+      {"trainingInput.parameterServerConfig.env[0].name",
+       "jobSpec.workerPoolSpecs[2].pythonPackageSpec.env[0].name"},
+      {"trainingInput.masterConfig.args[1]",
+       "jobSpec.workerPoolSpecs[0].pythonPackageSpec.args[1]"},
       {"labels.x", "labels.x"},
   };
   for (const auto& c : cases) {
