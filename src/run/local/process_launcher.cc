@@ -84,13 +84,6 @@ std::vector<std::string> CommandLine(int pid) {
   return words;
 }
 
-// `path` as the supervisor sees it from the replica's working directory: absolute.
-std::string Absolute(const std::string& path) {
-  std::error_code error;
-  fs::path absolute = fs::absolute(path, error);
-  return error ? path : absolute.string();
-}
-
 Status CreateParentDirectory(const std::string& path) {
   std::error_code error;
   fs::create_directories(fs::path(path).parent_path(), error);
@@ -116,7 +109,7 @@ ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& superv
                                  Environment base_env, ContainerRuntime* containers,
                                  std::optional<RunAs> user)
     : on_exit_(std::move(on_exit)),
-      supervisor_path_(Absolute(supervisor_path)),
+      supervisor_path_(AbsolutePath(supervisor_path)),
       base_env_(std::move(base_env)),
       containers_(containers),
       user_(std::move(user)),
@@ -169,8 +162,8 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
     return program.status();
   }
   SupervisorArgs args{
-      .log_path = Absolute(spec.log_path),
-      .exit_path = Absolute(spec.exit_path),
+      .log_path = AbsolutePath(spec.log_path),
+      .exit_path = AbsolutePath(spec.exit_path),
       .container = in_container ? spec.container->name : std::string(),
       .user = user_.has_value() && !in_container ? UserIds(user_->uid, user_->gid) : std::string(),
       .argv = std::move(argv)};
@@ -217,8 +210,8 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
     }
     return Status::Internal(fmt::format("pidfd_open({}): {}", pid, Errno(errno)));
   }
-  const std::string exit_path = Absolute(spec.exit_path);
-  if (!IsSupervisorCommand(CommandLine(pid), Absolute(spec.log_path), exit_path) ||
+  const std::string exit_path = AbsolutePath(spec.exit_path);
+  if (!IsSupervisorCommand(CommandLine(pid), AbsolutePath(spec.log_path), exit_path) ||
       HasExited(pidfd.get())) {
     return false;
   }
@@ -228,8 +221,8 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
 }
 
 Result<int> ProcessLauncher::FindStarted(const ProcessSpec& spec) {
-  const std::string log_path = Absolute(spec.log_path);
-  const std::string exit_path = Absolute(spec.exit_path);
+  const std::string log_path = AbsolutePath(spec.log_path);
+  const std::string exit_path = AbsolutePath(spec.exit_path);
   std::error_code error;
   for (fs::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
