@@ -442,5 +442,20 @@ TEST_F(ExecutorRecoveryTest, UnknowableReplicaFailsTheJobRatherThanRisksADuplica
   EXPECT_EQ(launcher_.started().size(), 2U);
 }
 
+// A replica that ended, where whether a restart of it runs cannot be told (a /proc file that
+// could not be read): the job fails rather than risk running it twice.
+TEST_F(ExecutorRecoveryTest, UnknowableRestartFailsTheJobRatherThanRisksADuplicate) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  launcher_.AdoptAnswer(started[0].pid, true);
+  launcher_.AdoptAnswer(started[1].pid, false);
+  launcher_.FindStartedFails(Status::Internal("Cannot tell whether a replica runs: EIO"));
+
+  ServerRestarts();
+  EXPECT_EQ(Get("d").state, JobState::kFailed);
+  EXPECT_EQ(launcher_.started().size(), 2U);
+}
+
 }  // namespace
 }  // namespace trainyard::control

@@ -5,8 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -25,10 +23,10 @@
 #include <unistd.h>
 
 #include "base/check.h"
-#include "base/file.h"
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "run/local/credentials.h"
+#include "run/local/proc_file.h"
 #include "run/local/supervisor_command.h"
 
 namespace trainyard::run::local {
@@ -65,23 +63,6 @@ ExitStatus AdoptedExit(int pidfd, const std::string& exit_path) {
 bool HasExited(int pidfd) {
   pollfd fd{.fd = pidfd, .events = POLLIN};
   return poll(&fd, 1, 0) != 0;
-}
-
-// The NUL-separated command line of `pid`; empty for a zombie or a process that is gone.
-std::vector<std::string> CommandLine(int pid) {
-  std::ifstream in(fmt::format("/proc/{}/cmdline", pid), std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::string> words;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\0', start);
-    if (end == std::string::npos) {
-      end = text.size();
-    }
-    words.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return words;
 }
 
 Status CreateParentDirectory(const std::string& path) {
@@ -211,8 +192,15 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
     return Status::Internal(fmt::format("pidfd_open({}): {}", pid, Errno(errno)));
   }
   const std::string exit_path = AbsolutePath(spec.exit_path);
-  if (!IsSupervisorCommand(CommandLine(pid), AbsolutePath(spec.log_path), exit_path) ||
-      HasExited(pidfd.get())) {
+  const Result<std::vector<std::string>> command = ProcessCommandLine(pid);
+  if (HasExited(pidfd.get())) {
+    return false;  // before or while its command line was read: its exit file says how it ended
+  }
+  if (!command.ok()) {  // still running, but unreadable: whether it is the replica is unknown
+    return Status::Internal(fmt::format("Cannot tell whether process {} is the replica of {}: {}",
+                                        pid, exit_path, command.status().message()));
+  }
+  if (!IsSupervisorCommand(*command, AbsolutePath(spec.log_path), exit_path)) {
     return false;
   }
   Watch(pidfd.release(), Watched{.pid = pid, .exit_path = exit_path},
@@ -224,6 +212,7 @@ Result<int> ProcessLauncher::FindStarted(const ProcessSpec& spec) {
   const std::string log_path = AbsolutePath(spec.log_path);
   const std::string exit_path = AbsolutePath(spec.exit_path);
   std::error_code error;
+  Status unreadable;  // the first command line that could not be read, but not for being gone
   for (fs::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
     int pid = 0;
@@ -231,12 +220,23 @@ Result<int> ProcessLauncher::FindStarted(const ProcessSpec& spec) {
     if (parsed != std::errc() || rest != name.data() + name.size() || pid <= 1) {
       continue;
     }
-    if (IsSupervisorCommand(CommandLine(pid), log_path, exit_path)) {
+    const Result<std::vector<std::string>> command = ProcessCommandLine(pid);
+    if (!command.ok()) {
+      if (command.status().code() != Code::kNotFound && unreadable.ok()) {
+        unreadable = command.status();
+      }
+      continue;  // exited since it was listed, or unreadable
+    }
+    if (IsSupervisorCommand(*command, log_path, exit_path)) {
       return pid;
     }
   }
   if (error) {
     return Status::Internal("Cannot list /proc: " + error.message());
+  }
+  if (!unreadable.ok()) {  // it may have been the replica
+    return Status::Internal("Cannot tell whether a replica of " + exit_path +
+                            " runs: " + unreadable.message());
   }
   return 0;
 }
@@ -275,7 +275,8 @@ namespace {
 std::pair<int, int> EphemeralRange() {
   int low = 32768;
   int high = 60999;
-  if (std::optional<std::string> text = ReadFileText("/proc/sys/net/ipv4/ip_local_port_range")) {
+  if (const Result<std::string> text = ReadProcFile("/proc/sys/net/ipv4/ip_local_port_range");
+      text.ok()) {
     std::istringstream in(*text);
     int read_low = 0;
     int read_high = 0;
