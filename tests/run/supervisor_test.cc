@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "fakes/temp_dir.h"
 #include "run/local/spawn.h"
 #include "run/local/supervisor_command.h"
@@ -129,6 +130,11 @@ class SupervisorTest : public ::testing::Test {
 
   std::string Log() const { return dir_.File("logs/master-replica-0.log"); }
   std::string Exit() const { return dir_.File("run/master-replica-0.exit"); }
+  // How the exit file says the trainer ended: its first line ("exited 0\n"), or "" for none.
+  std::string ExitHow() const {
+    const std::string text = ReadFile(Exit());
+    return text.substr(0, text.find('\n') + 1);
+  }
 
   TempDir dir_;
   run::testing::StrayChildren strays_;
@@ -145,7 +151,7 @@ TEST_F(SupervisorTest, RecordsBothStreamsInTheOrderTheyWereWritten) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(CapturedStreams(Log()), "O one\nE two\nO three\nE no newline\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+  EXPECT_EQ(ExitHow(), "exited 0\n");
   std::vector<run::testing::CapturedLine> lines = ReadCaptured(Log());
   for (std::size_t i = 1; i < lines.size(); ++i) {
     EXPECT_LE(lines[i - 1].timestamp, lines[i].timestamp);
@@ -183,7 +189,10 @@ struct EndCase {
 class SupervisorEndTest : public SupervisorTest, public ::testing::WithParamInterface<EndCase> {};
 
 TEST_P(SupervisorEndTest, EndsAsTheTrainerDidAndSaysSoInTheExitFile) {
+  const SystemClock clock;
+  const WallTime before = clock.Now();
   int status = Wait(StartShell(GetParam().script));
+  const WallTime after = clock.Now();
   ASSERT_NE(status, -1);
   if (GetParam().signaled) {
     ASSERT_TRUE(WIFSIGNALED(status)) << status;
@@ -193,8 +202,13 @@ TEST_P(SupervisorEndTest, EndsAsTheTrainerDidAndSaysSoInTheExitFile) {
     ASSERT_TRUE(WIFEXITED(status)) << status;
     EXPECT_EQ(WEXITSTATUS(status), GetParam().number);
   }
-  EXPECT_EQ(ReadFile(Exit()), GetParam().exit_file);
+  EXPECT_EQ(ExitHow(), GetParam().exit_file);
   EXPECT_FALSE(fs::exists(Exit() + ".tmp"));
+  // And when: while it ran (issue #31: the server may not be running to notice).
+  const std::optional<ExitStatus> recorded = ReadExitStatus(Exit());
+  ASSERT_TRUE(recorded.has_value() && recorded->ended.has_value()) << ReadFile(Exit());
+  EXPECT_GE(*recorded->ended, before);
+  EXPECT_LE(*recorded->ended, after);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -226,7 +240,7 @@ TEST_P(SupervisorExecFailureTest, RecordsWhyAndExits127) {
   int status = Wait(Start({program, "--flag"}));
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 127);
-  EXPECT_EQ(ReadFile(Exit()), "exited 127\n");
+  EXPECT_EQ(ExitHow(), "exited 127\n");
   EXPECT_EQ(CapturedStreams(Log()), "E trainyard-replica: cannot execute " + program + ": " +
                                         std::strerror(GetParam().error) + "\n");
 }
@@ -252,7 +266,7 @@ TEST_F(SupervisorTest, RunsTheTrainerAsTheGivenUser) {
   }
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(CapturedStreams(Log()), "O 65534:65534:65534\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+  EXPECT_EQ(ExitHow(), "exited 0\n");
 }
 
 TEST_F(SupervisorTest, AMalformedUserRunsNothing) {
@@ -271,7 +285,7 @@ TEST_F(SupervisorTest, GrandchildKeepingThePipesOpenDoesNotKeepItRunning) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(lines, std::to_string(grandchild) + "\ndone\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+  EXPECT_EQ(ExitHow(), "exited 0\n");
 }
 
 class SupervisorGroupSignalTest : public SupervisorTest,
@@ -286,7 +300,7 @@ TEST_P(SupervisorGroupSignalTest, ReachesTheTrainerWhichDecidesTheEnd) {
   int status = Wait(pid);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_EQ(WTERMSIG(status), signal);
-  EXPECT_EQ(ReadFile(Exit()), "signaled " + std::to_string(signal) + "\n");
+  EXPECT_EQ(ExitHow(), "signaled " + std::to_string(signal) + "\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, SupervisorGroupSignalTest,
@@ -300,7 +314,7 @@ TEST_P(SupervisorGroupSignalTest, ReachesTheTrainerWhileItIsBeingStarted) {
   int status = Wait(pid);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_EQ(WTERMSIG(status), signal);
-  EXPECT_EQ(ReadFile(Exit()), "signaled " + std::to_string(signal) + "\n");
+  EXPECT_EQ(ExitHow(), "signaled " + std::to_string(signal) + "\n");
 }
 
 TEST_F(SupervisorTest, TrainerHandlingSigtermDecidesTheExit) {
@@ -313,7 +327,7 @@ TEST_F(SupervisorTest, TrainerHandlingSigtermDecidesTheExit) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 4);
   EXPECT_EQ(CapturedText(Log(), 'O'), "stopping\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 4\n");
+  EXPECT_EQ(ExitHow(), "exited 4\n");
 }
 
 TEST_F(SupervisorTest, KillingTheSupervisorAloneKillsTheTrainer) {

@@ -23,6 +23,7 @@
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "logs/capture.h"
+#include "run/exit_file.h"
 #include "run/local/child_setup.h"
 #include "run/local/credentials.h"
 
@@ -275,11 +276,10 @@ ExitStatus Reap(int pid) {
   return ExitStatus{.signaled = true, .signal = info.si_status};
 }
 
-// Writes "exited N\n" / "signaled S\n" to a temporary file renamed over `path`, so that a reader
-// sees the whole text or no file.
-void WriteExitFile(const std::string& path, const ExitStatus& status) {
-  const std::string text = status.signaled ? "signaled " + std::to_string(status.signal) + "\n"
-                                           : "exited " + std::to_string(status.code) + "\n";
+// Writes `status` and when it came, `ended` (run/exit_file.h), to a temporary file renamed over
+// `path`, so that a reader sees the whole text or no file.
+void WriteExitFile(const std::string& path, const ExitStatus& status, WallTime ended) {
+  const std::string text = ExitFileText(status, ended);
   const std::string temporary = path + ".tmp";
   const auto open_temporary = [&] {
     return UniqueFd(open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
@@ -321,7 +321,7 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
   Result<logs::RecordWriter> writer = logs::RecordWriter::Open(args.log_path, clock);
   if (!writer.ok()) {  // nowhere to record the output: run nothing
     const ExitStatus failed{.code = kCannotExecute};
-    WriteExitFile(args.exit_path, failed);
+    WriteExitFile(args.exit_path, failed, clock.Now());
     return failed;
   }
   std::optional<RunAs> user;
@@ -336,12 +336,13 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
     (void)writer->WriteLine(logs::Stream::kStderr,
                             std::string(kSupervisorName) + ": " + trainer.status().message());
     const ExitStatus failed{.code = kCannotExecute};
-    WriteExitFile(args.exit_path, failed);
+    WriteExitFile(args.exit_path, failed, clock.Now());
     return failed;
   }
   std::vector<char> buffer(kReadBytes);
   PumpUntilExit(*trainer, *writer, buffer);
   ExitStatus status = Reap(trainer->pid);
+  const WallTime ended = clock.Now();  // before the container's removal and the drain
   if (!args.container.empty()) {
     if (!status.signaled) {
       status = ContainerExitStatus(status.code);
@@ -349,7 +350,7 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
     RemoveContainer(args.argv[0], args.container);
   }
   Drain(*trainer, *writer, buffer);
-  WriteExitFile(args.exit_path, status);
+  WriteExitFile(args.exit_path, status, ended);
   return status;
 }
 

@@ -13,8 +13,8 @@
 //   end, and the supervisor follows it;
 // - appends each line the trainer writes as a record to LOG (logs/capture.h) until the trainer
 //   exits, then what the pipes already hold (without waiting for a grandchild that keeps them
-//   open), ends partial lines, and writes EXIT atomically: "exited N\n" or "signaled S\n" (read
-//   by `run::ReadExitStatus`);
+//   open), ends partial lines, and writes EXIT atomically: "exited N\n" or "signaled S\n", then
+//   when the trainer ended (run/exit_file.h; read by `run::ReadExitStatus`);
 // - ends as the trainer did: exit status N, or killed by signal S (without a core dump);
 // - with `--container NAME`, PROGRAM is a container runtime's client: its exit status 128 + S is
 //   recorded as "signaled S" (ContainerExitStatus), so a container killed by a signal is
