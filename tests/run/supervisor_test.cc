@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,8 +89,12 @@ class SupervisorTest : public ::testing::Test {
   // Starts the supervisor for `argv` as a child of this test, leading its own process group, as
   // ProcessLauncher does.
   int Start(const std::vector<std::string>& argv, const std::string& user = "") {
-    std::vector<std::string> command = SupervisorCommand(
-        kSupervisor, {.log_path = Log(), .exit_path = Exit(), .user = user, .argv = argv});
+    std::vector<std::string> command =
+        SupervisorCommand(kSupervisor, {.log_path = Log(),
+                                        .exit_path = Exit(),
+                                        .user = user,
+                                        .env_fd = env_fd_ >= 0 ? STDIN_FILENO : -1,
+                                        .argv = argv});
     std::vector<char*> pointers = Pointers(command);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
@@ -105,6 +110,9 @@ class SupervisorTest : public ::testing::Test {
     posix_spawn_file_actions_init(&actions);
     fs::create_directories(dir_.File("work"));
     posix_spawn_file_actions_addchdir_np(&actions, dir_.File("work").c_str());
+    if (env_fd_ >= 0) {  // the trainer's environment on the supervisor's stdin, as the launcher's
+      posix_spawn_file_actions_adddup2(&actions, env_fd_, STDIN_FILENO);
+    }
     pid_t pid = -1;
     int rc = posix_spawn(&pid, kSupervisor, &actions, &attr, pointers.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -136,8 +144,23 @@ class SupervisorTest : public ::testing::Test {
     return text.substr(0, text.find('\n') + 1);
   }
 
+  // A memfd holding `env` as the supervisor reads it, which Start() then hands it (--env-fd 0).
+  void GiveEnvironment(const Environment& env) {
+    env_fd_ = memfd_create("trainer-env", MFD_CLOEXEC);
+    ASSERT_GE(env_fd_, 0);
+    const std::string text = EncodeEnvironment(env);
+    ASSERT_EQ(write(env_fd_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+    ASSERT_EQ(lseek(env_fd_, 0, SEEK_SET), 0);
+  }
+  void TearDown() override {
+    if (env_fd_ >= 0) {
+      close(env_fd_);
+    }
+  }
+
   TempDir dir_;
   run::testing::StrayChildren strays_;
+  int env_fd_ = -1;
 };
 
 TEST_F(SupervisorTest, RecordsBothStreamsInTheOrderTheyWereWritten) {
@@ -375,6 +398,25 @@ TEST_F(SupervisorTest, TrainerGetsACleanProcess) {
                 fs::canonical(dir_.File("work")).string() +
                 "\ninherited\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
   EXPECT_EQ(CapturedText(Log(), 'E'), "");
+}
+
+// Issue #31: the job's environment (an LD_PRELOAD among it) reaches the trainer, exactly as given,
+// and not the supervisor, whose own (here this test's) the trainer does not get; the
+// supervisor's stdin, which held it, is /dev/null by the time the trainer runs.
+TEST_F(SupervisorTest, TrainerGetsTheEnvironmentFromEnvFdAndOnlyThat) {
+  ASSERT_EQ(setenv("TY_SUPERVISOR_OWN", "supervisor", 1), 0);
+  GiveEnvironment({{"PATH", "/usr/bin:/bin"},
+                   {"LD_PRELOAD", "/nonexistent/preload.so"},
+                   {"TY_MARKER", "a=b c"}});
+  int pid = StartShell(
+      "tr '\\0' '\\n' < /proc/$$/environ; echo ---\n"
+      "tr '\\0' '\\n' < /proc/$PPID/environ | grep -c -e TY_MARKER -e LD_PRELOAD\n"
+      "readlink /proc/$PPID/fd/0");
+  unsetenv("TY_SUPERVISOR_OWN");
+  ASSERT_EQ(Wait(pid), 0);
+  EXPECT_EQ(CapturedText(Log(), 'O'),
+            "PATH=/usr/bin:/bin\nLD_PRELOAD=/nonexistent/preload.so\nTY_MARKER=a=b c\n---\n0\n"
+            "/dev/null\n");
 }
 
 TEST_F(SupervisorTest, WrongUsageRunsNothing) {

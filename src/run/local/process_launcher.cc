@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -18,6 +19,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,6 +65,30 @@ ExitStatus AdoptedExit(int pidfd, const std::string& exit_path) {
 bool HasExited(int pidfd) {
   pollfd fd{.fd = pidfd, .events = POLLIN};
   return poll(&fd, 1, 0) != 0;
+}
+
+// A memfd holding `env` as the supervisor reads it (EncodeEnvironment), at offset 0.
+Result<UniqueFd> EnvironmentFile(const Environment& env) {
+  UniqueFd fd(memfd_create("trainyard-replica-env", MFD_CLOEXEC));
+  if (!fd.valid()) {
+    return Status::Internal("memfd_create: " + Errno(errno));
+  }
+  const std::string text = EncodeEnvironment(env);
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const ssize_t wrote = write(fd.get(), rest.data(), rest.size());
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote <= 0) {
+      return Status::Internal("Cannot write the replica's environment: " + Errno(errno));
+    }
+    rest.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  if (lseek(fd.get(), 0, SEEK_SET) != 0) {
+    return Status::Internal("Cannot rewind the replica's environment: " + Errno(errno));
+  }
+  return fd;
 }
 
 Status CreateParentDirectory(const std::string& path) {
@@ -142,11 +168,17 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   if (!program.ok()) {
     return program.status();
   }
+  // The trainer's environment goes to the supervisor as a file on its stdin, never as its own.
+  Result<UniqueFd> env_file = EnvironmentFile(env);
+  if (!env_file.ok()) {
+    return env_file.status();
+  }
   SupervisorArgs args{
       .log_path = AbsolutePath(spec.log_path),
       .exit_path = AbsolutePath(spec.exit_path),
       .container = in_container ? spec.container->name : std::string(),
       .user = user_.has_value() && !in_container ? UserIds(user_->uid, user_->gid) : std::string(),
+      .env_fd = STDIN_FILENO,
       .argv = std::move(argv)};
   args.argv[0] = *program;
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.log_path));
@@ -157,8 +189,9 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   Result<int> pid =
       SpawnProcess(SpawnSpec{.argv = SupervisorCommand(supervisor_path_, args),
                              .working_dir = spec.working_dir,
-                             .blocked_signals = {kStopSignals.begin(), kStopSignals.end()}},
-                   env);
+                             .blocked_signals = {kStopSignals.begin(), kStopSignals.end()},
+                             .stdin_fd = env_file->get()},
+                   Environment{{"PATH", std::string(kSupervisorPath)}});
   if (!pid.ok()) {
     // The program was found: what cannot run is the supervisor, which is this server's fault.
     return pid.status().code() == Code::kFailedPrecondition
