@@ -26,6 +26,7 @@
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
 #include "run/command.h"
+#include "run/exit_file.h"
 #include "run/local/process_launcher.h"
 #include "run/local/supervisor_command.h"
 
@@ -86,11 +87,6 @@ std::map<std::string, std::string, std::less<>> NodeAddresses(const run::slurm::
     }
   }
   return addresses;
-}
-
-std::string ExitFileText(const run::ExitStatus& status) {
-  return status.signaled ? fmt::format("signaled {}\n", status.signal)
-                         : fmt::format("exited {}\n", status.code);
 }
 
 int ExitCodeOf(const run::ExitStatus& status) {
@@ -228,8 +224,9 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
         fmt::format("The replica {} could not be started: {}", task_name, status.message());
     std::fprintf(stderr, "trainyard batch-task: %s\n", message.c_str());
     AppendServiceMessage(layout.service_log(), clock, true, message);
-    (void)WriteFileAtomically(layout.exit_path(task_name),
-                              ExitFileText(run::ExitStatus{.code = kCannotStart}));
+    (void)WriteFileAtomically(
+        layout.exit_path(task_name),
+        run::ExitFileText(run::ExitStatus{.code = kCannotStart}, clock.Now()));
     return kCannotStart;
   };
   if (!problem.ok()) {
@@ -324,6 +321,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
                            .pid = static_cast<int>(getpid()),
                            .restarts = restarts}));
     const run::ExitStatus status = *watch.Wait(launcher, *pid, std::nullopt, clock);
+    const WallTime ended = clock.Now();  // before any backoff
     // Whether the job succeeds is the executor's to say, from every task's exit file: here only
     // whether this replica starts again matters.
     const ReplicaExit exit{.role = shape.role,
@@ -348,7 +346,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
       }
     }
     std::filesystem::remove(spec.exit_path, ignored);
-    (void)WriteFileAtomically(exit_path, ExitFileText(status));
+    (void)WriteFileAtomically(exit_path, run::ExitFileText(status, status.ended.value_or(ended)));
     return ExitCodeOf(status);
   }
 }

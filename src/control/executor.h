@@ -255,6 +255,9 @@ class Executor {
                                 const std::function<bool(model::Job&)>& change);
   std::vector<sched::Allocation> RunningAllocations() const;
   WallTime Now() const;
+  // When `run` ended: the latest end of its replicas (as their exit files record it, else when
+  // their exits were handled), no later than now; now when none has ended.
+  WallTime EndOf(const Run& run) const;
 
   JobController& controller_;
   const store::JobStore& store_;

@@ -299,6 +299,7 @@ void Executor::EndBatchWithoutReplicas(Run& run, const run::ClusterJobState& sta
     missing.push_back(replica.shape.task_name);
     replica.alive = false;
     replica.last_exit = run::ExitStatus{.signaled = true, .signal = SIGKILL};
+    replica.ended_wall = Now();  // when it ended is unknown: when the manager said so
     if (batch.running) {
       replica.seconds +=
           std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();

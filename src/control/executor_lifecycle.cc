@@ -1,8 +1,10 @@
 // The executor's handling of one running job: launch, exits, restarts, stop, outcome.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -411,7 +413,7 @@ bool Executor::FinishIfStopped(Run& run) {
     if (!retrying) {
       Say(run, run.outcome == model::JobState::kFailed, OutcomeMessage(run.outcome, run.message));
     }
-    const WallTime now = Now();
+    const WallTime end = EndOf(run);
     const Result<model::Job> written =
         Transition(run.project, run.job_id, [&](model::Job& current) {
           if (model::IsTerminal(current.state)) {
@@ -419,11 +421,11 @@ bool Executor::FinishIfStopped(Run& run) {
           }
           current.state = run.outcome;
           current.error_message = run.message;
-          current.end_time = now;
           current.job_position = 0;
           if (!current.start_time) {
-            current.start_time = now;
+            current.start_time = end;
           }
+          current.end_time = std::max(end, *current.start_time);
           if (!current.training_output) {
             current.training_output.emplace();
           }
@@ -437,6 +439,22 @@ bool Executor::FinishIfStopped(Run& run) {
   }
   run.done = true;
   return true;
+}
+
+WallTime Executor::EndOf(const Run& run) const {
+  const WallTime now = Now();
+  std::optional<WallTime> end;
+  for (const Run::Replica& replica : run.replicas) {
+    if (replica.ended_wall && (!end || *replica.ended_wall > *end)) {
+      end = replica.ended_wall;
+    }
+  }
+  if (!end) {
+    return now;
+  }
+  // Whole microseconds, as every time the executor writes (Now()).
+  const WallTime floored = std::chrono::floor<std::chrono::microseconds>(*end);
+  return std::min(floored, now);
 }
 
 void Executor::CheckRun(Run& run) {

@@ -435,7 +435,9 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
       if (alive.ok() && !*alive) {
         // Restarted, by a server that died before it recorded the new pid?
         Result<int> restarted = launcher_.FindStarted(recorded.spec);
-        if (restarted.ok() && *restarted > 0) {
+        if (!restarted.ok()) {
+          alive = restarted.status();  // a restart may run: unknown, as below
+        } else if (*restarted > 0) {
           replica.pid = *restarted;
           alive = launcher_.Adopt(*restarted, recorded.spec);
         }

@@ -15,7 +15,17 @@ void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& st
   Run::Replica& replica = run.replicas[index];
   replica.alive = false;
   replica.last_exit = status;
-  replica.seconds += std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();
+  const WallTime handled = Now();
+  if (status.ended) {
+    // Its supervisor recorded when it ended: that counts, not when the server saw it (issue #31:
+    // a server down meanwhile added its downtime to endTime and the ML units).
+    const WallTime ended = std::max(std::min(*status.ended, handled), replica.started_wall);
+    replica.ended_wall = ended;
+    replica.seconds += std::chrono::duration<double>(ended - replica.started_wall).count();
+  } else {
+    replica.ended_wall = handled;
+    replica.seconds += std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();
+  }
   if (run.phase == Run::Phase::kStopping || run.job_restart) {
     return;  // an end trainyard asked for
   }

@@ -52,7 +52,10 @@ struct Executor::Run {
     std::optional<MonoTime> restart_at;
     MonoTime started{};
     WallTime started_wall{};
-    double seconds = 0;  // machine time so far, over every start
+    // When its last start ended: as its exit file records it (it may have ended while no server
+    // ran), else when the exit was handled. Unset until it has ended once.
+    std::optional<WallTime> ended_wall;
+    double seconds = 0;  // machine time so far, over every start, up to each one's end
     std::optional<run::ExitStatus> last_exit;
   };
 

@@ -175,7 +175,7 @@ void Executor::FinishTrial(Run& run, double ml_units) {
   }
   const std::optional<tuning::MetricPoint>& last = finals.front();
   const bool measured = run.outcome == model::JobState::kSucceeded && missing.empty();
-  const WallTime now = Now();
+  const WallTime end = EndOf(run);
   const Result<model::Job> written = Transition(run.project, run.job_id, [&](model::Job& current) {
     model::HyperparameterOutput* trial = FindTrial(current, run.trial_id);
     if (model::IsTerminal(current.state) || trial == nullptr ||
@@ -183,7 +183,7 @@ void Executor::FinishTrial(Run& run, double ml_units) {
       return false;
     }
     trial->state = run.outcome;
-    trial->end_time = now;
+    trial->end_time = trial->start_time ? std::max(end, *trial->start_time) : end;
     trial->is_trial_stopped_early = run.stopped_early;
     trial->all_metrics.clear();
     const std::size_t skip =

@@ -1,7 +1,6 @@
 #include "run/launcher.h"
 
 #include <array>
-#include <charconv>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -10,6 +9,8 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+
+#include "run/exit_file.h"
 
 namespace trainyard::run {
 namespace {
@@ -28,45 +29,15 @@ constexpr std::array<std::pair<int, std::string_view>, 10> kSignalNames = {{
     {SIGPIPE, "SIGPIPE"},
 }};
 
-constexpr std::size_t kMaxExitFileBytes = 64;  // "signaled 15\n" and the like
-
-// The number that is all of `text`, when it is one.
-std::optional<int> ParseNumber(std::string_view text) {
-  int value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) {
-    return std::nullopt;
-  }
-  return value;
-}
-
 }  // namespace
 
 std::optional<ExitStatus> ReadExitStatus(const std::string& exit_path) {
   std::ifstream in(exit_path, std::ios::binary);
   std::string text;
-  text.resize(kMaxExitFileBytes);
+  text.resize(kMaxExitFileBytes + 1);  // one more: a longer file is refused, not cut
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
-  std::string_view rest = text;
-  if (!rest.ends_with('\n')) {
-    return std::nullopt;
-  }
-  rest.remove_suffix(1);
-  for (std::string_view word : {std::string_view("exited "), std::string_view("signaled ")}) {
-    if (!rest.starts_with(word)) {
-      continue;
-    }
-    std::optional<int> number = ParseNumber(rest.substr(word.size()));
-    if (!number.has_value()) {
-      return std::nullopt;
-    }
-    if (word.front() == 'e') {
-      return ExitStatus{.code = *number};
-    }
-    return ExitStatus{.signaled = true, .signal = *number};
-  }
-  return std::nullopt;
+  return ParseExitFile(text);
 }
 
 std::string ExitStatus::Describe() const {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/status.h"
 
 namespace trainyard::run {
@@ -60,6 +61,9 @@ struct ExitStatus {
   bool signaled = false;  // killed by a signal (then `signal`), else exited (then `code`)
   int code = 0;
   int signal = 0;
+  // When it ended, as its exit file records (run/exit_file.h); unset when that is not known (a
+  // child reaped as it ended, or an exit file written before the time was recorded).
+  std::optional<WallTime> ended;
 
   bool Succeeded() const { return !signaled && code == 0; }
   // "exited with a non-zero status of 1" / "exited with status 0" /
@@ -69,7 +73,8 @@ struct ExitStatus {
 
 // How the replica whose supervisor wrote `exit_path` ended; nullopt when the file is absent or
 // unreadable (the supervisor itself was killed, by SIGKILL to its process group, before it could
-// write it). The file holds "exited <code>\n" or "signaled <signal>\n".
+// write it). The file's text is as run/exit_file.h says; the status's `ended` is set when it
+// records the time.
 std::optional<ExitStatus> ReadExitStatus(const std::string& exit_path);
 
 class Launcher {

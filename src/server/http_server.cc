@@ -15,6 +15,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/strand.hpp>
 #include <fmt/format.h>
+#include <openssl/ssl.h>
 
 #include "base/check.h"
 #include "server/http_session.h"
@@ -28,13 +29,23 @@ using tcp = asio::ip::tcp;
 using internal::Session;
 using internal::SessionBase;
 
-// The TLS context of `options` (TLS 1.2 and later, the certificate chain and key as PEM files),
-// or INVALID_ARGUMENT naming the file OpenSSL refused and why.
+// TLS 1.2's suites: forward-secret ones only (ephemeral ECDH key exchange), with AEAD ciphers, as
+// Mozilla's "intermediate" configuration; a certificate's RSA or ECDSA key signs. TLS 1.3's own
+// suites (SSL_CTX_set_ciphersuites, kept at OpenSSL's defaults) are all forward secret.
+constexpr const char* kTls12Ciphers = "ECDHE+AESGCM:ECDHE+CHACHA20";
+
+// The TLS context of `options` (TLS 1.2 and later, forward-secret suites only, the certificate
+// chain and key as PEM files), or INVALID_ARGUMENT naming the file OpenSSL refused and why.
 Result<std::unique_ptr<asio::ssl::context>> MakeTlsContext(const HttpServerOptions& options) {
   auto context = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
   context->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
                        asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
                        asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  SSL_CTX_set_options(context->native_handle(), SSL_OP_CIPHER_SERVER_PREFERENCE);
+  if (SSL_CTX_set_cipher_list(context->native_handle(), kTls12Ciphers) != 1) {
+    return Status::Internal(
+        fmt::format("OpenSSL has none of the TLS 1.2 suites {}", kTls12Ciphers));
+  }
   beast::error_code ec;
   context->use_certificate_chain_file(options.tls_cert_file, ec);
   if (ec) {

@@ -1,6 +1,6 @@
 // HTTPS end to end in process (issue #17): the real server with a certificate signed by a CA made
 // here with openssl, and the command line's client verifying it (the CA, the host name), plain
-// HTTP sent to the HTTPS port, and certificates the server cannot use.
+// HTTP sent to the HTTPS port, certificates the server cannot use, and the suites it offers.
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -88,6 +88,27 @@ TEST_F(TlsTest, PlainHttpToTheHttpsPortIsToldSo) {
   EXPECT_NE(plain.status().message().find("This server speaks HTTPS only"), std::string::npos)
       << plain.status().message();
   // The server still serves TLS afterwards.
+  EXPECT_TRUE(List(server->port(), "https", "ca.pem").ok());
+}
+
+// Whether `openssl s_client FLAGS` completes a handshake with the server on `port`.
+bool Handshakes(int port, const std::string& flags) {
+  const std::string command = fmt::format(
+      "openssl s_client -connect 127.0.0.1:{} {} </dev/null >/dev/null 2>&1", port, flags);
+  return std::system(command.c_str()) == 0;
+}
+
+// Issue #31: TLS 1.2 without forward secrecy (AES128-SHA, a static RSA key exchange) is refused;
+// ECDHE suites and TLS 1.3 are served. The same client succeeding with ECDHE shows that it is the
+// suite that is refused.
+TEST_F(TlsTest, OnlyForwardSecretSuitesAreOffered) {
+  const auto server = Serve("server");
+  EXPECT_FALSE(Handshakes(server->port(), "-tls1_2 -cipher AES128-SHA"));
+  EXPECT_FALSE(Handshakes(server->port(), "-tls1_2 -cipher AES256-GCM-SHA384"));
+  EXPECT_TRUE(Handshakes(server->port(), "-tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256"));
+  EXPECT_TRUE(Handshakes(server->port(), "-tls1_2 -cipher ECDHE-RSA-CHACHA20-POLY1305"));
+  EXPECT_TRUE(Handshakes(server->port(), "-tls1_3"));
+  // The server still serves its own client afterwards.
   EXPECT_TRUE(List(server->port(), "https", "ca.pem").ok());
 }
 

@@ -2,6 +2,7 @@
 // control/executor.h and control/replica_policy.h observed through the stored job.
 #include "control/executor.h"
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "base/time_format.h"
 #include "control/executor_fixture.h"
 #include "control/job_layout.h"
 
@@ -432,10 +434,75 @@ TEST_F(ExecutorRecoveryTest, CancelInProgressGoesOnStopping) {
   EXPECT_EQ(launcher_.started().size(), 2U) << "a stopped replica is not restarted";
 }
 
+// Issue #31: `endTime` and the ML units come from when the replicas ended, as their exit files
+// record it, not from when the server noticed: a one-hour job (n1-standard-4: 1 ML unit an hour)
+// that ended while the server was down for two more hours, and one that ended while watched.
+TEST_F(ExecutorRecoveryTest, EndTimeAndMlUnitsAreTheRecordedExitsNotTheServersDowntime) {
+  struct Case {
+    std::string name;
+    bool server_down;  // the exit was found by the restarted server, else reported to it
+  };
+  for (const Case& c : {Case{"found_after_a_restart", true}, Case{"reported_later", false}}) {
+    SCOPED_TRACE(c.name);
+    Submit(ValidRuntimeJob(c.name));
+    clock_.Advance(std::chrono::seconds(1));  // the queue's next scan
+    Settle();
+    const FakeLauncher::Started master = launcher_.started().back();
+    ASSERT_EQ(Get(c.name).state, JobState::kRunning);
+    const WallTime start = *Get(c.name).start_time;
+    const WallTime ended = start + std::chrono::hours(1);
+    clock_.Advance(std::chrono::hours(3));
+    if (c.server_down) {
+      WriteExitFile(master.spec, "exited 0\nended " + FormatTimestamp(ended) + "\n");
+      launcher_.AdoptAnswer(master.pid, false);
+      ServerRestarts();
+    } else {  // adopted earlier; its supervisor's exit file was read when it ended
+      Exit(master.pid, run::ExitStatus{.code = 0, .ended = ended});
+    }
+    const model::Job job = Get(c.name);
+    EXPECT_EQ(job.state, JobState::kSucceeded);
+    EXPECT_EQ(job.end_time, ended);
+    ASSERT_TRUE(job.training_output.has_value());
+    EXPECT_DOUBLE_EQ(job.training_output->consumed_ml_units, 1.0);
+  }
+}
+
+// Without a recorded time (a replica reaped by this server, or an exit file of an older
+// supervisor), the end is when the server handled the exit.
+TEST_F(ExecutorRecoveryTest, WithoutARecordedTimeTheEndIsWhenTheExitWasHandled) {
+  Submit(ValidRuntimeJob("j"));
+  Settle();
+  const FakeLauncher::Started master = launcher_.started()[0];
+  const WallTime start = *Get("j").start_time;
+  clock_.Advance(std::chrono::minutes(30));
+  WriteExitFile(master.spec, "exited 0\n");
+  launcher_.AdoptAnswer(master.pid, false);
+  ServerRestarts();
+  const model::Job job = Get("j");
+  EXPECT_EQ(job.state, JobState::kSucceeded);
+  EXPECT_EQ(job.end_time, start + std::chrono::minutes(30));
+  EXPECT_DOUBLE_EQ(job.training_output->consumed_ml_units, 0.5);
+}
+
 TEST_F(ExecutorRecoveryTest, UnknowableReplicaFailsTheJobRatherThanRisksADuplicate) {
   Submit(Distributed("d", 1, 0));
   Settle();
   launcher_.DefaultAdoptAnswer(Status::Internal("pidfd_open: too many open files"));
+
+  ServerRestarts();
+  EXPECT_EQ(Get("d").state, JobState::kFailed);
+  EXPECT_EQ(launcher_.started().size(), 2U);
+}
+
+// A replica that ended, where whether a restart of it runs cannot be told (a /proc file that
+// could not be read): the job fails rather than risk running it twice.
+TEST_F(ExecutorRecoveryTest, UnknowableRestartFailsTheJobRatherThanRisksADuplicate) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  launcher_.AdoptAnswer(started[0].pid, true);
+  launcher_.AdoptAnswer(started[1].pid, false);
+  launcher_.FindStartedFails(Status::Internal("Cannot tell whether a replica runs: EIO"));
 
   ServerRestarts();
   EXPECT_EQ(Get("d").state, JobState::kFailed);

@@ -45,6 +45,9 @@ class FakeLauncher final : public run::Launcher {
 
   Result<int> FindStarted(const run::ProcessSpec& spec) override {
     std::lock_guard lock(mu_);
+    if (!find_started_error_.ok()) {
+      return find_started_error_;
+    }
     auto found = started_elsewhere_.find(spec.exit_path);
     return found != started_elsewhere_.end() ? found->second : 0;
   }
@@ -68,6 +71,12 @@ class FakeLauncher final : public run::Launcher {
   void StartedElsewhere(const std::string& exit_path, int pid) {
     std::lock_guard lock(mu_);
     started_elsewhere_.insert_or_assign(exit_path, pid);
+  }
+
+  // FindStarted answers `error` (e.g. a /proc file it could not read) for every spec.
+  void FindStartedFails(Status error) {
+    std::lock_guard lock(mu_);
+    find_started_error_ = std::move(error);
   }
 
   // What Adopt(pid, ...) answers: true (still running), false (ended) or an error.
@@ -116,6 +125,7 @@ class FakeLauncher final : public run::Launcher {
   std::map<int, Result<bool>> adopt_answers_;
   std::map<std::string, int> started_elsewhere_;
   Result<bool> default_adopt_answer_ = false;
+  Status find_started_error_;
 };
 
 }  // namespace trainyard::testing

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include "base/time_format.h"
 #include "fakes/temp_dir.h"
 
 namespace trainyard::run {
@@ -101,23 +102,27 @@ TEST_P(ReadExitStatusTest, ReadsWhatTheSupervisorWrote) {
     EXPECT_EQ(status->signaled, GetParam().status->signaled);
     EXPECT_EQ(status->code, GetParam().status->code);
     EXPECT_EQ(status->signal, GetParam().status->signal);
+    EXPECT_EQ(status->ended, GetParam().status->ended);
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Table, ReadExitStatusTest,
-    ::testing::Values(ExitFileCase{"ExitedZero", "exited 0\n", ExitStatus{}},
-                      ExitFileCase{"ExitedOne", "exited 1\n", ExitStatus{.code = 1}},
-                      ExitFileCase{"Exited127", "exited 127\n", ExitStatus{.code = 127}},
-                      ExitFileCase{"Signaled", "signaled 15\n",
-                                   ExitStatus{.signaled = true, .signal = 15}},
-                      ExitFileCase{"Missing", std::nullopt, std::nullopt},
-                      ExitFileCase{"Empty", "", std::nullopt},
-                      ExitFileCase{"NoNewline", "exited 3", std::nullopt},
-                      ExitFileCase{"NotANumber", "exited three\n", std::nullopt},
-                      ExitFileCase{"Trailing", "exited 3 \n", std::nullopt},
-                      ExitFileCase{"UnknownWord", "stopped 19\n", std::nullopt},
-                      ExitFileCase{"TwoLines", "exited 0\nexited 1\n", std::nullopt}),
+    ::testing::Values(
+        ExitFileCase{"ExitedZero", "exited 0\n", ExitStatus{}},
+        ExitFileCase{"ExitedOne", "exited 1\n", ExitStatus{.code = 1}},
+        ExitFileCase{"Exited127", "exited 127\n", ExitStatus{.code = 127}},
+        ExitFileCase{"Signaled", "signaled 15\n", ExitStatus{.signaled = true, .signal = 15}},
+        ExitFileCase{"Missing", std::nullopt, std::nullopt},
+        ExitFileCase{"Empty", "", std::nullopt},
+        ExitFileCase{"NoNewline", "exited 3", std::nullopt},
+        ExitFileCase{"NotANumber", "exited three\n", std::nullopt},
+        ExitFileCase{"Trailing", "exited 3 \n", std::nullopt},
+        ExitFileCase{"UnknownWord", "stopped 19\n", std::nullopt},
+        ExitFileCase{"TwoLines", "exited 0\nexited 1\n", std::nullopt},
+        ExitFileCase{"WithEndTime", "exited 2\nended 2026-11-21T09:35:01Z\n",
+                     ExitStatus{.code = 2, .ended = ParseTimestamp("2026-11-21T09:35:01Z")}},
+        ExitFileCase{"LongerThanAnyExitFile", "exited 0\n" + std::string(200, 'x'), std::nullopt}),
     [](const auto& tc) { return tc.param.name; });
 
 }  // namespace

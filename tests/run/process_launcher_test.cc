@@ -153,6 +153,19 @@ TEST_F(ProcessLauncherTest, SpecEnvOverridesTheBaseEnvironment) {
   EXPECT_EQ(CapturedText(spec.log_path), "base spec new unset unset\n");
 }
 
+// Issue #31: the job's environment (LD_PRELOAD and a marker) reaches the trainer, not its
+// supervisor, whose whole environment is the fixed PATH (read from /proc/<supervisor>/environ by
+// the trainer, its child).
+TEST_F(ProcessLauncherTest, JobEnvironmentReachesTheTrainerButNotTheSupervisor) {
+  ProcessSpec spec = Spec({"sh", "-c",
+                           "echo \"$TY_MARKER $LD_PRELOAD $KEEP\"; "
+                           "tr '\\0' '\\n' < /proc/$PPID/environ"});
+  spec.env = {{"TY_MARKER", "job"}, {"LD_PRELOAD", "/nonexistent/preload.so"}};
+  EXPECT_TRUE(Run(spec).Succeeded());
+  EXPECT_EQ(CapturedText(spec.log_path, 'O'),
+            "job /nonexistent/preload.so base\nPATH=" + std::string(kSupervisorPath) + "\n");
+}
+
 TEST(ProcessLauncherEnvironment, DefaultBaseIsThisProcessEnvironment) {
   TempDir dir;
   ExitRecorder exits;

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -61,6 +62,35 @@ TEST(SupervisorCommand, NamesTheUserBeforeTheSeparator) {
   EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
 }
 
+TEST(SupervisorCommand, NamesTheEnvironmentsDescriptorBeforeTheSeparator) {
+  SupervisorArgs args = kArgs;
+  args.env_fd = 0;
+  Words command = SupervisorCommand("/t/trainyard-replica", args);
+  EXPECT_EQ(Words(command.begin(), command.begin() + 8),
+            (Words{"/t/trainyard-replica", "--log", kArgs.log_path, "--exit", kArgs.exit_path,
+                   "--env-fd", "0", "--"}));
+  std::optional<SupervisorArgs> parsed =
+      ParseSupervisorArgs(Words(command.begin() + 1, command.end()));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, args);
+  EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
+}
+
+TEST(EncodeEnvironment, IsWhatProcEnvironHoldsAndDecodesBack) {
+  const std::vector<std::pair<std::string, std::string>> env = {
+      {"PATH", "/usr/bin:/bin"}, {"EMPTY", ""}, {"TF_CONFIG", "{\"a\": \"b=c\"}"}};
+  const std::string text = EncodeEnvironment(env);
+  EXPECT_EQ(text, std::string("PATH=/usr/bin:/bin\0EMPTY=\0TF_CONFIG={\"a\": \"b=c\"}\0", 49));
+  EXPECT_EQ(DecodeEnvironment(text),
+            (Words{"PATH=/usr/bin:/bin", "EMPTY=", "TF_CONFIG={\"a\": \"b=c\"}"}));
+  EXPECT_EQ(EncodeEnvironment({}), "");
+  EXPECT_EQ(DecodeEnvironment(""), Words{});
+}
+
+TEST(DecodeEnvironment, LeavesOutEntriesWithoutAName) {
+  EXPECT_EQ(DecodeEnvironment(std::string("A=1\0\0=x\0novalue\0B=2", 19)), (Words{"A=1", "B=2"}));
+}
+
 struct ContainerExitCase {
   int code;
   ExitStatus want;
@@ -115,7 +145,13 @@ INSTANTIATE_TEST_SUITE_P(
                     {"--log", "l", "--exit", "e", "--user", "1:1", "--user", "2:2", "--", "x"}},
         BadArgsCase{
             "RepeatedContainer",
-            {"--log", "l", "--exit", "e", "--container", "a", "--container", "b", "--", "x"}}),
+            {"--log", "l", "--exit", "e", "--container", "a", "--container", "b", "--", "x"}},
+        BadArgsCase{"EnvFdNotANumber", {"--log", "l", "--exit", "e", "--env-fd", "x", "--", "x"}},
+        BadArgsCase{"EnvFdNegative", {"--log", "l", "--exit", "e", "--env-fd", "-1", "--", "x"}},
+        BadArgsCase{"EnvFdTrailing", {"--log", "l", "--exit", "e", "--env-fd", "0 ", "--", "x"}},
+        BadArgsCase{"EnvFdEmpty", {"--log", "l", "--exit", "e", "--env-fd", "", "--", "x"}},
+        BadArgsCase{"RepeatedEnvFd",
+                    {"--log", "l", "--exit", "e", "--env-fd", "0", "--env-fd", "0", "--", "x"}}),
     [](const auto& tc) { return tc.param.name; });
 
 struct RecognizeCase {

@@ -15,10 +15,12 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "fakes/temp_dir.h"
 #include "run/local/spawn.h"
 #include "run/local/supervisor_command.h"
@@ -87,8 +89,12 @@ class SupervisorTest : public ::testing::Test {
   // Starts the supervisor for `argv` as a child of this test, leading its own process group, as
   // ProcessLauncher does.
   int Start(const std::vector<std::string>& argv, const std::string& user = "") {
-    std::vector<std::string> command = SupervisorCommand(
-        kSupervisor, {.log_path = Log(), .exit_path = Exit(), .user = user, .argv = argv});
+    std::vector<std::string> command =
+        SupervisorCommand(kSupervisor, {.log_path = Log(),
+                                        .exit_path = Exit(),
+                                        .user = user,
+                                        .env_fd = env_fd_ >= 0 ? STDIN_FILENO : -1,
+                                        .argv = argv});
     std::vector<char*> pointers = Pointers(command);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
@@ -104,6 +110,9 @@ class SupervisorTest : public ::testing::Test {
     posix_spawn_file_actions_init(&actions);
     fs::create_directories(dir_.File("work"));
     posix_spawn_file_actions_addchdir_np(&actions, dir_.File("work").c_str());
+    if (env_fd_ >= 0) {  // the trainer's environment on the supervisor's stdin, as the launcher's
+      posix_spawn_file_actions_adddup2(&actions, env_fd_, STDIN_FILENO);
+    }
     pid_t pid = -1;
     int rc = posix_spawn(&pid, kSupervisor, &actions, &attr, pointers.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -129,9 +138,29 @@ class SupervisorTest : public ::testing::Test {
 
   std::string Log() const { return dir_.File("logs/master-replica-0.log"); }
   std::string Exit() const { return dir_.File("run/master-replica-0.exit"); }
+  // How the exit file says the trainer ended: its first line ("exited 0\n"), or "" for none.
+  std::string ExitHow() const {
+    const std::string text = ReadFile(Exit());
+    return text.substr(0, text.find('\n') + 1);
+  }
+
+  // A memfd holding `env` as the supervisor reads it, which Start() then hands it (--env-fd 0).
+  void GiveEnvironment(const Environment& env) {
+    env_fd_ = memfd_create("trainer-env", MFD_CLOEXEC);
+    ASSERT_GE(env_fd_, 0);
+    const std::string text = EncodeEnvironment(env);
+    ASSERT_EQ(write(env_fd_, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+    ASSERT_EQ(lseek(env_fd_, 0, SEEK_SET), 0);
+  }
+  void TearDown() override {
+    if (env_fd_ >= 0) {
+      close(env_fd_);
+    }
+  }
 
   TempDir dir_;
   run::testing::StrayChildren strays_;
+  int env_fd_ = -1;
 };
 
 TEST_F(SupervisorTest, RecordsBothStreamsInTheOrderTheyWereWritten) {
@@ -145,7 +174,7 @@ TEST_F(SupervisorTest, RecordsBothStreamsInTheOrderTheyWereWritten) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(CapturedStreams(Log()), "O one\nE two\nO three\nE no newline\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+  EXPECT_EQ(ExitHow(), "exited 0\n");
   std::vector<run::testing::CapturedLine> lines = ReadCaptured(Log());
   for (std::size_t i = 1; i < lines.size(); ++i) {
     EXPECT_LE(lines[i - 1].timestamp, lines[i].timestamp);
@@ -183,7 +212,10 @@ struct EndCase {
 class SupervisorEndTest : public SupervisorTest, public ::testing::WithParamInterface<EndCase> {};
 
 TEST_P(SupervisorEndTest, EndsAsTheTrainerDidAndSaysSoInTheExitFile) {
+  const SystemClock clock;
+  const WallTime before = clock.Now();
   int status = Wait(StartShell(GetParam().script));
+  const WallTime after = clock.Now();
   ASSERT_NE(status, -1);
   if (GetParam().signaled) {
     ASSERT_TRUE(WIFSIGNALED(status)) << status;
@@ -193,8 +225,13 @@ TEST_P(SupervisorEndTest, EndsAsTheTrainerDidAndSaysSoInTheExitFile) {
     ASSERT_TRUE(WIFEXITED(status)) << status;
     EXPECT_EQ(WEXITSTATUS(status), GetParam().number);
   }
-  EXPECT_EQ(ReadFile(Exit()), GetParam().exit_file);
+  EXPECT_EQ(ExitHow(), GetParam().exit_file);
   EXPECT_FALSE(fs::exists(Exit() + ".tmp"));
+  // And when: while it ran (issue #31: the server may not be running to notice).
+  const std::optional<ExitStatus> recorded = ReadExitStatus(Exit());
+  ASSERT_TRUE(recorded.has_value() && recorded->ended.has_value()) << ReadFile(Exit());
+  EXPECT_GE(*recorded->ended, before);
+  EXPECT_LE(*recorded->ended, after);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -226,7 +263,7 @@ TEST_P(SupervisorExecFailureTest, RecordsWhyAndExits127) {
   int status = Wait(Start({program, "--flag"}));
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 127);
-  EXPECT_EQ(ReadFile(Exit()), "exited 127\n");
+  EXPECT_EQ(ExitHow(), "exited 127\n");
   EXPECT_EQ(CapturedStreams(Log()), "E trainyard-replica: cannot execute " + program + ": " +
                                         std::strerror(GetParam().error) + "\n");
 }
@@ -252,7 +289,7 @@ TEST_F(SupervisorTest, RunsTheTrainerAsTheGivenUser) {
   }
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(CapturedStreams(Log()), "O 65534:65534:65534\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+  EXPECT_EQ(ExitHow(), "exited 0\n");
 }
 
 TEST_F(SupervisorTest, AMalformedUserRunsNothing) {
@@ -271,7 +308,7 @@ TEST_F(SupervisorTest, GrandchildKeepingThePipesOpenDoesNotKeepItRunning) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(lines, std::to_string(grandchild) + "\ndone\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 0\n");
+  EXPECT_EQ(ExitHow(), "exited 0\n");
 }
 
 class SupervisorGroupSignalTest : public SupervisorTest,
@@ -286,7 +323,7 @@ TEST_P(SupervisorGroupSignalTest, ReachesTheTrainerWhichDecidesTheEnd) {
   int status = Wait(pid);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_EQ(WTERMSIG(status), signal);
-  EXPECT_EQ(ReadFile(Exit()), "signaled " + std::to_string(signal) + "\n");
+  EXPECT_EQ(ExitHow(), "signaled " + std::to_string(signal) + "\n");
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, SupervisorGroupSignalTest,
@@ -300,7 +337,7 @@ TEST_P(SupervisorGroupSignalTest, ReachesTheTrainerWhileItIsBeingStarted) {
   int status = Wait(pid);
   ASSERT_TRUE(WIFSIGNALED(status)) << status;
   EXPECT_EQ(WTERMSIG(status), signal);
-  EXPECT_EQ(ReadFile(Exit()), "signaled " + std::to_string(signal) + "\n");
+  EXPECT_EQ(ExitHow(), "signaled " + std::to_string(signal) + "\n");
 }
 
 TEST_F(SupervisorTest, TrainerHandlingSigtermDecidesTheExit) {
@@ -313,7 +350,7 @@ TEST_F(SupervisorTest, TrainerHandlingSigtermDecidesTheExit) {
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 4);
   EXPECT_EQ(CapturedText(Log(), 'O'), "stopping\n");
-  EXPECT_EQ(ReadFile(Exit()), "exited 4\n");
+  EXPECT_EQ(ExitHow(), "exited 4\n");
 }
 
 TEST_F(SupervisorTest, KillingTheSupervisorAloneKillsTheTrainer) {
@@ -361,6 +398,25 @@ TEST_F(SupervisorTest, TrainerGetsACleanProcess) {
                 fs::canonical(dir_.File("work")).string() +
                 "\ninherited\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
   EXPECT_EQ(CapturedText(Log(), 'E'), "");
+}
+
+// Issue #31: the job's environment (an LD_PRELOAD among it) reaches the trainer, exactly as given,
+// and not the supervisor, whose own (here this test's) the trainer does not get; the
+// supervisor's stdin, which held it, is /dev/null by the time the trainer runs.
+TEST_F(SupervisorTest, TrainerGetsTheEnvironmentFromEnvFdAndOnlyThat) {
+  ASSERT_EQ(setenv("TY_SUPERVISOR_OWN", "supervisor", 1), 0);
+  GiveEnvironment({{"PATH", "/usr/bin:/bin"},
+                   {"LD_PRELOAD", "/nonexistent/preload.so"},
+                   {"TY_MARKER", "a=b c"}});
+  int pid = StartShell(
+      "tr '\\0' '\\n' < /proc/$$/environ; echo ---\n"
+      "tr '\\0' '\\n' < /proc/$PPID/environ | grep -c -e TY_MARKER -e LD_PRELOAD\n"
+      "readlink /proc/$PPID/fd/0");
+  unsetenv("TY_SUPERVISOR_OWN");
+  ASSERT_EQ(Wait(pid), 0);
+  EXPECT_EQ(CapturedText(Log(), 'O'),
+            "PATH=/usr/bin:/bin\nLD_PRELOAD=/nonexistent/preload.so\nTY_MARKER=a=b c\n---\n0\n"
+            "/dev/null\n");
 }
 
 TEST_F(SupervisorTest, WrongUsageRunsNothing) {

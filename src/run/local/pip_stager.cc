@@ -35,13 +35,6 @@ constexpr std::string_view kGcsScheme = "gs://";
 constexpr std::streamoff kMaxTailBytes =
     std::streamoff{64} * 1024;  // enough for any number of tail lines
 
-// pip runs in the target dir, so every path it is given is made absolute first.
-std::string Absolute(const std::string& path) {
-  std::error_code error;
-  fs::path absolute = fs::absolute(path, error);
-  return error ? path : absolute.string();
-}
-
 // The size of `path`, 0 when it does not exist yet.
 std::streamoff FileSize(const std::string& path) {
   std::error_code error;
@@ -195,7 +188,7 @@ Result<std::vector<std::string>> ResolvePackages(
       return Status::FailedPrecondition(fmt::format("Package {} not found.", uri));
     }
     TY_RETURN_IF_ERROR(CheckRealPath(uri, *path, package_dirs));
-    files.push_back(Absolute(*path));
+    files.push_back(AbsolutePath(*path));
   }
   return files;
 }
@@ -210,7 +203,7 @@ Status PipStager::Stage(const StageRequest& request) {
     return {};
   }
 
-  const std::string target = Absolute(request.target_dir);
+  const std::string target = AbsolutePath(request.target_dir);
   Environment base = options_.environment.value_or(CurrentEnvironment());
   SpawnSpec spec{
       .argv = {request.python, "-c", std::string(kInstallScript), target},

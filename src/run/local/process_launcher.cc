@@ -5,12 +5,11 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -20,15 +19,16 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/check.h"
-#include "base/file.h"
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "run/local/credentials.h"
+#include "run/local/proc_file.h"
 #include "run/local/supervisor_command.h"
 
 namespace trainyard::run::local {
@@ -67,28 +67,28 @@ bool HasExited(int pidfd) {
   return poll(&fd, 1, 0) != 0;
 }
 
-// The NUL-separated command line of `pid`; empty for a zombie or a process that is gone.
-std::vector<std::string> CommandLine(int pid) {
-  std::ifstream in(fmt::format("/proc/{}/cmdline", pid), std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::string> words;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\0', start);
-    if (end == std::string::npos) {
-      end = text.size();
-    }
-    words.push_back(text.substr(start, end - start));
-    start = end + 1;
+// A memfd holding `env` as the supervisor reads it (EncodeEnvironment), at offset 0.
+Result<UniqueFd> EnvironmentFile(const Environment& env) {
+  UniqueFd fd(memfd_create("trainyard-replica-env", MFD_CLOEXEC));
+  if (!fd.valid()) {
+    return Status::Internal("memfd_create: " + Errno(errno));
   }
-  return words;
-}
-
-// `path` as the supervisor sees it from the replica's working directory: absolute.
-std::string Absolute(const std::string& path) {
-  std::error_code error;
-  fs::path absolute = fs::absolute(path, error);
-  return error ? path : absolute.string();
+  const std::string text = EncodeEnvironment(env);
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const ssize_t wrote = write(fd.get(), rest.data(), rest.size());
+    if (wrote < 0 && errno == EINTR) {
+      continue;
+    }
+    if (wrote <= 0) {
+      return Status::Internal("Cannot write the replica's environment: " + Errno(errno));
+    }
+    rest.remove_prefix(static_cast<std::size_t>(wrote));
+  }
+  if (lseek(fd.get(), 0, SEEK_SET) != 0) {
+    return Status::Internal("Cannot rewind the replica's environment: " + Errno(errno));
+  }
+  return fd;
 }
 
 Status CreateParentDirectory(const std::string& path) {
@@ -116,7 +116,7 @@ ProcessLauncher::ProcessLauncher(ExitCallback on_exit, const std::string& superv
                                  Environment base_env, ContainerRuntime* containers,
                                  std::optional<RunAs> user)
     : on_exit_(std::move(on_exit)),
-      supervisor_path_(Absolute(supervisor_path)),
+      supervisor_path_(AbsolutePath(supervisor_path)),
       base_env_(std::move(base_env)),
       containers_(containers),
       user_(std::move(user)),
@@ -168,11 +168,17 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   if (!program.ok()) {
     return program.status();
   }
+  // The trainer's environment goes to the supervisor as a file on its stdin, never as its own.
+  Result<UniqueFd> env_file = EnvironmentFile(env);
+  if (!env_file.ok()) {
+    return env_file.status();
+  }
   SupervisorArgs args{
-      .log_path = Absolute(spec.log_path),
-      .exit_path = Absolute(spec.exit_path),
+      .log_path = AbsolutePath(spec.log_path),
+      .exit_path = AbsolutePath(spec.exit_path),
       .container = in_container ? spec.container->name : std::string(),
       .user = user_.has_value() && !in_container ? UserIds(user_->uid, user_->gid) : std::string(),
+      .env_fd = STDIN_FILENO,
       .argv = std::move(argv)};
   args.argv[0] = *program;
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.log_path));
@@ -183,8 +189,9 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   Result<int> pid =
       SpawnProcess(SpawnSpec{.argv = SupervisorCommand(supervisor_path_, args),
                              .working_dir = spec.working_dir,
-                             .blocked_signals = {kStopSignals.begin(), kStopSignals.end()}},
-                   env);
+                             .blocked_signals = {kStopSignals.begin(), kStopSignals.end()},
+                             .stdin_fd = env_file->get()},
+                   Environment{{"PATH", std::string(kSupervisorPath)}});
   if (!pid.ok()) {
     // The program was found: what cannot run is the supervisor, which is this server's fault.
     return pid.status().code() == Code::kFailedPrecondition
@@ -217,9 +224,16 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
     }
     return Status::Internal(fmt::format("pidfd_open({}): {}", pid, Errno(errno)));
   }
-  const std::string exit_path = Absolute(spec.exit_path);
-  if (!IsSupervisorCommand(CommandLine(pid), Absolute(spec.log_path), exit_path) ||
-      HasExited(pidfd.get())) {
+  const std::string exit_path = AbsolutePath(spec.exit_path);
+  const Result<std::vector<std::string>> command = ProcessCommandLine(pid);
+  if (HasExited(pidfd.get())) {
+    return false;  // before or while its command line was read: its exit file says how it ended
+  }
+  if (!command.ok()) {  // still running, but unreadable: whether it is the replica is unknown
+    return Status::Internal(fmt::format("Cannot tell whether process {} is the replica of {}: {}",
+                                        pid, exit_path, command.status().message()));
+  }
+  if (!IsSupervisorCommand(*command, AbsolutePath(spec.log_path), exit_path)) {
     return false;
   }
   Watch(pidfd.release(), Watched{.pid = pid, .exit_path = exit_path},
@@ -228,9 +242,10 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
 }
 
 Result<int> ProcessLauncher::FindStarted(const ProcessSpec& spec) {
-  const std::string log_path = Absolute(spec.log_path);
-  const std::string exit_path = Absolute(spec.exit_path);
+  const std::string log_path = AbsolutePath(spec.log_path);
+  const std::string exit_path = AbsolutePath(spec.exit_path);
   std::error_code error;
+  Status unreadable;  // the first command line that could not be read, but not for being gone
   for (fs::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
     int pid = 0;
@@ -238,12 +253,23 @@ Result<int> ProcessLauncher::FindStarted(const ProcessSpec& spec) {
     if (parsed != std::errc() || rest != name.data() + name.size() || pid <= 1) {
       continue;
     }
-    if (IsSupervisorCommand(CommandLine(pid), log_path, exit_path)) {
+    const Result<std::vector<std::string>> command = ProcessCommandLine(pid);
+    if (!command.ok()) {
+      if (command.status().code() != Code::kNotFound && unreadable.ok()) {
+        unreadable = command.status();
+      }
+      continue;  // exited since it was listed, or unreadable
+    }
+    if (IsSupervisorCommand(*command, log_path, exit_path)) {
       return pid;
     }
   }
   if (error) {
     return Status::Internal("Cannot list /proc: " + error.message());
+  }
+  if (!unreadable.ok()) {  // it may have been the replica
+    return Status::Internal("Cannot tell whether a replica of " + exit_path +
+                            " runs: " + unreadable.message());
   }
   return 0;
 }
@@ -282,7 +308,8 @@ namespace {
 std::pair<int, int> EphemeralRange() {
   int low = 32768;
   int high = 60999;
-  if (std::optional<std::string> text = ReadFileText("/proc/sys/net/ipv4/ip_local_port_range")) {
+  if (const Result<std::string> text = ReadProcFile("/proc/sys/net/ipv4/ip_local_port_range");
+      text.ok()) {
     std::istringstream in(*text);
     int read_low = 0;
     int read_high = 0;

@@ -2,7 +2,10 @@
 // supervisor, `trainyard-replica --log LOG --exit EXIT -- PROGRAM ARGS...`
 // (run/local/supervisor.h), which leads the replica's process group, runs the trainer and records
 // its output and its end. See run/local/spawn.h for what the supervisor inherits and what it does
-// not; the trainer gets the same environment and working directory. The program is looked up
+// not; the trainer gets the same working directory. The supervisor's environment is
+// `PATH=kSupervisorPath` only: the trainer's (the base environment under the spec's `env`) is
+// handed to it on its stdin (`--env-fd 0`), so nothing of a job's reaches the supervisor, which
+// may run as root while the trainer runs as `serve --run-as`'s user. The program is looked up
 // (`FindProgram`) before anything starts, so a missing one is a synchronous FAILED_PRECONDITION.
 //
 // Exits are watched without reaping anybody else's children: each child gets a pidfd, and one

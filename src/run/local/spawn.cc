@@ -256,6 +256,12 @@ Result<std::string> FindProgram(const std::string& program, std::string_view pat
   return Status::FailedPrecondition(fmt::format("Cannot run {}: not found on PATH", program));
 }
 
+std::string AbsolutePath(const std::string& path) {
+  std::error_code error;
+  std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.string();
+}
+
 int OpenPidFd(int pid) {
   return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
 }

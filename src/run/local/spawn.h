@@ -65,6 +65,11 @@ std::string_view EnvValue(const Environment& env, std::string_view name,
 Result<std::string> FindProgram(const std::string& program, std::string_view path_var,
                                 const std::string& working_dir);
 
+// `path` made absolute against this process's working directory (unchanged when that fails): how
+// a child started in another directory (pip in its target, a supervisor in the replica's) must be
+// given it.
+std::string AbsolutePath(const std::string& path);
+
 // A pidfd for `pid` (always close-on-exec), or -1 with `errno` set. glibc 2.36's <sys/pidfd.h>
 // lacks extern "C", so C++ calls the system call through this.
 int OpenPidFd(int pid);

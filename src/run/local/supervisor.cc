@@ -24,8 +24,11 @@
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "logs/capture.h"
+#include "run/exit_file.h"
 #include "run/local/child_setup.h"
 #include "run/local/credentials.h"
+
+extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
 namespace trainyard::run::local {
 namespace {
@@ -65,7 +68,8 @@ struct ExecError {
 
 // The child's side of the fork: never returns. A failure goes to `error_fd` as an ExecError.
 [[noreturn]] void ExecTrainer(pid_t parent, int stdin_fd, int stdout_fd, int stderr_fd,
-                              int error_fd, char* const* argv, const std::optional<RunAs>& user) {
+                              int error_fd, char* const* argv, char* const* envp,
+                              const std::optional<RunAs>& user) {
   ExecError failure;
   if (user.has_value()) {  // first: a change of ids clears the parent-death signal
     failure.error = SwitchToUser(user->uid, user->gid);
@@ -84,7 +88,7 @@ struct ExecError {
       sigemptyset(&none);
       sigprocmask(SIG_SETMASK, &none, nullptr);
       CloseOthersOnExec();
-      execv(argv[0], argv);
+      execve(argv[0], argv, envp);
       failure.error = errno;
     }
   }
@@ -109,8 +113,9 @@ void ForwardPendingStops(pid_t trainer) {
   }
 }
 
-// Starts the trainer; the error names the program and why it cannot be executed.
-Result<Trainer> StartTrainer(const std::vector<std::string>& args,
+// Starts the trainer with the environment `envp`; the error names the program and why it cannot
+// be executed.
+Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* envp,
                              const std::optional<RunAs>& user) {
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
@@ -141,7 +146,7 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args,
   }
   if (pid == 0) {
     ExecTrainer(parent, stdin_fd.get(), out_write[0].get(), out_write[1].get(), error_write.get(),
-                argv.data(), user);
+                argv.data(), envp, user);
   }
   for (UniqueFd& end : out_write) {
     end.reset();
@@ -176,7 +181,8 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args,
 // `<client> rm -f --time 0 --ignore NAME` (podman's command line), waited for, its output
 // discarded: the container goes whatever became of it, also one whose client was stopped
 // before it started the container (left "created", its runtime waiting for a start).
-void RemoveContainer(const std::string& client, const std::string& name) {
+// It runs with the client's environment, `envp` (where the client finds its storage).
+void RemoveContainer(const std::string& client, const std::string& name, char* const* envp) {
   const std::array<std::string, 7> words = {client, "rm", "-f", "--time", "0", "--ignore", name};
   std::array<char*, words.size() + 1> argv{};
   for (std::size_t i = 0; i < words.size(); ++i) {
@@ -189,7 +195,7 @@ void RemoveContainer(const std::string& client, const std::string& name) {
       dup2(null, fd);
     }
     CloseOthersOnExec();
-    execv(argv[0], argv.data());
+    execve(argv[0], argv.data(), envp);
     _exit(kCannotExecute);
   }
   if (pid > 0) {
@@ -263,6 +269,37 @@ void Drain(Trainer& trainer, logs::RecordWriter& writer, std::vector<char>& buff
   }
 }
 
+// The trainer's environment from `--env-fd` (supervisor_command.h): `fd` read to its end, then
+// closed (0-2: /dev/null in its place).
+Result<std::vector<std::string>> ReadTrainerEnvironment(int fd) {
+  std::string text;
+  std::vector<char> buffer(kReadBytes);
+  Status failed;
+  while (true) {
+    const ssize_t got = read(fd, buffer.data(), buffer.size());
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      failed = Status::Internal("cannot read the trainer's environment: " + Errno(errno));
+    }
+    if (got <= 0) {
+      break;
+    }
+    text.append(buffer.data(), static_cast<std::size_t>(got));
+  }
+  if (fd <= STDERR_FILENO) {
+    UniqueFd null(open("/dev/null", O_RDWR | O_CLOEXEC));
+    dup2(null.get(), fd);
+  } else {
+    close(fd);
+  }
+  if (!failed.ok()) {
+    return failed;
+  }
+  return DecodeEnvironment(text);
+}
+
 ExitStatus Reap(int pid) {
   siginfo_t info{};
   while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED) != 0) {
@@ -276,12 +313,11 @@ ExitStatus Reap(int pid) {
   return ExitStatus{.signaled = true, .signal = info.si_status};
 }
 
-// Writes "exited N\n" / "signaled S\n" through a new temporary file renamed over `path`
-// (base/no_follow.h), so that a reader sees the whole text or no file, and a link a job planted
-// at either name is never written through.
-void WriteExitFile(const std::string& path, const ExitStatus& status) {
-  const std::string text = status.signaled ? "signaled " + std::to_string(status.signal) + "\n"
-                                           : "exited " + std::to_string(status.code) + "\n";
+// Writes `status` and when it came, `ended` (run/exit_file.h), through a new temporary file
+// renamed over `path` (base/no_follow.h), so that a reader sees the whole text or no file, and a
+// link a job planted at either name is never written through.
+void WriteExitFile(const std::string& path, const ExitStatus& status, WallTime ended) {
+  const std::string text = ExitFileText(status, ended);
   if (!ReplaceFileNoFollow(path, text).ok()) {
     std::error_code ignored;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
@@ -292,6 +328,11 @@ void WriteExitFile(const std::string& path, const ExitStatus& status) {
 }  // namespace
 
 ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
+  // First: until it is read, the environment's descriptor may be one of 0-2.
+  std::optional<Result<std::vector<std::string>>> trainer_env;
+  if (args.env_fd >= 0) {
+    trainer_env = ReadTrainerEnvironment(args.env_fd);
+  }
   OpenStandardDescriptors();
   sigset_t stop;
   sigemptyset(&stop);
@@ -302,35 +343,55 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
   Result<logs::RecordWriter> writer = logs::RecordWriter::Open(args.log_path, clock);
   if (!writer.ok()) {  // nowhere to record the output: run nothing
     const ExitStatus failed{.code = kCannotExecute};
-    WriteExitFile(args.exit_path, failed);
+    WriteExitFile(args.exit_path, failed, clock.Now());
     return failed;
   }
   std::optional<RunAs> user;
   if (!args.user.empty()) {
     user = ParseUserIds(args.user);
   }
-  Result<Trainer> trainer =
-      args.user.empty() || user.has_value()
-          ? StartTrainer(args.argv, user)
-          : Result<Trainer>(Status::InvalidArgument("--user " + args.user + " is not UID:GID"));
+  std::vector<std::string> env_entries;
+  if (trainer_env.has_value() && trainer_env->ok()) {
+    env_entries = std::move(**trainer_env);
+  }
+  std::vector<char*> envp;  // the trainer's: the one read, else the supervisor's own
+  envp.reserve(env_entries.size() + 1);
+  for (std::string& entry : env_entries) {
+    envp.push_back(entry.data());
+  }
+  if (!trainer_env.has_value()) {
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+      envp.push_back(*entry);
+    }
+  }
+  envp.push_back(nullptr);
+  Status cannot_start;
+  if (trainer_env.has_value() && !trainer_env->ok()) {
+    cannot_start = trainer_env->status();
+  } else if (!args.user.empty() && !user.has_value()) {
+    cannot_start = Status::InvalidArgument("--user " + args.user + " is not UID:GID");
+  }
+  Result<Trainer> trainer = cannot_start.ok() ? StartTrainer(args.argv, envp.data(), user)
+                                              : Result<Trainer>(std::move(cannot_start));
   if (!trainer.ok()) {
     (void)writer->WriteLine(logs::Stream::kStderr,
                             std::string(kSupervisorName) + ": " + trainer.status().message());
     const ExitStatus failed{.code = kCannotExecute};
-    WriteExitFile(args.exit_path, failed);
+    WriteExitFile(args.exit_path, failed, clock.Now());
     return failed;
   }
   std::vector<char> buffer(kReadBytes);
   PumpUntilExit(*trainer, *writer, buffer);
   ExitStatus status = Reap(trainer->pid);
+  const WallTime ended = clock.Now();  // before the container's removal and the drain
   if (!args.container.empty()) {
     if (!status.signaled) {
       status = ContainerExitStatus(status.code);
     }
-    RemoveContainer(args.argv[0], args.container);
+    RemoveContainer(args.argv[0], args.container, envp.data());
   }
   Drain(*trainer, *writer, buffer);
-  WriteExitFile(args.exit_path, status);
+  WriteExitFile(args.exit_path, status, ended);
   return status;
 }
 

@@ -1,5 +1,7 @@
 #include "run/local/supervisor_command.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstddef>
 
 namespace trainyard::run::local {
@@ -15,6 +17,10 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
     command.emplace_back("--user");
     command.push_back(args.user);
   }
+  if (args.env_fd >= 0) {
+    command.emplace_back("--env-fd");
+    command.push_back(std::to_string(args.env_fd));
+  }
   command.emplace_back("--");
   command.insert(command.end(), args.argv.begin(), args.argv.end());
   return command;
@@ -26,6 +32,17 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
   for (; i < args.size() && args[i] != "--"; i += 2) {
     if (i + 1 >= args.size()) {
       return std::nullopt;
+    }
+    if (args[i] == "--env-fd") {
+      const std::string& text = args[i + 1];
+      int fd = -1;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), fd);
+      if (parsed.env_fd >= 0 || error != std::errc() || end != text.data() + text.size() ||
+          fd < 0) {
+        return std::nullopt;
+      }
+      parsed.env_fd = fd;
+      continue;
     }
     std::string* value = args[i] == "--log"         ? &parsed.log_path
                          : args[i] == "--exit"      ? &parsed.exit_path
@@ -42,6 +59,30 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
   }
   parsed.argv.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
   return parsed;
+}
+
+std::string EncodeEnvironment(const std::vector<std::pair<std::string, std::string>>& env) {
+  std::string text;
+  for (const auto& [name, value] : env) {
+    text += name;
+    text += '=';
+    text += value;
+    text += '\0';
+  }
+  return text;
+}
+
+std::vector<std::string> DecodeEnvironment(std::string_view text) {
+  std::vector<std::string> entries;
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('\0'), text.size());
+    const std::string_view entry = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    if (const std::size_t eq = entry.find('='); eq != std::string_view::npos && eq > 0) {
+      entries.emplace_back(entry);
+    }
+  }
+  return entries;
 }
 
 ExitStatus ContainerExitStatus(int code) {

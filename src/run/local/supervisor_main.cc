@@ -17,8 +17,8 @@ int main(int argc, char** argv) {
   std::optional<trainyard::run::local::SupervisorArgs> parsed = ParseSupervisorArgs(args);
   if (!parsed.has_value()) {
     constexpr std::string_view kUsage =
-        "usage: trainyard-replica --log PATH --exit PATH [--container NAME] [--user UID:GID] -- "
-        "PROGRAM [ARGS...]\n";
+        "usage: trainyard-replica --log PATH --exit PATH [--container NAME] [--user UID:GID] "
+        "[--env-fd FD] -- PROGRAM [ARGS...]\n";
     [[maybe_unused]] ssize_t wrote = write(STDERR_FILENO, kUsage.data(), kUsage.size());
     return 2;
   }
