@@ -70,7 +70,7 @@ void CheckLabels(const StringMap& labels, const std::string& field, Causes& out)
 // apimachinery's ValidateAnnotations: keys are qualified names in any case, and keys and values
 // together take at most 256 KiB (TotalAnnotationSizeLimitB).
 void CheckAnnotations(const StringMap& annotations, const std::string& field, Causes& out) {
-  constexpr std::size_t kMaxTotalBytes = 256 * 1024;
+  constexpr std::size_t kMaxTotalBytes = std::size_t{256} << 10;
   std::size_t total = 0;
   for (const auto& [key, value] : annotations) {
     std::string lower = key;

@@ -30,8 +30,9 @@ struct ExecLimits {
   std::size_t total_bytes;
   std::size_t pointer_bytes;
 };
-constexpr ExecLimits kExecLimits{
-    .string_bytes = 128 * 1024, .total_bytes = 1024 * 1024, .pointer_bytes = sizeof(char*)};
+constexpr ExecLimits kExecLimits{.string_bytes = std::size_t{128} << 10,
+                                 .total_bytes = std::size_t{1} << 20,
+                                 .pointer_bytes = sizeof(char*)};
 
 using Environment = std::vector<std::pair<std::string, std::string>>;
 
