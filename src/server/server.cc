@@ -127,6 +127,20 @@ struct Server::Impl final : HttpHandler {
     }
   }
 
+  // `refused`, the answer to a request without a valid token, noted for the audit log.
+  HttpResponse Unauthenticated(const HttpRequest& request, HttpResponse refused,
+                               AuditNote& note) const {
+    note.unauthenticated = true;
+    if (audit && !note.kube) {  // route it only to name the call it refuses
+      router.Dispatch(request, [&](const RoutedRequest& routed) {
+        Note(routed, nullptr, true, note);
+        return std::optional<HttpResponse>(HttpResponse{.status = refused.status});
+      });
+    }
+    refused.route = std::string(kUnauthenticated);
+    return refused;
+  }
+
   HttpResponse Answer(const HttpRequest& request, AuditNote& note) const {
     const bool kube_path = KubeApi::Serves(request.target);
     note.kube = kube_path;
@@ -146,15 +160,7 @@ struct Server::Impl final : HttpHandler {
     }
     std::variant<access::Principal, HttpResponse> caller = access_control->Authenticate(request);
     if (auto* refused = std::get_if<HttpResponse>(&caller)) {
-      note.unauthenticated = true;
-      if (audit && !kube_path) {  // route it only to name the call it refuses
-        router.Dispatch(request, [&](const RoutedRequest& routed) {
-          Note(routed, nullptr, true, note);
-          return std::optional<HttpResponse>(HttpResponse{.status = refused->status});
-        });
-      }
-      refused->route = std::string(kUnauthenticated);
-      return std::move(*refused);
+      return Unauthenticated(request, std::move(*refused), note);
     }
     const access::Principal& principal = std::get<access::Principal>(caller);
     note.principal = principal.name;
@@ -178,16 +184,42 @@ struct Server::Impl final : HttpHandler {
     });
   }
 
+  // Authentication before the body (issue #31): a request that needs a token and has no valid
+  // one is answered from its head alone (audited and counted as any refusal), so an
+  // unauthenticated client never has a body read, held in memory or spooled to disk.
+  // Authorization, which may need the body, stays in `Answer`.
+  Admission Admit(const HttpRequest& head) override {
+    if (!access_control || ConsoleServes(head.target) || AccessControl::IsOpen(head)) {
+      return {};
+    }
+    const MonoTime start = clock.Monotonic();
+    std::variant<access::Principal, HttpResponse> caller = access_control->Authenticate(head);
+    if (std::holds_alternative<access::Principal>(caller)) {
+      return {.authenticated = true};
+    }
+    AuditNote note;
+    note.kube = KubeApi::Serves(head.target);
+    HttpResponse refused = Unauthenticated(head, std::get<HttpResponse>(std::move(caller)), note);
+    Finish(head, refused, note, start);
+    return {.refusal = std::move(refused)};
+  }
+
   HttpResponse Handle(const HttpRequest& request) override {
     const MonoTime start = clock.Monotonic();
     AuditNote note;
     HttpResponse response = Answer(request, note);
+    Finish(request, response, note, start);
+    return response;
+  }
+
+  // Records the answer to `request`, begun at `start`, in the audit log and the metrics.
+  void Finish(const HttpRequest& request, const HttpResponse& response, const AuditNote& note,
+              MonoTime start) {
     if (audit) {
       audit->Record(request, response, note);
     }
     const std::chrono::duration<double> elapsed = clock.Monotonic() - start;
     metrics.Record(response.route, response.status, elapsed.count());
-    return response;
   }
 
   HttpResponse Reject(int http_status, const Status& why) override {

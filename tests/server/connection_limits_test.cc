@@ -1,8 +1,11 @@
-// Idle and slow clients against the real transport (issue #17): a normal request is still served
-// beside 200 idle connections and 50 that trickle their headers, and a connection past
-// `max_connections` is answered 503 at once. The latencies are printed for the notes; no test
-// asserts a time.
+// Idle and slow clients against the real transport (issue #17, #31): a normal request is still
+// served beside 200 idle connections and 50 that trickle their headers; at `max_connections` or
+// `max_connections_per_address` a newcomer takes the place of an idle connection that never
+// authenticated, and is answered 503 at once when there is none. The latencies are printed for the
+// notes; no test asserts a time.
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -16,6 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "server/http_server.h"
 #include "support/wait.h"
@@ -25,16 +29,32 @@ namespace {
 
 using testing::HttpClient;
 
+// Admits every request; one with "Authorization: ok" as authenticated.
 class OkHandler final : public HttpHandler {
  public:
+  Admission Admit(const HttpRequest& head) override {
+    return {.authenticated = head.Header("authorization") == "ok"};
+  }
   HttpResponse Handle(const HttpRequest&) override { return JsonResponse("{}"); }
   HttpResponse Reject(int status, const Status&) override { return {.status = status}; }
 };
 
-// A connected loopback socket, closed on destruction; -1 when the connection failed.
+// A connected loopback socket (from `from`, another loopback address when given), closed on
+// destruction; -1 when the connection failed.
 class RawConnection {
  public:
-  explicit RawConnection(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+  explicit RawConnection(int port, const char* from = nullptr)
+      : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    if (from != nullptr) {
+      sockaddr_in source{};
+      source.sin_family = AF_INET;
+      ::inet_pton(AF_INET, from, &source.sin_addr);
+      if (::bind(fd_, reinterpret_cast<sockaddr*>(&source), sizeof source) != 0) {
+        ::close(fd_);
+        fd_ = -1;
+        return;
+      }
+    }
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -57,6 +77,21 @@ class RawConnection {
     return ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
            static_cast<ssize_t>(bytes.size());
   }
+  // Whether the server has closed the connection (what it sent before is read and dropped).
+  bool ServerClosed() const {
+    std::array<char, 4096> buffer{};
+    for (;;) {
+      const ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), MSG_DONTWAIT);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+        return true;
+      }
+      if (n < 0) {
+        return false;
+      }
+    }
+  }
+
+  int fd() const { return fd_; }
 
  private:
   int fd_;
@@ -120,13 +155,57 @@ TEST_F(ConnectionLimitsTest, ANormalRequestIsServedBesideIdleAndSlowClients) {
       alone[alone.size() / 2], alone.back(), loaded[loaded.size() / 2], loaded.back());
 }
 
-TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnce) {
-  Start({.max_connections = 5});
+// Connections in the middle of a request: each has sent a head promising a body it never sends.
+std::vector<RawConnection> Busy(int port, int count, const char* from = nullptr) {
   std::vector<RawConnection> held;
-  for (int i = 0; i < 5; ++i) {
-    held.emplace_back(port_);
-    ASSERT_TRUE(held.back().ok());
+  for (int i = 0; i < count; ++i) {
+    held.emplace_back(port, from);
+    EXPECT_TRUE(held.back().ok()) << i;
+    EXPECT_TRUE(held.back().Send("POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\n"));
   }
+  return held;
+}
+
+// The answer to a GET from `from` (any loopback address), once it is `status`; the last answer
+// when it never is within the deadline.
+testing::ClientResponse WaitForStatus(int port, int status, const char* from = "127.0.0.1",
+                                      const testing::Headers& headers = {}) {
+  testing::ClientResponse response;
+  (void)::trainyard::testing::WaitUntil(
+      [&] {
+        RawConnection connection(port, from);
+        std::string request = "GET /ping HTTP/1.1\r\nHost: h\r\nConnection: close\r\n";
+        for (const auto& [name, value] : headers) {
+          request += name + ": " + value + "\r\n";
+        }
+        response = {};
+        if (!connection.ok() || !connection.Send(request + "\r\n")) {
+          return false;
+        }
+        std::string text;
+        (void)::trainyard::testing::WaitUntil(
+            [&] {
+              std::array<char, 4096> buffer{};
+              const ssize_t n = ::recv(connection.fd(), buffer.data(), buffer.size(), MSG_DONTWAIT);
+              if (n > 0) {
+                text.append(buffer.data(), static_cast<std::size_t>(n));
+              }
+              return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+            },
+            std::chrono::seconds(10));
+        if (text.starts_with("HTTP/1.1 ")) {
+          response.status = std::stoi(text.substr(9, 3));
+          response.body = text;
+        }
+        return response.status == status;
+      },
+      std::chrono::seconds(30));
+  return response;
+}
+
+TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnceWhenNoneIsIdle) {
+  Start({.max_connections = 5});
+  std::vector<RawConnection> held = Busy(port_, 5);
   // The server registers a connection once it has accepted it: wait until the cap is reached.
   testing::ClientResponse refused;
   ASSERT_TRUE(::trainyard::testing::WaitUntil(
@@ -149,6 +228,59 @@ TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnce) {
       },
       std::chrono::seconds(30)))
       << served.status << " " << served.body;
+}
+
+TEST_F(ConnectionLimitsTest, ANewcomerTakesThePlaceOfTheOldestIdleConnection) {
+  Start({.max_connections = 5});
+  std::vector<RawConnection> idle;
+  for (int i = 0; i < 5; ++i) {
+    idle.emplace_back(port_);
+    ASSERT_TRUE(idle.back().ok());
+  }
+  const testing::ClientResponse served = WaitForStatus(port_, 200);
+  EXPECT_EQ(served.status, 200) << served.body;
+  EXPECT_TRUE(::trainyard::testing::WaitUntil([&] { return idle.front().ServerClosed(); },
+                                              std::chrono::seconds(30)));
+}
+
+TEST_F(ConnectionLimitsTest, AnAuthenticatedIdleConnectionIsNeverGivenUp) {
+  Start({.max_connections = 3});
+  std::vector<RawConnection> kept;
+  for (int i = 0; i < 3; ++i) {
+    kept.emplace_back(port_);
+    ASSERT_TRUE(kept.back().Send("GET /ping HTTP/1.1\r\nHost: h\r\nAuthorization: ok\r\n\r\n"));
+  }
+  // Answered and kept alive, idle: a newcomer finds no place.
+  const testing::ClientResponse refused = WaitForStatus(port_, 503);
+  EXPECT_EQ(refused.status, 503) << refused.body;
+  for (const RawConnection& connection : kept) {
+    EXPECT_FALSE(connection.ServerClosed());
+  }
+}
+
+TEST_F(ConnectionLimitsTest, OneAddressHoldsAtMostItsShare) {
+  Start({.max_connections_per_address = 3});
+  std::vector<RawConnection> held = Busy(port_, 3, "127.0.0.1");
+  const testing::ClientResponse refused = WaitForStatus(port_, 503, "127.0.0.1");
+  EXPECT_EQ(refused.status, 503) << refused.body;
+  // Another address is served meanwhile.
+  const testing::ClientResponse served = WaitForStatus(port_, 200, "127.0.0.2");
+  EXPECT_EQ(served.status, 200) << served.body;
+}
+
+TEST_F(ConnectionLimitsTest, AnUploadSlowerThanTheMinimumRateIsDropped) {
+  const testing::TempDir spool;
+  Start({.timeout = std::chrono::seconds(2),
+         .min_body_bytes_per_second = std::uint64_t{1} << 20,
+         .spool_prefixes = {"/upload/"},
+         .spool_dir = spool.path().string()});
+  RawConnection upload(port_);
+  ASSERT_TRUE(
+      upload.Send("POST /upload/x HTTP/1.1\r\nHost: h\r\nContent-Length: 100000000\r\n\r\n"));
+  // A piece far more often than `timeout`, so only the rate can end it: about 2 KB/s.
+  const std::string piece(100, 'x');
+  EXPECT_TRUE(::trainyard::testing::WaitUntil(
+      [&] { return !upload.Send(piece) || upload.ServerClosed(); }, std::chrono::seconds(60)));
 }
 
 }  // namespace
