@@ -15,6 +15,7 @@
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
 #include "server/ml_v1_handlers.h"
+#include "server/revocable_stream.h"
 #include "server/router.h"
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
@@ -204,10 +205,29 @@ struct Server::Impl final : HttpHandler {
     return {.refusal = std::move(refused)};
   }
 
+  // A stream answered to a token ends once the token is revoked or expires (issue #31). A store
+  // error while re-checking leaves it open: the next check decides.
+  void EndWithToken(const HttpRequest& request, HttpResponse& response) const {
+    if (!response.stream || !access_control || AccessControl::IsOpen(request)) {
+      return;
+    }
+    HttpRequest head{
+        .method = request.method, .target = request.target, .headers = request.headers};
+    response.stream = RevocableStream(
+        std::move(response.stream),
+        [this, head = std::move(head)] {
+          auto caller = access_control->Authenticate(head);
+          const auto* refused = std::get_if<HttpResponse>(&caller);
+          return refused == nullptr || refused->status != 401;
+        },
+        clock);
+  }
+
   HttpResponse Handle(const HttpRequest& request) override {
     const MonoTime start = clock.Monotonic();
     AuditNote note;
     HttpResponse response = Answer(request, note);
+    EndWithToken(request, response);
     Finish(request, response, note, start);
     return response;
   }

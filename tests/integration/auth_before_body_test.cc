@@ -1,6 +1,7 @@
 // What a client without a valid token can cost the real server (issue #31): its request is
 // refused from the head, before any of its body is read or spooled; idle connections without a
-// token give way to authenticated ones; and one address holds at most its share.
+// token give way to authenticated ones; one address holds at most its share; and a stream opened
+// with a token ends within seconds of the token's revocation.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -162,6 +163,25 @@ TEST_F(ConnectionShareTest, AnAuthenticatedRequestIsServedWhileIdleClientsHoldTh
   EXPECT_EQ(served.status, 200) << served.body;
   // It took the place of the oldest idle one.
   EXPECT_TRUE(WaitUntil([&] { return idle.front().ServerClosed(); }, std::chrono::seconds(30)));
+}
+
+TEST_F(AuthBeforeBodyTest, AWatchEndsSoonAfterItsTokenIsRevoked) {
+  const std::string watcher = Token("watcher");
+  RawConnection watch(server_.port());
+  ASSERT_TRUE(
+      watch.Send("GET /apis/kubeflow.org/v1/namespaces/proj/tfjobs?watch=true "
+                 "HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer " +
+                 watcher + "\r\n\r\n"));
+  std::string text;
+  ASSERT_TRUE(WaitUntil(
+      [&] { return watch.ReadAvailable(text) || text.find("\r\n\r\n") != std::string::npos; },
+      std::chrono::seconds(10)));
+  ASSERT_EQ(StatusOf(text), 200) << text;
+  ASSERT_FALSE(watch.ServerClosed());
+  ASSERT_TRUE(server_.tokens().Revoke("watcher").ok());
+  // Within seconds (the watch re-checks its token every two), not at its 30-minute timeout.
+  EXPECT_TRUE(WaitUntil([&] { return watch.ReadAvailable(text); }, std::chrono::seconds(30)));
+  EXPECT_NE(text.find("0\r\n\r\n"), std::string::npos) << "the stream ends cleanly: " << text;
 }
 
 }  // namespace
