@@ -116,8 +116,14 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(CLI::Range(1, 64));
   serve
       ->add_option("--max-connections", serve_options.max_connections,
-                   "Open HTTP connections at most; one more is answered 503 at once (default "
-                   "512; keep it under the process's open-file limit).")
+                   "Open HTTP connections at most; one more takes the place of an idle one that "
+                   "never presented a valid token, or is answered 503 at once (default 512; keep "
+                   "it under the process's open-file limit).")
+      ->check(CLI::Range(1, 1'000'000));
+  serve
+      ->add_option("--max-connections-per-address", serve_options.max_connections_per_address,
+                   "Open HTTP connections from one client address at most, the same way "
+                   "(default 64).")
       ->check(CLI::Range(1, 1'000'000));
   serve
       ->add_option("--package-cache-size", serve_options.package_cache_bytes,

@@ -364,6 +364,7 @@ Result<int> Daemon::Start() {
                         .threads = d.options.threads,
                         .max_body_bytes = d.options.max_body_bytes,
                         .max_connections = d.options.max_connections,
+                        .max_connections_per_address = d.options.max_connections_per_address,
                         .max_spooled_body_bytes = d.options.max_upload_bytes,
                         .tls_cert_file = d.options.tls_cert,
                         .tls_key_file = d.options.tls_key},

@@ -82,7 +82,14 @@ struct HttpServer::Impl {
         });
         return;
       }
-      if (AtCapacity()) {
+      beast::error_code peer_ec;
+      const tcp::endpoint peer = socket.remote_endpoint(peer_ec);
+      if (peer_ec) {
+        Accept();  // gone already
+        return;
+      }
+      std::string address = peer.address().to_string();
+      if (!MakeRoom(address)) {
         RefuseBusy(std::move(socket));
         Accept();
         return;
@@ -90,12 +97,12 @@ struct HttpServer::Impl {
       std::shared_ptr<SessionBase> session;
       if (tls) {
         auto tls_session = std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
-            options, handler, std::move(socket), *tls);
+            options, handler, std::move(address), std::move(socket), *tls);
         tls_session->Start();
         session = std::move(tls_session);
       } else {
-        auto plain =
-            std::make_shared<Session<beast::tcp_stream>>(options, handler, std::move(socket));
+        auto plain = std::make_shared<Session<beast::tcp_stream>>(
+            options, handler, std::move(address), std::move(socket));
         plain->Start();
         session = std::move(plain);
       }
@@ -104,18 +111,39 @@ struct HttpServer::Impl {
         if (stopping) {
           return;  // the socket closes with `session`
         }
-        std::erase_if(sessions, [](const auto& weak) { return weak.expired(); });
         sessions.push_back(session);
       }
       Accept();
     });
   }
 
-  // Whether `max_connections` connections are open (forgetting those that have closed).
-  bool AtCapacity() {
+  // Whether a connection from `address` may open: under both limits, or at one of them once the
+  // oldest idle connection that never authenticated (from `address`, at the per-address limit)
+  // has been given up for it. See http_server.h for why.
+  bool MakeRoom(const std::string& address) {
     std::lock_guard lock(mu);
     std::erase_if(sessions, [](const auto& weak) { return weak.expired(); });
-    return sessions.size() >= options.max_connections;
+    std::size_t open = 0;
+    std::size_t from_address = 0;
+    for (const auto& weak : sessions) {
+      if (auto session = weak.lock(); session && !session->closing()) {
+        ++open;
+        from_address += session->remote_address() == address ? 1 : 0;
+      }
+    }
+    const bool address_full = from_address >= options.max_connections_per_address;
+    if (!address_full && open < options.max_connections) {
+      return true;
+    }
+    // `sessions` is in the order of acceptance: the first one that gives way is the oldest.
+    for (const auto& weak : sessions) {
+      auto session = weak.lock();
+      if (session && (!address_full || session->remote_address() == address) &&
+          session->TryEvict()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // One connection too many: a plain 503 saying so, written without reading anything, then the

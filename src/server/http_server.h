@@ -6,20 +6,36 @@
 // of at most `max_header_bytes` (431 beyond), a body of at most `max_body_bytes` (413 beyond,
 // refused from its Content-Length before it is read), `timeout` for each read or write (an idle
 // keep-alive connection is closed after it; a request head must arrive whole within it, so a
-// client that trickles its headers is dropped), and at most `max_connections` open connections.
+// client that trickles its headers is dropped).
+//
+// Before any byte of a body is read (and before a `100 Continue`), the head goes to
+// `HttpHandler::Admit`: a refusal (a missing or revoked token, issue #31) is answered and the
+// connection closed without reading the body.
+//
+// Connections: at most `max_connections` open, and at most `max_connections_per_address` from one
+// client address. At either limit a new connection takes the place of the oldest idle one (waiting
+// for a request head) that has never presented a valid token (`Admission::authenticated`); when
+// there is none it is answered 503 and closed at once. So idle or trickling clients cannot starve
+// the ones that authenticate: their connections are the ones given up, and one address cannot hold
+// more than its share. (A reserve of slots for authenticated clients would not do: a connection is
+// not known to be authenticated until its first head arrives, and idle newcomers could fill the
+// reserve too.)
 // A request that cannot be read is answered by `HttpHandler::Reject` and the connection closed,
 // after draining what the client still sends so that it can read the answer.
 //
 // Large bodies: a request whose path starts with one of `spool_prefixes` has its body written to
 // a new file in `spool_dir` as it arrives (up to `max_spooled_body_bytes`), and a response may
 // send a slice of a file (`HttpResponse::body_file`); for both, `timeout` bounds each read or
-// write of a piece rather than the whole body.
+// write of a piece, and the whole body must move at `min_body_bytes_per_second` on average after
+// a grace of one `timeout`, so a client trickling a large body is dropped too. An in-memory body
+// must arrive whole within one `timeout`.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +51,14 @@ struct HttpServerOptions {
   std::size_t max_body_bytes = std::size_t{10} << 20;
   std::size_t max_header_bytes = std::size_t{16} << 10;
   std::chrono::milliseconds timeout{30'000};
-  // Open connections at most; one more is answered 503 and closed at once, so idle and slow
-  // clients cannot take every descriptor (issue #17).
+  // Open connections at most, so idle and slow clients cannot take every descriptor (issue #17);
+  // see above for what happens at the limit.
   std::size_t max_connections = 512;
+  // Open connections from one client address at most (issue #31); see above for what happens at
+  // the limit.
+  std::size_t max_connections_per_address = 64;
+  // The slowest average rate of a spooled upload or a file download, after a grace of `timeout`.
+  std::uint64_t min_body_bytes_per_second = std::uint64_t{16} << 10;
   std::vector<std::string> spool_prefixes;  // e.g. "/upload/"; empty: every body in memory
   std::string spool_dir;                    // must exist when `spool_prefixes` is not empty
   std::uint64_t max_spooled_body_bytes = std::uint64_t{5} << 30;
@@ -47,10 +68,21 @@ struct HttpServerOptions {
   std::string tls_key_file;
 };
 
+// What `HttpHandler::Admit` decides from a request's head, before its body is read.
+struct Admission {
+  // Set: this is the answer; the body is not read and the connection closes after it.
+  std::optional<HttpResponse> refusal;
+  // The head carried a valid credential: the connection is never given up for a newcomer.
+  bool authenticated = false;
+};
+
 // Called on the pool's threads, concurrently for different connections.
 class HttpHandler {
  public:
   virtual ~HttpHandler() = default;
+  // A request's head (`body` and `body_file` empty), before any of its body is read. Exceptions
+  // are answered as INTERNAL. By default every request is admitted, unauthenticated.
+  virtual Admission Admit(const HttpRequest& /*head*/) { return {}; }
   // A complete request. Exceptions are answered as INTERNAL.
   virtual HttpResponse Handle(const HttpRequest& request) = 0;
   // A request that could not be read: `http_status` is 400 (malformed), 413 or 431, `why` says

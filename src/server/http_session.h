@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/file.h"
 #include "server/beast_messages.h"
 #include "server/http_server.h"
@@ -40,12 +41,48 @@ using tcp = asio::ip::tcp;
 // may still hold it.
 inline std::atomic<std::uint64_t> spool_counter{0};
 
-// What the server keeps of a connection: a way to end it.
+// What the server keeps of a connection: where it comes from, whether it may be given up for a
+// newcomer, and a way to end it. Thread-safe.
 class SessionBase {
  public:
+  explicit SessionBase(std::string remote_address) : remote_address_(std::move(remote_address)) {}
   virtual ~SessionBase() = default;
   // From any thread: closes the connection, which ends whatever it was waiting for.
   virtual void Shutdown() = 0;
+
+  const std::string& remote_address() const { return remote_address_; }
+  // Whether the connection is closed or closing: it no longer counts against the limits.
+  bool closing() const { return state_.load() == State::kClosing; }
+  // Closes the connection if it is idle (waiting for a request head, or its TLS handshake) and has
+  // never presented a valid token; whether it did. Never interrupts a request.
+  bool TryEvict() {
+    State idle = State::kIdle;
+    if (authenticated_.load() || !state_.compare_exchange_strong(idle, State::kClosing)) {
+      return false;
+    }
+    Shutdown();
+    return true;
+  }
+
+ protected:
+  enum class State { kIdle, kBusy, kClosing };
+  // The strand's side of `TryEvict`: a head has arrived; false when the connection is closing.
+  bool MarkBusy() {
+    State idle = State::kIdle;
+    return state_.compare_exchange_strong(idle, State::kBusy);
+  }
+  void MarkIdle() {
+    State busy = State::kBusy;
+    state_.compare_exchange_strong(busy, State::kIdle);
+  }
+  void MarkClosing() { state_.store(State::kClosing); }
+  void MarkAuthenticated() { authenticated_.store(true); }  // only while busy
+
+  const std::string remote_address_;  // the peer's IP address, as text
+
+ private:
+  std::atomic<State> state_{State::kIdle};
+  std::atomic<bool> authenticated_{false};
 };
 
 // One connection: read a request, answer it, repeat while the client keeps it alive. Every
@@ -58,8 +95,12 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
   template <typename... StreamArgs>
-  Session(const HttpServerOptions& options, HttpHandler& handler, StreamArgs&&... stream_args)
-      : stream_(std::forward<StreamArgs>(stream_args)...), options_(options), handler_(handler) {}
+  Session(const HttpServerOptions& options, HttpHandler& handler, std::string remote_address,
+          StreamArgs&&... stream_args)
+      : SessionBase(std::move(remote_address)),
+        stream_(std::forward<StreamArgs>(stream_args)...),
+        options_(options),
+        handler_(handler) {}
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   ~Session() override { DropSpool(); }
@@ -129,6 +170,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   }
 
   void ReadHeader() {
+    MarkIdle();
     parser_.emplace();
     parser_->header_limit(
         static_cast<std::uint32_t>(std::min<std::size_t>(options_.max_header_bytes, UINT32_MAX)));
@@ -145,8 +187,14 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   }
 
   void OnHeader(beast::error_code ec) {
+    if (!MarkBusy()) {
+      return;  // given up for a newcomer: `Close` is on its way
+    }
     if (ec) {
       OnReadError(ec);
+      return;
+    }
+    if (!Admit()) {
       return;
     }
     const auto target_view = parser_->get().target();
@@ -181,6 +229,29 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
       return;
     }
     ReadBody();
+  }
+
+  // Asks the handler whether the request may go on before reading its body; false when it has
+  // been refused (the refusal is being written, and the body will not be read).
+  bool Admit() {
+    HttpRequest head = RequestHead(parser_->get());
+    head.remote_address = remote_address_;
+    Admission admission;
+    try {
+      admission = handler_.Admit(head);
+    } catch (const std::exception& e) {
+      admission.refusal =
+          ErrorResponse(Status::Internal(fmt::format("Unexpected error: {}", e.what())));
+    }
+    if (admission.authenticated) {
+      MarkAuthenticated();
+    }
+    if (!admission.refusal) {
+      return true;
+    }
+    body_unread_ = true;
+    Write(std::move(*admission.refusal), /*keep_alive=*/false, head.method == "HEAD");
+    return false;
   }
 
   // Switches to a parser that writes the body to a new file in the spool dir; false (after
@@ -219,11 +290,29 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     }
   }
 
-  // A spooled body, piece by piece: `timeout` bounds each read, not the whole upload.
+  // How long the next piece of a spooled or file body may take: `timeout`, or less when the body
+  // as a whole has fallen behind `min_body_bytes_per_second` (after a grace of one `timeout`).
+  std::chrono::steady_clock::duration NextPieceTimeout() const {
+    const std::uint64_t rate = std::max<std::uint64_t>(1, options_.min_body_bytes_per_second);
+    const std::chrono::steady_clock::duration allowed =
+        options_.timeout +
+        std::chrono::milliseconds(body_moved_ / rate * 1000 + body_moved_ % rate * 1000 / rate);
+    return std::clamp<std::chrono::steady_clock::duration>(
+        body_start_ + allowed - clock_.Monotonic(), std::chrono::steady_clock::duration::zero(),
+        options_.timeout);
+  }
+
+  void StartBodyClock() {
+    body_start_ = clock_.Monotonic();
+    body_moved_ = 0;
+  }
+
+  // A spooled body, piece by piece: `timeout` bounds each read, and the minimum rate the whole.
   void ReadSpooledBody() {
-    Tcp().expires_after(options_.timeout);
+    Tcp().expires_after(NextPieceTimeout());
     http::async_read_some(stream_, buffer_, *file_parser_,
-                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                          [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
+                            self->body_moved_ += n;
                             if (ec) {
                               self->DropSpool();
                               self->OnReadError(ec);
@@ -240,6 +329,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
       if (file_parser_->is_done()) {
         OnRequest();  // an empty body: nothing to read
       } else {
+        StartBodyClock();
         ReadSpooledBody();
       }
       return;
@@ -282,13 +372,6 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
       request.body = std::move(message.body());
       keep_alive = message.keep_alive();
       head = message.method() == http::verb::head;
-    }
-    if (remote_address_.empty()) {
-      beast::error_code ec;
-      const tcp::endpoint peer = Tcp().socket().remote_endpoint(ec);
-      if (!ec) {
-        remote_address_ = peer.address().to_string();
-      }
     }
     request.remote_address = remote_address_;
     HttpResponse response;
@@ -347,6 +430,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
         message->body().length = response.body_file->length;
         message->content_length(response.body_file->length);
         auto serializer = std::make_shared<http::response_serializer<FileSliceBody>>(*message);
+        StartBodyClock();
         WriteSome(message, serializer, keep_alive);
         return;
       }
@@ -365,14 +449,15 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
                           beast::error_code ec, std::size_t) { self->AfterWrite(ec, keep_alive); });
   }
 
-  // A file body, piece by piece: `timeout` bounds each write, not the whole download.
+  // A file body, piece by piece: `timeout` bounds each write, and the minimum rate the whole.
   void WriteSome(const std::shared_ptr<http::response<FileSliceBody>>& message,
                  const std::shared_ptr<http::response_serializer<FileSliceBody>>& serializer,
                  bool keep_alive) {
-    Tcp().expires_after(options_.timeout);
+    Tcp().expires_after(NextPieceTimeout());
     http::async_write_some(stream_, *serializer,
                            [self = this->shared_from_this(), message, serializer, keep_alive](
-                               beast::error_code ec, std::size_t) {
+                               beast::error_code ec, std::size_t n) {
+                             self->body_moved_ += n;
                              if (!ec && !serializer->is_done()) {
                                self->WriteSome(message, serializer, keep_alive);
                                return;
@@ -469,8 +554,10 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
 
   // Half-closes, then reads and discards what the client still sends (a refused body) until it
   // closes too, so that closing with unread data (a TCP reset) cannot destroy our answer before
-  // the client reads it. Bounded in bytes and by one timeout.
+  // the client reads it. Bounded in bytes and by one timeout; for a body refused by `Admit`, a
+  // little more than a small request sends (a larger body's sender is cut off, unread).
   void LingeringClose() {
+    MarkIdle();            // waiting only for the client to go: a newcomer may take its place
     if constexpr (kTls) {  // close_notify, then the TCP close, bounded by one timeout
       Tcp().expires_after(options_.timeout);
       stream_.async_shutdown(
@@ -480,7 +567,8 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     beast::error_code ignored;
     Tcp().socket().shutdown(tcp::socket::shutdown_send, ignored);
     Tcp().expires_after(options_.timeout);
-    drain_budget_ = 2 * options_.max_body_bytes + (std::size_t{1} << 20);
+    drain_budget_ =
+        body_unread_ ? kUnreadDrainBytes : 2 * options_.max_body_bytes + (std::size_t{1} << 20);
     Drain();
   }
 
@@ -497,14 +585,18 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   }
 
   void Close() {
+    MarkClosing();
     beast::error_code ignored;
     poll_timer_.cancel();
     Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
     Tcp().close();
   }
 
+  // What is discarded, at most, of a body `Admit` refused before the connection is closed.
+  static constexpr std::size_t kUnreadDrainBytes = std::size_t{64} << 10;
+
   Stream stream_;
-  std::string remote_address_;  // the peer's, looked up at its first request
+  SystemClock clock_;  // the transport's own: bodies' rates
   const HttpServerOptions& options_;
   HttpHandler& handler_;
   beast::flat_buffer buffer_;
@@ -517,7 +609,10 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   std::array<char, std::size_t{16} << 10> drain_{};
   std::size_t drain_budget_ = 0;
   asio::steady_timer poll_timer_{stream_.get_executor()};
-  bool hung_up_ = false;  // a streamed body's client went away
+  bool hung_up_ = false;          // a streamed body's client went away
+  bool body_unread_ = false;      // `Admit` refused the request: its body is not read
+  MonoTime body_start_{};         // when the spooled or file body being moved started
+  std::uint64_t body_moved_ = 0;  // its bytes moved so far
 };
 
 }  // namespace trainyard::server::internal

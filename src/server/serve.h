@@ -19,7 +19,10 @@ struct ServeOptions {
   std::string listen = "127.0.0.1:8470";  // "HOST:PORT" or "[IPV6]:PORT"; port 0 picks one
   std::string data_dir;  // created when missing; holds trainyard.db, storage.db and buckets/
   int threads = 2;
-  std::size_t max_connections = 512;  // open HTTP connections; one more is answered 503
+  // Open HTTP connections, in all and from one client address; at either limit a newcomer takes
+  // the place of an idle connection that never authenticated, else it is answered 503.
+  std::size_t max_connections = 512;
+  std::size_t max_connections_per_address = 64;
   std::size_t max_body_bytes = std::size_t{10} << 20;
   // The largest storage upload request (a whole object, or one resumable chunk); such bodies go
   // to disk as they arrive, never into memory.

@@ -15,6 +15,7 @@
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
 #include "server/ml_v1_handlers.h"
+#include "server/revocable_stream.h"
 #include "server/router.h"
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
@@ -127,6 +128,20 @@ struct Server::Impl final : HttpHandler {
     }
   }
 
+  // `refused`, the answer to a request without a valid token, noted for the audit log.
+  HttpResponse Unauthenticated(const HttpRequest& request, HttpResponse refused,
+                               AuditNote& note) const {
+    note.unauthenticated = true;
+    if (audit && !note.kube) {  // route it only to name the call it refuses
+      router.Dispatch(request, [&](const RoutedRequest& routed) {
+        Note(routed, nullptr, true, note);
+        return std::optional<HttpResponse>(HttpResponse{.status = refused.status});
+      });
+    }
+    refused.route = std::string(kUnauthenticated);
+    return refused;
+  }
+
   HttpResponse Answer(const HttpRequest& request, AuditNote& note) const {
     const bool kube_path = KubeApi::Serves(request.target);
     note.kube = kube_path;
@@ -146,15 +161,7 @@ struct Server::Impl final : HttpHandler {
     }
     std::variant<access::Principal, HttpResponse> caller = access_control->Authenticate(request);
     if (auto* refused = std::get_if<HttpResponse>(&caller)) {
-      note.unauthenticated = true;
-      if (audit && !kube_path) {  // route it only to name the call it refuses
-        router.Dispatch(request, [&](const RoutedRequest& routed) {
-          Note(routed, nullptr, true, note);
-          return std::optional<HttpResponse>(HttpResponse{.status = refused->status});
-        });
-      }
-      refused->route = std::string(kUnauthenticated);
-      return std::move(*refused);
+      return Unauthenticated(request, std::move(*refused), note);
     }
     const access::Principal& principal = std::get<access::Principal>(caller);
     note.principal = principal.name;
@@ -178,16 +185,61 @@ struct Server::Impl final : HttpHandler {
     });
   }
 
+  // Authentication before the body (issue #31): a request that needs a token and has no valid
+  // one is answered from its head alone (audited and counted as any refusal), so an
+  // unauthenticated client never has a body read, held in memory or spooled to disk.
+  // Authorization, which may need the body, stays in `Answer`.
+  Admission Admit(const HttpRequest& head) override {
+    if (!access_control || ConsoleServes(head.target) || AccessControl::IsOpen(head)) {
+      return {};
+    }
+    const MonoTime start = clock.Monotonic();
+    std::variant<access::Principal, HttpResponse> caller = access_control->Authenticate(head);
+    if (std::holds_alternative<access::Principal>(caller)) {
+      return {.authenticated = true};
+    }
+    AuditNote note;
+    note.kube = KubeApi::Serves(head.target);
+    HttpResponse refused = Unauthenticated(head, std::get<HttpResponse>(std::move(caller)), note);
+    Finish(head, refused, note, start);
+    return {.refusal = std::move(refused)};
+  }
+
+  // A stream answered to a token ends once the token is revoked or expires (issue #31). A store
+  // error while re-checking leaves it open: the next check decides.
+  void EndWithToken(const HttpRequest& request, HttpResponse& response) const {
+    if (!response.stream || !access_control || AccessControl::IsOpen(request)) {
+      return;
+    }
+    HttpRequest head{
+        .method = request.method, .target = request.target, .headers = request.headers};
+    response.stream = RevocableStream(
+        std::move(response.stream),
+        [this, head = std::move(head)] {
+          auto caller = access_control->Authenticate(head);
+          const auto* refused = std::get_if<HttpResponse>(&caller);
+          return refused == nullptr || refused->status != 401;
+        },
+        clock);
+  }
+
   HttpResponse Handle(const HttpRequest& request) override {
     const MonoTime start = clock.Monotonic();
     AuditNote note;
     HttpResponse response = Answer(request, note);
+    EndWithToken(request, response);
+    Finish(request, response, note, start);
+    return response;
+  }
+
+  // Records the answer to `request`, begun at `start`, in the audit log and the metrics.
+  void Finish(const HttpRequest& request, const HttpResponse& response, const AuditNote& note,
+              MonoTime start) {
     if (audit) {
       audit->Record(request, response, note);
     }
     const std::chrono::duration<double> elapsed = clock.Monotonic() - start;
     metrics.Record(response.route, response.status, elapsed.count());
-    return response;
   }
 
   HttpResponse Reject(int http_status, const Status& why) override {

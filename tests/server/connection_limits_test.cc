@@ -1,7 +1,8 @@
-// Idle and slow clients against the real transport (issue #17): a normal request is still served
-// beside 200 idle connections and 50 that trickle their headers, and a connection past
-// `max_connections` is answered 503 at once. The latencies are printed for the notes; no test
-// asserts a time.
+// Idle and slow clients against the real transport (issue #17, #31): a normal request is still
+// served beside 200 idle connections and 50 that trickle their headers; at `max_connections` or
+// `max_connections_per_address` a newcomer takes the place of an idle connection that never
+// authenticated, and is answered 503 at once when there is none. The latencies are printed for the
+// notes; no test asserts a time.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,13 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
+#include "fakes/temp_dir.h"
 #include "integration/http_client.h"
+#include "integration/raw_connection.h"
 #include "server/http_server.h"
 #include "support/wait.h"
 
@@ -24,42 +23,16 @@ namespace trainyard::server {
 namespace {
 
 using testing::HttpClient;
+using testing::RawConnection;
 
+// Admits every request; one with "Authorization: ok" as authenticated.
 class OkHandler final : public HttpHandler {
  public:
+  Admission Admit(const HttpRequest& head) override {
+    return {.authenticated = head.Header("authorization") == "ok"};
+  }
   HttpResponse Handle(const HttpRequest&) override { return JsonResponse("{}"); }
   HttpResponse Reject(int status, const Status&) override { return {.status = status}; }
-};
-
-// A connected loopback socket, closed on destruction; -1 when the connection failed.
-class RawConnection {
- public:
-  explicit RawConnection(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd_ >= 0 && ::connect(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
-      ::close(fd_);
-      fd_ = -1;
-    }
-  }
-  RawConnection(const RawConnection&) = delete;
-  RawConnection& operator=(const RawConnection&) = delete;
-  RawConnection(RawConnection&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  ~RawConnection() {
-    if (fd_ >= 0) {
-      ::close(fd_);
-    }
-  }
-  bool ok() const { return fd_ >= 0; }
-  bool Send(std::string_view bytes) const {
-    return ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) ==
-           static_cast<ssize_t>(bytes.size());
-  }
-
- private:
-  int fd_;
 };
 
 class ConnectionLimitsTest : public ::testing::Test {
@@ -120,13 +93,48 @@ TEST_F(ConnectionLimitsTest, ANormalRequestIsServedBesideIdleAndSlowClients) {
       alone[alone.size() / 2], alone.back(), loaded[loaded.size() / 2], loaded.back());
 }
 
-TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnce) {
-  Start({.max_connections = 5});
+// Connections in the middle of a request: each has sent a head promising a body it never sends,
+// and the server has read it (it asked for the body with a 100 Continue).
+std::vector<RawConnection> Busy(int port, int count, const char* from = nullptr) {
   std::vector<RawConnection> held;
-  for (int i = 0; i < 5; ++i) {
-    held.emplace_back(port_);
-    ASSERT_TRUE(held.back().ok());
+  for (int i = 0; i < count; ++i) {
+    held.emplace_back(port, from);
+    EXPECT_TRUE(held.back().Send(
+        "POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\nExpect: 100-continue\r\n\r\n"))
+        << i;
+    std::string answer;
+    EXPECT_TRUE(::trainyard::testing::WaitUntil(
+        [&] {
+          return held.back().ReadAvailable(answer) || answer.find("\r\n\r\n") != std::string::npos;
+        },
+        std::chrono::seconds(10)));
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 100 ")) << i << ": " << answer;
   }
+  return held;
+}
+
+// The status of the answer to a GET from `from` (any loopback address), once it is `status`; the
+// last one (0: none) when it never is within the deadline.
+int WaitForStatus(int port, int status, const char* from = "127.0.0.1") {
+  int last = 0;
+  (void)::trainyard::testing::WaitUntil(
+      [&] {
+        RawConnection connection(port, from);
+        if (!connection.ok() ||
+            !connection.Send("GET /ping HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")) {
+          return false;
+        }
+        const std::string text = connection.ReadUntilClosed();
+        last = text.starts_with("HTTP/1.1 ") ? std::stoi(text.substr(9, 3)) : 0;
+        return last == status;
+      },
+      std::chrono::seconds(30));
+  return last;
+}
+
+TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnceWhenNoneIsIdle) {
+  Start({.max_connections = 5});
+  std::vector<RawConnection> held = Busy(port_, 5);
   // The server registers a connection once it has accepted it: wait until the cap is reached.
   testing::ClientResponse refused;
   ASSERT_TRUE(::trainyard::testing::WaitUntil(
@@ -149,6 +157,60 @@ TEST_F(ConnectionLimitsTest, AConnectionPastTheCapIsAnswered503AtOnce) {
       },
       std::chrono::seconds(30)))
       << served.status << " " << served.body;
+}
+
+TEST_F(ConnectionLimitsTest, ANewcomerTakesThePlaceOfTheOldestIdleConnection) {
+  Start({.max_connections = 5});
+  std::vector<RawConnection> idle;
+  for (int i = 0; i < 5; ++i) {
+    idle.emplace_back(port_);
+    ASSERT_TRUE(idle.back().ok());
+  }
+  EXPECT_EQ(WaitForStatus(port_, 200), 200);
+  EXPECT_TRUE(::trainyard::testing::WaitUntil([&] { return idle.front().ServerClosed(); },
+                                              std::chrono::seconds(30)));
+}
+
+TEST_F(ConnectionLimitsTest, AnAuthenticatedIdleConnectionIsNeverGivenUp) {
+  Start({.max_connections = 3});
+  std::vector<RawConnection> kept;
+  for (int i = 0; i < 3; ++i) {
+    kept.emplace_back(port_);
+    ASSERT_TRUE(kept.back().Send("GET /ping HTTP/1.1\r\nHost: h\r\nAuthorization: ok\r\n\r\n"));
+    std::string answer;
+    ASSERT_TRUE(::trainyard::testing::WaitUntil(
+        [&] { return kept.back().ReadAvailable(answer) || answer.ends_with("{}"); },
+        std::chrono::seconds(10)));
+    ASSERT_TRUE(answer.starts_with("HTTP/1.1 200 ")) << answer;
+  }
+  // Answered and kept alive, idle: a newcomer finds no place.
+  EXPECT_EQ(WaitForStatus(port_, 503), 503);
+  for (const RawConnection& connection : kept) {
+    EXPECT_FALSE(connection.ServerClosed());
+  }
+}
+
+TEST_F(ConnectionLimitsTest, OneAddressHoldsAtMostItsShare) {
+  Start({.max_connections_per_address = 3});
+  std::vector<RawConnection> held = Busy(port_, 3, "127.0.0.1");
+  EXPECT_EQ(WaitForStatus(port_, 503, "127.0.0.1"), 503);
+  // Another address is served meanwhile.
+  EXPECT_EQ(WaitForStatus(port_, 200, "127.0.0.2"), 200);
+}
+
+TEST_F(ConnectionLimitsTest, AnUploadSlowerThanTheMinimumRateIsDropped) {
+  const testing::TempDir spool;
+  Start({.timeout = std::chrono::seconds(2),
+         .min_body_bytes_per_second = std::uint64_t{1} << 20,
+         .spool_prefixes = {"/upload/"},
+         .spool_dir = spool.path().string()});
+  RawConnection upload(port_);
+  ASSERT_TRUE(
+      upload.Send("POST /upload/x HTTP/1.1\r\nHost: h\r\nContent-Length: 100000000\r\n\r\n"));
+  // A piece far more often than `timeout`, so only the rate can end it: about 2 KB/s.
+  const std::string piece(100, 'x');
+  EXPECT_TRUE(::trainyard::testing::WaitUntil(
+      [&] { return !upload.Send(piece) || upload.ServerClosed(); }, std::chrono::seconds(60)));
 }
 
 }  // namespace
