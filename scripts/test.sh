@@ -64,10 +64,14 @@ finish() {
 slowest_tests() {
   local costs="$1/Testing/Temporary/CTestCostData.txt"
   [[ -f $costs ]] || return 0
-  awk 'NF == 3 && $1 != "---" { printf "%8.1f s  %s\n", $3, $1 }' "$costs" | sort -rn | head -10
+  # sed, not head: head's early exit would end sort with SIGPIPE, and pipefail the script with it
+  awk 'NF == 3 && $1 != "---" { printf "%8.1f s  %s\n", $3, $1 }' "$costs" | sort -rn |
+    sed -n 1,10p
 }
 
+# At exit: the stage table, then the run's own exit status (a failed test's, not the table's).
 summary() {
+  local status=$?
   finish
   local over=() name
   printf '\n=== stage times (%s, %d cores)\n' "$mode" "$cores"
@@ -83,6 +87,7 @@ summary() {
       asan-tests) echo "  its ten slowest tests:"; slowest_tests build/asan ;;
     esac
   done
+  exit "$status"
 }
 trap summary EXIT
 
