@@ -78,6 +78,10 @@ void Executor::Stop(bool stop_replicas) {
   if (loop_.joinable()) {
     loop_.join();
   }
+  // Installs end now (recovery stages again); their runs wait for no one.
+  for (auto& [key, stop] : staging_) {
+    stop.request_stop();
+  }
   if (stop_replicas) {
     StopAllReplicas();
   }
@@ -215,6 +219,7 @@ void Executor::RunOnce() {
   if (!stopping && CheckStudies()) {
     woken = true;
   }
+  StopUnwantedStaging();
   const MonoTime now = clock_.Monotonic();
   if (!stopping && (woken || runs_.size() < runs_before || now >= next_queue_scan_)) {
     next_queue_scan_ = now + kQueueScanInterval;
@@ -302,7 +307,26 @@ void Executor::ProcessEvent(Event& event) {
       }
     }
   } else if (auto* staged = std::get_if<StagedEvent>(&event)) {
+    staging_.erase(staged->key);
+    // Stopped: a study no longer waits for it (a run does, to be dropped).
+    if (staged->status.code() == Code::kCancelled && studies_.contains(staged->key)) {
+      return;
+    }
     HandleStaged(staged->key, staged->status);
+  }
+}
+
+void Executor::StopUnwantedStaging() {
+  for (auto& [key, stop] : staging_) {
+    bool wanted = false;
+    if (auto run = runs_.find(key); run != runs_.end()) {
+      wanted = run->second->phase == Run::Phase::kStaging && !run->second->abandoned;
+    } else if (auto study = studies_.find(key); study != studies_.end()) {
+      wanted = !study->second->staged && !study->second->done && !study->second->ending;
+    }
+    if (!wanted) {
+      stop.request_stop();
+    }
   }
 }
 

@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -193,6 +194,8 @@ class Executor {
   // `job`: as Launch takes it.
   void HandleStaged(const std::string& key, const Status& status,
                     std::optional<model::Job> job = std::nullopt);
+  // Stops each staging whose run or study no longer waits for it.
+  void StopUnwantedStaging();
   // Makes every image available (on a staging thread), saying so in `service_log`.
   Status PullImages(const std::vector<std::string>& images, const std::string& service_log);
   // `job`: the job as stored, when the caller has just written it (nothing is read then).
@@ -271,6 +274,9 @@ class Executor {
   // Loop-owned state (only the loop thread, or RunOnce's caller, touches it).
   std::map<std::string, std::unique_ptr<Run>> runs_;       // by Run::key
   std::map<std::string, std::unique_ptr<Study>> studies_;  // by "project/jobId"
+  // The stop of each staging running on a worker, by its run's or study's key, until it reports:
+  // requested when its job no longer wants it (cancelled, suspended, deleted) or on Stop().
+  std::map<std::string, std::stop_source> staging_;
   std::map<int, std::string> pid_to_run_;
   MonoTime next_queue_scan_{};
   std::map<std::string, run::ClusterJobState> batch_states_;  // by manager id, as last polled

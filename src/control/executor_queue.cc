@@ -228,6 +228,10 @@ void Executor::ScheduleQueue() {
     request.target_dir = layout.packages_dir();
     request.python = PythonFor(input);
     request.log_path = layout.staging_log();
+    request.pid_file = layout.staging_pid_file();
+    std::stop_source& stop = staging_[key];
+    stop = std::stop_source();
+    request.stop = stop.get_token();
     queued.erase(it);
     run_async_([this, key, request = std::move(request), images = std::move(images),
                 service_log = layout.service_log()] {

@@ -9,6 +9,7 @@
 //   <data>/jobs/<project>/<jobId>/logs/service.log     the service's messages about the job
 //   <data>/jobs/<project>/<jobId>/run/<task>.exit      how a replica ended, from its supervisor
 //   <data>/jobs/<project>/<jobId>/run/replicas.json    what the executor started
+//   <data>/jobs/<project>/<jobId>/run/staging.pid      the running install's pid (run/stager.h)
 //   (control/run_record.h)
 //   <data>/jobs/<project>/<jobId>/run/launch.json      cluster backends: what the tasks run with
 //   <data>/jobs/<project>/<jobId>/run/batch.out        cluster backends: the batch step's output
@@ -53,6 +54,8 @@ class JobLayout {
     return run_dir() + "/" + std::string(task) + ".exit";
   }
   std::string run_record() const { return run_dir() + "/replicas.json"; }
+  // The running install's pid (run/stager.h's StageRequest::pid_file), the job's own.
+  std::string staging_pid_file() const { return root_ + "/run/staging.pid"; }
   // Cluster backends: what the tasks are launched with (control/batch_launch.h), the batch
   // step's own output, and what each task writes when its replica starts.
   std::string launch_file() const { return run_dir() + "/launch.json"; }

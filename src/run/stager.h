@@ -3,6 +3,7 @@
 // (run/local/pip_stager.h), offline.
 #pragma once
 
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@ struct StageRequest {
   std::string target_dir;  // the packages are importable from here (later put on PYTHONPATH)
   std::string python;      // interpreter whose pip installs them
   std::string log_path;    // pip's full output is appended here
+  // A stop requested here ends the install (its processes are stopped) and `Stage` returns
+  // CANCELLED promptly: the job was cancelled or the server is stopping.
+  std::stop_token stop;
+  // Set: the running install's pid is recorded in this file (e.g. <job>/run/staging.pid) while it
+  // runs, and an install recorded there that is still running (started by a server that was
+  // killed) is stopped before this one starts, so a job never has two installs at once.
+  std::string pid_file;
 };
 
 class Stager {

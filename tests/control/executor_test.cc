@@ -155,9 +155,40 @@ TEST_F(ExecutorTest, CancelWhileStagingStartsNothing) {
   Settle();
   ASSERT_EQ(deferred_.size(), 1U);
   deferred_[0]();
+  // The install was told to stop (its stager kills it) and reports CANCELLED: dropped.
+  ASSERT_EQ(stager_.requests.size(), 1U);
+  EXPECT_TRUE(stager_.requests[0].stop.stop_requested());
   Settle();
   EXPECT_EQ(Get("early").state, JobState::kCancelled);
   EXPECT_TRUE(launcher_.started().empty());
+}
+
+// Staging runs with the job's pid file, so that a restarted server finds a killed one's install;
+// it is not stopped while the job waits for it, and is when the executor stops.
+TEST_F(ExecutorTest, StagingIsRecordedAndStoppedWithTheExecutor) {
+  defer_staging_ = true;
+  Submit(ValidRuntimeJob("staging"));
+  Settle();
+  ASSERT_EQ(deferred_.size(), 1U);
+  executor().Stop(/*stop_replicas=*/false);
+  stager_.result = Status::FromCode(Code::kCancelled, "Installing packages was cancelled.");
+  deferred_[0]();
+  ASSERT_EQ(stager_.requests.size(), 1U);
+  EXPECT_TRUE(stager_.requests[0].stop.stop_requested());
+  EXPECT_EQ(stager_.requests[0].pid_file,
+            (dir_.path() / "jobs" / kProject / "staging" / "run" / "staging.pid").string());
+  EXPECT_EQ(Get("staging").state, JobState::kPreparing) << "left to recovery";
+}
+
+TEST_F(ExecutorTest, StagingThatIsStillWantedIsNotStopped) {
+  defer_staging_ = true;
+  Submit(ValidRuntimeJob("wanted"));
+  Settle();
+  Settle();
+  ASSERT_EQ(deferred_.size(), 1U);
+  deferred_[0]();
+  ASSERT_EQ(stager_.requests.size(), 1U);
+  EXPECT_FALSE(stager_.requests[0].stop.stop_requested());
 }
 
 TEST_F(ExecutorTest, StagingFailureFailsTheJobWithPipsMessage) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -220,6 +221,30 @@ TEST_F(PackageCacheTest, ConcurrentStagesOfOneKeyInstallOnce) {
   for (int i = 0; i < 8; ++i) {
     EXPECT_EQ(ReadFile(Target("job" + std::to_string(i)) + "/contents"), "shared") << i;
   }
+}
+
+// A job cancelled while another job installs its key stops waiting for the key's lock at once;
+// the install goes on for the other job.
+TEST_F(PackageCacheTest, StopEndsAWaitForAnotherJobsInstallOfTheKey) {
+  installer_.gated = true;
+  PackageCache cache(installer_, Options());
+  const std::string package = Package("trainer.tar.gz", "shared");
+  Status first;
+  std::thread installing([&] { first = cache.Stage(Request("first", {package})); });
+  ASSERT_TRUE(installer_.WaitUntilEntered());
+  std::stop_source stop;
+  StageRequest second = Request("second", {package});
+  second.stop = stop.get_token();
+  Status waited;
+  std::thread waiting([&] { waited = cache.Stage(second); });
+  stop.request_stop();
+  waiting.join();
+  EXPECT_EQ(waited.code(), Code::kCancelled) << waited.ToString();
+  installer_.Open();
+  installing.join();
+  EXPECT_TRUE(first.ok()) << first.ToString();
+  EXPECT_EQ(installer_.installs, 1);
+  EXPECT_FALSE(fs::exists(Target("second")));
 }
 
 TEST_F(PackageCacheTest, CrashedInstallIsNeverUsedAndIsCleanedUp) {

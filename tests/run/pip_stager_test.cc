@@ -1,25 +1,36 @@
 #include "run/local/pip_stager.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stop_token>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "fakes/temp_dir.h"
 #include "run/exit_recorder.h"
+#include "run/local/install_script.h"
 #include "run/local/process_launcher.h"
+#include "run/local/spawn.h"
 #include "run/log_file.h"
 #include "run/test_process.h"
 #include "support/build_paths.h"
+#include "support/wait.h"
 
 namespace trainyard::run::local {
 namespace {
 
+using ::trainyard::run::testing::kDeadlineMs;
 using ::trainyard::run::testing::ReadFile;
+using ::trainyard::testing::WaitUntil;
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
@@ -33,6 +44,26 @@ constexpr char kPython[] = "/usr/bin/python3";
 void WriteFile(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream(path) << text;
+}
+
+// The pids listed in `path`, one a line.
+std::vector<int> PidsIn(const std::string& path) {
+  std::vector<int> pids;
+  std::ifstream in(path);
+  for (int pid = 0; in >> pid;) {
+    pids.push_back(pid);
+  }
+  return pids;
+}
+
+// Whether `pid` runs: it exists and is not a zombie (exited, not yet reaped by its parent).
+bool Running(int pid) {
+  const std::string status = ReadFile("/proc/" + std::to_string(pid) + "/status");
+  return !status.empty() && status.find("State:\tZ") == std::string::npos;
+}
+
+bool NoneRunning(const std::vector<int>& pids) {
+  return std::none_of(pids.begin(), pids.end(), Running);
 }
 
 class PipStagerTest : public ::testing::Test {
@@ -271,6 +302,81 @@ TEST_F(PipStagerTest, PipRunningTooLongIsStopped) {
   EXPECT_EQ(status, Status::FailedPrecondition(
                         "Installing packages timed out after 1 seconds; pip was stopped."));
   EXPECT_EQ(Log(), "started\n");
+}
+
+// A cancelled install is stopped with every process of it, SIGKILL for those that ignore SIGTERM,
+// and Stage returns at once; its recorded pid is gone.
+TEST_F(PipStagerTest, CancelStopsTheInstallAndItsChildren) {
+  WriteFile(dir_.File("p.tar.gz"), "");
+  PipStager stager(PipStagerOptions{.stop_grace = std::chrono::milliseconds(100)});
+  const std::string pids = dir_.File("pids");
+  StageRequest request = Request({dir_.File("p.tar.gz")},
+                                 FakePython("trap '' TERM\nsleep 1000 &\necho $$ $! > " + pids +
+                                            ".tmp\nmv " + pids + ".tmp " + pids + "\nwait\n"));
+  std::stop_source stop;
+  request.stop = stop.get_token();
+  request.pid_file = dir_.File("job/run/staging.pid");
+  Status status;
+  std::thread staging([&] { status = stager.Stage(request); });
+  ASSERT_TRUE(
+      WaitUntil([&] { return PidsIn(pids).size() == 2; }, std::chrono::milliseconds(kDeadlineMs)));
+  EXPECT_EQ(PidsIn(request.pid_file), std::vector<int>{PidsIn(pids)[0]});
+  stop.request_stop();
+  staging.join();
+  EXPECT_EQ(status.code(), Code::kCancelled) << status.ToString();
+  EXPECT_TRUE(
+      WaitUntil([&] { return NoneRunning(PidsIn(pids)); }, std::chrono::milliseconds(kDeadlineMs)));
+  EXPECT_FALSE(fs::exists(request.pid_file));
+}
+
+// A server killed while installing leaves its install running, recorded in the job's pid file:
+// the next install of the job stops it (and its children) before it starts.
+TEST_F(PipStagerTest, AnInstallRecordedByAKilledServerIsStoppedFirst) {
+  WriteFile(dir_.File("p.tar.gz"), "");
+  const std::string pid_file = dir_.File("job/run/staging.pid");
+  const std::string orphan_pids = dir_.File("orphan");
+  // The earlier install: the install script's command line, ignoring SIGTERM, with a child.
+  const std::string earlier = dir_.File("earlierpython");
+  WriteFile(earlier, "#!/bin/sh\ntrap '' TERM\nsleep 1000 &\necho $$ $! > " + orphan_pids +
+                         ".tmp\nmv " + orphan_pids + ".tmp " + orphan_pids + "\nwait\n");
+  fs::permissions(earlier, fs::perms::owner_all);
+  Result<int> orphan =
+      SpawnProcess(SpawnSpec{.argv = {earlier, "-c", std::string(kInstallScript), Target()}}, {});
+  ASSERT_TRUE(orphan.ok()) << orphan.status().ToString();
+  std::thread reaper([pid = *orphan] { waitpid(pid, nullptr, 0); });  // as init would
+  WriteFile(pid_file, std::to_string(*orphan) + "\n");
+  ASSERT_TRUE(WaitUntil([&] { return PidsIn(orphan_pids).size() == 2; },
+                        std::chrono::milliseconds(kDeadlineMs)));
+
+  // The new install says whether the earlier one still ran when it started.
+  PipStager stager(PipStagerOptions{.stop_grace = std::chrono::milliseconds(100)});
+  StageRequest request = Request(
+      {dir_.File("p.tar.gz")},
+      FakePython("s=$(grep '^State:' /proc/" + std::to_string(*orphan) +
+                 "/status 2>/dev/null)\ncase \"$s\" in ''|*Z*) echo earlier gone ;; *) echo "
+                 "earlier running ;; esac\n"));
+  request.pid_file = pid_file;
+  Status status = stager.Stage(request);
+  EXPECT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(Log(), "earlier gone\n");
+  EXPECT_TRUE(WaitUntil([&] { return NoneRunning(PidsIn(orphan_pids)); },
+                        std::chrono::milliseconds(kDeadlineMs)));
+  EXPECT_FALSE(fs::exists(pid_file));
+  kill(-*orphan, SIGKILL);  // only if a failed expectation left it running
+  reaper.join();
+}
+
+// A recorded pid that is not an install (reused by another program) is left alone.
+TEST_F(PipStagerTest, ARecordedPidThatIsNotAnInstallIsLeftAlone) {
+  Result<int> other = SpawnProcess(SpawnSpec{.argv = {"sleep", "1000"}}, {});
+  ASSERT_TRUE(other.ok()) << other.status().ToString();
+  const std::string pid_file = dir_.File("job/run/staging.pid");
+  WriteFile(pid_file, std::to_string(*other) + "\n");
+  EXPECT_TRUE(StopRecordedInstall(pid_file, std::chrono::milliseconds(100)).ok());
+  EXPECT_TRUE(Running(*other));
+  EXPECT_FALSE(fs::exists(pid_file));
+  kill(-*other, SIGKILL);
+  waitpid(*other, nullptr, 0);
 }
 
 }  // namespace

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <random>
+#include <stop_token>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -28,6 +32,8 @@ constexpr std::string_view kCacheFormat = "trainyard-package-cache-1";
 constexpr std::string_view kManifest = ".trainyard-entry";
 constexpr std::string_view kTemporary = ".tmp-";
 constexpr std::size_t kKeyLength = 64;  // hex SHA-256
+// How often a stoppable wait for a key's lock tries it again.
+constexpr std::chrono::milliseconds kLockRetry{50};
 
 // A field of a key: its length first, so ("ab", "c") and ("a", "bc") differ.
 void AddField(Sha256& digest, std::string_view bytes) {
@@ -93,16 +99,27 @@ std::uint64_t TreeBytes(const fs::path& dir) {
 // An exclusive `flock` on a key's lock file, held while it lives.
 class KeyLock {
  public:
-  // Blocks until held, unless `wait` is false.
-  KeyLock(const fs::path& path, bool wait)
+  // Blocks until held (or `stop` is requested), unless `wait` is false.
+  KeyLock(const fs::path& path, bool wait, const std::stop_token& stop = {})
       : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0660)) {
     if (fd_ < 0) {
       return;
     }
+    const bool block = wait && !stop.stop_possible();
     int locked = 0;
     do {
-      locked = flock(fd_, LOCK_EX | (wait ? 0 : LOCK_NB));
+      locked = flock(fd_, LOCK_EX | (block ? 0 : LOCK_NB));
     } while (locked != 0 && errno == EINTR);
+    if (locked != 0 && wait && !block) {
+      // Another install of the key runs: try again until it ends or we are stopped.
+      std::mutex mu;
+      std::condition_variable_any cv;
+      std::unique_lock hold(mu);
+      while (locked != 0 && (errno == EWOULDBLOCK || errno == EINTR) &&
+             !cv.wait_for(hold, stop, kLockRetry, [] { return false; }) && !stop.stop_requested()) {
+        locked = flock(fd_, LOCK_EX | LOCK_NB);
+      }
+    }
     held_ = locked == 0;
   }
   ~KeyLock() {
@@ -119,9 +136,12 @@ class KeyLock {
   bool held_ = false;
 };
 
+// Unique across processes too: a restarted server can have the pid a killed one had (pid 1 in a
+// container), and that one's orphaned installer must never write into our temporary.
 std::string UniqueSuffix() {
   static std::atomic<unsigned> counter{0};
-  return fmt::format("{}{}-{}", kTemporary, getpid(), counter.fetch_add(1));
+  static const unsigned nonce = std::random_device()();
+  return fmt::format("{}{}-{:08x}-{}", kTemporary, getpid(), nonce, counter.fetch_add(1));
 }
 
 // Renames `dir` out of the way, then removes it: never half there under its own name.
@@ -177,11 +197,16 @@ Status PackageCache::Stage(const StageRequest& request) {
   if (!key.ok()) {
     return key.status();
   }
+  // A killed server's install of this job ends before anything of its key is touched.
+  TY_RETURN_IF_ERROR(StopRecordedInstall(request.pid_file, options_.stop_grace));
   const fs::path dir(options_.dir);
   const fs::path entry = dir / *key;
   bool installed = false;
   {
-    const KeyLock lock(dir / (*key + ".lock"), true);
+    const KeyLock lock(dir / (*key + ".lock"), true, request.stop);
+    if (!lock.held() && request.stop.stop_requested()) {
+      return Status::FromCode(Code::kCancelled, "Installing packages was cancelled.");
+    }
     if (!lock.held()) {
       return Status::Internal(fmt::format("Cannot lock the package cache entry {}: {}",
                                           entry.string(),

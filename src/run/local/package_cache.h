@@ -12,7 +12,10 @@
 // (`.trainyard-entry`) is written last and the directory renamed into place, so an entry is
 // whole or absent. A directory without its manifest is never used (it is removed and installed
 // again); temporary directories are removed when the cache opens and when their key is next
-// installed. Concurrency: `flock` on `<key>.lock` serialises installing a key across threads
+// installed; a killed server's install still running for the job (`StageRequest::pid_file`)
+// is stopped before its key is locked, and temporaries carry a random part, so an orphaned
+// installer never writes into a directory that becomes an entry. Concurrency: `flock` on
+// `<key>.lock` serialises installing a key across threads
 // (each call opens its own descriptor) and processes, so concurrent jobs install it once.
 //
 // Bounded size: after an install, least recently used entries (the manifest's mtime, touched on
@@ -23,6 +26,7 @@
 // a crash mid-removal leaves nothing that looks whole.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,6 +44,9 @@ struct PackageCacheOptions {
   // Local packages' real paths must lie below one of these (as `PipStagerOptions`'s); checked
   // before a package is read to compute its key.
   std::optional<std::vector<std::string>> package_dirs;
+  // A killed server's install of the job (`StageRequest::pid_file`) gets SIGTERM, then SIGKILL
+  // after this (`StopRecordedInstall`).
+  std::chrono::milliseconds stop_grace{5000};
 };
 
 class PackageCache final : public Stager {
@@ -50,6 +57,7 @@ class PackageCache final : public Stager {
   // Resolves the packages (`ResolvePackages`: not found, not allowed), then links
   // `request.target_dir` to the entry for their key, installing it first when it is missing.
   // The log gets one line saying which entry the job uses and whether it was installed.
+  // `request.stop` also ends a wait for another job's install of the same key (CANCELLED).
   Status Stage(const StageRequest& request) override;
   void Release(const std::string& target_dir) override;
 

@@ -13,10 +13,16 @@
 // (no warning that would fill the error tail), and HOME set to the target dir when the server
 // has none. Its output (stdout and stderr) is appended to the log.
 //
+// Stopping: `StageRequest::stop` ends a running install (SIGTERM to its process group, SIGKILL
+// after `stop_grace`) and `Stage` returns CANCELLED once it is reaped. With
+// `StageRequest::pid_file`, the install's pid is recorded there while it runs, and a recorded
+// install still running (a killed server's) is stopped before a new one starts.
+//
 // Thread-safe: `Stage` may run for several jobs at once. It waits for its own pip child only
 // (by pid), so it coexists with `ProcessLauncher`.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,7 +37,10 @@ namespace trainyard::run::local {
 
 struct PipStagerOptions {
   int timeout_seconds = 600;  // pip is killed (its whole process group) after this; 0: no limit
-  int error_tail_lines = 12;  // non-empty lines of pip's output quoted in a failure
+  // A stopped install (`StageRequest::stop`, or a recorded one) gets SIGTERM, then SIGKILL after
+  // this.
+  std::chrono::milliseconds stop_grace{5000};
+  int error_tail_lines = 12;               // non-empty lines of pip's output quoted in a failure
   std::optional<Environment> environment;  // pip's base environment; nullopt: this process's
   // Set: pip runs with this user's ids, as the trainers do (a package's build runs its code).
   std::optional<RunAs> user;
@@ -49,6 +58,13 @@ class PipStager final : public Stager {
  private:
   PipStagerOptions options_;
 };
+
+// Stops the install recorded in `pid_file` (`StageRequest::pid_file`) when it still runs: a
+// process whose command line runs the install script (so a reused pid is left alone) and its
+// process group get SIGTERM, then SIGKILL after `grace`; returns once it has exited, then removes
+// the file. Nothing for an empty path, no file or no such install. UNAVAILABLE when it survives
+// SIGKILL for seconds.
+Status StopRecordedInstall(const std::string& pid_file, std::chrono::milliseconds grace);
 
 // The local file for a package URI: `gs://bucket/object` is `<gcs_mount>/bucket/object`; an
 // absolute path is itself. FAILED_PRECONDITION naming `uri` for anything else (a relative path,
