@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/file.h"
+
 namespace trainyard {
 namespace {
 
@@ -88,17 +90,9 @@ Status ReplaceFileNoFollow(const std::string& path, std::string_view text, mode_
   if (!fd.ok()) {
     return fd.status();
   }
-  while (!text.empty()) {
-    const ssize_t wrote = ::write(fd->get(), text.data(), text.size());
-    if (wrote < 0 && errno == EINTR) {
-      continue;
-    }
-    if (wrote < 0) {
-      const int err = errno;
-      ::unlink(temporary.c_str());
-      return Status::Internal("Cannot write " + temporary + ": " + Errno(err));
-    }
-    text.remove_prefix(static_cast<std::size_t>(wrote));
+  if (const int err = WriteFully(fd->get(), text); err != 0) {
+    ::unlink(temporary.c_str());
+    return Status::Internal("Cannot write " + temporary + ": " + Errno(err));
   }
   if (::rename(temporary.c_str(), path.c_str()) != 0) {
     const int err = errno;
@@ -116,26 +110,11 @@ std::optional<std::string> ReadRegularFile(const std::string& path, std::size_t 
       static_cast<std::uint64_t>(st.st_size) > max_bytes) {
     return std::nullopt;
   }
-  // One byte more than its size, to see it grew.
-  std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
-  std::size_t size = 0;
-  while (size < text.size()) {
-    const ssize_t n = ::read(fd->get(), text.data() + size, text.size() - size);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      return std::nullopt;
-    }
-    if (n == 0) {
-      break;
-    }
-    size += static_cast<std::size_t>(n);
+  // One byte past the bound, to see a file that grew past it while read.
+  std::string text;
+  if (ReadAtMost(fd->get(), max_bytes + 1, text) != 0 || text.size() > max_bytes) {
+    return std::nullopt;
   }
-  if (size == text.size() && size > max_bytes) {
-    return std::nullopt;  // it grew past the bound while read
-  }
-  text.resize(size);
   return text;
 }
 

@@ -1,13 +1,14 @@
 #include "run/local/proc_file.h"
 
-#include <array>
 #include <cerrno>
 #include <cstddef>
+#include <limits>
 #include <string>
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/unique_fd.h"
 
 namespace trainyard::run::local {
@@ -28,20 +29,11 @@ Result<std::string> ReadProcFile(const std::string& path) {
     return ProcFileError(path, errno);
   }
   std::string text;
-  std::array<char, 4096> buffer{};
-  while (true) {
-    const ssize_t got = read(fd.get(), buffer.data(), buffer.size());
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got < 0) {
-      return ProcFileError(path, errno);
-    }
-    if (got == 0) {
-      return text;
-    }
-    text.append(buffer.data(), static_cast<std::size_t>(got));
+  if (const int err = ReadAtMost(fd.get(), std::numeric_limits<std::size_t>::max(), text);
+      err != 0) {
+    return ProcFileError(path, err);
   }
+  return text;
 }
 
 Result<std::vector<std::string>> ProcessCommandLine(int pid) {

@@ -9,7 +9,6 @@
 #include <random>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <system_error>
 #include <utility>
 
@@ -25,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/check.h"
+#include "base/file.h"
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "run/local/credentials.h"
@@ -73,17 +73,8 @@ Result<UniqueFd> EnvironmentFile(const Environment& env) {
   if (!fd.valid()) {
     return Status::Internal("memfd_create: " + Errno(errno));
   }
-  const std::string text = EncodeEnvironment(env);
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const ssize_t wrote = write(fd.get(), rest.data(), rest.size());
-    if (wrote < 0 && errno == EINTR) {
-      continue;
-    }
-    if (wrote <= 0) {
-      return Status::Internal("Cannot write the replica's environment: " + Errno(errno));
-    }
-    rest.remove_prefix(static_cast<std::size_t>(wrote));
+  if (const int err = WriteFully(fd.get(), EncodeEnvironment(env)); err != 0) {
+    return Status::Internal("Cannot write the replica's environment: " + Errno(err));
   }
   if (lseek(fd.get(), 0, SEEK_SET) != 0) {
     return Status::Internal("Cannot rewind the replica's environment: " + Errno(errno));

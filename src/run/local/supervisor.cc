@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -20,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/no_follow.h"
 #include "base/status.h"
 #include "base/unique_fd.h"
@@ -273,29 +275,15 @@ void Drain(Trainer& trainer, logs::RecordWriter& writer, std::vector<char>& buff
 // closed (0-2: /dev/null in its place).
 Result<std::vector<std::string>> ReadTrainerEnvironment(int fd) {
   std::string text;
-  std::vector<char> buffer(kReadBytes);
-  Status failed;
-  while (true) {
-    const ssize_t got = read(fd, buffer.data(), buffer.size());
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got < 0) {
-      failed = Status::Internal("cannot read the trainer's environment: " + Errno(errno));
-    }
-    if (got <= 0) {
-      break;
-    }
-    text.append(buffer.data(), static_cast<std::size_t>(got));
-  }
+  const int err = ReadAtMost(fd, std::numeric_limits<std::size_t>::max(), text);
   if (fd <= STDERR_FILENO) {
     UniqueFd null(open("/dev/null", O_RDWR | O_CLOEXEC));
     dup2(null.get(), fd);
   } else {
     close(fd);
   }
-  if (!failed.ok()) {
-    return failed;
+  if (err != 0) {
+    return Status::Internal("cannot read the trainer's environment: " + Errno(err));
   }
   return DecodeEnvironment(text);
 }
