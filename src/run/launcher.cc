@@ -1,7 +1,6 @@
 #include "run/launcher.h"
 
 #include <array>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,6 +9,7 @@
 #include <fmt/format.h>
 #include <signal.h>
 
+#include "base/no_follow.h"
 #include "run/exit_file.h"
 
 namespace trainyard::run {
@@ -32,12 +32,9 @@ constexpr std::array<std::pair<int, std::string_view>, 10> kSignalNames = {{
 }  // namespace
 
 std::optional<ExitStatus> ReadExitStatus(const std::string& exit_path) {
-  std::ifstream in(exit_path, std::ios::binary);
-  std::string text;
-  text.resize(kMaxExitFileBytes + 1);  // one more: a longer file is refused, not cut
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return ParseExitFile(text);
+  // A longer file is refused, not cut; a link or anything but a regular file is not read.
+  const std::optional<std::string> text = ReadRegularFile(exit_path, kMaxExitFileBytes);
+  return text ? ParseExitFile(*text) : std::nullopt;
 }
 
 std::string ExitStatus::Describe() const {
