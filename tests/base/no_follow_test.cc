@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fakes/temp_dir.h"
+
 namespace trainyard {
 namespace {
 
@@ -19,14 +21,9 @@ namespace fs = std::filesystem;
 class NoFollowTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("ty-no-follow-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
     fs::create_directories(dir_ / "sub");
     Write(victim(), "the victim's own text\n");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   static void Write(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
@@ -38,9 +35,10 @@ class NoFollowTest : public ::testing::Test {
     return text.str();
   }
   fs::path victim() const { return dir_ / "victim"; }
-  std::string At(const std::string& name) const { return (dir_ / name).string(); }
+  std::string At(const std::string& name) const { return temp_.File(name); }
 
-  fs::path dir_;
+  ::trainyard::testing::TempDir temp_;
+  const fs::path& dir_ = temp_.path();
 };
 
 TEST_F(NoFollowTest, OpenNoFollowRefusesALinkAsTheLastComponent) {

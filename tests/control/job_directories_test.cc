@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fakes/temp_dir.h"
+
 namespace trainyard::control {
 namespace {
 
@@ -14,22 +16,14 @@ namespace fs = std::filesystem;
 
 class JobDirectoriesTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    data_ = fs::temp_directory_path() /
-            ("ty-job-dirs-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(data_);
-    fs::create_directories(data_);
-  }
-  void TearDown() override { fs::remove_all(data_); }
-
   static mode_t ModeOf(const fs::path& path) {
     struct stat st {};
     EXPECT_EQ(::lstat(path.c_str(), &st), 0) << path;
     return st.st_mode & 07777;
   }
 
-  fs::path data_;
+  ::trainyard::testing::TempDir temp_;
+  const fs::path& data_ = temp_.path();
 };
 
 TEST_F(JobDirectoriesTest, OnlyTheServerWritesWhereItWritesAsRoot) {

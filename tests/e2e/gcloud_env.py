@@ -7,11 +7,13 @@ Standard library only; imported by gcloud_parity_test.py and gcloud_jobs_test.py
 
 import argparse
 import os
+import pwd
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import unittest
 
@@ -29,6 +31,22 @@ finished_jobs: jobcomp
 ports: {first: 30000, count: 2000}
 """
 SKIPPED = 77  # exit code of a run skipped as a whole (CTest's SKIP_RETURN_CODE)
+JOB_USER = "trainyard-job"  # the user scripts/setup.sh creates for `serve --run-as`
+
+
+def run_as_setup(prefix):
+    """For a test class of `serve --run-as JOB_USER`: that user's passwd entry and a new temp dir
+    (named with `prefix`) the user may pass through to a data directory below it. SkipTest when
+    not root (--run-as needs it); AssertionError when the user is missing."""
+    if os.geteuid() != 0:
+        raise unittest.SkipTest("--run-as needs root")
+    try:
+        user = pwd.getpwnam(JOB_USER)
+    except KeyError:
+        raise AssertionError("the user %s is missing: scripts/setup.sh creates it" % JOB_USER)
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(tmp, 0o711)  # the job user passes through to the data directory
+    return user, tmp
 
 
 def slurm_cluster():

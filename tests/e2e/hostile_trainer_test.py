@@ -15,18 +15,15 @@ Usage: hostile_trainer_test.py --trainyard PATH [unittest args]. Ends with "N pa
 
 import json
 import os
-import pwd
 import sys
-import tempfile
 import time
-import unittest
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402  (needs the path above)
 
 TRAINYARD = None  # set by main()
-JOB_USER = "trainyard-job"
+JOB_USER = gcloud_env.JOB_USER
 PROJECT = "p"
 # What the root-owned file holds: a line the hypertune library could have written, with a value
 # no trial reports, so that reading it through a link would show in the study's output.
@@ -69,8 +66,8 @@ os.makedirs(os.path.dirname(path), exist_ok=True)
 os.symlink(sys.argv[1], path)
 print("planted " + path, flush=True)
 '''
-ATTEMPTS = ["run-record-temporary", "run-record", "exit-temporary", "exit-file", "log", "service-log", "token",
-            "move-run-away", "move-job-away"]
+ATTEMPTS = ["run-record-temporary", "run-record", "exit-temporary", "exit-file", "log",
+            "service-log", "token", "move-run-away", "move-job-away"]
 
 
 class HostileTrainerTest(gcloud_env.ServerTestCase):
@@ -78,14 +75,7 @@ class HostileTrainerTest(gcloud_env.ServerTestCase):
 
     @classmethod
     def setUpClass(cls):
-        if os.geteuid() != 0:
-            raise unittest.SkipTest("--run-as needs root")
-        try:
-            cls.user = pwd.getpwnam(JOB_USER)
-        except KeyError:
-            raise AssertionError("the user %s is missing: scripts/setup.sh creates it" % JOB_USER)
-        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-hostile-")
-        os.chmod(cls.tmp, 0o711)  # the job user passes through to the data directory
+        cls.user, cls.tmp = gcloud_env.run_as_setup("trainyard-e2e-hostile-")
         cls.data = os.path.join(cls.tmp, "data")
         cls.canary = os.path.join(cls.tmp, "root-only")
         with open(cls.canary, "w", encoding="utf-8") as f:

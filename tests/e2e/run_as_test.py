@@ -16,11 +16,9 @@ Usage: run_as_test.py --trainyard PATH [unittest args]. Ends with "N passed, M f
 import glob
 import json
 import os
-import pwd
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 import urllib.error
@@ -31,7 +29,7 @@ import gcloud_env  # noqa: E402  (needs the path above)
 
 GCLOUD = gcloud_env.GCLOUD
 TRAINYARD = None  # set by main()
-JOB_USER = "trainyard-job"
+JOB_USER = gcloud_env.JOB_USER
 PROJECT = "p"
 BUCKET = "e2e-run-as"
 JOB = "run_as_job"
@@ -71,16 +69,9 @@ class RunAsTest(gcloud_env.ServerTestCase):
 
     @classmethod
     def setUpClass(cls):
-        if os.geteuid() != 0:
-            raise unittest.SkipTest("--run-as needs root")
-        try:
-            cls.user = pwd.getpwnam(JOB_USER)
-        except KeyError:
-            raise AssertionError("the user %s is missing: scripts/setup.sh creates it" % JOB_USER)
         if not os.path.exists(GCLOUD):
             raise unittest.SkipTest("gcloud is not installed")
-        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-run-as-")
-        os.chmod(cls.tmp, 0o711)  # the job user passes through to the data directory
+        cls.user, cls.tmp = gcloud_env.run_as_setup("trainyard-e2e-run-as-")
         cls.data = os.path.join(cls.tmp, "data")
         cls.allowed = os.path.join(cls.tmp, "packages")
         os.makedirs(cls.allowed)
