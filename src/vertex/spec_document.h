@@ -14,9 +14,9 @@ namespace trainyard::vertex {
 // own text keeps the request's order. An absent or null member is left out; of a repeated one the
 // last counts, as in a parsed document.
 //
-// Linear in the body: the members not kept (labels, displayName) are skipped unparsed, and `body`
-// must have decoded (DecodeCustomJob, DecodeTuningJob), so that the kept ones hold only the API's
-// fields.
+// Linear in the body: the members not kept (labels, displayName) are parsed but never built into
+// the document; `body` must have decoded (DecodeCustomJob, DecodeTuningJob), so that the kept ones
+// hold only the API's fields.
 std::string SpecDocument(std::string_view body, std::span<const std::string_view> members,
                          bool unwrap);
 

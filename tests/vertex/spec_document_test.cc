@@ -1,5 +1,5 @@
 // The spec a Vertex resource keeps from its create body: its members in the request's order, the
-// rest skipped unparsed.
+// rest never built into it.
 #include "vertex/spec_document.h"
 
 #include <span>
@@ -45,7 +45,7 @@ TEST(SpecDocumentTest, Table) {
   }
 }
 
-// The labels are skipped, never parsed into the order-keeping document (issue #31: 20 s).
+// The labels are never built into the order-keeping document (issue #31: 20 s).
 TEST(SpecDocumentTest, HundredThousandLabelsAreSkipped) {
   nlohmann::json body = {{"displayName", "d"}, {"jobSpec", {{"workerPoolSpecs", {1, 2}}}}};
   for (int i = 0; i < 100'000; ++i) {
