@@ -58,6 +58,9 @@ class FakeInstaller final : public Stager {
     }
     WriteFile(fs::path(request.target_dir) / "contents", contents);
     WriteFile(fs::path(request.target_dir) / "padding", std::string(padding, 'x'));
+    if (!link_manifest_to.empty()) {  // what a hostile package's build could leave
+      fs::create_symlink(link_manifest_to, fs::path(request.target_dir) / ".trainyard-entry");
+    }
     if (gated) {
       std::unique_lock lock(mu_);
       entered_ = true;
@@ -72,6 +75,7 @@ class FakeInstaller final : public Stager {
   std::size_t padding = 0;
   bool gated = false;
   bool fail = false;
+  std::string link_manifest_to;  // set: the install leaves a link to it at the manifest's name
 
   // Whether an install entered the gate within 30 s.
   bool WaitUntilEntered() {
@@ -285,6 +289,21 @@ TEST_F(PackageCacheTest, FailedInstallLeavesNothingAndIsRetried) {
   installer_.fail = false;
   ASSERT_TRUE(cache.Stage(Request("a", {package})).ok());
   EXPECT_EQ(installer_.installs, 2);
+}
+
+// The install runs as the job's user in the temporary directory; the server, as root, then
+// writes the manifest there: a link the install left at its name is replaced, and the file it
+// leads to stays as it was (issue #31).
+TEST_F(PackageCacheTest, ALinkTheInstallLeftAtTheManifestIsNotWrittenThrough) {
+  PackageCache cache(installer_, Options());
+  const std::string victim = Package("victim", "root's own\n");
+  installer_.link_manifest_to = victim;
+  ASSERT_TRUE(cache.Stage(Request("a", {Package("trainer.tar.gz", "bytes")})).ok());
+  EXPECT_EQ(ReadFile(victim), "root's own\n");
+  const fs::path manifest = fs::path(Target("a")) / ".trainyard-entry";
+  EXPECT_FALSE(fs::is_symlink(manifest));
+  EXPECT_TRUE(fs::is_regular_file(manifest));
+  EXPECT_EQ(Keys(cache).size(), 1U);
 }
 
 TEST_F(PackageCacheTest, MissingPackageIsNamedBeforeAnyInstall) {

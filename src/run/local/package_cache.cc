@@ -19,6 +19,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "base/no_follow.h"
 #include "base/sha256.h"
 #include "run/local/pip_stager.h"
 
@@ -101,7 +102,7 @@ class KeyLock {
  public:
   // Blocks until held (or `stop` is requested), unless `wait` is false.
   KeyLock(const fs::path& path, bool wait, const std::stop_token& stop = {})
-      : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0660)) {
+      : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0660)) {
     if (fd_ < 0) {
       return;
     }
@@ -261,16 +262,13 @@ Status PackageCache::Install(const StageRequest& request, const std::vector<std:
   install.target_dir = temporary.string();
   Status installed = installer_.Stage(install);
   if (installed.ok()) {
-    std::ofstream manifest(temporary / kManifest);
-    manifest << TreeBytes(temporary) << '\n';
+    // The install ran as the job's user in `temporary`: a link it left at the manifest's name is
+    // replaced, not written through (base/no_follow.h).
+    std::string manifest = std::to_string(TreeBytes(temporary)) + '\n';
     for (const std::string& file : files) {
-      manifest << file << '\n';
+      manifest += file + '\n';
     }
-    manifest.close();
-    if (!manifest) {
-      installed =
-          Status::Internal(fmt::format("Cannot write {}.", (temporary / kManifest).string()));
-    }
+    installed = ReplaceFileNoFollow((temporary / kManifest).string(), manifest);
   }
   if (installed.ok()) {
     fs::rename(temporary, dir / key, error);
@@ -299,7 +297,9 @@ void PackageCache::Lease(const std::string& key, const std::string& target_dir) 
   const fs::path leases = fs::path(options_.dir) / "leases" / key;
   std::error_code error;
   fs::create_directories(leases, error);
-  std::ofstream(leases / LeaseName(target_dir)) << fs::absolute(target_dir).string() << '\n';
+  // leases/ is the job user's group's (pip installs below packages/): never through a link.
+  (void)ReplaceFileNoFollow((leases / LeaseName(target_dir)).string(),
+                            fs::absolute(target_dir).string() + '\n');
 }
 
 void PackageCache::Release(const std::string& target_dir) {
