@@ -10,6 +10,7 @@
 
 #include "base/clock.h"
 #include "base/status.h"
+#include "run/file_view.h"
 
 namespace trainyard::run {
 
@@ -54,6 +55,10 @@ struct ProcessSpec {
   // Set: the replica is this container, started by the launcher's container runtime; `argv` is
   // unused, `env` is the container's environment and `working_dir` only the runtime client's.
   std::optional<ContainerSpec> container;
+  // Set: what the replica's processes see of the server's files (run/file_view.h). A host
+  // process gets it as its mount namespace when the launcher runs replicas as another user; a
+  // container's mounts are the control layer's (replica_container.h).
+  std::optional<FileView> view;
 };
 
 // How a process ended.

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "run/file_view.h"
 #include "run/run_as.h"
 
 namespace trainyard::run::local {
@@ -44,6 +45,9 @@ struct SpawnSpec {
   int stderr_fd = -1;
   // Set: the child runs with this user's ids and no supplementary groups (`serve --run-as`).
   std::optional<RunAs> user;
+  // With a `user`: what the child sees of the server's files, in a mount namespace of its own
+  // (run/local/sandbox.h); the output files are opened before it is entered.
+  std::optional<FileView> view;
 };
 
 // This process's environment (`environ`) as it is now.
