@@ -12,10 +12,10 @@
 namespace trainyard::run {
 
 struct FileView {
-  std::string hidden;                      // absolute; "" hides nothing
-  std::vector<std::string> writable;       // absolute paths shown read-write
-  std::vector<std::string> readable;       // absolute paths shown read-only
-  std::vector<std::string> private_dirs;   // each an empty directory of the job's own
+  std::string hidden;                     // absolute; "" hides nothing
+  std::vector<std::string> writable;      // absolute paths shown read-write
+  std::vector<std::string> readable;      // absolute paths shown read-only
+  std::vector<std::string> private_dirs;  // each an empty directory of the job's own
 
   bool operator==(const FileView&) const = default;
 };

@@ -76,6 +76,24 @@ TEST(SupervisorCommand, NamesTheEnvironmentsDescriptorBeforeTheSeparator) {
   EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
 }
 
+TEST(SupervisorCommand, NamesTheViewBeforeTheSeparator) {
+  SupervisorArgs args = kArgs;
+  args.view = FileView{.hidden = "/data",
+                       .writable = {"/data/jobs/p/j", "/data/buckets/b"},
+                       .readable = {"/data/packages/k"},
+                       .private_dirs = {"/tmp", "/home/job"}};
+  Words command = SupervisorCommand("/t/trainyard-replica", args);
+  EXPECT_EQ(Words(command.begin() + 5, command.begin() + 18),
+            (Words{"--hide", "/data", "--bind", "/data/jobs/p/j", "--bind", "/data/buckets/b",
+                   "--ro-bind", "/data/packages/k", "--private", "/tmp", "--private", "/home/job",
+                   "--"}));
+  std::optional<SupervisorArgs> parsed =
+      ParseSupervisorArgs(Words(command.begin() + 1, command.end()));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, args);
+  EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
+}
+
 TEST(EncodeEnvironment, IsWhatProcEnvironHoldsAndDecodesBack) {
   const std::vector<std::pair<std::string, std::string>> env = {
       {"PATH", "/usr/bin:/bin"}, {"EMPTY", ""}, {"TF_CONFIG", "{\"a\": \"b=c\"}"}};
@@ -151,7 +169,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgsCase{"EnvFdTrailing", {"--log", "l", "--exit", "e", "--env-fd", "0 ", "--", "x"}},
         BadArgsCase{"EnvFdEmpty", {"--log", "l", "--exit", "e", "--env-fd", "", "--", "x"}},
         BadArgsCase{"RepeatedEnvFd",
-                    {"--log", "l", "--exit", "e", "--env-fd", "0", "--env-fd", "0", "--", "x"}}),
+                    {"--log", "l", "--exit", "e", "--env-fd", "0", "--env-fd", "0", "--", "x"}},
+        BadArgsCase{"RepeatedHide",
+                    {"--log", "l", "--exit", "e", "--hide", "/a", "--hide", "/b", "--", "x"}},
+        BadArgsCase{"EmptyHide", {"--log", "l", "--exit", "e", "--hide", "", "--", "x"}},
+        BadArgsCase{"EmptyBind", {"--log", "l", "--exit", "e", "--bind", "", "--", "x"}},
+        BadArgsCase{"EmptyReadOnlyBind", {"--log", "l", "--exit", "e", "--ro-bind", "", "--", "x"}},
+        BadArgsCase{"EmptyPrivate", {"--log", "l", "--exit", "e", "--private", "", "--", "x"}},
+        BadArgsCase{"BindWithoutValue", {"--log", "l", "--exit", "e", "--bind"}}),
     [](const auto& tc) { return tc.param.name; });
 
 struct RecognizeCase {

@@ -33,9 +33,13 @@ extern char** environ;  // NOLINT: POSIX declares it nowhere else
 namespace trainyard::run::local {
 namespace {
 
+using ::trainyard::run::testing::AwaitSleepers;
 using ::trainyard::run::testing::kDeadlineMs;
 using ::trainyard::run::testing::kSupervisor;
+using ::trainyard::run::testing::NoSleeperWithin;
+using ::trainyard::run::testing::PidsWithArgument;
 using ::trainyard::run::testing::ReadFile;
+using ::trainyard::run::testing::UniqueSleep;
 
 namespace fs = std::filesystem;
 using ::trainyard::run::testing::CapturedStreams;
@@ -88,12 +92,14 @@ class SupervisorTest : public ::testing::Test {
  protected:
   // Starts the supervisor for `argv` as a child of this test, leading its own process group, as
   // ProcessLauncher does.
-  int Start(const std::vector<std::string>& argv, const std::string& user = "") {
+  int Start(const std::vector<std::string>& argv, const std::string& user = "",
+            const FileView& view = {}) {
     std::vector<std::string> command =
         SupervisorCommand(kSupervisor, {.log_path = Log(),
                                         .exit_path = Exit(),
                                         .user = user,
                                         .env_fd = env_fd_ >= 0 ? STDIN_FILENO : -1,
+                                        .view = view,
                                         .argv = argv});
     std::vector<char*> pointers = Pointers(command);
     posix_spawnattr_t attr;
@@ -292,6 +298,59 @@ TEST_F(SupervisorTest, RunsTheTrainerAsTheGivenUser) {
   EXPECT_EQ(ExitHow(), "exited 0\n");
 }
 
+// Issue #31: with a view (--hide, --bind, --ro-bind, --private) the trainer, run as `nobody`,
+// sees of the hidden directory only what is bound, can write only the writable part, gets empty
+// private directories of its own, and cannot reach the hidden files through its working
+// directory either. Paths are under this test's temp dir, itself under the private /tmp: what is
+// bound shows through it.
+TEST_F(SupervisorTest, TheTrainerSeesOnlyItsView) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a mount namespace needs root";
+  }
+  const std::string data = dir_.File("data");
+  for (const char* dir : {"/own/work", "/shared", "/other"}) {
+    fs::create_directories(data + dir);
+  }
+  std::ofstream(data + "/other/secret") << "secret\n";
+  std::ofstream(data + "/shared/entry") << "entry\n";
+  fs::permissions(data, fs::perms::all, fs::perm_options::add);
+  fs::permissions(data + "/own/work", fs::perms::all, fs::perm_options::add);
+  fs::permissions(data + "/shared", fs::perms::all, fs::perm_options::add);
+  fs::create_symlink(data + "/other", data + "/link");
+  const FileView view{.hidden = data,
+                      .writable = {data + "/own/work", data + "/link", dir_.File("work")},
+                      .readable = {data + "/shared"},
+                      .private_dirs = {"/tmp", "/dev/shm"}};
+  const std::string script =
+      "cd " + data + "/own/work; ls " + data +
+      " | tr '\\n' ' '; echo\n"
+      "cat " +
+      data +
+      "/other/secret ../../other/secret 2>&1 | sed 's/.*: //'\n"
+      "touch " +
+      data +
+      "/shared/x 2>&1 | sed 's/.*: //'\n"
+      "touch " +
+      data +
+      "/new 2>&1 | sed 's/.*: //'\n"
+      "touch mine && echo wrote\n"
+      "ls -A /dev/shm | wc -l; ls -ld /dev/shm | cut -d' ' -f1,3\n"
+      "[ $(ls /proc | grep -c -x '[0-9]*') -lt 10 ] && echo only its own processes\n";
+  int status = Wait(Start({"/bin/sh", "-c", script}, "65534:65534", view));
+  ASSERT_TRUE(WIFEXITED(status)) << status << CapturedStreams(Log());
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(CapturedText(Log(), 'O'),
+            "own shared \n"  // no `other`, no `link`
+            "No such file or directory\nNo such file or directory\n"
+            "Read-only file system\nRead-only file system\n"  // shared/x, then the hidden dir
+            "wrote\n"
+            "0\ndrwx------ nobody\n"  // /dev/shm: empty, the trainer's
+            "only its own processes\n");
+  EXPECT_TRUE(fs::exists(data + "/own/work/mine"));
+  EXPECT_FALSE(fs::exists(data + "/shared/x"));
+  EXPECT_EQ(ExitHow(), "exited 0\n");
+}
+
 TEST_F(SupervisorTest, AMalformedUserRunsNothing) {
   int status = Wait(Start({"/bin/sh", "-c", "echo ran"}, "nobody"));
   ASSERT_TRUE(WIFEXITED(status)) << status;
@@ -300,15 +359,33 @@ TEST_F(SupervisorTest, AMalformedUserRunsNothing) {
 }
 
 TEST_F(SupervisorTest, GrandchildKeepingThePipesOpenDoesNotKeepItRunning) {
-  int status = Wait(StartShell("sleep 1000 & echo $!; echo done"));
-  std::string lines = CapturedText(Log(), 'O');
-  const int grandchild = std::atoi(lines.c_str());
-  ASSERT_GT(grandchild, 1) << lines;
-  kill(grandchild, SIGKILL);
+  const std::string sleep = UniqueSleep();
+  int status = Wait(StartShell("sleep " + sleep + " & echo started; echo done"));
+  for (int pid : PidsWithArgument(sleep)) {  // without a PID namespace (not root) it outlives it
+    kill(pid, SIGKILL);
+  }
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 0);
-  EXPECT_EQ(lines, std::to_string(grandchild) + "\ndone\n");
+  EXPECT_EQ(CapturedText(Log(), 'O'), "started\ndone\n");
   EXPECT_EQ(ExitHow(), "exited 0\n");
+}
+
+// Issue #31: as root, the trainer runs in a PID namespace of its own, so what it started ends
+// with it: a `setsid` child and a double fork included, which its process group no longer holds.
+TEST_F(SupervisorTest, NoProcessTheTrainerStartedOutlivesIt) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a PID namespace needs root";
+  }
+  const std::string sleep = UniqueSleep();
+  int status =
+      Wait(StartShell("setsid sleep " + sleep + " </dev/null >/dev/null 2>&1 & (sleep " + sleep +
+                      " </dev/null >/dev/null 2>&1 &); while [ $(cat /proc/[0-9]*/cmdline "
+                      "2>/dev/null | tr '\\0' '\\n' | grep -c -x " +
+                      sleep + ") -lt 2 ]; do :; done; echo both; exit 3"));
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_EQ(CapturedText(Log(), 'O'), "both\n");
+  EXPECT_TRUE(NoSleeperWithin(sleep)) << "survivors: " << PidsWithArgument(sleep).size();
 }
 
 class SupervisorGroupSignalTest : public SupervisorTest,
@@ -354,10 +431,11 @@ TEST_F(SupervisorTest, TrainerHandlingSigtermDecidesTheExit) {
 }
 
 TEST_F(SupervisorTest, KillingTheSupervisorAloneKillsTheTrainer) {
-  Fifo ready(dir_.File("ready"));
-  int pid = StartShell("echo $$ > " + ready.path() + "; exec sleep 1000");
-  const int trainer = std::atoi(ready.Read().c_str());
-  ASSERT_GT(trainer, 1);
+  const std::string sleep = UniqueSleep();
+  int pid = StartShell("exec sleep " + sleep);
+  const std::vector<int> trainers = AwaitSleepers(sleep, 1);
+  ASSERT_EQ(trainers.size(), 1U);
+  const int trainer = trainers[0];
   int trainer_fd = OpenPidFd(trainer);
   ASSERT_GE(trainer_fd, 0);
   ASSERT_EQ(kill(pid, SIGKILL), 0);  // the supervisor only, not its group
@@ -386,6 +464,7 @@ TEST_F(SupervisorTest, TrainerGetsACleanProcess) {
                        "; do [ -e /proc/$$/fd/$n ] && echo open $n; done\n"
                        "readlink /proc/$$/fd/0\n"
                        "[ \"$(cut -d' ' -f5 /proc/$$/stat)\" = \"$PPID\" ] && echo group of $PPID\n"
+                       "[ \"$(cut -d' ' -f5 /proc/$$/stat)\" = $$ ] && echo leads its group\n"
                        "pwd -P; echo $TY_SUPERVISOR_TEST\n"
                        "exec grep -E '^Sig(Blk|Ign)' /proc/self/status");
   unsetenv("TY_SUPERVISOR_TEST");
@@ -394,7 +473,10 @@ TEST_F(SupervisorTest, TrainerGetsACleanProcess) {
   close(leaky);
   ASSERT_EQ(Wait(pid), 0);
   EXPECT_EQ(CapturedText(Log(), 'O'),
-            "open 0\nopen 1\nopen 2\n/dev/null\ngroup of " + std::to_string(pid) + "\n" +
+            // As root, in its namespace (replica_init.h); else in the supervisor's group.
+            "open 0\nopen 1\nopen 2\n/dev/null\n" +
+                (geteuid() == 0 ? std::string("leads its group\n")
+                                : "group of " + std::to_string(pid) + "\n") +
                 fs::canonical(dir_.File("work")).string() +
                 "\ninherited\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n");
   EXPECT_EQ(CapturedText(Log(), 'E'), "");

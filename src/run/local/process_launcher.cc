@@ -170,6 +170,7 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
       .container = in_container ? spec.container->name : std::string(),
       .user = user_.has_value() && !in_container ? UserIds(user_->uid, user_->gid) : std::string(),
       .env_fd = STDIN_FILENO,
+      .view = user_.has_value() && !in_container ? spec.view.value_or(FileView{}) : FileView{},
       .argv = std::move(argv)};
   args.argv[0] = *program;
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.log_path));

@@ -5,12 +5,15 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +24,7 @@ extern char** environ;  // NOLINT: POSIX declares it nowhere else
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "run/local/child_setup.h"
+#include "run/local/sandbox.h"
 
 namespace trainyard::run::local {
 namespace {
@@ -126,12 +130,38 @@ std::vector<char*> Pointers(std::vector<std::string>& strings) {
   return out;
 }
 
+// The end of a child that ran `program` in a PID namespace of its own (ForkAs with a view): it
+// waits for the namespace's init, the program, and ends as it did. Async-signal-safe.
+[[noreturn]] void EndLikeInit(pid_t init) {
+  int status = 0;
+  while (waitpid(init, &status, 0) < 0) {
+    if (errno != EINTR) {
+      _exit(127);
+    }
+  }
+  if (WIFSIGNALED(status)) {
+    const int signal = WTERMSIG(status);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signal);
+    sigprocmask(SIG_UNBLOCK, &only, nullptr);
+    kill(getpid(), signal);  // every signal is at its default action here
+    _exit(128 + signal);
+  }
+  _exit(WEXITSTATUS(status));
+}
+
 // posix_spawn cannot change ids, so a child that runs as another user is forked, and does what
 // SpawnProcess's attributes and file actions say before it switches and execs. Returns 0 with
 // `pid` set, or the errno of what failed (an exec error comes back through a close-on-exec pipe).
-int ForkAs(const RunAs& user, const char* program, char* const* argv, char* const* envp,
-           const std::array<int, 3>& stdio, const std::string& working_dir, const sigset_t& blocked,
-           pid_t& pid) {
+// With a `view`, the child enters it (sandbox.h) in new mount and PID namespaces, and forks the
+// program as the PID namespace's init: when the program ends, whatever it started ends too, and
+// it sees no other process of the machine. The child itself (pid returned) stays outside, waits
+// for it and ends as it did; a signal that ends the child ends the namespace (SIGKILL as the
+// program's parent-death signal).
+int ForkAs(const RunAs& user, PreparedView* view, const char* program, char* const* argv,
+           char* const* envp, const std::array<int, 3>& stdio, const std::string& working_dir,
+           const sigset_t& blocked, pid_t& pid) {
   std::array<int, 2> ends{};
   if (pipe2(ends.data(), O_CLOEXEC) != 0) {
     return errno;
@@ -144,11 +174,26 @@ int ForkAs(const RunAs& user, const char* program, char* const* argv, char* cons
   }
   if (pid == 0) {
     int error = 0;
+    DefaultAllSignals();  // the server's handlers have no business in this child
+    sigprocmask(SIG_SETMASK, &blocked, nullptr);
     if (setpgid(0, 0) != 0 || dup2(stdio[0], STDIN_FILENO) < 0 ||
-        dup2(stdio[1], STDOUT_FILENO) < 0 || dup2(stdio[2], STDERR_FILENO) < 0 ||
-        (!working_dir.empty() && chdir(working_dir.c_str()) != 0)) {
+        dup2(stdio[1], STDOUT_FILENO) < 0 || dup2(stdio[2], STDERR_FILENO) < 0) {
+      error = errno;
+    } else if (view != nullptr && unshare(CLONE_NEWPID) != 0) {
+      error = errno;
+    } else if (view != nullptr && (error = EnterView(*view)) != 0) {
+    } else if (pid_t init = view != nullptr ? fork() : 0; init < 0) {
+      error = errno;
+    } else if (init > 0) {
+      error_write.reset();  // the program's exec closes the other copy
+      EndLikeInit(init);
+    } else if (view != nullptr && (error = MountProc()) != 0) {
+    } else if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) {
       error = errno;
     } else if ((error = SwitchToUser(user.uid, user.gid)) == 0) {
+      if (view != nullptr) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);  // after the switch, which clears it
+      }
       DefaultAllSignals();
       sigprocmask(SIG_SETMASK, &blocked, nullptr);
       CloseOthersOnExec();
@@ -334,10 +379,15 @@ Result<int> SpawnProcess(const SpawnSpec& spec, const Environment& base_env) {
   std::vector<char*> argv = Pointers(args);
   std::vector<std::string> env_strings = EnvStrings(env);
   std::vector<char*> envp = Pointers(env_strings);
+  std::optional<PreparedView> view;  // built here: the child may not allocate
+  if (spec.user.has_value() && spec.view.has_value()) {
+    view.emplace(*spec.view, spec.user);
+  }
   pid_t pid = 0;
   int rc = spec.user.has_value()
-               ? ForkAs(*spec.user, program->c_str(), argv.data(), envp.data(),
-                        {child_stdin, child_stdout, child_stderr}, spec.working_dir, blocked, pid)
+               ? ForkAs(*spec.user, view.has_value() ? &*view : nullptr, program->c_str(),
+                        argv.data(), envp.data(), {child_stdin, child_stdout, child_stderr},
+                        spec.working_dir, blocked, pid)
                : posix_spawn(&pid, program->c_str(), actions.get(), attr.get(), argv.data(),
                              envp.data());
   if (rc == ENOENT || rc == EACCES || rc == ENOEXEC || rc == ENOTDIR || rc == ELOOP ||

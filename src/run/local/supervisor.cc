@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -29,6 +30,8 @@
 #include "run/exit_file.h"
 #include "run/local/child_setup.h"
 #include "run/local/credentials.h"
+#include "run/local/replica_init.h"
+#include "run/local/sandbox.h"
 
 extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
@@ -38,11 +41,19 @@ namespace {
 constexpr int kCannotExecute = 127;  // as a shell reports a command it cannot run
 constexpr std::size_t kReadBytes = std::size_t{64} * 1024;
 
-// The trainer, started: its pid, a pidfd for it, and the read ends of its stdout and stderr.
+// The trainer, started: its pid (or its namespace's init's, which ends with it), a pidfd for
+// it, the read ends of its stdout and stderr, and where the init reports how it ended.
 struct Trainer {
   int pid = -1;
   UniqueFd pidfd;
   std::array<UniqueFd, 2> pipes;  // [0] stdout, [1] stderr
+  UniqueFd init_report;           // valid with a namespace (replica_init.h)
+};
+
+// A PID namespace of the trainer's own, with its init (replica_init.h), and its view of files.
+struct Namespace {
+  PreparedView* view = nullptr;  // null: the supervisor's
+  std::string working_dir;
 };
 
 constexpr std::array<logs::Stream, 2> kStreams = {logs::Stream::kStdout, logs::Stream::kStderr};
@@ -62,11 +73,10 @@ void SetDisposition(int signal, void (*handler)(int)) {
   sigaction(signal, &action, nullptr);
 }
 
-// Why the child could not become the trainer, sent through the error pipe.
-struct ExecError {
-  int switching = 0;  // 1: switching to the replica's user failed; 0: the exec did
-  int error = 0;      // errno
-};
+// Why the child could not become the trainer, sent through the error pipe: the stage that failed
+// (0: the exec, 1: switching to the replica's user, kSandboxStage: its namespace) and the errno.
+using ExecError = InitFailure;
+constexpr int kSwitchingStage = 1;
 
 // The child's side of the fork: never returns. A failure goes to `error_fd` as an ExecError.
 [[noreturn]] void ExecTrainer(pid_t parent, int stdin_fd, int stdout_fd, int stderr_fd,
@@ -75,12 +85,12 @@ struct ExecError {
   ExecError failure;
   if (user.has_value()) {  // first: a change of ids clears the parent-death signal
     failure.error = SwitchToUser(user->uid, user->gid);
-    failure.switching = failure.error != 0 ? 1 : 0;
+    failure.stage = failure.error != 0 ? kSwitchingStage : 0;
   }
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
     _exit(kCannotExecute);  // the supervisor is gone already: so is the replica
   }
-  if (failure.switching == 0) {
+  if (failure.stage == 0) {
     if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0 ||
         dup2(stderr_fd, STDERR_FILENO) < 0) {
       failure.error = errno;
@@ -118,7 +128,7 @@ void ForwardPendingStops(pid_t trainer) {
 // Starts the trainer with the environment `envp`; the error names the program and why it cannot
 // be executed.
 Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* envp,
-                             const std::optional<RunAs>& user) {
+                             const std::optional<RunAs>& user, const std::optional<Namespace>& ns) {
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
   for (const std::string& arg : args) {
@@ -127,7 +137,7 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* 
   argv.push_back(nullptr);
 
   UniqueFd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
-  std::array<std::array<int, 2>, 3> pipes{};  // stdout, stderr, exec error
+  std::array<std::array<int, 2>, 4> pipes{};  // stdout, stderr, exec error, the init's report
   for (auto& ends : pipes) {
     if (pipe2(ends.data(), O_CLOEXEC) != 0) {
       return Status::Internal("cannot create a pipe: " + Errno(errno));
@@ -137,6 +147,8 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* 
   std::array<UniqueFd, 2> out_write = {UniqueFd(pipes[0][1]), UniqueFd(pipes[1][1])};
   UniqueFd error_read(pipes[2][0]);
   UniqueFd error_write(pipes[2][1]);
+  UniqueFd report_read(pipes[3][0]);
+  UniqueFd report_write(pipes[3][1]);
   if (!stdin_fd.valid()) {
     return Status::Internal("cannot open /dev/null: " + Errno(errno));
   }
@@ -146,6 +158,17 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* 
   if (pid < 0) {
     return Status::Internal("cannot start " + args[0] + ": " + Errno(errno));
   }
+  if (pid == 0 && ns.has_value()) {
+    RunReplicaInit(InitSetup{.view = ns->view,
+                             .working_dir = ns->working_dir,
+                             .error_fd = error_write.get(),
+                             .status_fd = report_write.get(),
+                             .start_trainer = [&] {
+                               ExecTrainer(1, stdin_fd.get(), out_write[0].get(),
+                                           out_write[1].get(), error_write.get(), argv.data(), envp,
+                                           user);
+                             }});
+  }
   if (pid == 0) {
     ExecTrainer(parent, stdin_fd.get(), out_write[0].get(), out_write[1].get(), error_write.get(),
                 argv.data(), envp, user);
@@ -154,6 +177,7 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* 
     end.reset();
   }
   error_write.reset();
+  report_write.reset();
   ExecError failure;
   ssize_t got = 0;
   do {
@@ -162,16 +186,23 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* 
   if (got > 0) {  // the exec failed; the child has exited
     while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
     }
-    if (failure.switching != 0) {
+    if (failure.stage == kSwitchingStage) {
       return Status::FailedPrecondition("cannot run " + args[0] + " as user " +
                                         UserIds(user->uid, user->gid) + ": " +
                                         Errno(failure.error));
+    }
+    if (failure.stage == kSandboxStage) {
+      return Status::FailedPrecondition("cannot set up the replica's namespace for " + args[0] +
+                                        ": " + Errno(failure.error));
     }
     return Status::FailedPrecondition("cannot execute " + args[0] + ": " + Errno(failure.error));
   }
   ForwardPendingStops(pid);
   Trainer trainer;
   trainer.pid = pid;
+  if (ns.has_value()) {
+    trainer.init_report = std::move(report_read);
+  }
   trainer.pidfd.reset(static_cast<int>(syscall(SYS_pidfd_open, pid, 0)));
   for (std::size_t i = 0; i < out_read.size(); ++i) {
     fcntl(out_read[i].get(), F_SETFL, O_NONBLOCK);  // the read end only: the trainer's blocks
@@ -313,6 +344,38 @@ void WriteExitFile(const std::string& path, const ExitStatus& status, WallTime e
   }
 }
 
+// The trainer's own PID namespace, when the supervisor may make one: as root, for a host process
+// (a container has the runtime's). This process's next child is then the namespace's init. A
+// view of the files needs one: without, the replica is not started (it would see everything).
+Result<std::optional<Namespace>> ChooseNamespace(const SupervisorArgs& args,
+                                                 const std::optional<RunAs>& user,
+                                                 std::optional<PreparedView>& view) {
+  const bool wants_view = args.view != FileView{};
+  if (!args.container.empty() || geteuid() != 0) {
+    if (wants_view) {
+      return Status::FailedPrecondition(
+          "a view of the files (--hide, --bind) needs a root supervisor and a host process");
+    }
+    return std::optional<Namespace>();
+  }
+  if (unshare(CLONE_NEWPID) != 0) {
+    if (wants_view) {
+      return Status::FailedPrecondition("cannot make the replica's PID namespace: " + Errno(errno));
+    }
+    return std::optional<Namespace>();  // e.g. a container without the privilege
+  }
+  std::error_code error;
+  Namespace ns{.working_dir = std::filesystem::current_path(error).string()};
+  if (error) {
+    return Status::Internal("cannot read the working directory: " + error.message());
+  }
+  if (wants_view) {
+    view.emplace(args.view, user);
+    ns.view = &*view;
+  }
+  return std::optional<Namespace>(std::move(ns));
+}
+
 }  // namespace
 
 ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
@@ -359,7 +422,17 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
   } else if (!args.user.empty() && !user.has_value()) {
     cannot_start = Status::InvalidArgument("--user " + args.user + " is not UID:GID");
   }
-  Result<Trainer> trainer = cannot_start.ok() ? StartTrainer(args.argv, envp.data(), user)
+  std::optional<PreparedView> view;
+  std::optional<Namespace> ns;
+  if (cannot_start.ok()) {
+    Result<std::optional<Namespace>> chosen = ChooseNamespace(args, user, view);
+    if (chosen.ok()) {
+      ns = std::move(*chosen);
+    } else {
+      cannot_start = chosen.status();
+    }
+  }
+  Result<Trainer> trainer = cannot_start.ok() ? StartTrainer(args.argv, envp.data(), user, ns)
                                               : Result<Trainer>(std::move(cannot_start));
   if (!trainer.ok()) {
     (void)writer->WriteLine(logs::Stream::kStderr,
@@ -371,6 +444,9 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
   std::vector<char> buffer(kReadBytes);
   PumpUntilExit(*trainer, *writer, buffer);
   ExitStatus status = Reap(trainer->pid);
+  if (trainer->init_report.valid()) {
+    status = ReadInitReport(trainer->init_report.get()).value_or(status);
+  }
   const WallTime ended = clock.Now();  // before the container's removal and the drain
   if (!args.container.empty()) {
     if (!status.signaled) {

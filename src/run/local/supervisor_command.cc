@@ -21,6 +21,18 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
     command.emplace_back("--env-fd");
     command.push_back(std::to_string(args.env_fd));
   }
+  if (!args.view.hidden.empty()) {
+    command.emplace_back("--hide");
+    command.push_back(args.view.hidden);
+  }
+  for (const auto& [flag, paths] :
+       {std::pair{"--bind", &args.view.writable}, std::pair{"--ro-bind", &args.view.readable},
+        std::pair{"--private", &args.view.private_dirs}}) {
+    for (const std::string& path : *paths) {
+      command.emplace_back(flag);
+      command.push_back(path);
+    }
+  }
   command.emplace_back("--");
   command.insert(command.end(), args.argv.begin(), args.argv.end());
   return command;
@@ -44,10 +56,22 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
       parsed.env_fd = fd;
       continue;
     }
+    std::vector<std::string>* list = args[i] == "--bind"      ? &parsed.view.writable
+                                     : args[i] == "--ro-bind" ? &parsed.view.readable
+                                     : args[i] == "--private" ? &parsed.view.private_dirs
+                                                              : nullptr;
+    if (list != nullptr) {
+      if (args[i + 1].empty()) {
+        return std::nullopt;
+      }
+      list->push_back(args[i + 1]);
+      continue;
+    }
     std::string* value = args[i] == "--log"         ? &parsed.log_path
                          : args[i] == "--exit"      ? &parsed.exit_path
                          : args[i] == "--container" ? &parsed.container
                          : args[i] == "--user"      ? &parsed.user
+                         : args[i] == "--hide"      ? &parsed.view.hidden
                                                     : nullptr;
     if (value == nullptr || !value->empty() || args[i + 1].empty()) {
       return std::nullopt;

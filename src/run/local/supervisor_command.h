@@ -1,6 +1,7 @@
 // The command line of a replica's supervisor (run/local/supervisor.h):
 //
 //   trainyard-replica --log LOG --exit EXIT [--container NAME] [--user UID:GID] [--env-fd FD]
+//                     [--hide DIR] [--bind PATH]... [--ro-bind PATH]... [--private DIR]...
 //                     -- PROGRAM ARGS...
 //
 // (`--container`: PROGRAM is a container runtime's client running the container NAME, whose exit
@@ -8,7 +9,9 @@
 // ids, `serve --run-as`, while the supervisor keeps the server's to write LOG and EXIT.
 // `--env-fd`: PROGRAM's environment is read from descriptor FD, as EncodeEnvironment writes it;
 // the supervisor itself runs with `kSupervisorEnvironment` only, so nothing of the job's (an
-// LD_PRELOAD, say) reaches the root process. Without it PROGRAM gets the supervisor's own.)
+// LD_PRELOAD, say) reaches the root process. Without it PROGRAM gets the supervisor's own.
+// `--hide`, `--bind`, `--ro-bind`, `--private`: PROGRAM's view of the server's files
+// (run/file_view.h: hidden, writable, readable, private_dirs), in its own mount namespace.)
 // built by `ProcessLauncher::Start`, parsed by the supervisor, and recognized by
 // `ProcessLauncher::Adopt` in /proc/<pid>/cmdline. Pure functions; thread-safe.
 #pragma once
@@ -22,6 +25,7 @@
 
 #include <signal.h>
 
+#include "run/file_view.h"
 #include "run/launcher.h"
 
 namespace trainyard::run::local {
@@ -42,6 +46,7 @@ struct SupervisorArgs {
   std::string container;          // "" unless PROGRAM runs a container
   std::string user;               // "UID:GID" PROGRAM runs as, "" for the supervisor's own
   int env_fd = -1;                // where PROGRAM's environment is read from; -1: the supervisor's
+  FileView view;                  // empty: PROGRAM sees the files the supervisor sees
   std::vector<std::string> argv;  // PROGRAM (a path) and its arguments
 
   bool operator==(const SupervisorArgs&) const = default;
@@ -52,8 +57,8 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
                                            const SupervisorArgs& args);
 
 // The arguments after the program's own name; nullopt when they are not of the form above
-// (--log and --exit, --container, --user and --env-fd optionally, each once, non-empty, in any
-// order, FD a non-negative number, and a PROGRAM).
+// (--log and --exit, --container, --user, --env-fd and --hide optionally, each once, the view's
+// lists repeated, every value non-empty, in any order, FD a non-negative number, and a PROGRAM).
 std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>& args);
 
 // `env` as the supervisor reads it from `--env-fd`: each NAME=VALUE followed by a NUL, as

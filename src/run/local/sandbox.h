@@ -1,0 +1,60 @@
+// A job's view of the server's files (run/file_view.h) made real: a mount namespace in which
+// the hidden directory is an empty read-only tmpfs, each private directory an empty tmpfs owned
+// by the job's user, and the view's paths are shown again at their places, also where a private
+// directory covered them (bind mounts, read-only ones remounted so; a data directory under /tmp
+// is shown that way). Used between fork and exec by the replica supervisor's
+// init (run/local/replica_init.h) and by `SpawnProcess` for pip (run/local/spawn.h), both as root
+// before they switch to the job's user. Internal to run/.
+//
+// Everything that allocates happens in `PrepareView`, before the fork; `EnterView` makes only
+// system calls, so a child of a threaded process may call it. A path of the view that is missing,
+// or whose last component is a symbolic link, is left out (the job sees nothing there): the view
+// never follows a link to decide what a job may reach. The caller chdirs after entering: a working
+// directory kept from before would still reach the hidden tree's real contents through "..".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/file_view.h"
+#include "run/run_as.h"
+
+namespace trainyard::run::local {
+
+class PreparedView {
+ public:
+  // `user` owns the private directories (root's when nullopt).
+  PreparedView(const FileView& view, const std::optional<RunAs>& user);
+
+  // An empty tmpfs over a directory: the hidden one (made read-only once the binds are in
+  // place) or a private one.
+  struct Cover {
+    std::string path;
+    std::string options;
+    bool hidden = false;
+    std::vector<std::string> parents;  // every ancestor but "/", outermost first
+  };
+  struct Bind {
+    std::string path;
+    bool read_only = false;
+    std::vector<std::string> parents;  // as a Cover's: made where a cover hid them
+    int fd = -1;                       // EnterView's O_PATH descriptor of the source
+  };
+
+ private:
+  friend int EnterView(PreparedView& view) noexcept;
+
+  std::vector<Cover> covers_;  // an outer one before what lies under it
+  std::vector<Bind> binds_;    // likewise
+};
+
+// In a new mount namespace of the calling process (no mount propagates to or from the host),
+// `view` as the header says. Returns 0, or the errno of the step that failed. Async-signal-safe.
+int EnterView(PreparedView& view) noexcept;
+
+// A new /proc for the calling process's PID namespace, mounted over the old one (in a mount
+// namespace of its own). Returns 0 or an errno. Async-signal-safe.
+int MountProc() noexcept;
+
+}  // namespace trainyard::run::local
