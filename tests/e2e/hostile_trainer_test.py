@@ -130,15 +130,23 @@ print("planted " + path, flush=True)
 '''
 ATTEMPTS = ["run-record-temporary", "run-record", "exit-temporary", "exit-file", "log",
             "service-log", "token", "move-run-away", "move-job-away"]
-# B's running job: leaves a file in its working directory (a host process's), says it runs, then
-# waits to be cancelled.
+# B's running job: leaves a file in its working directory (a host process's), and one named
+# after argv[1] in each of /tmp, /var/tmp, /dev/shm and its HOME (saying which), says it runs,
+# then waits to be cancelled.
 VICTIM = r'''
-import time
-try:
-    with open("b-working-file.txt", "w") as f:
-        f.write("B's working file")
-except OSError:
-    pass  # a container's working directory is the image's
+import os, sys, time
+def leave(path):
+    try:
+        with open(path, "w") as f:
+            f.write("left by B")
+        return True
+    except OSError:
+        return False  # a container's working directory is the image's; a HOME may be missing
+leave("b-working-file.txt")
+for directory in ("/tmp", "/var/tmp", "/dev/shm", os.path.expanduser("~")):
+    path = os.path.join(directory, "trainyard-victim-" + sys.argv[1])
+    if leave(path):
+        print("left " + path, flush=True)
 print("victim running", flush=True)
 time.sleep(600)
 '''
@@ -174,6 +182,14 @@ if mode == "stay":
     time.sleep(600)
 '''
 SURVIVOR_NAMES = ("setsid", "grandchild")
+# A package whose setup.py runs attack.py (ATTACK_FILES) on attempts.json while it is installed.
+ATTACKING_SETUP_PY = """import subprocess, sys
+with open("attempts.json") as f:
+    attempts = f.read()
+subprocess.run([sys.executable, "attack.py", attempts], check=False)
+from setuptools import setup
+setup(name="installattack", version="0.1", packages=["installattack"])
+"""
 # A package that prints whose code it is.
 VICTIM_SETUP_PY = """from setuptools import setup
 
@@ -367,16 +383,21 @@ class TwoProjectsTestCase(gcloud_env.ServerTestCase):
 
     def attack(self, job_id, attempts):
         """Runs ATTACK_FILES in A's job `job_id` with `attempts` ([name, operation, path,
-        data...]); {name: "done" or the errno's name} from its log, and the log."""
+        data...]); {name: "done" or the errno's name} from its log."""
         self.submit(job_id, ATTACK_FILES, [json.dumps(attempts)])
         job = self.wait_for_end(job_id)
         lines = self.served_log(job_id)
         self.assertEqual(job["state"], "SUCCEEDED", "%s\n%s" % (job, "\n".join(lines)))
+        return self.attempted(attempts, lines)
+
+    def attempted(self, attempts, lines):
+        """{name: "done" or the errno's name} of each of `attempts` from the lines that
+        ATTACK_FILES printed (the first of a name, should it run twice)."""
         results = {}
         for line in lines:
             if line.startswith("attempt ") and ": " in line:
                 name, result = line[len("attempt "):].rsplit(": ", 1)
-                results[name] = result
+                results.setdefault(name, result)
         self.assertEqual(sorted(results), sorted(a[0] for a in attempts), "\n".join(lines))
         return results
 
@@ -397,22 +418,31 @@ class TwoProjectsTestCase(gcloud_env.ServerTestCase):
 
     def start_victim(self, job_id):
         """B's job `job_id`, running VICTIM until the test ends (then cancelled), once it said
-        so and its token is there; its job root."""
-        self.submit(job_id, VICTIM, [], project=PROJECT_B)
+        so and its token is there; (its job root, the paths it left in temporary directories
+        and its HOME)."""
+        self.submit(job_id, VICTIM, [uuid.uuid4().hex], project=PROJECT_B)
+        # Ended before the test does: a replica that ends after the server stopped would write
+        # its exit file into the removed temp dir.
+        self.addCleanup(self.wait_for_end, job_id, PROJECT_B)
         self.addCleanup(self.cancel, job_id, PROJECT_B)
         root = self.job_root(PROJECT_B, job_id)
         wait_until(lambda: self.job(job_id, PROJECT_B)["state"] in FINAL_STATES or (
             "victim running" in self.served_log(job_id, PROJECT_B)), 60, 0.2)
         state = self.job(job_id, PROJECT_B)["state"]
-        self.assertEqual(state, "RUNNING", "B's job: %s" % self.served_log(job_id, PROJECT_B))
+        lines = self.served_log(job_id, PROJECT_B)
+        self.assertEqual(state, "RUNNING", "B's job: %s" % lines)
         self.assertTrue(os.path.exists(os.path.join(root, "job.token")), root)
-        return root
+        left = [line[len("left "):] for line in lines if line.startswith("left /")]
+        for path in left:  # on the host's own /tmp… where the job's are not private
+            self.addCleanup(lambda p: os.path.lexists(p) and os.remove(p), path)
+        return root, left
 
-    def other_jobs_attempts(self, victim_root):
-        """Attempts on B's running job at `victim_root`."""
+    def other_jobs_attempts(self, victim):
+        """Attempts on B's running job `victim` (start_victim's)."""
+        victim_root, left = victim
         task = "master-replica-0"
         working = os.path.join(victim_root, task)
-        return [
+        return [["b-private:" + path, "read", path] for path in left] + [
             ["b-token", "read", os.path.join(victim_root, "job.token")],
             ["b-project-jobs", "list", os.path.dirname(victim_root)],
             ["b-job-root", "list", victim_root],
@@ -509,7 +539,7 @@ class HostileTrainerTest(TwoProjectsTestCase):
 
     def test_another_projects_job_token_job_dir_and_logs_are_out_of_reach(self):
         victim = self.start_victim("victim_job")
-        self.assertTrue(os.path.exists(os.path.join(victim, "master-replica-0",
+        self.assertTrue(os.path.exists(os.path.join(victim[0], "master-replica-0",
                                                     "b-working-file.txt")))
         attempts = self.other_jobs_attempts(victim) + [
             ["own-token", "read", "$CLOUDSDK_AUTH_ACCESS_TOKEN_FILE"],
@@ -517,7 +547,8 @@ class HostileTrainerTest(TwoProjectsTestCase):
             ["own-working-create", "create", "from-a.txt", "A's own"]]
         results = self.attack("hostile_jobs", attempts)
         self.assertRefused(attempts, results, "B's job")
-        self.assertFalse(os.path.exists(os.path.join(victim, "master-replica-0", "from-a.txt")))
+        self.assertFalse(os.path.exists(os.path.join(victim[0], "master-replica-0",
+                                                     "from-a.txt")))
 
     def test_another_projects_bucket_is_out_of_reach(self):
         attempts = self.bucket_attempts(self.bucket_dir(PROJECT_B), self.bucket_dir(PROJECT_A), "")
@@ -601,6 +632,34 @@ class HostileTrainerTest(TwoProjectsTestCase):
         left = wait_until(lambda: not marked_processes(marker), PROCESS_DEADLINE_S)
         self.assertTrue(left, "%d s after the cancel: %s" % (PROCESS_DEADLINE_S,
                                                              marked_processes(marker)))
+
+
+    def test_an_install_sees_only_its_own_project(self):
+        job_id = "hostile_install"
+        victim_root, _ = self.start_victim("victim_of_install")
+        bucket_b = self.bucket_dir(PROJECT_B)
+        attempts = [
+            ["b-token", "read", os.path.join(victim_root, "job.token")],
+            ["b-job-root", "list", victim_root],
+            ["b-bucket-list", "list", bucket_b],
+            ["b-object-read", "read", os.path.join(bucket_b, B_OBJECT)],
+            ["b-object-create", "create", os.path.join(bucket_b, "from-a-install.txt"), "A"],
+            ["cache-create", "create", os.path.join(self.data, "packages", "from_a.py"), POISON],
+            ["own-tmp-create", "create", "/tmp/trainyard-install-" + uuid.uuid4().hex, "A"]]
+        self.addCleanup(lambda p: os.path.lexists(p) and os.remove(p), attempts[-1][2])
+        sdist = os.path.join(self.package_dir, "installattack-0.1.tar.gz")
+        make_sdist(sdist, "installattack", {
+            "setup.py": ATTACKING_SETUP_PY, "attack.py": ATTACK_FILES,
+            "attempts.json": json.dumps(attempts), "installattack/__init__.py": "",
+            "installattack/task.py": 'print("installed", flush=True)\n'})
+        self.submit_package(job_id, sdist, "installattack.task", PROJECT_A)
+        job = self.wait_for_end(job_id)
+        with open(os.path.join(self.job_root(PROJECT_A, job_id), "staging.log"),
+                  encoding="utf-8", errors="replace") as f:
+            staging = f.read().splitlines()
+        self.assertEqual(job["state"], "SUCCEEDED", "%s\n%s" % (job, "\n".join(staging)))
+        self.assertRefused(attempts, self.attempted(attempts, staging), "B's files to an install")
+        self.assertBucketsAsTheyWere([])
 
 
 class HostileContainerTest(TwoProjectsTestCase):
