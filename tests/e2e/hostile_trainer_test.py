@@ -13,13 +13,16 @@ root file that looks like metrics reports none of its values.
 
 Each job sees only its own project (issue #31 item 2). A's trainer, told the paths of the data
 dir's layout (control/job_layout.h), tries, and reports in its log what it could do:
-- B's running job: its job.token, its job dir, logs, run records and working dir: refused
-  (ENOENT or EACCES), while its own token and job dir stay readable;
+- B's running job: its job.token, its job dir, logs, run records and working dir, and the files
+  it left in /tmp, /var/tmp, /dev/shm and its HOME: refused (reading: ENOENT or EACCES; writing:
+  also EROFS or EPERM), while its own token, job dir and working dir stay usable;
 - B's bucket (`<data>/buckets/<bucket>/`): listing, reading an object, creating, overwriting or
   replacing one: refused, while it writes and reads its own project's bucket;
 - the package cache: B's job installed a package, so `<data>/packages/` has its entry; every file
-  and directory there is refused to A (create, write, replace), and B's next job runs B's code.
-The container class plays the first two from a podman container (also through /gcs/).
+  and directory there is refused to A (create, write, replace), and B's next job runs B's code;
+- the same from A's install (a setup.py run by the stager), which may still write /tmp.
+The container class plays the first two from a podman container (also through /gcs/); it is
+skipped without podman or the fixture's image (failed under TRAINYARD_REQUIRE_CONTAINERS=1).
 
 Every process a job starts ends with it (issue #31 item 3): a trainer starts a `setsid` child
 and a double-forked grandchild in a process group of its own, both long sleeps whose command
@@ -252,6 +255,11 @@ def kill_marked(marker):
             pass
 
 
+def remove_if_there(path):
+    if os.path.lexists(path):
+        os.remove(path)
+
+
 def wait_until(predicate, timeout, interval=0.1):
     """predicate()'s first true value within `timeout` seconds, or its last false one."""
     deadline = time.monotonic() + timeout
@@ -434,7 +442,7 @@ class TwoProjectsTestCase(gcloud_env.ServerTestCase):
         self.assertTrue(os.path.exists(os.path.join(root, "job.token")), root)
         left = [line[len("left "):] for line in lines if line.startswith("left /")]
         for path in left:  # on the host's own /tmp… where the job's are not private
-            self.addCleanup(lambda p: os.path.lexists(p) and os.remove(p), path)
+            self.addCleanup(remove_if_there, path)
         return root, left
 
     def other_jobs_attempts(self, victim):
@@ -562,6 +570,9 @@ class HostileTrainerTest(TwoProjectsTestCase):
         lines = self.served_log("cache_victim_1", PROJECT_B)
         self.assertEqual(job["state"], "SUCCEEDED", "%s\n%s" % (job, "\n".join(lines)))
         self.assertIn("victim code of project B", lines)
+        # Every directory of the cache gets a new file, every file is opened for writing (which
+        # changes nothing: a broken manifest would only make the server install the entry
+        # again), and every module is overwritten and replaced with A's code.
         cache = os.path.join(self.data, "packages")
         attempts = [["mkdir:.", "mkdir", os.path.join(cache, "entry-from-a")]]
         for directory, _, files in os.walk(cache):
@@ -633,7 +644,6 @@ class HostileTrainerTest(TwoProjectsTestCase):
         self.assertTrue(left, "%d s after the cancel: %s" % (PROCESS_DEADLINE_S,
                                                              marked_processes(marker)))
 
-
     def test_an_install_sees_only_its_own_project(self):
         job_id = "hostile_install"
         victim_root, _ = self.start_victim("victim_of_install")
@@ -646,7 +656,7 @@ class HostileTrainerTest(TwoProjectsTestCase):
             ["b-object-create", "create", os.path.join(bucket_b, "from-a-install.txt"), "A"],
             ["cache-create", "create", os.path.join(self.data, "packages", "from_a.py"), POISON],
             ["own-tmp-create", "create", "/tmp/trainyard-install-" + uuid.uuid4().hex, "A"]]
-        self.addCleanup(lambda p: os.path.lexists(p) and os.remove(p), attempts[-1][2])
+        self.addCleanup(remove_if_there, attempts[-1][2])
         sdist = os.path.join(self.package_dir, "installattack-0.1.tar.gz")
         make_sdist(sdist, "installattack", {
             "setup.py": ATTACKING_SETUP_PY, "attack.py": ATTACK_FILES,
@@ -672,10 +682,12 @@ class HostileContainerTest(TwoProjectsTestCase):
 
     @classmethod
     def setUpClass(cls):
-        exists = subprocess.run(["podman", "image", "exists", CONTAINER_IMAGE],
-                                capture_output=True, timeout=60, check=False)
-        if exists.returncode != 0:
-            why = "%s is missing (the fixture container_images builds it)" % CONTAINER_IMAGE
+        podman = shutil.which("podman")
+        exists = podman and subprocess.run([podman, "image", "exists", CONTAINER_IMAGE],
+                                           capture_output=True, timeout=60, check=False)
+        if not exists or exists.returncode != 0:
+            why = ("%s is missing (the fixture container_images builds it)" % CONTAINER_IMAGE
+                   if podman else "podman is not installed")
             if os.environ.get("TRAINYARD_REQUIRE_CONTAINERS") == "1":
                 raise AssertionError(why)
             raise unittest.SkipTest(why)
