@@ -29,7 +29,7 @@ void Ignore(int /*signal*/) {}
 
 }  // namespace
 
-void RunReplicaInit(InitSetup setup) {
+void RunReplicaInit(const InitSetup& setup) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   sigset_t waited;
   sigemptyset(&waited);

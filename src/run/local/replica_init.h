@@ -44,7 +44,7 @@ struct InitSetup {
 };
 
 // Runs as the namespace's init, in the supervisor's freshly forked child. Never returns.
-[[noreturn]] void RunReplicaInit(InitSetup setup);
+[[noreturn]] void RunReplicaInit(const InitSetup& setup);
 
 // How the trainer ended, from the init's report read from `status_fd`'s read end once the init
 // has exited; nullopt when it wrote none (it was killed first).

@@ -151,6 +151,51 @@ std::vector<char*> Pointers(std::vector<std::string>& strings) {
   _exit(WEXITSTATUS(status));
 }
 
+// ForkAs's child, from the fork to the program's exec; returns the errno of the step that failed
+// (the exec's included). Async-signal-safe.
+int BecomeProgram(const RunAs& user, PreparedView* view, const char* program, char* const* argv,
+                  char* const* envp, const std::array<int, 3>& stdio,
+                  const std::string& working_dir, const sigset_t& blocked,
+                  UniqueFd& error_write) noexcept {
+  DefaultAllSignals();  // the server's handlers have no business in this child
+  sigprocmask(SIG_SETMASK, &blocked, nullptr);
+  if (setpgid(0, 0) != 0 || dup2(stdio[0], STDIN_FILENO) < 0 || dup2(stdio[1], STDOUT_FILENO) < 0 ||
+      dup2(stdio[2], STDERR_FILENO) < 0) {
+    return errno;
+  }
+  if (view != nullptr) {
+    if (unshare(CLONE_NEWPID) != 0) {
+      return errno;
+    }
+    if (const int error = EnterView(*view); error != 0) {
+      return error;
+    }
+    const pid_t init = fork();
+    if (init < 0) {
+      return errno;
+    }
+    if (init > 0) {
+      error_write.reset();  // the program's exec closes the other copy
+      EndLikeInit(init);
+    }
+    if (const int error = MountProc(); error != 0) {
+      return error;
+    }
+  }
+  if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) {
+    return errno;
+  }
+  if (const int error = SwitchToUser(user.uid, user.gid); error != 0) {
+    return error;
+  }
+  if (view != nullptr) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // after the switch, which clears it
+  }
+  CloseOthersOnExec();
+  execve(program, argv, envp);
+  return errno;
+}
+
 // posix_spawn cannot change ids, so a child that runs as another user is forked, and does what
 // SpawnProcess's attributes and file actions say before it switches and execs. Returns 0 with
 // `pid` set, or the errno of what failed (an exec error comes back through a close-on-exec pipe).
@@ -173,33 +218,8 @@ int ForkAs(const RunAs& user, PreparedView* view, const char* program, char* con
     return errno;
   }
   if (pid == 0) {
-    int error = 0;
-    DefaultAllSignals();  // the server's handlers have no business in this child
-    sigprocmask(SIG_SETMASK, &blocked, nullptr);
-    if (setpgid(0, 0) != 0 || dup2(stdio[0], STDIN_FILENO) < 0 ||
-        dup2(stdio[1], STDOUT_FILENO) < 0 || dup2(stdio[2], STDERR_FILENO) < 0) {
-      error = errno;
-    } else if (view != nullptr && unshare(CLONE_NEWPID) != 0) {
-      error = errno;
-    } else if (view != nullptr && (error = EnterView(*view)) != 0) {
-    } else if (pid_t init = view != nullptr ? fork() : 0; init < 0) {
-      error = errno;
-    } else if (init > 0) {
-      error_write.reset();  // the program's exec closes the other copy
-      EndLikeInit(init);
-    } else if (view != nullptr && (error = MountProc()) != 0) {
-    } else if (!working_dir.empty() && chdir(working_dir.c_str()) != 0) {
-      error = errno;
-    } else if ((error = SwitchToUser(user.uid, user.gid)) == 0) {
-      if (view != nullptr) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);  // after the switch, which clears it
-      }
-      DefaultAllSignals();
-      sigprocmask(SIG_SETMASK, &blocked, nullptr);
-      CloseOthersOnExec();
-      execve(program, argv, envp);
-      error = errno;
-    }
+    const int error =
+        BecomeProgram(user, view, program, argv, envp, stdio, working_dir, blocked, error_write);
     [[maybe_unused]] ssize_t wrote = write(error_write.get(), &error, sizeof(error));
     _exit(127);
   }
