@@ -322,7 +322,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   impl->installer = std::make_unique<run::local::PipStager>(
       run::local::PipStagerOptions{.environment = isolation->environment,
                                    .user = isolation->user,
-                                   .package_dirs = package_dirs});
+                                   .package_dirs = package_dirs,
+                                   .data_dir = run::local::AbsolutePath(options.data_dir)});
   impl->stager = std::make_unique<run::local::PackageCache>(
       *impl->installer,
       run::local::PackageCacheOptions{
@@ -330,7 +331,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
           .max_bytes = options.package_cache_bytes,
           // pip runs as this user: its installs are not another user's.
           .installer_identity = isolation->user ? fmt::format("uid {}", isolation->user->uid) : "",
-          .package_dirs = package_dirs});
+          .package_dirs = package_dirs,
+          .user = isolation->user});
   impl->controller->SetChangeListener([raw] {
     std::lock_guard lock(raw->relay_mu);
     if (raw->relay_target != nullptr) {
