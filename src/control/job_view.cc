@@ -1,7 +1,5 @@
 #include "control/job_view.h"
 
-#include <utility>
-
 #include "run/view_paths.h"
 
 namespace trainyard::control {
@@ -28,7 +26,7 @@ run::FileView JobView(const JobViewInput& input) {
   }
   view.readable = input.package_entries;
   view.private_dirs = run::JobPrivateDirs(input.home);
-  return run::NormaliseView(std::move(view));
+  return run::NormaliseView(view);
 }
 
 }  // namespace trainyard::control

@@ -55,7 +55,7 @@ std::vector<std::string> JobPrivateDirs(std::string_view home) {
   return dirs;
 }
 
-FileView NormaliseView(FileView view) {
+FileView NormaliseView(const FileView& view) {
   FileView out;
   out.hidden = Normal(view.hidden);
   // Sorted, a directory comes before what lies below it ("/a" < "/a/b"; "/a-b" sorts between

@@ -25,6 +25,6 @@ std::vector<std::string> JobPrivateDirs(std::string_view home);
 // - a private directory dropped when it is "/" or holds `hidden`, a writable or a readable path
 //   (at it or below it): an empty directory there would hide what must be seen (a test's data
 //   directory below /tmp), or everything.
-FileView NormaliseView(FileView view);
+FileView NormaliseView(const FileView& view);
 
 }  // namespace trainyard::run
