@@ -60,6 +60,8 @@ TEST(PackageEntryTest, SealingTakesWriteAndSetIdBitsAwayAndLetsTheGroupRead) {
     MakeFile(install / "pkg" / c.name, c.mode);
   }
   fs::create_directories(install / "open" / "sticky");
+  fs::create_directories(install / "locked");
+  ASSERT_EQ(chmod((install / "locked").c_str(), 0500), 0);
   ASSERT_EQ(chmod((install / "open").c_str(), 0777), 0);
   ASSERT_EQ(chmod((install / "open" / "sticky").c_str(), 01777), 0);
   // A link is not followed: what it names keeps its mode.
@@ -75,6 +77,7 @@ TEST(PackageEntryTest, SealingTakesWriteAndSetIdBitsAwayAndLetsTheGroupRead) {
   EXPECT_EQ(ModeOf(install / "pkg"), 0755U);  // as create_directories made it
   EXPECT_EQ(ModeOf(install / "open"), 0755U);
   EXPECT_EQ(ModeOf(install / "open" / "sticky"), 0755U);
+  EXPECT_EQ(ModeOf(install / "locked"), 0750U) << "the server can evict what it holds";
   EXPECT_EQ(ModeOf(dir.File("outside")), 0666U);
 }
 

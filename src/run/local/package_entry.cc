@@ -26,6 +26,9 @@ Status Failed(const std::string& path, std::string_view what) {
 // The sealed mode of a file or directory whose mode is `mode` (see the header).
 mode_t SealedMode(mode_t mode) {
   mode_t sealed = (mode & 0755) | S_IRUSR | S_IRGRP;
+  if (S_ISDIR(mode)) {
+    sealed |= S_IWUSR;  // the server removes what it holds when the entry is evicted
+  }
   if (S_ISDIR(mode) || (mode & S_IXUSR) != 0) {
     sealed |= S_IXUSR | S_IXGRP;
   }

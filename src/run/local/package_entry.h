@@ -10,7 +10,7 @@
 // still read it), without write access for group and others and without set-id or sticky bits
 // (a set-user-id file the job left would otherwise become the server's: root's). Reading stays
 // possible for the group: what the owner may read and, for directories and executables, pass
-// or run.
+// or run. The server may always read, and write directories (it removes evicted entries).
 //
 // Chowning the tree, not only taking write access away, is the choice because a user keeps
 // what it owns: it could chmod its files writable again. The replicas' views also show entries
