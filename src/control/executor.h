@@ -92,6 +92,13 @@ struct ExecutorOptions {
   // `--containers host`: a container replica runs its containerCommand on the host, no image is
   // pulled (replica_container.h HostCommand).
   bool containers_on_host = false;
+
+  // What a replica sees of the server's files (control/job_view.h): the names of a project's
+  // buckets, shown to its jobs (unset: none), and the job user's HOME, made private to each job
+  // ("" for none). Every local replica gets its view (ProcessSpec::view; a container's mounts);
+  // the launcher applies it when it runs jobs as another user. Cluster tasks get none.
+  std::function<std::vector<std::string>(std::string_view project)> project_buckets;
+  std::string job_home;
 };
 
 // A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).
@@ -245,6 +252,9 @@ class Executor {
   void Say(const Run& run, bool error, std::string_view message);
   void PublishReplicas();
   Status PrepareJobDir(const std::string& job_dir);
+  // What the replicas of `run` see of the server's files (executor_view.cc).
+  run::FileView ReplicaView(const Run& run, const model::TrainingInput& input,
+                            const JobLayout& layout) const;
   // The interpreter for the job's pythonVersion (options_.python_by_version, else python).
   std::string PythonFor(const model::TrainingInput& input) const;
   void BeginStop(Run& run, model::JobState outcome, std::string message);

@@ -213,10 +213,14 @@ void Executor::Launch(Run& run, std::optional<model::Job> known) {
     BeginStop(run, model::JobState::kFailed, launches.status().message());
     return;
   }
+  const run::FileView view = ReplicaView(run, input, layout);
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {
     plan::ReplicaLaunch& launch = (*launches)[i];
     run::ProcessSpec& spec = run.replicas[i].spec;
     spec.argv = std::move(launch.argv);
+    if (!launch.container || options_.containers_on_host) {
+      spec.view = view;  // a host process; a container's mounts are its view
+    }
     if (launch.container && options_.containers_on_host) {
       Result<std::vector<std::string>> command = HostCommand(*launch.container, launch.task_name);
       if (!command.ok()) {
@@ -231,7 +235,8 @@ void Executor::Launch(Run& run, std::optional<model::Job> known) {
                                  .gcs_mount = options_.gcs_mount,
                                  .hp_metric_dir = context.hp_metric_dir,
                                  .runtime_modules = context.runtime_modules,
-                                 .device_indices = {}};
+                                 .device_indices = {},
+                                 .view = view};
       if (!placements[i].emulated) {
         container.device_indices = placements[i].device_indices;
       }

@@ -1,8 +1,39 @@
 #include "control/replica_container.h"
 
+#include <filesystem>
+#include <system_error>
+
 #include <fmt/format.h>
 
 namespace trainyard::control {
+namespace {
+
+// The view's paths at their own places, the bucket store's also below /gcs.
+// The view's paths are absolute and normal (run/view_paths.h); `gcs_mount` is made so.
+void AddViewMounts(const run::FileView& view, const std::string& gcs_mount,
+                   std::vector<run::Mount>& mounts) {
+  std::error_code error;
+  std::string store =
+      gcs_mount.empty() ? "" : std::filesystem::absolute(gcs_mount, error).lexically_normal();
+  while (store.size() > 1 && store.ends_with('/')) {
+    store.pop_back();
+  }
+  for (const std::string& path : view.writable) {
+    mounts.push_back(run::Mount{.source = path, .target = path});
+  }
+  for (const std::string& path : view.writable) {
+    if (!store.empty() && path.size() > store.size() + 1 && path.starts_with(store) &&
+        path[store.size()] == '/') {
+      mounts.push_back(run::Mount{
+          .source = path, .target = std::string(kGcsMountInContainer) + path.substr(store.size())});
+    }
+  }
+  for (const std::string& path : view.readable) {
+    mounts.push_back(run::Mount{.source = path, .target = path, .read_only = true});
+  }
+}
+
+}  // namespace
 
 std::string ContainerName(const ContainerContext& context, std::string_view task_name) {
   return context.trial_id.empty()
@@ -41,12 +72,14 @@ run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch, std::st
     spec.labels.emplace_back("trainyard.trial", context.trial_id);
   }
   spec.labels.emplace_back("trainyard.task", task_name);
-  if (!context.gcs_mount.empty()) {
+  if (context.view) {
+    AddViewMounts(*context.view, context.gcs_mount, spec.mounts);
+  } else if (!context.gcs_mount.empty()) {
     spec.mounts.push_back(run::Mount{.source = context.gcs_mount, .target = context.gcs_mount});
     spec.mounts.push_back(
         run::Mount{.source = context.gcs_mount, .target = std::string(kGcsMountInContainer)});
   }
-  if (!context.hp_metric_dir.empty()) {
+  if (!context.hp_metric_dir.empty() && !context.view) {
     spec.mounts.push_back(
         run::Mount{.source = context.hp_metric_dir, .target = context.hp_metric_dir});
   }

@@ -58,6 +58,23 @@ run::ContainerSpec DecodeContainer(const json& in) {
   };
 }
 
+// A replica's view (run/file_view.h): a replica restarted after recovery sees what it saw.
+json EncodeView(const run::FileView& view) {
+  return {{"hidden", view.hidden},
+          {"writable", view.writable},
+          {"readable", view.readable},
+          {"privateDirs", view.private_dirs}};
+}
+
+run::FileView DecodeView(const json& in) {
+  return run::FileView{
+      .hidden = in.at("hidden").get<std::string>(),
+      .writable = in.at("writable").get<std::vector<std::string>>(),
+      .readable = in.at("readable").get<std::vector<std::string>>(),
+      .private_dirs = in.at("privateDirs").get<std::vector<std::string>>(),
+  };
+}
+
 json EncodeReplica(const RunRecord::Replica& replica) {
   json env = json::array();
   for (const auto& [name, value] : replica.spec.env) {
@@ -84,6 +101,9 @@ json EncodeReplica(const RunRecord::Replica& replica) {
   if (replica.spec.container) {
     out["container"] = EncodeContainer(*replica.spec.container);
   }
+  if (replica.spec.view) {
+    out["view"] = EncodeView(*replica.spec.view);
+  }
   return out;
 }
 
@@ -106,6 +126,9 @@ RunRecord::Replica DecodeReplica(const json& in) {
   replica.memory_mib = in.at("memoryMib").get<std::int64_t>();
   if (in.contains("container")) {
     replica.spec.container = DecodeContainer(in.at("container"));
+  }
+  if (in.contains("view")) {  // absent from records written before views
+    replica.spec.view = DecodeView(in.at("view"));
   }
   if (in.contains("started")) {
     replica.started = ParseTimestamp(in.at("started").get<std::string>());

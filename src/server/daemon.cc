@@ -207,6 +207,7 @@ struct Daemon::Impl {
   std::unique_ptr<run::slurm::SlurmBackend> slurm;   // --backend slurm; null for local
   std::unique_ptr<control::Executor> executor;
   std::unique_ptr<Server> server;
+  std::string job_home;  // --run-as: the job user's HOME, private to each job; "" otherwise
   bool stopped = false;
 
   explicit Impl(const Clock& c) : clock(c) {}
@@ -289,6 +290,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   const catalog::Catalog& catalog = catalog::Catalog::Builtin();
   impl->controller = std::make_unique<control::JobController>(*impl->jobs, catalog, clock);
   impl->controller->SetLocalPackagePolicy(isolation->packages);
+  impl->job_home = isolation->user ? isolation->user->home : "";
   Result<sched::Inventory> inventory = BuildInventory(options, catalog);
   if (!inventory.ok()) {
     return inventory.status();
@@ -320,7 +322,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   impl->installer = std::make_unique<run::local::PipStager>(
       run::local::PipStagerOptions{.environment = isolation->environment,
                                    .user = isolation->user,
-                                   .package_dirs = package_dirs});
+                                   .package_dirs = package_dirs,
+                                   .data_dir = run::local::AbsolutePath(options.data_dir)});
   impl->stager = std::make_unique<run::local::PackageCache>(
       *impl->installer,
       run::local::PackageCacheOptions{
@@ -328,7 +331,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
           .max_bytes = options.package_cache_bytes,
           // pip runs as this user: its installs are not another user's.
           .installer_identity = isolation->user ? fmt::format("uid {}", isolation->user->uid) : "",
-          .package_dirs = package_dirs});
+          .package_dirs = package_dirs,
+          .user = isolation->user});
   impl->controller->SetChangeListener([raw] {
     std::lock_guard lock(raw->relay_mu);
     if (raw->relay_target != nullptr) {
@@ -425,6 +429,18 @@ Result<int> Daemon::Start() {
   executor.hold_queue = d.options.hold_queue;
   executor.containers = d.containers.get();
   executor.containers_on_host = d.options.containers == "host";
+  // What a job's replicas see (control/job_view.h): its project's buckets, as they are when it
+  // starts (a bucket created later is not in a running job's view).
+  executor.project_buckets = [buckets = d.buckets.get()](std::string_view project) {
+    std::vector<std::string> names;
+    Result<std::vector<store::BucketInfo>> listed = buckets->ListBuckets(project);
+    for (const store::BucketInfo& bucket :
+         listed.ok() ? *listed : std::vector<store::BucketInfo>{}) {
+      names.push_back(bucket.name);
+    }
+    return names;
+  };
+  executor.job_home = d.job_home;
   if (d.slurm) {
     const run::slurm::SlurmConfig& slurm = d.slurm->config();
     const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();

@@ -19,8 +19,11 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr mode_t kDataDirMode = S_ISGID | 0710;    // the group may pass, not list or write
-constexpr mode_t kSharedDirMode = S_ISGID | 0770;  // buckets/ and packages/: the group writes
-constexpr mode_t kJobsDirMode = S_ISGID | 0750;    // jobs/: the group reads (job_directories.h)
+constexpr mode_t kSharedDirMode = S_ISGID | 0770;  // buckets/: the group writes
+// packages/: the group passes to the entries its jobs use (the server writes them all:
+// run/local/package_cache.h), neither lists nor writes.
+constexpr mode_t kPackagesDirMode = S_ISGID | 0710;
+constexpr mode_t kJobsDirMode = S_ISGID | 0750;  // jobs/: the group reads (job_directories.h)
 
 Status CannotChange(const fs::path& path, std::string_view what) {
   return Status::FailedPrecondition(
@@ -105,6 +108,42 @@ Status SecureJobTrees(const fs::path& data_dir) {
   if (error) {
     return Status::FailedPrecondition(
         fmt::format("--run-as: cannot walk {}: {}", (data_dir / "jobs").string(), error.message()));
+  }
+  return {};
+}
+
+// What an older server left writable by the group in the package cache, where pip installed as
+// the user: the key locks (a job holding one would stall every install of that key) and the
+// leases become the server's alone. Entries of that time are never used again (their format
+// differs: package_cache.cc), so they are left to eviction.
+Status SecurePackageCache(const fs::path& packages) {
+  std::error_code error;
+  for (const fs::directory_entry& item : fs::directory_iterator(packages, error)) {
+    const std::string name = item.path().filename().string();
+    std::error_code kind;
+    if (item.is_symlink(kind)) {
+      continue;
+    }
+    if (name.ends_with(".lock") && item.is_regular_file(kind) &&
+        chmod(item.path().c_str(), 0600) != 0) {
+      return CannotChange(item.path(), "change the mode of");
+    }
+    if (name == "leases" && item.is_directory(kind)) {
+      if (chmod(item.path().c_str(), 0700) != 0) {
+        return CannotChange(item.path(), "change the mode of");
+      }
+      for (const fs::directory_entry& key : fs::directory_iterator(item.path(), kind)) {
+        std::error_code key_kind;
+        if (key.is_directory(key_kind) && !key.is_symlink(key_kind) &&
+            chmod(key.path().c_str(), 0700) != 0) {
+          return CannotChange(key.path(), "change the mode of");
+        }
+      }
+    }
+  }
+  if (error) {
+    return Status::FailedPrecondition(
+        fmt::format("--run-as: cannot walk {}: {}", packages.string(), error.message()));
   }
   return {};
 }
@@ -196,8 +235,9 @@ Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run
   }
   TY_RETURN_IF_ERROR(ShareTree(root / "jobs", user->gid, kJobsDirMode));
   TY_RETURN_IF_ERROR(SecureJobTrees(root));
-  // pip installs there as the user
-  TY_RETURN_IF_ERROR(ShareTree(root / "packages", user->gid, kSharedDirMode));
+  // The server installs there (pip as the user, in a directory of its own); jobs read entries.
+  TY_RETURN_IF_ERROR(ShareTree(root / "packages", user->gid, kPackagesDirMode));
+  TY_RETURN_IF_ERROR(SecurePackageCache(root / "packages"));
   return ShareTree(root / "buckets", user->gid, kSharedDirMode);
 }
 

@@ -1,7 +1,8 @@
 // The executor with container replicas (issue #16): images are pulled in PREPARING, with their
 // progress in the service log, once per distinct image; a pull that fails FAILS the job with the
 // runtime's message before anything starts; each replica is a container named and labelled
-// after its job and task, with the bucket store mounted, its placed GPUs and no others.
+// after its job and task, with its view mounted (executor_view_test.cc), its placed GPUs and no
+// others.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -72,10 +73,15 @@ TEST_F(ExecutorContainerTest, PullsEachImageOnceThenStartsEveryReplicaAsItsConta
       ElementsAre(std::pair<std::string, std::string>{"trainyard.project", "p"},
                   std::pair<std::string, std::string>{"trainyard.job", "img"},
                   std::pair<std::string, std::string>{"trainyard.task", "master-replica-0"}));
-  const std::string buckets = (dir_.path() / "buckets").string();
+  // Its view (control/job_view.h): its job directory (in a bucket this executor does not know
+  // to be the project's: executor_view_test.cc has those) and its root; the job directory also
+  // below /gcs. Never the whole bucket store.
+  const std::string root = JobLayout(dir_.path().string(), std::string(kProject), "img").root();
+  const std::string job_dir = (dir_.path() / "buckets/my-bucket/output").string();
   EXPECT_THAT(master.container->mounts,
-              ElementsAre(run::Mount{.source = buckets, .target = buckets},
-                          run::Mount{.source = buckets, .target = "/gcs"},
+              ElementsAre(run::Mount{.source = job_dir, .target = job_dir},
+                          run::Mount{.source = root, .target = root},
+                          run::Mount{.source = job_dir, .target = "/gcs/my-bucket/output"},
                           run::Mount{.source = "/opt/trainyard/python",
                                      .target = "/opt/trainyard/python",
                                      .read_only = true}));

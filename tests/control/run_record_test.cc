@@ -87,6 +87,21 @@ TEST(RunRecordTest, KeepsAContainerReplicasWholeSpec) {
   EXPECT_FALSE(read->replicas[1].spec.container.has_value());
 }
 
+TEST(RunRecordTest, KeepsAReplicasView) {
+  testing::TempDir dir;
+  const std::string path = dir.File("run/replicas.json");
+  RunRecord record = Sample();
+  record.replicas[0].spec.view = run::FileView{.hidden = "/data",
+                                               .writable = {"/data/buckets/b", "/data/jobs/p/j"},
+                                               .readable = {"/data/packages/abc"},
+                                               .private_dirs = {"/tmp", "/home/u"}};
+  ASSERT_TRUE(WriteRunRecord(path, record).ok());
+  const Result<RunRecord> read = ReadRunRecord(path);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->replicas[0].spec.view, record.replicas[0].spec.view);
+  EXPECT_FALSE(read->replicas[1].spec.view.has_value());
+}
+
 TEST(RunRecordTest, RewritingReplacesTheWholeFile) {
   testing::TempDir dir;
   const std::string path = dir.File("replicas.json");

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <stop_token>
@@ -39,6 +40,11 @@ std::string ReadFile(const fs::path& path) {
   return text.str();
 }
 
+mode_t ModeBits(const fs::path& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 ? st.st_mode & 07777 : 0;
+}
+
 void WriteFile(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
@@ -58,6 +64,10 @@ class FakeInstaller final : public Stager {
     }
     WriteFile(fs::path(request.target_dir) / "contents", contents);
     WriteFile(fs::path(request.target_dir) / "padding", std::string(padding, 'x'));
+    target_mode = ModeBits(request.target_dir);
+    if (leave) {
+      leave(request.target_dir);
+    }
     if (!link_manifest_to.empty()) {  // what a hostile package's build could leave
       fs::create_symlink(link_manifest_to, fs::path(request.target_dir) / ".trainyard-entry");
     }
@@ -76,6 +86,8 @@ class FakeInstaller final : public Stager {
   bool gated = false;
   bool fail = false;
   std::string link_manifest_to;  // set: the install leaves a link to it at the manifest's name
+  std::function<void(const fs::path& target)> leave;  // set: what the install also leaves
+  mode_t target_mode = 0;  // of the last install's target dir, when it started
 
   // Whether an install entered the gate within 30 s.
   bool WaitUntilEntered() {
@@ -304,6 +316,39 @@ TEST_F(PackageCacheTest, ALinkTheInstallLeftAtTheManifestIsNotWrittenThrough) {
   EXPECT_FALSE(fs::is_symlink(manifest));
   EXPECT_TRUE(fs::is_regular_file(manifest));
   EXPECT_EQ(Keys(cache).size(), 1U);
+}
+
+// Issue #31: the installer writes only its own new directory, and what it leaves is sealed
+// (package_entry.h) before it becomes an entry.
+TEST_F(PackageCacheTest, AnInstallIsSealedBeforeItIsPublished) {
+  FakeInstaller installer;
+  installer.leave = [](const fs::path& target) {
+    WriteFile(target / "lib" / "mod.py", "x");
+    fs::permissions(target / "lib" / "mod.py", fs::perms::all);
+    fs::permissions(target / "lib", fs::perms::all);
+  };
+  PackageCache cache(installer, Options());
+  ASSERT_TRUE(cache.Stage(Request("j1", {Package("a.tar.gz", "A")})).ok());
+  EXPECT_EQ(installer.target_mode, 0700U);
+  const fs::path entry = fs::read_symlink(Target("j1"));
+  EXPECT_EQ(ModeBits(entry / "lib"), 0755U);
+  EXPECT_EQ(ModeBits(entry / "lib" / "mod.py"), 0755U);
+  EXPECT_EQ(ModeBits(dir_.File("cache/leases")), 0700U);
+  EXPECT_EQ(ModeBits(dir_.File("cache/" + entry.filename().string() + ".lock")), 0600U);
+}
+
+TEST_F(PackageCacheTest, AnInstallLeavingAHardLinkIsNotPublished) {
+  FakeInstaller installer;
+  const std::string outside = Package("outside", "secret");
+  installer.leave = [&](const fs::path& target) {
+    fs::create_hard_link(outside, target / "linked");
+  };
+  PackageCache cache(installer, Options());
+  const Status staged = cache.Stage(Request("j1", {Package("a.tar.gz", "A")}));
+  EXPECT_EQ(staged.code(), Code::kFailedPrecondition);
+  EXPECT_THAT(staged.message(), HasSubstr("more than one link"));
+  EXPECT_TRUE(Keys(cache).empty());
+  EXPECT_FALSE(fs::exists(Target("j1")));
 }
 
 TEST_F(PackageCacheTest, MissingPackageIsNamedBeforeAnyInstall) {

@@ -21,6 +21,7 @@
 
 #include "base/no_follow.h"
 #include "base/sha256.h"
+#include "run/local/package_entry.h"
 #include "run/local/pip_stager.h"
 
 namespace trainyard::run::local {
@@ -29,7 +30,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Bumped when what an entry holds changes meaning, so old entries are not used.
-constexpr std::string_view kCacheFormat = "trainyard-package-cache-1";
+// 2: entries are sealed (the server's, read-only: package_entry.h); a 1 entry was installed
+// by the job user in place and may have been changed since.
+constexpr std::string_view kCacheFormat = "trainyard-package-cache-2";
 constexpr std::string_view kManifest = ".trainyard-entry";
 constexpr std::string_view kTemporary = ".tmp-";
 constexpr std::size_t kKeyLength = 64;  // hex SHA-256
@@ -102,7 +105,7 @@ class KeyLock {
  public:
   // Blocks until held (or `stop` is requested), unless `wait` is false.
   KeyLock(const fs::path& path, bool wait, const std::stop_token& stop = {})
-      : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0660)) {
+      : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) {
     if (fd_ < 0) {
       return;
     }
@@ -164,6 +167,7 @@ PackageCache::PackageCache(Stager& installer, PackageCacheOptions options)
     : installer_(installer), options_(std::move(options)) {
   std::error_code error;
   fs::create_directories(fs::path(options_.dir) / "leases", error);
+  fs::permissions(fs::path(options_.dir) / "leases", fs::perms::owner_all, error);  // the server's
   RemoveTemporaries();
 }
 
@@ -252,15 +256,16 @@ Status PackageCache::Install(const StageRequest& request, const std::vector<std:
       fs::remove_all(item.path(), error);
     }
   }
+  // The server's directory, the run-as user's only for the install (package_entry.h).
   const fs::path temporary = dir / (key + UniqueSuffix());
-  fs::create_directory(temporary, error);
-  if (error) {
-    return Status::Internal(
-        fmt::format("Cannot create {}: {}", temporary.string(), error.message()));
-  }
+  TY_RETURN_IF_ERROR(CreateInstallDir(temporary.string(), options_.user));
   StageRequest install = request;  // the URIs as given: the installer checks them as before
   install.target_dir = temporary.string();
   Status installed = installer_.Stage(install);
+  if (installed.ok()) {
+    // The server's and read-only before it counts its bytes and it gets a manifest and a name.
+    installed = SealInstall(temporary.string(), options_.user);
+  }
   if (installed.ok()) {
     // The install ran as the job's user in `temporary`: a link it left at the manifest's name is
     // replaced, not written through (base/no_follow.h).
@@ -297,7 +302,8 @@ void PackageCache::Lease(const std::string& key, const std::string& target_dir) 
   const fs::path leases = fs::path(options_.dir) / "leases" / key;
   std::error_code error;
   fs::create_directories(leases, error);
-  // leases/ is the job user's group's (pip installs below packages/): never through a link.
+  fs::permissions(leases, fs::perms::owner_all, error);
+  // An older server left leases/ writable by the job user's group: never through a link.
   (void)ReplaceFileNoFollow((leases / LeaseName(target_dir)).string(),
                             fs::absolute(target_dir).string() + '\n');
 }

@@ -8,13 +8,22 @@
 // A job's `target_dir` becomes a symbolic link to its entry, so the job's PYTHONPATH (the
 // target dir) reaches the shared install read-only; nothing is copied per job.
 //
-// Crash safety: the installer writes into `<key>.tmp-<pid>-<n>`; the entry's manifest
-// (`.trainyard-entry`) is written last and the directory renamed into place, so an entry is
-// whole or absent. A directory without its manifest is never used (it is removed and installed
-// again); temporary directories are removed when the cache opens and when their key is next
-// installed; a killed server's install still running for the job (`StageRequest::pid_file`)
-// is stopped before its key is locked, and temporaries carry a random part, so an orphaned
-// installer never writes into a directory that becomes an entry. Concurrency: `flock` on
+// Who writes (issue #31): only the server. The cache directory, its locks and leases are the
+// server's alone; the installer writes only the install's temporary directory, which the server
+// creates and, with a run-as user, hands to that user (run/local/package_entry.h), and pip sees
+// nothing else of the data directory (pip_stager.h). Before the entry is published the server
+// seals it: owned by the server, the run-as user's group may read it, nobody but the server may
+// write it (package_entry.h says why the owner changes). A job's view shows its entry read-only
+// (control/job_view.h).
+//
+// Crash safety: the installer writes into `<key>.tmp-<pid>-<n>`; the server seals it, then
+// writes the entry's manifest (`.trainyard-entry`) last and renames the directory into place, so
+// an entry is whole, sealed and named, or absent. A directory without its manifest is never used
+// (it is removed and installed again); temporary directories are removed when the cache opens and
+// when their key is next installed; a killed server's install still running for the job
+// (`StageRequest::pid_file`) is stopped before its key is locked, and temporaries carry a random
+// part, so an orphaned installer never writes into a directory that becomes an entry. Concurrency:
+// `flock` on
 // `<key>.lock` serialises installing a key across threads
 // (each call opens its own descriptor) and processes, so concurrent jobs install it once.
 //
@@ -32,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "run/run_as.h"
 #include "run/stager.h"
 
 namespace trainyard::run::local {
@@ -47,6 +57,9 @@ struct PackageCacheOptions {
   // A killed server's install of the job (`StageRequest::pid_file`) gets SIGTERM, then SIGKILL
   // after this (`StopRecordedInstall`).
   std::chrono::milliseconds stop_grace{5000};
+  // Set (`serve --run-as`): the installer runs as this user; each install's temporary directory
+  // is handed to it, and entries are sealed readable by its group (package_entry.h).
+  std::optional<RunAs> user;
 };
 
 class PackageCache final : public Stager {

@@ -33,6 +33,7 @@
 #include "run/local/install_script.h"
 #include "run/local/proc_file.h"
 #include "run/local/spawn.h"
+#include "run/view_paths.h"
 
 namespace trainyard::run::local {
 namespace {
@@ -303,6 +304,11 @@ Status PipStager::Stage(const StageRequest& request) {
       .stdout_path = request.log_path,
       .stderr_path = request.log_path,
       .user = options_.user,
+      .view = NormaliseView(
+          FileView{.hidden = options_.data_dir,
+                   .writable = {target},
+                   .readable = files,
+                   .private_dirs = JobPrivateDirs(options_.user ? options_.user->home : "")}),
   };
   spec.argv.insert(spec.argv.end(), files.begin(), files.end());
   if (EnvValue(base, "HOME").empty()) {

@@ -13,6 +13,11 @@
 // (no warning that would fill the error tail), and HOME set to the target dir when the server
 // has none. Its output (stdout and stderr) is appended to the log.
 //
+// What pip sees (SpawnSpec::view, applied with a `user`; issue #31): the data directory hidden,
+// the target dir alone writable (the package cache's temporary directory: package_cache.h), the
+// package files readable, and /tmp, /var/tmp, /dev/shm and the user's HOME empty and its own
+// (run/view_paths.h). A package's build, which runs its code, reaches no other project's files.
+//
 // Stopping: `StageRequest::stop` ends a running install (SIGTERM to its process group, SIGKILL
 // after `stop_grace`) and `Stage` returns CANCELLED once it is reaped. With
 // `StageRequest::pid_file`, the install's pid is recorded there while it runs, and a recorded
@@ -47,6 +52,8 @@ struct PipStagerOptions {
   // Set: a local package's real path (symbolic links resolved) must lie below one of these
   // directories' (validate/local_packages.h checked the path as given at submit).
   std::optional<std::vector<std::string>> package_dirs;
+  // The data directory (absolute), hidden from pip (see the header); "" hides nothing.
+  std::string data_dir;
 };
 
 class PipStager final : public Stager {

@@ -1,0 +1,66 @@
+// What a local replica sees of the server's files (control/job_view.h), from what the executor
+// knows of its job: the paths it decides on are made absolute here, and the job's package link
+// is resolved to the cache entry it names.
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "control/executor.h"
+#include "control/executor_run.h"
+#include "control/job_layout.h"
+#include "control/job_view.h"
+#include "plan/cluster_plan.h"
+
+namespace trainyard::control {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Absolute(const std::string& path) {
+  if (path.empty()) {
+    return path;
+  }
+  std::error_code error;
+  const fs::path absolute = fs::absolute(path, error);
+  return error ? path : absolute.lexically_normal().string();
+}
+
+}  // namespace
+
+run::FileView Executor::ReplicaView(const Run& run, const model::TrainingInput& input,
+                                    const JobLayout& layout) const {
+  JobViewInput view{.data_dir = Absolute(options_.data_dir),
+                    .job_root = Absolute(layout.root()),
+                    .gcs_mount = Absolute(options_.gcs_mount),
+                    .project_buckets = {},
+                    .job_dir = "",
+                    .package_entries = {},
+                    .hp_metric_dir = "",
+                    .home = options_.job_home};
+  if (options_.project_buckets) {
+    view.project_buckets = options_.project_buckets(run.project);
+  }
+  if (input.job_dir.starts_with(plan::kGcsScheme)) {
+    Result<std::string> local = plan::LocalPathOf(input.job_dir, options_.gcs_mount);
+    if (local.ok()) {
+      view.job_dir = Absolute(*local);
+    }
+  }
+  if (!input.package_uris.empty()) {
+    // The job's packages dir links to its cache entry (run/local/package_cache.h), which is not
+    // below the job's root: the entry itself is shown, read-only. The link is the server's (the
+    // job cannot write the root), and only the link itself is read.
+    std::error_code error;
+    const fs::path entry = fs::read_symlink(layout.packages_dir(), error);
+    if (!error && entry.is_absolute()) {
+      view.package_entries.push_back(entry.lexically_normal().string());
+    }
+  }
+  if (!run.trial_id.empty()) {
+    view.hp_metric_dir = Absolute(layout.metrics_dir());
+  }
+  return JobView(view);
+}
+
+}  // namespace trainyard::control

@@ -1,0 +1,125 @@
+// What the executor's local replicas see of the server's files (control/job_view.h): every host
+// process gets its job's view, the data directory hidden and its project's buckets, job root and
+// package entry shown; a container's mounts are the same paths.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "control/executor_fixture.h"
+#include "control/job_layout.h"
+#include "fakes/fake_container_runtime.h"
+
+namespace trainyard::control {
+namespace {
+
+using ::testing::ElementsAre;
+
+class ExecutorViewTest : public ExecutorTest {
+ protected:
+  ExecutorViewTest() {
+    customize_ = [](ExecutorOptions& options) {
+      options.project_buckets = [](std::string_view project) {
+        return project == kProject ? std::vector<std::string>{"my-bucket", "second"}
+                                   : std::vector<std::string>{"theirs"};
+      };
+      options.job_home = "/home/trainyard-job";
+    };
+  }
+
+  std::string Path(const std::string& relative) const { return (dir_.path() / relative).string(); }
+
+  // Runs its containers' images (`on_host` false) or their commands on the host.
+  void UseContainers(bool on_host) {
+    customize_ = [this, on_host, previous = customize_](ExecutorOptions& options) {
+      previous(options);
+      options.containers = &runtime_;
+      options.containers_on_host = on_host;
+    };
+  }
+
+  static model::Job ImageJob(std::string id) {
+    model::Job job = ValidRuntimeJob(std::move(id));
+    model::TrainingInput& input = *job.training_input;
+    input.package_uris.clear();
+    input.python_module.clear();
+    input.runtime_version.clear();
+    input.python_version.clear();
+    input.args.clear();
+    input.master_config = model::ReplicaConfig{.image_uri = "localhost/trainer:1"};
+    return job;
+  }
+
+  testing::FakeContainerRuntime runtime_;
+};
+
+TEST_F(ExecutorViewTest, AHostReplicaSeesItsProjectsBucketsItsRootAndItsPackages) {
+  // The cache's link, as PackageCache leaves it (FakeStager makes none).
+  const JobLayout layout(dir_.path().string(), std::string(kProject), "one");
+  std::filesystem::create_directories(layout.root());
+  std::filesystem::create_directory_symlink(Path("packages/0123abcd"), layout.packages_dir());
+  Submit(ValidRuntimeJob("one"));
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 1U);
+  const run::ProcessSpec spec = launcher_.started()[0].spec;
+  ASSERT_TRUE(spec.view.has_value());
+  EXPECT_EQ(spec.view->hidden, dir_.path().string());
+  EXPECT_THAT(spec.view->writable,
+              ElementsAre(Path("buckets/my-bucket"), Path("buckets/second"), layout.root()));
+  EXPECT_THAT(spec.view->readable, ElementsAre(Path("packages/0123abcd")));
+  // And /tmp, unless the data directory is below it (a test's may be).
+  EXPECT_THAT(spec.view->private_dirs,
+              ::testing::IsSupersetOf({"/dev/shm", "/home/trainyard-job", "/var/tmp"}));
+}
+
+TEST_F(ExecutorViewTest, AJobDirInAnotherProjectsBucketIsShownAlone) {
+  std::filesystem::create_directories(dir_.path() / "buckets" / "theirs");
+  model::Job job = ValidRuntimeJob("other");
+  job.training_input->job_dir = "gs://theirs/shared/out";
+  Submit(job);
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 1U);
+  const run::ProcessSpec spec = launcher_.started()[0].spec;
+  ASSERT_TRUE(spec.view.has_value());
+  EXPECT_THAT(spec.view->writable,
+              ElementsAre(Path("buckets/my-bucket"), Path("buckets/second"),
+                          Path("buckets/theirs/shared/out"),
+                          JobLayout(dir_.path().string(), std::string(kProject), "other").root()));
+}
+
+TEST_F(ExecutorViewTest, AContainerMountsItsViewAndNotTheBucketStore) {
+  UseContainers(false);
+  Submit(ImageJob("img"));
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 1U);
+  const run::ProcessSpec spec = launcher_.started()[0].spec;
+  EXPECT_FALSE(spec.view.has_value()) << "a container's mounts are its view";
+  ASSERT_TRUE(spec.container.has_value());
+  const std::string root = JobLayout(dir_.path().string(), std::string(kProject), "img").root();
+  EXPECT_THAT(
+      spec.container->mounts,
+      ElementsAre(
+          run::Mount{.source = Path("buckets/my-bucket"), .target = Path("buckets/my-bucket")},
+          run::Mount{.source = Path("buckets/second"), .target = Path("buckets/second")},
+          run::Mount{.source = root, .target = root},
+          run::Mount{.source = Path("buckets/my-bucket"), .target = "/gcs/my-bucket"},
+          run::Mount{.source = Path("buckets/second"), .target = "/gcs/second"}));
+}
+
+TEST_F(ExecutorViewTest, OnTheHostAContainerCommandGetsTheView) {
+  UseContainers(true);
+  model::Job job = ImageJob("host");
+  job.training_input->master_config->container_command = {"/bin/true"};
+  Submit(job);
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 1U);
+  const run::ProcessSpec spec = launcher_.started()[0].spec;
+  EXPECT_FALSE(spec.container.has_value());
+  ASSERT_TRUE(spec.view.has_value());
+  EXPECT_EQ(spec.view->hidden, dir_.path().string());
+}
+
+}  // namespace
+}  // namespace trainyard::control
