@@ -37,7 +37,17 @@ run::FileView Executor::ReplicaView(const Run& run, const model::TrainingInput& 
                     .job_dir = "",
                     .package_entries = {},
                     .hp_metric_dir = "",
+                    .runtime_modules = {},
                     .home = options_.job_home};
+  for (std::size_t start = 0; start < options_.runtime_pythonpath.size();) {  // a PATH-like list
+    std::size_t end = options_.runtime_pythonpath.find(':', start);
+    end = end == std::string::npos ? options_.runtime_pythonpath.size() : end;
+    if (end > start) {
+      view.runtime_modules.push_back(
+          Absolute(options_.runtime_pythonpath.substr(start, end - start)));
+    }
+    start = end + 1;
+  }
   if (options_.project_buckets) {
     view.project_buckets = options_.project_buckets(run.project);
   }

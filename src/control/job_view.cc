@@ -25,6 +25,9 @@ run::FileView JobView(const JobViewInput& input) {
     view.writable.push_back(input.hp_metric_dir);  // dropped below when below the root
   }
   view.readable = input.package_entries;
+  for (const std::string& path : input.runtime_modules) {
+    view.readable.push_back(path);
+  }
   view.private_dirs = run::JobPrivateDirs(input.home);
   return run::NormaliseView(view);
 }

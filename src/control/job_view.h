@@ -8,13 +8,13 @@
 //   modes: control/job_directories.h), each of the project's buckets `<gcs_mount>/<bucket>`, the
 //   local path of a `gs://` job directory (only that directory when its bucket is another
 //   project's), and a trial's hypertune directory when it is not below the root;
-// - readable: the package cache entries the job's packages link to (run/local/package_cache.h);
+// - readable: the package cache entries the job's packages link to (run/local/package_cache.h),
+//   and trainyard's own Python modules (`hypertune`), wherever they are installed;
 // - private: /tmp, /var/tmp, /dev/shm and the job user's HOME.
 //
 // The lists are then as run::NormaliseView (run/view_paths.h) leaves them: normal, sorted,
-// without duplicates or paths another one already shows; a private directory that holds the
-// data directory or a path shown is left out (a test's data directory below /tmp keeps the
-// host's /tmp; the data directory in it is still hidden).
+// without duplicates or paths another one already shows; what is shown below a private
+// directory is shown again inside it (a test's data directory below /tmp).
 #pragma once
 
 #include <string>
@@ -32,6 +32,7 @@ struct JobViewInput {
   std::string job_dir;                       // the job directory's local path if gs://, else ""
   std::vector<std::string> package_entries;  // where the job's packages link resolves to
   std::string hp_metric_dir;                 // a trial's hypertune directory ("" for none)
+  std::vector<std::string> runtime_modules;  // absolute directories of trainyard's Python modules
   std::string home;                          // the job user's HOME ("" for none)
 };
 

@@ -8,10 +8,11 @@
 namespace trainyard::control {
 namespace {
 
-// The view's paths at their own places, the bucket store's also below /gcs.
+// The view's paths at their own places, the bucket store's also below /gcs; trainyard's modules
+// (`runtime_modules`) only where the container has them, kRuntimeModulesInContainer.
 // The view's paths are absolute and normal (run/view_paths.h); `gcs_mount` is made so.
 void AddViewMounts(const run::FileView& view, const std::string& gcs_mount,
-                   std::vector<run::Mount>& mounts) {
+                   const std::string& runtime_modules, std::vector<run::Mount>& mounts) {
   std::error_code error;
   std::string store =
       gcs_mount.empty() ? "" : std::filesystem::absolute(gcs_mount, error).lexically_normal();
@@ -29,7 +30,9 @@ void AddViewMounts(const run::FileView& view, const std::string& gcs_mount,
     }
   }
   for (const std::string& path : view.readable) {
-    mounts.push_back(run::Mount{.source = path, .target = path, .read_only = true});
+    if (path != runtime_modules) {  // mounted at kRuntimeModulesInContainer instead
+      mounts.push_back(run::Mount{.source = path, .target = path, .read_only = true});
+    }
   }
 }
 
@@ -73,7 +76,7 @@ run::ContainerSpec ReplicaContainer(const plan::ContainerLaunch& launch, std::st
   }
   spec.labels.emplace_back("trainyard.task", task_name);
   if (context.view) {
-    AddViewMounts(*context.view, context.gcs_mount, spec.mounts);
+    AddViewMounts(*context.view, context.gcs_mount, context.runtime_modules, spec.mounts);
   } else if (!context.gcs_mount.empty()) {
     spec.mounts.push_back(run::Mount{.source = context.gcs_mount, .target = context.gcs_mount});
     spec.mounts.push_back(

@@ -71,11 +71,12 @@ FileView NormaliseView(const FileView& view) {
     }
   }
   for (std::string& dir : SortedNormal(view.private_dirs)) {
-    const auto holds = [&](const std::string& path) { return AtOrBelow(path, dir); };
-    if (dir == "/" || (!out.hidden.empty() && holds(out.hidden)) ||
-        AtOrBelowAny(dir, out.private_dirs) ||
-        std::any_of(out.writable.begin(), out.writable.end(), holds) ||
-        std::any_of(out.readable.begin(), out.readable.end(), holds)) {
+    // Below a shown path or the hidden directory, an empty directory would itself be hidden by
+    // the mount above it; what is shown below a private directory is shown again inside it
+    // (run/local/sandbox.h).
+    if (dir == "/" || (!out.hidden.empty() && AtOrBelow(dir, out.hidden)) ||
+        AtOrBelowAny(dir, out.private_dirs) || AtOrBelowAny(dir, out.writable) ||
+        AtOrBelowAny(dir, out.readable)) {
       continue;
     }
     out.private_dirs.push_back(std::move(dir));

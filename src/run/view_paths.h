@@ -22,9 +22,9 @@ std::vector<std::string> JobPrivateDirs(std::string_view home);
 // - a writable path at or below another writable one dropped (the one above shows it);
 // - a readable path at or below a writable one dropped (shown already, read-write);
 // - a private directory below another private one dropped (that one is empty already);
-// - a private directory dropped when it is "/" or holds `hidden`, a writable or a readable path
-//   (at it or below it): an empty directory there would hide what must be seen (a test's data
-//   directory below /tmp), or everything.
+// - a private directory dropped when it is "/" (everything would be gone), or at or below
+//   `hidden`, a writable or a readable path (the mount above would hide it). One that holds
+//   such paths stays: they are shown again inside it (a test's data directory below /tmp).
 FileView NormaliseView(const FileView& view);
 
 }  // namespace trainyard::run

@@ -125,15 +125,20 @@ TEST(JobViewTest, ShowsWhatTheJobMayUse) {
        {root},
        {},
        kPrivate},
-      {"a data directory below /tmp keeps /tmp",
+      {"a data directory below /tmp: /tmp stays private, the job root is shown inside it",
        with([](JobViewInput& in) {
          in.data_dir = "/tmp/t1/data";
          in.job_root = "/tmp/t1/data/jobs/p/j1";
-         in.home = "/tmp/t1/home";
+         in.home = "/tmp/t1/data/jobs/p/j1/home";
        }),
        {"/tmp/t1/data/jobs/p/j1"},
        {},
-       {"/dev/shm", "/tmp/t1/home", "/var/tmp"}},
+       kPrivate},
+      {"trainyard's own modules are shown read-only",
+       with([](JobViewInput& in) { in.runtime_modules = {"/tmp/build/python"}; }),
+       {root},
+       {"/tmp/build/python"},
+       kPrivate},
       {"relative paths are left out",
        with([](JobViewInput& in) {
          in.job_dir = "out/run1";
@@ -175,15 +180,16 @@ TEST(NormaliseViewTest, DropsWhatAnotherPathShowsOrWouldHide) {
       {"a readable path at or below a writable one is shown read-write",
        {.hidden = "", .writable = {"/w"}, .readable = {"/w", "/w/r", "/wr"}, .private_dirs = {}},
        {.hidden = "", .writable = {"/w"}, .readable = {"/wr"}, .private_dirs = {}}},
-      {"private directories holding what is shown, or below another, are dropped",
+      {"private directories below what is shown, or below another, are dropped",
        {.hidden = "/tmp/d",
-        .writable = {"/home/u/w"},
-        .readable = {"/var/tmp/r"},
-        .private_dirs = {"/", "/tmp", "/home/u", "/var/tmp", "/dev/shm", "/dev/shm/x"}},
+        .writable = {"/home/u/w", "/srv/w"},
+        .readable = {"/var/tmp/r", "/opt/r"},
+        .private_dirs = {"/", "/tmp", "/tmp/d/h", "/srv/w/tmp", "/opt/r/x", "/dev/shm",
+                         "/dev/shm/x"}},
        {.hidden = "/tmp/d",
-        .writable = {"/home/u/w"},
-        .readable = {"/var/tmp/r"},
-        .private_dirs = {"/dev/shm"}}},
+        .writable = {"/home/u/w", "/srv/w"},
+        .readable = {"/opt/r", "/var/tmp/r"},
+        .private_dirs = {"/dev/shm", "/tmp"}}},
       {"relative paths are dropped",
        {.hidden = "d", .writable = {"w", ""}, .readable = {"r"}, .private_dirs = {"tmp"}},
        {}},
