@@ -79,7 +79,7 @@ int MakeMountPoint(const char* path, int source) noexcept {
   return 0;
 }
 
-int Bind(PreparedView::Bind& bind) noexcept;
+int ShowBind(PreparedView::Bind& bind) noexcept;
 
 }  // namespace
 
@@ -125,6 +125,15 @@ int EnterView(PreparedView& view) noexcept {
       mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
     return errno;
   }
+  // The directories made for the view are passable by the job's user whatever the server's
+  // umask (007 under --run-as); the job gets the umask back.
+  const mode_t umask_before = umask(0);
+  const int error = PreparedView::Show(view);
+  umask(umask_before);
+  return error;
+}
+
+int PreparedView::Show(PreparedView& view) noexcept {
   // The sources are opened before anything covers them.
   for (PreparedView::Bind& bind : view.binds_) {
     bind.fd = open(bind.path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -157,7 +166,7 @@ int EnterView(PreparedView& view) noexcept {
   }
   for (PreparedView::Bind& bind : view.binds_) {
     if (error == 0 && bind.fd >= 0) {
-      error = Bind(bind);
+      error = ShowBind(bind);
     }
   }
   for (PreparedView::Bind& bind : view.binds_) {
@@ -178,7 +187,7 @@ int EnterView(PreparedView& view) noexcept {
 
 namespace {
 
-int Bind(PreparedView::Bind& bind) noexcept {
+int ShowBind(PreparedView::Bind& bind) noexcept {
   int error = MakeDirectories(bind.parents);
   if (error == 0) {
     error = MakeMountPoint(bind.path.c_str(), bind.fd);

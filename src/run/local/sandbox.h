@@ -44,6 +44,8 @@ class PreparedView {
 
  private:
   friend int EnterView(PreparedView& view) noexcept;
+  // EnterView's work once in the new namespace; returns 0 or an errno.
+  static int Show(PreparedView& view) noexcept;
 
   std::vector<Cover> covers_;  // an outer one before what lies under it
   std::vector<Bind> binds_;    // likewise
