@@ -203,8 +203,9 @@ void Executor::RunOnce() {
       for (const Run::Replica& replica : run.replicas) {
         pid_to_run_.erase(replica.pid);
       }
-      if (run.trial_id.empty()) {  // a trial's packages are its study's
+      if (run.trial_id.empty()) {  // a trial's packages and private dirs are its study's
         stager_.Release(JobLayout(options_.data_dir, run.project, run.job_id).packages_dir());
+        RemovePrivateDirs(run.project, run.job_id);
       }
       it = runs_.erase(it);
     } else {

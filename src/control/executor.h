@@ -99,6 +99,9 @@ struct ExecutorOptions {
   // the launcher applies it when it runs jobs as another user. Cluster tasks get none.
   std::function<std::vector<std::string>(std::string_view project)> project_buckets;
   std::string job_home;
+  // Where each job's private directories are, in `<private_root>/<project>/<job>` (shared by its
+  // replicas, removed when the job ends); "": each replica gets empty ones of its own.
+  std::string private_root;
 };
 
 // A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).
@@ -253,6 +256,8 @@ class Executor {
   void PublishReplicas();
   Status PrepareJobDir(const std::string& job_dir);
   // What the replicas of `run` see of the server's files (executor_view.cc).
+  // Removes the job's private directories (ExecutorOptions::private_root), once it has ended.
+  void RemovePrivateDirs(std::string_view project, std::string_view job_id) const;
   run::FileView ReplicaView(const Run& run, const model::TrainingInput& input,
                             const JobLayout& layout) const;
   // The interpreter for the job's pythonVersion (options_.python_by_version, else python).

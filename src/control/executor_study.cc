@@ -142,6 +142,7 @@ bool Executor::CheckStudies() {
     }
     stager_.Release(
         JobLayout(options_.data_dir, it->second->project, it->second->job_id).packages_dir());
+    RemovePrivateDirs(it->second->project, it->second->job_id);
     it = studies_.erase(it);
   }
   return wants_more;

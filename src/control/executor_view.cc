@@ -30,15 +30,19 @@ std::string Absolute(const std::string& path) {
 
 run::FileView Executor::ReplicaView(const Run& run, const model::TrainingInput& input,
                                     const JobLayout& layout) const {
-  JobViewInput view{.data_dir = Absolute(options_.data_dir),
-                    .job_root = Absolute(layout.root()),
-                    .gcs_mount = Absolute(options_.gcs_mount),
-                    .project_buckets = {},
-                    .job_dir = "",
-                    .package_entries = {},
-                    .hp_metric_dir = "",
-                    .runtime_modules = {},
-                    .home = options_.job_home};
+  JobViewInput view{
+      .data_dir = Absolute(options_.data_dir),
+      .job_root = Absolute(layout.root()),
+      .gcs_mount = Absolute(options_.gcs_mount),
+      .project_buckets = {},
+      .job_dir = "",
+      .package_entries = {},
+      .hp_metric_dir = "",
+      .runtime_modules = {},
+      .home = options_.job_home,
+      .private_root = options_.private_root.empty()
+                          ? std::string()
+                          : options_.private_root + "/" + run.project + "/" + run.job_id};
   for (std::size_t start = 0; start < options_.runtime_pythonpath.size();) {  // a PATH-like list
     std::size_t end = options_.runtime_pythonpath.find(':', start);
     end = end == std::string::npos ? options_.runtime_pythonpath.size() : end;
@@ -71,6 +75,14 @@ run::FileView Executor::ReplicaView(const Run& run, const model::TrainingInput& 
     view.hp_metric_dir = Absolute(layout.metrics_dir());
   }
   return JobView(view);
+}
+
+void Executor::RemovePrivateDirs(std::string_view project, std::string_view job_id) const {
+  if (options_.private_root.empty()) {
+    return;
+  }
+  std::error_code error;  // what cannot be removed stays: memory, until the machine restarts
+  fs::remove_all(fs::path(options_.private_root) / project / job_id, error);
 }
 
 }  // namespace trainyard::control

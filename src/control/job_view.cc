@@ -29,6 +29,7 @@ run::FileView JobView(const JobViewInput& input) {
     view.readable.push_back(path);
   }
   view.private_dirs = run::JobPrivateDirs(input.home);
+  view.private_root = input.private_root;
   return run::NormaliseView(view);
 }
 

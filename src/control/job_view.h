@@ -10,7 +10,8 @@
 //   project's), and a trial's hypertune directory when it is not below the root;
 // - readable: the package cache entries the job's packages link to (run/local/package_cache.h),
 //   and trainyard's own Python modules (`hypertune`), wherever they are installed;
-// - private: /tmp, /var/tmp, /dev/shm and the job user's HOME.
+// - private: /tmp, /var/tmp, /dev/shm and the job user's HOME, below `private_root` when set,
+//   so that the job's replicas share them (run/file_view.h).
 //
 // The lists are then as run::NormaliseView (run/view_paths.h) leaves them: normal, sorted,
 // without duplicates or paths another one already shows; what is shown below a private
@@ -34,6 +35,7 @@ struct JobViewInput {
   std::string hp_metric_dir;                 // a trial's hypertune directory ("" for none)
   std::vector<std::string> runtime_modules;  // absolute directories of trainyard's Python modules
   std::string home;                          // the job user's HOME ("" for none)
+  std::string private_root;                  // where the job's private directories are, or ""
 };
 
 run::FileView JobView(const JobViewInput& input);

@@ -58,6 +58,7 @@ std::vector<std::string> JobPrivateDirs(std::string_view home) {
 FileView NormaliseView(const FileView& view) {
   FileView out;
   out.hidden = Normal(view.hidden);
+  out.private_root = Normal(view.private_root);
   // Sorted, a directory comes before what lies below it ("/a" < "/a/b"; "/a-b" sorts between
   // them but is not below "/a", so each candidate is checked against every kept one).
   for (std::string& path : SortedNormal(view.writable)) {

@@ -207,7 +207,8 @@ struct Daemon::Impl {
   std::unique_ptr<run::slurm::SlurmBackend> slurm;   // --backend slurm; null for local
   std::unique_ptr<control::Executor> executor;
   std::unique_ptr<Server> server;
-  std::string job_home;  // --run-as: the job user's HOME, private to each job; "" otherwise
+  std::string job_home;      // --run-as: the job user's HOME, private to each job; "" otherwise
+  std::string private_root;  // --run-as: where jobs' private directories are (job_isolation.h)
   bool stopped = false;
 
   explicit Impl(const Clock& c) : clock(c) {}
@@ -291,6 +292,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   impl->controller = std::make_unique<control::JobController>(*impl->jobs, catalog, clock);
   impl->controller->SetLocalPackagePolicy(isolation->packages);
   impl->job_home = isolation->user ? isolation->user->home : "";
+  if (isolation->user) {
+    Result<std::string> private_root = PrepareJobPrivateRoot(options.data_dir);
+    if (!private_root.ok()) {
+      return private_root.status();
+    }
+    impl->private_root = std::move(*private_root);
+  }
   Result<sched::Inventory> inventory = BuildInventory(options, catalog);
   if (!inventory.ok()) {
     return inventory.status();
@@ -441,6 +449,7 @@ Result<int> Daemon::Start() {
     return names;
   };
   executor.job_home = d.job_home;
+  executor.private_root = d.private_root;
   if (d.slurm) {
     const run::slurm::SlurmConfig& slurm = d.slurm->config();
     const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();

@@ -241,6 +241,32 @@ Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run
   return ShareTree(root / "buckets", user->gid, kSharedDirMode);
 }
 
+Result<std::string> PrepareJobPrivateRoot(const std::string& data_dir) {
+  struct stat shm {};
+  struct stat data {};
+  if (stat("/dev/shm", &shm) != 0 || !S_ISDIR(shm.st_mode)) {
+    return std::string();
+  }
+  if (stat(data_dir.c_str(), &data) != 0) {
+    return Status::Internal(fmt::format("Cannot read {}: {}", data_dir, std::strerror(errno)));
+  }
+  const std::string root =
+      fmt::format("/dev/shm/trainyard-{}-{}", static_cast<unsigned long>(data.st_dev),
+                  static_cast<unsigned long>(data.st_ino));
+  if (mkdir(root.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Status::Internal(fmt::format("Cannot create {}: {}", root, std::strerror(errno)));
+  }
+  struct stat made {};
+  if (lstat(root.c_str(), &made) != 0 || !S_ISDIR(made.st_mode) || made.st_uid != geteuid() ||
+      (made.st_mode & 07777) != 0700) {
+    return Status::FailedPrecondition(fmt::format(
+        "{} is not a directory of this server's alone (mode 0700): remove it, it holds the "
+        "jobs' private /tmp and /dev/shm",
+        root));
+  }
+  return root;
+}
+
 Status ProtectServerFiles(const std::string& data_dir) {
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(data_dir, error)) {

@@ -43,6 +43,14 @@ Result<JobIsolation> PlanJobIsolation(const ServeOptions& options);
 // (an older server gave it).
 Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run::RunAs>& user);
 
+// With a user: the directory below which each job's private directories are (run/file_view.h
+// `private_root`): `/dev/shm/trainyard-<device>-<inode of the data directory>`, made when
+// missing, root's alone (0700), memory like the /tmp and /dev/shm it stands for. "" when the
+// machine has no /dev/shm (each replica then gets empty ones of its own). FAILED_PRECONDITION
+// when the name is taken by anything but such a directory of this process's user (a link
+// planted in /dev/shm, which anybody may write).
+Result<std::string> PrepareJobPrivateRoot(const std::string& data_dir);
+
 // After the stores open: the databases (with their -wal and -shm), tokens.db and job-token.key
 // readable and writable by the server only (mode 0600), whatever a umask made them.
 Status ProtectServerFiles(const std::string& data_dir);

@@ -134,6 +134,11 @@ TEST(JobViewTest, ShowsWhatTheJobMayUse) {
        {"/tmp/t1/data/jobs/p/j1"},
        {},
        kPrivate},
+      {"private directories below the job's private root",
+       with([](JobViewInput& in) { in.private_root = "/dev/shm/trainyard-1-2/p/j1/"; }),
+       {root},
+       {},
+       kPrivate},
       {"trainyard's own modules are shown read-only",
        with([](JobViewInput& in) { in.runtime_modules = {"/tmp/build/python"}; }),
        {root},
@@ -155,6 +160,8 @@ TEST(JobViewTest, ShowsWhatTheJobMayUse) {
     EXPECT_EQ(view.writable, c.writable) << c.name;
     EXPECT_EQ(view.readable, c.readable) << c.name;
     EXPECT_EQ(view.private_dirs, c.private_dirs) << c.name;
+    EXPECT_EQ(view.private_root, c.input.private_root.empty() ? "" : "/dev/shm/trainyard-1-2/p/j1")
+        << c.name;
   }
 }
 

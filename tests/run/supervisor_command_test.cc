@@ -81,12 +81,13 @@ TEST(SupervisorCommand, NamesTheViewBeforeTheSeparator) {
   args.view = FileView{.hidden = "/data",
                        .writable = {"/data/jobs/p/j", "/data/buckets/b"},
                        .readable = {"/data/packages/k"},
-                       .private_dirs = {"/tmp", "/home/job"}};
+                       .private_dirs = {"/tmp", "/home/job"},
+                       .private_root = "/dev/shm/trainyard-1-2/p/j"};
   Words command = SupervisorCommand("/t/trainyard-replica", args);
-  EXPECT_EQ(Words(command.begin() + 5, command.begin() + 18),
-            (Words{"--hide", "/data", "--bind", "/data/jobs/p/j", "--bind", "/data/buckets/b",
-                   "--ro-bind", "/data/packages/k", "--private", "/tmp", "--private", "/home/job",
-                   "--"}));
+  EXPECT_EQ(Words(command.begin() + 5, command.begin() + 20),
+            (Words{"--hide", "/data", "--private-root", "/dev/shm/trainyard-1-2/p/j", "--bind",
+                   "/data/jobs/p/j", "--bind", "/data/buckets/b", "--ro-bind", "/data/packages/k",
+                   "--private", "/tmp", "--private", "/home/job", "--"}));
   std::optional<SupervisorArgs> parsed =
       ParseSupervisorArgs(Words(command.begin() + 1, command.end()));
   ASSERT_TRUE(parsed.has_value());
@@ -176,6 +177,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgsCase{"EmptyBind", {"--log", "l", "--exit", "e", "--bind", "", "--", "x"}},
         BadArgsCase{"EmptyReadOnlyBind", {"--log", "l", "--exit", "e", "--ro-bind", "", "--", "x"}},
         BadArgsCase{"EmptyPrivate", {"--log", "l", "--exit", "e", "--private", "", "--", "x"}},
+        BadArgsCase{"EmptyPrivateRoot",
+                    {"--log", "l", "--exit", "e", "--private-root", "", "--", "x"}},
         BadArgsCase{"BindWithoutValue", {"--log", "l", "--exit", "e", "--bind"}}),
     [](const auto& tc) { return tc.param.name; });
 

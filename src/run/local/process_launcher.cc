@@ -252,7 +252,9 @@ Result<int> ProcessLauncher::FindStarted(const ProcessSpec& spec) {
       }
       continue;  // exited since it was listed, or unreadable
     }
-    if (IsSupervisorCommand(*command, log_path, exit_path)) {
+    // The supervisor leads its process group; its PID namespace's init (replica_init.h), a fork
+    // with the same command line, does not.
+    if (IsSupervisorCommand(*command, log_path, exit_path) && getpgid(pid) == pid) {
       return pid;
     }
   }

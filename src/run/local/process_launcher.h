@@ -7,8 +7,8 @@
 // handed to it on its stdin (`--env-fd 0`), so nothing of a job's reaches the supervisor, which
 // may run as root while the trainer runs as `serve --run-as`'s user, in the spec's `view` of the
 // files (given to the supervisor as `--hide`/`--bind`: run/local/sandbox.h) when there is a user.
-// The program is looked up
-// (`FindProgram`) before anything starts, so a missing one is a synchronous FAILED_PRECONDITION.
+// The program is looked up (`FindProgram`) before anything starts, so a missing one is a
+// synchronous FAILED_PRECONDITION.
 //
 // Exits are watched without reaping anybody else's children: each child gets a pidfd, and one
 // monitor thread polls them (plus an eventfd that announces new children), reaps a child whose

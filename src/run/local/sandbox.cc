@@ -94,9 +94,20 @@ PreparedView::PreparedView(const FileView& view, const std::optional<RunAs>& use
   if (std::string hidden = absolute(view.hidden); !hidden.empty()) {
     covers_.push_back(Cover{.path = hidden, .options = "mode=0755,size=1m", .hidden = true});
   }
+  const std::string root = absolute(view.private_root);
+  if (!root.empty()) {
+    private_parents_ = Ancestors(root);
+    private_parents_.push_back(root);
+  }
   for (const std::string& dir : view.private_dirs) {
     if (std::string path = absolute(dir); !path.empty()) {
-      covers_.push_back(Cover{.path = path, .options = owned});
+      std::string source;
+      if (!root.empty()) {
+        std::string name = path.substr(1);
+        std::replace(name.begin(), name.end(), '/', '_');
+        source = root + "/" + name;
+      }
+      covers_.push_back(Cover{.path = path, .options = owned, .source = std::move(source)});
     }
   }
   for (const auto& [paths, read_only] :
@@ -134,6 +145,25 @@ int EnterView(PreparedView& view) noexcept {
 }
 
 int PreparedView::Show(PreparedView& view) noexcept {
+  // The job's own private directories, made when missing (an earlier replica of the job may have),
+  // below a root only root may enter, so nobody else on the machine reaches them.
+  for (const std::string& dir : view.private_parents_) {
+    if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+      return errno;
+    }
+  }
+  for (PreparedView::Cover& cover : view.covers_) {
+    if (cover.source.empty()) {
+      continue;
+    }
+    if (mkdir(cover.source.c_str(), 01777) != 0 && errno != EEXIST) {
+      return errno;
+    }
+    cover.fd = open(cover.source.c_str(), O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+    if (cover.fd < 0) {
+      return errno;
+    }
+  }
   // The sources are opened before anything covers them.
   for (PreparedView::Bind& bind : view.binds_) {
     bind.fd = open(bind.path.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -159,9 +189,21 @@ int PreparedView::Show(PreparedView& view) noexcept {
     if (error == 0 && cover.hidden && mkdir(cover.path.c_str(), 0755) != 0 && errno != EEXIST) {
       error = errno;
     }
-    if (error == 0 &&
+    std::array<char, 32> source{};
+    if (error == 0 && cover.fd >= 0 &&
+        mount(FdPath(cover.fd, source), cover.path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) !=
+            0) {
+      error = errno;
+    }
+    if (error == 0 && cover.fd < 0 &&
         mount("tmpfs", cover.path.c_str(), "tmpfs", kNoDevices, cover.options.c_str()) != 0) {
       error = errno;
+    }
+  }
+  for (PreparedView::Cover& cover : view.covers_) {
+    if (cover.fd >= 0) {
+      close(cover.fd);
+      cover.fd = -1;
     }
   }
   for (PreparedView::Bind& bind : view.binds_) {

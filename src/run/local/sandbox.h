@@ -1,10 +1,11 @@
 // A job's view of the server's files (run/file_view.h) made real: a mount namespace in which
-// the hidden directory is an empty read-only tmpfs, each private directory an empty tmpfs owned
-// by the job's user, and the view's paths are shown again at their places, also where a private
-// directory covered them (bind mounts, read-only ones remounted so; a data directory under /tmp
-// is shown that way). Used between fork and exec by the replica supervisor's
-// init (run/local/replica_init.h) and by `SpawnProcess` for pip (run/local/spawn.h), both as root
-// before they switch to the job's user. Internal to run/.
+// the hidden directory is an empty read-only tmpfs, each private directory the job's own (an
+// empty tmpfs owned by the job's user, or the job's directory below the view's private root), and
+// the view's paths are shown again at their places, also where a private directory covered them
+// (bind mounts, read-only ones remounted so; a data directory under /tmp is shown that way). Used
+// between fork and exec by the replica supervisor's init (run/local/replica_init.h) and by
+// `SpawnProcess` for pip (run/local/spawn.h), both as root before they switch to the job's user.
+// Internal to run/.
 //
 // Everything that allocates happens in `PrepareView`, before the fork; `EnterView` makes only
 // system calls, so a child of a threaded process may call it. A path of the view that is missing,
@@ -34,6 +35,8 @@ class PreparedView {
     std::string options;
     bool hidden = false;
     std::vector<std::string> parents;  // every ancestor but "/", outermost first
+    std::string source;  // set: bound from this directory of the job's (made 01777) instead
+    int fd = -1;         // EnterView's O_PATH descriptor of the source
   };
   struct Bind {
     std::string path;
@@ -47,8 +50,9 @@ class PreparedView {
   // EnterView's work once in the new namespace; returns 0 or an errno.
   static int Show(PreparedView& view) noexcept;
 
-  std::vector<Cover> covers_;  // an outer one before what lies under it
-  std::vector<Bind> binds_;    // likewise
+  std::vector<std::string> private_parents_;  // the private root and its parents to make (0700)
+  std::vector<Cover> covers_;                 // an outer one before what lies under it
+  std::vector<Bind> binds_;                   // likewise
 };
 
 // In a new mount namespace of the calling process (no mount propagates to or from the host),

@@ -344,35 +344,31 @@ void WriteExitFile(const std::string& path, const ExitStatus& status, WallTime e
   }
 }
 
-// The trainer's own PID namespace, when the supervisor may make one: as root, for a host process
-// (a container has the runtime's). This process's next child is then the namespace's init. A
-// view of the files needs one: without, the replica is not started (it would see everything).
+// The trainer's own PID namespace, with a view of the files (the job's, under `serve --run-as`),
+// as root, for a host process (a container has the runtime's). This process's next child is then
+// the namespace's init. Without a view the trainer runs as the supervisor's child, as it always
+// did: the pids it sees and reports are the machine's. A view it cannot make runs nothing (the
+// replica would see everything).
 Result<std::optional<Namespace>> ChooseNamespace(const SupervisorArgs& args,
                                                  const std::optional<RunAs>& user,
                                                  std::optional<PreparedView>& view) {
-  const bool wants_view = args.view != FileView{};
-  if (!args.container.empty() || geteuid() != 0) {
-    if (wants_view) {
-      return Status::FailedPrecondition(
-          "a view of the files (--hide, --bind) needs a root supervisor and a host process");
-    }
+  if (args.view == FileView{}) {
     return std::optional<Namespace>();
   }
+  if (!args.container.empty() || geteuid() != 0) {
+    return Status::FailedPrecondition(
+        "a view of the files (--hide, --bind) needs a root supervisor and a host process");
+  }
   if (unshare(CLONE_NEWPID) != 0) {
-    if (wants_view) {
-      return Status::FailedPrecondition("cannot make the replica's PID namespace: " + Errno(errno));
-    }
-    return std::optional<Namespace>();  // e.g. a container without the privilege
+    return Status::FailedPrecondition("cannot make the replica's PID namespace: " + Errno(errno));
   }
   std::error_code error;
   Namespace ns{.working_dir = std::filesystem::current_path(error).string()};
   if (error) {
     return Status::Internal("cannot read the working directory: " + error.message());
   }
-  if (wants_view) {
-    view.emplace(args.view, user);
-    ns.view = &*view;
-  }
+  view.emplace(args.view, user);
+  ns.view = &*view;
   return std::optional<Namespace>(std::move(ns));
 }
 

@@ -26,10 +26,11 @@
 //   container (`PROGRAM rm -f --time 0 --ignore NAME`, podman's command line, with the client's
 //   environment) before it writes
 //   the exit file, so none is left behind, even one whose client was stopped while starting it.
-// - as root, for a host process, runs PROGRAM in a PID namespace of its own under an init
-//   (run/local/replica_init.h), in the view `--hide`/`--bind` give (run/local/sandbox.h): PROGRAM
-//   then leads a process group of its own, the init passes the stop signals on to it, and when
-//   PROGRAM ends every process it left ends too. A view it cannot make runs nothing.
+// - with a view (`--hide`, `--bind`, ...: run/local/sandbox.h), as root, for a host process,
+//   runs PROGRAM in PID and mount namespaces of its own under an init
+//   (run/local/replica_init.h): PROGRAM then leads a process group of its own, the init passes
+//   the stop signals on to it, and when PROGRAM ends every process it left ends too. A view it
+//   cannot make runs nothing.
 // When PROGRAM cannot be executed it records "trainyard-replica: cannot execute PROGRAM: <why>"
 // on stderr and ends with status 127, as a shell does.
 #pragma once

@@ -25,6 +25,10 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
     command.emplace_back("--hide");
     command.push_back(args.view.hidden);
   }
+  if (!args.view.private_root.empty()) {
+    command.emplace_back("--private-root");
+    command.push_back(args.view.private_root);
+  }
   for (const auto& [flag, paths] :
        {std::pair{"--bind", &args.view.writable}, std::pair{"--ro-bind", &args.view.readable},
         std::pair{"--private", &args.view.private_dirs}}) {
@@ -67,12 +71,13 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
       list->push_back(args[i + 1]);
       continue;
     }
-    std::string* value = args[i] == "--log"         ? &parsed.log_path
-                         : args[i] == "--exit"      ? &parsed.exit_path
-                         : args[i] == "--container" ? &parsed.container
-                         : args[i] == "--user"      ? &parsed.user
-                         : args[i] == "--hide"      ? &parsed.view.hidden
-                                                    : nullptr;
+    std::string* value = args[i] == "--log"            ? &parsed.log_path
+                         : args[i] == "--exit"         ? &parsed.exit_path
+                         : args[i] == "--container"    ? &parsed.container
+                         : args[i] == "--user"         ? &parsed.user
+                         : args[i] == "--hide"         ? &parsed.view.hidden
+                         : args[i] == "--private-root" ? &parsed.view.private_root
+                                                       : nullptr;
     if (value == nullptr || !value->empty() || args[i + 1].empty()) {
       return std::nullopt;
     }

@@ -2,6 +2,7 @@
 //
 //   trainyard-replica --log LOG --exit EXIT [--container NAME] [--user UID:GID] [--env-fd FD]
 //                     [--hide DIR] [--bind PATH]... [--ro-bind PATH]... [--private DIR]...
+//                     [--private-root DIR]
 //                     -- PROGRAM ARGS...
 //
 // (`--container`: PROGRAM is a container runtime's client running the container NAME, whose exit
@@ -10,8 +11,9 @@
 // `--env-fd`: PROGRAM's environment is read from descriptor FD, as EncodeEnvironment writes it;
 // the supervisor itself runs with `kSupervisorEnvironment` only, so nothing of the job's (an
 // LD_PRELOAD, say) reaches the root process. Without it PROGRAM gets the supervisor's own.
-// `--hide`, `--bind`, `--ro-bind`, `--private`: PROGRAM's view of the server's files
-// (run/file_view.h: hidden, writable, readable, private_dirs), in its own mount namespace.)
+// `--hide`, `--bind`, `--ro-bind`, `--private`, `--private-root`: PROGRAM's view of the server's
+// files (run/file_view.h: hidden, writable, readable, private_dirs, private_root), in its own
+// mount namespace.)
 // built by `ProcessLauncher::Start`, parsed by the supervisor, and recognized by
 // `ProcessLauncher::Adopt` in /proc/<pid>/cmdline. Pure functions; thread-safe.
 #pragma once
