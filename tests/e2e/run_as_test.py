@@ -160,11 +160,15 @@ class RunAsTest(gcloud_env.ServerTestCase):
         self.assertEqual(os.stat(job_dir).st_gid, self.user.pw_gid)
         self.assertEqual(os.stat(job_dir).st_mode & 0o007, 0, "others may not enter a job's dir")
 
-    def test_pip_installs_as_the_job_user(self):
+    def test_the_installed_package_is_sealed(self):
+        # pip ran as the job user in a temporary directory; the server then made the entry its
+        # own, readable by the user's group and writable by nobody else (issue #31).
         installed = glob.glob(os.path.join(self.data, "jobs", PROJECT, JOB, "packages",
                                            "runastrainer", "probe.py"))
         self.assertEqual(len(installed), 1)
-        self.assertEqual(os.stat(installed[0]).st_uid, self.user.pw_uid)
+        st = os.stat(installed[0])
+        self.assertEqual((st.st_uid, st.st_gid), (0, self.user.pw_gid))
+        self.assertEqual(st.st_mode & 0o022, 0)
 
     def test_only_the_allow_listed_environment_reaches_the_trainer(self):
         env = self.logged("env")
