@@ -30,9 +30,10 @@ the install) prints "install-start"/"install-end" lines with the time into the j
 staging.log, sleeps 0.3-1 s and, under --run-as (where an install runs in a PID namespace of
 its own), starts a `setsid` child, a long sleep whose command line carries the run's marker.
 Its trainer does the shell trainer's start/lock/end bookkeeping in Python and, as root (where a
-replica runs in a PID namespace of its own), starts such a child too. As root the server runs as in production: `--auth tokens --run-as trainyard-job`
-(the clients send an editor token; the marks files lie in a bucket of the project, the place a
-job may write); otherwise (or with TY_KILL_RUN_AS=0) without either. Further checks:
+replica runs in a PID namespace of its own), starts such a child too. As root the server runs as
+in production, `--auth tokens --run-as trainyard-job` (the clients send an editor token; the
+marks files lie in a bucket of the project, the place a job may write); otherwise (or with
+TY_KILL_RUN_AS=0) without either. Further checks:
 
   * the server never ended but by the test's SIGKILLs (each run was still alive when killed, and
     its exit was SIGKILL), every restart answered /healthz, the final stop exited 0, and its
@@ -50,9 +51,9 @@ never by the pids a job reports: a job's pids are those of its own PID namespace
 Knobs (environment): TY_KILL_ROUNDS (10), TY_KILL_CLIENTS (4), TY_KILL_SECONDS (2.0: the
 longest run of a server between two kills; each run lasts a random 0.3 s to that),
 TY_KILL_STAGING (0.1: the share of jobs with a package; 0: none), TY_KILL_PACKAGES (1: new
-packages per round; bench/restart/run.sh makes both 0.25 and 2), TY_KILL_RUN_AS (1: run-as and tokens when root; 0: never),
-TY_KILL_FIGURES (a path: the figures as JSON, for bench/restart/run.sh), TY_KILL_KEEP (keep
-the temp dir). The figures are printed either way.
+packages per round; bench/restart/run.sh makes them 0.25 and 2), TY_KILL_RUN_AS (1: run-as
+and tokens when root; 0: never), TY_KILL_FIGURES (a path: the figures as JSON, for
+bench/restart/run.sh), TY_KILL_KEEP (keep the temp dir). The figures are printed either way.
 
 Usage: kill_restart_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
@@ -353,8 +354,6 @@ def by_kind(processes, marker):
             # namespace), or a server of the run
         elif "trainyard-wheel" in cmdline or " pip " in cmdline or "-m pip" in cmdline:
             kind = "install"  # the install script (run/local/install_script.h) or pip
-        elif "trainyard-wheel" in cmdline or " pip " in cmdline or "-m pip" in cmdline:
-            kind = "install"  # the install script (run/local/install_script.h) or pip
         elif marker and cmdline.startswith(marker + "-staging"):
             kind = "install_child"
         elif marker and cmdline.startswith(marker + "-trainer"):
@@ -432,12 +431,13 @@ class KillRestartTest(unittest.TestCase):
                 if status != 200 or not os.path.isdir(cls.marks):
                     raise RuntimeError("the marks bucket: %d %s" % (status, body))
             rng = random.Random(17)
+            package_rng = random.Random(31)  # the kills' moments as without staging
             sampling = threading.Event()
             sampler = threading.Thread(target=cls.sample, args=(sampling,), daemon=True)
             sampler.start()
             with Clients(cls.port, cls.marks) as cls.clients:
                 for round_ in range(ROUNDS):
-                    cls.clients.packages = cls.make_packages(round_, rng)
+                    cls.clients.packages = cls.make_packages(round_, package_rng)
                     time.sleep(rng.uniform(0.3, MAX_UP_S))
                     cls.at_kills.append(cls.running())
                     cls.server.kill()
