@@ -52,7 +52,8 @@ Knobs (environment): TY_KILL_ROUNDS (10), TY_KILL_CLIENTS (4), TY_KILL_SECONDS (
 longest run of a server between two kills; each run lasts a random 0.3 s to that),
 TY_KILL_STAGING (0.1: the share of jobs with a package; 0: none), TY_KILL_PACKAGES (1: new
 packages per round; bench/restart/run.sh makes them 0.25 and 2), TY_KILL_RUN_AS (1: run-as
-and tokens when root; 0: never), TY_KILL_FIGURES (a path: the figures as JSON, for
+and tokens when root; 0: never), TY_KILL_DOWN_S (0: how long the server stays down after a
+kill), TY_KILL_FIGURES (a path: the figures as JSON, for
 bench/restart/run.sh), TY_KILL_KEEP (keep the temp dir). The figures are printed either way.
 
 Usage: kill_restart_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
@@ -89,6 +90,7 @@ MAX_UP_S = float(os.environ.get("TY_KILL_SECONDS", "2.0"))
 STAGING = float(os.environ.get("TY_KILL_STAGING", "0.1"))
 PACKAGES_PER_ROUND = int(os.environ.get("TY_KILL_PACKAGES", "1"))
 RUN_AS = os.environ.get("TY_KILL_RUN_AS", "1") != "0"
+DOWN_S = float(os.environ.get("TY_KILL_DOWN_S", "0"))  # the wait between a kill and the restart
 FIGURES = os.environ.get("TY_KILL_FIGURES", "")
 MARKS_BUCKET = "kill-marks"  # under --run-as the marks files lie in this bucket of PROJECT
 SUBMIT_PAUSE_S = 0.1  # each client's pause between creates: about 10 jobs/s per client
@@ -442,6 +444,7 @@ class KillRestartTest(unittest.TestCase):
                     cls.at_kills.append(cls.running())
                     cls.server.kill()
                     reap_orphans({cls.server.proc.pid})
+                    time.sleep(DOWN_S)
                     cls.recover_s.append(cls.server.start())
                 time.sleep(0.5)  # the last server takes some jobs too
             cls.killed_s = time.monotonic() - cls.t0
@@ -580,6 +583,8 @@ class KillRestartTest(unittest.TestCase):
             "lost": sorted(acked - existing),
             "duplicate_ids": sorted({i for i in ids if ids.count(i) > 1}),
             "ran_to_end_twice": sorted(i for i, m in marks.items() if m["end"] > 1),
+            "ran_to_end_twice_staging": sorted(i for i, m in marks.items()
+                                               if m["end"] > 1 and i in staging),
             "concurrent_runs": sorted(i for i, m in marks.items() if m["concurrent"] > 0),
             "reruns": sorted(i for i, m in marks.items() if m["start"] > 1),
             "ran_without_job": sorted(ran - existing),
