@@ -1,10 +1,14 @@
 // SpawnProcess with a user and a view (issue #31): pip's way of running a package's code. Needs
 // root (a mount namespace, another user); skipped otherwise.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::trainyard::run::testing::AwaitSleepers;
+using ::trainyard::run::testing::kDeadlineMs;
 using ::trainyard::run::testing::NoSleeperWithin;
 using ::trainyard::run::testing::ReadFile;
 using ::trainyard::run::testing::UniqueSleep;
@@ -61,6 +66,57 @@ TEST(SpawnProcessWithAView, SeesOnlyItsViewAndTakesWhatItStartedAlongWhenItEnds)
   EXPECT_EQ(ReadFile(dir.File("out.log")), "install\nNo such file or directory\nmade\n65534\n");
   EXPECT_TRUE(fs::exists(data + "/install/made"));
   EXPECT_TRUE(NoSleeperWithin(sleep)) << "the setsid child outlived the process";
+}
+
+// The child SpawnProcess returns stays outside the program's PID namespace and never execs: it
+// must not keep what it inherited (a killed server's listening socket kept its port taken, so
+// the next server could not start while an install ran).
+TEST(SpawnProcessWithAView, KeepsNoDescriptorOfTheSpawningProcess) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a mount namespace and another user need root";
+  }
+  const ::trainyard::testing::TempDir dir;
+  const std::string data = dir.File("data");
+  fs::create_directories(data + "/install");
+  fs::permissions(data + "/install", fs::perms::all, fs::perm_options::add);
+  // As a server's descriptors are: one inheritable, one close-on-exec.
+  const int inheritable = open("/dev/null", O_RDONLY);
+  const int cloexec = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(inheritable, 0);
+  ASSERT_GE(cloexec, 0);
+  const std::string sleep = UniqueSleep();
+  Result<int> pid = SpawnProcess(
+      SpawnSpec{.argv = {"/bin/sleep", sleep},
+                .working_dir = data + "/install",
+                .stdout_path = dir.File("out.log"),
+                .stderr_path = dir.File("out.log"),
+                .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
+                .view = FileView{.hidden = data, .writable = {data + "/install"}}},
+      CurrentEnvironment());
+  close(inheritable);
+  close(cloexec);
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  ASSERT_EQ(AwaitSleepers(sleep, 1).size(), 1U);
+  // The outside child closes them once it has forked the program: soon after, not at once.
+  const std::vector<std::string> stdio = {"0", "1", "2"};
+  std::vector<std::string> open_fds;
+  for (int waited = 0; waited < kDeadlineMs && open_fds != stdio; waited += 10) {
+    if (waited > 0) {
+      usleep(10'000);
+    }
+    open_fds.clear();
+    std::error_code error;
+    for (const auto& entry :
+         fs::directory_iterator("/proc/" + std::to_string(*pid) + "/fd", error)) {
+      open_fds.push_back(entry.path().filename().string());
+    }
+    std::ranges::sort(open_fds);
+  }
+  EXPECT_EQ(open_fds, stdio);
+  kill(*pid, SIGKILL);  // ends the namespace too (the program's parent-death signal)
+  int status = 0;
+  ASSERT_EQ(waitpid(*pid, &status, 0), *pid);
+  EXPECT_TRUE(NoSleeperWithin(sleep));
 }
 
 }  // namespace

@@ -37,6 +37,17 @@ void CloseOthersOnExec() noexcept {
   }
 }
 
+void CloseAllAbove(int fd) noexcept {
+  if (close_range(static_cast<unsigned>(fd) + 1, ~0U, 0) == 0) {
+    return;
+  }
+  rlimit limit{};
+  getrlimit(RLIMIT_NOFILE, &limit);
+  for (rlim_t other = static_cast<rlim_t>(fd) + 1; other < limit.rlim_cur; ++other) {
+    close(static_cast<int>(other));
+  }
+}
+
 int SwitchToUser(unsigned uid, unsigned gid) noexcept {
   // Raw system calls: glibc's wrappers would try to change every thread of the process, which a
   // forked child of a threaded server must not attempt.

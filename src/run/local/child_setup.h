@@ -12,6 +12,9 @@ void DefaultAllSignals() noexcept;
 // Every descriptor from 3 up is closed by the coming exec.
 void CloseOthersOnExec() noexcept;
 
+// Every descriptor above `fd` is closed now: for a forked child that never execs.
+void CloseAllAbove(int fd) noexcept;
+
 // Drops every supplementary group, then sets the real, effective and saved group and user ids
 // (group first: without privilege it can no longer be changed). Returns 0, or the errno of the
 // call that failed. Async-signal-safe (raw system calls, this thread only: call it in a child

@@ -175,7 +175,11 @@ int BecomeProgram(const RunAs& user, PreparedView* view, const char* program, ch
       return errno;
     }
     if (init > 0) {
+      // This process never execs: what it inherited from the server (its listening socket, the
+      // package cache's key locks, the databases) would stay open as long as the program runs,
+      // past a killed server (a restart could not listen on its port). It needs none of them.
       error_write.reset();  // the program's exec closes the other copy
+      CloseAllAbove(STDERR_FILENO);
       EndLikeInit(init);
     }
     if (const int error = MountProc(); error != 0) {
