@@ -31,7 +31,8 @@ figures="$(mktemp)"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
 TY_KILL_ROUNDS="$rounds" TY_KILL_CLIENTS="$clients" TY_KILL_SECONDS="$seconds" \
-  TY_KILL_STAGING="$staging" TY_KILL_PACKAGES="$packages" TY_KILL_FIGURES="$figures" \
+  TY_KILL_STAGING="$staging" TY_KILL_PACKAGES="$packages" TY_KILL_RUN_AS=1 \
+  TY_KILL_FIGURES="$figures" \
   /usr/bin/python3 "$root/tests/e2e/kill_restart_test.py" --trainyard "$binary" || rc=$?
 /usr/bin/python3 - "$figures" "$out" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" \
   "$(git -C "$root" rev-parse --short HEAD)" "$rc" <<'PY'
