@@ -99,8 +99,11 @@ TEST_P(CancelTest, CancelStopsTheReplicaAndEverythingItStarted) {
   EXPECT_EQ(job["state"], "CANCELLED") << job.dump();
   EXPECT_EQ(job.value("errorMessage", ""), "Job was cancelled by the user.");
   EXPECT_TRUE(job.contains("endTime")) << job.dump();
-  EXPECT_FALSE(ProcessAlive(pids.trainer));
-  // The process group was killed; a grandchild's death needs no reaping by us.
+  // The process group was killed. SIGKILL reaches the trainer with its supervisor (after the
+  // grace), but the job may read CANCELLED, from the supervisor's end, a moment before the
+  // trainer is gone on a loaded machine (seen once under `scripts/test.sh` with other builds);
+  // a grandchild's death needs no reaping by us either.
+  EXPECT_TRUE(Eventually([&] { return !ProcessAlive(pids.trainer); }));
   EXPECT_TRUE(Eventually([&] { return !ProcessAlive(pids.grandchild); }));
   EXPECT_EQ(server_.Cancel("sleep_1").status, 400);  // "Cannot cancel an already completed job."
 }
