@@ -423,9 +423,9 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     if (response.body_file && !head) {
       auto message = std::make_shared<http::response<FileSliceBody>>();
       beast::error_code ec;
-      const int fd = response.body_file->file ? ::fcntl(response.body_file->file->get(),
-                                                        F_DUPFD_CLOEXEC, 0)
-                                              : -1;
+      const int fd = response.body_file->file
+                         ? ::fcntl(response.body_file->file->get(), F_DUPFD_CLOEXEC, 0)
+                         : -1;
       if (fd >= 0) {
         message->body().file.native_handle(fd);
       } else {

@@ -192,15 +192,13 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
   }
   TY_RETURN_IF_ERROR(GetBucket(target_bucket).status());
   Result<UniqueFd> source_dir = BucketFd(source_bucket);
-  std::optional<OpenedObject> file = source_dir.ok()
-                                       ? OpenObjectFile(source_dir->get(), source_name)
-                                       : std::nullopt;
+  std::optional<OpenedObject> file =
+      source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
   if (!file.has_value()) {
     return NoSuchObject(source_bucket, source_name);
   }
   const std::string temp = UniqueScratchPath(scratch_, "copy");
-  Status copied =
-      AppendFdTail(file->fd.get(), ObjectFile(source_bucket, source_name), 0, temp);
+  Status copied = AppendFdTail(file->fd.get(), ObjectFile(source_bucket, source_name), 0, temp);
   Result<ObjectHashes> hashes = copied.ok() ? HashFile(temp) : Result<ObjectHashes>(copied);
   Result<ObjectInfo> info = hashes.ok() ? Install(target_bucket, target_name, temp, *hashes,
                                                   source->content_type, source->metadata)
@@ -227,8 +225,8 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
   }
   TY_RETURN_IF_ERROR(MoveFile(temp, parent->get(), LeafName(name), scratch_, target));
   if (::fsync(parent->get()) != 0) {
-    return Status::Unavailable(fmt::format("cannot flush the folder of {}: {}", target,
-                                           std::strerror(errno)));
+    return Status::Unavailable(
+        fmt::format("cannot flush the folder of {}: {}", target, std::strerror(errno)));
   }
   const std::optional<FileStat> stat = StatObjectFile(bucket_fd->get(), name);
   if (!stat.has_value() || stat->size != hashes.size) {
@@ -341,8 +339,8 @@ Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view n
     return NoSuchObject(bucket, name);
   }
   if (::unlinkat(parent->get(), leaf.c_str(), 0) != 0 && errno != ENOENT) {
-    return Status::Unavailable(fmt::format("cannot remove {}: {}", ObjectFile(bucket, name),
-                                           std::strerror(errno)));
+    return Status::Unavailable(
+        fmt::format("cannot remove {}: {}", ObjectFile(bucket, name), std::strerror(errno)));
   }
   return db_->DeleteObject(bucket, name);
 }
@@ -364,8 +362,7 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
   if (!bucket_fd.ok()) {
     return ObjectListing{};  // no directory: no objects
   }
-  TreePage page =
-      WalkObjects(bucket_fd->get(), request.prefix, request.delimiter, after, max);
+  TreePage page = WalkObjects(bucket_fd->get(), request.prefix, request.delimiter, after, max);
   ObjectListing listing;
   if (page.more && !page.entries.empty()) {
     listing.next_page_token = Base64Encode(page.entries.back().name);

@@ -138,8 +138,7 @@ std::string LeafName(std::string_view name) {
   return std::string(slash == std::string_view::npos ? name : name.substr(slash + 1));
 }
 
-Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket,
-                                   std::string_view name) {
+Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::string_view name) {
   UniqueFd parent(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (parent.get() < 0) {
     return IoError("open the bucket", std::string(bucket), errno);
@@ -163,10 +162,9 @@ Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket,
   }
   const std::string leaf(name.substr(start));
   struct stat st {};
-  if (::fstatat(parent.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-      S_ISDIR(st.st_mode)) {
-    UniqueFd dir(::openat(parent.get(), leaf.c_str(),
-                          O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (::fstatat(parent.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+    UniqueFd dir(
+        ::openat(parent.get(), leaf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (dir.get() < 0 || HoldsFiles(dir.get())) {
       return Status::FailedPrecondition(
           fmt::format("Cannot write object {}/{}: objects named {}/... exist, and a name "
@@ -235,7 +233,8 @@ Status AppendFileTail(const std::string& source, std::int64_t offset, const std:
 
 Status AppendFdTail(int source_fd, const std::string& source, std::int64_t offset,
                     const std::string& target) {
-  UniqueFd out(::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
+  UniqueFd out(
+      ::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (out.get() < 0) {
     return IoError("open", target, errno);
   }

@@ -95,11 +95,12 @@ struct TreePage {
   bool more = false;               // entries after the last one exist
 };
 
-// Walks the directory `bucket_fd` in byte order of object names, as GCS lists: only names starting with
-// `prefix`; with a `delimiter`, a name holding it after the prefix is folded into its common
-// prefix (up to and including the delimiter); only entries after `after` (the last entry of the
-// previous page); at most `max_entries` entries. Unreadable directories are skipped.
-TreePage WalkObjects(int bucket_fd, std::string_view prefix,
-                     std::string_view delimiter, std::string_view after, int max_entries);
+// Walks the directory `bucket_fd` in byte order of object names, as GCS lists: only names
+// starting with `prefix`; with a `delimiter`, a name holding it after the prefix is folded into
+// its common prefix (up to and including the delimiter); only entries after `after` (the last
+// entry of the previous page); at most `max_entries` entries. Unreadable directories are
+// skipped, and so are links (each directory is opened with O_NOFOLLOW from its parent's).
+TreePage WalkObjects(int bucket_fd, std::string_view prefix, std::string_view delimiter,
+                     std::string_view after, int max_entries);
 
 }  // namespace trainyard::store::internal

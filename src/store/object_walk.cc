@@ -68,8 +68,7 @@ std::vector<DirEntry> ReadDir(int dir_fd) {
 // when it was swapped for something else since it was read.
 UniqueFd OpenSubdir(int dir_fd, const DirEntry& entry) {
   const std::string name = entry.key.substr(0, entry.key.size() - 1);
-  return UniqueFd(
-      ::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  return UniqueFd(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 }
 
 // True when some valid object lies below the directory `dir_fd`.
