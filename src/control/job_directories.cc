@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <filesystem>
-#include <ranges>
 #include <system_error>
 #include <vector>
 
@@ -71,10 +70,13 @@ Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount) {
     return {};
   }
   std::vector<std::string> parts;  // the bucket, then the directories below it
-  for (const auto& segment : std::views::split(job_dir.substr(5), '/')) {
-    if (!segment.empty()) {
-      parts.emplace_back(segment.begin(), segment.end());
+  std::string_view rest = job_dir.substr(5);
+  while (!rest.empty()) {
+    const std::size_t slash = rest.find('/');
+    if (slash != 0) {
+      parts.emplace_back(rest.substr(0, slash));
     }
+    rest.remove_prefix(slash == std::string_view::npos ? rest.size() : slash + 1);
   }
   Result<UniqueFd> bucket = OpenNoFollow(gcs_mount + "/" + parts.front(), O_RDONLY | O_DIRECTORY);
   if (!bucket.ok()) {

@@ -431,10 +431,12 @@ void AuditTrail::Record(const HttpRequest& request, const HttpResponse& response
   try {
     std::optional<AuditEvent> event = EventOf(request, response, note);
     // A 401's record goes through the limiter; any call writes the summaries that are due.
-    const bool unauthenticated = note.unauthenticated || response.status == 401;
-    events = unauthenticated && event.has_value() ? unauthenticated_.Admit(*std::move(event))
-                                                  : unauthenticated_.TakeEnded();
-    if (!unauthenticated && event.has_value()) {
+    if (!event.has_value()) {
+      events = unauthenticated_.TakeEnded();
+    } else if (note.unauthenticated || response.status == 401) {
+      events = unauthenticated_.Admit(*std::move(event));
+    } else {
+      events = unauthenticated_.TakeEnded();
       events.push_back(*std::move(event));
     }
   } catch (const std::exception& e) {  // allocation: never the request's problem
