@@ -82,6 +82,58 @@ Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, m
   return WalkBeneath(dir_fd, relative, flags, mode);
 }
 
+Result<UniqueFd> OpenOrMakeDirAt(int dir_fd, const std::string& name, mode_t mode) {
+  constexpr int kFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  int fd = ::openat(dir_fd, name.c_str(), kFlags);
+  if (fd < 0 && errno == ENOENT) {
+    if (::mkdirat(dir_fd, name.c_str(), mode) != 0 && errno != EEXIST) {
+      return Status::Internal("Cannot create the directory " + name + ": " + Errno(errno));
+    }
+    fd = ::openat(dir_fd, name.c_str(), kFlags);
+  }
+  if (fd >= 0) {
+    return UniqueFd(fd);
+  }
+  const int err = errno;
+  struct stat st {};
+  if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      return Status::FailedPrecondition(name + " is a symbolic link, which is never followed");
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      return Status::FailedPrecondition(name + " is not a directory");
+    }
+  }
+  return OpenError(name, err);
+}
+
+Result<UniqueFd> MakeDirsBeneath(int dir_fd, std::string_view relative, mode_t mode) {
+  const std::string whole(relative);
+  UniqueFd current;
+  int at = dir_fd;
+  std::string done;
+  while (true) {
+    const std::size_t slash = relative.find('/');
+    const std::string part(relative.substr(0, slash));
+    if (part.empty() || part == "." || part == "..") {
+      return Status::InvalidArgument("Not a relative path of directories: " + whole);
+    }
+    Result<UniqueFd> next = OpenOrMakeDirAt(at, part, mode);
+    done += done.empty() ? part : "/" + part;
+    if (!next.ok()) {
+      return next.status().code() == Code::kFailedPrecondition
+                 ? Status::FailedPrecondition(done + next.status().message().substr(part.size()))
+                 : next.status();
+    }
+    current = *std::move(next);
+    at = current.get();
+    if (slash == std::string_view::npos) {
+      return current;
+    }
+    relative.remove_prefix(slash + 1);
+  }
+}
+
 Status ReplaceFileNoFollow(const std::string& path, std::string_view text, mode_t mode) {
   static std::atomic<std::uint64_t> counter{0};
   const std::string temporary =

@@ -26,6 +26,15 @@ Result<UniqueFd> OpenNoFollow(const std::string& path, int flags, mode_t mode = 
 // or one component at a time with O_NOFOLLOW where the kernel has no openat2 (before 5.6).
 Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode = 0);
 
+// The directory `name` (one component) in `dir_fd`, created with `mode` (before the umask) when
+// missing, opened O_RDONLY | O_DIRECTORY without following a link. FAILED_PRECONDITION naming
+// `name` when it is a symbolic link or anything but a directory; INTERNAL on other errors.
+Result<UniqueFd> OpenOrMakeDirAt(int dir_fd, const std::string& name, mode_t mode);
+
+// `OpenOrMakeDirAt` for each component of `relative` in turn, from `dir_fd`: the last one's
+// descriptor. Empty, "." and ".." components are refused (INVALID_ARGUMENT), as is a leading "/".
+Result<UniqueFd> MakeDirsBeneath(int dir_fd, std::string_view relative, mode_t mode);
+
 // Writes `text` to `path` through a new temporary file beside it (O_EXCL: never a file or link
 // that was there), then renames it over `path`: a reader sees the old text or the new, and a
 // link at `path` is replaced, not followed. `mode` is the new file's (before the umask).

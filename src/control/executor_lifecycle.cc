@@ -291,27 +291,7 @@ std::string Executor::PythonFor(const model::TrainingInput& input) const {
 }
 
 Status Executor::PrepareJobDir(const std::string& job_dir) {
-  Result<std::string> local = plan::LocalPathOf(job_dir, options_.gcs_mount);
-  if (!local.ok()) {
-    return Status::FailedPrecondition("The job directory " + job_dir +
-                                      " is not usable: " + local.status().message());
-  }
-  if (job_dir.starts_with("gs://")) {
-    const std::string_view rest = std::string_view(job_dir).substr(5);
-    const std::string bucket(rest.substr(0, rest.find('/')));
-    std::error_code error;
-    if (!std::filesystem::is_directory(options_.gcs_mount + "/" + bucket, error)) {
-      return Status::FailedPrecondition("The job directory " + job_dir + " is in bucket " + bucket +
-                                        ", which does not exist.");
-    }
-  }
-  std::error_code error;
-  std::filesystem::create_directories(*local, error);
-  if (error) {
-    return Status::FailedPrecondition("Cannot create the job directory " + job_dir + ": " +
-                                      error.message());
-  }
-  return Status();
+  return MakeJobDir(job_dir, options_.gcs_mount);
 }
 
 Status Executor::StartReplica(Run& run, std::size_t index) {

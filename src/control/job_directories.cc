@@ -2,13 +2,16 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <system_error>
 #include <vector>
 
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include "base/no_follow.h"
 #include "base/unique_fd.h"
+#include "plan/cluster_plan.h"
 
 namespace trainyard::control {
 namespace {
@@ -46,6 +49,51 @@ Status SecureServerDirectories(const JobLayout& layout) {
   }
   for (const std::string& dir : dirs) {
     TY_RETURN_IF_ERROR(SecureDirectory(dir));
+  }
+  return {};
+}
+
+Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount) {
+  const std::string shown(job_dir);
+  Result<std::string> local = plan::LocalPathOf(job_dir, gcs_mount);
+  if (!local.ok()) {
+    return Status::FailedPrecondition("The job directory " + shown +
+                                      " is not usable: " + local.status().message());
+  }
+  if (!job_dir.starts_with("gs://")) {
+    std::error_code error;
+    std::filesystem::create_directories(*local, error);
+    if (error) {
+      return Status::FailedPrecondition("Cannot create the job directory " + shown + ": " +
+                                        error.message());
+    }
+    return {};
+  }
+  std::vector<std::string> parts;  // the bucket, then the directories below it
+  std::string_view rest = job_dir.substr(5);
+  while (!rest.empty()) {
+    const std::size_t slash = rest.find('/');
+    if (slash != 0) {
+      parts.emplace_back(rest.substr(0, slash));
+    }
+    rest.remove_prefix(slash == std::string_view::npos ? rest.size() : slash + 1);
+  }
+  Result<UniqueFd> bucket = OpenNoFollow(gcs_mount + "/" + parts.front(), O_RDONLY | O_DIRECTORY);
+  if (!bucket.ok()) {
+    return Status::FailedPrecondition("The job directory " + shown + " is in bucket " +
+                                      parts.front() + ", which does not exist.");
+  }
+  std::string below;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    below += (below.empty() ? "" : "/") + parts[i];
+  }
+  if (below.empty()) {
+    return {};
+  }
+  Result<UniqueFd> made = MakeDirsBeneath(bucket->get(), below, 0777);
+  if (!made.ok()) {
+    return Status::FailedPrecondition("Cannot create the job directory " + shown + ": " +
+                                      made.status().message());
   }
   return {};
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "base/status.h"
 #include "control/job_layout.h"
@@ -20,5 +21,12 @@ namespace trainyard::control {
 // opened without following a link, so a link in their place is an error, not a directory.
 // INTERNAL naming the directory when one cannot be made or changed.
 Status SecureServerDirectories(const JobLayout& layout);
+
+// Creates a job's `--job-dir` (a path, or gs://bucket/path below `gcs_mount`). In a bucket, which
+// the project's jobs write, each directory is made and opened beneath the bucket's own without
+// following a link (`MakeDirsBeneath`): a link a job left there is refused, never followed.
+// FAILED_PRECONDITION with a message for the job's state: an unusable URI, a missing bucket, a
+// link or a file in the way, or an IO error.
+Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount);
 
 }  // namespace trainyard::control

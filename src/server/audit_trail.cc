@@ -331,8 +331,8 @@ std::string ErrorMessageOf(const HttpResponse& response) {
 }
 
 AuditTrail::AuditTrail(store::AuditStore& store, const store::BucketStore* buckets,
-                       const Clock& clock)
-    : store_(store), buckets_(buckets), clock_(clock) {}
+                       const Clock& clock, AuditLimits limits)
+    : store_(store), buckets_(buckets), clock_(clock), unauthenticated_(clock, limits) {}
 
 bool AuditTrail::MustNote(std::string_view route, bool refused, bool unauthenticated) {
   if (refused || unauthenticated) {
@@ -427,19 +427,27 @@ std::optional<AuditEvent> AuditTrail::EventOf(const HttpRequest& request,
 
 void AuditTrail::Record(const HttpRequest& request, const HttpResponse& response,
                         const AuditNote& note) const {
-  std::optional<AuditEvent> event;
+  std::vector<AuditEvent> events;
   try {
-    event = EventOf(request, response, note);
+    std::optional<AuditEvent> event = EventOf(request, response, note);
+    // A 401's record goes through the limiter; any call writes the summaries that are due.
+    if (!event.has_value()) {
+      events = unauthenticated_.TakeEnded();
+    } else if (note.unauthenticated || response.status == 401) {
+      events = unauthenticated_.Admit(*std::move(event));
+    } else {
+      events = unauthenticated_.TakeEnded();
+      events.push_back(*std::move(event));
+    }
   } catch (const std::exception& e) {  // allocation: never the request's problem
     fmt::print(stderr, "trainyard: cannot build the audit record: {}\n", e.what());
     return;
   }
-  if (!event.has_value()) {
-    return;
-  }
-  if (const Status stored = store_.Append(*event); !stored.ok()) {
-    fmt::print(stderr, "trainyard: cannot record the audit log entry of {} on {}: {}\n",
-               event->method, event->resource, stored.message());
+  for (const AuditEvent& event : events) {
+    if (const Status stored = store_.Append(event); !stored.ok()) {
+      fmt::print(stderr, "trainyard: cannot record the audit log entry of {} on {}: {}\n",
+                 event.method, event.resource, stored.message());
+    }
   }
 }
 

@@ -6,7 +6,8 @@
 // refused: 401, or the access check's refusal (403, or the 404 of a bucket the caller may not
 // know of); the Kubernetes subset's changes to TFJobs and its 401s and 403s likewise. Recording
 // never fails a request: a store error is reported on stderr and the answer goes out as it was.
-// Thread-safe.
+// Records of unauthenticated calls (401) are bounded per client address and project
+// (server/audit_limiter.h): past the limit they are summarised. Thread-safe.
 #pragma once
 
 #include <optional>
@@ -18,6 +19,7 @@
 #include "access/audit.h"
 #include "access/principal.h"
 #include "base/clock.h"
+#include "server/audit_limiter.h"
 #include "server/http_message.h"
 #include "server/router.h"
 #include "store/audit_store.h"
@@ -83,7 +85,8 @@ std::string ErrorMessageOf(const HttpResponse& response);
 class AuditTrail {
  public:
   // The collaborators must outlive this; `buckets` may be null.
-  AuditTrail(store::AuditStore& store, const store::BucketStore* buckets, const Clock& clock);
+  AuditTrail(store::AuditStore& store, const store::BucketStore* buckets, const Clock& clock,
+             AuditLimits limits = {});
 
   // Whether a routed call must be noted before its handler runs: it changes something, or was
   // refused (`refused`), or nothing authenticated it.
@@ -106,6 +109,7 @@ class AuditTrail {
   store::AuditStore& store_;
   const store::BucketStore* buckets_;
   const Clock& clock_;
+  mutable UnauthenticatedAuditLimiter unauthenticated_;
 };
 
 }  // namespace trainyard::server

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/unique_fd.h"
+
 namespace trainyard::server {
 
 struct HttpRequest {
@@ -33,7 +35,8 @@ struct HttpRequest {
 
 // A byte range of a file sent as a response body, read while it is sent.
 struct FileSlice {
-  std::string path;
+  std::shared_ptr<const UniqueFd> file;  // opened for reading (a duplicate is sent from)
+  std::string name;                      // what errors call it
   std::uint64_t offset = 0;
   std::uint64_t length = 0;
 };

@@ -423,7 +423,14 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     if (response.body_file && !head) {
       auto message = std::make_shared<http::response<FileSliceBody>>();
       beast::error_code ec;
-      message->body().file.open(response.body_file->path.c_str(), beast::file_mode::read, ec);
+      const int fd = response.body_file->file
+                         ? ::fcntl(response.body_file->file->get(), F_DUPFD_CLOEXEC, 0)
+                         : -1;
+      if (fd >= 0) {
+        message->body().file.native_handle(fd);
+      } else {
+        ec = beast::error_code(errno != 0 ? errno : EBADF, beast::system_category());
+      }
       if (!ec) {
         SetHead(*message, response, keep_alive);
         message->body().offset = response.body_file->offset;
@@ -435,7 +442,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
         return;
       }
       response = ErrorResponse(Status::Internal(
-          fmt::format("Cannot read {}: {}.", response.body_file->path, ec.message())));
+          fmt::format("Cannot read {}: {}.", response.body_file->name, ec.message())));
     }
     auto message = std::make_shared<http::response<http::string_body>>();
     SetHead(*message, response, keep_alive);

@@ -1,12 +1,14 @@
 #include "server/storage_v1_handlers.h"
 
 #include <charconv>
+#include <memory>
 #include <optional>
 #include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/unique_fd.h"
 #include "server/storage_v1_json.h"
 
 namespace trainyard::server {
@@ -213,9 +215,9 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
   const std::string& bucket = request.Param("bucket");
   const std::string& name = request.Param("object");
   auto info = FindObject(buckets, request);
-  auto path = info.ok() ? buckets.ObjectPath(bucket, name) : Result<std::string>(info.status());
-  if (!path.ok()) {
-    return StorageErrorResponse(path.status());
+  auto file = info.ok() ? buckets.OpenObject(bucket, name) : Result<UniqueFd>(info.status());
+  if (!file.ok()) {
+    return StorageErrorResponse(file.status());
   }
   auto range = info->size == 0
                    ? Result<std::optional<std::pair<std::int64_t, std::int64_t>>>(std::nullopt)
@@ -229,7 +231,8 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
       range->value_or(std::pair<std::int64_t, std::int64_t>{0, info->size - 1});
   HttpResponse response{.status = range->has_value() ? 206 : 200,
                         .content_type = info->content_type};
-  response.body_file = FileSlice{.path = *path,
+  response.body_file = FileSlice{.file = std::make_shared<UniqueFd>(*std::move(file)),
+                                 .name = fmt::format("{}/{}", bucket, name),
                                  .offset = static_cast<std::uint64_t>(first),
                                  .length = static_cast<std::uint64_t>(last - first + 1)};
   response.headers = {

@@ -16,7 +16,11 @@
 // INVALID_ARGUMENT naming "bucket" or "object" -- except that reading, deleting or listing never
 // finds a name ending with "/" or holding "//" (NOT_FOUND, as GCS answers for a missing "folder"
 // object). Symbolic links and special files under a bucket are not objects, nor are files whose
-// names break these rules: nothing outside `<root>/<bucket>` is reachable.
+// names break these rules: nothing outside `<root>/<bucket>` is reachable. Objects are opened,
+// created, renamed into place, removed and walked relative to the bucket's directory descriptor,
+// each component without following a link (`OpenBeneath`, `*at` calls with O_NOFOLLOW), so a job
+// that writes its bucket and swaps a directory for a link mid-request still reaches nothing
+// outside it.
 //
 // Writes go to a file in `scratch_dir()` that is flushed and then renamed into place, so a reader
 // sees the old or the new bytes, never a mix. Thread-safe; several processes may open the same
@@ -34,6 +38,7 @@
 
 #include "base/clock.h"
 #include "base/status.h"
+#include "base/unique_fd.h"
 
 namespace trainyard::store {
 
@@ -106,8 +111,9 @@ class BucketStore {
 
   // NOT_FOUND for a missing bucket or object (the message says which).
   virtual Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) = 0;
-  // The path of the object's bytes (for streaming a download), after the same checks.
-  virtual Result<std::string> ObjectPath(std::string_view bucket, std::string_view name) = 0;
+  // The object's file opened for reading (for streaming a download), after the same checks; it
+  // was reached beneath the bucket's directory without following any link.
+  virtual Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) = 0;
   virtual Status DeleteObject(std::string_view bucket, std::string_view name) = 0;
   virtual Result<ObjectListing> ListObjects(std::string_view bucket,
                                             const ListObjectsRequest& request) = 0;

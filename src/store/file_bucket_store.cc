@@ -9,6 +9,7 @@
 #include <system_error>
 #include <utility>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -98,6 +99,10 @@ std::string FileBucketStore::ObjectFile(std::string_view bucket, std::string_vie
   return BucketDir(bucket) + "/" + std::string(name);
 }
 
+Result<UniqueFd> FileBucketStore::BucketFd(std::string_view bucket) const {
+  return OpenBucketDir(BucketDir(bucket));
+}
+
 Result<BucketInfo> FileBucketStore::CreateBucket(std::string_view project, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckBucketName(name));
   if (project.empty()) {
@@ -134,15 +139,15 @@ Result<std::vector<BucketInfo>> FileBucketStore::ListBuckets(std::string_view pr
 Status FileBucketStore::DeleteBucket(std::string_view name) {
   TY_RETURN_IF_ERROR(GetBucket(name).status());
   std::lock_guard lock(write_mu_);
-  const std::string dir = BucketDir(name);
-  if (HoldsFiles(dir)) {
+  Result<UniqueFd> bucket_fd = BucketFd(name);
+  if (bucket_fd.ok() && HoldsFiles(bucket_fd->get())) {
     return Status::FailedPrecondition("The bucket you tried to delete is not empty.");
   }
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  if (ec) {
-    return Status::Unavailable(fmt::format("cannot remove {}: {}", dir, ec.message()));
+  Result<UniqueFd> root_fd = OpenBucketDir(root_);
+  if (!root_fd.ok()) {
+    return root_fd.status();
   }
+  TY_RETURN_IF_ERROR(RemoveTree(root_fd->get(), std::string(name)));
   return db_->DeleteBucket(name);
 }
 
@@ -186,8 +191,14 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
     return source.status();
   }
   TY_RETURN_IF_ERROR(GetBucket(target_bucket).status());
+  Result<UniqueFd> source_dir = BucketFd(source_bucket);
+  std::optional<OpenedObject> file =
+      source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
+  if (!file.has_value()) {
+    return NoSuchObject(source_bucket, source_name);
+  }
   const std::string temp = UniqueScratchPath(scratch_, "copy");
-  Status copied = AppendFileTail(ObjectFile(source_bucket, source_name), 0, temp);
+  Status copied = AppendFdTail(file->fd.get(), ObjectFile(source_bucket, source_name), 0, temp);
   Result<ObjectHashes> hashes = copied.ok() ? HashFile(temp) : Result<ObjectHashes>(copied);
   Result<ObjectInfo> info = hashes.ok() ? Install(target_bucket, target_name, temp, *hashes,
                                                   source->content_type, source->metadata)
@@ -204,10 +215,20 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
                                             const std::map<std::string, std::string>& metadata) {
   const std::string target = ObjectFile(bucket, name);
   std::lock_guard lock(write_mu_);
-  TY_RETURN_IF_ERROR(PrepareObjectPath(BucketDir(bucket), bucket, name));
-  TY_RETURN_IF_ERROR(MoveFile(temp, target, scratch_));
-  TY_RETURN_IF_ERROR(SyncPath(std::filesystem::path(target).parent_path().string()));
-  const std::optional<FileStat> stat = StatObjectFile(BucketDir(bucket), name);
+  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  if (!bucket_fd.ok()) {
+    return bucket_fd.status();
+  }
+  Result<UniqueFd> parent = PrepareObjectPath(bucket_fd->get(), bucket, name);
+  if (!parent.ok()) {
+    return parent.status();
+  }
+  TY_RETURN_IF_ERROR(MoveFile(temp, parent->get(), LeafName(name), scratch_, target));
+  if (::fsync(parent->get()) != 0) {
+    return Status::Unavailable(
+        fmt::format("cannot flush the folder of {}: {}", target, std::strerror(errno)));
+  }
+  const std::optional<FileStat> stat = StatObjectFile(bucket_fd->get(), name);
   if (!stat.has_value() || stat->size != hashes.size) {
     return Status::Unavailable(fmt::format("{} changed while it was written", target));
   }
@@ -229,8 +250,8 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
   return ToInfo(bucket, name, row);
 }
 
-Result<ObjectInfo> FileBucketStore::Describe(std::string_view bucket, std::string_view name,
-                                             FileStat stat) {
+Result<ObjectInfo> FileBucketStore::Describe(int bucket_fd, std::string_view bucket,
+                                             std::string_view name, FileStat stat) {
   auto row = db_->GetObject(bucket, name);
   if (!row.ok()) {
     return row.status();
@@ -242,9 +263,12 @@ Result<ObjectInfo> FileBucketStore::Describe(std::string_view bucket, std::strin
   // file changed meanwhile.
   const std::string path = ObjectFile(bucket, name);
   for (int attempt = 0; attempt < kHashAttempts; ++attempt) {
-    Result<ObjectHashes> hashes = HashFile(path);
+    std::optional<OpenedObject> file = OpenObjectFile(bucket_fd, name);
+    Result<ObjectHashes> hashes =
+        file.has_value() ? HashFd(file->fd.get(), path)
+                         : Result<ObjectHashes>(Status::Unavailable("cannot read " + path));
     std::lock_guard lock(write_mu_);
-    const std::optional<FileStat> now = StatObjectFile(BucketDir(bucket), name);
+    const std::optional<FileStat> now = StatObjectFile(bucket_fd, name);
     if (!now.has_value()) {
       return NoSuchObject(bucket, name);
     }
@@ -279,32 +303,44 @@ Result<ObjectInfo> FileBucketStore::Describe(std::string_view bucket, std::strin
 Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
-  const std::optional<FileStat> stat = StatObjectFile(BucketDir(bucket), name);
+  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  const std::optional<FileStat> stat =
+      bucket_fd.ok() ? StatObjectFile(bucket_fd->get(), name) : std::nullopt;
   if (!stat.has_value()) {
     return NoSuchObject(bucket, name);
   }
-  return Describe(bucket, name, *stat);
+  return Describe(bucket_fd->get(), bucket, name, *stat);
 }
 
-Result<std::string> FileBucketStore::ObjectPath(std::string_view bucket, std::string_view name) {
+Result<UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
-  if (!StatObjectFile(BucketDir(bucket), name).has_value()) {
+  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  std::optional<OpenedObject> file =
+      bucket_fd.ok() ? OpenObjectFile(bucket_fd->get(), name) : std::nullopt;
+  if (!file.has_value()) {
     return NoSuchObject(bucket, name);
   }
-  return ObjectFile(bucket, name);
+  return std::move(file->fd);
 }
 
 Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   std::lock_guard lock(write_mu_);
-  if (!StatObjectFile(BucketDir(bucket), name).has_value()) {
+  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  std::optional<UniqueFd> parent =
+      bucket_fd.ok() ? OpenParentDir(bucket_fd->get(), name) : std::nullopt;
+  const std::string leaf = LeafName(name);
+  struct stat st {};
+  if (!parent.has_value() ||
+      ::fstatat(parent->get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+      !S_ISREG(st.st_mode)) {
     return NoSuchObject(bucket, name);
   }
-  const std::string path = ObjectFile(bucket, name);
-  if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
-    return Status::Unavailable(fmt::format("cannot remove {}: {}", path, std::strerror(errno)));
+  if (::unlinkat(parent->get(), leaf.c_str(), 0) != 0 && errno != ENOENT) {
+    return Status::Unavailable(
+        fmt::format("cannot remove {}: {}", ObjectFile(bucket, name), std::strerror(errno)));
   }
   return db_->DeleteObject(bucket, name);
 }
@@ -322,7 +358,11 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
     after = *std::move(decoded);
   }
   const int max = std::clamp(request.max_results, 1, kMaxListResults);
-  TreePage page = WalkObjects(BucketDir(bucket), request.prefix, request.delimiter, after, max);
+  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  if (!bucket_fd.ok()) {
+    return ObjectListing{};  // no directory: no objects
+  }
+  TreePage page = WalkObjects(bucket_fd->get(), request.prefix, request.delimiter, after, max);
   ObjectListing listing;
   if (page.more && !page.entries.empty()) {
     listing.next_page_token = Base64Encode(page.entries.back().name);
@@ -332,7 +372,7 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
       listing.prefixes.push_back(std::move(entry.name));
       continue;
     }
-    Result<ObjectInfo> info = Describe(bucket, entry.name, entry.stat);
+    Result<ObjectInfo> info = Describe(bucket_fd->get(), bucket, entry.name, entry.stat);
     if (info.ok()) {
       listing.objects.push_back(*std::move(info));
     } else if (info.status().code() != Code::kNotFound) {

@@ -43,7 +43,7 @@ class FileBucketStore final : public BucketStore {
                                 std::string_view target_bucket,
                                 std::string_view target_name) override;
   Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) override;
-  Result<std::string> ObjectPath(std::string_view bucket, std::string_view name) override;
+  Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;
   Status DeleteObject(std::string_view bucket, std::string_view name) override;
   Result<ObjectListing> ListObjects(std::string_view bucket,
                                     const ListObjectsRequest& request) override;
@@ -63,6 +63,8 @@ class FileBucketStore final : public BucketStore {
  private:
   std::string BucketDir(std::string_view bucket) const;
   std::string ObjectFile(std::string_view bucket, std::string_view name) const;
+  // The bucket's directory (`OpenBucketDir`).
+  Result<UniqueFd> BucketFd(std::string_view bucket) const;
   std::string SessionFile(std::string_view id) const;
 
   // The session `upload_id` (NOT_FOUND for an unknown or malformed id).
@@ -73,7 +75,8 @@ class FileBucketStore final : public BucketStore {
                              std::string_view content_type,
                              const std::map<std::string, std::string>& metadata);
   // The object whose file has `stat`, its row recomputed when the file changed behind the store.
-  Result<ObjectInfo> Describe(std::string_view bucket, std::string_view name, FileStat stat);
+  Result<ObjectInfo> Describe(int bucket_fd, std::string_view bucket, std::string_view name,
+                              FileStat stat);
 
   const std::string root_;
   const std::string scratch_;

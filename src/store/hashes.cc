@@ -82,28 +82,33 @@ ObjectHashes HashBytes(std::string_view bytes) {
 }
 
 Result<ObjectHashes> HashFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     return Status::Unavailable("cannot read " + path + ": " + std::strerror(errno));
   }
+  Result<ObjectHashes> hashes = HashFd(fd, path);
+  ::close(fd);
+  return hashes;
+}
+
+Result<ObjectHashes> HashFd(int fd, const std::string& shown) {
   ObjectHasher hasher;
   std::vector<char> buffer(kReadChunk);
+  off_t position = 0;
   while (true) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), position);
     if (n < 0 && errno == EINTR) {
       continue;
     }
     if (n < 0) {
-      const int error = errno;
-      ::close(fd);
-      return Status::Unavailable("cannot read " + path + ": " + std::strerror(error));
+      return Status::Unavailable("cannot read " + shown + ": " + std::strerror(errno));
     }
     if (n == 0) {
       break;
     }
+    position += n;
     hasher.Update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
   }
-  ::close(fd);
   return hasher.Finish();
 }
 

@@ -3,8 +3,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
+#include <utility>
 #include <vector>
 
 #include <dirent.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/no_follow.h"
 #include "base/unique_fd.h"
 
 namespace trainyard::store::internal {
@@ -43,17 +43,13 @@ Status WriteAll(int fd, const char* data, std::size_t size, const std::string& p
   return {};
 }
 
-// Copies `source` from `offset` to the end onto the open descriptor `out`.
-Status CopyTail(const std::string& source, std::int64_t offset, int out,
+// Copies the open file `in` from `offset` to the end onto the open descriptor `out`.
+Status CopyTail(int in, const std::string& source, std::int64_t offset, int out,
                 const std::string& target) {
-  UniqueFd in(::open(source.c_str(), O_RDONLY | O_CLOEXEC));
-  if (in.get() < 0) {
-    return IoError("read", source, errno);
-  }
   std::vector<char> buffer(kCopyChunk);
   auto position = static_cast<off_t>(offset);
   while (true) {
-    const ssize_t n = ::pread(in.get(), buffer.data(), buffer.size(), position);
+    const ssize_t n = ::pread(in, buffer.data(), buffer.size(), position);
     if (n < 0 && errno == EINTR) {
       continue;
     }
@@ -68,87 +64,146 @@ Status CopyTail(const std::string& source, std::int64_t offset, int out,
   }
 }
 
-}  // namespace
-
-std::optional<FileStat> StatObjectFile(const std::string& bucket_dir, std::string_view name) {
-  std::string path = bucket_dir;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t slash = name.find('/', start);
-    path += '/';
-    path += name.substr(start, slash == std::string_view::npos ? slash : slash - start);
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0) {
-      return std::nullopt;
-    }
-    if (slash == std::string_view::npos) {
-      if (!S_ISREG(st.st_mode)) {
-        return std::nullopt;
-      }
-      return FileStat{
-          .size = st.st_size,
-          .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
-          .inode = static_cast<std::int64_t>(st.st_ino)};
-    }
-    if (!S_ISDIR(st.st_mode)) {
-      return std::nullopt;
-    }
-    start = slash + 1;
-  }
+FileStat StatOf(const struct stat& st) {
+  return FileStat{.size = st.st_size,
+                  .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
+                  .inode = static_cast<std::int64_t>(st.st_ino)};
 }
 
-Status PrepareObjectPath(const std::string& bucket_dir, std::string_view bucket,
-                         std::string_view name) {
-  std::string path = bucket_dir;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t slash = name.find('/', start);
-    path += '/';
-    path += name.substr(start, slash == std::string_view::npos ? slash : slash - start);
+// The entries of the directory `dir_fd` but "." and "..", with their lstat; empty when it
+// cannot be read.
+std::vector<std::pair<std::string, struct stat>> Entries(int dir_fd) {
+  std::vector<std::pair<std::string, struct stat>> entries;
+  const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* handle = fd < 0 ? nullptr : ::fdopendir(fd);
+  if (handle == nullptr) {
+    if (fd >= 0) {
+      ::close(fd);
+    }
+    return entries;
+  }
+  while (const dirent* entry = ::readdir(handle)) {
+    const std::string_view name = entry->d_name;
     struct stat st {};
-    const bool exists = ::lstat(path.c_str(), &st) == 0;
-    if (!exists && errno != ENOENT) {
-      return IoError("inspect", path, errno);
+    if (name != "." && name != ".." &&
+        ::fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      entries.emplace_back(std::string(name), st);
     }
-    if (slash == std::string_view::npos) {
-      if (exists && S_ISDIR(st.st_mode)) {
-        if (HoldsFiles(path)) {
-          return Status::FailedPrecondition(
-              fmt::format("Cannot write object {}/{}: objects named {}/... exist, and a name "
-                          "cannot be both an object and a folder here.",
-                          bucket, name, name));
-        }
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-        if (ec) {
-          return IoError("remove the empty folder", path, ec.value());
-        }
-      }
-      return {};
-    }
-    if (exists && !S_ISDIR(st.st_mode)) {
-      const std::string_view parent = name.substr(0, slash);
+  }
+  ::closedir(handle);
+  return entries;
+}
+
+}  // namespace
+
+Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir) {
+  UniqueFd fd(::open(bucket_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd.get() < 0) {
+    return IoError("open the bucket directory", bucket_dir, errno);
+  }
+  return fd;
+}
+
+std::optional<FileStat> StatObjectFile(int bucket_fd, std::string_view name) {
+  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name, O_PATH);
+  struct stat st {};
+  if (!fd.ok() || ::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return std::nullopt;
+  }
+  return StatOf(st);
+}
+
+std::optional<OpenedObject> OpenObjectFile(int bucket_fd, std::string_view name) {
+  // O_NONBLOCK: a FIFO planted there is opened at once (and refused below), never waited on.
+  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  struct stat st {};
+  if (!fd.ok() || ::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    return std::nullopt;
+  }
+  return OpenedObject{.fd = *std::move(fd), .stat = StatOf(st)};
+}
+
+std::optional<UniqueFd> OpenParentDir(int bucket_fd, std::string_view name) {
+  const std::size_t slash = name.rfind('/');
+  if (slash == std::string_view::npos) {
+    UniqueFd fd(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    return fd.get() < 0 ? std::nullopt : std::optional<UniqueFd>(std::move(fd));
+  }
+  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name.substr(0, slash), O_RDONLY | O_DIRECTORY);
+  return fd.ok() ? std::optional<UniqueFd>(*std::move(fd)) : std::nullopt;
+}
+
+std::string LeafName(std::string_view name) {
+  const std::size_t slash = name.rfind('/');
+  return std::string(slash == std::string_view::npos ? name : name.substr(slash + 1));
+}
+
+Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::string_view name) {
+  UniqueFd parent(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (parent.get() < 0) {
+    return IoError("open the bucket", std::string(bucket), errno);
+  }
+  std::size_t start = 0;
+  for (std::size_t slash = name.find('/'); slash != std::string_view::npos;
+       start = slash + 1, slash = name.find('/', start)) {
+    Result<UniqueFd> next =
+        OpenOrMakeDirAt(parent.get(), std::string(name.substr(start, slash - start)), 0755);
+    if (!next.ok() && next.status().code() == Code::kFailedPrecondition) {
       return Status::FailedPrecondition(
           fmt::format("Cannot write object {}/{}: {}/{} is an object, and a name cannot be both "
                       "an object and a folder here.",
-                      bucket, name, bucket, parent));
+                      bucket, name, bucket, name.substr(0, slash)));
     }
-    if (!exists && ::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-      return IoError("create the folder", path, errno);
+    if (!next.ok()) {
+      return Status::Unavailable(fmt::format("cannot create the folder {}/{}: {}", bucket,
+                                             name.substr(0, slash), next.status().message()));
     }
-    start = slash + 1;
+    parent = *std::move(next);
   }
+  const std::string leaf(name.substr(start));
+  struct stat st {};
+  if (::fstatat(parent.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+    UniqueFd dir(
+        ::openat(parent.get(), leaf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (dir.get() < 0 || HoldsFiles(dir.get())) {
+      return Status::FailedPrecondition(
+          fmt::format("Cannot write object {}/{}: objects named {}/... exist, and a name "
+                      "cannot be both an object and a folder here.",
+                      bucket, name, name));
+    }
+    TY_RETURN_IF_ERROR(RemoveTree(parent.get(), leaf));
+  }
+  return parent;
 }
 
-bool HoldsFiles(const std::string& dir) {
-  std::error_code ec;
-  for (std::filesystem::recursive_directory_iterator it(dir, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    if (!it->is_directory(ec) || it->is_symlink(ec)) {
+bool HoldsFiles(int dir_fd) {
+  for (const auto& [name, st] : Entries(dir_fd)) {
+    if (!S_ISDIR(st.st_mode)) {
       return true;
+    }
+    UniqueFd sub(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (sub.get() < 0 || HoldsFiles(sub.get())) {
+      return true;  // swapped for something else meanwhile, or unreadable: not known empty
     }
   }
   return false;
+}
+
+Status RemoveTree(int parent_fd, const std::string& name) {
+  if (::unlinkat(parent_fd, name.c_str(), 0) == 0 || errno == ENOENT) {
+    return {};
+  }
+  UniqueFd dir(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (dir.get() < 0) {
+    return IoError("remove", name, errno);
+  }
+  for (const auto& entry : Entries(dir.get())) {
+    TY_RETURN_IF_ERROR(RemoveTree(dir.get(), entry.first));
+  }
+  if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {
+    return IoError("remove", name, errno);
+  }
+  return {};
 }
 
 std::string UniqueScratchPath(const std::string& scratch_dir, std::string_view tag) {
@@ -169,11 +224,21 @@ Status WriteNewFile(const std::string& path, std::string_view data) {
 }
 
 Status AppendFileTail(const std::string& source, std::int64_t offset, const std::string& target) {
-  UniqueFd out(::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+  UniqueFd in(::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (in.get() < 0) {
+    return IoError("read", source, errno);
+  }
+  return AppendFdTail(in.get(), source, offset, target);
+}
+
+Status AppendFdTail(int source_fd, const std::string& source, std::int64_t offset,
+                    const std::string& target) {
+  UniqueFd out(
+      ::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (out.get() < 0) {
     return IoError("open", target, errno);
   }
-  TY_RETURN_IF_ERROR(CopyTail(source, offset, out.get(), target));
+  TY_RETURN_IF_ERROR(CopyTail(source_fd, source, offset, out.get(), target));
   if (::fsync(out.get()) != 0) {
     return IoError("flush", target, errno);
   }
@@ -181,7 +246,7 @@ Status AppendFileTail(const std::string& source, std::int64_t offset, const std:
 }
 
 Status SyncPath(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.get() < 0) {
     return IoError("open", path, errno);
   }
@@ -191,9 +256,9 @@ Status SyncPath(const std::string& path) {
   return {};
 }
 
-Status MoveFile(const std::string& source, const std::string& target,
-                const std::string& scratch_dir) {
-  if (::rename(source.c_str(), target.c_str()) == 0) {
+Status MoveFile(const std::string& source, int dir_fd, const std::string& leaf,
+                const std::string& scratch_dir, const std::string& shown) {
+  if (::renameat(AT_FDCWD, source.c_str(), dir_fd, leaf.c_str()) == 0) {
     return {};
   }
   if (errno != EXDEV) {
@@ -201,8 +266,8 @@ Status MoveFile(const std::string& source, const std::string& target,
   }
   const std::string copy = UniqueScratchPath(scratch_dir, "copy");
   Status copied = AppendFileTail(source, 0, copy);
-  if (copied.ok() && ::rename(copy.c_str(), target.c_str()) != 0) {
-    copied = IoError("move into place", copy, errno);
+  if (copied.ok() && ::renameat(AT_FDCWD, copy.c_str(), dir_fd, leaf.c_str()) != 0) {
+    copied = IoError("move into place", shown, errno);
   }
   if (!copied.ok()) {
     ::unlink(copy.c_str());

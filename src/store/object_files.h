@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/unique_fd.h"
 
 namespace trainyard::store::internal {
 
@@ -27,33 +28,60 @@ struct FileStat {
   friend bool operator==(const FileStat&, const FileStat&) = default;
 };
 
-// The regular file `<bucket_dir>/<name>` when it exists and no part of its path is a symbolic
-// link; nullopt otherwise.
-std::optional<FileStat> StatObjectFile(const std::string& bucket_dir, std::string_view name);
+// The bucket's directory, opened without following a link (it is `<root>/<bucket>`; the root is
+// the store's own, but the bucket's entries may be written by its project's jobs). Every object
+// is reached beneath it with `OpenBeneath` or `*at` calls: no link is followed at any depth, so a
+// directory swapped for a link between two calls never leads outside the bucket.
+Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir);
 
-// Makes `<bucket_dir>/<name>` writable: creates the missing parent directories and removes an
-// empty directory standing where the file goes. FAILED_PRECONDITION when a parent is a file (an
+// The regular file `name` beneath `bucket_fd` when it exists and no part of its path is a
+// symbolic link; nullopt otherwise.
+std::optional<FileStat> StatObjectFile(int bucket_fd, std::string_view name);
+
+// The same file opened for reading, with its stat (taken from the descriptor).
+struct OpenedObject {
+  UniqueFd fd;
+  FileStat stat;
+};
+std::optional<OpenedObject> OpenObjectFile(int bucket_fd, std::string_view name);
+
+// The directory holding `name`'s file (the bucket's own for a name without "/"), opened beneath
+// `bucket_fd` for reading (nullopt when missing or a link), and the file's last component.
+std::optional<UniqueFd> OpenParentDir(int bucket_fd, std::string_view name);
+std::string LeafName(std::string_view name);
+
+// Makes `name` writable beneath `bucket_fd`: creates the missing parent directories (never
+// following a link) and removes an empty directory standing where the file goes; returns the
+// parent directory's descriptor. FAILED_PRECONDITION when a parent is a file or a link (an
 // object "a" when writing "a/b") or the target is a directory holding files ("a/b" exists when
 // writing "a"); UNAVAILABLE on IO errors.
-Status PrepareObjectPath(const std::string& bucket_dir, std::string_view bucket,
-                         std::string_view name);
+Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::string_view name);
 
-// True when `dir` holds a regular file anywhere below it (a bucket that is not empty).
-bool HoldsFiles(const std::string& dir);
+// True when the directory `dir_fd` holds anything but directories anywhere below it (a bucket
+// that is not empty; a link counts).
+bool HoldsFiles(int dir_fd);
+// Removes the entry `name` of `parent_fd` and, when it is a directory, everything below it,
+// never following a link.
+Status RemoveTree(int parent_fd, const std::string& name);
 
 // A path in `scratch_dir` that no other call of this process returns: "<tag>-<pid>-<n>".
 std::string UniqueScratchPath(const std::string& scratch_dir, std::string_view tag);
 
 // Creates `path` (which must not exist) holding `data`, flushed to disk.
 Status WriteNewFile(const std::string& path, std::string_view data);
-// Appends the bytes of `source` from `offset` on to `target` and flushes `target` to disk.
+// Appends the bytes of `source` from `offset` on to `target` (a scratch file, created when
+// missing, never through a link) and flushes `target` to disk.
 Status AppendFileTail(const std::string& source, std::int64_t offset, const std::string& target);
-// Flushes a file's data, or a directory's entries, to disk.
+// The same from the open file `source_fd` (`source` names it in errors).
+Status AppendFdTail(int source_fd, const std::string& source, std::int64_t offset,
+                    const std::string& target);
+// Flushes a file's data to disk.
 Status SyncPath(const std::string& path);
-// Renames `source` to `target` (replacing it); across file systems, copies through
-// `scratch_dir` first and then removes `source`.
-Status MoveFile(const std::string& source, const std::string& target,
-                const std::string& scratch_dir);
+// Renames `source` to `leaf` in the directory `dir_fd` (replacing a file or link there, never
+// following one); across file systems, copies through `scratch_dir` first and then removes
+// `source`. `shown` names the target in errors.
+Status MoveFile(const std::string& source, int dir_fd, const std::string& leaf,
+                const std::string& scratch_dir, const std::string& shown);
 
 // One entry of a listing: an object (with its file's stat) or a common prefix.
 struct TreeEntry {
@@ -67,11 +95,12 @@ struct TreePage {
   bool more = false;               // entries after the last one exist
 };
 
-// Walks `bucket_dir` in byte order of object names, as GCS lists: only names starting with
-// `prefix`; with a `delimiter`, a name holding it after the prefix is folded into its common
-// prefix (up to and including the delimiter); only entries after `after` (the last entry of the
-// previous page); at most `max_entries` entries. Unreadable directories are skipped.
-TreePage WalkObjects(const std::string& bucket_dir, std::string_view prefix,
-                     std::string_view delimiter, std::string_view after, int max_entries);
+// Walks the directory `bucket_fd` in byte order of object names, as GCS lists: only names
+// starting with `prefix`; with a `delimiter`, a name holding it after the prefix is folded into
+// its common prefix (up to and including the delimiter); only entries after `after` (the last
+// entry of the previous page); at most `max_entries` entries. Unreadable directories are
+// skipped, and so are links (each directory is opened with O_NOFOLLOW from its parent's).
+TreePage WalkObjects(int bucket_fd, std::string_view prefix, std::string_view delimiter,
+                     std::string_view after, int max_entries);
 
 }  // namespace trainyard::store::internal

@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "base/unique_fd.h"
 #include "store/object_files.h"
 #include "store/object_names.h"
 
@@ -21,10 +23,14 @@ struct DirEntry {
 
 // The regular files and real directories of `dir`, sorted by key. Names that cannot be part of
 // an object name ("a\nb") are left out.
-std::vector<DirEntry> ReadDir(const std::string& dir) {
+std::vector<DirEntry> ReadDir(int dir_fd) {
   std::vector<DirEntry> entries;
-  DIR* handle = ::opendir(dir.c_str());
+  const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* handle = fd < 0 ? nullptr : ::fdopendir(fd);
   if (handle == nullptr) {
+    if (fd >= 0) {
+      ::close(fd);
+    }
     return entries;
   }
   while (const dirent* entry = ::readdir(handle)) {
@@ -58,10 +64,21 @@ std::vector<DirEntry> ReadDir(const std::string& dir) {
   return entries;
 }
 
-// True when some valid object lies below `dir`.
-bool HoldsObjects(const std::string& dir) {
-  for (const DirEntry& entry : ReadDir(dir)) {
-    if (!entry.is_dir || HoldsObjects(dir + "/" + entry.key.substr(0, entry.key.size() - 1))) {
+// The subdirectory of `entry` (a directory's) in `dir_fd`, never through a link: -1 in `fd`
+// when it was swapped for something else since it was read.
+UniqueFd OpenSubdir(int dir_fd, const DirEntry& entry) {
+  const std::string name = entry.key.substr(0, entry.key.size() - 1);
+  return UniqueFd(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+}
+
+// True when some valid object lies below the directory `dir_fd`.
+bool HoldsObjects(int dir_fd) {
+  for (const DirEntry& entry : ReadDir(dir_fd)) {
+    if (!entry.is_dir) {
+      return true;
+    }
+    const UniqueFd sub = OpenSubdir(dir_fd, entry);
+    if (sub.get() >= 0 && HoldsObjects(sub.get())) {
       return true;
     }
   }
@@ -73,10 +90,10 @@ class Walker {
   Walker(std::string_view prefix, std::string_view delimiter, std::string_view after, int max)
       : prefix_(prefix), delimiter_(delimiter), after_(after), max_(max) {}
 
-  // Visits `dir`, whose objects' names start with `rel` ("" or ending with "/"); false once the
-  // page is full and one more entry was seen.
-  bool Visit(const std::string& dir, const std::string& rel) {
-    for (DirEntry& entry : ReadDir(dir)) {
+  // Visits the directory `dir_fd`, whose objects' names start with `rel` ("" or ending with
+  // "/"); false once the page is full and one more entry was seen.
+  bool Visit(int dir_fd, const std::string& rel) {
+    for (DirEntry& entry : ReadDir(dir_fd)) {
       std::string name = rel + entry.key;
       if (!entry.is_dir) {
         if (!Offer(std::move(name), entry.stat)) {
@@ -91,18 +108,21 @@ class Walker {
       if (!after_.empty() && name < after_ && !after_.starts_with(name)) {
         continue;  // all of it was on earlier pages
       }
-      const std::string path = dir + "/" + entry.key.substr(0, entry.key.size() - 1);
+      const UniqueFd sub = OpenSubdir(dir_fd, entry);
+      if (sub.get() < 0) {
+        continue;
+      }
       if (const std::size_t pos = FoldAt(name); pos != std::string::npos) {
         // Every object below folds into the same prefix: no need to walk it all.
         std::string folded = name.substr(0, pos + delimiter_.size());
-        if (folded != last_key_ && folded > after_ && HoldsObjects(path)) {
+        if (folded != last_key_ && folded > after_ && HoldsObjects(sub.get())) {
           if (!Add(TreeEntry{.name = std::move(folded), .is_prefix = true})) {
             return false;
           }
         }
         continue;
       }
-      if (!Visit(path, name)) {
+      if (!Visit(sub.get(), name)) {
         return false;
       }
     }
@@ -156,10 +176,10 @@ class Walker {
 
 }  // namespace
 
-TreePage WalkObjects(const std::string& bucket_dir, std::string_view prefix,
-                     std::string_view delimiter, std::string_view after, int max_entries) {
+TreePage WalkObjects(int bucket_fd, std::string_view prefix, std::string_view delimiter,
+                     std::string_view after, int max_entries) {
   Walker walker(prefix, delimiter, after, std::max(1, max_entries));
-  walker.Visit(bucket_dir, "");
+  walker.Visit(bucket_fd, "");
   return walker.Take();
 }
 

@@ -71,6 +71,39 @@ TEST_F(NoFollowTest, OpenBeneathRefusesLinksAnywhereAndLeavingTheDirectory) {
   }
 }
 
+TEST_F(NoFollowTest, MakeDirsBeneathCreatesDirectoriesButNeverThroughALink) {
+  fs::create_directory_symlink(dir_ / "sub", dir_ / "sublink");
+  fs::create_symlink(victim(), dir_ / "sub" / "filelink");
+  const UniqueFd root(::open(dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  ASSERT_TRUE(root.valid());
+  struct Case {
+    std::string relative;
+    Code code;
+    std::string message;  // a part of the error's message
+  };
+  for (const Case& c : {
+           Case{"sub", Code::kOk, ""},
+           Case{"sub/new/deeper", Code::kOk, ""},
+           Case{"fresh", Code::kOk, ""},
+           Case{"sublink", Code::kFailedPrecondition, "sublink is a symbolic link"},
+           Case{"sublink/made", Code::kFailedPrecondition, "sublink is a symbolic link"},
+           Case{"sub/filelink/x", Code::kFailedPrecondition, "sub/filelink is a symbolic link"},
+           Case{"victim/x", Code::kFailedPrecondition, "victim is not a directory"},
+           Case{"sub/../x", Code::kInvalidArgument, "sub/../x"},
+           Case{"a//b", Code::kInvalidArgument, ""},
+           Case{"", Code::kInvalidArgument, ""},
+       }) {
+    Result<UniqueFd> made = MakeDirsBeneath(root.get(), c.relative, 0755);
+    EXPECT_EQ(made.status().code(), c.code) << c.relative << ": " << made.status().message();
+    EXPECT_NE(made.status().message().find(c.message), std::string::npos) << c.relative;
+    if (made.ok()) {
+      EXPECT_TRUE(fs::is_directory(fs::symlink_status(dir_ / c.relative))) << c.relative;
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "sub" / "made"));  // nothing was made through the link
+  EXPECT_EQ(Read(victim()), "the victim's own text\n");
+}
+
 TEST_F(NoFollowTest, ReplaceFileReplacesALinkInsteadOfWritingThroughIt) {
   fs::create_symlink(victim(), dir_ / "replicas.json");
   ASSERT_TRUE(ReplaceFileNoFollow(At("replicas.json"), "new text\n").ok());

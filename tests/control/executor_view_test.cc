@@ -89,6 +89,25 @@ TEST_F(ExecutorViewTest, AJobDirInAnotherProjectsBucketIsShownAlone) {
                           JobLayout(dir_.path().string(), std::string(kProject), "other").root()));
 }
 
+TEST_F(ExecutorViewTest, AJobDirThroughALinkInTheBucketFailsTheJobAndMakesNothingOutside) {
+  // A job of the project left a link where the next job's directory goes.
+  std::filesystem::create_directories(dir_.path() / "outside");
+  std::filesystem::create_directories(dir_.path() / "buckets" / "my-bucket");
+  std::filesystem::create_directory_symlink(dir_.path() / "outside",
+                                            dir_.path() / "buckets" / "my-bucket" / "out");
+  model::Job job = ValidRuntimeJob("linked");
+  job.training_input->job_dir = "gs://my-bucket/out/run1";
+  Submit(job);
+  Settle();
+  EXPECT_TRUE(launcher_.started().empty());
+  const model::Job failed = Get("linked");
+  EXPECT_EQ(failed.state, model::JobState::kFailed);
+  EXPECT_THAT(failed.error_message,
+              ::testing::HasSubstr("Cannot create the job directory gs://my-bucket/out/run1: "
+                                   "out is a symbolic link"));
+  EXPECT_TRUE(std::filesystem::is_empty(dir_.path() / "outside"));
+}
+
 TEST_F(ExecutorViewTest, AContainerMountsItsViewAndNotTheBucketStore) {
   UseContainers(false);
   Submit(ImageJob("img"));

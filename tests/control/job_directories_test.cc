@@ -1,6 +1,7 @@
 #include "control/job_directories.h"
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -64,6 +65,43 @@ TEST_F(JobDirectoriesTest, ALinkInPlaceOfADirectoryIsAnErrorNotFollowed) {
   ASSERT_FALSE(secured.ok());
   EXPECT_NE(secured.message().find("jobs/p/j/run"), std::string::npos) << secured.message();
   EXPECT_EQ(ModeOf(data_ / "elsewhere"), 0777);  // the link's target is untouched
+}
+
+TEST_F(JobDirectoriesTest, AJobDirInABucketIsMadeBeneathItWithoutFollowingLinks) {
+  const fs::path gcs = data_ / "buckets";
+  fs::create_directories(gcs / "b" / "have");
+  fs::create_directories(data_ / "outside");
+  fs::create_directory_symlink(data_ / "outside", gcs / "b" / "link");
+  fs::create_directory_symlink(data_ / "outside", gcs / "alias");  // a bucket entry of the root
+  { std::ofstream(gcs / "b" / "file") << "an object"; }
+  struct Case {
+    std::string job_dir;
+    bool ok;
+    std::string message;  // a part of the error's message
+    std::string made;     // what must exist after, relative to `gcs`
+  };
+  for (const Case& c : {
+           Case{"gs://b/new/deep", true, "", "b/new/deep"},
+           Case{"gs://b//have/x/", true, "", "b/have/x"},
+           Case{"gs://b", true, "", "b"},
+           Case{"gs://b/link", false, "gs://b/link: link is a symbolic link", ""},
+           Case{"gs://b/link/x", false, "link is a symbolic link", ""},
+           Case{"gs://b/have/../link", false, "is not usable", ""},
+           Case{"gs://b/file/x", false, "file is not a directory", ""},
+           Case{"gs://missing/x", false, "is in bucket missing, which does not exist", ""},
+           Case{"gs://alias/x", false, "is in bucket alias, which does not exist", ""},
+           Case{(data_ / "local/dir").string(), true, "", "../local/dir"},
+       }) {
+    const Status made = MakeJobDir(c.job_dir, gcs.string());
+    EXPECT_EQ(made.ok(), c.ok) << c.job_dir << ": " << made.message();
+    if (!c.ok) {
+      EXPECT_EQ(made.code(), Code::kFailedPrecondition) << c.job_dir;
+      EXPECT_NE(made.message().find(c.message), std::string::npos) << made.message();
+    } else {
+      EXPECT_TRUE(fs::is_directory(fs::symlink_status(gcs / c.made))) << c.job_dir;
+    }
+  }
+  EXPECT_TRUE(fs::is_empty(data_ / "outside"));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "fakes/fake_clock.h"
 #include "fakes/temp_dir.h"
 
@@ -129,9 +130,11 @@ TEST_F(BucketStoreTest, PutsAndReadsAnObjectAsAPlainFile) {
   EXPECT_EQ(info->md5_base64, "XUFAKrxLKna5cZ2REBfFkg==");
   EXPECT_EQ(info->crc32c_base64, "mnG7TA==");
   EXPECT_EQ(ReadFile((Root() / "bkt/dir/hello.txt").string()), "hello");
-  auto path = store_->ObjectPath("bkt", "dir/hello.txt");
-  ASSERT_TRUE(path.ok());
-  EXPECT_EQ(*path, (Root() / "bkt/dir/hello.txt").string());
+  auto file = store_->OpenObject("bkt", "dir/hello.txt");
+  ASSERT_TRUE(file.ok());
+  std::string read;
+  ASSERT_EQ(ReadAtMost(file->get(), 100, read), 0);
+  EXPECT_EQ(read, "hello");
 
   Reopen();  // the metadata lives in the database
   auto got = store_->GetObject("bkt", "dir/hello.txt");
@@ -167,7 +170,7 @@ TEST_F(BucketStoreTest, MissingThingsAreNotFound) {
   EXPECT_EQ(store_->PutObject("nobucket", "x", "d", "", {}).status().code(), Code::kNotFound);
   EXPECT_FALSE(fs::exists(Root() / "nobucket"));
   EXPECT_EQ(store_->GetObject("bkt", "missing").status().message(), "No such object: bkt/missing");
-  EXPECT_EQ(store_->ObjectPath("bkt", "missing").status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->OpenObject("bkt", "missing").status().code(), Code::kNotFound);
   EXPECT_EQ(store_->DeleteObject("bkt", "missing").code(), Code::kNotFound);
   EXPECT_EQ(store_->ListObjects("nobucket", {}).status().code(), Code::kNotFound);
   Put("dir/x", "d");
@@ -321,7 +324,7 @@ TEST_F(BucketStoreTest, NeverFollowsSymbolicLinksOutOfTheBucket) {
   fs::create_symlink(dir_.path() / "secret", Root() / "bkt/link");
   fs::create_directory_symlink(dir_.path(), Root() / "bkt/dir/up");
   EXPECT_EQ(store_->GetObject("bkt", "link").status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->ObjectPath("bkt", "dir/up/secret").status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->OpenObject("bkt", "dir/up/secret").status().code(), Code::kNotFound);
   EXPECT_TRUE(ListAll({}).empty());
   EXPECT_EQ(store_->PutObject("bkt", "dir/up/secret", "x", "", {}).status().code(),
             Code::kFailedPrecondition);
