@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -85,14 +85,14 @@ TEST(SpawnProcessWithAView, KeepsNoDescriptorOfTheSpawningProcess) {
   ASSERT_GE(inheritable, 0);
   ASSERT_GE(cloexec, 0);
   const std::string sleep = UniqueSleep();
-  Result<int> pid = SpawnProcess(
-      SpawnSpec{.argv = {"/bin/sleep", sleep},
-                .working_dir = data + "/install",
-                .stdout_path = dir.File("out.log"),
-                .stderr_path = dir.File("out.log"),
-                .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
-                .view = FileView{.hidden = data, .writable = {data + "/install"}}},
-      CurrentEnvironment());
+  Result<int> pid =
+      SpawnProcess(SpawnSpec{.argv = {"/bin/sleep", sleep},
+                             .working_dir = data + "/install",
+                             .stdout_path = dir.File("out.log"),
+                             .stderr_path = dir.File("out.log"),
+                             .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
+                             .view = FileView{.hidden = data, .writable = {data + "/install"}}},
+                   CurrentEnvironment());
   close(inheritable);
   close(cloexec);
   ASSERT_TRUE(pid.ok()) << pid.status().ToString();
