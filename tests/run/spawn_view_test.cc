@@ -1,6 +1,7 @@
 // SpawnProcess with a user and a view (issue #31): pip's way of running a package's code. Needs
 // root (a mount namespace, another user); skipped otherwise.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -100,18 +101,18 @@ TEST(SpawnProcessWithAView, KeepsNoDescriptorOfTheSpawningProcess) {
   // The outside child closes them once it has forked the program: soon after, not at once.
   const std::vector<std::string> stdio = {"0", "1", "2"};
   std::vector<std::string> open_fds;
-  for (int waited = 0; waited < kDeadlineMs && open_fds != stdio; waited += 10) {
-    if (waited > 0) {
-      usleep(10'000);
-    }
-    open_fds.clear();
-    std::error_code error;
-    for (const auto& entry :
-         fs::directory_iterator("/proc/" + std::to_string(*pid) + "/fd", error)) {
-      open_fds.push_back(entry.path().filename().string());
-    }
-    std::ranges::sort(open_fds);
-  }
+  ::trainyard::testing::WaitUntil(
+      [&] {
+        open_fds.clear();
+        std::error_code error;
+        for (const auto& entry :
+             fs::directory_iterator("/proc/" + std::to_string(*pid) + "/fd", error)) {
+          open_fds.push_back(entry.path().filename().string());
+        }
+        std::ranges::sort(open_fds);
+        return open_fds == stdio;
+      },
+      std::chrono::milliseconds(kDeadlineMs));
   EXPECT_EQ(open_fds, stdio);
   kill(*pid, SIGKILL);  // ends the namespace too (the program's parent-death signal)
   int status = 0;

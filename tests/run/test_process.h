@@ -2,6 +2,7 @@
 // for a process, and a file's bytes.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -10,9 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include <poll.h>
-
 #include "support/build_paths.h"
+#include "support/wait.h"
 
 namespace trainyard::run::testing {
 
@@ -61,24 +61,15 @@ inline std::vector<int> PidsWithArgument(std::string_view argument) {
 // The host pids of the processes sleeping `sleep`, once there are `count` (within the deadline).
 inline std::vector<int> AwaitSleepers(const std::string& sleep, std::size_t count) {
   std::vector<int> pids;
-  for (int waited = 0; waited < kDeadlineMs; waited += 10) {
-    if ((pids = PidsWithArgument(sleep)).size() >= count) {
-      break;
-    }
-    poll(nullptr, 0, 10);
-  }
+  ::trainyard::testing::WaitUntil([&] { return (pids = PidsWithArgument(sleep)).size() >= count; },
+                                  std::chrono::milliseconds(kDeadlineMs));
   return pids;
 }
 
 // Whether no process sleeps `sleep` any more, within the deadline.
 inline bool NoSleeperWithin(const std::string& sleep) {
-  for (int waited = 0; waited < kDeadlineMs; waited += 10) {
-    if (PidsWithArgument(sleep).empty()) {
-      return true;
-    }
-    poll(nullptr, 0, 10);
-  }
-  return false;
+  return ::trainyard::testing::WaitUntil([&] { return PidsWithArgument(sleep).empty(); },
+                                         std::chrono::milliseconds(kDeadlineMs));
 }
 
 }  // namespace trainyard::run::testing
