@@ -296,7 +296,12 @@ Status Executor::PrepareJobDir(const std::string& job_dir) {
 
 Status Executor::StartReplica(Run& run, std::size_t index) {
   Run::Replica& replica = run.replicas[index];
-  Result<int> pid = launcher_.Start(replica.spec);
+  // Held until its pid is recorded (ProcessSpec::held): a server killed in between leaves a
+  // replica that never ran, which the next one stops, rather than one that may have run to its
+  // end unseen and would run again.
+  run::ProcessSpec held = replica.spec;
+  held.held = true;
+  Result<int> pid = launcher_.Start(held);
   if (!pid.ok()) {
     return Status::FailedPrecondition(fmt::format("The replica {} {} could not be started: {}",
                                                   plan::RoleName(replica.shape.role),
@@ -309,6 +314,7 @@ Status Executor::StartReplica(Run& run, std::size_t index) {
   replica.started_wall = Now();
   pid_to_run_[*pid] = run.key;
   SaveRecord(run);
+  launcher_.Release(*pid);
   return Status();
 }
 

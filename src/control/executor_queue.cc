@@ -451,6 +451,7 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
       }
       replica.alive = true;  // until its exit, real or recorded, is handled
       if (*alive) {
+        launcher_.Release(replica.pid);  // recorded: held (a server died before releasing it)?
         ++adopted;
       } else {
         // Ended while no server watched it: handle its exit now, as the supervisor recorded

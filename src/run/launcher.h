@@ -55,6 +55,11 @@ struct ProcessSpec {
   // Set: the replica is this container, started by the launcher's container runtime; `argv` is
   // unused, `env` is the container's environment and `working_dir` only the runtime client's.
   std::optional<ContainerSpec> container;
+  // Set: the replica's program does not start until `Launcher::Release(pid)`. The caller records
+  // the pid in between, so that a server that dies after the start and before the record leaves
+  // nothing that ran: the next server finds the held replica (FindStarted) and stops it, where an
+  // unheld one might have run to its end unseen and then been started again.
+  bool held = false;
   // Set: what the replica's processes see of the server's files (run/file_view.h). A host
   // process gets it as its mount namespace when the launcher runs replicas as another user; a
   // container's mounts are the control layer's (replica_container.h).
@@ -100,6 +105,10 @@ class Launcher {
   // Sends `signal` to the process group `pid` leads (the replica and anything it started), and
   // for a container to the container itself. A group that is already gone is not an error.
   virtual void SignalGroup(int pid, int signal) = 0;
+
+  // Lets the held replica `pid` (ProcessSpec::held) start its program; nothing for one that is
+  // not held, or has started already, or is gone.
+  virtual void Release(int pid) = 0;
 
   // Takes over a replica an earlier launcher (an earlier server) started with `spec` as `pid`.
   // True: it still runs, and from now on its exit reaches the callback like a child's, with the

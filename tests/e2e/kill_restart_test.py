@@ -50,11 +50,9 @@ never by the pids a job reports: a job's pids are those of its own PID namespace
 
 Knobs (environment): TY_KILL_ROUNDS (10), TY_KILL_CLIENTS (4), TY_KILL_SECONDS (2.0: the
 longest run of a server between two kills; each run lasts a random 0.3 s to that),
-TY_KILL_STAGING (0: the share of jobs with a package; bench/restart/run.sh makes it 0.25),
-TY_KILL_PACKAGES (1: new packages per round; the bench makes it 2), TY_KILL_RUN_AS (0: never;
-1, as the bench: run-as and tokens when root). CI keeps the defaults: a PREPARING job whose
-unrecorded replica ended before the restart runs again (docs/ARCHITECTURE.md, not fixed yet),
-and the heavier mix makes that likelier on a loaded machine; TY_KILL_DOWN_S (0: how long the server stays down after a
+TY_KILL_STAGING (0.1: the share of jobs with a package; bench/restart/run.sh makes it 0.25),
+TY_KILL_PACKAGES (1: new packages per round; the bench makes it 2), TY_KILL_RUN_AS (1: run-as
+and tokens when root; 0: never), TY_KILL_DOWN_S (0: how long the server stays down after a
 kill), TY_KILL_FIGURES (a path: the figures as JSON, for
 bench/restart/run.sh), TY_KILL_KEEP (keep the temp dir). The figures are printed either way.
 
@@ -89,9 +87,9 @@ PROJECT = "kill"
 ROUNDS = int(os.environ.get("TY_KILL_ROUNDS", "10"))
 CLIENTS = int(os.environ.get("TY_KILL_CLIENTS", "4"))
 MAX_UP_S = float(os.environ.get("TY_KILL_SECONDS", "2.0"))
-STAGING = float(os.environ.get("TY_KILL_STAGING", "0"))
+STAGING = float(os.environ.get("TY_KILL_STAGING", "0.1"))
 PACKAGES_PER_ROUND = int(os.environ.get("TY_KILL_PACKAGES", "1"))
-RUN_AS = os.environ.get("TY_KILL_RUN_AS", "0") != "0"
+RUN_AS = os.environ.get("TY_KILL_RUN_AS", "1") != "0"
 DOWN_S = float(os.environ.get("TY_KILL_DOWN_S", "0"))  # the wait between a kill and the restart
 FIGURES = os.environ.get("TY_KILL_FIGURES", "")
 MARKS_BUCKET = "kill-marks"  # under --run-as the marks files lie in this bucket of PROJECT

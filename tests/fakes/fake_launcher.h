@@ -36,6 +36,15 @@ class FakeLauncher final : public run::Launcher {
     signals_.emplace_back(pid, signal);
   }
 
+  void Release(int pid) override {
+    std::lock_guard lock(mu_);
+    released_.push_back(pid);
+  }
+  std::vector<int> released() const {
+    std::lock_guard lock(mu_);
+    return released_;
+  }
+
   Result<bool> Adopt(int pid, const run::ProcessSpec& spec) override {
     std::lock_guard lock(mu_);
     adopted_.push_back({pid, spec});
@@ -121,6 +130,7 @@ class FakeLauncher final : public run::Launcher {
   std::string fail_program_;
   std::vector<Started> started_;
   std::vector<std::pair<int, int>> signals_;
+  std::vector<int> released_;  // guarded by mu_
   std::vector<Started> adopted_;
   std::map<int, Result<bool>> adopt_answers_;
   std::map<std::string, int> started_elsewhere_;

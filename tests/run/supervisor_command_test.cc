@@ -95,6 +95,21 @@ TEST(SupervisorCommand, NamesTheViewBeforeTheSeparator) {
   EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
 }
 
+TEST(SupervisorCommand, SaysHeldBeforeTheSeparator) {
+  SupervisorArgs args = kArgs;
+  args.held = true;
+  Words command = SupervisorCommand("/t/trainyard-replica", args);
+  EXPECT_EQ(Words(command.begin(), command.begin() + 7),
+            (Words{"/t/trainyard-replica", "--log", kArgs.log_path, "--exit", kArgs.exit_path,
+                   "--held", "--"}));
+  std::optional<SupervisorArgs> parsed =
+      ParseSupervisorArgs(Words(command.begin() + 1, command.end()));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, args);
+  EXPECT_TRUE(IsSupervisorCommand(command, kArgs.log_path, kArgs.exit_path));
+  EXPECT_TRUE(ParseSupervisorArgs({"--held", "--log", "l", "--exit", "e", "--", "x"}));
+}
+
 TEST(EncodeEnvironment, IsWhatProcEnvironHoldsAndDecodesBack) {
   const std::vector<std::pair<std::string, std::string>> env = {
       {"PATH", "/usr/bin:/bin"}, {"EMPTY", ""}, {"TF_CONFIG", "{\"a\": \"b=c\"}"}};
@@ -179,7 +194,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgsCase{"EmptyPrivate", {"--log", "l", "--exit", "e", "--private", "", "--", "x"}},
         BadArgsCase{"EmptyPrivateRoot",
                     {"--log", "l", "--exit", "e", "--private-root", "", "--", "x"}},
-        BadArgsCase{"BindWithoutValue", {"--log", "l", "--exit", "e", "--bind"}}),
+        BadArgsCase{"BindWithoutValue", {"--log", "l", "--exit", "e", "--bind"}},
+        BadArgsCase{"RepeatedHeld", {"--log", "l", "--exit", "e", "--held", "--held", "--", "x"}},
+        BadArgsCase{"HeldWithoutProgram", {"--log", "l", "--exit", "e", "--held"}}),
     [](const auto& tc) { return tc.param.name; });
 
 struct RecognizeCase {

@@ -2,6 +2,7 @@
 #include "run/local/supervisor.h"
 
 #include <array>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,7 @@
 #include "run/log_file.h"
 #include "run/stray_children.h"
 #include "run/test_process.h"
+#include "support/wait.h"
 
 extern char** environ;  // NOLINT: POSIX declares it nowhere else
 
@@ -93,13 +95,14 @@ class SupervisorTest : public ::testing::Test {
   // Starts the supervisor for `argv` as a child of this test, leading its own process group, as
   // ProcessLauncher does.
   int Start(const std::vector<std::string>& argv, const std::string& user = "",
-            const FileView& view = {}) {
+            const FileView& view = {}, bool held = false) {
     std::vector<std::string> command =
         SupervisorCommand(kSupervisor, {.log_path = Log(),
                                         .exit_path = Exit(),
                                         .user = user,
                                         .env_fd = env_fd_ >= 0 ? STDIN_FILENO : -1,
                                         .view = view,
+                                        .held = held,
                                         .argv = argv});
     std::vector<char*> pointers = Pointers(command);
     posix_spawnattr_t attr;
@@ -111,6 +114,7 @@ class SupervisorTest : public ::testing::Test {
     for (int signal : kStopSignals) {
       sigaddset(&stops, signal);
     }
+    sigaddset(&stops, kHoldRelease);
     posix_spawnattr_setsigmask(&attr, &stops);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -377,6 +381,35 @@ TEST_F(SupervisorTest, ReplicasOfAJobShareTheirPrivateDirectories) {
   ASSERT_EQ(stat((root + "/tmp").c_str(), &made), 0);
   EXPECT_EQ(made.st_mode & 07777, 01777U);
   EXPECT_TRUE(fs::exists(root + "/dev_shm/segment"));
+}
+
+// A held supervisor (--held, ProcessSpec::held) starts the trainer only once released; stopped
+// first, it ends as killed by the stop signal and the trainer never ran.
+TEST_F(SupervisorTest, AHeldTrainerStartsOnlyOnceReleased) {
+  Fifo ready(dir_.File("ready"));
+  int pid = Start({"/bin/sh", "-c", "echo ready > " + ready.path() + "; echo ran"}, "", {}, true);
+  // Once it waits for its release (in rt_sigtimedwait, x86-64's 128), it has started nothing.
+  const std::string waiting = "/proc/" + std::to_string(pid) + "/syscall";
+  ASSERT_TRUE(::trainyard::testing::WaitUntil([&] { return ReadFile(waiting).starts_with("128 "); },
+                                              std::chrono::milliseconds(kDeadlineMs)))
+      << ReadFile(waiting);
+  EXPECT_EQ(ReadFile("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"),
+            "");
+  ASSERT_EQ(kill(pid, kHoldRelease), 0);
+  EXPECT_EQ(ready.Read(), "ready");
+  ASSERT_EQ(Wait(pid), 0);
+  EXPECT_EQ(CapturedText(Log(), 'O'), "ran\n");
+  EXPECT_EQ(ExitHow(), "exited 0\n");
+}
+
+TEST_F(SupervisorTest, AHeldTrainerStoppedBeforeItsReleaseNeverRuns) {
+  int pid = Start({"/bin/sh", "-c", "echo ran"}, "", {}, true);
+  ASSERT_EQ(kill(-pid, SIGTERM), 0);
+  int status = Wait(pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << status;
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
+  EXPECT_EQ(ExitHow(), "signaled 15\n");
+  EXPECT_EQ(CapturedText(Log(), 'O'), "");
 }
 
 TEST_F(SupervisorTest, AMalformedUserRunsNothing) {

@@ -171,6 +171,7 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
       .user = user_.has_value() && !in_container ? UserIds(user_->uid, user_->gid) : std::string(),
       .env_fd = STDIN_FILENO,
       .view = user_.has_value() && !in_container ? spec.view.value_or(FileView{}) : FileView{},
+      .held = spec.held,
       .argv = std::move(argv)};
   args.argv[0] = *program;
   TY_RETURN_IF_ERROR(CreateParentDirectory(args.log_path));
@@ -178,12 +179,12 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   if (unlink(args.exit_path.c_str()) != 0 && errno != ENOENT) {  // an earlier run's
     return Status::Internal(fmt::format("Cannot remove {}: {}", args.exit_path, Errno(errno)));
   }
-  Result<int> pid =
-      SpawnProcess(SpawnSpec{.argv = SupervisorCommand(supervisor_path_, args),
-                             .working_dir = spec.working_dir,
-                             .blocked_signals = {kStopSignals.begin(), kStopSignals.end()},
-                             .stdin_fd = env_file->get()},
-                   Environment{{"PATH", std::string(kSupervisorPath)}});
+  Result<int> pid = SpawnProcess(SpawnSpec{.argv = SupervisorCommand(supervisor_path_, args),
+                                           .working_dir = spec.working_dir,
+                                           .blocked_signals = {kStopSignals[0], kStopSignals[1],
+                                                               kStopSignals[2], kHoldRelease},
+                                           .stdin_fd = env_file->get()},
+                                 Environment{{"PATH", std::string(kSupervisorPath)}});
   if (!pid.ok()) {
     // The program was found: what cannot run is the supervisor, which is this server's fault.
     return pid.status().code() == Code::kFailedPrecondition
@@ -202,6 +203,12 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
   }
   Watch(pidfd, Watched{.pid = *pid}, args.container);
   return pid;
+}
+
+void ProcessLauncher::Release(int pid) {
+  if (pid > 1) {
+    kill(pid, kHoldRelease);  // the supervisor only; it keeps the signal blocked once released
+  }
 }
 
 Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {

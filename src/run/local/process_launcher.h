@@ -65,6 +65,7 @@ class ProcessLauncher final : public Launcher {
   ProcessLauncher& operator=(const ProcessLauncher&) = delete;
 
   Result<int> Start(const ProcessSpec& spec) override;
+  void Release(int pid) override;
   void SignalGroup(int pid, int signal) override;
   // `pid` is adopted when it is a supervisor started with `spec`'s log and exit files (its
   // command line says so), so a pid reused by another process is never taken for the replica.

@@ -103,9 +103,11 @@ PreparedView::PreparedView(const FileView& view, const std::optional<RunAs>& use
     if (std::string path = absolute(dir); !path.empty()) {
       std::string source;
       if (!root.empty()) {
-        std::string name = path.substr(1);
-        std::replace(name.begin(), name.end(), '/', '_');
-        source = root + "/" + name;
+        source = root;
+        source += '/';
+        source += path.substr(1);
+        std::replace(source.begin() + static_cast<std::ptrdiff_t>(root.size()) + 1, source.end(),
+                     '/', '_');
       }
       covers_.push_back(Cover{.path = path, .options = owned, .source = std::move(source)});
     }

@@ -372,6 +372,26 @@ Result<std::optional<Namespace>> ChooseNamespace(const SupervisorArgs& args,
   return std::optional<Namespace>(std::move(ns));
 }
 
+// A held supervisor's wait (`--held`): 0 once released (kHoldRelease), or the stop signal that
+// came first. Both are blocked already.
+int AwaitRelease() {
+  sigset_t waited;
+  sigemptyset(&waited);
+  sigaddset(&waited, kHoldRelease);
+  for (int signal : kStopSignals) {
+    sigaddset(&waited, signal);
+  }
+  for (;;) {
+    const int signal = sigwaitinfo(&waited, nullptr);
+    if (signal >= 0) {
+      return signal == kHoldRelease ? 0 : signal;
+    }
+    if (errno != EINTR) {
+      return 0;
+    }
+  }
+}
+
 }  // namespace
 
 ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
@@ -386,6 +406,7 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
   for (int signal : kStopSignals) {
     sigaddset(&stop, signal);
   }
+  sigaddset(&stop, kHoldRelease);  // never acted on but while held: a late one stays pending
   sigprocmask(SIG_BLOCK, &stop, nullptr);
   Result<logs::RecordWriter> writer = logs::RecordWriter::Open(args.log_path, clock);
   if (!writer.ok()) {  // nowhere to record the output: run nothing
@@ -426,6 +447,13 @@ ExitStatus Supervise(const SupervisorArgs& args, const Clock& clock) {
       ns = std::move(*chosen);
     } else {
       cannot_start = chosen.status();
+    }
+  }
+  if (cannot_start.ok() && args.held) {
+    if (const int stopped = AwaitRelease(); stopped != 0) {  // stopped before it started
+      const ExitStatus status{.signaled = true, .signal = stopped};
+      WriteExitFile(args.exit_path, status, clock.Now());
+      return status;
     }
   }
   Result<Trainer> trainer = cannot_start.ok() ? StartTrainer(args.argv, envp.data(), user, ns)

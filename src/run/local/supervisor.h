@@ -31,6 +31,9 @@
 //   (run/local/replica_init.h): PROGRAM then leads a process group of its own, the init passes
 //   the stop signals on to it, and when PROGRAM ends every process it left ends too. A view it
 //   cannot make runs nothing.
+// - with `--held`, starts PROGRAM only once it gets kHoldRelease (the launcher's Release, after
+//   the server recorded its pid); a stop signal first ends it as killed by that signal,
+//   PROGRAM never run;
 // When PROGRAM cannot be executed it records "trainyard-replica: cannot execute PROGRAM: <why>"
 // on stderr and ends with status 127, as a shell does.
 #pragma once

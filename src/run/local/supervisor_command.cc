@@ -37,6 +37,9 @@ std::vector<std::string> SupervisorCommand(const std::string& supervisor,
       command.push_back(path);
     }
   }
+  if (args.held) {
+    command.emplace_back("--held");
+  }
   command.emplace_back("--");
   command.insert(command.end(), args.argv.begin(), args.argv.end());
   return command;
@@ -46,6 +49,14 @@ std::optional<SupervisorArgs> ParseSupervisorArgs(const std::vector<std::string>
   SupervisorArgs parsed;
   std::size_t i = 0;
   for (; i < args.size() && args[i] != "--"; i += 2) {
+    if (args[i] == "--held") {  // the one option without a value
+      if (parsed.held) {
+        return std::nullopt;
+      }
+      parsed.held = true;
+      --i;
+      continue;
+    }
     if (i + 1 >= args.size()) {
       return std::nullopt;
     }

@@ -2,7 +2,7 @@
 //
 //   trainyard-replica --log LOG --exit EXIT [--container NAME] [--user UID:GID] [--env-fd FD]
 //                     [--hide DIR] [--bind PATH]... [--ro-bind PATH]... [--private DIR]...
-//                     [--private-root DIR]
+//                     [--private-root DIR] [--held]
 //                     -- PROGRAM ARGS...
 //
 // (`--container`: PROGRAM is a container runtime's client running the container NAME, whose exit
@@ -13,7 +13,8 @@
 // LD_PRELOAD, say) reaches the root process. Without it PROGRAM gets the supervisor's own.
 // `--hide`, `--bind`, `--ro-bind`, `--private`, `--private-root`: PROGRAM's view of the server's
 // files (run/file_view.h: hidden, writable, readable, private_dirs, private_root), in its own
-// mount namespace.)
+// mount namespace. `--held`: PROGRAM is not started before the supervisor gets kHoldRelease;
+// a stop signal meanwhile ends it, PROGRAM never run: run/launcher.h ProcessSpec::held.)
 // built by `ProcessLauncher::Start`, parsed by the supervisor, and recognized by
 // `ProcessLauncher::Adopt` in /proc/<pid>/cmdline. Pure functions; thread-safe.
 #pragma once
@@ -42,6 +43,10 @@ inline constexpr std::string_view kSupervisorPath = "/usr/sbin:/usr/bin:/sbin:/b
 // is being started then stays pending and reaches the trainer, where an ignored one would be lost.
 inline constexpr std::array<int, 3> kStopSignals = {SIGTERM, SIGINT, SIGHUP};
 
+// What lets a held supervisor (`--held`) start PROGRAM; blocked from its start, as the stop
+// signals are, so that one sent at once is not lost.
+inline constexpr int kHoldRelease = SIGUSR1;
+
 struct SupervisorArgs {
   std::string log_path;
   std::string exit_path;
@@ -49,6 +54,7 @@ struct SupervisorArgs {
   std::string user;               // "UID:GID" PROGRAM runs as, "" for the supervisor's own
   int env_fd = -1;                // where PROGRAM's environment is read from; -1: the supervisor's
   FileView view;                  // empty: PROGRAM sees the files the supervisor sees
+  bool held = false;              // PROGRAM waits for kHoldRelease
   std::vector<std::string> argv;  // PROGRAM (a path) and its arguments
 
   bool operator==(const SupervisorArgs&) const = default;

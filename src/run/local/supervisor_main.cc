@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     constexpr std::string_view kUsage =
         "usage: trainyard-replica --log PATH --exit PATH [--container NAME] [--user UID:GID] "
         "[--env-fd FD] [--hide DIR] [--bind PATH]... [--ro-bind PATH]... [--private DIR]... "
-        "[--private-root DIR] -- "
+        "[--private-root DIR] [--held] -- "
         "PROGRAM [ARGS...]\n";
     [[maybe_unused]] ssize_t wrote = write(STDERR_FILENO, kUsage.data(), kUsage.size());
     return 2;
