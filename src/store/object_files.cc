@@ -64,15 +64,15 @@ Status CopyTail(int in, const std::string& source, std::int64_t offset, int out,
   }
 }
 
+}  // namespace
+
 FileStat StatOf(const struct stat& st) {
   return FileStat{.size = st.st_size,
                   .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
                   .inode = static_cast<std::int64_t>(st.st_ino)};
 }
 
-// The entries of the directory `dir_fd` but "." and "..", with their lstat; empty when it
-// cannot be read.
-std::vector<std::pair<std::string, struct stat>> Entries(int dir_fd) {
+std::vector<std::pair<std::string, struct stat>> DirectoryEntries(int dir_fd) {
   std::vector<std::pair<std::string, struct stat>> entries;
   const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR* handle = fd < 0 ? nullptr : ::fdopendir(fd);
@@ -93,8 +93,6 @@ std::vector<std::pair<std::string, struct stat>> Entries(int dir_fd) {
   ::closedir(handle);
   return entries;
 }
-
-}  // namespace
 
 Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir) {
   UniqueFd fd(::open(bucket_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
@@ -177,7 +175,7 @@ Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::
 }
 
 bool HoldsFiles(int dir_fd) {
-  for (const auto& [name, st] : Entries(dir_fd)) {
+  for (const auto& [name, st] : DirectoryEntries(dir_fd)) {
     if (!S_ISDIR(st.st_mode)) {
       return true;
     }
@@ -197,7 +195,7 @@ Status RemoveTree(int parent_fd, const std::string& name) {
   if (dir.get() < 0) {
     return IoError("remove", name, errno);
   }
-  for (const auto& entry : Entries(dir.get())) {
+  for (const auto& entry : DirectoryEntries(dir.get())) {
     TY_RETURN_IF_ERROR(RemoveTree(dir.get(), entry.first));
   }
   if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {

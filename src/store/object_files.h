@@ -12,7 +12,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "base/status.h"
 #include "base/unique_fd.h"
@@ -27,6 +30,13 @@ struct FileStat {
 
   friend bool operator==(const FileStat&, const FileStat&) = default;
 };
+
+// The FileStat of `st`.
+FileStat StatOf(const struct stat& st);
+
+// The entries of the directory `dir_fd` but "." and "..", with their lstat (a link is described,
+// never followed); empty when it cannot be read.
+std::vector<std::pair<std::string, struct stat>> DirectoryEntries(int dir_fd);
 
 // The bucket's directory, opened without following a link (it is `<root>/<bucket>`; the root is
 // the store's own, but the bucket's entries may be written by its project's jobs). Every object

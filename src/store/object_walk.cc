@@ -3,7 +3,6 @@
 #include <string>
 #include <vector>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,41 +24,21 @@ struct DirEntry {
 // an object name ("a\nb") are left out.
 std::vector<DirEntry> ReadDir(int dir_fd) {
   std::vector<DirEntry> entries;
-  const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR* handle = fd < 0 ? nullptr : ::fdopendir(fd);
-  if (handle == nullptr) {
-    if (fd >= 0) {
-      ::close(fd);
-    }
-    return entries;
-  }
-  while (const dirent* entry = ::readdir(handle)) {
-    const std::string_view name = entry->d_name;
-    if (name == "." || name == "..") {
-      continue;
-    }
-    struct stat st {};
-    if (::fstatat(::dirfd(handle), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      continue;
-    }
+  for (auto& [name, st] : DirectoryEntries(dir_fd)) {
     if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
       continue;  // symbolic links, sockets, …
     }
     if (!CheckObjectName("", name, NameUse::kWrite).ok()) {
       continue;
     }
-    DirEntry out{.key = std::string(name), .is_dir = S_ISDIR(st.st_mode)};
+    DirEntry out{.key = std::move(name), .is_dir = S_ISDIR(st.st_mode)};
     if (out.is_dir) {
       out.key += '/';
     } else {
-      out.stat =
-          FileStat{.size = st.st_size,
-                   .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
-                   .inode = static_cast<std::int64_t>(st.st_ino)};
+      out.stat = StatOf(st);
     }
     entries.push_back(std::move(out));
   }
-  ::closedir(handle);
   std::ranges::sort(entries, {}, &DirEntry::key);  // std::string compares bytes as unsigned
   return entries;
 }
