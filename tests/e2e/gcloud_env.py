@@ -6,6 +6,7 @@ Standard library only; imported by gcloud_parity_test.py and gcloud_jobs_test.py
 """
 
 import argparse
+import io
 import os
 import pwd
 import re
@@ -13,8 +14,10 @@ import shutil
 import signal
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
+import time
 import unittest
 
 GCLOUD = shutil.which("gcloud") or "/usr/bin/gcloud"
@@ -47,6 +50,36 @@ def run_as_setup(prefix):
     tmp = tempfile.mkdtemp(prefix=prefix)
     os.chmod(tmp, 0o711)  # the job user passes through to the data directory
     return user, tmp
+
+
+def make_sdist(path, name, files):
+    """A legacy sdist (`<name>-0.1/` holding `files`, {relative path: text}) at `path`, readable
+    by everyone (a run-as user's install reads it)."""
+    with tarfile.open(path, "w:gz") as sdist:
+        for relative, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo("%s-0.1/%s" % (name, relative))
+            info.size, info.mode, info.mtime = len(data), 0o644, int(time.time())
+            sdist.addfile(info, io.BytesIO(data))
+    os.chmod(path, 0o644)
+
+
+def marked_processes(*markers):
+    """[(pid, command line)] of the host's processes (this one aside) whose command line contains
+    one of `markers`. A job's processes are found so, never by the pids it reports: under
+    --run-as those are its own PID namespace's."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % name, "rb") as f:
+                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # gone meanwhile
+            continue
+        if any(marker in cmdline for marker in markers):
+            found.append((int(name), cmdline.strip()))
+    return found
 
 
 def slurm_cluster():

@@ -33,14 +33,12 @@ starts such a process and then hangs is cancelled while PREPARING, and nothing o
 Usage: hostile_trainer_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
 
-import io
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import tarfile
 import time
 import unittest
 import urllib.error
@@ -218,37 +216,9 @@ setup(name="stallpkg", version="0.1", packages=["stallpkg"])
 """
 
 
-def make_sdist(path, name, files):
-    """Writes a legacy sdist (`<name>-0.1/` holding setup.py and the package) to `path`, readable
-    by the job user: {relative path: text}."""
-    with tarfile.open(path, "w:gz") as sdist:
-        for relative, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo("%s-0.1/%s" % (name, relative))
-            info.size, info.mode, info.mtime = len(data), 0o644, int(time.time())
-            sdist.addfile(info, io.BytesIO(data))
-    os.chmod(path, 0o644)
-
-
-def marked_processes(marker):
-    """[(pid, command line)] of the host's processes whose command line contains `marker`."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open("/proc/%s/cmdline" % name, "rb") as f:
-                cmdline = f.read()
-        except OSError:  # gone meanwhile
-            continue
-        if marker.encode() in cmdline:
-            found.append((int(name), cmdline.replace(b"\0", b" ").decode(errors="replace")))
-    return found
-
-
 def kill_marked(marker):
     """SIGKILLs, by pid, what a test left running with its marker."""
-    for pid, _ in marked_processes(marker):
+    for pid, _ in gcloud_env.marked_processes(marker):
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
@@ -502,7 +472,7 @@ class HostileTrainerTest(TwoProjectsTestCase):
             f.write(CANARY_TEXT)
         os.chmod(cls.canary, 0o600)
         cls.victim_sdist = os.path.join(cls.package_dir, "victimpkg-0.1.tar.gz")
-        make_sdist(cls.victim_sdist, "victimpkg", {
+        gcloud_env.make_sdist(cls.victim_sdist, "victimpkg", {
             "setup.py": VICTIM_SETUP_PY, "victimpkg/__init__.py": "",
             "victimpkg/task.py": VICTIM_TASK_PY})
 
@@ -609,7 +579,7 @@ class HostileTrainerTest(TwoProjectsTestCase):
         self.addCleanup(kill_marked, marker)
         self.submit(job_id, SURVIVORS, [marker, mode])
         if mode == "stay":  # both are there while the job runs
-            started = wait_until(lambda: all(marked_processes("%s-%s" % (marker, name))
+            started = wait_until(lambda: all(gcloud_env.marked_processes("%s-%s" % (marker, name))
                                              for name in SURVIVOR_NAMES), 60)
             self.assertTrue(started, "the trainer started no survivors: %s\n%s" % (
                 self.job(job_id), "\n".join(self.served_log(job_id))))
@@ -618,9 +588,9 @@ class HostileTrainerTest(TwoProjectsTestCase):
         lines = self.served_log(job_id)
         self.assertIn("survivors started", lines, "%s\n%s" % (job, "\n".join(lines)))
         self.assertEqual(job["state"], "SUCCEEDED" if mode == "exit" else "CANCELLED", job)
-        left = wait_until(lambda: not marked_processes(marker), PROCESS_DEADLINE_S)
+        left = wait_until(lambda: not gcloud_env.marked_processes(marker), PROCESS_DEADLINE_S)
         self.assertTrue(left, "%d s after the job %s: %s" % (
-            PROCESS_DEADLINE_S, job["state"], marked_processes(marker)))
+            PROCESS_DEADLINE_S, job["state"], gcloud_env.marked_processes(marker)))
 
     def test_no_process_of_a_job_outlives_its_end(self):
         self.survivors_test("survivors_exit", "exit")
@@ -632,20 +602,20 @@ class HostileTrainerTest(TwoProjectsTestCase):
         marker = "trainyard-survivor-" + uuid.uuid4().hex
         self.addCleanup(kill_marked, marker)
         sdist = os.path.join(self.package_dir, "stallpkg-0.1.tar.gz")
-        make_sdist(sdist, "stallpkg", {"setup.py": STALLING_SETUP_PY % {"marker": marker},
+        gcloud_env.make_sdist(sdist, "stallpkg", {"setup.py": STALLING_SETUP_PY % {"marker": marker},
                                        "stallpkg/__init__.py": ""})
         self.submit_package("stalled_install", sdist, "stallpkg", PROJECT_A)
-        started = wait_until(lambda: marked_processes(marker + "-staging")
+        started = wait_until(lambda: gcloud_env.marked_processes(marker + "-staging")
                              or self.job("stalled_install")["state"] in FINAL_STATES, 60)
         state = self.job("stalled_install")["state"]
         self.assertTrue(started and state == "PREPARING", "the install is not running (%s): %s"
-                        % (state, marked_processes(marker)))
+                        % (state, gcloud_env.marked_processes(marker)))
         self.cancel("stalled_install")
         job = self.wait_for_end("stalled_install")
         self.assertEqual(job["state"], "CANCELLED", job)
-        left = wait_until(lambda: not marked_processes(marker), PROCESS_DEADLINE_S)
+        left = wait_until(lambda: not gcloud_env.marked_processes(marker), PROCESS_DEADLINE_S)
         self.assertTrue(left, "%d s after the cancel: %s" % (PROCESS_DEADLINE_S,
-                                                             marked_processes(marker)))
+                                                             gcloud_env.marked_processes(marker)))
 
     def test_an_install_sees_only_its_own_project(self):
         job_id = "hostile_install"
@@ -661,7 +631,7 @@ class HostileTrainerTest(TwoProjectsTestCase):
             ["own-tmp-create", "create", "/tmp/trainyard-install-" + uuid.uuid4().hex, "A"]]
         self.addCleanup(remove_if_there, attempts[-1][2])
         sdist = os.path.join(self.package_dir, "installattack-0.1.tar.gz")
-        make_sdist(sdist, "installattack", {
+        gcloud_env.make_sdist(sdist, "installattack", {
             "setup.py": ATTACKING_SETUP_PY, "attack.py": ATTACK_FILES,
             "attempts.json": json.dumps(attempts), "installattack/__init__.py": "",
             "installattack/task.py": 'print("installed", flush=True)\n'})

@@ -61,7 +61,6 @@ Usage: kill_restart_test.py --trainyard PATH [unittest args]. Ends with "N passe
 
 import ctypes
 import http.client
-import io
 import json
 import os
 import random
@@ -72,7 +71,6 @@ import sqlite3
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import time
@@ -109,6 +107,19 @@ sleep "$2"
 echo "end $$" >> "$marks"
 """
 
+# The lines of TRAINER_PY and SETUP_PY that start (CHILD_MARKER not empty) a `setsid` child: a
+# long sleep whose argv[0] is the marker, its stdio on /dev/null.
+START_MARKED_CHILD = r"""if CHILD_MARKER and os.fork() == 0:
+    try:
+        os.setsid()
+        devnull = os.open("/dev/null", os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        os.execv("/bin/sleep", [CHILD_MARKER, "1000"])
+    finally:
+        os._exit(127)
+"""
+
 # A staging job's trainer (the module `task` of its package): the shell trainer's bookkeeping,
 # and (CHILD_MARKER not empty) a `setsid` child first, a long sleep whose argv[0] is the marker.
 TRAINER_PY = r"""import fcntl, os, sys, time
@@ -123,16 +134,7 @@ try:
     fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
 except OSError:
     mark("concurrent")
-if CHILD_MARKER and os.fork() == 0:
-    try:
-        os.setsid()
-        devnull = os.open("/dev/null", os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-        os.execv("/bin/sleep", [CHILD_MARKER, "1000"])
-    finally:
-        os._exit(127)
-time.sleep(seconds)
+""" + START_MARKED_CHILD + r"""time.sleep(seconds)
 mark("end")
 """
 
@@ -142,16 +144,7 @@ mark("end")
 SETUP_PY = r"""import os, sys, time
 NAME, SECONDS, CHILD_MARKER = %(name)r, %(seconds)r, %(child)r
 print("install-start %%s %%.6f" %% (NAME, time.time()), flush=True)
-if CHILD_MARKER and os.fork() == 0:
-    try:
-        os.setsid()
-        devnull = os.open("/dev/null", os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-        os.execv("/bin/sleep", [CHILD_MARKER, "1000"])
-    finally:
-        os._exit(127)
-time.sleep(SECONDS)
+""" + START_MARKED_CHILD + r"""time.sleep(SECONDS)
 print("install-end %%s %%.6f" %% (NAME, time.time()), flush=True)
 from setuptools import setup
 setup(name=NAME, version="0.1", packages=[NAME])
@@ -188,18 +181,6 @@ def request(port, method, path, body=None, timeout=10):
             return reply.status, {"text": text.decode(errors="replace")}
     finally:
         conn.close()
-
-
-def make_sdist(path, name, files):
-    """A legacy sdist (`<name>-0.1/` holding `files`, {relative path: text}) at `path`, readable
-    by everyone (the run-as user's install reads it)."""
-    with tarfile.open(path, "w:gz") as sdist:
-        for relative, text in files.items():
-            data = text.encode()
-            info = tarfile.TarInfo("%s-0.1/%s" % (name, relative))
-            info.size, info.mode, info.mtime = len(data), 0o644, int(time.time())
-            sdist.addfile(info, io.BytesIO(data))
-    os.chmod(path, 0o644)
 
 
 def percentile(values, q):
@@ -327,24 +308,8 @@ class Clients:
             thread.join(30)
 
 
-def processes_marked(markers):
-    """[(pid, command line)] of the processes whose command line names one of `markers`."""
-    left = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == os.getpid():
-            continue
-        try:
-            with open("/proc/%s/cmdline" % name, "rb") as f:
-                cmdline = f.read().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if any(marker in cmdline for marker in markers):
-            left.append((int(name), cmdline.strip()))
-    return left
-
-
 def by_kind(processes, marker):
-    """{kind: count} of processes_marked's list: supervisors, servers' forks, installs, the
+    """{kind: count} of gcloud_env.marked_processes's list: supervisors, servers' forks, installs, the
     setsid children of installs and of trainers, trainers, and anything else."""
     kinds = {}
     for _, cmdline in processes:
@@ -485,7 +450,7 @@ class KillRestartTest(unittest.TestCase):
             name = "tykill_r%d_%d" % (round_, k)
             path = os.path.join(cls.package_dir, name + "-0.1.tar.gz")
             child = cls.install_child_marker and cls.install_child_marker + "-staging-" + name
-            make_sdist(path, name, {
+            gcloud_env.make_sdist(path, name, {
                 "setup.py": SETUP_PY % {"name": name, "seconds": round(rng.uniform(0.3, 1.0), 2),
                                         "child": child},
                 name + "/__init__.py": "",
@@ -513,7 +478,7 @@ class KillRestartTest(unittest.TestCase):
     def marked(cls):
         """The processes carrying a marker of this run: its temp dir (the data dir, the marks,
         the packages: trainers, supervisors, installs) or its random marker (setsid children)."""
-        return processes_marked([cls.tmp, cls.marker])
+        return gcloud_env.marked_processes(cls.tmp, cls.marker)
 
     @classmethod
     def tearDownClass(cls):
