@@ -33,15 +33,7 @@ class ExecutorContainerTest : public ExecutorTest {
   }
 
   static model::Job ImageJob(std::string id, int workers) {
-    model::Job job = Distributed(std::move(id), workers, 0);
-    model::TrainingInput& input = *job.training_input;
-    input.package_uris.clear();
-    input.python_module.clear();
-    input.runtime_version.clear();
-    input.python_version.clear();
-    input.args.clear();
-    input.master_config = model::ReplicaConfig{.image_uri = "127.0.0.1:5000/team/trainer:1"};
-    return job;
+    return AsImageJob(Distributed(std::move(id), workers, 0), "127.0.0.1:5000/team/trainer:1");
   }
 
   std::string ServiceLog(const std::string& job_id) {

@@ -113,6 +113,18 @@ class ExecutorTest : public ::testing::Test {
     Settle();
   }
 
+  // `job` running the container `image` as its master instead of a Python package.
+  static model::Job AsImageJob(model::Job job, std::string image) {
+    model::TrainingInput& input = *job.training_input;
+    input.package_uris.clear();
+    input.python_module.clear();
+    input.runtime_version.clear();
+    input.python_version.clear();
+    input.args.clear();
+    input.master_config = model::ReplicaConfig{.image_uri = std::move(image)};
+    return job;
+  }
+
   static model::Job Distributed(std::string id, int workers, int ps) {
     model::Job job = ValidRuntimeJob(std::move(id));
     model::TrainingInput& input = *job.training_input;

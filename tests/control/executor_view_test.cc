@@ -41,15 +41,7 @@ class ExecutorViewTest : public ExecutorTest {
   }
 
   static model::Job ImageJob(std::string id) {
-    model::Job job = ValidRuntimeJob(std::move(id));
-    model::TrainingInput& input = *job.training_input;
-    input.package_uris.clear();
-    input.python_module.clear();
-    input.runtime_version.clear();
-    input.python_version.clear();
-    input.args.clear();
-    input.master_config = model::ReplicaConfig{.image_uri = "localhost/trainer:1"};
-    return job;
+    return AsImageJob(ValidRuntimeJob(std::move(id)), "localhost/trainer:1");
   }
 
   testing::FakeContainerRuntime runtime_;
