@@ -255,9 +255,10 @@ class Executor {
   void Say(const Run& run, bool error, std::string_view message);
   void PublishReplicas();
   Status PrepareJobDir(const std::string& job_dir);
-  // What the replicas of `run` see of the server's files (executor_view.cc).
-  // Removes the job's private directories (ExecutorOptions::private_root), once it has ended.
+  // Removes the job's private directories (ExecutorOptions::private_root) and unmounts its IPC
+  // namespace (run/local/ipc_namespace.h), once it has ended.
   void RemovePrivateDirs(std::string_view project, std::string_view job_id) const;
+  // What the replicas of `run` see of the server's files (executor_view.cc).
   run::FileView ReplicaView(const Run& run, const model::TrainingInput& input,
                             const JobLayout& layout) const;
   // The interpreter for the job's pythonVersion (options_.python_by_version, else python).

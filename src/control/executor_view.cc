@@ -11,6 +11,7 @@
 #include "control/job_layout.h"
 #include "control/job_view.h"
 #include "plan/cluster_plan.h"
+#include "run/local/ipc_namespace.h"
 
 namespace trainyard::control {
 namespace {
@@ -81,8 +82,15 @@ void Executor::RemovePrivateDirs(std::string_view project, std::string_view job_
   if (options_.private_root.empty()) {
     return;
   }
-  std::error_code error;  // what cannot be removed stays: memory, until the machine restarts
-  fs::remove_all(fs::path(options_.private_root) / project / job_id, error);
+  // What cannot be removed stays: memory, until the machine restarts. The job's IPC namespace
+  // is unmounted first (remove_all cannot remove a mount point); a failure to unmount leaves it
+  // and the directory, and nothing else of the job's can reach them.
+  const fs::path root = fs::path(options_.private_root) / project / job_id;
+  if (!run::local::ReleaseIpcNamespace(root.string()).ok()) {
+    return;
+  }
+  std::error_code error;
+  fs::remove_all(root, error);
 }
 
 }  // namespace trainyard::control

@@ -15,7 +15,9 @@ Each job sees only its own project (issue #31 item 2). A's trainer, told the pat
 dir's layout (control/job_layout.h), tries, and reports in its log what it could do:
 - B's running job: its job.token, its job dir, logs, run records and working dir, and the files
   it left in /tmp, /var/tmp, /dev/shm and its HOME: refused (reading: ENOENT or EACCES; writing:
-  also EROFS or EPERM), while its own token, job dir and working dir stay usable;
+  also EROFS or EPERM), and so is attaching the System V segment (mode 0600) it made (EINVAL:
+  each job has an IPC namespace of its own), while its own token, job dir and working dir stay
+  usable;
 - B's bucket (`<data>/buckets/<bucket>/`): listing, reading an object, creating, overwriting or
   replacing one: refused, while it writes and reads its own project's bucket;
 - the package cache: B's job installed a package, so `<data>/packages/` has its entry; every file
@@ -59,6 +61,7 @@ FINAL_STATES = ("SUCCEEDED", "FAILED", "CANCELLED")
 # How an attempt may be refused: a path the job cannot see, or may not read or write.
 READ_REFUSED = ("ENOENT", "EACCES")
 WRITE_REFUSED = ("ENOENT", "EACCES", "EROFS", "EPERM")
+SEGMENT_REFUSED = ("EINVAL", "EACCES")  # no such segment in the job's IPC namespace; not its own
 PROCESS_DEADLINE_S = 15  # how long the processes of an ended job may take to be gone
 # What the root-owned file holds: a line the hypertune library could have written, with a value
 # no trial reports, so that reading it through a link would show in the study's output.
@@ -116,8 +119,15 @@ def replace(path, data):  # a new file moved over it
     temporary = "%s.new-%d" % (path, os.getpid())
     create(temporary, data)
     os.replace(temporary, path)
+def shm_attach(segment):  # a System V shared memory segment, by its id
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    if libc.shmat(int(segment), None, 0) in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "shmat")
 OPERATIONS = {"read": read, "list": os.listdir, "create": create, "overwrite": overwrite,
-              "open-for-write": open_for_write, "replace": replace, "mkdir": os.mkdir}
+              "open-for-write": open_for_write, "replace": replace, "mkdir": os.mkdir,
+              "shm-attach": shm_attach}
 for name, operation, path, *data in json.loads(sys.argv[1]):
     attempt(name, lambda: OPERATIONS[operation](os.path.expandvars(path), *data))
 '''
@@ -131,11 +141,11 @@ print("planted " + path, flush=True)
 '''
 ATTEMPTS = ["run-record-temporary", "run-record", "exit-temporary", "exit-file", "log",
             "service-log", "token", "move-run-away", "move-job-away"]
-# B's running job: leaves a file in its working directory (a host process's), and one named
-# after argv[1] in each of /tmp, /var/tmp, /dev/shm and its HOME (saying which), says it runs,
-# then waits to be cancelled.
+# B's running job: leaves a file in its working directory (a host process's), one named after
+# argv[1] in each of /tmp, /var/tmp, /dev/shm and its HOME (saying which), and a System V shared
+# memory segment of mode 0600 (saying its id), says it runs, then waits to be cancelled.
 VICTIM = r'''
-import os, sys, time
+import ctypes, os, sys, time
 def leave(path):
     try:
         with open(path, "w") as f:
@@ -148,6 +158,9 @@ for directory in ("/tmp", "/var/tmp", "/dev/shm", os.path.expanduser("~")):
     path = os.path.join(directory, "trainyard-victim-" + sys.argv[1])
     if leave(path):
         print("left " + path, flush=True)
+segment = ctypes.CDLL(None).shmget(0, 4096, 0o1000 | 0o600)  # IPC_PRIVATE, IPC_CREAT
+if segment >= 0:
+    print("left segment %d" % segment, flush=True)
 print("victim running", flush=True)
 time.sleep(600)
 '''
@@ -223,6 +236,11 @@ def kill_marked(marker):
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+
+
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def remove_if_there(path):
@@ -388,8 +406,8 @@ class TwoProjectsTestCase(gcloud_env.ServerTestCase):
             if name.startswith("own-"):
                 if result != "done":
                     own[name] = result
-            elif result not in (READ_REFUSED if operation in ("read", "list")
-                                else WRITE_REFUSED):
+            elif result not in {"read": READ_REFUSED, "list": READ_REFUSED,
+                                "shm-attach": SEGMENT_REFUSED}.get(operation, WRITE_REFUSED):
                 allowed[name] = result
         self.assertEqual((allowed, own), ({}, {}),
                          "%s: (attempts not refused, own attempts refused)" % what)
@@ -413,14 +431,17 @@ class TwoProjectsTestCase(gcloud_env.ServerTestCase):
         left = [line[len("left "):] for line in lines if line.startswith("left /")]
         for path in left:  # on the host's own /tmp… where the job's are not private
             self.addCleanup(remove_if_there, path)
-        return root, left
+        segments = [line.split()[-1] for line in lines if line.startswith("left segment ")]
+        self.assertEqual(len(segments), 1, "B's job made no segment: %s" % lines)
+        return root, left + ["segment " + segments[0]]
 
     def other_jobs_attempts(self, victim):
         """Attempts on B's running job `victim` (start_victim's)."""
         victim_root, left = victim
         task = "master-replica-0"
         working = os.path.join(victim_root, task)
-        return [["b-private:" + path, "read", path] for path in left] + [
+        return [["b-segment", "shm-attach", entry.split()[1]] if entry.startswith("segment ")
+                else ["b-private:" + entry, "read", entry] for entry in left] + [
             ["b-token", "read", os.path.join(victim_root, "job.token")],
             ["b-project-jobs", "list", os.path.dirname(victim_root)],
             ["b-job-root", "list", victim_root],
@@ -591,6 +612,11 @@ class HostileTrainerTest(TwoProjectsTestCase):
         left = wait_until(lambda: not gcloud_env.marked_processes(marker), PROCESS_DEADLINE_S)
         self.assertTrue(left, "%d s after the job %s: %s" % (
             PROCESS_DEADLINE_S, job["state"], gcloud_env.marked_processes(marker)))
+        # Its IPC namespace (mounted below its private directories) is released with them.
+        ipc = "/%s/%s/.ipc " % (PROJECT_A, job_id)
+        released = wait_until(lambda: ipc not in read_text("/proc/self/mountinfo"),
+                              PROCESS_DEADLINE_S)
+        self.assertTrue(released, "%s is still mounted after the job %s" % (ipc, job["state"]))
 
     def test_no_process_of_a_job_outlives_its_end(self):
         self.survivors_test("survivors_exit", "exit")

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +24,7 @@
 
 #include "base/clock.h"
 #include "fakes/temp_dir.h"
+#include "run/local/ipc_namespace.h"
 #include "run/local/spawn.h"
 #include "run/local/supervisor_command.h"
 #include "run/log_file.h"
@@ -381,6 +383,54 @@ TEST_F(SupervisorTest, ReplicasOfAJobShareTheirPrivateDirectories) {
   ASSERT_EQ(stat((root + "/tmp").c_str(), &made), 0);
   EXPECT_EQ(made.st_mode & 07777, 01777U);
   EXPECT_TRUE(fs::exists(root + "/dev_shm/segment"));
+  EXPECT_TRUE(ReleaseIpcNamespace(root).ok());
+}
+
+// Issue #31: a job's System V IPC objects are its own. A segment one replica makes is there for
+// the job's next replica (the namespace is mounted under the private root), and neither another
+// job nor the machine sees it; once the job's namespace is released, its private root can go.
+TEST_F(SupervisorTest, ReplicasOfAJobShareAnIpcNamespaceOfTheirOwn) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a mount namespace needs root";
+  }
+  auto view_of = [&](const std::string& job) {
+    return FileView{.hidden = dir_.File("data"),
+                    .writable = {dir_.File("work")},
+                    .private_dirs = {"/tmp"},
+                    .private_root = dir_.File("private/p/" + job)};
+  };
+  const std::string keys = "ipcs -m | awk '$1 ~ /^0x/ { print $1 }'";
+  ASSERT_EQ(Wait(Start({"/bin/sh", "-c", "ipcmk -M 4096 > /dev/null && " + keys}, "65534:65534",
+                       view_of("j1"))),
+            0)
+      << CapturedStreams(Log());
+  const std::string made = CapturedText(Log(), 'O');
+  ASSERT_TRUE(made.starts_with("0x")) << made;
+  ASSERT_EQ(Wait(Start({"/bin/sh", "-c", keys}, "65534:65534", view_of("j1"))), 0)
+      << CapturedStreams(Log());
+  ASSERT_EQ(Wait(Start({"/bin/sh", "-c", "echo other job: $(" + keys + ")"}, "65534:65534",
+                       view_of("j2"))),
+            0)
+      << CapturedStreams(Log());
+  EXPECT_EQ(CapturedText(Log(), 'O'), made + made + "other job:\n");
+  // The machine's segments (/proc/sysvipc/shm gives keys as signed decimals) do not include the
+  // job's.
+  const std::string key = std::to_string(
+      static_cast<std::int32_t>(static_cast<std::uint32_t>(std::stoul(made, nullptr, 16))));
+  std::istringstream machine(ReadFile("/proc/sysvipc/shm"));
+  for (std::string line; std::getline(machine, line);) {
+    std::istringstream fields(line);
+    std::string first;
+    fields >> first;
+    EXPECT_NE(first, key) << line;
+  }
+  for (const char* job : {"j1", "j2"}) {
+    const std::string root = dir_.File(std::string("private/p/") + job);
+    EXPECT_TRUE(ReleaseIpcNamespace(root).ok());
+    std::error_code error;
+    fs::remove_all(root, error);
+    EXPECT_FALSE(error) << error.message();
+  }
 }
 
 // A held supervisor (--held, ProcessSpec::held) starts the trainer only once released; stopped

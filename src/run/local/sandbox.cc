@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "run/local/ipc_namespace.h"
+
 namespace trainyard::run::local {
 namespace {
 
@@ -98,6 +100,8 @@ PreparedView::PreparedView(const FileView& view, const std::optional<RunAs>& use
   if (!root.empty()) {
     private_parents_ = Ancestors(root);
     private_parents_.push_back(root);
+    private_root_ = root;
+    ipc_namespace_ = IpcNamespacePath(root);
   }
   for (const std::string& dir : view.private_dirs) {
     if (std::string path = absolute(dir); !path.empty()) {
@@ -134,6 +138,20 @@ PreparedView::PreparedView(const FileView& view, const std::optional<RunAs>& use
 }
 
 int EnterView(PreparedView& view) noexcept {
+  // The job's own private directories, made when missing (an earlier replica of the job may have),
+  // below a root only root may enter, so nobody else on the machine reaches them. The job's IPC
+  // namespace is mounted there, from the machine's mount namespace, before this one has its own.
+  for (const std::string& dir : view.private_parents_) {
+    if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+      return errno;
+    }
+  }
+  const bool shared_ipc = !view.ipc_namespace_.empty();
+  if (const int error = EnterIpcNamespace(shared_ipc ? view.ipc_namespace_.c_str() : nullptr,
+                                          view.private_root_.c_str());
+      error != 0) {
+    return error;
+  }
   if (unshare(CLONE_NEWNS) != 0 ||
       mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
     return errno;
@@ -147,13 +165,6 @@ int EnterView(PreparedView& view) noexcept {
 }
 
 int PreparedView::Show(PreparedView& view) noexcept {
-  // The job's own private directories, made when missing (an earlier replica of the job may have),
-  // below a root only root may enter, so nobody else on the machine reaches them.
-  for (const std::string& dir : view.private_parents_) {
-    if (mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-      return errno;
-    }
-  }
   for (PreparedView::Cover& cover : view.covers_) {
     if (cover.source.empty()) {
       continue;

@@ -51,12 +51,15 @@ class PreparedView {
   static int Show(PreparedView& view) noexcept;
 
   std::vector<std::string> private_parents_;  // the private root and its parents to make (0700)
+  std::string private_root_;                  // "": none
+  std::string ipc_namespace_;                 // where the job's is mounted; "": one of its own
   std::vector<Cover> covers_;                 // an outer one before what lies under it
   std::vector<Bind> binds_;                   // likewise
 };
 
-// In a new mount namespace of the calling process (no mount propagates to or from the host),
-// `view` as the header says. Returns 0, or the errno of the step that failed. Async-signal-safe.
+// In the job's IPC namespace (run/local/ipc_namespace.h) and a new mount namespace of the calling
+// process (no mount propagates to or from the host), `view` as the header says. Returns 0, or
+// the errno of the step that failed. Async-signal-safe.
 int EnterView(PreparedView& view) noexcept;
 
 // A new /proc for the calling process's PID namespace, mounted over the old one (in a mount
