@@ -34,7 +34,8 @@ import time
 SLOW_HEAD = (b"GET /v1/projects/p/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
              + b"a" * 4000)  # never ends: at one byte per interval, the 30 s head limit comes first
 SLOW_BODY_HEAD = (b"POST /v1/projects/p/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                  b"Authorization: Bearer ty_not_a_valid_token\r\nContent-Type: application/json\r\n"
+                  b"Authorization: Bearer ty_not_a_valid_token\r\n"
+                  b"Content-Type: application/json\r\n"
                   b"Content-Length: 10000000\r\n\r\n")
 
 
@@ -58,7 +59,8 @@ class Flood:
         self.redial = args.redial
         self.server_pid = args.server_pid
         addresses = args.addresses.split(",")
-        kinds = ["idle"] * args.idle + ["slow-head"] * args.slow_head + ["slow-body"] * args.slow_body
+        kinds = (["idle"] * args.idle + ["slow-head"] * args.slow_head
+                 + ["slow-body"] * args.slow_body)
         self.slots = [Slot(kind, addresses[i % len(addresses)]) for i, kind in enumerate(kinds)]
         self.selector = selectors.DefaultSelector()
         self.counts = {"dialled": 0, "connected": 0, "connect_failed": 0, "closed_by_server": 0,
@@ -98,7 +100,8 @@ class Flood:
             if by_server:
                 self.counts["closed_by_server"] += 1
             answer = slot.first_bytes[9:12]
-            key = {b"401": "answered_401", b"503": "answered_503", b"": None}.get(answer, "answered_other")
+            key = {b"401": "answered_401", b"503": "answered_503", b"": None}.get(
+                answer, "answered_other")
             if key:
                 self.counts[key] += 1
         else:
