@@ -1,6 +1,8 @@
 // Small text helpers with no home of their own.
 #pragma once
 
+#include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace trainyard {
@@ -13,6 +15,21 @@ inline std::string_view TrimWhitespace(std::string_view text) {
     return {};
   }
   return text.substr(begin, text.find_last_not_of(kSpace) - begin + 1);
+}
+
+// `text` cut to at most `max_bytes` bytes, never inside a UTF-8 character, with "…" where it was
+// cut: for quoting what a client sent (a body, a value) in a message of bounded size.
+inline std::string Excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) {
+    return std::string(text);
+  }
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
+    --cut;  // a continuation byte: the character began before
+  }
+  std::string out(text.substr(0, cut));
+  out += "…";
+  return out;
 }
 
 }  // namespace trainyard

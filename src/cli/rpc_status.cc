@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
+
 namespace trainyard::cli {
 namespace {
 
@@ -42,15 +44,12 @@ std::vector<FieldViolation> ViolationsOf(const nlohmann::json& error) {
 }
 
 // The body of a response that is not a google.rpc error, shortened for a message.
-std::string Excerpt(std::string_view body) {
-  std::string text(body.substr(0, kMaxQuotedBody));
+std::string BodyExcerpt(std::string_view body) {
+  std::string text = Excerpt(body, kMaxQuotedBody);
   for (char& c : text) {
     if (c == '\n' || c == '\r' || c == '\t') {
       c = ' ';
     }
-  }
-  if (body.size() > kMaxQuotedBody) {
-    text += "…";
   }
   return text;
 }
@@ -110,7 +109,7 @@ Status StatusFromHttpError(int http_status, std::string_view body) {
     std::string message =
         fmt::format("HTTP {} with a body that is not a google.rpc error", http_status);
     if (!body.empty()) {
-      message += ": " + Excerpt(body);
+      message += ": " + BodyExcerpt(body);
     }
     return Status::FromCode(CodeFromHttpStatus(http_status), std::move(message));
   }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/text.h"
 #include "kube/decode_internal.h"
 
 namespace trainyard::kube {
@@ -20,9 +21,8 @@ constexpr std::string_view kFlatRunPolicy[] = {"cleanPodPolicy", "ttlSecondsAfte
                                                "activeDeadlineSeconds", "backoffLimit"};
 
 // Best effort for the message of a body that is not JSON; the API server says the same.
-std::string Excerpt(std::string_view body) {
-  constexpr std::size_t kMax = 80;
-  return body.size() <= kMax ? std::string(body) : std::string(body.substr(0, kMax)) + "…";
+std::string BodyExcerpt(std::string_view body) {
+  return Excerpt(body, 80);
 }
 
 void DecodeMetadata(Decoder& d, const json& value, ObjectMeta& out) {
@@ -208,12 +208,12 @@ KubeResult<DecodedTFJob> DecodeTFJob(std::string_view body) {
     return BadRequest(
         fmt::format("couldn't get version/kind; json parse error: the body is not "
                     "a JSON object: {}",
-                    Excerpt(body)));
+                    BodyExcerpt(body)));
   }
   const json& kind = document.contains("kind") ? document["kind"] : json();
   const json& api_version = document.contains("apiVersion") ? document["apiVersion"] : json();
   if (!kind.is_string() || kind.get<std::string>().empty()) {
-    return BadRequest(fmt::format("Object 'Kind' is missing in '{}'", Excerpt(body)));
+    return BadRequest(fmt::format("Object 'Kind' is missing in '{}'", BodyExcerpt(body)));
   }
   if (!api_version.is_string() ||
       (api_version != kApiVersionV1 && api_version != kApiVersionV1Beta2)) {

@@ -1,8 +1,22 @@
 #include "server/rpc_error.h"
 
+#include <cstddef>
+
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
+
 namespace trainyard::server {
+namespace {
+
+// Bounds on what an error body repeats of the request (a value quoted in a message, one violation
+// per bad entry), so that a 10 MB label value or 100,000 bad labels get an answer of a few KiB:
+// the bytes of the message and of each description, and the violations listed.
+constexpr std::size_t kMaxTextBytes = 4096;
+constexpr std::size_t kMaxViolations = 100;
+
+}  // namespace
 
 int HttpStatusFor(Code code) {
   switch (code) {
@@ -43,13 +57,21 @@ std::string RpcErrorBody(int http_status, const Status& status) {
   TY_CHECK(!status.ok()) << "an error body needs an error status";
   nlohmann::ordered_json error = {
       {"code", http_status},
-      {"message", status.message()},
+      {"message", Excerpt(status.message(), kMaxTextBytes)},
       {"status", std::string(CodeName(status.code()))},
   };
   if (!status.violations().empty()) {
     auto violations = nlohmann::ordered_json::array();
-    for (const FieldViolation& v : status.violations()) {
-      violations.push_back({{"field", v.field}, {"description", v.description}});
+    const std::size_t count = status.violations().size();
+    for (std::size_t i = 0; i < count && i < kMaxViolations; ++i) {
+      const FieldViolation& v = status.violations()[i];
+      violations.push_back({{"field", Excerpt(v.field, kMaxTextBytes)},
+                            {"description", Excerpt(v.description, kMaxTextBytes)}});
+    }
+    if (count > kMaxViolations) {
+      violations.push_back(
+          {{"field", ""},
+           {"description", fmt::format("{} more violations, not listed", count - kMaxViolations)}});
     }
     error["details"] =
         nlohmann::ordered_json::array({{{"@type", "type.googleapis.com/google.rpc.BadRequest"},

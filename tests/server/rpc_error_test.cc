@@ -74,5 +74,30 @@ TEST(RpcErrorBody, ReplacesInvalidUtf8InEchoedInput) {
   EXPECT_EQ(parsed["error"]["message"], "bad \xEF\xBF\xBD byte");
 }
 
+// Issue #31: what an error repeats of the request is bounded. A 10 MB label value is quoted in
+// its description and again in the message; 100,000 bad labels are one violation each.
+TEST(RpcErrorBody, QuotesAtMostAFewKibibytesOfTheRequest) {
+  const std::string value(std::size_t{10} << 20U, 'x');
+  const Status status =
+      Status::InvalidArgument(std::vector<FieldViolation>{{"labels", "value '" + value + "'"}});
+  const std::string body = RpcErrorBody(400, status);
+  EXPECT_LT(body.size(), std::size_t{10} << 10U);
+  const auto parsed = nlohmann::json::parse(body);
+  const std::string description =
+      parsed["error"]["details"][0]["fieldViolations"][0]["description"];
+  EXPECT_TRUE(description.starts_with("value 'xxx")) << description.substr(0, 20);
+  EXPECT_TRUE(description.ends_with("…")) << description.substr(description.size() - 20);
+}
+
+TEST(RpcErrorBody, ListsAHundredViolationsAndCountsTheRest) {
+  const std::vector<FieldViolation> many(100'000,
+                                         FieldViolation{"labels", "label key 'K' is invalid"});
+  const auto parsed = nlohmann::json::parse(RpcErrorBody(400, Status::InvalidArgument(many)));
+  const auto& listed = parsed["error"]["details"][0]["fieldViolations"];
+  ASSERT_EQ(listed.size(), 101U);
+  EXPECT_EQ(listed[99]["field"], "labels");
+  EXPECT_EQ(listed[100]["description"], "99900 more violations, not listed");
+}
+
 }  // namespace
 }  // namespace trainyard::server
