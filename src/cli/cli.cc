@@ -1,6 +1,7 @@
 #include "cli/cli.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -125,6 +126,19 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "Open HTTP connections from one client address at most, the same way "
                    "(default 64).")
       ->check(CLI::Range(1, 1'000'000));
+  serve
+      ->add_option("--body-memory-budget", serve_options.body_memory_budget,
+                   "Bytes of request bodies held in memory at once, by all connections; a "
+                   "request that does not fit is answered 503 with its body unread (default "
+                   "256MiB; e.g. 1GiB).")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX));
+  serve
+      ->add_option("--body-disk-budget", serve_options.body_disk_budget,
+                   "Bytes of uploads spooled to disk at once, by all connections, the same way "
+                   "(default 8GiB; below 5GiB it also lowers the largest upload accepted).")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX));
   serve
       ->add_option("--package-cache-size", serve_options.package_cache_bytes,
                    "Installed packages kept for later jobs, at most (default 5GiB; e.g. 500MiB; "

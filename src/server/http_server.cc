@@ -97,12 +97,12 @@ struct HttpServer::Impl {
       std::shared_ptr<SessionBase> session;
       if (tls) {
         auto tls_session = std::make_shared<Session<beast::ssl_stream<beast::tcp_stream>>>(
-            options, handler, std::move(address), std::move(socket), *tls);
+            options, handler, budgets, std::move(address), std::move(socket), *tls);
         tls_session->Start();
         session = std::move(tls_session);
       } else {
         auto plain = std::make_shared<Session<beast::tcp_stream>>(
-            options, handler, std::move(address), std::move(socket));
+            options, handler, budgets, std::move(address), std::move(socket));
         plain->Start();
         session = std::move(plain);
       }
@@ -168,6 +168,7 @@ struct HttpServer::Impl {
   const HttpServerOptions options;
   HttpHandler& handler;
   std::unique_ptr<asio::ssl::context> tls;  // set when serving HTTPS
+  internal::BodyBudgets budgets{options};   // before `io`: its sessions hold on to it
   asio::io_context io;
   tcp::acceptor acceptor{io};
   asio::steady_timer retry{io};

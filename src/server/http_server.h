@@ -23,6 +23,18 @@
 // A request that cannot be read is answered by `HttpHandler::Reject` and the connection closed,
 // after draining what the client still sends so that it can read the answer.
 //
+// Bodies in flight (issue #31): besides each request's limit, the bodies held at once across all
+// connections are bounded, `max_body_bytes_in_flight` in memory and `max_spooled_bytes_in_flight`
+// in `spool_dir` (server/body_budget.h). After `Admit`, and before any byte of the body is read
+// (and before a `100 Continue`), a request reserves its Content-Length from the budget of its
+// kind; a chunked body reserves its bytes as they arrive. The reservation is given back once the
+// request is answered or its connection closes, however that happens. A request the budget
+// cannot hold now is answered 503 UNAVAILABLE with `Retry-After` (by `HttpHandler::Reject`), its
+// body unread, and the connection closed; a chunked body that outgrows it mid-way is answered
+// the same. A body larger than its whole budget could never fit: it is answered 413 (the budget
+// lowers the request's limit). So memory and the spool disk stay bounded however many clients
+// send at once, while each client is told to come back rather than cut off silently.
+//
 // Large bodies: a request whose path starts with one of `spool_prefixes` has its body written to
 // a new file in `spool_dir` as it arrives (up to `max_spooled_body_bytes`), and a response may
 // send a slice of a file (`HttpResponse::body_file`); for both, `timeout` bounds each read or
@@ -49,6 +61,9 @@ struct HttpServerOptions {
   std::uint16_t port = 8470;       // 0: any free port; `Start` returns the one bound
   int threads = 2;
   std::size_t max_body_bytes = std::size_t{10} << 20;
+  // Bytes of in-memory bodies held at once, in all (issue #31; see above): 25 bodies of the
+  // largest size, a bound a small server's memory can spare.
+  std::uint64_t max_body_bytes_in_flight = std::uint64_t{256} << 20;
   std::size_t max_header_bytes = std::size_t{16} << 10;
   std::chrono::milliseconds timeout{30'000};
   // Open connections at most, so idle and slow clients cannot take every descriptor (issue #17);
@@ -62,6 +77,9 @@ struct HttpServerOptions {
   std::vector<std::string> spool_prefixes;  // e.g. "/upload/"; empty: every body in memory
   std::string spool_dir;                    // must exist when `spool_prefixes` is not empty
   std::uint64_t max_spooled_body_bytes = std::uint64_t{5} << 30;
+  // Bytes of spooled bodies held at once, in all (see above): room for one upload of the
+  // largest size beside several smaller ones, and a bound on the spool disk it takes.
+  std::uint64_t max_spooled_bytes_in_flight = std::uint64_t{8} << 30;
   // HTTPS (issue #17): the certificate chain and its private key, PEM files. Both empty: plain
   // HTTP.
   std::string tls_cert_file;
@@ -85,8 +103,9 @@ class HttpHandler {
   virtual Admission Admit(const HttpRequest& /*head*/) { return {}; }
   // A complete request. Exceptions are answered as INTERNAL.
   virtual HttpResponse Handle(const HttpRequest& request) = 0;
-  // A request that could not be read: `http_status` is 400 (malformed), 413 or 431, `why` says
-  // what was wrong. Returns the answer to send before closing.
+  // A request that could not be read: `http_status` is 400 (malformed), 413, 431, or 503 (the
+  // bodies in flight fill their budget), `why` says what was wrong. Returns the answer to send
+  // before closing.
   virtual HttpResponse Reject(int http_status, const Status& why) = 0;
 };
 

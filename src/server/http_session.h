@@ -27,6 +27,7 @@
 #include "base/clock.h"
 #include "base/file.h"
 #include "server/beast_messages.h"
+#include "server/body_budget.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"
 
@@ -40,6 +41,15 @@ using tcp = asio::ip::tcp;
 // Names of spooled bodies: unique in this process, so a name is never reused while a handler
 // may still hold it.
 inline std::atomic<std::uint64_t> spool_counter{0};
+
+// The server's totals of request bodies in flight, shared by its connections (http_server.h).
+struct BodyBudgets {
+  explicit BodyBudgets(const HttpServerOptions& options)
+      : memory(options.max_body_bytes_in_flight, "request bodies held in memory"),
+        spooled(options.max_spooled_bytes_in_flight, "request bodies spooled to disk") {}
+  BodyBudget memory;
+  BodyBudget spooled;
+};
 
 // What the server keeps of a connection: where it comes from, whether it may be given up for a
 // newcomer, and a way to end it. Thread-safe.
@@ -95,12 +105,13 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
 
   template <typename... StreamArgs>
-  Session(const HttpServerOptions& options, HttpHandler& handler, std::string remote_address,
-          StreamArgs&&... stream_args)
+  Session(const HttpServerOptions& options, HttpHandler& handler, BodyBudgets& budgets,
+          std::string remote_address, StreamArgs&&... stream_args)
       : SessionBase(std::move(remote_address)),
         stream_(std::forward<StreamArgs>(stream_args)...),
         options_(options),
-        handler_(handler) {}
+        handler_(handler),
+        budgets_(budgets) {}
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   ~Session() override { DropSpool(); }
@@ -201,10 +212,17 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     const std::string_view target(target_view.data(), target_view.size());
     const bool spool = std::ranges::any_of(
         options_.spool_prefixes, [&](const std::string& p) { return target.starts_with(p); });
-    body_limit_ = spool ? options_.max_spooled_body_bytes : options_.max_body_bytes;
+    // A body larger than its whole budget could never fit: it is too large (413), not early.
+    body_budget_ = spool ? &budgets_.spooled : &budgets_.memory;
+    body_limit_ =
+        std::min<std::uint64_t>(spool ? options_.max_spooled_body_bytes : options_.max_body_bytes,
+                                body_budget_->capacity());
     const auto length = parser_->content_length();
     if (length && *length > body_limit_) {
       OnReadError(http::error::body_limit);
+      return;
+    }
+    if (!ReserveBody(length.value_or(0))) {
       return;
     }
     // Read from the header parser now: StartSpool moves it into the file-body parser.
@@ -212,7 +230,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
         beast::iequals(parser_->get()[http::field::expect], "100-continue");
     const unsigned version = parser_->get().version();
     if (!spool) {
-      parser_->body_limit(options_.max_body_bytes);  // for a chunked body
+      parser_->body_limit(body_limit_);  // for a chunked body
     } else if (!StartSpool()) {
       return;
     }
@@ -252,6 +270,35 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     body_unread_ = true;
     Write(std::move(*admission.refusal), /*keep_alive=*/false, head.method == "HEAD");
     return false;
+  }
+
+  // Holds `bytes` of the body's budget before any of the body is read (a chunked body's bytes
+  // are held as they arrive); false once the request is refused because the budget is full.
+  bool ReserveBody(std::uint64_t bytes) {
+    std::optional<BodyBudget::Reservation> reservation = body_budget_->TryReserve(bytes);
+    if (!reservation) {
+      RefuseOverBudget(bytes);
+      return false;
+    }
+    body_reservation_ = std::move(*reservation);
+    return true;
+  }
+
+  // The bodies in flight fill the budget: 503 with `Retry-After`, the rest of the body unread
+  // (and what was spooled of it removed), and the connection closed.
+  void RefuseOverBudget(std::uint64_t bytes) {
+    const Status why = body_budget_->Refusal(bytes);
+    HttpResponse response;
+    try {
+      response = handler_.Reject(503, why);
+    } catch (const std::exception&) {
+      response = ErrorResponse(503, why);
+    }
+    response.headers.emplace_back("Retry-After", "1");
+    body_unread_ = true;
+    DropSpool();
+    file_parser_.reset();
+    Write(std::move(response), /*keep_alive=*/false, /*head=*/false);
   }
 
   // Switches to a parser that writes the body to a new file in the spool dir; false (after
@@ -307,42 +354,42 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     body_moved_ = 0;
   }
 
-  // A spooled body, piece by piece: `timeout` bounds each read, and the minimum rate the whole.
-  void ReadSpooledBody() {
-    Tcp().expires_after(NextPieceTimeout());
-    http::async_read_some(stream_, buffer_, *file_parser_,
-                          [self = this->shared_from_this()](beast::error_code ec, std::size_t n) {
-                            self->body_moved_ += n;
-                            if (ec) {
-                              self->DropSpool();
-                              self->OnReadError(ec);
-                            } else if (self->file_parser_->is_done()) {
-                              self->OnRequest();
-                            } else {
-                              self->ReadSpooledBody();
-                            }
-                          });
+  // The body, piece by piece, each piece held in the budget as it arrives (only a chunked body
+  // grows past its reservation; its framing counts too). Spooled, `timeout` bounds each read and
+  // the minimum rate the whole; in memory, the whole body must arrive within the one `timeout`
+  // that `ReadBody` set.
+  template <typename Parser>
+  void ReadBodyPiece(Parser& parser) {
+    if (file_parser_) {
+      Tcp().expires_after(NextPieceTimeout());
+    }
+    http::async_read_some(
+        stream_, buffer_, parser,
+        [self = this->shared_from_this(), &parser](beast::error_code ec, std::size_t n) {
+          self->body_moved_ += n;
+          if (ec) {
+            self->DropSpool();
+            self->OnReadError(ec);
+          } else if (!self->body_reservation_.GrowTo(self->body_moved_)) {
+            self->RefuseOverBudget(self->body_moved_ - self->body_reservation_.bytes());
+          } else if (parser.is_done()) {
+            self->OnRequest();
+          } else {
+            self->ReadBodyPiece(parser);
+          }
+        });
   }
 
   void ReadBody() {
-    if (file_parser_) {
-      if (file_parser_->is_done()) {
-        OnRequest();  // an empty body: nothing to read
-      } else {
-        StartBodyClock();
-        ReadSpooledBody();
-      }
-      return;
-    }
+    StartBodyClock();
     Tcp().expires_after(options_.timeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                       if (ec) {
-                         self->OnReadError(ec);
-                         return;
-                       }
-                       self->OnRequest();
-                     });
+    if (file_parser_ ? file_parser_->is_done() : parser_->is_done()) {
+      OnRequest();  // an empty body: nothing to read
+    } else if (file_parser_) {
+      ReadBodyPiece(*file_parser_);
+    } else {
+      ReadBodyPiece(*parser_);
+    }
   }
 
   void OnRequest() {
@@ -416,6 +463,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   }
 
   void Write(HttpResponse response, bool keep_alive, bool head) {
+    body_reservation_.Release();  // the request is answered: its body is no longer held
     if (response.stream && !head) {
       WriteStreamHead(std::move(response));
       return;
@@ -593,6 +641,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
 
   void Close() {
     MarkClosing();
+    body_reservation_.Release();
     beast::error_code ignored;
     poll_timer_.cancel();
     Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -606,6 +655,9 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   SystemClock clock_;  // the transport's own: bodies' rates
   const HttpServerOptions& options_;
   HttpHandler& handler_;
+  BodyBudgets& budgets_;
+  BodyBudget* body_budget_ = nullptr;         // the budget of the request being read
+  BodyBudget::Reservation body_reservation_;  // its body's bytes in it, until answered
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   // Instead of `parser_` once the head says the body goes to `spool_path_`.

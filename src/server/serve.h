@@ -27,6 +27,10 @@ struct ServeOptions {
   // The largest storage upload request (a whole object, or one resumable chunk); such bodies go
   // to disk as they arrive, never into memory.
   std::uint64_t max_upload_bytes = std::uint64_t{5} << 30;
+  // Bytes of request bodies all connections hold at once: in memory, and spooled to disk
+  // (uploads); a request they cannot hold now is answered 503 (server/http_server.h).
+  std::uint64_t body_memory_budget = std::uint64_t{256} << 20;
+  std::uint64_t body_disk_budget = std::uint64_t{8} << 30;
   // The installed-package cache (<data>/packages, run/local/package_cache.h) evicts least
   // recently used entries beyond this; 0: never.
   std::uint64_t package_cache_bytes = std::uint64_t{5} << 30;
