@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 using ::trainyard::run::testing::AwaitSleepers;
 using ::trainyard::run::testing::kDeadlineMs;
 using ::trainyard::run::testing::NoSleeperWithin;
+using ::trainyard::run::testing::PidsWithArgument;
 using ::trainyard::run::testing::ReadFile;
 using ::trainyard::run::testing::UniqueSleep;
 
@@ -197,6 +198,46 @@ TEST(SpawnProcessWithAView, ADataDirectoryNamedThroughALinkIsStillHidden) {
   ASSERT_EQ(waitpid(*pid, &status, 0), *pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   EXPECT_EQ(ReadFile(dir.File("out.log")), "install\n");
+}
+
+// An install whose server is killed (before it could record the install's pid, or after) ends
+// with it: the child SpawnProcess forked dies with the process that forked it, and with that
+// child the program and everything in its PID namespace.
+TEST(SpawnProcessWithAView, TheProgramEndsWithTheProcessThatSpawnedIt) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a mount namespace and another user need root";
+  }
+  const ::trainyard::testing::TempDir dir;
+  const std::string data = dir.File("data");
+  fs::create_directories(data + "/install");
+  fs::permissions(data + "/install", fs::perms::all, fs::perm_options::add);
+  const std::string sleep = UniqueSleep();
+  const SpawnSpec spec{.argv = {"/bin/sh", "-c", "setsid sleep " + sleep + " & sleep " + sleep},
+                       .working_dir = data + "/install",
+                       .stdout_path = dir.File("out.log"),
+                       .stderr_path = dir.File("out.log"),
+                       .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
+                       .view = FileView{.hidden = data, .writable = {data + "/install"}}};
+  const Environment env = CurrentEnvironment();
+  // The server: spawns the program, then waits (as the staging thread does) until killed.
+  const pid_t server = fork();
+  ASSERT_GE(server, 0);
+  if (server == 0) {
+    if (SpawnProcess(spec, env).ok()) {
+      while (true) {
+        pause();
+      }
+    }
+    _exit(1);
+  }
+  const std::vector<int> sleepers = AwaitSleepers(sleep, 2);
+  EXPECT_EQ(sleepers.size(), 2U);
+  kill(server, SIGKILL);
+  ASSERT_EQ(waitpid(server, nullptr, 0), server);
+  EXPECT_TRUE(NoSleeperWithin(sleep)) << "the install outlived its server";
+  for (const int pid : PidsWithArgument(sleep)) {
+    kill(pid, SIGKILL);  // a failed run's leftovers
+  }
 }
 
 }  // namespace

@@ -24,7 +24,9 @@
 // Stopping: `StageRequest::stop` ends a running install (SIGTERM to its process group, SIGKILL
 // after `stop_grace`) and `Stage` returns CANCELLED once it is reaped. With
 // `StageRequest::pid_file`, the install's pid is recorded there while it runs, and a recorded
-// install still running (a killed server's) is stopped before a new one starts.
+// install still running (a killed server's) is stopped before a new one starts. Under
+// `--run-as` (a view) the install also dies with this process (spawn.h), recorded or not: the
+// thread that calls `Stage` waits for it to the end.
 //
 // Thread-safe: `Stage` may run for several jobs at once. It waits for its own pip child only
 // (by pid), so it coexists with `ProcessLauncher`.
