@@ -15,7 +15,11 @@ struct StageRequest {
   // gs://bucket/object URIs (read from `gcs_mount`/bucket/object) or absolute local paths, in
   // the order they must be installed.
   std::vector<std::string> package_uris;
-  std::string gcs_mount;   // directory whose subdirectories are the buckets
+  std::string gcs_mount;  // directory whose subdirectories are the buckets
+  // Set by a stager in front of the installer (the package cache): the server's copies of the
+  // packages (run/local/package_files.h), one per URI, in order. The installer installs these
+  // and reads nothing of the URIs, so what it installs is what the cache hashed.
+  std::vector<std::string> package_files;
   std::string target_dir;  // the packages are importable from here (later put on PYTHONPATH)
   std::string python;      // interpreter whose pip installs them
   std::string log_path;    // pip's full output is appended here

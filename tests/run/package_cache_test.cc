@@ -57,10 +57,14 @@ class FakeInstaller final : public Stager {
  public:
   Status Stage(const StageRequest& request) override {
     ++installs;
+    if (on_start) {
+      on_start();
+    }
     uris = request.package_uris;
+    files = request.package_files;
     std::string contents;
-    for (const std::string& uri : request.package_uris) {
-      contents += ReadFile(*ResolvePackageUri(uri, request.gcs_mount));
+    for (const std::string& file : request.package_files) {
+      contents += ReadFile(file);
     }
     WriteFile(fs::path(request.target_dir) / "contents", contents);
     WriteFile(fs::path(request.target_dir) / "padding", std::string(padding, 'x'));
@@ -81,13 +85,15 @@ class FakeInstaller final : public Stager {
   }
 
   std::atomic<int> installs{0};
-  std::vector<std::string> uris;  // of the last install
+  std::vector<std::string> uris;   // of the last install
+  std::vector<std::string> files;  // likewise
   std::size_t padding = 0;
   bool gated = false;
   bool fail = false;
   std::string link_manifest_to;  // set: the install leaves a link to it at the manifest's name
   std::function<void(const fs::path& target)> leave;  // set: what the install also leaves
-  mode_t target_mode = 0;  // of the last install's target dir, when it started
+  std::function<void()> on_start;  // set: done before the install reads a package
+  mode_t target_mode = 0;          // of the last install's target dir, when it started
 
   // Whether an install entered the gate within 30 s.
   bool WaitUntilEntered() {
@@ -187,14 +193,22 @@ TEST_F(PackageCacheTest, SameContentsAreInstalledOnceAndShared) {
   EXPECT_THAT(ReadFile(dir_.File("jobs/b/staging.log")), HasSubstr("Using installed packages"));
 }
 
-// The installer gets the URIs as the job gave them (it checks local ones against
-// --package-dir; a gs:// object resolved to a file would fail that check).
-TEST_F(PackageCacheTest, InstallerGetsTheUrisAsGiven) {
+// The installer gets the server's copies, read once from the bucket: the bytes it installs are
+// the bytes the key was made of, whatever the job writes to its object meanwhile.
+TEST_F(PackageCacheTest, InstallerGetsTheCopiesTheKeyWasMadeOf) {
   PackageCache cache(installer_, Options());
-  Package("gcs/bucket/trainer-0.1.tar.gz", "from the bucket");
+  const std::string object = Package("gcs/bucket/trainer-0.1.tar.gz", "from the bucket");
+  const std::string key = *cache.KeyOf({object}, kPython);
+  installer_.on_start = [&] { WriteFile(object, "written after the key"); };
   ASSERT_TRUE(cache.Stage(Request("a", {"gs://bucket/trainer-0.1.tar.gz"})).ok());
+  EXPECT_EQ(EntryOf("a"), key);
   EXPECT_EQ(installer_.uris, std::vector<std::string>{"gs://bucket/trainer-0.1.tar.gz"});
+  ASSERT_EQ(installer_.files.size(), 1U);
+  EXPECT_EQ(fs::path(installer_.files[0]).filename(), "trainer-0.1.tar.gz");
   EXPECT_EQ(ReadFile(Target("a") + "/contents"), "from the bucket");
+  // The copies go with the stage.
+  EXPECT_FALSE(fs::exists(installer_.files[0]));
+  EXPECT_FALSE(fs::exists(Target("a") + ".sources"));
 }
 
 TEST_F(PackageCacheTest, KeyDependsOnOrderInterpreterAndInstaller) {

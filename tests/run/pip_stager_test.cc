@@ -189,6 +189,37 @@ TEST_F(PipStagerTest, InstallsSeveralPackagesFromGcsAndAbsolutePaths) {
             "3\n");
 }
 
+// Issue #31: a job of the project writes its buckets and can plant a link there, as the object
+// or as a folder on its path. The server follows neither: the stage fails naming the URI and
+// the link, before pip runs, and nothing the link points to is read.
+TEST_F(PipStagerTest, ALinkInAGcsPackagesPathIsNeverFollowed) {
+  const std::string outside = BuildSdist("outsidepkg", 9, dir_.File("outside"));
+  fs::create_directories(dir_.File("gcs/bucket/pkg"));
+  fs::create_symlink(outside, dir_.File("gcs/bucket/pkg/outsidepkg-0.1.tar.gz"));
+  fs::create_directory_symlink(dir_.File("outside"), dir_.File("gcs/bucket/linked"));
+  for (const auto& [uri, link] :
+       {std::pair{"gs://bucket/pkg/outsidepkg-0.1.tar.gz", "pkg/outsidepkg-0.1.tar.gz"},
+        std::pair{"gs://bucket/linked/outsidepkg-0.1.tar.gz", "linked"}}) {
+    Status status = stager_.Stage(Request({uri}));
+    EXPECT_EQ(status,
+              Status::FailedPrecondition("Cannot read package " + std::string(uri) + ": " + link +
+                                         " is a symbolic link, which is never followed."));
+    EXPECT_FALSE(fs::exists(dir_.File("job/pip.log")));
+    EXPECT_FALSE(fs::exists(Target() + "/outsidepkg"));
+    EXPECT_FALSE(fs::exists(Target() + ".sources"));
+  }
+}
+
+// pip reads the server's copy of a package, under the object's own name, never the bucket's
+// file; the copy goes when the stage ends.
+TEST_F(PipStagerTest, PipReadsTheServersCopyOfAGcsPackage) {
+  WriteFile(dir_.File("gcs/bucket/p/trainer-0.1.tar.gz"), "package bytes");
+  const std::string python = FakePython("shift 3; echo \"$1\"; cat \"$1\"; echo\n");
+  ASSERT_TRUE(stager_.Stage(Request({"gs://bucket/p/trainer-0.1.tar.gz"}, python)).ok()) << Log();
+  EXPECT_EQ(Log(), Target() + ".sources/0/trainer-0.1.tar.gz\npackage bytes\n");
+  EXPECT_FALSE(fs::exists(Target() + ".sources"));
+}
+
 TEST_F(PipStagerTest, BrokenPackageFailsWithPipsLastLines) {
   fs::path src = dir_.path() / "src" / "badpkg-0.1";
   WriteFile(src / "setup.py", "raise RuntimeError('broken setup for test')\n");
@@ -232,7 +263,7 @@ TEST_F(PipStagerTest, RunsPipOfflineIntoTheTarget) {
       "case \"$2\" in *'\"--no-index\", \"--no-deps\", \"--no-build-isolation\"'*) "
       "echo offline;; esac\n");
   ASSERT_TRUE(stager_.Stage(Request({dir_.File("p.tar.gz")}, python)).ok()) << Log();
-  EXPECT_EQ(Log(), "-c " + Target() + " " + dir_.File("p.tar.gz") + "\nPIP_NO_INDEX=1\n" +
+  EXPECT_EQ(Log(), "-c " + Target() + " " + Target() + ".sources/0/p.tar.gz\nPIP_NO_INDEX=1\n" +
                        fs::canonical(Target()).string() + "\noffline\n");
 }
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "run/local/pip_stager.h"
+#include "run/local/package_files.h"
 
 namespace trainyard::run::local {
 namespace {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ namespace fs = std::filesystem;
 using ::trainyard::run::testing::AwaitSleepers;
 using ::trainyard::run::testing::kDeadlineMs;
 using ::trainyard::run::testing::NoSleeperWithin;
+using ::trainyard::run::testing::PidsWithArgument;
 using ::trainyard::run::testing::ReadFile;
 using ::trainyard::run::testing::UniqueSleep;
 
@@ -118,6 +120,124 @@ TEST(SpawnProcessWithAView, KeepsNoDescriptorOfTheSpawningProcess) {
   int status = 0;
   ASSERT_EQ(waitpid(*pid, &status, 0), *pid);
   EXPECT_TRUE(NoSleeperWithin(sleep));
+}
+
+// Issue #31: root makes the view's mount points after the job's private /tmp, shared by its
+// replicas, is shown. A link an earlier replica left there, on the way to a later mount point
+// (a data directory below /tmp, as here), is never followed: the view fails, and nothing is
+// made where the link points.
+TEST(SpawnProcessWithAView, ALinkOnTheWayToAMountPointFailsTheView) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a mount namespace and another user need root";
+  }
+  const ::trainyard::testing::TempDir dir;
+  const fs::path below_tmp = fs::path(dir.path()).lexically_relative("/tmp");
+  if (below_tmp.empty() || *below_tmp.begin() == "..") {
+    GTEST_SKIP() << "the test's directory is not below /tmp";
+  }
+  const std::string data = dir.File("data");
+  fs::create_directories(data + "/install");
+  // Where the link points: outside /tmp, which the job's own covers in its namespace.
+  std::string outside = "/var/tmp/trainyard_outside_XXXXXX";
+  ASSERT_NE(mkdtemp(outside.data()), nullptr);
+  const std::unique_ptr<const std::string, void (*)(const std::string*)> remove_outside(
+      &outside, [](const std::string* path) {
+        std::error_code ignored;
+        fs::remove_all(*path, ignored);
+      });
+  // The job's /tmp as an earlier replica left it: the first directory of the data directory's
+  // path below /tmp is a link to elsewhere.
+  const std::string job_tmp = dir.File("private/tmp");
+  fs::create_directories(job_tmp);
+  fs::permissions(job_tmp, fs::perms::all | fs::perms::sticky_bit);
+  fs::create_directory_symlink(outside, job_tmp + "/" + below_tmp.begin()->string());
+
+  Result<int> pid =
+      SpawnProcess(SpawnSpec{.argv = {"/bin/true"},
+                             .working_dir = data + "/install",
+                             .stdout_path = dir.File("out.log"),
+                             .stderr_path = dir.File("out.log"),
+                             .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
+                             .view = FileView{.hidden = data,
+                                              .writable = {data + "/install"},
+                                              .private_dirs = {"/tmp"},
+                                              .private_root = dir.File("private")}},
+                   CurrentEnvironment());
+  if (pid.ok()) {
+    waitpid(*pid, nullptr, 0);
+  }
+  EXPECT_FALSE(pid.ok());
+  EXPECT_NE(pid.status().message().find(Errno(ELOOP)), std::string::npos)
+      << pid.status().ToString();
+  EXPECT_TRUE(fs::is_empty(outside)) << pid.status().ToString();
+}
+
+// A data directory the operator names through a link is hidden all the same: links in the
+// operator's part of the paths are resolved before the job's namespace exists.
+TEST(SpawnProcessWithAView, ADataDirectoryNamedThroughALinkIsStillHidden) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a mount namespace and another user need root";
+  }
+  const ::trainyard::testing::TempDir dir;
+  fs::create_directories(dir.File("real/data/install"));
+  fs::create_directories(dir.File("real/data/jobs/other"));
+  fs::permissions(dir.File("real/data/install"), fs::perms::all, fs::perm_options::add);
+  fs::create_directory_symlink(dir.File("real"), dir.File("link"));
+  fs::permissions(dir.path(), fs::perms::others_exec, fs::perm_options::add);
+  const std::string data = dir.File("link/data");
+  Result<int> pid =
+      SpawnProcess(SpawnSpec{.argv = {"/bin/ls", data},
+                             .working_dir = data + "/install",
+                             .stdout_path = dir.File("out.log"),
+                             .stderr_path = dir.File("out.log"),
+                             .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
+                             .view = FileView{.hidden = data, .writable = {data + "/install"}}},
+                   CurrentEnvironment());
+  ASSERT_TRUE(pid.ok()) << pid.status().ToString();
+  int status = 0;
+  ASSERT_EQ(waitpid(*pid, &status, 0), *pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(ReadFile(dir.File("out.log")), "install\n");
+}
+
+// An install whose server is killed (before it could record the install's pid, or after) ends
+// with it: the child SpawnProcess forked dies with the process that forked it, and with that
+// child the program and everything in its PID namespace.
+TEST(SpawnProcessWithAView, TheProgramEndsWithTheProcessThatSpawnedIt) {
+  if (geteuid() != 0) {
+    GTEST_SKIP() << "a mount namespace and another user need root";
+  }
+  const ::trainyard::testing::TempDir dir;
+  const std::string data = dir.File("data");
+  fs::create_directories(data + "/install");
+  fs::permissions(data + "/install", fs::perms::all, fs::perm_options::add);
+  const std::string sleep = UniqueSleep();
+  const SpawnSpec spec{.argv = {"/bin/sh", "-c", "setsid sleep " + sleep + " & sleep " + sleep},
+                       .working_dir = data + "/install",
+                       .stdout_path = dir.File("out.log"),
+                       .stderr_path = dir.File("out.log"),
+                       .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
+                       .view = FileView{.hidden = data, .writable = {data + "/install"}}};
+  const Environment env = CurrentEnvironment();
+  // The server: spawns the program, then waits (as the staging thread does) until killed.
+  const pid_t server = fork();
+  ASSERT_GE(server, 0);
+  if (server == 0) {
+    if (SpawnProcess(spec, env).ok()) {
+      while (true) {
+        pause();
+      }
+    }
+    _exit(1);
+  }
+  const std::vector<int> sleepers = AwaitSleepers(sleep, 2);
+  EXPECT_EQ(sleepers.size(), 2U);
+  kill(server, SIGKILL);
+  ASSERT_EQ(waitpid(server, nullptr, 0), server);
+  EXPECT_TRUE(NoSleeperWithin(sleep)) << "the install outlived its server";
+  for (const int pid : PidsWithArgument(sleep)) {
+    kill(pid, SIGKILL);  // a failed run's leftovers
+  }
 }
 
 }  // namespace

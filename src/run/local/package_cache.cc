@@ -22,6 +22,7 @@
 #include "base/no_follow.h"
 #include "base/sha256.h"
 #include "run/local/package_entry.h"
+#include "run/local/package_files.h"
 #include "run/local/pip_stager.h"
 
 namespace trainyard::run::local {
@@ -191,14 +192,16 @@ Result<std::string> PackageCache::KeyOf(const std::vector<std::string>& files,
 }
 
 Status PackageCache::Stage(const StageRequest& request) {
-  Result<std::vector<std::string>> files = ResolvePackages(request, options_.package_dirs);
-  if (!files.ok()) {
-    return files.status();
+  // Read once: the key and the install are of the same bytes, whatever the job writes meanwhile.
+  Result<PackageCopies> copies = PackageCopies::Make(request, options_.package_dirs);
+  if (!copies.ok()) {
+    return copies.status();
   }
-  if (files->empty()) {
+  const std::vector<std::string>& files = copies->files();
+  if (files.empty()) {
     return {};
   }
-  Result<std::string> key = KeyOf(*files, request.python);
+  Result<std::string> key = KeyOf(files, request.python);
   if (!key.ok()) {
     return key.status();
   }
@@ -222,7 +225,7 @@ Status PackageCache::Stage(const StageRequest& request) {
       RemoveEntry(entry);  // not whole: never used
     }
     if (!fs::exists(entry / kManifest, error)) {
-      TY_RETURN_IF_ERROR(Install(request, *files, *key));
+      TY_RETURN_IF_ERROR(Install(request, files, *key));
       installed = true;
     }
     // A use: the manifest's mtime orders eviction. The lease and the link are made under the
@@ -259,8 +262,9 @@ Status PackageCache::Install(const StageRequest& request, const std::vector<std:
   // The server's directory, the run-as user's only for the install (package_entry.h).
   const fs::path temporary = dir / (key + UniqueSuffix());
   TY_RETURN_IF_ERROR(CreateInstallDir(temporary.string(), options_.user));
-  StageRequest install = request;  // the URIs as given: the installer checks them as before
+  StageRequest install = request;
   install.target_dir = temporary.string();
+  install.package_files = files;
   Status installed = installer_.Stage(install);
   if (installed.ok()) {
     // The server's and read-only before it counts its bytes and it gets a manifest and a name.
@@ -270,8 +274,8 @@ Status PackageCache::Install(const StageRequest& request, const std::vector<std:
     // The install ran as the job's user in `temporary`: a link it left at the manifest's name is
     // replaced, not written through (base/no_follow.h).
     std::string manifest = std::to_string(TreeBytes(temporary)) + '\n';
-    for (const std::string& file : files) {
-      manifest += file + '\n';
+    for (const std::string& uri : request.package_uris) {
+      manifest += uri + '\n';
     }
     installed = ReplaceFileNoFollow((temporary / kManifest).string(), manifest);
   }

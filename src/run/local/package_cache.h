@@ -67,8 +67,9 @@ class PackageCache final : public Stager {
   // `installer` installs into the `target_dir` it is given (a temporary directory here).
   PackageCache(Stager& installer, PackageCacheOptions options);
 
-  // Resolves the packages (`ResolvePackages`: not found, not allowed), then links
-  // `request.target_dir` to the entry for their key, installing it first when it is missing.
+  // Reads the packages into the server's copies (package_files.h: not found, a link in a
+  // bucket, not allowed), then links `request.target_dir` to the entry for the copies' key,
+  // having the installer install those copies first when it is missing.
   // The log gets one line saying which entry the job uses and whether it was installed.
   // `request.stop` also ends a wait for another job's install of the same key (CANCELLED).
   Status Stage(const StageRequest& request) override;

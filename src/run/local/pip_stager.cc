@@ -26,11 +26,10 @@
 #include <unistd.h>
 
 #include "base/no_follow.h"
-#include "base/path.h"
 #include "base/status.h"
-#include "plan/cluster_plan.h"
 #include "run/launcher.h"
 #include "run/local/install_script.h"
+#include "run/local/package_files.h"
 #include "run/local/proc_file.h"
 #include "run/local/spawn.h"
 #include "run/view_paths.h"
@@ -40,7 +39,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kGcsScheme = "gs://";
 // How long a recorded install (not our child) may take to go after SIGKILL.
 constexpr std::chrono::seconds kRecordedExitWait{5};
 constexpr std::streamoff kMaxTailBytes =
@@ -182,75 +180,6 @@ bool IsInstallCommandLine(const std::vector<std::string>& words) {
 
 }  // namespace
 
-Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs_mount) {
-  if (uri.starts_with(kGcsScheme)) {
-    // An object: a bucket and a non-empty name, mapped as every gs:// path is (plan/).
-    const std::string_view rest = uri.substr(kGcsScheme.size());
-    const std::size_t slash = rest.find('/');
-    if (slash == std::string_view::npos || slash == 0 || slash + 1 == rest.size()) {
-      return Status::FailedPrecondition(
-          fmt::format("Package URI {} is not a valid gs://bucket/object name.", uri));
-    }
-    if (gcs_mount.empty()) {
-      return Status::FailedPrecondition(
-          fmt::format("Package {} is in Cloud Storage, which this server does not serve.", uri));
-    }
-    Result<std::string> path = plan::LocalPathOf(uri, gcs_mount);
-    if (!path.ok()) {
-      return Status::FailedPrecondition(
-          fmt::format("Package URI {} is not a valid gs://bucket/object name.", uri));
-    }
-    return path;
-  }
-  if (uri.starts_with('/')) {
-    return std::string(uri);
-  }
-  return Status::FailedPrecondition(fmt::format(
-      "Package URI {} is not supported: use gs://bucket/object or an absolute local path.", uri));
-}
-
-namespace {
-
-// The stager's own check of a local package's real path (symbolic links resolved).
-Status CheckRealPath(const std::string& uri, const std::string& path,
-                     const std::optional<std::vector<std::string>>& dirs) {
-  if (!dirs.has_value() || !uri.starts_with('/')) {
-    return {};
-  }
-  std::error_code error;
-  const std::string real = fs::canonical(path, error).string();
-  for (const std::string& dir : *dirs) {
-    std::error_code dir_error;
-    const std::string real_dir = fs::canonical(dir, dir_error).string();
-    if (!error && !dir_error && IsBelowDirectory(real, real_dir)) {
-      return {};
-    }
-  }
-  return Status::FailedPrecondition(
-      fmt::format("Package {} is not below a directory this server installs local packages from{}.",
-                  uri, error ? "" : fmt::format(" (it is {})", real)));
-}
-
-}  // namespace
-
-Result<std::vector<std::string>> ResolvePackages(
-    const StageRequest& request, const std::optional<std::vector<std::string>>& package_dirs) {
-  std::vector<std::string> files;
-  for (const auto& uri : request.package_uris) {
-    Result<std::string> path = ResolvePackageUri(uri, request.gcs_mount);
-    if (!path.ok()) {
-      return path.status();
-    }
-    std::error_code error;
-    if (!fs::exists(*path, error)) {
-      return Status::FailedPrecondition(fmt::format("Package {} not found.", uri));
-    }
-    TY_RETURN_IF_ERROR(CheckRealPath(uri, *path, package_dirs));
-    files.push_back(AbsolutePath(*path));
-  }
-  return files;
-}
-
 Status StopRecordedInstall(const std::string& pid_file, std::chrono::milliseconds grace) {
   if (pid_file.empty()) {
     return {};
@@ -286,11 +215,15 @@ Status StopRecordedInstall(const std::string& pid_file, std::chrono::millisecond
 }
 
 Status PipStager::Stage(const StageRequest& request) {
-  Result<std::vector<std::string>> resolved = ResolvePackages(request, options_.package_dirs);
-  if (!resolved.ok()) {
-    return resolved.status();
+  std::optional<PackageCopies> copies;
+  if (request.package_files.empty()) {
+    Result<PackageCopies> made = PackageCopies::Make(request, options_.package_dirs);
+    if (!made.ok()) {
+      return made.status();
+    }
+    copies.emplace(*std::move(made));
   }
-  const std::vector<std::string>& files = *resolved;
+  const std::vector<std::string>& files = copies ? copies->files() : request.package_files;
   if (files.empty()) {
     return {};
   }

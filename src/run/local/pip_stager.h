@@ -2,10 +2,12 @@
 // the target dir, offline, by pip or, for pure wheels and legacy sdists, by the cheaper route
 // run/local/install_script.h describes.
 //
-// Each URI is resolved to a local file first (`ResolvePackageUri`), so a missing package is
-// reported by name before anything runs. The interpreter then runs the install script without a
-// shell, in its own process group; pip runs with `--no-index --no-deps --no-build-isolation`
-// (an sdist is built with the setuptools the interpreter already has; nothing is downloaded) and
+// The packages are read first, into the server's copies (run/local/package_files.h; or the
+// request's `package_files`, a cache's copies), so a missing package is reported by name before
+// anything runs, and pip reads only those copies. The interpreter then runs the install script
+// without a shell, in its own process group; pip runs with `--no-index --no-deps
+// --no-build-isolation` (an sdist is built with the setuptools the interpreter already has; nothing
+// is downloaded) and
 // `--target`. `--target` also means pip does not touch the interpreter's own site-packages, so
 // Debian's externally-managed marker (PEP 668) does not apply: pip skips that check for
 // `--target`, `--prefix` and `--root`, and no `--break-system-packages` is needed. The
@@ -15,13 +17,16 @@
 //
 // What pip sees (SpawnSpec::view, applied with a `user`; issue #31): the data directory hidden,
 // the target dir alone writable (the package cache's temporary directory: package_cache.h), the
-// package files readable, and /tmp, /var/tmp, /dev/shm and the user's HOME empty and its own
-// (run/view_paths.h). A package's build, which runs its code, reaches no other project's files.
+// copies of the package files readable, and /tmp, /var/tmp, /dev/shm and the user's HOME empty and
+// its own (run/view_paths.h). A package's build, which runs its code, reaches no other project's
+// files.
 //
 // Stopping: `StageRequest::stop` ends a running install (SIGTERM to its process group, SIGKILL
 // after `stop_grace`) and `Stage` returns CANCELLED once it is reaped. With
 // `StageRequest::pid_file`, the install's pid is recorded there while it runs, and a recorded
-// install still running (a killed server's) is stopped before a new one starts.
+// install still running (a killed server's) is stopped before a new one starts. Under
+// `--run-as` (a view) the install also dies with this process (spawn.h), recorded or not: the
+// thread that calls `Stage` waits for it to the end.
 //
 // Thread-safe: `Stage` may run for several jobs at once. It waits for its own pip child only
 // (by pid), so it coexists with `ProcessLauncher`.
@@ -72,17 +77,5 @@ class PipStager final : public Stager {
 // the file. Nothing for an empty path, no file or no such install. UNAVAILABLE when it survives
 // SIGKILL for seconds.
 Status StopRecordedInstall(const std::string& pid_file, std::chrono::milliseconds grace);
-
-// The local file for a package URI: `gs://bucket/object` is `<gcs_mount>/bucket/object`; an
-// absolute path is itself. FAILED_PRECONDITION naming `uri` for anything else (a relative path,
-// http://...), a gs:// URI with an empty bucket or object or a "." or ".." segment, or one given
-// while there is no `gcs_mount`. Does not look at the file system.
-Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs_mount);
-
-// The absolute local files of `request.package_uris`, in order. FAILED_PRECONDITION for a URI
-// `ResolvePackageUri` refuses, a package that does not exist ("Package gs://b/p.tar.gz not
-// found.") or, with `package_dirs`, a local package whose real path is below none of them.
-Result<std::vector<std::string>> ResolvePackages(
-    const StageRequest& request, const std::optional<std::vector<std::string>>& package_dirs);
 
 }  // namespace trainyard::run::local

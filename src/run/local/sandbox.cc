@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <string_view>
 
 #include <fcntl.h>
@@ -57,30 +59,105 @@ std::vector<std::string> Ancestors(const std::string& path) {
   return out;
 }
 
-// mkdir for each of `dirs` that is missing. Returns 0 or an errno.
-int MakeDirectories(const std::vector<std::string>& dirs) noexcept {
-  for (const std::string& dir : dirs) {
-    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-      return errno;
+// The components of the absolute `path`, outermost first.
+std::vector<std::string> Names(const std::string& path) {
+  std::vector<std::string> out;
+  for (std::size_t at = 1; at < path.size();) {
+    const std::size_t slash = std::min(path.find('/', at), path.size());
+    if (slash > at) {
+      out.push_back(path.substr(at, slash - at));
     }
+    at = slash + 1;
   }
-  return 0;
+  return out;
 }
 
-// A mount point for a bind of `source` at `path`: a directory, or an empty file, when missing.
-int MakeMountPoint(const char* path, int source) noexcept {
+// `path` with its links resolved (realpath(3)), or as it is when that fails (it is missing).
+std::string RealPath(const std::string& path) {
+  std::array<char, PATH_MAX> real{};
+  return realpath(path.c_str(), real.data()) != nullptr ? std::string(real.data()) : path;
+}
+
+// The directory `name` in `dir`, opened O_PATH without following a link, made (0755) first when
+// missing and `make`. Returns the descriptor or -errno: -ELOOP for a link, -ENOTDIR for another
+// kind of file.
+int OpenDirAt(int dir, const char* name, bool make) noexcept {
+  constexpr int kFlags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  int fd = openat(dir, name, kFlags);
+  if (fd < 0 && errno == ENOENT && make) {
+    if (mkdirat(dir, name, 0755) != 0 && errno != EEXIST) {
+      return -errno;
+    }
+    fd = openat(dir, name, kFlags);
+  }
+  if (fd >= 0) {
+    return fd;
+  }
+  const int error = errno;
+  struct stat kind {};  // O_PATH | O_NOFOLLOW | O_DIRECTORY answers ENOTDIR for a link
+  if (error == ENOTDIR && fstatat(dir, name, &kind, AT_SYMLINK_NOFOLLOW) == 0 &&
+      S_ISLNK(kind.st_mode)) {
+    return -ELOOP;
+  }
+  return -error;
+}
+
+// The directory holding the last of `names`, walked to from "/" a component at a time (missing
+// ones made when `make`), never through a link. Returns the descriptor or -errno.
+int OpenParent(const std::vector<std::string>& names, bool make) noexcept {
+  int at = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (at < 0) {
+    return -errno;
+  }
+  for (std::size_t i = 0; i + 1 < names.size(); ++i) {
+    const int next = OpenDirAt(at, names[i].c_str(), make);
+    close(at);
+    if (next < 0) {
+      return next;
+    }
+    at = next;
+  }
+  return at;
+}
+
+// What is now at `name` in `dir` (the root of what was mounted there), opened O_PATH. Returns the
+// descriptor or -errno.
+int OpenMounted(int dir, const char* name) noexcept {
+  const int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  return fd >= 0 ? fd : -errno;
+}
+
+// A mount point for a bind of `source` at `name` in `dir`: a directory, or an empty file, made
+// when missing; never a link. Returns its O_PATH descriptor or -errno.
+int MakeMountPoint(int dir, const char* name, int source) noexcept {
   struct stat kind {};
   if (fstat(source, &kind) == 0 && S_ISDIR(kind.st_mode)) {
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? errno : 0;
+    return OpenDirAt(dir, name, true);
   }
-  const int made = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (made < 0) {
-    return errno;
+  const int made = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (made < 0 && errno != EEXIST) {
+    return -errno;
   }
-  close(made);
-  return 0;
+  if (made >= 0) {
+    close(made);
+  }
+  const int fd = OpenMounted(dir, name);
+  if (fd >= 0 && (fstat(fd, &kind) != 0 || S_ISLNK(kind.st_mode))) {
+    close(fd);
+    return -ELOOP;
+  }
+  return fd;
 }
 
+// Closes `fd` when it is open and marks it closed.
+void CloseFd(int& fd) noexcept {
+  if (fd >= 0) {
+    close(fd);
+    fd = -1;
+  }
+}
+
+int ShowCover(PreparedView::Cover& cover) noexcept;
 int ShowBind(PreparedView::Bind& bind) noexcept;
 
 }  // namespace
@@ -124,17 +201,38 @@ PreparedView::PreparedView(const FileView& view, const std::optional<RunAs>& use
       }
     }
   }
-  // A shorter path never lies under a longer one: sorted so, an outer mount comes first and one
-  // under it shows through it.
-  auto by_length = [](const auto& a, const auto& b) { return a.path.size() < b.path.size(); };
-  std::stable_sort(covers_.begin(), covers_.end(), by_length);
-  std::stable_sort(binds_.begin(), binds_.end(), by_length);
+  // Where the mounts go: links in the covered directories' paths are resolved here, outside the
+  // job's namespace, where nothing of the job's is mounted yet (the header says why).
+  std::vector<std::pair<std::string, std::string>> named_and_real;
   for (Cover& cover : covers_) {
-    cover.parents = Ancestors(cover.path);
+    std::string real = RealPath(cover.path);
+    named_and_real.emplace_back(cover.path, real);
+    cover.path = std::move(real);
+    cover.names = Names(cover.path);
   }
   for (Bind& bind : binds_) {
-    bind.parents = Ancestors(bind.path);
+    std::string target;
+    std::size_t below = 0;  // the length of the innermost covered directory it lies in
+    for (const auto& [named, real] : named_and_real) {
+      if (named.size() > below && bind.path.starts_with(named) &&
+          (bind.path.size() == named.size() || bind.path[named.size()] == '/')) {
+        target = real + bind.path.substr(named.size());
+        below = named.size();
+      }
+    }
+    if (below == 0) {
+      const std::size_t slash = bind.path.rfind('/');
+      target = (slash == 0 ? "" : RealPath(bind.path.substr(0, slash))) + bind.path.substr(slash);
+    }
+    bind.names = Names(target);
+    bind.length = target.size();
   }
+  // A shorter path never lies under a longer one: sorted so, an outer mount comes first and one
+  // under it shows through it.
+  std::stable_sort(covers_.begin(), covers_.end(),
+                   [](const Cover& a, const Cover& b) { return a.path.size() < b.path.size(); });
+  std::stable_sort(binds_.begin(), binds_.end(),
+                   [](const Bind& a, const Bind& b) { return a.length < b.length; });
 }
 
 int EnterView(PreparedView& view) noexcept {
@@ -190,73 +288,94 @@ int PreparedView::Show(PreparedView& view) noexcept {
     }
   }
   int error = 0;
-  for (const PreparedView::Cover& cover : view.covers_) {
-    struct stat existing {};
-    if (error == 0 && !cover.hidden &&
-        (stat(cover.path.c_str(), &existing) != 0 || !S_ISDIR(existing.st_mode))) {
-      continue;  // a private directory this machine does not have
-    }
-    if (error == 0) {
-      error = MakeDirectories(cover.parents);
-    }
-    if (error == 0 && cover.hidden && mkdir(cover.path.c_str(), 0755) != 0 && errno != EEXIST) {
-      error = errno;
-    }
-    std::array<char, 32> source{};
-    if (error == 0 && cover.fd >= 0 &&
-        mount(FdPath(cover.fd, source), cover.path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) !=
-            0) {
-      error = errno;
-    }
-    if (error == 0 && cover.fd < 0 &&
-        mount("tmpfs", cover.path.c_str(), "tmpfs", kNoDevices, cover.options.c_str()) != 0) {
-      error = errno;
-    }
-  }
   for (PreparedView::Cover& cover : view.covers_) {
-    if (cover.fd >= 0) {
-      close(cover.fd);
-      cover.fd = -1;
+    if (error == 0 && !cover.names.empty()) {
+      error = ShowCover(cover);
     }
+    CloseFd(cover.fd);
   }
   for (PreparedView::Bind& bind : view.binds_) {
-    if (error == 0 && bind.fd >= 0) {
+    if (error == 0 && bind.fd >= 0 && !bind.names.empty()) {
       error = ShowBind(bind);
     }
+    CloseFd(bind.fd);
   }
-  for (PreparedView::Bind& bind : view.binds_) {
-    if (bind.fd >= 0) {
-      close(bind.fd);
-      bind.fd = -1;
-    }
-  }
-  for (const PreparedView::Cover& cover : view.covers_) {
-    if (error == 0 && cover.hidden &&
-        mount(nullptr, cover.path.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | kNoDevices,
-              nullptr) != 0) {
+  for (PreparedView::Cover& cover : view.covers_) {
+    std::array<char, 32> target{};
+    if (error == 0 && cover.mounted >= 0 &&
+        mount(nullptr, FdPath(cover.mounted, target), nullptr,
+              MS_REMOUNT | MS_BIND | MS_RDONLY | kNoDevices, nullptr) != 0) {
       error = errno;
     }
+    CloseFd(cover.mounted);
   }
   return error;
 }
 
 namespace {
 
-int ShowBind(PreparedView::Bind& bind) noexcept {
-  int error = MakeDirectories(bind.parents);
-  if (error == 0) {
-    error = MakeMountPoint(bind.path.c_str(), bind.fd);
+int ShowCover(PreparedView::Cover& cover) noexcept {
+  const int parent = OpenParent(cover.names, cover.hidden);
+  if (parent < 0) {
+    // A private directory this machine does not have is left as it is; a link is refused.
+    return cover.hidden || parent == -ELOOP ? -parent : 0;
   }
+  const char* name = cover.names.back().c_str();
+  const int point = OpenDirAt(parent, name, cover.hidden);
+  int error = point == -ELOOP || (point < 0 && cover.hidden) ? -point : 0;
   std::array<char, 32> source{};
-  if (error == 0 &&
-      mount(FdPath(bind.fd, source), bind.path.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+  std::array<char, 32> target{};
+  if (point >= 0 && cover.fd >= 0 &&
+      mount(FdPath(cover.fd, source), FdPath(point, target), nullptr, MS_BIND | MS_REC, nullptr) !=
+          0) {
     error = errno;
   }
-  if (error == 0 && bind.read_only &&
-      mount(nullptr, bind.path.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | kNoDevices,
-            nullptr) != 0) {
+  if (point >= 0 && cover.fd < 0 &&
+      mount("tmpfs", FdPath(point, target), "tmpfs", kNoDevices, cover.options.c_str()) != 0) {
     error = errno;
   }
+  if (point >= 0 && error == 0 && cover.hidden) {
+    // Made read-only once the binds below it are in place: through the mount's own root.
+    cover.mounted = OpenMounted(parent, name);
+    error = cover.mounted < 0 ? -cover.mounted : 0;
+  }
+  if (point >= 0) {
+    close(point);
+  }
+  close(parent);
+  return error;
+}
+
+int ShowBind(PreparedView::Bind& bind) noexcept {
+  const int parent = OpenParent(bind.names, true);
+  if (parent < 0) {
+    return -parent;
+  }
+  const char* name = bind.names.back().c_str();
+  const int point = MakeMountPoint(parent, name, bind.fd);
+  int error = point < 0 ? -point : 0;
+  std::array<char, 32> source{};
+  std::array<char, 32> target{};
+  if (error == 0 && mount(FdPath(bind.fd, source), FdPath(point, target), nullptr, MS_BIND | MS_REC,
+                          nullptr) != 0) {
+    error = errno;
+  }
+  if (error == 0 && bind.read_only) {
+    // Through the bind's own root: the mount point's descriptor is of the directory below it.
+    const int shown = OpenMounted(parent, name);
+    error = shown < 0 ? -shown : 0;
+    if (error == 0 && mount(nullptr, FdPath(shown, target), nullptr,
+                            MS_REMOUNT | MS_BIND | MS_RDONLY | kNoDevices, nullptr) != 0) {
+      error = errno;
+    }
+    if (shown >= 0) {
+      close(shown);
+    }
+  }
+  if (point >= 0) {
+    close(point);
+  }
+  close(parent);
   return error;
 }
 

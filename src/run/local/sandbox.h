@@ -12,6 +12,16 @@
 // or whose last component is a symbolic link, is left out (the job sees nothing there): the view
 // never follows a link to decide what a job may reach. The caller chdirs after entering: a working
 // directory kept from before would still reach the hidden tree's real contents through "..".
+//
+// Where the mounts go: root makes the mount points and mounts onto them in a tree where the job
+// may already have written (its private /tmp, shared by its replicas, is shown before what lies
+// below it), so each mount point is reached from "/" one component at a time without following
+// a link (missing directories made with `mkdirat`), and mounted onto through its descriptor
+// (/proc/self/fd/N). A link on the way fails the view with ELOOP: root never creates or mounts
+// where a link the job planted points. Links in the operator's part of the paths (a data
+// directory or HOME reached through a link) are resolved when the view is prepared, outside
+// the job's namespace: each covered directory's real path is where its cover goes, and what the
+// view shows below a covered directory goes below that real path.
 #pragma once
 
 #include <optional>
@@ -31,18 +41,22 @@ class PreparedView {
   // An empty tmpfs over a directory: the hidden one (made read-only once the binds are in
   // place) or a private one.
   struct Cover {
-    std::string path;
+    std::string path;  // the real path of the view's (links resolved when it exists)
     std::string options;
     bool hidden = false;
-    std::vector<std::string> parents;  // every ancestor but "/", outermost first
+    std::vector<std::string> names;  // `path`'s components, outermost first
     std::string source;  // set: bound from this directory of the job's (made 01777) instead
     int fd = -1;         // EnterView's O_PATH descriptor of the source
+    int mounted = -1;    // EnterView's O_PATH descriptor of the hidden cover, once mounted
   };
   struct Bind {
-    std::string path;
+    std::string path;  // the source, as the view names it
     bool read_only = false;
-    std::vector<std::string> parents;  // as a Cover's: made where a cover hid them
-    int fd = -1;                       // EnterView's O_PATH descriptor of the source
+    // The mount point's components, outermost first: `path` below the real path of the cover
+    // it lies under, or its parent's real path and its last component.
+    std::vector<std::string> names;
+    std::size_t length = 0;  // of the mount point's path: the order of the binds
+    int fd = -1;             // EnterView's O_PATH descriptor of the source
   };
 
  private:

@@ -153,12 +153,23 @@ std::vector<char*> Pointers(std::vector<std::string>& strings) {
 
 // ForkAs's child, from the fork to the program's exec; returns the errno of the step that failed
 // (the exec's included). Async-signal-safe.
-int BecomeProgram(const RunAs& user, PreparedView* view, const char* program, char* const* argv,
-                  char* const* envp, const std::array<int, 3>& stdio,
+int BecomeProgram(const RunAs& user, PreparedView* view, pid_t parent, const char* program,
+                  char* const* argv, char* const* envp, const std::array<int, 3>& stdio,
                   const std::string& working_dir, const sigset_t& blocked,
                   UniqueFd& error_write) noexcept {
   DefaultAllSignals();  // the server's handlers have no business in this child
   sigprocmask(SIG_SETMASK, &blocked, nullptr);
+  if (view != nullptr) {
+    // Killed with the process that forked it (the thread, which waits for it to its end): its
+    // death ends the program (its parent-death signal), and so the whole namespace. This child
+    // stays root, so nothing clears it; a parent already gone is seen by the pid check.
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
+      return errno;
+    }
+    if (getppid() != parent) {
+      return ESRCH;
+    }
+  }
   if (setpgid(0, 0) != 0 || dup2(stdio[0], STDIN_FILENO) < 0 || dup2(stdio[1], STDOUT_FILENO) < 0 ||
       dup2(stdio[2], STDERR_FILENO) < 0) {
     return errno;
@@ -207,7 +218,8 @@ int BecomeProgram(const RunAs& user, PreparedView* view, const char* program, ch
 // program as the PID namespace's init: when the program ends, whatever it started ends too, and
 // it sees no other process of the machine. The child itself (pid returned) stays outside, waits
 // for it and ends as it did; a signal that ends the child ends the namespace (SIGKILL as the
-// program's parent-death signal).
+// program's parent-death signal), and the child ends with the calling thread (a killed server:
+// the install it started must not run on unseen), so that thread must outlive it (wait for it).
 int ForkAs(const RunAs& user, PreparedView* view, const char* program, char* const* argv,
            char* const* envp, const std::array<int, 3>& stdio, const std::string& working_dir,
            const sigset_t& blocked, pid_t& pid) {
@@ -217,13 +229,14 @@ int ForkAs(const RunAs& user, PreparedView* view, const char* program, char* con
   }
   UniqueFd error_read(ends[0]);
   UniqueFd error_write(ends[1]);
+  const pid_t parent = getpid();
   pid = fork();
   if (pid < 0) {
     return errno;
   }
   if (pid == 0) {
-    const int error =
-        BecomeProgram(user, view, program, argv, envp, stdio, working_dir, blocked, error_write);
+    const int error = BecomeProgram(user, view, parent, program, argv, envp, stdio, working_dir,
+                                    blocked, error_write);
     [[maybe_unused]] ssize_t wrote = write(error_write.get(), &error, sizeof(error));
     _exit(127);
   }

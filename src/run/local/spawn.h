@@ -46,7 +46,9 @@ struct SpawnSpec {
   // Set: the child runs with this user's ids and no supplementary groups (`serve --run-as`).
   std::optional<RunAs> user;
   // With a `user`: what the child sees of the server's files, in a mount namespace of its own
-  // (run/local/sandbox.h); the output files are opened before it is entered.
+  // (run/local/sandbox.h); the output files are opened before it is entered. The child is then
+  // killed, and with it everything the program started, when the calling thread ends: that
+  // thread waits for it.
   std::optional<FileView> view;
 };
 
