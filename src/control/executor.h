@@ -258,6 +258,10 @@ class Executor {
   // Removes the job's private directories (ExecutorOptions::private_root) and unmounts its IPC
   // namespace (run/local/ipc_namespace.h), once it has ended.
   void RemovePrivateDirs(std::string_view project, std::string_view job_id) const;
+  // At recovery, once the running jobs are adopted: RemovePrivateDirs for every job that has
+  // private directories and runs no more (a server killed between a job's end and their removal
+  // left them, with the job's IPC namespace mounted).
+  void RemoveStalePrivateDirs() const;
   // What the replicas of `run` see of the server's files (executor_view.cc).
   run::FileView ReplicaView(const Run& run, const model::TrainingInput& input,
                             const JobLayout& layout) const;

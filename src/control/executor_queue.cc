@@ -351,6 +351,7 @@ void Executor::Recover() {
       }
     });
   }
+  RemoveStalePrivateDirs();
 }
 
 void Executor::KillRecorded(const RunRecord& record) {

@@ -93,4 +93,23 @@ void Executor::RemovePrivateDirs(std::string_view project, std::string_view job_
   fs::remove_all(root, error);
 }
 
+void Executor::RemoveStalePrivateDirs() const {
+  if (options_.private_root.empty()) {
+    return;
+  }
+  // The directories are the server's alone (0700), named <project>/<job> (ReplicaView).
+  std::error_code error;
+  for (const fs::directory_entry& project : fs::directory_iterator(options_.private_root, error)) {
+    std::error_code inner;
+    for (const fs::directory_entry& job : fs::directory_iterator(project.path(), inner)) {
+      const std::string project_name = project.path().filename().string();
+      const std::string job_id = job.path().filename().string();
+      const std::string key = project_name + "/" + job_id;
+      if (!runs_.contains(key) && !studies_.contains(key)) {
+        RemovePrivateDirs(project_name, job_id);
+      }
+    }
+  }
+}
+
 }  // namespace trainyard::control

@@ -132,5 +132,31 @@ TEST_F(ExecutorViewTest, OnTheHostAContainerCommandGetsTheView) {
   EXPECT_EQ(spec.view->hidden, dir_.path().string());
 }
 
+// Issue #31: a server killed between a job's end and the removal of its private directories
+// left them (and the job's IPC namespace mounted there); the next server removes those of every
+// job that no longer runs, and keeps those of the jobs it takes over.
+TEST_F(ExecutorViewTest, RecoveryRemovesThePrivateDirectoriesOfJobsThatNoLongerRun) {
+  customize_ = [this, previous = customize_](ExecutorOptions& options) {
+    previous(options);
+    options.private_root = Path("private");
+  };
+  Submit(ValidRuntimeJob("running"));
+  Settle();
+  ASSERT_EQ(launcher_.started().size(), 1U);
+  for (const char* job : {"running", "ended"}) {
+    std::filesystem::create_directories(
+        Path("private/" + std::string(kProject) + "/" + job + "/tmp"));
+  }
+  std::filesystem::create_directories(Path("private/other-project/gone/dev_shm"));
+  executor().Stop(/*stop_replicas=*/false);  // the server dies; a new one takes over
+  executor_.reset();
+  launcher_.DefaultAdoptAnswer(true);
+  executor().Recover();
+  EXPECT_EQ(Get("running").state, JobState::kRunning);
+  EXPECT_TRUE(std::filesystem::exists(Path("private/" + std::string(kProject) + "/running/tmp")));
+  EXPECT_FALSE(std::filesystem::exists(Path("private/" + std::string(kProject) + "/ended")));
+  EXPECT_FALSE(std::filesystem::exists(Path("private/other-project/gone")));
+}
+
 }  // namespace
 }  // namespace trainyard::control

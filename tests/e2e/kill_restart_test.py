@@ -43,7 +43,9 @@ TY_KILL_RUN_AS=0) without either. Further checks:
     supervisors; the same markers are counted every 0.2 s until every job ended, and must have
     found each kind running (so that none left means something);
   * every package a job used was installed (an entry in the cache), and each staging job's
-    trainer ran to its end once, as the shell trainers.
+    trainer ran to its end once, as the shell trainers;
+  * no job's IPC namespace is left mounted once the server stopped (a server killed between a
+    job's end and its release leaves it to the next one).
 
 Processes are found by markers in their command lines (the run's temp dir, a random marker),
 never by the pids a job reports: a job's pids are those of its own PID namespace.
@@ -521,6 +523,16 @@ class KillRestartTest(unittest.TestCase):
         return counts
 
     @classmethod
+    def ipc_namespaces_left(cls):
+        """The jobs' IPC namespaces still mounted under the data dir's private root
+        (server/job_isolation.h) once the server stopped: a job's is released when it ends, or
+        by the next server when a kill came first."""
+        data = os.stat(cls.data)
+        root = "/dev/shm/trainyard-%d-%d/" % (data.st_dev, data.st_ino)
+        with open("/proc/self/mountinfo", encoding="utf-8") as f:
+            return sorted(line.split()[4] for line in f if line.split()[4].startswith(root))
+
+    @classmethod
     def compute_figures(cls):
         ids = [j["jobId"] for j in cls.jobs]
         existing = set(ids)
@@ -580,6 +592,7 @@ class KillRestartTest(unittest.TestCase):
             "restarts_answered": len(cls.recover_s),
             "crash_signs": sorted({sign for sign in CRASH_SIGNS if sign in log}),
             "server_stop_rc": cls.stop_rc,
+            "ipc_namespaces_left": cls.ipc_namespaces_left(),
             "recover_s_p50": round(statistics.median(cls.recover_s), 3) if cls.recover_s else 0,
             "recover_s_max": round(max(cls.recover_s), 3) if cls.recover_s else 0,
             "kill_phase_s": round(cls.killed_s, 1), "total_s": round(cls.total_s, 1),
@@ -644,6 +657,9 @@ class KillRestartTest(unittest.TestCase):
     def test_no_process_left(self):
         self.assertEqual(self.figures["orphans"], [])
         self.assertEqual(self.figures["left_by_kind"], {})
+
+    def test_no_ipc_namespace_left(self):
+        self.assertEqual(self.figures["ipc_namespaces_left"], [])
 
     def test_staging_was_in_the_mix(self):
         """Staging jobs ran, and the markers found installs, their children and trainers while

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fakes/temp_dir.h"
+#include "run/local/ipc_namespace.h"
 #include "run/local/spawn.h"
 #include "run/test_process.h"
 
@@ -166,6 +167,7 @@ TEST(SpawnProcessWithAView, ALinkOnTheWayToAMountPointFailsTheView) {
   if (pid.ok()) {
     waitpid(*pid, nullptr, 0);
   }
+  EXPECT_TRUE(ReleaseIpcNamespace(dir.File("private")).ok());  // made before the view failed
   EXPECT_FALSE(pid.ok());
   EXPECT_NE(pid.status().message().find(Errno(ELOOP)), std::string::npos)
       << pid.status().ToString();
