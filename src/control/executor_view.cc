@@ -104,7 +104,9 @@ void Executor::RemoveStalePrivateDirs() const {
     for (const fs::directory_entry& job : fs::directory_iterator(project.path(), inner)) {
       const std::string project_name = project.path().filename().string();
       const std::string job_id = job.path().filename().string();
-      const std::string key = project_name + "/" + job_id;
+      std::string key = project_name;
+      key += '/';
+      key += job_id;
       if (!runs_.contains(key) && !studies_.contains(key)) {
         RemovePrivateDirs(project_name, job_id);
       }
