@@ -30,73 +30,78 @@ using ::trainyard::run::testing::PidsWithArgument;
 using ::trainyard::run::testing::ReadFile;
 using ::trainyard::run::testing::UniqueSleep;
 
-TEST(SpawnProcessWithAView, SeesOnlyItsViewAndTakesWhatItStartedAlongWhenItEnds) {
-  if (geteuid() != 0) {
-    GTEST_SKIP() << "a mount namespace and another user need root";
+// A data directory whose `install/` the program (run as `nobody`) may write, as pip's target
+// directory is; each test's spec starts from `Spec`.
+class SpawnProcessWithAView : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) {
+      GTEST_SKIP() << "a mount namespace and another user need root";
+    }
+    fs::create_directories(data_ + "/install");
+    fs::permissions(data_ + "/install", fs::perms::all, fs::perm_options::add);
   }
-  const ::trainyard::testing::TempDir dir;
-  const std::string data = dir.File("data");
-  fs::create_directories(data + "/install");
-  fs::create_directories(data + "/jobs/other");
-  std::ofstream(data + "/jobs/other/job.token") << "token\n";
-  fs::permissions(data + "/install", fs::perms::all, fs::perm_options::add);
+
+  // `argv` run as `nobody` in `working_dir` (the data directory's `install/` when empty), its
+  // output in out.log, with `view`.
+  SpawnSpec Spec(std::vector<std::string> argv, FileView view, std::string working_dir = "") const {
+    return SpawnSpec{.argv = std::move(argv),
+                     .working_dir = working_dir.empty() ? data_ + "/install" : working_dir,
+                     .stdout_path = dir_.File("out.log"),
+                     .stderr_path = dir_.File("out.log"),
+                     .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
+                     .view = std::move(view)};
+  }
+  // The data directory hidden, `install/` shown writable.
+  FileView InstallView() const {
+    return FileView{.hidden = data_, .writable = {data_ + "/install"}};
+  }
+
+  const ::trainyard::testing::TempDir dir_;
+  const std::string data_ = dir_.File("data");
+};
+
+TEST_F(SpawnProcessWithAView, SeesOnlyItsViewAndTakesWhatItStartedAlongWhenItEnds) {
+  fs::create_directories(data_ + "/jobs/other");
+  std::ofstream(data_ + "/jobs/other/job.token") << "token\n";
   const std::string sleep = UniqueSleep();
-  Result<int> pid = SpawnProcess(
-      SpawnSpec{
-          .argv = {"/bin/sh", "-c",
-                   "setsid sleep " + sleep +
-                       " </dev/null >/dev/null 2>&1 &\n"
-                       "ls " +
-                       data + "; cat " + data +
-                       "/jobs/other/job.token 2>&1 | "
-                       "sed 's/.*: //'; touch made && echo made; id -u\n"
-                       "while ! grep -q -x " +
-                       sleep +
-                       " /proc/[0-9]*/cmdline 2>/dev/null; do :; done\n"
-                       "exit 4"},
-          .working_dir = data + "/install",
-          .stdout_path = dir.File("out.log"),
-          .stderr_path = dir.File("out.log"),
-          .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
-          .view =
-              FileView{.hidden = data, .writable = {data + "/install"}, .private_dirs = {"/tmp"}}},
-      CurrentEnvironment());
+  FileView view = InstallView();
+  view.private_dirs = {"/tmp"};
+  Result<int> pid = SpawnProcess(Spec({"/bin/sh", "-c",
+                                       "setsid sleep " + sleep +
+                                           " </dev/null >/dev/null 2>&1 &\n"
+                                           "ls " +
+                                           data_ + "; cat " + data_ +
+                                           "/jobs/other/job.token 2>&1 | "
+                                           "sed 's/.*: //'; touch made && echo made; id -u\n"
+                                           "while ! grep -q -x " +
+                                           sleep +
+                                           " /proc/[0-9]*/cmdline 2>/dev/null; do :; done\n"
+                                           "exit 4"},
+                                      view),
+                                 CurrentEnvironment());
   ASSERT_TRUE(pid.ok()) << pid.status().ToString();
   ASSERT_EQ(AwaitSleepers(sleep, 1).size(), 1U);
   int status = 0;
   ASSERT_EQ(waitpid(*pid, &status, 0), *pid);
   ASSERT_TRUE(WIFEXITED(status)) << status;
   EXPECT_EQ(WEXITSTATUS(status), 4);
-  EXPECT_EQ(ReadFile(dir.File("out.log")), "install\nNo such file or directory\nmade\n65534\n");
-  EXPECT_TRUE(fs::exists(data + "/install/made"));
+  EXPECT_EQ(ReadFile(dir_.File("out.log")), "install\nNo such file or directory\nmade\n65534\n");
+  EXPECT_TRUE(fs::exists(data_ + "/install/made"));
   EXPECT_TRUE(NoSleeperWithin(sleep)) << "the setsid child outlived the process";
 }
 
 // The child SpawnProcess returns stays outside the program's PID namespace and never execs: it
 // must not keep what it inherited (a killed server's listening socket kept its port taken, so
 // the next server could not start while an install ran).
-TEST(SpawnProcessWithAView, KeepsNoDescriptorOfTheSpawningProcess) {
-  if (geteuid() != 0) {
-    GTEST_SKIP() << "a mount namespace and another user need root";
-  }
-  const ::trainyard::testing::TempDir dir;
-  const std::string data = dir.File("data");
-  fs::create_directories(data + "/install");
-  fs::permissions(data + "/install", fs::perms::all, fs::perm_options::add);
+TEST_F(SpawnProcessWithAView, KeepsNoDescriptorOfTheSpawningProcess) {
   // As a server's descriptors are: one inheritable, one close-on-exec.
   const int inheritable = open("/dev/null", O_RDONLY);
   const int cloexec = open("/dev/null", O_RDONLY | O_CLOEXEC);
   ASSERT_GE(inheritable, 0);
   ASSERT_GE(cloexec, 0);
   const std::string sleep = UniqueSleep();
-  Result<int> pid =
-      SpawnProcess(SpawnSpec{.argv = {"/bin/sleep", sleep},
-                             .working_dir = data + "/install",
-                             .stdout_path = dir.File("out.log"),
-                             .stderr_path = dir.File("out.log"),
-                             .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
-                             .view = FileView{.hidden = data, .writable = {data + "/install"}}},
-                   CurrentEnvironment());
+  Result<int> pid = SpawnProcess(Spec({"/bin/sleep", sleep}, InstallView()), CurrentEnvironment());
   close(inheritable);
   close(cloexec);
   ASSERT_TRUE(pid.ok()) << pid.status().ToString();
@@ -127,17 +132,11 @@ TEST(SpawnProcessWithAView, KeepsNoDescriptorOfTheSpawningProcess) {
 // replicas, is shown. A link an earlier replica left there, on the way to a later mount point
 // (a data directory below /tmp, as here), is never followed: the view fails, and nothing is
 // made where the link points.
-TEST(SpawnProcessWithAView, ALinkOnTheWayToAMountPointFailsTheView) {
-  if (geteuid() != 0) {
-    GTEST_SKIP() << "a mount namespace and another user need root";
-  }
-  const ::trainyard::testing::TempDir dir;
-  const fs::path below_tmp = fs::path(dir.path()).lexically_relative("/tmp");
+TEST_F(SpawnProcessWithAView, ALinkOnTheWayToAMountPointFailsTheView) {
+  const fs::path below_tmp = fs::path(dir_.path()).lexically_relative("/tmp");
   if (below_tmp.empty() || *below_tmp.begin() == "..") {
     GTEST_SKIP() << "the test's directory is not below /tmp";
   }
-  const std::string data = dir.File("data");
-  fs::create_directories(data + "/install");
   // Where the link points: outside /tmp, which the job's own covers in its namespace.
   std::string outside = "/var/tmp/trainyard_outside_XXXXXX";
   ASSERT_NE(mkdtemp(outside.data()), nullptr);
@@ -148,26 +147,19 @@ TEST(SpawnProcessWithAView, ALinkOnTheWayToAMountPointFailsTheView) {
       });
   // The job's /tmp as an earlier replica left it: the first directory of the data directory's
   // path below /tmp is a link to elsewhere.
-  const std::string job_tmp = dir.File("private/tmp");
+  const std::string job_tmp = dir_.File("private/tmp");
   fs::create_directories(job_tmp);
   fs::permissions(job_tmp, fs::perms::all | fs::perms::sticky_bit);
   fs::create_directory_symlink(outside, job_tmp + "/" + below_tmp.begin()->string());
 
-  Result<int> pid =
-      SpawnProcess(SpawnSpec{.argv = {"/bin/true"},
-                             .working_dir = data + "/install",
-                             .stdout_path = dir.File("out.log"),
-                             .stderr_path = dir.File("out.log"),
-                             .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
-                             .view = FileView{.hidden = data,
-                                              .writable = {data + "/install"},
-                                              .private_dirs = {"/tmp"},
-                                              .private_root = dir.File("private")}},
-                   CurrentEnvironment());
+  FileView view = InstallView();
+  view.private_dirs = {"/tmp"};
+  view.private_root = dir_.File("private");
+  Result<int> pid = SpawnProcess(Spec({"/bin/true"}, view), CurrentEnvironment());
   if (pid.ok()) {
     waitpid(*pid, nullptr, 0);
   }
-  EXPECT_TRUE(ReleaseIpcNamespace(dir.File("private")).ok());  // made before the view failed
+  EXPECT_TRUE(ReleaseIpcNamespace(dir_.File("private")).ok());  // made before the view failed
   EXPECT_FALSE(pid.ok());
   EXPECT_NE(pid.status().message().find(Errno(ELOOP)), std::string::npos)
       << pid.status().ToString();
@@ -176,50 +168,31 @@ TEST(SpawnProcessWithAView, ALinkOnTheWayToAMountPointFailsTheView) {
 
 // A data directory the operator names through a link is hidden all the same: links in the
 // operator's part of the paths are resolved before the job's namespace exists.
-TEST(SpawnProcessWithAView, ADataDirectoryNamedThroughALinkIsStillHidden) {
-  if (geteuid() != 0) {
-    GTEST_SKIP() << "a mount namespace and another user need root";
-  }
-  const ::trainyard::testing::TempDir dir;
-  fs::create_directories(dir.File("real/data/install"));
-  fs::create_directories(dir.File("real/data/jobs/other"));
-  fs::permissions(dir.File("real/data/install"), fs::perms::all, fs::perm_options::add);
-  fs::create_directory_symlink(dir.File("real"), dir.File("link"));
-  fs::permissions(dir.path(), fs::perms::others_exec, fs::perm_options::add);
-  const std::string data = dir.File("link/data");
-  Result<int> pid =
-      SpawnProcess(SpawnSpec{.argv = {"/bin/ls", data},
-                             .working_dir = data + "/install",
-                             .stdout_path = dir.File("out.log"),
-                             .stderr_path = dir.File("out.log"),
-                             .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
-                             .view = FileView{.hidden = data, .writable = {data + "/install"}}},
-                   CurrentEnvironment());
+TEST_F(SpawnProcessWithAView, ADataDirectoryNamedThroughALinkIsStillHidden) {
+  fs::create_directories(dir_.File("real/data/install"));
+  fs::create_directories(dir_.File("real/data/jobs/other"));
+  fs::permissions(dir_.File("real/data/install"), fs::perms::all, fs::perm_options::add);
+  fs::create_directory_symlink(dir_.File("real"), dir_.File("link"));
+  fs::permissions(dir_.path(), fs::perms::others_exec, fs::perm_options::add);
+  const std::string data = dir_.File("link/data");
+  Result<int> pid = SpawnProcess(
+      Spec({"/bin/ls", data}, FileView{.hidden = data, .writable = {data + "/install"}},
+           data + "/install"),
+      CurrentEnvironment());
   ASSERT_TRUE(pid.ok()) << pid.status().ToString();
   int status = 0;
   ASSERT_EQ(waitpid(*pid, &status, 0), *pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-  EXPECT_EQ(ReadFile(dir.File("out.log")), "install\n");
+  EXPECT_EQ(ReadFile(dir_.File("out.log")), "install\n");
 }
 
 // An install whose server is killed (before it could record the install's pid, or after) ends
 // with it: the child SpawnProcess forked dies with the process that forked it, and with that
 // child the program and everything in its PID namespace.
-TEST(SpawnProcessWithAView, TheProgramEndsWithTheProcessThatSpawnedIt) {
-  if (geteuid() != 0) {
-    GTEST_SKIP() << "a mount namespace and another user need root";
-  }
-  const ::trainyard::testing::TempDir dir;
-  const std::string data = dir.File("data");
-  fs::create_directories(data + "/install");
-  fs::permissions(data + "/install", fs::perms::all, fs::perm_options::add);
+TEST_F(SpawnProcessWithAView, TheProgramEndsWithTheProcessThatSpawnedIt) {
   const std::string sleep = UniqueSleep();
-  const SpawnSpec spec{.argv = {"/bin/sh", "-c", "setsid sleep " + sleep + " & sleep " + sleep},
-                       .working_dir = data + "/install",
-                       .stdout_path = dir.File("out.log"),
-                       .stderr_path = dir.File("out.log"),
-                       .user = RunAs{.name = "nobody", .uid = 65534, .gid = 65534},
-                       .view = FileView{.hidden = data, .writable = {data + "/install"}}};
+  const SpawnSpec spec =
+      Spec({"/bin/sh", "-c", "setsid sleep " + sleep + " & sleep " + sleep}, InstallView());
   const Environment env = CurrentEnvironment();
   // The server: spawns the program, then waits (as the staging thread does) until killed.
   const pid_t server = fork();
