@@ -123,10 +123,7 @@ class BatchTaskTest : public ::testing::Test {
   std::string WriteLaunch(const std::string& script, RestartPolicy restart = {}) {
     model::Job job = trainyard::testing::ValidRuntimeJob("bt");
     model::TrainingInput& input = *job.training_input;
-    input.package_uris.clear();
-    input.python_module.clear();
-    input.runtime_version.clear();
-    input.python_version.clear();
+    trainyard::testing::DropPythonPackage(input);
     input.job_dir.clear();
     input.scale_tier = model::ScaleTier::kCustom;
     input.master_type = "n1-standard-4";

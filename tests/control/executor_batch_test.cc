@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "control/executor_batch_fixture.h"
+#include "support/sample_jobs.h"
 
 namespace trainyard::control {
 namespace {
@@ -284,10 +285,7 @@ TEST_F(ExecutorBatchTest, RefusedSubmitFailsTheJobWithTheManagersMessage) {
 TEST_F(ExecutorBatchTest, ContainerJobWithoutAnEngineFailsBeforeTheManagerSeesIt) {
   model::Job job = ValidRuntimeJob("c");
   model::TrainingInput& input = *job.training_input;
-  input.package_uris.clear();
-  input.python_module.clear();
-  input.runtime_version.clear();
-  input.python_version.clear();
+  trainyard::testing::DropPythonPackage(input);
   input.scale_tier = model::ScaleTier::kCustom;
   input.master_type = "n1-standard-4";
   input.master_config.emplace();

@@ -116,10 +116,7 @@ class ExecutorTest : public ::testing::Test {
   // `job` running the container `image` as its master instead of a Python package.
   static model::Job AsImageJob(model::Job job, std::string image) {
     model::TrainingInput& input = *job.training_input;
-    input.package_uris.clear();
-    input.python_module.clear();
-    input.runtime_version.clear();
-    input.python_version.clear();
+    trainyard::testing::DropPythonPackage(input);
     input.args.clear();
     input.master_config = model::ReplicaConfig{.image_uri = std::move(image)};
     return job;

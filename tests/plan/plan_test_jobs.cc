@@ -33,10 +33,7 @@ model::Job CustomJob(int workers, int ps, int evaluators) {
 model::Job ContainerJob(std::vector<std::string> command) {
   model::Job job = trainyard::testing::ValidRuntimeJob("container_job");
   model::TrainingInput& input = *job.training_input;
-  input.package_uris.clear();
-  input.python_module.clear();
-  input.runtime_version.clear();
-  input.python_version.clear();
+  trainyard::testing::DropPythonPackage(input);
   input.master_config = model::ReplicaConfig{.image_uri = "gcr.io/p/trainer",
                                              .container_command = std::move(command),
                                              .container_args = {"--steps", "10"}};

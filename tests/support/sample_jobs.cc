@@ -19,6 +19,13 @@ model::Job ValidRuntimeJob(std::string job_id) {
   return job;
 }
 
+void DropPythonPackage(model::TrainingInput& input) {
+  input.package_uris.clear();
+  input.python_module.clear();
+  input.runtime_version.clear();
+  input.python_version.clear();
+}
+
 std::vector<std::string> JobIds(const std::vector<model::Job>& jobs) {
   std::vector<std::string> ids;
   ids.reserve(jobs.size());

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "support/sample_jobs.h"
 #include "validate/rule_case.h"
 
 namespace trainyard::validate::testing {
@@ -38,10 +39,7 @@ model::RoleExtras& WorkerExtras(Job& job) {
 Job GpuContainerJob() {
   Job job = GpuJob();
   model::TrainingInput& input = In(job);
-  input.package_uris.clear();
-  input.python_module.clear();
-  input.runtime_version.clear();
-  input.python_version.clear();
+  trainyard::testing::DropPythonPackage(input);
   Master(job).image_uri = "gcr.io/my-project/trainer:1";
   return job;
 }

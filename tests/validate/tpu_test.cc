@@ -1,3 +1,4 @@
+#include "support/sample_jobs.h"
 #include "validate/rule_case.h"
 
 namespace trainyard::validate::testing {
@@ -9,10 +10,7 @@ using model::ScaleTier;
 // TPU seed: the two custom-container examples (separate master and TPU worker images).
 void TpuContainers(Job& job) {
   model::TrainingInput& input = In(job);
-  input.package_uris.clear();
-  input.python_module.clear();
-  input.runtime_version.clear();
-  input.python_version.clear();
+  trainyard::testing::DropPythonPackage(input);
   Master(job).image_uri = "gcr.io/your-project-id/your-master-image-name:your-master-tag-name";
   Worker(job).image_uri = "gcr.io/your-project-id/your-worker-image-name:your-worker-tag-name";
   Worker(job).tpu_tf_version = "2.2";
