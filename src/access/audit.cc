@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/text.h"
 #include "base/utf8.h"
 
 namespace trainyard::access {
@@ -25,18 +26,6 @@ constexpr std::array kHttpCodes = {
     HttpCode{499, Code::kCancelled},        HttpCode{501, Code::kUnimplemented},
     HttpCode{503, Code::kUnavailable},      HttpCode{504, Code::kDeadlineExceeded},
 };
-
-// `text` cut to at most `limit` bytes on a character boundary.
-std::string Cut(std::string_view text, std::size_t limit) {
-  if (text.size() <= limit) {
-    return std::string(text);
-  }
-  std::size_t end = limit;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
-    --end;  // never split a UTF-8 sequence
-  }
-  return std::string(text.substr(0, end)) + "…";
-}
 
 }  // namespace
 
@@ -68,14 +57,14 @@ std::string EncodeAuditRecord(const AuditEvent& event) {
   };
   if (event.code != Code::kOk) {
     payload["status"] = {{"code", static_cast<int>(event.code)},
-                         {"message", ToValidUtf8(Cut(event.message, kMaxAuditMessageBytes))}};
+                         {"message", ToValidUtf8(Excerpt(event.message, kMaxAuditMessageBytes))}};
   }
   ordered_json& metadata = payload["requestMetadata"];
   if (!event.caller_ip.empty()) {
     metadata["callerIp"] = event.caller_ip;
   }
   if (!event.user_agent.empty()) {
-    metadata["callerSuppliedUserAgent"] = ToValidUtf8(Cut(event.user_agent, 512));
+    metadata["callerSuppliedUserAgent"] = ToValidUtf8(Excerpt(event.user_agent, 512));
   }
   if (!event.authorization.empty()) {
     ordered_json& checks = payload["authorizationInfo"] = ordered_json::array();
