@@ -69,28 +69,19 @@ Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount) {
     }
     return {};
   }
-  std::vector<std::string> parts;  // the bucket, then the directories below it
-  std::string_view rest = job_dir.substr(5);
-  while (!rest.empty()) {
-    const std::size_t slash = rest.find('/');
-    if (slash != 0) {
-      parts.emplace_back(rest.substr(0, slash));
-    }
-    rest.remove_prefix(slash == std::string_view::npos ? rest.size() : slash + 1);
+  Result<plan::GcsPath> split = plan::SplitGcsUri(job_dir);  // valid: LocalPathOf took it
+  if (!split.ok()) {
+    return split.status();
   }
-  Result<UniqueFd> bucket = OpenNoFollow(gcs_mount + "/" + parts.front(), O_RDONLY | O_DIRECTORY);
+  Result<UniqueFd> bucket = OpenNoFollow(gcs_mount + "/" + split->bucket, O_RDONLY | O_DIRECTORY);
   if (!bucket.ok()) {
     return Status::FailedPrecondition("The job directory " + shown + " is in bucket " +
-                                      parts.front() + ", which does not exist.");
+                                      split->bucket + ", which does not exist.");
   }
-  std::string below;
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    below += (below.empty() ? "" : "/") + parts[i];
-  }
-  if (below.empty()) {
+  if (split->path.empty()) {
     return {};
   }
-  Result<UniqueFd> made = MakeDirsBeneath(bucket->get(), below, 0777);
+  Result<UniqueFd> made = MakeDirsBeneath(bucket->get(), split->path, 0777);
   if (!made.ok()) {
     return Status::FailedPrecondition("Cannot create the job directory " + shown + ": " +
                                       made.status().message());

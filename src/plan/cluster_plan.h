@@ -139,6 +139,17 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
 // The scheme of a Cloud Storage URI.
 inline constexpr std::string_view kGcsScheme = "gs://";
 
+// A `gs://` URI's bucket and the path below it: "" for the bucket itself, empty segments and a
+// trailing slash dropped (gs://b//p/ -> {"b", "p"}).
+struct GcsPath {
+  std::string bucket;
+  std::string path;
+};
+
+// `uri` split into its bucket and path. INVALID_ARGUMENT for text that is not a gs:// URI, a URI
+// with no bucket, a "." or ".." segment, or a NUL.
+Result<GcsPath> SplitGcsUri(std::string_view uri);
+
 // `gs://bucket/path` under `gcs_mount` ("<gcs_mount>/bucket/path"; empty segments and a
 // trailing slash dropped: gs://b/p/ -> <gcs_mount>/b/p); other text is returned as is.
 // INVALID_ARGUMENT for a gs:// URI with no bucket, a "." or ".." segment, or a NUL;

@@ -27,11 +27,9 @@ std::vector<std::string_view> Segments(std::string_view path) {
 
 }  // namespace
 
-// Bucket b lives in <gcs_mount>/b and object p in <gcs_mount>/b/p (the bucket store's layout,
-// like Vertex AI's /gcs/), so a `gs://` job dir becomes a directory plain file IO can use.
-Result<std::string> LocalPathOf(std::string_view uri, std::string_view gcs_mount) {
+Result<GcsPath> SplitGcsUri(std::string_view uri) {
   if (!uri.starts_with(kGcsScheme)) {
-    return std::string(uri);
+    return Status::InvalidArgument(fmt::format("'{}' is not a gs:// URI", uri));
   }
   const std::string_view rest = uri.substr(kGcsScheme.size());
   if (rest.find('\0') != std::string_view::npos) {
@@ -41,11 +39,29 @@ Result<std::string> LocalPathOf(std::string_view uri, std::string_view gcs_mount
     return Status::InvalidArgument(fmt::format("'{}' names no bucket", uri));
   }
   const std::vector<std::string_view> segments = Segments(rest);
-  for (const std::string_view segment : segments) {
-    if (segment == "." || segment == "..") {
-      return Status::InvalidArgument(
-          fmt::format("'{}' has a '{}' segment; paths may not leave their bucket", uri, segment));
+  GcsPath out{.bucket = std::string(segments.front()), .path = ""};
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    if (segments[i] == "." || segments[i] == "..") {
+      return Status::InvalidArgument(fmt::format(
+          "'{}' has a '{}' segment; paths may not leave their bucket", uri, segments[i]));
     }
+    if (i > 0) {
+      out.path += out.path.empty() ? "" : "/";
+      out.path += segments[i];
+    }
+  }
+  return out;
+}
+
+// Bucket b lives in <gcs_mount>/b and object p in <gcs_mount>/b/p (the bucket store's layout,
+// like Vertex AI's /gcs/), so a `gs://` job dir becomes a directory plain file IO can use.
+Result<std::string> LocalPathOf(std::string_view uri, std::string_view gcs_mount) {
+  if (!uri.starts_with(kGcsScheme)) {
+    return std::string(uri);
+  }
+  Result<GcsPath> split = SplitGcsUri(uri);
+  if (!split.ok()) {
+    return split.status();
   }
   if (gcs_mount.empty()) {
     return Status::FailedPrecondition(
@@ -55,11 +71,14 @@ Result<std::string> LocalPathOf(std::string_view uri, std::string_view gcs_mount
     gcs_mount.remove_suffix(1);
   }
   std::string path(gcs_mount);
-  for (const std::string_view segment : segments) {
+  for (const std::string& part : {split->bucket, split->path}) {
+    if (part.empty()) {
+      continue;
+    }
     if (!path.ends_with('/')) {
       path += '/';
     }
-    path += segment;
+    path += part;
   }
   return path;
 }

@@ -47,5 +47,39 @@ INSTANTIATE_TEST_SUITE_P(
         PathCase{"NoMount", "gs://b/p", "", Code::kFailedPrecondition, ""}),
     [](const auto& tc) { return tc.param.name; });
 
+struct SplitCase {
+  std::string name;
+  std::string uri;
+  Code code;  // kOk when split
+  std::string bucket;
+  std::string path;
+};
+
+class SplitGcsUriTest : public ::testing::TestWithParam<SplitCase> {};
+
+TEST_P(SplitGcsUriTest, SplitsOrRefuses) {
+  const SplitCase& c = GetParam();
+  const Result<GcsPath> split = SplitGcsUri(c.uri);
+  EXPECT_EQ(split.status().code(), c.code) << split.status().ToString();
+  if (split.ok()) {
+    EXPECT_EQ(split->bucket, c.bucket);
+    EXPECT_EQ(split->path, c.path);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Uris, SplitGcsUriTest,
+    ::testing::Values(SplitCase{"Bucket", "gs://b", Code::kOk, "b", ""},
+                      SplitCase{"BucketSlash", "gs://b/", Code::kOk, "b", ""},
+                      SplitCase{"Object", "gs://b/p/q.tar.gz", Code::kOk, "b", "p/q.tar.gz"},
+                      SplitCase{"EmptySegments", "gs://b//p///q/", Code::kOk, "b", "p/q"},
+                      SplitCase{"LocalPath", "/tmp/x", Code::kInvalidArgument, "", ""},
+                      SplitCase{"NoBucket", "gs://", Code::kInvalidArgument, "", ""},
+                      SplitCase{"EmptyBucket", "gs:///p", Code::kInvalidArgument, "", ""},
+                      SplitCase{"DotDot", "gs://b/p/../q", Code::kInvalidArgument, "", ""},
+                      SplitCase{"Nul", std::string("gs://b/p\0q", 10), Code::kInvalidArgument, "",
+                                ""}),
+    [](const auto& tc) { return tc.param.name; });
+
 }  // namespace
 }  // namespace trainyard::plan

@@ -23,26 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kGcsScheme = "gs://";
 constexpr std::string_view kCopiesSuffix = ".sources";
-
-// The bucket and the object's path in it (empty segments dropped, as `LocalPathOf` drops them)
-// of a URI `ResolvePackageUri` accepted.
-std::pair<std::string, std::string> BucketAndObject(std::string_view uri) {
-  std::string_view rest = uri.substr(kGcsScheme.size());
-  const std::size_t slash = rest.find('/');
-  std::pair<std::string, std::string> out{std::string(rest.substr(0, slash)), ""};
-  rest.remove_prefix(slash + 1);
-  while (!rest.empty()) {
-    const std::size_t next = rest.find('/');
-    if (const std::string_view part = rest.substr(0, next); !part.empty()) {
-      out.second += out.second.empty() ? "" : "/";
-      out.second += part;
-    }
-    rest = next == std::string_view::npos ? "" : rest.substr(next + 1);
-  }
-  return out;
-}
 
 // Why `object` cannot be opened beneath `bucket_fd`, for the job's error: the first component
 // that is missing or a link, looked at without following one (the refusal itself was the open's;
@@ -73,7 +54,12 @@ Status WhyNotOpened(int bucket_fd, const std::string& object, const std::string&
 
 // A gs:// package, opened beneath its bucket's directory without following a link.
 Result<UniqueFd> OpenGcsPackage(const std::string& uri, const std::string& gcs_mount) {
-  const auto [bucket, object] = BucketAndObject(uri);
+  Result<plan::GcsPath> split = plan::SplitGcsUri(uri);  // valid: ResolvePackageUri took it
+  if (!split.ok()) {
+    return Status::FailedPrecondition(
+        fmt::format("Package URI {} is not a valid gs://bucket/object name.", uri));
+  }
+  const auto& [bucket, object] = *split;
   // The buckets' root is the server's; a bucket's entries are its project's jobs'.
   Result<UniqueFd> bucket_fd = OpenNoFollow(gcs_mount + "/" + bucket, O_PATH | O_DIRECTORY);
   if (!bucket_fd.ok()) {
@@ -120,7 +106,7 @@ Result<OpenedPackage> OpenPackage(const std::string& uri, const StageRequest& re
   }
   OpenedPackage opened;
   opened.name = fs::path(*path).filename().string();
-  if (uri.starts_with(kGcsScheme)) {
+  if (uri.starts_with(plan::kGcsScheme)) {
     Result<UniqueFd> fd = OpenGcsPackage(uri, request.gcs_mount);
     if (!fd.ok()) {
       return fd.status();
@@ -177,9 +163,9 @@ Status CopyTo(int from, const std::string& to) {
 }  // namespace
 
 Result<std::string> ResolvePackageUri(std::string_view uri, std::string_view gcs_mount) {
-  if (uri.starts_with(kGcsScheme)) {
+  if (uri.starts_with(plan::kGcsScheme)) {
     // An object: a bucket and a non-empty name, mapped as every gs:// path is (plan/).
-    const std::string_view rest = uri.substr(kGcsScheme.size());
+    const std::string_view rest = uri.substr(plan::kGcsScheme.size());
     const std::size_t slash = rest.find('/');
     if (slash == std::string_view::npos || slash == 0 || slash + 1 == rest.size()) {
       return Status::FailedPrecondition(
