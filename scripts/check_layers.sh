@@ -48,6 +48,24 @@ for module in model catalog validate plan tuning kube vertex access; do
     status=1
   fi
 done
+# The reconcile rules (control/reconcile/) are pure too: they include only pure modules and each
+# other, and the executor applies what they decide.
+while IFS= read -r line; do
+  file=${line%%:*}
+  inc=${line#*#include \"}
+  inc=${inc%\"*}
+  case "$inc" in
+    sched/host_inventory.h) echo "check_layers: $file includes $inc, which reads the machine"
+       status=1 ;;
+    base/* | model/* | catalog/* | plan/* | sched/* | tuning/* | control/reconcile/*) ;;
+    *) echo "check_layers: $file includes $inc; the reconcile rules include only pure modules"
+       status=1 ;;
+  esac
+done < <(grep -rHE '^#include "' src/control/reconcile || true)
+if grep -rnE '#include <(fstream|filesystem|thread|unistd\.h|sys/|cstdio>.*fopen)' src/control/reconcile; then
+  echo "check_layers: src/control/reconcile is pure and may not do IO"
+  status=1
+fi
 if grep -rnE '(system_clock|steady_clock)::now' src --include='*.cc' --include='*.h' \
     | grep -v '^src/base/clock.h:'; then
   echo "check_layers: read time through a Clock& (base/clock.h), not the real clocks"

@@ -19,6 +19,8 @@ namespace trainyard::control {
 namespace {
 
 constexpr std::chrono::seconds kQueueScanInterval{1};
+// How long Warn keeps quiet about a message it has said.
+constexpr std::chrono::minutes kWarnAgainAfter{1};
 
 }  // namespace
 
@@ -52,6 +54,20 @@ Executor::~Executor() {
 
 WallTime Executor::Now() const {
   return std::chrono::floor<std::chrono::microseconds>(clock_.Now());
+}
+
+void Executor::Warn(const std::string& message) {
+  const MonoTime now = clock_.Monotonic();
+  if (auto it = warned_.find(message); it != warned_.end() && now - it->second < kWarnAgainAfter) {
+    return;
+  }
+  std::erase_if(warned_, [&](const auto& entry) { return now - entry.second >= kWarnAgainAfter; });
+  warned_[message] = now;
+  if (options_.warn) {
+    options_.warn(message);
+  } else {
+    fmt::print(stderr, "trainyard: {}\n", message);
+  }
 }
 
 void Executor::Start() {

@@ -38,6 +38,7 @@
 #include "base/clock.h"
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
+#include "control/reconcile/queue.h"
 #include "control/replica_policy.h"
 #include "control/run_record.h"
 #include "plan/cluster_plan.h"
@@ -102,6 +103,10 @@ struct ExecutorOptions {
   // Where each job's private directories are, in `<private_root>/<project>/<job>` (shared by its
   // replicas, removed when the job ends); "": each replica gets empty ones of its own.
   std::string private_root;
+
+  // Where the loop reports what it could not do and will try again (a store write refused):
+  // the server's log. Unset: stderr, prefixed "trainyard: ".
+  std::function<void(std::string_view)> warn;
 };
 
 // A replica as `Executor::Replicas` reports it (the `/trainyard/v1/…/replicas` endpoint).
@@ -116,14 +121,6 @@ struct ReplicaInfo {
   std::string exit_status;          // how its last start ended ("exited with status 0"), if it did
   std::string node;                 // the inventory node it was placed on ("" before placement)
   std::vector<int> device_indices;  // the devices it holds there (Device::index)
-};
-
-// A QUEUED job as the last queue scan left it (the console's cluster page).
-struct QueuedInfo {
-  std::string project;
-  std::string job_id;
-  std::int64_t position = 0;  // 1 first; as the job's jobPosition
-  std::string reason;         // why it has not started, one sentence
 };
 
 class Executor {
@@ -184,7 +181,6 @@ class Executor {
   struct Run;
   struct Study;
   struct Event;
-  struct Queued;
 
   void Loop();
   void ReapWorkers();
@@ -273,7 +269,17 @@ class Executor {
   void CheckRun(Run& run);
   bool FinishIfStopped(Run& run);
   void ScheduleQueue();
-  void UpdatePositions(std::vector<Queued>& queued);
+  // The queue's pass: control/reconcile/queue.h decides, this applies (executor_queue.cc).
+  void StartQueued(PlaceJob& start, WallTime now);
+  // Writes `change` to a job that is still QUEUED (nothing when it no longer is, or when the
+  // change changes nothing); a failed write is warned about and derived again by the next scan.
+  // Returns the job as stored afterwards, or nullopt when the write failed.
+  std::optional<model::Job> WriteQueued(const std::string& project, const std::string& job_id,
+                                        std::string_view what,
+                                        const std::function<void(model::Job&)>& change);
+  // Tells the operator (ExecutorOptions::warn) about something the loop could not do and will
+  // try again; the same message at most once a minute.
+  void Warn(const std::string& message);
   Result<model::Job> Transition(const std::string& project, const std::string& job_id,
                                 const std::function<bool(model::Job&)>& change);
   std::vector<sched::Allocation> RunningAllocations() const;
@@ -298,6 +304,7 @@ class Executor {
   // requested when its job no longer wants it (cancelled, suspended, deleted) or on Stop().
   std::map<std::string, std::stop_source> staging_;
   std::map<int, std::string> pid_to_run_;
+  std::map<std::string, MonoTime, std::less<>> warned_;  // Warn's messages, when last said
   MonoTime next_queue_scan_{};
   std::map<std::string, run::ClusterJobState> batch_states_;  // by manager id, as last polled
   MonoTime next_batch_poll_{};

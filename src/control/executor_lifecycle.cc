@@ -20,37 +20,6 @@
 #include "tuning/study_policy.h"
 
 namespace trainyard::control {
-namespace {
-
-constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
-constexpr std::string_view kMaxRunningTimeMessage = "Job cancelled: exceeded maxRunningTime.";
-constexpr std::string_view kMaxWaitTimeMessage = "Job cancelled: exceeded maxWaitTime.";
-
-}  // namespace
-
-std::string OutcomeMessage(model::JobState outcome, std::string_view message) {
-  switch (outcome) {
-    case model::JobState::kSucceeded:
-      return "Job completed successfully.";
-    case model::JobState::kCancelled:
-      return message.empty() ? "Job was cancelled." : std::string(message);
-    default:
-      return message.empty() ? "Job failed." : "Job failed. " + std::string(message);
-  }
-}
-
-std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job) {
-  if (job.training_input && job.training_input->scheduling &&
-      job.training_input->scheduling->max_running_time) {
-    return job.training_input->scheduling->max_running_time;
-  }
-  return std::nullopt;
-}
-
-bool PastMaxRunningTime(const model::Job& job, WallTime now) {
-  const std::optional<std::chrono::nanoseconds> limit = MaxRunningTime(job);
-  return limit && job.start_time && now - *job.start_time > *limit;
-}
 
 void Executor::MarkCancelling(const std::string& project, const std::string& job_id) {
   (void)Transition(project, job_id, [](model::Job& current) {
@@ -60,26 +29,6 @@ void Executor::MarkCancelling(const std::string& project, const std::string& job
     current.state = model::JobState::kCancelling;
     return true;
   });
-}
-
-std::string_view MaxRunningTimeMessage() {
-  return kMaxRunningTimeMessage;
-}
-
-std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job) {
-  if (job.training_input && job.training_input->scheduling &&
-      job.training_input->scheduling->max_wait_time) {
-    return job.training_input->scheduling->max_wait_time;
-  }
-  return std::nullopt;
-}
-
-std::string_view MaxWaitTimeMessage() {
-  return kMaxWaitTimeMessage;
-}
-
-std::string_view CancelledMessage() {
-  return kCancelledMessage;
 }
 
 void Executor::HandleStaged(const std::string& key, const Status& status,
@@ -280,7 +229,7 @@ void Executor::MarkStarted(Run& run) {
   });
   if (!running.ok() || running->state != model::JobState::kRunning) {
     // Cancelled between the check above and now: the cancel already wrote CANCELLED.
-    BeginStop(run, model::JobState::kCancelled, std::string(kCancelledMessage));
+    BeginStop(run, model::JobState::kCancelled, std::string(CancelledMessage()));
     run.write_outcome = false;
   }
 }
@@ -496,7 +445,7 @@ void Executor::CheckRun(Run& run) {
           return false;
         }
         current.state = model::JobState::kCancelled;
-        current.error_message = kMaxWaitTimeMessage;
+        current.error_message = MaxWaitTimeMessage();
         current.end_time = end;
         return true;
       });
@@ -505,7 +454,7 @@ void Executor::CheckRun(Run& run) {
   }
   // Running.
   if (job->state == model::JobState::kCancelling) {
-    BeginStop(run, model::JobState::kCancelled, std::string(kCancelledMessage));
+    BeginStop(run, model::JobState::kCancelled, std::string(CancelledMessage()));
     return;
   }
   if (model::IsTerminal(job->state)) {
@@ -534,7 +483,7 @@ void Executor::CheckRun(Run& run) {
     }
   } else if (PastMaxRunningTime(*job, Now())) {
     MarkCancelling(run.project, run.job_id);
-    BeginStop(run, model::JobState::kCancelled, std::string(kMaxRunningTimeMessage));
+    BeginStop(run, model::JobState::kCancelled, std::string(MaxRunningTimeMessage()));
     return;
   }
   if (run.batch) {

@@ -27,46 +27,7 @@ constexpr std::string_view kRestartedRunning =
 constexpr std::string_view kRestartedCancelling =
     "Job was cancelled by the user. (The trainyard server restarted while it was cancelling.)";
 
-// With a cluster manager every job goes to it at once, in the order placement would consider
-// them; it queues them itself. The allocations say what each replica asks for, on no node of
-// trainyard's.
-std::vector<sched::Allocation> HandOver(std::vector<sched::JobDemand> demands) {
-  std::stable_sort(demands.begin(), demands.end(), sched::StartsBefore);
-  std::vector<sched::Allocation> allocations;
-  for (const sched::JobDemand& demand : demands) {
-    sched::Allocation& allocation = allocations.emplace_back();
-    allocation.key = demand.key;
-    for (const sched::ReplicaDemand& replica : demand.replicas) {
-      allocation.replicas.push_back(
-          {.task_name = replica.task_name, .cpus = replica.cpus, .memory_mib = replica.memory_mib});
-    }
-  }
-  return allocations;
-}
-
 }  // namespace
-
-Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Job& job,
-                                     const std::vector<plan::ReplicaShape>& shapes,
-                                     const catalog::Catalog& catalog) {
-  sched::JobDemand demand;
-  demand.key = project + "/" + job.job_id;
-  demand.priority = job.training_input->scheduling ? job.training_input->scheduling->priority : 0;
-  demand.sequence = job.create_time ? job.create_time->time_since_epoch().count() : 0;
-  for (const plan::ReplicaShape& shape : shapes) {
-    Result<sched::ReplicaDemand> replica = sched::DemandOf(
-        shape.task_name, shape.machine_type, shape.accelerator, shape.accelerator_count, catalog);
-    if (!replica.ok()) {
-      return replica.status();
-    }
-    // A TFJob's nodeSelector: the nodes its role may be placed on.
-    if (job.extras.has_value()) {
-      replica->node_selector = plan::RoleExtrasOf(*job.extras, shape.role).node_selector;
-    }
-    demand.replicas.push_back(std::move(*replica));
-  }
-  return demand;
-}
 
 std::vector<sched::Allocation> Executor::RunningAllocations() const {
   std::vector<sched::Allocation> allocations;
@@ -87,162 +48,131 @@ void Executor::ScheduleQueue() {
   }
   Result<std::vector<std::pair<std::string, model::Job>>> unfinished = store_.ListUnfinished();
   if (!unfinished.ok()) {
-    return;  // the store is unavailable: try again on the next scan
+    Warn("The queue was not scanned: the job store could not list the queued jobs: " +
+         unfinished.status().message());
+    return;  // the next scan tries again
   }
   const WallTime now = Now();
-  std::vector<Queued> queued;
-  std::vector<sched::JobDemand> demands;
-  for (auto& entry : *unfinished) {
-    // Named references, not a structured binding: lambdas below capture them.
-    const std::string& project = entry.first;
-    model::Job& job = entry.second;
-    if (job.state != model::JobState::kQueued || !job.training_input) {
-      continue;
-    }
-    if (job.extras && job.extras->suspended) {
-      // Not placed until resumed, and out of the positions (cleared once, then left alone).
-      if (job.job_position != 0) {
-        (void)Transition(project, job.job_id, [](model::Job& current) {
-          if (current.state != model::JobState::kQueued || current.job_position == 0) {
-            return false;
-          }
-          current.job_position = 0;
-          return true;
-        });
-      }
-      continue;
-    }
-    auto fail = [&](model::JobState state, std::string message) {
-      (void)Transition(project, job.job_id, [&](model::Job& current) {
-        if (current.state != model::JobState::kQueued) {
-          return false;
-        }
-        current.state = state;
-        current.error_message = message;
+  const std::vector<sched::Allocation> running = RunningAllocations();
+  const std::vector<sched::JobDemand> trials = TrialDemands();
+  QueuePass pass = ReconcileQueue({.jobs = *unfinished,
+                                   .catalog = catalog_,
+                                   .inventory = options_.inventory,
+                                   .accounting = options_.accounting,
+                                   .running = running,
+                                   .trials = trials,
+                                   .now = now,
+                                   .hand_over = options_.cluster != nullptr});
+  for (QueueAction& action : pass.actions) {
+    if (auto* end = std::get_if<EndQueuedJob>(&action)) {
+      WriteQueued(end->project, end->job_id, "end", [&](model::Job& current) {
+        current.state = end->state;
+        current.error_message = end->message;
         current.start_time = now;
         current.end_time = now;
         current.job_position = 0;
-        return true;
       });
-    };
-    if (auto wait = MaxWaitTime(job); wait && job.create_time && now - *job.create_time > *wait) {
-      fail(model::JobState::kCancelled, std::string(MaxWaitTimeMessage()));
-      continue;
-    }
-    Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
-    if (!shapes.ok()) {
-      fail(model::JobState::kFailed, shapes.status().message());
-      continue;
-    }
-    Result<sched::JobDemand> demand = JobDemandOf(project, job, *shapes, catalog_);
-    if (!demand.ok()) {
-      fail(model::JobState::kFailed, demand.status().message());
-      continue;
-    }
-    // With a cluster manager, whether and where the job fits is the manager's to say.
-    if (auto never = options_.cluster != nullptr
-                         ? std::nullopt
-                         : sched::NeverFits(options_.inventory, options_.accounting, *demand)) {
-      fail(model::JobState::kFailed, "The job cannot run on this cluster: it " + *never);
-      continue;
-    }
-    demands.push_back(*demand);
-    queued.push_back({project, std::move(job), std::move(*shapes), std::move(*demand)});
-  }
-
-  // Studies' next trials compete for room with the queue, at their job's priority and age.
-  std::vector<sched::JobDemand> trials = TrialDemands();
-  demands.insert(demands.end(), trials.begin(), trials.end());
-
-  const std::vector<sched::Allocation> placed =
-      options_.cluster != nullptr
-          ? HandOver(demands)
-          : sched::Place(options_.inventory, options_.accounting, RunningAllocations(), demands);
-  for (const sched::Allocation& allocation : placed) {
-    auto it = std::find_if(queued.begin(), queued.end(), [&](const Queued& candidate) {
-      return candidate.demand.key == allocation.key;
-    });
-    if (it == queued.end()) {
-      const std::string study_key = allocation.key.substr(0, allocation.key.rfind('/'));
-      if (auto study = studies_.find(study_key); study != studies_.end()) {
-        StartTrial(*study->second, allocation);
+    } else if (auto* position = std::get_if<SetPosition>(&action)) {
+      WriteQueued(position->project, position->job_id, "position",
+                  [&](model::Job& current) { current.job_position = position->position; });
+    } else if (auto* trial = std::get_if<PlaceTrial>(&action)) {
+      if (auto study = studies_.find(trial->study_key); study != studies_.end()) {
+        StartTrial(*study->second, trial->allocation);
       }
-      continue;
-    }
-    Result<model::Job> preparing =
-        Transition(it->project, it->job.job_id, [&](model::Job& current) {
-          if (current.state != model::JobState::kQueued) {
-            return false;
-          }
-          current.state = model::JobState::kPreparing;
-          current.start_time = now;
-          current.job_position = 0;
-          return true;
-        });
-    if (!preparing.ok() || preparing->state != model::JobState::kPreparing) {
-      queued.erase(it);
-      continue;
-    }
-    const model::TrainingInput& input = *preparing->training_input;
-    const JobLayout layout(options_.data_dir, it->project, it->job.job_id);
-    // Before staging writes its log there (and a study's trials their files): only the server
-    // writes in these directories (control/job_directories.h).
-    Status secured = SecureServerDirectories(layout);
-    const std::string key = allocation.key;
-    std::vector<std::string> images;  // every distinct image the replicas run
-    for (const plan::ReplicaShape& shape : it->shapes) {
-      if (!shape.config.image_uri.empty() &&
-          std::ranges::find(images, shape.config.image_uri) == images.end()) {
-        images.push_back(shape.config.image_uri);
-      }
-    }
-    if (input.hyperparameters) {
-      BeginStudy(it->project, *preparing, allocation);
     } else {
-      auto run = std::make_unique<Run>();
-      run->key = key;
-      run->project = it->project;
-      run->job_id = it->job.job_id;
-      run->allocation = allocation;
-      for (plan::ReplicaShape& shape : it->shapes) {
-        run->replicas.push_back(Run::Replica{.shape = std::move(shape)});
-      }
-      runs_[key] = std::move(run);
+      StartQueued(std::get<PlaceJob>(action), now);
     }
-    if (!secured.ok() || (input.package_uris.empty() && images.empty())) {
-      queued.erase(it);
-      HandleStaged(key, secured, std::move(*preparing));
-      continue;
-    }
-    // Host containers pull nothing: staged at once, without a thread, and launched on the next
-    // pass, after the exits reported meanwhile (the launch reads the job again: it may have been
-    // cancelled in between).
-    if (input.package_uris.empty() && options_.containers_on_host) {
-      queued.erase(it);
-      Post(Event{StagedEvent{key, Status()}});
-      continue;
-    }
-    run::StageRequest request;
-    request.package_uris = input.package_uris;
-    request.gcs_mount = options_.gcs_mount;
-    request.target_dir = layout.packages_dir();
-    request.python = PythonFor(input);
-    request.log_path = layout.staging_log();
-    request.pid_file = layout.staging_pid_file();
-    std::stop_source& stop = staging_[key];
-    stop = std::stop_source();
-    request.stop = stop.get_token();
-    queued.erase(it);
-    run_async_([this, key, request = std::move(request), images = std::move(images),
-                service_log = layout.service_log()] {
-      Status staged = request.package_uris.empty() ? Status() : stager_.Stage(request);
-      if (staged.ok() && !images.empty() && !options_.containers_on_host) {
-        staged = PullImages(images, service_log);
-      }
-      Post(Event{StagedEvent{key, std::move(staged)}});
-    });
   }
-  UpdatePositions(queued);
+  std::lock_guard lock(mu_);
+  queue_.swap(pass.queue);
+}
+
+std::optional<model::Job> Executor::WriteQueued(const std::string& project,
+                                                const std::string& job_id, std::string_view what,
+                                                const std::function<void(model::Job&)>& change) {
+  Result<model::Job> written = Transition(project, job_id, [&](model::Job& current) {
+    if (current.state != model::JobState::kQueued) {
+      return false;  // cancelled or deleted meanwhile: the next scan sees it
+    }
+    const model::Job before = current;
+    change(current);
+    return current != before;
+  });
+  if (!written.ok()) {
+    if (written.status().code() != Code::kNotFound) {  // a deleted job is no failure
+      Warn(fmt::format("The queued job {}/{} was not updated ({}); the next scan tries again: {}",
+                       project, job_id, what, written.status().message()));
+    }
+    return std::nullopt;
+  }
+  return std::move(*written);
+}
+
+void Executor::StartQueued(PlaceJob& start, WallTime now) {
+  std::optional<model::Job> preparing =
+      WriteQueued(start.project, start.job_id, "start", [&](model::Job& current) {
+        current.state = model::JobState::kPreparing;
+        current.start_time = now;
+        current.job_position = 0;
+      });
+  if (!preparing || preparing->state != model::JobState::kPreparing) {
+    return;
+  }
+  const model::TrainingInput& input = *preparing->training_input;
+  const JobLayout layout(options_.data_dir, start.project, start.job_id);
+  // Before staging writes its log there (and a study's trials their files): only the server
+  // writes in these directories (control/job_directories.h).
+  Status secured = SecureServerDirectories(layout);
+  const std::string key = start.allocation.key;
+  std::vector<std::string> images;  // every distinct image the replicas run
+  for (const plan::ReplicaShape& shape : start.shapes) {
+    if (!shape.config.image_uri.empty() &&
+        std::ranges::find(images, shape.config.image_uri) == images.end()) {
+      images.push_back(shape.config.image_uri);
+    }
+  }
+  if (input.hyperparameters) {
+    BeginStudy(start.project, *preparing, start.allocation);
+  } else {
+    auto run = std::make_unique<Run>();
+    run->key = key;
+    run->project = start.project;
+    run->job_id = start.job_id;
+    run->allocation = start.allocation;
+    for (plan::ReplicaShape& shape : start.shapes) {
+      run->replicas.push_back(Run::Replica{.shape = std::move(shape)});
+    }
+    runs_[key] = std::move(run);
+  }
+  if (!secured.ok() || (input.package_uris.empty() && images.empty())) {
+    HandleStaged(key, secured, std::move(*preparing));
+    return;
+  }
+  // Host containers pull nothing: staged at once, without a thread, and launched on the next
+  // pass, after the exits reported meanwhile (the launch reads the job again: it may have been
+  // cancelled in between).
+  if (input.package_uris.empty() && options_.containers_on_host) {
+    Post(Event{StagedEvent{key, Status()}});
+    return;
+  }
+  run::StageRequest request;
+  request.package_uris = input.package_uris;
+  request.gcs_mount = options_.gcs_mount;
+  request.target_dir = layout.packages_dir();
+  request.python = PythonFor(input);
+  request.log_path = layout.staging_log();
+  request.pid_file = layout.staging_pid_file();
+  std::stop_source& stop = staging_[key];
+  stop = std::stop_source();
+  request.stop = stop.get_token();
+  run_async_([this, key, request = std::move(request), images = std::move(images),
+              service_log = layout.service_log()] {
+    Status staged = request.package_uris.empty() ? Status() : stager_.Stage(request);
+    if (staged.ok() && !images.empty() && !options_.containers_on_host) {
+      staged = PullImages(images, service_log);
+    }
+    Post(Event{StagedEvent{key, std::move(staged)}});
+  });
 }
 
 Status Executor::PullImages(const std::vector<std::string>& images,
@@ -260,34 +190,6 @@ Status Executor::PullImages(const std::vector<std::string>& images,
     }
   }
   return {};
-}
-
-void Executor::UpdatePositions(std::vector<Queued>& queued) {
-  std::stable_sort(queued.begin(), queued.end(), [](const Queued& a, const Queued& b) {
-    return sched::StartsBefore(a.demand, b.demand);
-  });
-  const std::vector<sched::Allocation> running = RunningAllocations();
-  std::vector<QueuedInfo> published;
-  std::int64_t position = 0;
-  for (const Queued& entry : queued) {
-    ++position;
-    published.push_back({.project = entry.project,
-                         .job_id = entry.job.job_id,
-                         .position = position,
-                         .reason = sched::WaitReason(options_.inventory, running, entry.demand)});
-    if (entry.job.job_position == position) {
-      continue;
-    }
-    (void)Transition(entry.project, entry.job.job_id, [&](model::Job& current) {
-      if (current.state != model::JobState::kQueued || current.job_position == position) {
-        return false;
-      }
-      current.job_position = position;
-      return true;
-    });
-  }
-  std::lock_guard lock(mu_);
-  queue_.swap(published);
 }
 
 void Executor::Recover() {

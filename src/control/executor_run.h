@@ -10,6 +10,7 @@
 
 #include "base/clock.h"
 #include "control/executor.h"
+#include "control/reconcile/job_limits.h"
 #include "control/run_record.h"
 #include "model/job.h"
 #include "plan/cluster_plan.h"
@@ -148,29 +149,5 @@ struct Executor::Study {
 
   bool done = false;  // to be removed by the loop
 };
-
-// A QUEUED job as the queue scan sees it.
-struct Executor::Queued {
-  std::string project;
-  model::Job job;
-  std::vector<plan::ReplicaShape> shapes;
-  sched::JobDemand demand;
-};
-
-// The job's scheduling.maxWaitTime, if any.
-std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job);
-std::string_view MaxWaitTimeMessage();
-std::string_view CancelledMessage();
-// The placement demand of `job` (key "project/jobId", its priority and age) running `shapes`,
-// or the error that makes the job unrunnable.
-Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Job& job,
-                                     const std::vector<plan::ReplicaShape>& shapes,
-                                     const catalog::Catalog& catalog);
-std::string_view MaxRunningTimeMessage();
-std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job);
-// Whether a job that started has run longer than its maxRunningTime at `now`.
-bool PastMaxRunningTime(const model::Job& job, WallTime now);
-// The service's closing message for a job that ends in `outcome`.
-std::string OutcomeMessage(model::JobState outcome, std::string_view message);
 
 }  // namespace trainyard::control

@@ -9,6 +9,7 @@
 #include "control/etag.h"
 #include "control/list_filter.h"
 #include "control/page_token.h"
+#include "control/reconcile/job_limits.h"
 #include "control/resource_names.h"
 #include "model/json_codec.h"
 #include "tuning/study_policy.h"
@@ -31,7 +32,6 @@ constexpr int kMaxCasAttempts = 16;
 constexpr std::string_view kNotFoundMessage = "Field: name Error: The specified job was not found.";
 constexpr std::string_view kAlreadyExistsMessage =
     "Field: job.job_id Error: A job with this id already exists.";
-constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
 
 Status Invalid(std::string field, std::string description) {
   return Status::InvalidArgument(
@@ -282,7 +282,7 @@ Status JobController::Cancel(std::string_view project, std::string_view job_id) 
       case model::JobState::kPreparing:
         next.state = model::JobState::kCancelled;
         next.end_time = Now();
-        next.error_message = kCancelledMessage;
+        next.error_message = CancelledMessage();
         next.job_position = 0;
         return std::optional(std::move(next));
       case model::JobState::kRunning:

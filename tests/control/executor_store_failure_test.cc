@@ -1,6 +1,7 @@
 // The executor when the job store refuses a change for a while (a full disk: SQLite answers
 // SQLITE_FULL, RESOURCE_EXHAUSTED): the outcome of a job whose replicas ended is written once the
-// store takes it again, without a restart, and said in the service log once.
+// store takes it again, without a restart, and said in the service log once; a queued job's start
+// the store refused is warned about once and made on a later scan.
 #include <csignal>
 #include <fstream>
 #include <sstream>
@@ -68,6 +69,31 @@ TEST_F(ExecutorStoreFailureTest, AnOutcomeTheStoreRefusedIsWrittenOnceItHasRoomA
     EXPECT_EQ(Occurrences(id, "Job completed successfully."), 1);
     EXPECT_EQ(launcher_.SignalsTo(pid), std::vector<int>{SIGKILL}) << "its group, once";
   }
+}
+
+TEST_F(ExecutorStoreFailureTest, AStartTheStoreRefusedIsWarnedOnceAndMadeOnALaterScan) {
+  std::vector<std::string> warnings;
+  customize_ = [&](ExecutorOptions& options) {
+    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
+  };
+  Submit(ValidRuntimeJob("queued"));
+  failing_->FailWrites(
+      DiskFullError("store the change in its database", "database or disk is full"));
+  for (int scan = 0; scan < 3; ++scan) {
+    clock_.Advance(std::chrono::seconds(1));  // the next queue scan
+    Settle();
+  }
+  EXPECT_EQ(Get("queued").state, JobState::kQueued);
+  EXPECT_TRUE(launcher_.started().empty());
+  ASSERT_EQ(warnings.size(), 1U) << "three scans, one warning";
+  EXPECT_NE(warnings[0].find("The queued job p/queued was not updated (start)"), std::string::npos)
+      << warnings[0];
+
+  failing_->FailWrites(Status());
+  clock_.Advance(std::chrono::seconds(1));
+  Settle();
+  EXPECT_EQ(Get("queued").state, JobState::kRunning);
+  EXPECT_EQ(launcher_.started().size(), 1U);
 }
 
 }  // namespace

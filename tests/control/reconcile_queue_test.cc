@@ -1,0 +1,233 @@
+// The queue's reconcile rule (control/reconcile/queue.h), one row per rule: stored jobs, what holds
+// resources and the clock in; the actions and the published queue out, as text.
+#include <chrono>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <gtest/gtest.h>
+
+#include "control/reconcile/job_limits.h"
+#include "control/reconcile/queue.h"
+#include "support/sample_jobs.h"
+
+namespace trainyard::control {
+namespace {
+
+using std::chrono::seconds;
+
+const WallTime kEpoch = WallTime(std::chrono::hours(24 * 365 * 56));
+
+// A QUEUED BASIC_GPU job (one master, 1 × K80) created `age` after kEpoch.
+model::Job GpuJob(std::string id, seconds age) {
+  model::Job job = trainyard::testing::ValidRuntimeJob(std::move(id));
+  job.training_input->scale_tier = model::ScaleTier::kBasicGpu;
+  job.state = model::JobState::kQueued;
+  job.create_time = kEpoch + age;
+  return job;
+}
+
+model::Job WithPriority(model::Job job, int priority) {
+  job.training_input->scheduling.emplace().priority = priority;
+  return job;
+}
+
+model::Job WithPosition(model::Job job, std::int64_t position) {
+  job.job_position = position;
+  return job;
+}
+
+model::Job WithState(model::Job job, model::JobState state) {
+  job.state = state;
+  return job;
+}
+
+model::Job Suspended(model::Job job) {
+  job.extras.emplace().suspended = true;
+  return job;
+}
+
+model::Job WaitingAtMost(model::Job job, seconds wait) {
+  job.training_input->scheduling.emplace().max_wait_time = wait;
+  return job;
+}
+
+// Node "n0": 8 vCPUs, 30 GiB and `k80s` K80s.
+sched::Inventory Machine(int k80s) {
+  sched::Node node{.name = "n0", .cpus = 8, .memory_mib = 30 * 1024, .devices = {}};
+  for (int i = 0; i < k80s; ++i) {
+    node.devices.push_back(
+        {.index = i, .accelerator = "NVIDIA_TESLA_K80", .model = "Tesla K80", .emulated = false});
+  }
+  return {.nodes = {node}};
+}
+
+std::string Devices(const sched::Allocation& allocation) {
+  std::vector<std::string> replicas;
+  for (const sched::ReplicaAssignment& replica : allocation.replicas) {
+    replicas.push_back(fmt::format("{}@{}:{}", replica.task_name, replica.node,
+                                   fmt::join(replica.device_indices, ",")));
+  }
+  return fmt::format("{}", fmt::join(replicas, " "));
+}
+
+std::string Render(const QueueAction& action) {
+  if (const auto* end = std::get_if<EndQueuedJob>(&action)) {
+    return fmt::format("end {}/{} {}: {}", end->project, end->job_id,
+                       model::JobStateName(end->state), end->message);
+  }
+  if (const auto* position = std::get_if<SetPosition>(&action)) {
+    return fmt::format("position {}/{} {}", position->project, position->job_id,
+                       position->position);
+  }
+  if (const auto* place = std::get_if<PlaceJob>(&action)) {
+    return fmt::format("place {}/{} {} ({} shapes)", place->project, place->job_id,
+                       Devices(place->allocation), place->shapes.size());
+  }
+  const auto& trial = std::get<PlaceTrial>(action);
+  return fmt::format("trial {} {}", trial.study_key, Devices(trial.allocation));
+}
+
+struct Case {
+  std::string name;
+  std::vector<std::pair<std::string, model::Job>> jobs;
+  sched::Inventory inventory;
+  std::vector<sched::Allocation> running;
+  std::vector<std::string> trials;  // the study keys whose next trial competes
+  bool hand_over = false;
+  std::vector<std::string> actions;
+  std::vector<std::string> queue;  // "project/job #position: reason"
+};
+
+const sched::Allocation kHoldsDevice0{
+    .key = "p/running",
+    .replicas = {{.task_name = "master-replica-0", .node = 0, .device_indices = {0}}}};
+
+std::vector<Case> Cases() {
+  const std::string wait_one_k80 =
+      "Waiting for room: its replica needs 1 × NVIDIA_TESLA_K80 (0 of 1 free).";
+  return {
+      {.name = "a job that fits is placed",
+       .jobs = {{"p", GpuJob("a", seconds(1))}},
+       .inventory = Machine(1),
+       .actions = {"place p/a master-replica-0@0:0 (1 shapes)"}},
+      {.name = "the higher priority is placed; the other waits, first in the queue",
+       .jobs = {{"p", GpuJob("old", seconds(1))},
+                {"p", WithPriority(GpuJob("new", seconds(2)), 5)}},
+       .inventory = Machine(1),
+       .actions = {"place p/new master-replica-0@0:0 (1 shapes)", "position p/old 1"},
+       .queue = {"p/old #1: " + wait_one_k80}},
+      {.name = "equal priorities go first in, first out; positions follow that order",
+       .jobs = {{"p", GpuJob("c", seconds(3))},
+                {"p", GpuJob("b", seconds(2))},
+                {"q", GpuJob("a", seconds(1))}},
+       .inventory = Machine(1),
+       .running = {kHoldsDevice0},
+       .actions = {"position q/a 1", "position p/b 2", "position p/c 3"},
+       .queue = {"q/a #1: " + wait_one_k80, "p/b #2: " + wait_one_k80, "p/c #3: " + wait_one_k80}},
+      {.name = "a job already at its position is not written again",
+       .jobs = {{"p", WithPosition(GpuJob("a", seconds(1)), 1)},
+                {"p", WithPosition(GpuJob("b", seconds(2)), 1)}},
+       .inventory = Machine(1),
+       .running = {kHoldsDevice0},
+       .actions = {"position p/b 2"},
+       .queue = {"p/a #1: " + wait_one_k80, "p/b #2: " + wait_one_k80}},
+      {.name = "a suspended job leaves the positions once, and is never placed",
+       .jobs = {{"p", Suspended(WithPosition(GpuJob("s", seconds(1)), 3))},
+                {"p", Suspended(GpuJob("t", seconds(2)))}},
+       .inventory = Machine(1),
+       .actions = {"position p/s 0"}},
+      {.name = "past its maxWaitTime: cancelled, saying so",
+       .jobs = {{"p", WaitingAtMost(GpuJob("late", seconds(0)), seconds(59))}},
+       .inventory = Machine(1),
+       .actions = {"end p/late CANCELLED: Job cancelled: exceeded maxWaitTime."}},
+      {.name = "within its maxWaitTime: placed",
+       .jobs = {{"p", WaitingAtMost(GpuJob("soon", seconds(0)), seconds(60))}},
+       .inventory = Machine(1),
+       .actions = {"place p/soon master-replica-0@0:0 (1 shapes)"}},
+      {.name = "a job that can never fit fails with what it needs",
+       .jobs = {{"p", GpuJob("big", seconds(1))}},
+       .inventory = Machine(0),
+       .actions = {"end p/big FAILED: The job cannot run on this cluster: it needs 1 × "
+                   "NVIDIA_TESLA_K80 (1 per replica); the largest node has 0."}},
+      {.name = "with a cluster manager every job is handed over, fitting or not",
+       .jobs = {{"p", GpuJob("b", seconds(2))}, {"p", GpuJob("a", seconds(1))}},
+       .inventory = Machine(0),
+       .hand_over = true,
+       .actions = {"place p/a master-replica-0@0: (1 shapes)",
+                   "place p/b master-replica-0@0: (1 shapes)"}},
+      {.name = "a study's next trial competes at its job's place in the queue",
+       .jobs = {{"p", GpuJob("later", seconds(5))}},
+       .inventory = Machine(1),
+       .trials = {"p/study"},
+       .actions = {"trial p/study master-replica-0@0:0", "position p/later 1"},
+       .queue = {"p/later #1: " + wait_one_k80}},
+      {.name = "jobs in other states are not the queue's",
+       .jobs = {{"p", WithState(GpuJob("r", seconds(1)), model::JobState::kRunning)},
+                {"p", WithState(GpuJob("c", seconds(2)), model::JobState::kCancelling)},
+                {"p", WithState(GpuJob("x", seconds(3)), model::JobState::kPreparing)}},
+       .inventory = Machine(1)},
+  };
+}
+
+TEST(ReconcileQueue, EachRule) {
+  const catalog::Catalog& catalog = catalog::Catalog::Builtin();
+  for (const Case& c : Cases()) {
+    std::vector<sched::JobDemand> trials;
+    for (const std::string& study : c.trials) {
+      model::Job job = GpuJob("study", seconds(2));
+      Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog);
+      ASSERT_TRUE(shapes.ok()) << c.name;
+      Result<sched::JobDemand> demand = JobDemandOf("p", job, *shapes, catalog);
+      ASSERT_TRUE(demand.ok()) << c.name;
+      demand->key = study + "/next-0";
+      trials.push_back(*demand);
+    }
+    const QueuePass pass = ReconcileQueue({.jobs = c.jobs,
+                                           .catalog = catalog,
+                                           .inventory = c.inventory,
+                                           .running = c.running,
+                                           .trials = trials,
+                                           .now = kEpoch + seconds(60),
+                                           .hand_over = c.hand_over});
+    std::vector<std::string> actions;
+    for (const QueueAction& action : pass.actions) {
+      actions.push_back(Render(action));
+    }
+    EXPECT_EQ(actions, c.actions) << c.name;
+    std::vector<std::string> queue;
+    for (const QueuedInfo& info : pass.queue) {
+      queue.push_back(
+          fmt::format("{}/{} #{}: {}", info.project, info.job_id, info.position, info.reason));
+    }
+    EXPECT_EQ(queue, c.queue) << c.name;
+  }
+}
+
+// A pass remembers nothing: the same world gives the same actions (a write the executor could not
+// make is simply decided again on the next pass).
+TEST(ReconcileQueue, TheSameWorldGivesTheSameActions) {
+  const catalog::Catalog& catalog = catalog::Catalog::Builtin();
+  const std::vector<std::pair<std::string, model::Job>> jobs = {{"p", GpuJob("a", seconds(1))},
+                                                                {"p", GpuJob("b", seconds(2))}};
+  const sched::Inventory inventory = Machine(1);
+  const QueueWorld world{.jobs = jobs,
+                         .catalog = catalog,
+                         .inventory = inventory,
+                         .running = {},
+                         .trials = {},
+                         .now = kEpoch + seconds(60)};
+  const QueuePass first = ReconcileQueue(world);
+  const QueuePass second = ReconcileQueue(world);
+  ASSERT_EQ(first.actions.size(), 2U);
+  ASSERT_EQ(second.actions.size(), first.actions.size());
+  for (std::size_t i = 0; i < first.actions.size(); ++i) {
+    EXPECT_EQ(Render(first.actions[i]), Render(second.actions[i]));
+  }
+}
+
+}  // namespace
+}  // namespace trainyard::control
