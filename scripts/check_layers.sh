@@ -21,8 +21,10 @@ declare -A allowed=(
   [store]="base model logs access"
   [run]="base model catalog plan logs"
   [control]="base model catalog validate plan tuning vertex sched run logs store"
-  [server]="base model catalog validate control logs store sched run plan kube vertex access"
-  [cli]="base model catalog validate control server store run logs sched plan tuning kube vertex access"
+  [server]="base model catalog validate control logs store sched kube vertex access"
+  # The composition root (app/): the one module that knows every backend.
+  [app]="base model catalog validate plan tuning sched kube vertex access logs run store control server"
+  [cli]="base model catalog validate control app store run logs sched plan tuning kube vertex access"
 )
 status=0
 for dir in src/*/; do

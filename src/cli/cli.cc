@@ -1,7 +1,6 @@
 #include "cli/cli.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -13,6 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>  // isatty
 
+#include "app/serve.h"
+#include "app/serve_flags.h"
 #include "base/clock.h"
 #include "catalog/catalog.h"
 #include "cli/auth_tree.h"
@@ -23,7 +24,6 @@
 #include "cli/vertex_tree.h"
 #include "control/batch_task.h"
 #include "run/container/podman_runtime.h"
-#include "server/serve.h"
 
 namespace trainyard::cli {
 namespace {
@@ -106,139 +106,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   VertexTree vertex(app);
 
   CLI::App* serve = app.add_subcommand("serve", "Run the trainyard server (ml v1 API).");
-  server::ServeOptions serve_options;
+  app::ServeOptions serve_options;
   serve_options.data_dir = env.home.value_or(DefaultDataDir(env));
-  serve->add_option("--listen", serve_options.listen,
-                    "HOST:PORT to listen on (default 127.0.0.1:8470; port 0 picks a free one).");
-  serve->add_option("--data-dir", serve_options.data_dir,
-                    "Where the database and buckets live (default $TRAINYARD_HOME, else "
-                    "~/.local/share/trainyard).");
-  serve->add_option("--threads", serve_options.threads, "HTTP worker threads (default 2).")
-      ->check(CLI::Range(1, 64));
-  serve
-      ->add_option("--max-connections", serve_options.max_connections,
-                   "Open HTTP connections at most; one more takes the place of an idle one that "
-                   "never presented a valid token, or is answered 503 at once (default 512; keep "
-                   "it under the process's open-file limit).")
-      ->check(CLI::Range(1, 1'000'000));
-  serve
-      ->add_option("--max-connections-per-address", serve_options.max_connections_per_address,
-                   "Open HTTP connections from one client address at most, the same way "
-                   "(default 64).")
-      ->check(CLI::Range(1, 1'000'000));
-  serve
-      ->add_option("--body-memory-budget", serve_options.body_memory_budget,
-                   "Bytes of request bodies held in memory at once, by all connections; a "
-                   "request that does not fit is answered 503 with its body unread (default "
-                   "256MiB; e.g. 1GiB).")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX));
-  serve
-      ->add_option("--body-disk-budget", serve_options.body_disk_budget,
-                   "Bytes of uploads spooled to disk at once, by all connections, the same way "
-                   "(default 8GiB; below 5GiB it also lowers the largest upload accepted).")
-      ->transform(CLI::AsSizeValue(false))
-      ->check(CLI::Range(std::uint64_t{1}, UINT64_MAX));
-  serve
-      ->add_option("--package-cache-size", serve_options.package_cache_bytes,
-                   "Installed packages kept for later jobs, at most (default 5GiB; e.g. 500MiB; "
-                   "0: no limit); least recently used ones go first.")
-      ->transform(CLI::AsSizeValue(false));
-  serve
-      ->add_option("--accelerator-emulation", serve_options.accelerator_emulation,
-                   "Emulate N devices of every GPU/TPU type on this machine, so GPU/TPU jobs run "
-                   "without them (replicas see CUDA_VISIBLE_DEVICES=\"\"); alone, N is 64.")
-      ->expected(0, 1)
-      ->default_str("64")
-      ->check(CLI::Range(1, 4096));
-  serve->add_option("--cluster-file", serve_options.cluster_file,
-                    "YAML file describing the nodes (CPUs, memory, accelerators) instead of "
-                    "detecting this machine.");
-  std::string accounting = "shared";
-  serve
-      ->add_option("--resource-accounting", accounting,
-                   "shared (default: replicas share CPUs and memory, as on a workstation) or "
-                   "strict (machine types' vCPUs and memory must fit the node).")
-      ->check(CLI::IsMember({"shared", "strict"}));
-  serve->add_option("--python", serve_options.python,
-                    "Interpreter for runtime-version jobs (default /usr/bin/python3).");
-  std::vector<std::string> python_versions;
-  serve->add_option("--python-for", python_versions,
-                    "VERSION=PATH: the interpreter for jobs asking pythonVersion VERSION "
-                    "(repeatable).");
-  serve
-      ->add_option("--max-restarts", serve_options.max_restarts,
-                   "Restarts of a replica killed by a signal before its job fails (default 3).")
-      ->check(CLI::Range(0, 100));
-  double stop_grace_seconds = 10;
-  serve
-      ->add_option("--stop-grace", stop_grace_seconds,
-                   "Seconds between SIGTERM and SIGKILL when stopping replicas (default 10).")
-      ->check(CLI::Range(0.0, 3600.0));
-  serve
-      ->add_option("--backend", serve_options.backend,
-                   "local (default: jobs run on this machine) or slurm (each job becomes one "
-                   "heterogeneous Slurm job; SLURM_CONF picks the cluster, as for sbatch).")
-      ->check(CLI::IsMember({"local", "slurm"}));
-  serve->add_option("--slurm-config", serve_options.slurm_config,
-                    "With --backend slurm: YAML file naming partitions, GRES types, ports and "
-                    "node addresses (docs/slurm.md).");
-  serve->add_option("--podman", serve_options.podman,
-                    "The podman executable that runs container-image jobs (default: podman on "
-                    "PATH).");
-  serve->add_option("--registry-auth-file", serve_options.registry_auth_file,
-                    "Registry credentials for image pulls (containers-auth.json, as `podman "
-                    "login --authfile` writes).");
-  serve->add_option("--insecure-registry", serve_options.insecure_registries,
-                    "HOST:PORT of a registry on loopback that may be pulled from over plain "
-                    "HTTP (repeatable).");
-  serve->add_option("--container-ulimit", serve_options.container_ulimits,
-                    "NAME=SOFT:HARD for every container (repeatable; default: nofile and nproc "
-                    "from this process's limits).");
-  serve
-      ->add_option("--containers", serve_options.containers,
-                   "podman (default: image jobs run their images) or host (a container replica "
-                   "runs its containerCommand on this machine, no image: for trusted setups and "
-                   "benchmarks of trainyard's own overhead).")
-      ->check(CLI::IsMember({"podman", "host"}));
-  serve
-      ->add_option("--auth", serve_options.auth,
-                   "none (default: no checks, loopback --listen only) or tokens (every request "
-                   "needs a token of `trainyard auth create-token`, checked against its roles).")
-      ->check(CLI::IsMember({"none", "tokens"}));
-  serve->add_option("--tls-cert", serve_options.tls_cert,
-                    "Serve HTTPS with this certificate chain (PEM; with --tls-key).");
-  serve->add_option("--tls-key", serve_options.tls_key, "The private key of --tls-cert (PEM).");
-  serve->add_flag("--insecure-no-auth", serve_options.insecure_no_auth,
-                  "Serve a non-loopback --listen without authentication: anyone who reaches it "
-                  "can run code as this server's user.");
-  serve->add_option("--run-as", serve_options.run_as,
-                    "Run jobs' code (trainers, pip, containers) as this unprivileged user, not as "
-                    "the server's (which must be root; local backend).");
-  serve->add_option("--pass-env", serve_options.pass_env,
-                    "A variable of this server's environment that jobs get too, NAME or PREFIX* "
-                    "(repeatable; jobs get only PATH, HOME, the locale, proxies, CUDA's and a few "
-                    "more by default).");
-  serve->add_option("--package-dir", serve_options.package_dirs,
-                    "A directory local packageUris may come from (repeatable; default: any path "
-                    "on a single user's server, none with --auth tokens or --run-as).");
-  serve->add_flag("--hold-queue", serve_options.hold_queue,
-                  "Accept jobs but start none (maintenance); running jobs go on.");
-  serve->add_flag("--stop-jobs-on-exit", serve_options.stop_jobs_on_exit,
-                  "On SIGINT/SIGTERM, stop every running job (they FAIL) instead of leaving "
-                  "their replicas running for the next server to take over.");
-  serve->callback([&] {
-    serve_options.strict_resources = accounting == "strict";
-    serve_options.stop_grace =
-        std::chrono::milliseconds(static_cast<std::int64_t>(stop_grace_seconds * 1000));
-    for (const std::string& entry : python_versions) {
-      const std::size_t equals = entry.find('=');
-      if (equals == std::string::npos || equals == 0 || equals + 1 == entry.size()) {
-        throw CLI::ValidationError("--python-for", "expected VERSION=PATH, got \"" + entry + "\"");
-      }
-      serve_options.python_versions.emplace_back(entry.substr(0, equals), entry.substr(equals + 1));
-    }
-  });
+  app::AddServeFlags(*serve, serve_options);
 
   // What each task of a job runs inside a Slurm allocation (control/batch_task.h); not for
   // people, so not in the help.
@@ -296,7 +166,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
 
   if (serve->parsed()) {
-    return server::Serve(serve_options);
+    return app::Serve(serve_options);
   }
   if (batch_task->parsed()) {
     const SystemClock clock;

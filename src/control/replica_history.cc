@@ -29,4 +29,12 @@ std::optional<std::vector<ReplicaInfo>> RecordedReplicas(const JobLayout& layout
   return replicas;
 }
 
+std::optional<int> RecordedExitCode(const JobLayout& layout, std::string_view task) {
+  const std::optional<run::ExitStatus> status = run::ReadExitStatus(layout.exit_path(task));
+  if (!status.has_value()) {
+    return std::nullopt;
+  }
+  return status->signaled ? 128 + status->signal : status->code;
+}
+
 }  // namespace trainyard::control

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "control/executor.h"
@@ -18,5 +19,10 @@ namespace trainyard::control {
 // (named from `inventory`) and devices; nullopt when there is no readable record.
 std::optional<std::vector<ReplicaInfo>> RecordedReplicas(const JobLayout& layout,
                                                          const sched::Inventory& inventory);
+
+// How the replica `task` of the job at `layout` ended, as its exit file says (which outlives the
+// executor's memory): its exit code, or 128 + N for signal N, as a shell and Kubernetes show it;
+// nullopt when the file is missing or unreadable.
+std::optional<int> RecordedExitCode(const JobLayout& layout, std::string_view task);
 
 }  // namespace trainyard::control

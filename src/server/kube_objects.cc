@@ -8,23 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "control/job_layout.h"
+#include "control/replica_history.h"
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
-#include "run/launcher.h"
 
 namespace trainyard::server::kube_internal {
 namespace {
 
 using nlohmann::json;
-
-// A replica's exit file (its supervisor's last word) as an exit code, 128 + N for signal N.
-std::optional<int> ExitCodeFromFile(const std::string& path) {
-  const std::optional<run::ExitStatus> status = run::ReadExitStatus(path);
-  if (!status.has_value()) {
-    return std::nullopt;
-  }
-  return status->signaled ? 128 + status->signal : status->code;
-}
 
 kube::ReplicaState StateOf(const std::string& executor_state) {
   if (executor_state == "RUNNING" || executor_state == "STOPPING") {
@@ -93,7 +84,7 @@ std::vector<kube::ReplicaView> ReplicaViewsOf(const Context& context,
       if (!task.has_value()) {
         continue;
       }
-      const std::optional<int> code = ExitCodeFromFile(layout.exit_path(*task));
+      const std::optional<int> code = control::RecordedExitCode(layout, *task);
       if (code.has_value()) {
         views.push_back(kube::ReplicaView{.task_name = *task,
                                           .state = kube::ReplicaState::kExited,

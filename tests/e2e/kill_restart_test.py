@@ -525,7 +525,7 @@ class KillRestartTest(unittest.TestCase):
     @classmethod
     def ipc_namespaces_left(cls):
         """The jobs' IPC namespaces still mounted under the data dir's private root
-        (server/job_isolation.h) once the server stopped: a job's is released when it ends, or
+        (app/job_isolation.h) once the server stopped: a job's is released when it ends, or
         by the next server when a kill came first."""
         data = os.stat(cls.data)
         root = "/dev/shm/trainyard-%d-%d/" % (data.st_dev, data.st_ino)

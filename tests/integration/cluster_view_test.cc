@@ -35,8 +35,8 @@ nlohmann::json SleepingGpuJob(std::string_view job_id, int gpus) {
 
 class ClusterViewTest : public ExecutionTest {
  protected:
-  static server::ServeOptions TwoEmulatedDevices() {
-    server::ServeOptions options = ExecutingServer::DefaultOptions();
+  static app::ServeOptions TwoEmulatedDevices() {
+    app::ServeOptions options = ExecutingServer::DefaultOptions();
     options.accelerator_emulation = 2;
     options.containers = "host";
     return options;

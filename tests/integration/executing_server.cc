@@ -68,8 +68,8 @@ bool RunTool(const std::vector<std::string>& argv, const fs::path& cwd, const fs
 
 }  // namespace
 
-server::ServeOptions ExecutingServer::DefaultOptions() {
-  server::ServeOptions options;
+app::ServeOptions ExecutingServer::DefaultOptions() {
+  app::ServeOptions options;
   options.python = kPython;
   options.stop_grace = std::chrono::seconds(2);
   options.supervisor = testing::SupervisorPath();
@@ -77,7 +77,7 @@ server::ServeOptions ExecutingServer::DefaultOptions() {
   return options;
 }
 
-ExecutingServer::ExecutingServer(server::ServeOptions options, std::string_view cluster_yaml)
+ExecutingServer::ExecutingServer(app::ServeOptions options, std::string_view cluster_yaml)
     : options_(std::move(options)) {
   options_.listen = "127.0.0.1:0";
   options_.data_dir = dir_.File("data");
@@ -93,7 +93,7 @@ ExecutingServer::~ExecutingServer() {
 }
 
 void ExecutingServer::StartDaemon() {
-  auto daemon = server::Daemon::Open(options_, clock_);
+  auto daemon = app::Daemon::Open(options_, clock_);
   TY_CHECK(daemon.ok()) << daemon.status().ToString();
   daemon_ = *std::move(daemon);
   auto port = daemon_->Start();
@@ -212,7 +212,7 @@ std::string ExecutingServer::Output(std::string_view job_id, std::string_view ta
   return text;
 }
 
-ExecutionTest::ExecutionTest(server::ServeOptions options, std::string_view cluster_yaml)
+ExecutionTest::ExecutionTest(app::ServeOptions options, std::string_view cluster_yaml)
     : server_(std::move(options), cluster_yaml) {
   server_.CreateBucket(kBucket);
   const Sdist sdist = BuildTrainerSdist();

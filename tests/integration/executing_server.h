@@ -1,4 +1,4 @@
-// A real `trainyard serve` in-process, for tests of job execution: `server::Daemon` (stores,
+// A real `trainyard serve` in-process, for tests of job execution: `app::Daemon` (stores,
 // controller, inventory, process launcher, pip stager, executor, HTTP) on 127.0.0.1:0 with its
 // data dir in a fresh temp dir, /usr/bin/python3 for runtime jobs and a short stop grace.
 // Replicas are real child processes running the trainers of tests/integration/trainers/.
@@ -22,12 +22,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "app/daemon.h"
+#include "app/serve.h"
 #include "base/clock.h"
 #include "control/job_layout.h"
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
-#include "server/daemon.h"
-#include "server/serve.h"
 
 namespace trainyard::testing {
 
@@ -37,11 +37,11 @@ inline constexpr char kPython[] = "/usr/bin/python3";
 class ExecutingServer {
  public:
   // python = /usr/bin/python3, stop_grace = 2 s; `listen` and `data_dir` are the fixture's.
-  static server::ServeOptions DefaultOptions();
+  static app::ServeOptions DefaultOptions();
 
   // With `cluster_yaml`, the inventory is that cluster file (sched/inventory.h) instead of this
   // machine, so a test does not depend on the host's GPUs.
-  explicit ExecutingServer(server::ServeOptions options = DefaultOptions(),
+  explicit ExecutingServer(app::ServeOptions options = DefaultOptions(),
                            std::string_view cluster_yaml = "");
   ~ExecutingServer();
   ExecutingServer(const ExecutingServer&) = delete;
@@ -88,9 +88,9 @@ class ExecutingServer {
                                 std::string_view body = "");
 
   TempDir dir_;
-  server::ServeOptions options_;
+  app::ServeOptions options_;
   SystemClock clock_;
-  std::unique_ptr<server::Daemon> daemon_;
+  std::unique_ptr<app::Daemon> daemon_;
   std::unique_ptr<HttpClient> client_;
   int port_ = 0;
 };
@@ -99,7 +99,7 @@ class ExecutingServer {
 // package at `package_uri()`.
 class ExecutionTest : public ::testing::Test {
  protected:
-  explicit ExecutionTest(server::ServeOptions options = ExecutingServer::DefaultOptions(),
+  explicit ExecutionTest(app::ServeOptions options = ExecutingServer::DefaultOptions(),
                          std::string_view cluster_yaml = "");
 
   // gs://bkt/packages/<the yard_trainer sdist>.

@@ -70,8 +70,8 @@ void PrintTo(const CancelCase& c, std::ostream* os) {
 
 class CancelTest : public ExecutionTest, public ::testing::WithParamInterface<CancelCase> {
  protected:
-  static server::ServeOptions Options() {
-    server::ServeOptions options = ExecutingServer::DefaultOptions();
+  static app::ServeOptions Options() {
+    app::ServeOptions options = ExecutingServer::DefaultOptions();
     options.stop_grace = GetParam().stop_grace;
     return options;
   }
@@ -137,8 +137,8 @@ TEST_F(ServerStopTest, StoppingTheServerStopsRunningReplicasAndFailsTheJob) {
   EXPECT_TRUE(job.contains("endTime")) << job.dump();
 }
 
-server::ServeOptions LeavingJobsRunning() {
-  server::ServeOptions options = ExecutingServer::DefaultOptions();
+app::ServeOptions LeavingJobsRunning() {
+  app::ServeOptions options = ExecutingServer::DefaultOptions();
   options.stop_jobs_on_exit = false;  // trainyard serve's default
   return options;
 }

@@ -178,8 +178,8 @@ TEST_F(NeverFitsTest, GpuJobOnAMachineWithoutGpusFailsWithoutRunning) {
 
 class EmulatedAcceleratorsTest : public ExecutionTest {
  protected:
-  static server::ServeOptions Emulating() {
-    server::ServeOptions options = ExecutingServer::DefaultOptions();
+  static app::ServeOptions Emulating() {
+    app::ServeOptions options = ExecutingServer::DefaultOptions();
     options.accelerator_emulation = 8;
     return options;
   }

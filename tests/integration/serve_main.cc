@@ -1,13 +1,13 @@
 // A small `trainyard serve` for tests: `ty_serve_for_tests --listen ADDR --data-dir DIR
-// [--hold-queue]` runs `server::Serve`. The durability test runs it as a child it can SIGKILL.
+// [--hold-queue]` runs `app::Serve`. The durability test runs it as a child it can SIGKILL.
 #include <cstdio>
 #include <string_view>
 
-#include "server/serve.h"
+#include "app/serve.h"
 #include "support/build_paths.h"
 
 int main(int argc, char** argv) {
-  trainyard::server::ServeOptions options;
+  trainyard::app::ServeOptions options;
   options.supervisor =
       trainyard::testing::SupervisorPath();  // not next to this binary, as to `trainyard`
   for (int i = 1; i < argc; i += 2) {
@@ -27,5 +27,5 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return trainyard::server::Serve(options);
+  return trainyard::app::Serve(options);
 }

@@ -1,4 +1,4 @@
-// `server::Serve` in a child process (the `ty_serve_for_tests` binary, fork + exec), for tests
+// `app::Serve` in a child process (the `ty_serve_for_tests` binary, fork + exec), for tests
 // that kill the server: its stderr is piped back so the test learns the port it printed.
 #pragma once
 

@@ -30,8 +30,8 @@ finished_jobs: jobcomp
 ports: {first: 30000, count: 2000}
 )";
 
-server::ServeOptions SlurmOptions() {
-  server::ServeOptions options = ExecutingServer::DefaultOptions();
+app::ServeOptions SlurmOptions() {
+  app::ServeOptions options = ExecutingServer::DefaultOptions();
   options.backend = "slurm";
   options.stop_jobs_on_exit = false;  // Slurm jobs outlive a stopped server (the restart test)
   static const std::string config = [] {

@@ -1,4 +1,4 @@
-#include "server/job_isolation.h"
+#include "app/job_isolation.h"
 
 #include <cstring>
 #include <filesystem>
@@ -13,7 +13,7 @@
 #include "plan/base_environment.h"
 #include "run/local/credentials.h"
 
-namespace trainyard::server {
+namespace trainyard::app {
 namespace {
 
 namespace fs = std::filesystem;
@@ -285,4 +285,4 @@ Status ProtectServerFiles(const std::string& data_dir) {
   return {};
 }
 
-}  // namespace trainyard::server
+}  // namespace trainyard::app

@@ -1,11 +1,11 @@
-#include "server/serve.h"
+#include "app/serve.h"
 
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-namespace trainyard::server {
+namespace trainyard::app {
 namespace {
 
 struct ListenCase {
@@ -84,4 +84,4 @@ TEST(CheckAuthChoiceTest, RefusesAnOpenAddressWithoutAuthenticationUnlessTold) {
 }
 
 }  // namespace
-}  // namespace trainyard::server
+}  // namespace trainyard::app

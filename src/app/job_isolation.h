@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "app/serve.h"
 #include "base/status.h"
 #include "run/local/spawn.h"
 #include "run/run_as.h"
-#include "server/serve.h"
 #include "validate/local_packages.h"
 
-namespace trainyard::server {
+namespace trainyard::app {
 
 struct JobIsolation {
   std::optional<run::RunAs> user;       // --run-as; nullopt: the server's own user
@@ -55,4 +55,4 @@ Result<std::string> PrepareJobPrivateRoot(const std::string& data_dir);
 // readable and writable by the server only (mode 0600), whatever a umask made them.
 Status ProtectServerFiles(const std::string& data_dir);
 
-}  // namespace trainyard::server
+}  // namespace trainyard::app

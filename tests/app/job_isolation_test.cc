@@ -1,6 +1,6 @@
-// `--run-as`'s data directory (server/job_isolation.h): the package cache is the server's to
+// `--run-as`'s data directory (app/job_isolation.h): the package cache is the server's to
 // write; the job user's group may only pass through it (issue #31). Needs root.
-#include "server/job_isolation.h"
+#include "app/job_isolation.h"
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +12,7 @@
 
 #include "fakes/temp_dir.h"
 
-namespace trainyard::server {
+namespace trainyard::app {
 namespace {
 
 namespace fs = std::filesystem;
@@ -52,4 +52,4 @@ TEST(JobIsolationTest, ThePackageCacheIsTheServersToWriteEvenWhereAnOlderServerS
 }
 
 }  // namespace
-}  // namespace trainyard::server
+}  // namespace trainyard::app

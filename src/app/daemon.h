@@ -8,12 +8,12 @@
 #include <memory>
 #include <string>
 
+#include "app/serve.h"
 #include "base/clock.h"
 #include "base/status.h"
 #include "sched/inventory.h"
-#include "server/serve.h"
 
-namespace trainyard::server {
+namespace trainyard::app {
 
 class Daemon {
  public:
@@ -42,4 +42,4 @@ class Daemon {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace trainyard::server
+}  // namespace trainyard::app

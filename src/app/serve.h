@@ -13,7 +13,7 @@
 
 #include "base/status.h"
 
-namespace trainyard::server {
+namespace trainyard::app {
 
 struct ServeOptions {
   std::string listen = "127.0.0.1:8470";  // "HOST:PORT" or "[IPV6]:PORT"; port 0 picks one
@@ -79,7 +79,7 @@ struct ServeOptions {
   // HTTPS: the certificate chain and private key (PEM); both or neither.
   std::string tls_cert;
   std::string tls_key;
-  // Issue #17 (server/job_isolation.h): the unprivileged user jobs' code runs as ("" = the
+  // Issue #17 (app/job_isolation.h): the unprivileged user jobs' code runs as ("" = the
   // server's own; needs a root server and the local backend), the variables of the server's
   // environment jobs get beyond plan/base_environment.h's list ("NAME" or "PREFIX*"), and the
   // directories local packageUris may come from (none given: any path on a single user's server,
@@ -111,4 +111,4 @@ Status CheckAuthChoice(const ServeOptions& options, const ListenAddress& address
 // (https:// with a certificate).
 int Serve(const ServeOptions& options);
 
-}  // namespace trainyard::server
+}  // namespace trainyard::app

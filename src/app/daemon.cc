@@ -1,4 +1,4 @@
-#include "server/daemon.h"
+#include "app/daemon.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "app/job_isolation.h"
 #include "base/file.h"
 #include "catalog/catalog.h"
 #include "control/executor.h"
@@ -24,7 +25,6 @@
 #include "run/local/spawn.h"
 #include "run/slurm/slurm_backend.h"
 #include "sched/host_inventory.h"
-#include "server/job_isolation.h"
 #include "server/server.h"
 #include "store/audit_store.h"
 #include "store/bucket_store.h"
@@ -32,7 +32,7 @@
 #include "store/sqlite_job_store.h"
 #include "store/token_store.h"
 
-namespace trainyard::server {
+namespace trainyard::app {
 namespace {
 
 // The text of the file an option names; INVALID_ARGUMENT on `option` when it cannot be read.
@@ -206,7 +206,7 @@ struct Daemon::Impl {
   std::unique_ptr<run::local::PackageCache> stager;  // in front of the installer
   std::unique_ptr<run::slurm::SlurmBackend> slurm;   // --backend slurm; null for local
   std::unique_ptr<control::Executor> executor;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<server::Server> server;
   std::string job_home;      // --run-as: the job user's HOME, private to each job; "" otherwise
   std::string private_root;  // --run-as: where jobs' private directories are (job_isolation.h)
   bool stopped = false;
@@ -355,7 +355,7 @@ Result<int> Daemon::Start() {
   // The server's callers: the token store's, and a job's replicas while the job has not ended,
   // as editors of its project.
   d.audit = std::make_unique<store::FileAuditStore>(store::AuditDir(d.options.data_dir));
-  ServerAccess access{.tokens = d.tokens.get(), .audit = d.audit.get()};
+  server::ServerAccess access{.tokens = d.tokens.get(), .audit = d.audit.get()};
   if (d.job_tokens != nullptr) {
     access.job_tokens = [&d](std::string_view token) -> std::optional<access::Principal> {
       const std::optional<store::JobTokens::Subject> subject = d.job_tokens->Verify(token);
@@ -370,39 +370,40 @@ Result<int> Daemon::Start() {
                                .grants = {{access::Role::kEditor, subject->project}}};
     };
   }
-  d.server = std::make_unique<Server>(
-      HttpServerOptions{.host = d.address.host,
-                        .port = d.address.port,
-                        .threads = d.options.threads,
-                        .max_body_bytes = d.options.max_body_bytes,
-                        .max_body_bytes_in_flight = d.options.body_memory_budget,
-                        .max_connections = d.options.max_connections,
-                        .max_connections_per_address = d.options.max_connections_per_address,
-                        .max_spooled_body_bytes = d.options.max_upload_bytes,
-                        .max_spooled_bytes_in_flight = d.options.body_disk_budget,
-                        .tls_cert_file = d.options.tls_cert,
-                        .tls_key_file = d.options.tls_key},
+  d.server = std::make_unique<server::Server>(
+      server::HttpServerOptions{
+          .host = d.address.host,
+          .port = d.address.port,
+          .threads = d.options.threads,
+          .max_body_bytes = d.options.max_body_bytes,
+          .max_body_bytes_in_flight = d.options.body_memory_budget,
+          .max_connections = d.options.max_connections,
+          .max_connections_per_address = d.options.max_connections_per_address,
+          .max_spooled_body_bytes = d.options.max_upload_bytes,
+          .max_spooled_bytes_in_flight = d.options.body_disk_budget,
+          .tls_cert_file = d.options.tls_cert,
+          .tls_key_file = d.options.tls_key},
       *d.controller, *d.jobs, d.buckets.get(), d.clock, d.options.data_dir,
       [&d](std::string_view project, std::string_view job_id) {
         std::lock_guard lock(d.relay_mu);
         return d.relay_target != nullptr ? d.relay_target->Replicas(project, job_id) : std::nullopt;
       },
       [&d] { return NodeViews(d.inventory); }, std::move(access),
-      TrainyardV1Sources{.cluster = [&d]() -> std::optional<ClusterView> {
-                           std::lock_guard lock(d.relay_mu);
-                           if (d.relay_target == nullptr) {
-                             return std::nullopt;
-                           }
-                           return ClusterView{.inventory = d.inventory,
-                                              .replicas = d.relay_target->AllReplicas(),
-                                              .queue = d.relay_target->Queue()};
-                         },
-                         .recorded_replicas =
-                             [&d](std::string_view project, std::string_view job_id) {
-                               return control::RecordedReplicas(
-                                   control::JobLayout(d.options.data_dir, project, job_id),
-                                   d.inventory);
-                             }});
+      server::TrainyardV1Sources{
+          .cluster = [&d]() -> std::optional<server::ClusterView> {
+            std::lock_guard lock(d.relay_mu);
+            if (d.relay_target == nullptr) {
+              return std::nullopt;
+            }
+            return server::ClusterView{.inventory = d.inventory,
+                                       .replicas = d.relay_target->AllReplicas(),
+                                       .queue = d.relay_target->Queue()};
+          },
+          .recorded_replicas =
+              [&d](std::string_view project, std::string_view job_id) {
+                return control::RecordedReplicas(
+                    control::JobLayout(d.options.data_dir, project, job_id), d.inventory);
+              }});
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();
@@ -502,4 +503,4 @@ void Daemon::Stop() {
   }
 }
 
-}  // namespace trainyard::server
+}  // namespace trainyard::app

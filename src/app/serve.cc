@@ -1,4 +1,4 @@
-#include "server/serve.h"
+#include "app/serve.h"
 
 #include <charconv>
 #include <csignal>
@@ -10,11 +10,11 @@
 #include <boost/asio/signal_set.hpp>
 #include <fmt/format.h>
 
+#include "app/daemon.h"
 #include "base/clock.h"
 #include "sched/inventory.h"
-#include "server/daemon.h"
 
-namespace trainyard::server {
+namespace trainyard::app {
 namespace {
 
 Status ListenError(std::string_view listen, std::string_view why) {
@@ -131,4 +131,4 @@ int Serve(const ServeOptions& options) {
   return 0;
 }
 
-}  // namespace trainyard::server
+}  // namespace trainyard::app
