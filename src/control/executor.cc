@@ -347,6 +347,28 @@ void Executor::StopUnwantedStaging() {
   }
 }
 
+std::optional<model::Job> Executor::WriteIf(model::JobState state, const std::string& project,
+                                            const std::string& job_id, std::string_view what,
+                                            const std::function<void(model::Job&)>& change) {
+  Result<model::Job> written = Transition(project, job_id, [&](model::Job& current) {
+    if (current.state != state) {
+      return false;  // changed meanwhile (a cancel): the next pass sees it
+    }
+    const model::Job before = current;
+    change(current);
+    return current != before;
+  });
+  if (!written.ok()) {
+    if (written.status().code() != Code::kNotFound) {  // a deleted job is no failure
+      Warn(fmt::format("The {} job {}/{} was not updated ({}); the next pass tries again: {}",
+                       model::JobStateName(state), project, job_id, what,
+                       written.status().message()));
+    }
+    return std::nullopt;
+  }
+  return std::move(*written);
+}
+
 Result<model::Job> Executor::Transition(const std::string& project, const std::string& job_id,
                                         const std::function<bool(model::Job&)>& change) {
   return controller_.Mutate(project, job_id,

@@ -271,12 +271,15 @@ class Executor {
   void ScheduleQueue();
   // The queue's pass: control/reconcile/queue.h decides, this applies (executor_queue.cc).
   void StartQueued(PlaceJob& start, WallTime now);
-  // Writes `change` to a job that is still QUEUED (nothing when it no longer is, or when the
-  // change changes nothing); a failed write is warned about and derived again by the next scan.
-  // Returns the job as stored afterwards, or nullopt when the write failed.
-  std::optional<model::Job> WriteQueued(const std::string& project, const std::string& job_id,
-                                        std::string_view what,
-                                        const std::function<void(model::Job&)>& change);
+  // Writes `change` to a job that is still in `state` (nothing when it no longer is, or when the
+  // change changes nothing); a failed write is warned about, and the next pass, which derives
+  // what to do from the store again, tries again. Returns the job as stored afterwards, or
+  // nullopt when the write failed.
+  std::optional<model::Job> WriteIf(model::JobState state, const std::string& project,
+                                    const std::string& job_id, std::string_view what,
+                                    const std::function<void(model::Job&)>& change);
+  // A PREPARING job ends in `outcome` now, saying `message` (its staging is dropped).
+  void EndPreparing(const Run& run, model::JobState outcome, const std::string& message);
   // Tells the operator (ExecutorOptions::warn) about something the loop could not do and will
   // try again; the same message at most once a minute.
   void Warn(const std::string& message);

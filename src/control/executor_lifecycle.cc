@@ -14,6 +14,7 @@
 #include "control/executor_run.h"
 #include "control/job_directories.h"
 #include "control/job_layout.h"
+#include "control/reconcile/run_rules.h"
 #include "control/replica_container.h"
 #include "control/service_log.h"
 #include "plan/cluster_plan.h"
@@ -22,12 +23,16 @@
 namespace trainyard::control {
 
 void Executor::MarkCancelling(const std::string& project, const std::string& job_id) {
-  (void)Transition(project, job_id, [](model::Job& current) {
-    if (current.state != model::JobState::kRunning) {
-      return false;
-    }
-    current.state = model::JobState::kCancelling;
-    return true;
+  WriteIf(model::JobState::kRunning, project, job_id, "cancelling",
+          [](model::Job& current) { current.state = model::JobState::kCancelling; });
+}
+
+void Executor::EndPreparing(const Run& run, model::JobState outcome, const std::string& message) {
+  const WallTime end = Now();
+  WriteIf(model::JobState::kPreparing, run.project, run.job_id, "end", [&](model::Job& current) {
+    current.state = outcome;
+    current.error_message = message;
+    current.end_time = end;
   });
 }
 
@@ -419,72 +424,58 @@ void Executor::CheckRun(Run& run) {
     FinishIfStopped(run);
     return;
   }
-  Result<model::Job> job = store_.Get(run.project, run.job_id);
-  if (!job.ok()) {
-    run.abandoned = true;
-    BeginStop(run, model::JobState::kCancelled, "");
-    run.write_outcome = false;
+  Result<model::Job> stored = store_.Get(run.project, run.job_id);
+  if (!stored.ok() && stored.status().code() != Code::kNotFound) {
+    Warn(fmt::format("The job {}/{} could not be read; the next pass tries again: {}", run.project,
+                     run.job_id, stored.status().message()));
     return;
   }
-  if (run.phase == Run::Phase::kStaging) {
-    if (job->state != model::JobState::kPreparing) {
-      run.abandoned = true;  // cancelled: the staging result will be dropped
+  const std::optional<model::Job> job =
+      stored.ok() ? std::optional(std::move(*stored)) : std::nullopt;
+  const Study* study = run.trial_id.empty() ? nullptr : StudyOf(run);
+  const RunDecision decision = DecideRun(job,
+                                         {.staging = run.phase == Run::Phase::kStaging,
+                                          .trial = !run.trial_id.empty(),
+                                          .study_ending = study == nullptr || study->ending},
+                                         Now());
+  switch (decision.step) {
+    case RunDecision::Step::kDropStaging:
+      run.abandoned = true;  // the staging's result will be dropped
       return;
-    }
-    if (run.trial_id.empty() && job->extras && job->extras->suspended) {
-      run.abandoned = true;  // nothing started yet: back to the queue at once
+    case RunDecision::Step::kSuspend:
+      if (run.phase == Run::Phase::kStaging) {
+        run.abandoned = true;  // nothing started yet: back to the queue at once
+      }
       Suspend(run);
       return;
-    }
-    if (auto wait = MaxWaitTime(*job);
-        wait && job->create_time && Now() - *job->create_time > *wait) {
+    case RunDecision::Step::kCancelForWait:
       run.abandoned = true;
-      const WallTime end = Now();
-      (void)Transition(run.project, run.job_id, [&](model::Job& current) {
-        if (current.state != model::JobState::kPreparing) {
-          return false;
-        }
-        current.state = model::JobState::kCancelled;
-        current.error_message = MaxWaitTimeMessage();
-        current.end_time = end;
-        return true;
-      });
-    }
+      EndPreparing(run, decision.outcome, decision.message);
+      return;
+    case RunDecision::Step::kStop:
+      if (run.phase == Run::Phase::kStaging) {
+        run.abandoned = true;
+      }
+      if (decision.mark_cancelling) {
+        MarkCancelling(run.project, run.job_id);
+      }
+      BeginStop(run, decision.outcome, decision.message);
+      run.write_outcome = decision.write_outcome;
+      return;
+    case RunDecision::Step::kContinue:
+      break;
+  }
+  if (run.phase == Run::Phase::kStaging) {
     return;
   }
-  // Running.
-  if (job->state == model::JobState::kCancelling) {
-    BeginStop(run, model::JobState::kCancelled, std::string(CancelledMessage()));
-    return;
-  }
-  if (model::IsTerminal(job->state)) {
-    BeginStop(run, job->state, "");
-    run.write_outcome = false;
-    return;
-  }
-  if (run.trial_id.empty() && job->extras && job->extras->suspended) {
-    Suspend(run);
-    return;
-  }
-  if (!run.trial_id.empty()) {  // the study sees to the job's limits
-    const Study* study = StudyOf(run);
-    if (study == nullptr || study->ending) {
-      BeginStop(run, model::JobState::kCancelled, "");
+  if (study != nullptr && now >= run.next_metrics_read) {
+    run.next_metrics_read = now + std::chrono::seconds(1);
+    ReadTrialMetrics(run, study);
+    if (ShouldStopTrial(run)) {
+      run.stopped_early = true;
+      BeginStop(run, model::JobState::kSucceeded, "");
       return;
     }
-    if (now >= run.next_metrics_read) {
-      run.next_metrics_read = now + std::chrono::seconds(1);
-      ReadTrialMetrics(run, study);
-      if (ShouldStopTrial(run)) {
-        run.stopped_early = true;
-        BeginStop(run, model::JobState::kSucceeded, "");
-        return;
-      }
-    }
-  } else if (PastMaxRunningTime(*job, Now())) {
-    MarkCancelling(run.project, run.job_id);
-    BeginStop(run, model::JobState::kCancelled, std::string(MaxRunningTimeMessage()));
-    return;
   }
   if (run.batch) {
     CheckBatch(run);

@@ -65,7 +65,7 @@ void Executor::ScheduleQueue() {
                                    .hand_over = options_.cluster != nullptr});
   for (QueueAction& action : pass.actions) {
     if (auto* end = std::get_if<EndQueuedJob>(&action)) {
-      WriteQueued(end->project, end->job_id, "end", [&](model::Job& current) {
+      WriteIf(model::JobState::kQueued, end->project, end->job_id, "end", [&](model::Job& current) {
         current.state = end->state;
         current.error_message = end->message;
         current.start_time = now;
@@ -73,8 +73,8 @@ void Executor::ScheduleQueue() {
         current.job_position = 0;
       });
     } else if (auto* position = std::get_if<SetPosition>(&action)) {
-      WriteQueued(position->project, position->job_id, "position",
-                  [&](model::Job& current) { current.job_position = position->position; });
+      WriteIf(model::JobState::kQueued, position->project, position->job_id, "position",
+              [&](model::Job& current) { current.job_position = position->position; });
     } else if (auto* trial = std::get_if<PlaceTrial>(&action)) {
       if (auto study = studies_.find(trial->study_key); study != studies_.end()) {
         StartTrial(*study->second, trial->allocation);
@@ -87,34 +87,13 @@ void Executor::ScheduleQueue() {
   queue_.swap(pass.queue);
 }
 
-std::optional<model::Job> Executor::WriteQueued(const std::string& project,
-                                                const std::string& job_id, std::string_view what,
-                                                const std::function<void(model::Job&)>& change) {
-  Result<model::Job> written = Transition(project, job_id, [&](model::Job& current) {
-    if (current.state != model::JobState::kQueued) {
-      return false;  // cancelled or deleted meanwhile: the next scan sees it
-    }
-    const model::Job before = current;
-    change(current);
-    return current != before;
-  });
-  if (!written.ok()) {
-    if (written.status().code() != Code::kNotFound) {  // a deleted job is no failure
-      Warn(fmt::format("The queued job {}/{} was not updated ({}); the next scan tries again: {}",
-                       project, job_id, what, written.status().message()));
-    }
-    return std::nullopt;
-  }
-  return std::move(*written);
-}
-
 void Executor::StartQueued(PlaceJob& start, WallTime now) {
-  std::optional<model::Job> preparing =
-      WriteQueued(start.project, start.job_id, "start", [&](model::Job& current) {
-        current.state = model::JobState::kPreparing;
-        current.start_time = now;
-        current.job_position = 0;
-      });
+  std::optional<model::Job> preparing = WriteIf(model::JobState::kQueued, start.project,
+                                                start.job_id, "start", [&](model::Job& current) {
+                                                  current.state = model::JobState::kPreparing;
+                                                  current.start_time = now;
+                                                  current.job_position = 0;
+                                                });
   if (!preparing || preparing->state != model::JobState::kPreparing) {
     return;
   }

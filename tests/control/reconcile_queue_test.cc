@@ -12,14 +12,19 @@
 
 #include "control/reconcile/job_limits.h"
 #include "control/reconcile/queue.h"
+#include "control/reconcile_jobs.h"
 #include "support/sample_jobs.h"
 
 namespace trainyard::control {
 namespace {
 
 using std::chrono::seconds;
-
-const WallTime kEpoch = WallTime(std::chrono::hours(24 * 365 * 56));
+using testing::kEpoch;
+using testing::Suspended;
+using testing::WaitingAtMost;
+using testing::WithPosition;
+using testing::WithPriority;
+using testing::WithState;
 
 // A QUEUED BASIC_GPU job (one master, 1 × K80) created `age` after kEpoch.
 model::Job GpuJob(std::string id, seconds age) {
@@ -27,31 +32,6 @@ model::Job GpuJob(std::string id, seconds age) {
   job.training_input->scale_tier = model::ScaleTier::kBasicGpu;
   job.state = model::JobState::kQueued;
   job.create_time = kEpoch + age;
-  return job;
-}
-
-model::Job WithPriority(model::Job job, int priority) {
-  job.training_input->scheduling.emplace().priority = priority;
-  return job;
-}
-
-model::Job WithPosition(model::Job job, std::int64_t position) {
-  job.job_position = position;
-  return job;
-}
-
-model::Job WithState(model::Job job, model::JobState state) {
-  job.state = state;
-  return job;
-}
-
-model::Job Suspended(model::Job job) {
-  job.extras.emplace().suspended = true;
-  return job;
-}
-
-model::Job WaitingAtMost(model::Job job, seconds wait) {
-  job.training_input->scheduling.emplace().max_wait_time = wait;
   return job;
 }
 
@@ -91,7 +71,7 @@ std::string Render(const QueueAction& action) {
   return fmt::format("trial {} {}", trial.study_key, Devices(trial.allocation));
 }
 
-struct Case {
+struct QueueCase {
   std::string name;
   std::vector<std::pair<std::string, model::Job>> jobs;
   sched::Inventory inventory;
@@ -106,7 +86,7 @@ const sched::Allocation kHoldsDevice0{
     .key = "p/running",
     .replicas = {{.task_name = "master-replica-0", .node = 0, .device_indices = {0}}}};
 
-std::vector<Case> Cases() {
+std::vector<QueueCase> QueueCases() {
   const std::string wait_one_k80 =
       "Waiting for room: its replica needs 1 × NVIDIA_TESLA_K80 (0 of 1 free).";
   return {
@@ -175,7 +155,7 @@ std::vector<Case> Cases() {
 
 TEST(ReconcileQueue, EachRule) {
   const catalog::Catalog& catalog = catalog::Catalog::Builtin();
-  for (const Case& c : Cases()) {
+  for (const QueueCase& c : QueueCases()) {
     std::vector<sched::JobDemand> trials;
     for (const std::string& study : c.trials) {
       model::Job job = GpuJob("study", seconds(2));
