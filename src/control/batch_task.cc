@@ -18,11 +18,10 @@
 #include "base/file.h"
 #include "control/batch_launch.h"
 #include "control/job_layout.h"
-#include "control/replica_container.h"
 #include "control/replica_policy.h"
+#include "control/replica_specs.h"
 #include "control/run_record.h"
 #include "control/service_log.h"
-#include "logs/capture.h"
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
 #include "run/command.h"
@@ -259,49 +258,32 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   plan::PlanContext context = launch->context;
   context.pytorch_master_port = launch->first_port + tasks->TaskCount();
   context.containers_on_host = containers_on_host;
-  Result<std::vector<plan::ReplicaLaunch>> plan =
-      plan::BuildClusterPlan(launch->job, *shapes, placements, context, catalog);
-  if (!plan.ok()) {
-    return give_up(plan.status());
+  Result<std::vector<Result<run::ProcessSpec>>> specs = BuildReplicaSpecs(
+      launch->job, *shapes, placements, context,
+      ReplicaFiles{.data_dir = launch->data_dir, .project = launch->project}, catalog);
+  if (!specs.ok()) {
+    return give_up(specs.status());
   }
-  plan::ReplicaLaunch& replica = (*plan)[static_cast<std::size_t>(me)];
-  const std::string exit_path = layout.exit_path(task_name);
-  run::ProcessSpec spec{.argv = std::move(replica.argv),
-                        .env = std::move(replica.env),
-                        .working_dir = replica.working_dir.empty() ? layout.working_dir(task_name)
-                                                                   : replica.working_dir,
-                        .log_path = layout.log_path(task_name),
-                        .exit_path = exit_path + ".attempt",
-                        .container = std::nullopt};
+  Result<run::ProcessSpec>& mine = (*specs)[static_cast<std::size_t>(me)];
+  if (!mine.ok()) {
+    return give_up(mine.status());
+  }
+  run::ProcessSpec spec = std::move(*mine);
+  const std::string exit_path = spec.exit_path;
+  spec.exit_path += ".attempt";  // the supervisor's; the executor watches `exit_path`
   std::error_code ignored;
   std::filesystem::remove(exit_path, ignored);  // a requeued job's earlier run
 
   run::container::PodmanRuntime podman(run::container::DetectPodmanHost(containers),
                                        containers.pull_timeout);
-  if (replica.container && containers_on_host) {
-    Result<std::vector<std::string>> command = HostCommand(*replica.container, task_name);
-    if (!command.ok()) {
-      return give_up(command.status());
-    }
-    spec.argv = std::move(*command);
-  } else if (replica.container) {
-    Status pulled = podman.Pull(replica.container->image, [&](std::string_view line) {
+  if (spec.container) {
+    Status pulled = podman.Pull(spec.container->image, [&](std::string_view line) {
       AppendServiceMessage(layout.service_log(), clock, false,
                            fmt::format("{}: {}", task_name, line));
     });
     if (!pulled.ok()) {
       return give_up(pulled);
     }
-    spec.container = ReplicaContainer(
-        *replica.container, task_name,
-        ContainerContext{
-            .project = launch->project,
-            .job_id = launch->job.job_id,
-            .trial_id = launch->trial_id,
-            .gcs_mount = context.gcs_mount,
-            .hp_metric_dir = context.hp_metric_dir,
-            .runtime_modules = context.runtime_modules,
-            .device_indices = placements[static_cast<std::size_t>(me)].device_indices});
   }
 
   const ExitRules rules = ExitRulesOf(launch->job.extras, shape.role, launch->job.job_id);

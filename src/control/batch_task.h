@@ -6,12 +6,13 @@
 //      address is its node's (the launch file's node_addresses, else `scontrol show node`'s
 //      NodeAddr, else the node name) and its port first_port + i; its devices are the
 //      CUDA_VISIBLE_DEVICES Slurm set from the GRES;
-//   2. builds the same argv and environment the local backend gives (plan::BuildClusterPlan),
-//      so TF_CONFIG, CLUSTER_SPEC and the PyTorch variables are consistent across the tasks;
+//   2. builds its replica's process as the local backend does, with the same assembly
+//      (control/replica_specs.h: plan::BuildClusterPlan's argv and environment, so TF_CONFIG,
+//      CLUSTER_SPEC and the PyTorch variables are consistent across the tasks, its files, and a
+//      container replica's podman container or, with `--containers host`, its host command);
 //   3. for a container replica, makes its image available on this node (pulled when missing,
 //      with the operator's registry options: the serve flags the executor appends to the task
-//      command) and runs it through podman as the local backend does (control/replica_container.h);
-//      a node without podman fails the task saying how to install it;
+//      command); a node without podman fails the task saying how to install it;
 //   4. writes its started file (JobLayout::started_path) and runs the replica under
 //      `trainyard-replica`, so its output becomes records in the job's log file for the task and
 //      `stream-logs` works as locally;
