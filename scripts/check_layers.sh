@@ -21,8 +21,9 @@ declare -A allowed=(
   [store]="base model logs access"
   [run]="base model catalog plan logs"
   [control]="base model catalog validate plan tuning vertex sched run logs store"
+  [agent]="base model catalog plan run control"
   [server]="base model catalog validate control logs store sched run plan kube vertex access"
-  [cli]="base model catalog validate control server store run logs sched plan tuning kube vertex access"
+  [cli]="base model catalog validate control agent server store run logs sched plan tuning kube vertex access"
 )
 status=0
 for dir in src/*/; do

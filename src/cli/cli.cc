@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>  // isatty
 
+#include "agent/node_agent.h"
 #include "base/clock.h"
 #include "catalog/catalog.h"
 #include "cli/auth_tree.h"
@@ -21,7 +22,6 @@
 #include "cli/kubeconfig.h"
 #include "cli/local_train_command.h"
 #include "cli/vertex_tree.h"
-#include "control/batch_task.h"
 #include "run/container/podman_runtime.h"
 #include "server/serve.h"
 
@@ -240,7 +240,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
   });
 
-  // What each task of a job runs inside a Slurm allocation (control/batch_task.h); not for
+  // What each task of a job runs inside a Slurm allocation (agent/node_agent.h); not for
   // people, so not in the help.
   CLI::App* batch_task = app.add_subcommand("batch-task", "");
   std::string launch_file;
@@ -300,7 +300,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
   if (batch_task->parsed()) {
     const SystemClock clock;
-    return control::RunBatchTask(
+    return agent::RunBatchTask(
         launch_file, [](std::string_view name) { return GetEnv(std::string(name).c_str()); },
         catalog::Catalog::Builtin(), clock, task_containers, task_containers_mode == "host");
   }

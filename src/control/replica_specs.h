@@ -1,8 +1,8 @@
 // A job's replicas as the launcher starts them: from the job, its replica shapes, where each
 // replica was placed and the plan context, the cluster plan (plan::BuildClusterPlan) and each
 // replica's run::ProcessSpec. The one assembly of the local executor (Executor::Launch) and of the
-// Slurm node agent (`trainyard batch-task`, control/batch_task.h), so a replica runs with the same
-// argv, environment, files and container wherever it runs:
+// Slurm node agent (agent/node_agent.h), so a replica runs with the same argv, environment, files
+// and container wherever it runs:
 // - argv and environment: the plan's;
 // - working directory: the plan's (a job with extras), else its own (JobLayout::working_dir); log
 //   and exit files: JobLayout::log_path and JobLayout::exit_path;

@@ -1,5 +1,6 @@
-// `trainyard batch-task --launch FILE`: what every task of a job run by a cluster backend runs
-// inside the allocation (the sbatch script's srun step). It
+// The node agent (src/agent/: the node side of a cluster backend; it depends on control/ and
+// below), `trainyard batch-task --launch FILE`: what every task of a job run by a cluster backend
+// runs inside the allocation (the sbatch script's srun step). It
 //   1. reads the launch file (control/batch_launch.h) and works out its replica from the
 //      manager's environment (run/slurm/task_env.h): task i of the step is the job's i-th
 //      replica (plan::ExpandReplicas order, which is the components' order); every replica's
@@ -33,7 +34,7 @@
 #include "run/container/podman_runtime.h"
 #include "run/slurm/task_env.h"
 
-namespace trainyard::control {
+namespace trainyard::agent {
 
 // Runs the task to its end; returns the process exit status to end with (the replica's code, or
 // 128 + signal). A task that cannot start its replica (a bad launch file, an environment that is
@@ -47,4 +48,4 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
                  const run::container::PodmanOptions& containers = {},
                  bool containers_on_host = false);
 
-}  // namespace trainyard::control
+}  // namespace trainyard::agent
