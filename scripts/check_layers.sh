@@ -24,7 +24,9 @@ declare -A allowed=(
   [server]="base model catalog validate control logs store sched kube vertex access"
   # The composition root (app/): the one module that knows every backend.
   [app]="base model catalog validate plan tuning sched kube vertex access logs run store control server"
-  [cli]="base model catalog validate control app store run logs sched plan tuning kube vertex access"
+  # The Slurm node agent (`trainyard batch-task`).
+  [agent]="base model catalog plan run control"
+  [cli]="base model catalog validate control agent app store run logs sched plan tuning kube vertex access"
 )
 status=0
 for dir in src/*/; do

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>  // isatty
 
+#include "agent/node_agent.h"
 #include "app/serve.h"
 #include "app/serve_flags.h"
 #include "base/clock.h"
@@ -22,7 +23,6 @@
 #include "cli/kubeconfig.h"
 #include "cli/local_train_command.h"
 #include "cli/vertex_tree.h"
-#include "control/batch_task.h"
 #include "run/container/podman_runtime.h"
 
 namespace trainyard::cli {
@@ -110,7 +110,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   serve_options.data_dir = env.home.value_or(DefaultDataDir(env));
   app::AddServeFlags(*serve, serve_options);
 
-  // What each task of a job runs inside a Slurm allocation (control/batch_task.h); not for
+  // What each task of a job runs inside a Slurm allocation (agent/node_agent.h); not for
   // people, so not in the help.
   CLI::App* batch_task = app.add_subcommand("batch-task", "");
   std::string launch_file;
@@ -170,7 +170,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   }
   if (batch_task->parsed()) {
     const SystemClock clock;
-    return control::RunBatchTask(
+    return agent::RunBatchTask(
         launch_file, [](std::string_view name) { return GetEnv(std::string(name).c_str()); },
         catalog::Catalog::Builtin(), clock, task_containers, task_containers_mode == "host");
   }

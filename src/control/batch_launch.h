@@ -1,8 +1,8 @@
 // What a job run through a cluster backend (run/cluster_backend.h) hands to its tasks: the launch
 // file, written by the executor next to the run record (`JobLayout::launch_file()`) before the job
 // is submitted, and read by `trainyard batch-task` on every task of the allocation
-// (control/batch_task.h). It carries everything the task needs to compute the same argv and
-// environment the local backend gives (plan::BuildClusterPlan): the job itself, the plan context
+// (agent/node_agent.h). It carries everything the task needs to compute the same process the
+// local backend starts (control/replica_specs.h): the job itself, the plan context
 // but for addresses and devices (those come from the allocation), the ports picked for the run,
 // and where the job's files are (a directory every node sees).
 #pragma once

@@ -78,7 +78,7 @@ struct ExecutorOptions {
   // A cluster workload manager (run/cluster_backend.h: Slurm) that places and starts whole jobs
   // instead of this machine's placement (sched/) and `launcher`; null for the local backend.
   // Not owned. Each job becomes one manager job whose tasks run `cluster_task_command` +
-  // `--launch <launch file>` (control/batch_task.h); executor_batch.cc.
+  // `--launch <launch file>` (agent/node_agent.h); executor_batch.cc.
   run::ClusterBackend* cluster = nullptr;
   std::vector<std::string> cluster_task_command;  // {"/usr/bin/trainyard", "batch-task"}
   std::string cluster_supervisor;                 // trainyard-replica's path on the nodes

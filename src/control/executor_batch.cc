@@ -1,6 +1,6 @@
 // The executor with a cluster workload manager (ExecutorOptions::cluster; Slurm): a job, or a
 // tuning trial, becomes one manager job whose tasks are its replicas. The manager places and
-// starts it; each task runs `trainyard batch-task` (control/batch_task.h), which starts the
+// starts it; each task runs `trainyard batch-task` (agent/node_agent.h), which starts the
 // replica under its supervisor with the same environment the local backend gives and records its
 // output in the job's log files and its end in its exit file, on the file system every node shares.
 // Here: submit, follow the manager's state and the tasks' exit files, cancel, take over after a

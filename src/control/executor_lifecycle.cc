@@ -15,7 +15,7 @@
 #include "control/job_directories.h"
 #include "control/job_layout.h"
 #include "control/reconcile/run_rules.h"
-#include "control/replica_container.h"
+#include "control/replica_specs.h"
 #include "control/service_log.h"
 #include "plan/cluster_plan.h"
 #include "tuning/study_policy.h"
@@ -161,46 +161,23 @@ void Executor::Launch(Run& run, std::optional<model::Job> known) {
   }
 
   context.pytorch_master_port = ports->back();
-  Result<std::vector<plan::ReplicaLaunch>> launches =
-      plan::BuildClusterPlan(*job, shapes, placements, context, catalog_);
-  if (!launches.ok()) {
-    BeginStop(run, model::JobState::kFailed, launches.status().message());
+  Result<std::vector<Result<run::ProcessSpec>>> specs =
+      BuildReplicaSpecs(*job, shapes, placements, context,
+                        ReplicaFiles{.data_dir = options_.data_dir,
+                                     .project = run.project,
+                                     .view = ReplicaView(run, input, layout)},
+                        catalog_);
+  if (!specs.ok()) {
+    BeginStop(run, model::JobState::kFailed, specs.status().message());
     return;
   }
-  const run::FileView view = ReplicaView(run, input, layout);
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {
-    plan::ReplicaLaunch& launch = (*launches)[i];
-    run::ProcessSpec& spec = run.replicas[i].spec;
-    spec.argv = std::move(launch.argv);
-    if (!launch.container || options_.containers_on_host) {
-      spec.view = view;  // a host process; a container's mounts are its view
+    Result<run::ProcessSpec>& spec = (*specs)[i];
+    if (!spec.ok()) {
+      BeginStop(run, model::JobState::kFailed, spec.status().message());
+      return;
     }
-    if (launch.container && options_.containers_on_host) {
-      Result<std::vector<std::string>> command = HostCommand(*launch.container, launch.task_name);
-      if (!command.ok()) {
-        BeginStop(run, model::JobState::kFailed, command.status().message());
-        return;
-      }
-      spec.argv = std::move(*command);
-    } else if (launch.container) {
-      ContainerContext container{.project = run.project,
-                                 .job_id = run.job_id,
-                                 .trial_id = run.trial_id,
-                                 .gcs_mount = options_.gcs_mount,
-                                 .hp_metric_dir = context.hp_metric_dir,
-                                 .runtime_modules = context.runtime_modules,
-                                 .device_indices = {},
-                                 .view = view};
-      if (!placements[i].emulated) {
-        container.device_indices = placements[i].device_indices;
-      }
-      spec.container = ReplicaContainer(*launch.container, launch.task_name, container);
-    }
-    spec.env = std::move(launch.env);
-    spec.working_dir =
-        launch.working_dir.empty() ? layout.working_dir(launch.task_name) : launch.working_dir;
-    spec.log_path = layout.log_path(launch.task_name);
-    spec.exit_path = layout.exit_path(launch.task_name);
+    run.replicas[i].spec = std::move(*spec);
   }
   Say(run, false, "Waiting for training program to start.");
   run.phase = Run::Phase::kRunning;

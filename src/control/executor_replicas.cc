@@ -43,7 +43,7 @@ void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& st
                          .restarts = replica.restarts,
                          .job_restarts = run.restarts,
                          .others_succeeded = others_succeeded,
-                         // A cluster task restarts its replica itself (control/batch_task.h):
+                         // A cluster task restarts its replica itself (agent/node_agent.h):
                          // the end it records is one no restart is left for.
                          .final = run.batch.has_value()};
   const ExitDecision decision = DecideOnExit(exit, rules, options_.restart);

@@ -1,6 +1,6 @@
 // What a container replica is started as (run::ContainerSpec), from its plan
-// (plan::ContainerLaunch): shared by the executor and `trainyard batch-task` so a container runs
-// the same locally and in a Slurm task.
+// (plan::ContainerLaunch), for control/replica_specs.h: shared by the executor and the node agent
+// (`trainyard batch-task`) so a container runs the same locally and in a Slurm task.
 //
 // - Named `trainyard-<project>-<job>[-trial-<n>]-<task>` (unique among live replicas, so a
 //   restarted server finds it, and `--replace` clears a leftover), labelled trainyard.project,

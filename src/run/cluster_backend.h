@@ -2,7 +2,7 @@
 // its own nodes: the seam between the executor and Slurm (run/slurm/slurm_backend.h). With such
 // a backend, trainyard's own placement (sched/) is not used: the manager decides where and when,
 // and every task of the job runs the same `task_command` (`trainyard batch-task`, which works out
-// its replica from the manager's environment; control/batch_task.h).
+// its replica from the manager's environment; agent/node_agent.h).
 #pragma once
 
 #include <chrono>

@@ -1,5 +1,5 @@
 // The exit file: how a replica ended, written by its supervisor (run/local/supervisor.h) or by
-// the cluster task that ran it (control/batch_task.h) when it ends, read by the server
+// the cluster task that ran it (agent/node_agent.h) when it ends, read by the server
 // (`ReadExitStatus`), which may not have been running then:
 //
 //   exited <code>\n   or   signaled <signal>\n

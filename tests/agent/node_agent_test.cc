@@ -1,10 +1,11 @@
-// `trainyard batch-task` (control/batch_task.h) with real processes: RunBatchTask in a forked
-// child (it blocks signals and starts threads) with a fake Slurm step environment, its replica
-// under the real trainyard-replica supervisor; and once through the real `trainyard` binary.
+// The node agent, `trainyard batch-task` (agent/node_agent.h), with real processes: RunBatchTask
+// in a forked child (it blocks signals and starts threads) with a fake Slurm step environment, its
+// replica under the real trainyard-replica supervisor; and once through the real `trainyard`
+// binary.
 // The job is a container job (master, 2 workers, 1 parameter server) whose containerCommand is
 // a shell script, run on the host (`--containers host`: this test is about the task, not
 // images); node_addresses name every node, so no scontrol is asked.
-#include "control/batch_task.h"
+#include "agent/node_agent.h"
 
 #include <array>
 #include <filesystem>
@@ -37,8 +38,12 @@
 
 extern char** environ;  // NOLINT(readability-redundant-declaration): for posix_spawn
 
-namespace trainyard::control {
+namespace trainyard::agent {
 namespace {
+
+using control::BatchLaunch;
+using control::JobLayout;
+using control::TaskStarted;
 
 using testing::TempDir;
 using Env = std::map<std::string, std::string>;
@@ -120,7 +125,7 @@ class PidPipe {
 class BatchTaskTest : public ::testing::Test {
  protected:
   // Writes the launch file of a job whose every replica runs `sh -c script`.
-  std::string WriteLaunch(const std::string& script, RestartPolicy restart = {}) {
+  std::string WriteLaunch(const std::string& script, control::RestartPolicy restart = {}) {
     model::Job job = trainyard::testing::ValidRuntimeJob("bt");
     model::TrainingInput& input = *job.training_input;
     trainyard::testing::DropPythonPackage(input);
@@ -146,7 +151,7 @@ class BatchTaskTest : public ::testing::Test {
                              .supervisor = kSupervisor,
                              .restart = restart};
     std::string path = layout_.launch_file();
-    EXPECT_TRUE(WriteBatchLaunch(path, launch).ok());
+    EXPECT_TRUE(control::WriteBatchLaunch(path, launch).ok());
     return path;
   }
 
@@ -190,7 +195,7 @@ class BatchTaskTest : public ::testing::Test {
     std::ifstream in(layout_.started_path(task));
     std::ostringstream text;
     text << in.rdbuf();
-    Result<TaskStarted> started = DecodeTaskStarted(text.str());
+    Result<TaskStarted> started = control::DecodeTaskStarted(text.str());
     return started.ok() ? std::optional(*started) : std::nullopt;
   }
   std::optional<run::ExitStatus> ExitOf(std::string_view task) const {
@@ -399,4 +404,4 @@ TEST_F(BatchTaskTest, TrainyardBinaryRunsTheTaskFromItsEnvironment) {
 }
 
 }  // namespace
-}  // namespace trainyard::control
+}  // namespace trainyard::agent

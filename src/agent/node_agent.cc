@@ -1,4 +1,4 @@
-#include "control/batch_task.h"
+#include "agent/node_agent.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -18,11 +18,10 @@
 #include "base/file.h"
 #include "control/batch_launch.h"
 #include "control/job_layout.h"
-#include "control/replica_container.h"
 #include "control/replica_policy.h"
+#include "control/replica_specs.h"
 #include "control/run_record.h"
 #include "control/service_log.h"
-#include "logs/capture.h"
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
 #include "run/command.h"
@@ -30,7 +29,12 @@
 #include "run/local/process_launcher.h"
 #include "run/local/supervisor_command.h"
 
-namespace trainyard::control {
+namespace trainyard::agent {
+
+using control::BatchLaunch;
+using control::JobLayout;
+using control::TaskStarted;
+
 namespace {
 
 constexpr int kCannotStart = 127;
@@ -121,8 +125,8 @@ Status CheckComponents(const std::vector<plan::ReplicaShape>& shapes,
 int JobRestarts(const JobLayout& layout, const std::vector<plan::ReplicaShape>& shapes) {
   int restarts = 0;
   for (const plan::ReplicaShape& shape : shapes) {
-    if (Result<TaskStarted> started =
-            DecodeTaskStarted(ReadFileText(layout.started_path(shape.task_name)).value_or(""));
+    if (Result<TaskStarted> started = control::DecodeTaskStarted(
+            ReadFileText(layout.started_path(shape.task_name)).value_or(""));
         started.ok()) {
       restarts += started->restarts;
     }
@@ -204,7 +208,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   }
   pthread_sigmask(SIG_BLOCK, &stops, nullptr);
 
-  Result<BatchLaunch> launch = ReadBatchLaunch(launch_path);
+  Result<BatchLaunch> launch = control::ReadBatchLaunch(launch_path);
   if (!launch.ok()) {
     std::fprintf(stderr, "trainyard batch-task: %s\n", launch.status().message().c_str());
     return kCannotStart;
@@ -223,8 +227,8 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
     const std::string message =
         fmt::format("The replica {} could not be started: {}", task_name, status.message());
     std::fprintf(stderr, "trainyard batch-task: %s\n", message.c_str());
-    AppendServiceMessage(layout.service_log(), clock, true, message);
-    (void)WriteFileAtomically(
+    control::AppendServiceMessage(layout.service_log(), clock, true, message);
+    (void)control::WriteFileAtomically(
         layout.exit_path(task_name),
         run::ExitFileText(run::ExitStatus{.code = kCannotStart}, clock.Now()));
     return kCannotStart;
@@ -259,52 +263,36 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   plan::PlanContext context = launch->context;
   context.pytorch_master_port = launch->first_port + tasks->TaskCount();
   context.containers_on_host = containers_on_host;
-  Result<std::vector<plan::ReplicaLaunch>> plan =
-      plan::BuildClusterPlan(launch->job, *shapes, placements, context, catalog);
-  if (!plan.ok()) {
-    return give_up(plan.status());
+  Result<std::vector<Result<run::ProcessSpec>>> specs = control::BuildReplicaSpecs(
+      launch->job, *shapes, placements, context,
+      control::ReplicaFiles{.data_dir = launch->data_dir, .project = launch->project}, catalog);
+  if (!specs.ok()) {
+    return give_up(specs.status());
   }
-  plan::ReplicaLaunch& replica = (*plan)[static_cast<std::size_t>(me)];
-  const std::string exit_path = layout.exit_path(task_name);
-  run::ProcessSpec spec{.argv = std::move(replica.argv),
-                        .env = std::move(replica.env),
-                        .working_dir = replica.working_dir.empty() ? layout.working_dir(task_name)
-                                                                   : replica.working_dir,
-                        .log_path = layout.log_path(task_name),
-                        .exit_path = exit_path + ".attempt",
-                        .container = std::nullopt};
+  Result<run::ProcessSpec>& mine = (*specs)[static_cast<std::size_t>(me)];
+  if (!mine.ok()) {
+    return give_up(mine.status());
+  }
+  run::ProcessSpec spec = std::move(*mine);
+  const std::string exit_path = spec.exit_path;
+  spec.exit_path += ".attempt";  // the supervisor's; the executor watches `exit_path`
   std::error_code ignored;
   std::filesystem::remove(exit_path, ignored);  // a requeued job's earlier run
 
   run::container::PodmanRuntime podman(run::container::DetectPodmanHost(containers),
                                        containers.pull_timeout);
-  if (replica.container && containers_on_host) {
-    Result<std::vector<std::string>> command = HostCommand(*replica.container, task_name);
-    if (!command.ok()) {
-      return give_up(command.status());
-    }
-    spec.argv = std::move(*command);
-  } else if (replica.container) {
-    Status pulled = podman.Pull(replica.container->image, [&](std::string_view line) {
-      AppendServiceMessage(layout.service_log(), clock, false,
-                           fmt::format("{}: {}", task_name, line));
+  if (spec.container) {
+    Status pulled = podman.Pull(spec.container->image, [&](std::string_view line) {
+      control::AppendServiceMessage(layout.service_log(), clock, false,
+                                    fmt::format("{}: {}", task_name, line));
     });
     if (!pulled.ok()) {
       return give_up(pulled);
     }
-    spec.container = ReplicaContainer(
-        *replica.container, task_name,
-        ContainerContext{
-            .project = launch->project,
-            .job_id = launch->job.job_id,
-            .trial_id = launch->trial_id,
-            .gcs_mount = context.gcs_mount,
-            .hp_metric_dir = context.hp_metric_dir,
-            .runtime_modules = context.runtime_modules,
-            .device_indices = placements[static_cast<std::size_t>(me)].device_indices});
   }
 
-  const ExitRules rules = ExitRulesOf(launch->job.extras, shape.role, launch->job.job_id);
+  const control::ExitRules rules =
+      control::ExitRulesOf(launch->job.extras, shape.role, launch->job.job_id);
   ReplicaWatch watch;
   run::local::ProcessLauncher launcher(
       [&watch](int /*pid*/, run::ExitStatus status) { watch.OnExit(status); }, launch->supervisor,
@@ -314,31 +302,32 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
     if (!pid.ok()) {
       return give_up(pid.status());
     }
-    (void)WriteFileAtomically(
+    (void)control::WriteFileAtomically(
         layout.started_path(task_name),
-        EncodeTaskStarted({.node = my_node,
-                           .host = placements[static_cast<std::size_t>(me)].host,
-                           .pid = static_cast<int>(getpid()),
-                           .restarts = restarts}));
+        control::EncodeTaskStarted({.node = my_node,
+                                    .host = placements[static_cast<std::size_t>(me)].host,
+                                    .pid = static_cast<int>(getpid()),
+                                    .restarts = restarts}));
     const run::ExitStatus status = *watch.Wait(launcher, *pid, std::nullopt, clock);
     const WallTime ended = clock.Now();  // before any backoff
     // Whether the job succeeds is the executor's to say, from every task's exit file: here only
     // whether this replica starts again matters.
-    const ReplicaExit exit{.role = shape.role,
-                           .index = shape.index,
-                           .status = status,
-                           .restarts = restarts,
-                           .job_restarts = JobRestarts(layout, *shapes),
-                           .others_succeeded = false,
-                           .final = false};
-    ExitDecision decision = DecideOnExit(exit, rules, launch->restart);
-    if (decision.action == ExitDecision::Action::kRestartJob) {
+    const control::ReplicaExit exit{.role = shape.role,
+                                    .index = shape.index,
+                                    .status = status,
+                                    .restarts = restarts,
+                                    .job_restarts = JobRestarts(layout, *shapes),
+                                    .others_succeeded = false,
+                                    .final = false};
+    control::ExitDecision decision = control::DecideOnExit(exit, rules, launch->restart);
+    if (decision.action == control::ExitDecision::Action::kRestartJob) {
       // The other replicas run in other tasks of the step, which this one cannot restart.
-      decision.action = ExitDecision::Action::kRestart;
+      decision.action = control::ExitDecision::Action::kRestart;
     }
-    if (decision.action == ExitDecision::Action::kRestart && !watch.stopped()) {
-      AppendServiceMessage(layout.service_log(), clock, false,
-                           RestartMessage(task_name, exit, decision, rules, launch->restart));
+    if (decision.action == control::ExitDecision::Action::kRestart && !watch.stopped()) {
+      control::AppendServiceMessage(
+          layout.service_log(), clock, false,
+          control::RestartMessage(task_name, exit, decision, rules, launch->restart));
       // The backoff, unless a stop signal ends it (then the replica is not started again).
       if (!watch.Wait(launcher, 0, clock.Monotonic() + decision.backoff, clock) &&
           !watch.stopped()) {
@@ -346,9 +335,10 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
       }
     }
     std::filesystem::remove(spec.exit_path, ignored);
-    (void)WriteFileAtomically(exit_path, run::ExitFileText(status, status.ended.value_or(ended)));
+    (void)control::WriteFileAtomically(exit_path,
+                                       run::ExitFileText(status, status.ended.value_or(ended)));
     return ExitCodeOf(status);
   }
 }
 
-}  // namespace trainyard::control
+}  // namespace trainyard::agent
