@@ -278,6 +278,8 @@ class Executor {
   std::optional<model::Job> WriteIf(model::JobState state, const std::string& project,
                                     const std::string& job_id, std::string_view what,
                                     const std::function<void(model::Job&)>& change);
+  // Kills what is left of a job nobody runs, then writes where it goes (reconcile/queue.h).
+  void EndOrphaned(const EndOrphan& orphan);
   // A PREPARING job ends in `outcome` now, saying `message` (its staging is dropped).
   void EndPreparing(const Run& run, model::JobState outcome, const std::string& message);
   // Tells the operator (ExecutorOptions::warn) about something the loop could not do and will
@@ -307,7 +309,10 @@ class Executor {
   // requested when its job no longer wants it (cancelled, suspended, deleted) or on Stop().
   std::map<std::string, std::stop_source> staging_;
   std::map<int, std::string> pid_to_run_;
-  std::map<std::string, MonoTime, std::less<>> warned_;  // Warn's messages, when last said
+  std::map<std::string, MonoTime, std::less<>> warned_;
+  // Recover() has taken over what a previous server left: from then on a job PREPARING, RUNNING
+  // or CANCELLING that no run or study holds is an orphan (reconcile/queue.h).
+  bool recovered_ = false;  // Warn's messages, when last said
   MonoTime next_queue_scan_{};
   std::map<std::string, run::ClusterJobState> batch_states_;  // by manager id, as last polled
   MonoTime next_batch_poll_{};

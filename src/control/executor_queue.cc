@@ -4,6 +4,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -20,14 +21,7 @@
 #include "sched/wait_reason.h"
 
 namespace trainyard::control {
-namespace {
-
-constexpr std::string_view kRestartedRunning =
-    "The trainyard server restarted while the job was running; its replicas were stopped.";
-constexpr std::string_view kRestartedCancelling =
-    "Job was cancelled by the user. (The trainyard server restarted while it was cancelling.)";
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<sched::Allocation> Executor::RunningAllocations() const {
   std::vector<sched::Allocation> allocations;
@@ -43,9 +37,6 @@ std::vector<sched::Allocation> Executor::RunningAllocations() const {
 }
 
 void Executor::ScheduleQueue() {
-  if (options_.hold_queue) {
-    return;
-  }
   Result<std::vector<std::pair<std::string, model::Job>>> unfinished = store_.ListUnfinished();
   if (!unfinished.ok()) {
     Warn("The queue was not scanned: the job store could not list the queued jobs: " +
@@ -55,6 +46,13 @@ void Executor::ScheduleQueue() {
   const WallTime now = Now();
   const std::vector<sched::Allocation> running = RunningAllocations();
   const std::vector<sched::JobDemand> trials = TrialDemands();
+  std::set<std::string, std::less<>> held;
+  for (const auto& [key, run] : runs_) {
+    held.insert(run->project + "/" + run->job_id);
+  }
+  for (const auto& [key, study] : studies_) {
+    held.insert(key);
+  }
   QueuePass pass = ReconcileQueue({.jobs = *unfinished,
                                    .catalog = catalog_,
                                    .inventory = options_.inventory,
@@ -62,7 +60,9 @@ void Executor::ScheduleQueue() {
                                    .running = running,
                                    .trials = trials,
                                    .now = now,
-                                   .hand_over = options_.cluster != nullptr});
+                                   .hand_over = options_.cluster != nullptr,
+                                   .hold = options_.hold_queue,
+                                   .held = recovered_ ? &held : nullptr});
   for (QueueAction& action : pass.actions) {
     if (auto* end = std::get_if<EndQueuedJob>(&action)) {
       WriteIf(model::JobState::kQueued, end->project, end->job_id, "end", [&](model::Job& current) {
@@ -75,6 +75,8 @@ void Executor::ScheduleQueue() {
     } else if (auto* position = std::get_if<SetPosition>(&action)) {
       WriteIf(model::JobState::kQueued, position->project, position->job_id, "position",
               [&](model::Job& current) { current.job_position = position->position; });
+    } else if (auto* orphan = std::get_if<EndOrphan>(&action)) {
+      EndOrphaned(*orphan);
     } else if (auto* trial = std::get_if<PlaceTrial>(&action)) {
       if (auto study = studies_.find(trial->study_key); study != studies_.end()) {
         StartTrial(*study->second, trial->allocation);
@@ -203,36 +205,34 @@ void Executor::Recover() {
       }
       continue;
     }
-    if (record.ok()) {
-      // Started while PREPARING (or not adoptable): nothing of it may go on running.
-      KillRecorded(*record);
-      std::error_code error;
-      std::filesystem::remove(layout.run_record(), error);
+    // Started while PREPARING (or not adoptable): nothing of it may go on running.
+    if (std::optional<EndOrphan> orphan = OrphanEnd(project, job)) {
+      EndOrphaned(*orphan);
     }
-    KillUnrecorded(job, layout);
-    const WallTime now = Now();
-    (void)Transition(project, job.job_id, [&](model::Job& current) {
-      switch (current.state) {
-        case model::JobState::kPreparing:
-          current.state = model::JobState::kQueued;
-          current.start_time.reset();
-          return true;
-        case model::JobState::kRunning:
-          current.state = model::JobState::kFailed;
-          current.error_message = kRestartedRunning;
-          current.end_time = now;
-          return true;
-        case model::JobState::kCancelling:
-          current.state = model::JobState::kCancelled;
-          current.error_message = kRestartedCancelling;
-          current.end_time = now;
-          return true;
-        default:
-          return false;
-      }
-    });
   }
+  recovered_ = true;
   RemoveStalePrivateDirs();
+}
+
+void Executor::EndOrphaned(const EndOrphan& orphan) {
+  const JobLayout layout(options_.data_dir, orphan.project, orphan.job.job_id);
+  if (Result<RunRecord> record = ReadRunRecord(layout.run_record()); record.ok()) {
+    KillRecorded(*record);
+    std::error_code error;
+    std::filesystem::remove(layout.run_record(), error);
+  }
+  KillUnrecorded(orphan.job, layout);
+  const WallTime now = Now();
+  WriteIf(orphan.job.state, orphan.project, orphan.job.job_id, "taken back",
+          [&](model::Job& current) {
+            current.state = orphan.to;
+            if (orphan.to == model::JobState::kQueued) {
+              current.start_time.reset();  // set again when it is placed
+            } else {
+              current.error_message = orphan.message;
+              current.end_time = now;
+            }
+          });
 }
 
 void Executor::KillRecorded(const RunRecord& record) {

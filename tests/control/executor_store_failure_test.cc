@@ -96,5 +96,39 @@ TEST_F(ExecutorStoreFailureTest, AStartTheStoreRefusedIsWarnedOnceAndMadeOnALate
   EXPECT_EQ(launcher_.started().size(), 1U);
 }
 
+// A restarted server whose writes are refused while it takes over: the jobs it could not take
+// over are orphans, ended by a later pass once the store takes writes again (level-triggered:
+// nothing remembers that recovery's write was lost).
+TEST_F(ExecutorStoreFailureTest, AJobRecoveryCouldNotEndIsEndedByALaterPass) {
+  std::vector<std::string> warnings;
+  customize_ = [&](ExecutorOptions& options) {
+    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
+  };
+  Submit(ValidRuntimeJob("was_running"));
+  ASSERT_TRUE(controller_
+                  ->Mutate(kProject, "was_running",
+                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
+                             model::Job next = current;
+                             next.state = JobState::kRunning;
+                             return std::optional(next);
+                           })
+                  .ok());
+  failing_->FailWrites(Status::Unavailable("sqlite: database is locked"));
+  executor().Recover();
+  Settle();
+  EXPECT_EQ(Get("was_running").state, JobState::kRunning) << "the store refused every change";
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("The RUNNING job p/was_running was not updated (taken back)"),
+            std::string::npos)
+      << warnings[0];
+
+  failing_->FailWrites(Status());
+  clock_.Advance(std::chrono::seconds(1));  // the next queue scan
+  Settle();
+  const model::Job failed = Get("was_running");
+  EXPECT_EQ(failed.state, JobState::kFailed);
+  EXPECT_NE(failed.error_message.find("server restarted"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace trainyard::control

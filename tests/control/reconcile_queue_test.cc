@@ -1,6 +1,8 @@
 // The queue's reconcile rule (control/reconcile/queue.h), one row per rule: stored jobs, what holds
 // resources and the clock in; the actions and the published queue out, as text.
 #include <chrono>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -67,6 +69,11 @@ std::string Render(const QueueAction& action) {
     return fmt::format("place {}/{} {} ({} shapes)", place->project, place->job_id,
                        Devices(place->allocation), place->shapes.size());
   }
+  if (const auto* orphan = std::get_if<EndOrphan>(&action)) {
+    return fmt::format("orphan {}/{} {} -> {}: {}", orphan->project, orphan->job.job_id,
+                       model::JobStateName(orphan->job.state), model::JobStateName(orphan->to),
+                       orphan->message);
+  }
   const auto& trial = std::get<PlaceTrial>(action);
   return fmt::format("trial {} {}", trial.study_key, Devices(trial.allocation));
 }
@@ -78,6 +85,9 @@ struct QueueCase {
   std::vector<sched::Allocation> running;
   std::vector<std::string> trials;  // the study keys whose next trial competes
   bool hand_over = false;
+  bool hold = false;
+  // The keys of the jobs the executor holds; nullopt: it has not recovered yet.
+  std::optional<std::set<std::string, std::less<>>> held = std::set<std::string, std::less<>>{};
   std::vector<std::string> actions;
   std::vector<std::string> queue;  // "project/job #position: reason"
 };
@@ -145,11 +155,35 @@ std::vector<QueueCase> QueueCases() {
        .trials = {"p/study"},
        .actions = {"trial p/study master-replica-0@0:0", "position p/later 1"},
        .queue = {"p/later #1: " + wait_one_k80}},
-      {.name = "jobs in other states are not the queue's",
+      {.name = "jobs in other states that the executor holds are not the queue's",
        .jobs = {{"p", WithState(GpuJob("r", seconds(1)), model::JobState::kRunning)},
                 {"p", WithState(GpuJob("c", seconds(2)), model::JobState::kCancelling)},
                 {"p", WithState(GpuJob("x", seconds(3)), model::JobState::kPreparing)}},
-       .inventory = Machine(1)},
+       .inventory = Machine(1),
+       .held = std::set<std::string, std::less<>>{"p/r", "p/c", "p/x"}},
+      {.name = "orphans: nobody runs them, so each goes back or ends, saying why",
+       .jobs = {{"p", WithState(GpuJob("r", seconds(1)), model::JobState::kRunning)},
+                {"p", WithState(GpuJob("c", seconds(2)), model::JobState::kCancelling)},
+                {"p", WithState(GpuJob("x", seconds(3)), model::JobState::kPreparing)},
+                {"p", Suspended(WithState(GpuJob("s", seconds(4)), model::JobState::kRunning))},
+                {"p", WithState(GpuJob("done", seconds(5)), model::JobState::kSucceeded)}},
+       .inventory = Machine(1),
+       .actions = {"orphan p/r RUNNING -> FAILED: The trainyard server restarted while the job "
+                   "was running; its replicas were stopped.",
+                   "orphan p/c CANCELLING -> CANCELLED: Job was cancelled by the user. (The "
+                   "trainyard server restarted while it was cancelling.)",
+                   "orphan p/x PREPARING -> QUEUED: ", "orphan p/s RUNNING -> QUEUED: "}},
+      {.name = "before the executor has taken over a previous server's jobs, none is an orphan",
+       .jobs = {{"p", WithState(GpuJob("r", seconds(1)), model::JobState::kRunning)}},
+       .inventory = Machine(1),
+       .held = std::nullopt},
+      {.name = "a held queue starts nothing and says no positions, but ends orphans",
+       .jobs = {{"p", GpuJob("a", seconds(1))},
+                {"p", WithState(GpuJob("r", seconds(1)), model::JobState::kRunning)}},
+       .inventory = Machine(1),
+       .hold = true,
+       .actions = {"orphan p/r RUNNING -> FAILED: The trainyard server restarted while the job "
+                   "was running; its replicas were stopped."}},
   };
 }
 
@@ -172,7 +206,9 @@ TEST(ReconcileQueue, EachRule) {
                                            .running = c.running,
                                            .trials = trials,
                                            .now = kEpoch + seconds(60),
-                                           .hand_over = c.hand_over});
+                                           .hand_over = c.hand_over,
+                                           .hold = c.hold,
+                                           .held = c.held ? &*c.held : nullptr});
     std::vector<std::string> actions;
     for (const QueueAction& action : pass.actions) {
       actions.push_back(Render(action));

@@ -9,6 +9,11 @@
 namespace trainyard::control {
 namespace {
 
+constexpr std::string_view kRestartedRunning =
+    "The trainyard server restarted while the job was running; its replicas were stopped.";
+constexpr std::string_view kRestartedCancelling =
+    "Job was cancelled by the user. (The trainyard server restarted while it was cancelling.)";
+
 // A QUEUED job that competes for room.
 struct Candidate {
   const std::string* project;
@@ -65,12 +70,42 @@ std::optional<EndQueuedJob> Unrunnable(const QueueWorld& world, const std::strin
 
 }  // namespace
 
+std::optional<EndOrphan> OrphanEnd(const std::string& project, const model::Job& job) {
+  EndOrphan end{.project = project, .job = job};
+  if (job.state != model::JobState::kCancelling && job.extras && job.extras->suspended &&
+      (job.state == model::JobState::kPreparing || job.state == model::JobState::kRunning)) {
+    end.to = model::JobState::kQueued;  // its suspension's write was lost: queued as it asked
+    return end;
+  }
+  switch (job.state) {
+    case model::JobState::kPreparing:
+      end.to = model::JobState::kQueued;
+      return end;
+    case model::JobState::kRunning:
+      end.to = model::JobState::kFailed;
+      end.message = kRestartedRunning;
+      return end;
+    case model::JobState::kCancelling:
+      end.to = model::JobState::kCancelled;
+      end.message = kRestartedCancelling;
+      return end;
+    default:
+      return std::nullopt;
+  }
+}
+
 QueuePass ReconcileQueue(const QueueWorld& world) {
   QueuePass pass;
   std::vector<Candidate> candidates;
   std::vector<sched::JobDemand> demands;
   for (const auto& [project, job] : world.jobs) {
-    if (job.state != model::JobState::kQueued || !job.training_input) {
+    if (world.held != nullptr && !world.held->contains(project + "/" + job.job_id)) {
+      if (std::optional<EndOrphan> orphan = OrphanEnd(project, job)) {
+        pass.actions.emplace_back(std::move(*orphan));
+        continue;
+      }
+    }
+    if (world.hold || job.state != model::JobState::kQueued || !job.training_input) {
       continue;
     }
     if (job.extras && job.extras->suspended) {
@@ -86,6 +121,9 @@ QueuePass ReconcileQueue(const QueueWorld& world) {
     }
     demands.push_back(candidate.demand);
     candidates.push_back(std::move(candidate));
+  }
+  if (world.hold) {
+    return pass;
   }
   demands.insert(demands.end(), world.trials.begin(), world.trials.end());
 

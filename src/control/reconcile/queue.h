@@ -3,6 +3,12 @@
 // applies the actions (control/executor_queue.cc), and a write that fails is simply derived again
 // on the next pass, since nothing here remembers anything between passes.
 //
+// A job PREPARING, RUNNING or CANCELLING that the executor does not hold (no run, no study: the
+// server restarted and could not take it over, or the write that said so was refused) is an
+// orphan: whatever is left of it is killed, and it goes back to QUEUED (PREPARING, or suspended),
+// or ends FAILED (RUNNING) or CANCELLED (CANCELLING), saying the server restarted. This holds even
+// while the queue is held.
+//
 // Per QUEUED job, in this order:
 //   - suspended (its extras): not placed, and out of the positions (ClearPosition once);
 //   - past its maxWaitTime: ended CANCELLED;
@@ -15,6 +21,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -51,6 +59,11 @@ struct QueueWorld {
   WallTime now{};
   // A cluster manager places and queues the jobs itself: every job is handed over at once.
   bool hand_over = false;
+  // Start nothing (maintenance): only orphans are seen to.
+  bool hold = false;
+  // The keys ("project/jobId") of the jobs the executor runs or stages; null before it has
+  // taken over what a previous server left (then no job is an orphan yet).
+  const std::set<std::string, std::less<>>* held = nullptr;
 };
 
 // The job's stored state changes; each applies only if the job is still QUEUED when written.
@@ -72,13 +85,20 @@ struct PlaceJob {
   sched::Allocation allocation;
   std::vector<plan::ReplicaShape> shapes;
 };
+// A job nobody runs (see above): its leftovers are killed, then `from` becomes `to`.
+struct EndOrphan {
+  std::string project;
+  model::Job job;  // as stored
+  model::JobState to = model::JobState::kFailed;
+  std::string message;  // its errorMessage; "" for QUEUED
+};
 // A study's next trial has room (`allocation.key` is the trial demand's).
 struct PlaceTrial {
   std::string study_key;  // "project/jobId"
   sched::Allocation allocation;
 };
 
-using QueueAction = std::variant<EndQueuedJob, SetPosition, PlaceJob, PlaceTrial>;
+using QueueAction = std::variant<EndQueuedJob, SetPosition, PlaceJob, PlaceTrial, EndOrphan>;
 
 struct QueuePass {
   std::vector<QueueAction> actions;  // to apply in order
@@ -86,5 +106,8 @@ struct QueuePass {
 };
 
 QueuePass ReconcileQueue(const QueueWorld& world);
+
+// What an orphan in `state` becomes (see above), nullopt for a state that cannot be orphaned.
+std::optional<EndOrphan> OrphanEnd(const std::string& project, const model::Job& job);
 
 }  // namespace trainyard::control
