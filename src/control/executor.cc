@@ -359,14 +359,19 @@ std::optional<model::Job> Executor::WriteIf(model::JobState state, const std::st
     return current != before;
   });
   if (!written.ok()) {
-    if (written.status().code() != Code::kNotFound) {  // a deleted job is no failure
-      Warn(fmt::format("The {} job {}/{} was not updated ({}); the next pass tries again: {}",
-                       model::JobStateName(state), project, job_id, what,
-                       written.status().message()));
-    }
+    WarnIfRefused(written, project, job_id,
+                  fmt::format("{} while {}", what, model::JobStateName(state)));
     return std::nullopt;
   }
   return std::move(*written);
+}
+
+void Executor::WarnIfRefused(const Result<model::Job>& written, const std::string& project,
+                             const std::string& job_id, std::string_view what) {
+  if (!written.ok() && written.status().code() != Code::kNotFound) {
+    Warn(fmt::format("The job {}/{} was not updated ({}): {}", project, job_id, what,
+                     written.status().message()));
+  }
 }
 
 Result<model::Job> Executor::Transition(const std::string& project, const std::string& job_id,

@@ -281,7 +281,11 @@ class Executor {
   // Kills what is left of a job nobody runs, then writes where it goes (reconcile/queue.h).
   void EndOrphaned(const EndOrphan& orphan);
   // A PREPARING job ends in `outcome` now, saying `message` (its staging is dropped).
-  void EndPreparing(const Run& run, model::JobState outcome, const std::string& message);
+  void EndPreparing(const std::string& project, const std::string& job_id, model::JobState outcome,
+                    const std::string& message);
+  // Warns (Warn) about a write the store refused; NOT_FOUND (the job was deleted) is no failure.
+  void WarnIfRefused(const Result<model::Job>& written, const std::string& project,
+                     const std::string& job_id, std::string_view what);
   // Tells the operator (ExecutorOptions::warn) about something the loop could not do and will
   // try again; the same message at most once a minute.
   void Warn(const std::string& message);

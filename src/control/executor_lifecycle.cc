@@ -27,9 +27,10 @@ void Executor::MarkCancelling(const std::string& project, const std::string& job
           [](model::Job& current) { current.state = model::JobState::kCancelling; });
 }
 
-void Executor::EndPreparing(const Run& run, model::JobState outcome, const std::string& message) {
+void Executor::EndPreparing(const std::string& project, const std::string& job_id,
+                            model::JobState outcome, const std::string& message) {
   const WallTime end = Now();
-  WriteIf(model::JobState::kPreparing, run.project, run.job_id, "end", [&](model::Job& current) {
+  WriteIf(model::JobState::kPreparing, project, job_id, "end", [&](model::Job& current) {
     current.state = outcome;
     current.error_message = message;
     current.end_time = end;
@@ -427,7 +428,7 @@ void Executor::CheckRun(Run& run) {
       return;
     case RunDecision::Step::kCancelForWait:
       run.abandoned = true;
-      EndPreparing(run, decision.outcome, decision.message);
+      EndPreparing(run.project, run.job_id, decision.outcome, decision.message);
       return;
     case RunDecision::Step::kStop:
       if (run.phase == Run::Phase::kStaging) {

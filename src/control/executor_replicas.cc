@@ -153,7 +153,9 @@ void Executor::Requeue(Run& run, double ml_units) {
     }
     return true;
   });
-  (void)written;  // NOT_FOUND or a store error: nothing more this job can do
+  // A refused write leaves the job RUNNING with no run: the next queue pass takes it back as an
+  // orphan, QUEUED since it is suspended (reconcile/queue.h).
+  WarnIfRefused(written, run.project, run.job_id, "requeued");
 }
 
 }  // namespace trainyard::control

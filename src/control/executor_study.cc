@@ -167,16 +167,8 @@ bool Executor::CheckStudy(Study& study) {
     }
     if (auto wait = MaxWaitTime(*job);
         wait && job->create_time && Now() - *job->create_time > *wait) {
-      const WallTime end = Now();
-      (void)Transition(study.project, study.job_id, [&](model::Job& current) {
-        if (current.state != model::JobState::kPreparing) {
-          return false;
-        }
-        current.state = model::JobState::kCancelled;
-        current.error_message = MaxWaitTimeMessage();
-        current.end_time = end;
-        return true;
-      });
+      EndPreparing(study.project, study.job_id, model::JobState::kCancelled,
+                   std::string(MaxWaitTimeMessage()));
       study.done = true;
     }
     return false;
@@ -301,15 +293,18 @@ void Executor::RecoverStudy(const std::string& project, const model::Job& job) {
     }
     KillUnrecorded(job, layout);  // started, but killed before its pid was recorded
     const WallTime now = Now();
-    (void)Transition(project, job.job_id, [&](model::Job& current) {
-      model::HyperparameterOutput* lost = FindTrial(current, trial.trial_id);
-      if (lost == nullptr || lost->state != model::JobState::kRunning) {
-        return false;
-      }
-      lost->state = model::JobState::kFailed;
-      lost->end_time = now;
-      return true;
-    });
+    WarnIfRefused(Transition(project, job.job_id,
+                             [&](model::Job& current) {
+                               model::HyperparameterOutput* lost =
+                                   FindTrial(current, trial.trial_id);
+                               if (lost == nullptr || lost->state != model::JobState::kRunning) {
+                                 return false;
+                               }
+                               lost->state = model::JobState::kFailed;
+                               lost->end_time = now;
+                               return true;
+                             }),
+                  project, job.job_id, "trial " + trial.trial_id + " lost");
     study.last_failure = fmt::format("trial {}: {}", trial.trial_id, kRestartedTrial);
     SayTo(project, job.job_id, trial.trial_id, true, kRestartedTrial);
   }

@@ -209,7 +209,7 @@ void Executor::FinishTrial(Run& run, double ml_units) {
                       [](const auto& t) { return t.state == model::JobState::kSucceeded; });
     return true;
   });
-  (void)written;
+  WarnIfRefused(written, run.project, run.job_id, "trial " + run.trial_id + " ended");
   std::string summary;
   if (run.outcome == model::JobState::kFailed) {
     Say(run, true, "Trial failed. " + run.message);

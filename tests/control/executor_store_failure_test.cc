@@ -86,7 +86,7 @@ TEST_F(ExecutorStoreFailureTest, AStartTheStoreRefusedIsWarnedOnceAndMadeOnALate
   EXPECT_EQ(Get("queued").state, JobState::kQueued);
   EXPECT_TRUE(launcher_.started().empty());
   ASSERT_EQ(warnings.size(), 1U) << "three scans, one warning";
-  EXPECT_NE(warnings[0].find("The QUEUED job p/queued was not updated (start)"), std::string::npos)
+  EXPECT_NE(warnings[0].find("The job p/queued was not updated (start while QUEUED)"), std::string::npos)
       << warnings[0];
 
   failing_->FailWrites(Status());
@@ -118,7 +118,7 @@ TEST_F(ExecutorStoreFailureTest, AJobRecoveryCouldNotEndIsEndedByALaterPass) {
   Settle();
   EXPECT_EQ(Get("was_running").state, JobState::kRunning) << "the store refused every change";
   ASSERT_EQ(warnings.size(), 1U);
-  EXPECT_NE(warnings[0].find("The RUNNING job p/was_running was not updated (taken back)"),
+  EXPECT_NE(warnings[0].find("The job p/was_running was not updated (taken back while RUNNING)"),
             std::string::npos)
       << warnings[0];
 
