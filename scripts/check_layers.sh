@@ -52,8 +52,8 @@ for module in model catalog validate plan tuning kube vertex access; do
     status=1
   fi
 done
-# The reconcile rules (control/reconcile/) are pure too: they include only pure modules and each
-# other, and the executor applies what they decide.
+# The reconcile rules (control/reconcile/) are pure too: they include only pure modules (sched/'s
+# placement, not its host detection) and each other, and the executor applies what they decide.
 while IFS= read -r line; do
   file=${line%%:*}
   inc=${line#*#include \"}

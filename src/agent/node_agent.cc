@@ -18,7 +18,7 @@
 #include "base/file.h"
 #include "control/batch_launch.h"
 #include "control/job_layout.h"
-#include "control/replica_policy.h"
+#include "control/reconcile/replica_policy.h"
 #include "control/replica_specs.h"
 #include "control/run_record.h"
 #include "control/service_log.h"
@@ -93,7 +93,7 @@ std::map<std::string, std::string, std::less<>> NodeAddresses(const run::slurm::
   return addresses;
 }
 
-int ExitCodeOf(const run::ExitStatus& status) {
+int ExitCodeOf(const ExitStatus& status) {
   return status.signaled ? 128 + status.signal : status.code;
 }
 
@@ -137,7 +137,7 @@ int JobRestarts(const JobLayout& layout, const std::vector<plan::ReplicaShape>& 
 // Waits for the replica's exit, passing stop signals (blocked in this thread) on to its group.
 class ReplicaWatch {
  public:
-  void OnExit(run::ExitStatus status) {
+  void OnExit(ExitStatus status) {
     {
       std::lock_guard lock(mu_);
       exit_ = status;
@@ -148,7 +148,7 @@ class ReplicaWatch {
   // Waits until the replica exits (returns its status) or, when `deadline` is given, until then
   // (returns nullopt). A stop signal that arrives meanwhile is sent to `pid`'s group (when > 0)
   // and remembered.
-  std::optional<run::ExitStatus> Wait(run::Launcher& launcher, int pid,
+  std::optional<ExitStatus> Wait(run::Launcher& launcher, int pid,
                                       std::optional<MonoTime> deadline, const Clock& clock) {
     sigset_t stops;
     sigemptyset(&stops);
@@ -156,7 +156,7 @@ class ReplicaWatch {
       sigaddset(&stops, signal);
     }
     while (true) {
-      std::optional<run::ExitStatus> exit;
+      std::optional<ExitStatus> exit;
       {
         std::unique_lock lock(mu_);
         cv_.wait_for(lock, std::chrono::milliseconds(50), [this] { return exit_.has_value(); });
@@ -191,7 +191,7 @@ class ReplicaWatch {
  private:
   std::mutex mu_;
   std::condition_variable cv_;
-  std::optional<run::ExitStatus> exit_;
+  std::optional<ExitStatus> exit_;
   bool stopped_ = false;
 };
 
@@ -230,7 +230,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
     control::AppendServiceMessage(layout.service_log(), clock, true, message);
     (void)control::WriteFileAtomically(
         layout.exit_path(task_name),
-        run::ExitFileText(run::ExitStatus{.code = kCannotStart}, clock.Now()));
+        run::ExitFileText(ExitStatus{.code = kCannotStart}, clock.Now()));
     return kCannotStart;
   };
   if (!problem.ok()) {
@@ -295,7 +295,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
       control::ExitRulesOf(launch->job.extras, shape.role, launch->job.job_id);
   ReplicaWatch watch;
   run::local::ProcessLauncher launcher(
-      [&watch](int /*pid*/, run::ExitStatus status) { watch.OnExit(status); }, launch->supervisor,
+      [&watch](int /*pid*/, ExitStatus status) { watch.OnExit(status); }, launch->supervisor,
       run::local::CurrentEnvironment(), &podman);
   for (int restarts = 0;; ++restarts) {
     Result<int> pid = launcher.Start(spec);
@@ -308,7 +308,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
                                     .host = placements[static_cast<std::size_t>(me)].host,
                                     .pid = static_cast<int>(getpid()),
                                     .restarts = restarts}));
-    const run::ExitStatus status = *watch.Wait(launcher, *pid, std::nullopt, clock);
+    const ExitStatus status = *watch.Wait(launcher, *pid, std::nullopt, clock);
     const WallTime ended = clock.Now();  // before any backoff
     // Whether the job succeeds is the executor's to say, from every task's exit file: here only
     // whether this replica starts again matters.

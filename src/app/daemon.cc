@@ -317,7 +317,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   impl->containers = std::move(*containers);
   Impl* raw = impl.get();
   impl->launcher = std::make_unique<run::local::ProcessLauncher>(
-      [raw](int pid, run::ExitStatus status) {
+      [raw](int pid, ExitStatus status) {
         std::lock_guard lock(raw->relay_mu);
         if (raw->relay_target != nullptr) {
           raw->relay_target->OnExit(pid, status);

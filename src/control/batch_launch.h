@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "base/status.h"
-#include "control/replica_policy.h"
+#include "control/reconcile/replica_policy.h"
 #include "model/job.h"
 #include "plan/cluster_plan.h"
 

@@ -172,7 +172,7 @@ void Executor::Wake() {
   cv_.notify_all();
 }
 
-void Executor::OnExit(int pid, run::ExitStatus status) {
+void Executor::OnExit(int pid, ExitStatus status) {
   Post(Event{ExitEvent{pid, status}});
 }
 

@@ -39,7 +39,7 @@
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
 #include "control/reconcile/queue.h"
-#include "control/replica_policy.h"
+#include "control/reconcile/replica_policy.h"
 #include "control/run_record.h"
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
@@ -157,7 +157,7 @@ class Executor {
   // Something changed (a submit, a cancel): reconcile soon.
   void Wake();
   // The launcher's exit callback.
-  void OnExit(int pid, run::ExitStatus status);
+  void OnExit(int pid, ExitStatus status);
 
   // One pass of the loop on the caller's thread (tests drive the executor with this and a fake
   // clock instead of Start()).
@@ -188,7 +188,7 @@ class Executor {
   void Post(Event event);
   void ProcessEvent(Event& event);
   // A replica's end, through the job's exit rules (executor_replicas.cc, with what follows).
-  void HandleExit(Run& run, std::size_t replica, const run::ExitStatus& status);
+  void HandleExit(Run& run, std::size_t replica, const ExitStatus& status);
   // Stops every replica; CheckRestarts starts them all again after `backoff`.
   void RestartJob(Run& run, std::chrono::milliseconds backoff);
   // Starts the replicas (or the whole cluster) whose restart is due.

@@ -218,7 +218,7 @@ void Executor::CheckBatch(Run& run) {
     if (!replica.alive) {
       continue;
     }
-    const std::optional<run::ExitStatus> status = run::ReadExitStatus(replica.spec.exit_path);
+    const std::optional<ExitStatus> status = run::ReadExitStatus(replica.spec.exit_path);
     if (!status) {
       continue;
     }
@@ -298,7 +298,7 @@ void Executor::EndBatchWithoutReplicas(Run& run, const run::ClusterJobState& sta
     }
     missing.push_back(replica.shape.task_name);
     replica.alive = false;
-    replica.last_exit = run::ExitStatus{.signaled = true, .signal = SIGKILL};
+    replica.last_exit = ExitStatus{.signaled = true, .signal = SIGKILL};
     replica.ended_wall = Now();  // when it ended is unknown: when the manager said so
     if (batch.running) {
       replica.seconds +=

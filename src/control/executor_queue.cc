@@ -340,7 +340,7 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
         // it (none: the supervisor itself was SIGKILLed with its process group).
         ended.push_back(
             {replica.pid, run::ReadExitStatus(recorded.spec.exit_path)
-                              .value_or(run::ExitStatus{.signaled = true, .signal = SIGKILL})});
+                              .value_or(ExitStatus{.signaled = true, .signal = SIGKILL})});
       }
     }
     run->replicas.push_back(std::move(replica));

@@ -11,7 +11,7 @@
 #include "logs/log_reader.h"
 
 namespace trainyard::control {
-void Executor::HandleExit(Run& run, std::size_t index, const run::ExitStatus& status) {
+void Executor::HandleExit(Run& run, std::size_t index, const ExitStatus& status) {
   Run::Replica& replica = run.replicas[index];
   replica.alive = false;
   replica.last_exit = status;

@@ -25,7 +25,7 @@ namespace trainyard::control {
 
 struct ExitEvent {
   int pid = 0;
-  run::ExitStatus status;
+  ExitStatus status;
 };
 
 struct StagedEvent {
@@ -57,7 +57,7 @@ struct Executor::Run {
     // ran), else when the exit was handled. Unset until it has ended once.
     std::optional<WallTime> ended_wall;
     double seconds = 0;  // machine time so far, over every start, up to each one's end
-    std::optional<run::ExitStatus> last_exit;
+    std::optional<ExitStatus> last_exit;
   };
 
   // A restart of every replica (ExitDecision::kRestartJob): they are stopped, then all started

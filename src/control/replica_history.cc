@@ -17,7 +17,7 @@ std::optional<std::vector<ReplicaInfo>> RecordedReplicas(const JobLayout& layout
                      .state = "UNKNOWN",
                      .restarts = replica.restarts,
                      .device_indices = replica.device_indices};
-    if (const std::optional<run::ExitStatus> exit = run::ReadExitStatus(replica.spec.exit_path)) {
+    if (const std::optional<ExitStatus> exit = run::ReadExitStatus(replica.spec.exit_path)) {
       info.state = "EXITED";
       info.exit_status = exit->Describe();
     }
@@ -30,7 +30,7 @@ std::optional<std::vector<ReplicaInfo>> RecordedReplicas(const JobLayout& layout
 }
 
 std::optional<int> RecordedExitCode(const JobLayout& layout, std::string_view task) {
-  const std::optional<run::ExitStatus> status = run::ReadExitStatus(layout.exit_path(task));
+  const std::optional<ExitStatus> status = run::ReadExitStatus(layout.exit_path(task));
   if (!status.has_value()) {
     return std::nullopt;
   }

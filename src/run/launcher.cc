@@ -1,53 +1,19 @@
 #include "run/launcher.h"
 
-#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include <fmt/format.h>
-#include <signal.h>
-
 #include "base/no_follow.h"
 #include "run/exit_file.h"
 
 namespace trainyard::run {
-namespace {
-
-// The signals a replica is likely to die of; others are shown by number.
-constexpr std::array<std::pair<int, std::string_view>, 10> kSignalNames = {{
-    {SIGKILL, "SIGKILL"},
-    {SIGTERM, "SIGTERM"},
-    {SIGSEGV, "SIGSEGV"},
-    {SIGABRT, "SIGABRT"},
-    {SIGINT, "SIGINT"},
-    {SIGHUP, "SIGHUP"},
-    {SIGBUS, "SIGBUS"},
-    {SIGFPE, "SIGFPE"},
-    {SIGILL, "SIGILL"},
-    {SIGPIPE, "SIGPIPE"},
-}};
-
-}  // namespace
 
 std::optional<ExitStatus> ReadExitStatus(const std::string& exit_path) {
   // A longer file is refused, not cut; a link or anything but a regular file is not read.
   const std::optional<std::string> text = ReadRegularFile(exit_path, kMaxExitFileBytes);
   return text ? ParseExitFile(*text) : std::nullopt;
-}
-
-std::string ExitStatus::Describe() const {
-  if (!signaled) {
-    return code == 0 ? "exited with status 0"
-                     : fmt::format("exited with a non-zero status of {}", code);
-  }
-  for (const auto& [number, name] : kSignalNames) {
-    if (number == signal) {
-      return fmt::format("was terminated by signal {} ({})", signal, name);
-    }
-  }
-  return fmt::format("was terminated by signal {}", signal);
 }
 
 }  // namespace trainyard::run

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/exit_status.h"
 #include "base/status.h"
 #include "run/file_view.h"
 
@@ -66,20 +67,6 @@ struct ProcessSpec {
   std::optional<FileView> view;
 };
 
-// How a process ended.
-struct ExitStatus {
-  bool signaled = false;  // killed by a signal (then `signal`), else exited (then `code`)
-  int code = 0;
-  int signal = 0;
-  // When it ended, as its exit file records (run/exit_file.h); unset when that is not known (a
-  // child reaped as it ended, or an exit file written before the time was recorded).
-  std::optional<WallTime> ended;
-
-  bool Succeeded() const { return !signaled && code == 0; }
-  // "exited with a non-zero status of 1" / "exited with status 0" /
-  // "was terminated by signal 9 (SIGKILL)"
-  std::string Describe() const;
-};
 
 // How the replica whose supervisor wrote `exit_path` ended; nullopt when the file is absent or
 // unreadable (the supervisor itself was killed, by SIGKILL to its process group, before it could

@@ -30,7 +30,7 @@ kube::ReplicaState StateOf(const std::string& executor_state) {
   return kube::ReplicaState::kPending;
 }
 
-// The exit code in the executor's words (run::ExitStatus::Describe: "exited with status 0",
+// The exit code in the executor's words (ExitStatus::Describe: "exited with status 0",
 // "exited with a non-zero status of 3", "was terminated by signal 9 (SIGKILL)"): 128 + N for a
 // signal, as Kubernetes shows it.
 std::optional<int> ExitCodeOf(const std::string& text) {

@@ -198,7 +198,7 @@ class BatchTaskTest : public ::testing::Test {
     Result<TaskStarted> started = control::DecodeTaskStarted(text.str());
     return started.ok() ? std::optional(*started) : std::nullopt;
   }
-  std::optional<run::ExitStatus> ExitOf(std::string_view task) const {
+  std::optional<ExitStatus> ExitOf(std::string_view task) const {
     return run::ReadExitStatus(layout_.exit_path(task));
   }
 
@@ -237,7 +237,7 @@ TEST_P(BatchTaskPlaceTest, ReplicaGetsItsPlaceInTheClusterAndItsFiles) {
   EXPECT_EQ(tf_config["cluster"]["ps"], nlohmann::json::array({address(3)}));
   EXPECT_EQ(records[1], "RANK=" + tc.rank);
 
-  const std::optional<run::ExitStatus> exit = ExitOf(tc.task);
+  const std::optional<ExitStatus> exit = ExitOf(tc.task);
   ASSERT_TRUE(exit.has_value());
   EXPECT_TRUE(exit->Succeeded());
   EXPECT_FALSE(std::filesystem::exists(layout_.exit_path(tc.task) + ".attempt"));
@@ -261,7 +261,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(BatchTaskTest, ExitCodeIsPropagatedAndRecorded) {
   const std::string launch = WriteLaunch("echo failing >&2; exit 3");
   EXPECT_EQ(WaitChild(StartTask(launch, SlurmEnv(1))), 3);
-  const std::optional<run::ExitStatus> exit = ExitOf("worker-replica-0");
+  const std::optional<ExitStatus> exit = ExitOf("worker-replica-0");
   ASSERT_TRUE(exit.has_value());
   EXPECT_FALSE(exit->signaled);
   EXPECT_EQ(exit->code, 3);
@@ -282,7 +282,7 @@ TEST_F(BatchTaskTest, ReplicaKilledBySigkillIsRestartedUpToMaxRestarts) {
     ASSERT_EQ(kill(*replica, SIGKILL), 0);
   }
   EXPECT_EQ(WaitChild(task), 128 + SIGKILL);
-  const std::optional<run::ExitStatus> exit = ExitOf("master-replica-0");
+  const std::optional<ExitStatus> exit = ExitOf("master-replica-0");
   ASSERT_TRUE(exit.has_value());
   EXPECT_TRUE(exit->signaled);
   EXPECT_EQ(exit->signal, SIGKILL);
@@ -302,7 +302,7 @@ TEST_F(BatchTaskTest, SigtermToTheTaskStopsTheReplicaWithoutARestart) {
   ASSERT_TRUE(pids.Next().has_value());
   ASSERT_EQ(kill(task, SIGTERM), 0);
   EXPECT_EQ(WaitChild(task), 128 + SIGTERM);
-  const std::optional<run::ExitStatus> exit = ExitOf("worker-replica-1");
+  const std::optional<ExitStatus> exit = ExitOf("worker-replica-1");
   ASSERT_TRUE(exit.has_value());
   EXPECT_TRUE(exit->signaled);
   EXPECT_EQ(exit->signal, SIGTERM);
@@ -337,7 +337,7 @@ TEST_P(BatchTaskBadEnvTest, TaskThatCannotStartItsReplicaExits127SayingWhy) {
   EXPECT_NE(service.find("The replica " + tc.task + " could not be started: "), std::string::npos)
       << service;
   EXPECT_NE(service.find(tc.says), std::string::npos) << service;
-  const std::optional<run::ExitStatus> exit = ExitOf(tc.task);
+  const std::optional<ExitStatus> exit = ExitOf(tc.task);
   ASSERT_TRUE(exit.has_value());
   EXPECT_EQ(exit->code, 127);
   EXPECT_FALSE(std::filesystem::exists(layout_.log_path("master-replica-0")));

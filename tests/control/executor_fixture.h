@@ -108,7 +108,7 @@ class ExecutorTest : public ::testing::Test {
     }
   }
 
-  void Exit(int pid, run::ExitStatus status) {
+  void Exit(int pid, ExitStatus status) {
     executor().OnExit(pid, status);
     Settle();
   }

@@ -488,7 +488,7 @@ TEST_F(ExecutorRecoveryTest, EndTimeAndMlUnitsAreTheRecordedExitsNotTheServersDo
       launcher_.AdoptAnswer(master.pid, false);
       ServerRestarts();
     } else {  // adopted earlier; its supervisor's exit file was read when it ended
-      Exit(master.pid, run::ExitStatus{.code = 0, .ended = ended});
+      Exit(master.pid, ExitStatus{.code = 0, .ended = ended});
     }
     const model::Job job = Get(c.name);
     EXPECT_EQ(job.state, JobState::kSucceeded);

@@ -1,14 +1,14 @@
 // How a replica ended, as the executor's tests write it.
 #pragma once
 
-#include "run/launcher.h"
+#include "base/exit_status.h"
 
 namespace trainyard::testing {
 
-inline run::ExitStatus Exited(int code) {
+inline ExitStatus Exited(int code) {
   return {.signaled = false, .code = code, .signal = 0};
 }
-inline run::ExitStatus Killed(int signal) {
+inline ExitStatus Killed(int signal) {
   return {.signaled = true, .code = 0, .signal = signal};
 }
 

@@ -1,4 +1,4 @@
-#include "control/replica_policy.h"
+#include "control/reconcile/replica_policy.h"
 
 #include <optional>
 #include <string>
@@ -15,14 +15,14 @@ using Action = ExitDecision::Action;
 using model::RestartRule;
 using model::SuccessRule;
 using plan::Role;
-using testing::Exited;
-using testing::Killed;
+using trainyard::testing::Exited;
+using trainyard::testing::Killed;
 
 struct DecisionCase {
   std::string name;
   Role role;
   int index;
-  run::ExitStatus status;
+  ExitStatus status;
   int restarts;
   Action action;
   std::string message;
@@ -74,7 +74,7 @@ struct RuleCase {
   std::string name;
   RestartRule rule;
   Role role;
-  run::ExitStatus status;
+  ExitStatus status;
   Action action;
 };
 

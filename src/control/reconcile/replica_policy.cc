@@ -1,4 +1,4 @@
-#include "control/replica_policy.h"
+#include "control/reconcile/replica_policy.h"
 
 #include <algorithm>
 #include <vector>
@@ -18,7 +18,7 @@ std::chrono::milliseconds RestartBackoff(int restarts, const RestartPolicy& poli
 namespace {
 
 // Whether a failed end (a non-zero exit or a signal) restarts the replica under `rule`.
-bool RestartsAfterFailure(model::RestartRule rule, const run::ExitStatus& status) {
+bool RestartsAfterFailure(model::RestartRule rule, const ExitStatus& status) {
   switch (rule) {
     case model::RestartRule::kAiPlatform:
       return status.signaled;

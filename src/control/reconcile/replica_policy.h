@@ -28,9 +28,9 @@
 #include <string>
 #include <string_view>
 
+#include "base/exit_status.h"
 #include "model/job_extras.h"
 #include "plan/replicas.h"
-#include "run/launcher.h"
 
 namespace trainyard::control {
 
@@ -59,7 +59,7 @@ ExitRules ExitRulesOf(const std::optional<model::JobExtras>& extras, plan::Role 
 struct ReplicaExit {
   plan::Role role = plan::Role::kMaster;
   int index = 0;
-  run::ExitStatus status;
+  ExitStatus status;
   int restarts = 0;      // this replica's restarts so far
   int job_restarts = 0;  // the job's (or trial's) restarts so far, every replica's
   // SuccessRule kAllWorkers: the master and every worker but this replica have exited 0.
