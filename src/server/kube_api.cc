@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kube/query.h"
 #include "server/kube_internal.h"
 #include "server/uri.h"
 
@@ -393,7 +394,7 @@ const std::string* Request::Query(std::string_view key) const {
 
 bool Request::Flag(std::string_view key) const {
   const std::string* value = Query(key);
-  return value != nullptr && (*value == "true" || *value == "1");
+  return kube::QueryBool(value != nullptr ? std::optional<std::string_view>(*value) : std::nullopt);
 }
 
 bool Request::WantsTable() const {
