@@ -250,6 +250,15 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         self.assertEqual(len(self.settled_containers_of("pausable", 2)), 2)
         self.ok("delete", "tfjob", "pausable", "--timeout=60s", timeout=80)
 
+    def test_explain_describes_the_fields(self):
+        spec = self.ok("explain", "tfjob.spec").out
+        self.assertIn("TFJobSpec is the desired state of the TFJob", spec)
+        for field in ("runPolicy", "successPolicy", "tfReplicaSpecs", "enableDynamicWorker"):
+            self.assertRegex(spec, r"\n\s+%s\s" % field, spec)
+        suspend = self.ok("explain", "tfjob.spec.runPolicy.suspend", "--api-version",
+                          "kubeflow.org/v1").out
+        self.assertIn("requeues the job", suspend)
+
     def test_an_invalid_manifest_is_refused_with_the_field(self):
         text = manifest("bad", ["--mode=print"], restart="Sometimes")
         refused = self.kubectl("apply", "-f", "-", stdin=text.replace("image: " + TRAINER, ""))
