@@ -268,6 +268,12 @@ void Executor::PublishReplicas() {
       if (replica.last_exit) {
         info.exit_status = replica.last_exit->Describe();
       }
+      if (replica.started_wall != WallTime{}) {
+        info.started_at = replica.started_wall;
+      }
+      if (replica.ended_wall && *replica.ended_wall >= replica.started_wall) {
+        info.ended_at = replica.ended_wall;
+      }
       // The allocation lists the replicas in the job's order, as `replicas` does.
       if (index < run->allocation.replicas.size()) {
         const sched::ReplicaAssignment& placed = run->allocation.replicas[index];

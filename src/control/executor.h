@@ -118,9 +118,11 @@ struct ReplicaInfo {
   std::string state;
   int pid = 0;  // its supervisor's (the process group's), 0 before the first start
   int restarts = 0;
-  std::string exit_status;          // how its last start ended ("exited with status 0"), if it did
-  std::string node;                 // the inventory node it was placed on ("" before placement)
-  std::vector<int> device_indices;  // the devices it holds there (Device::index)
+  std::string exit_status;  // how its last start ended ("exited with status 0"), if it did
+  std::optional<WallTime> started_at;  // its last start (unset before the first)
+  std::optional<WallTime> ended_at;    // when its last start ended, if it did
+  std::string node;                    // the inventory node it was placed on ("" before placement)
+  std::vector<int> device_indices;     // the devices it holds there (Device::index)
 };
 
 class Executor {

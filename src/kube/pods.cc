@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "base/time_format.h"
@@ -43,9 +44,15 @@ std::string ImageOf(const model::Job& job, const KubeReplica& replica,
   return image(input.evaluator_config);
 }
 
-void SetState(Pod& pod, const ReplicaView& view, model::JobState job_state) {
+// A container that has started has a start time whatever the view knows: the replica's, else
+// its job's (the replica of an ended job read back from its exit file). kubectl parses the
+// times of a running or terminated container, and "" is no time (issue #36).
+void SetState(Pod& pod, const ReplicaView& view, const model::Job& job) {
+  const model::JobState job_state = job.state;
   pod.restart_count = view.restarts;
-  pod.started_at = view.started_at;
+  pod.started_at = view.state == ReplicaState::kPending || view.started_at.has_value()
+                       ? view.started_at
+                       : job.start_time;
   switch (view.state) {
     case ReplicaState::kPending:
       pod.phase = "Pending";
@@ -73,9 +80,31 @@ void SetState(Pod& pod, const ReplicaView& view, model::JobState job_state) {
       pod.phase = pod.exit_code == 0 ? "Succeeded" : "Failed";
       pod.container_state = "terminated";
       pod.reason = pod.exit_code == 0 ? "Completed" : (view.exit_code ? "Error" : "Unknown");
-      pod.finished_at = view.finished_at;
+      pod.finished_at = view.finished_at.has_value() ? view.finished_at : job.end_time;
       break;
   }
+}
+
+// A time as Kubernetes writes a metav1.Time: RFC 3339, null when unset (never "").
+ordered_json TimeOrNull(const std::optional<WallTime>& time) {
+  return time.has_value() ? ordered_json(FormatTimestamp(*time)) : ordered_json();
+}
+
+ordered_json Terminated(const Pod& pod, std::string_view reason) {
+  return {{"exitCode", pod.exit_code.value_or(0)},
+          {"reason", reason},
+          {"startedAt", TimeOrNull(pod.started_at)},
+          {"finishedAt", TimeOrNull(pod.finished_at)}};
+}
+
+ordered_json ContainerState(const Pod& pod) {
+  if (pod.container_state == "running") {
+    return {{"running", {{"startedAt", TimeOrNull(pod.started_at)}}}};
+  }
+  if (pod.container_state == "terminated") {
+    return {{"terminated", Terminated(pod, pod.reason)}};
+  }
+  return {{"waiting", {{"reason", pod.reason}}}};
 }
 
 }  // namespace
@@ -119,7 +148,7 @@ std::vector<Pod> PodsOf(const model::Job& job, const std::vector<ReplicaView>& r
       pod.node_name =
           view != nullptr && view->state != ReplicaState::kPending ? std::string(node_name) : "";
       pod.creation_timestamp = job.start_time.has_value() ? job.start_time : job.create_time;
-      SetState(pod, view != nullptr ? *view : ReplicaView{.task_name = pod.task_name}, job.state);
+      SetState(pod, view != nullptr ? *view : ReplicaView{.task_name = pod.task_name}, job);
       if (job.extras && job.extras->kube) {
         pod.owner_api_version = job.extras->kube->api_version;
         pod.owner_name = job.extras->kube->name;
@@ -155,27 +184,23 @@ std::string EncodePod(const Pod& pod) {
     status["startTime"] = FormatTimestamp(*pod.started_at);
   }
   if (!pod.container_state.empty()) {
-    ordered_json state = ordered_json::object();
-    if (pod.container_state == "running") {
-      state["running"] = {{"startedAt", pod.started_at ? FormatTimestamp(*pod.started_at) : ""}};
-    } else if (pod.container_state == "terminated") {
-      ordered_json terminated = {{"exitCode", pod.exit_code.value_or(0)}, {"reason", pod.reason}};
-      if (pod.started_at.has_value()) {
-        terminated["startedAt"] = FormatTimestamp(*pod.started_at);
-      }
-      if (pod.finished_at.has_value()) {
-        terminated["finishedAt"] = FormatTimestamp(*pod.finished_at);
-      }
-      state["terminated"] = std::move(terminated);
-    } else {
-      state["waiting"] = {{"reason", pod.reason}};
+    // The core/v1 ContainerStatus: name, image, imageID, ready and restartCount are required
+    // (the Python client refuses a pod without them); containerID once a container was made.
+    ordered_json container = {{"name", kContainerName},
+                              {"image", pod.image},
+                              {"imageID", ""},
+                              {"ready", pod.ready},
+                              {"restartCount", pod.restart_count},
+                              {"started", pod.ready},
+                              {"state", ContainerState(pod)},
+                              {"lastState", ordered_json::object()}};
+    if (pod.container_state == "waiting" && pod.exit_code.has_value()) {
+      container["lastState"] = {{"terminated", Terminated(pod, "Error")}};
     }
-    status["containerStatuses"] = ordered_json::array({{{"name", kContainerName},
-                                                        {"image", pod.image},
-                                                        {"ready", pod.ready},
-                                                        {"restartCount", pod.restart_count},
-                                                        {"started", pod.ready},
-                                                        {"state", std::move(state)}}});
+    if (pod.started_at.has_value()) {
+      container["containerID"] = fmt::format("trainyard://{}/{}", pod.namespace_name, pod.name);
+    }
+    status["containerStatuses"] = ordered_json::array({std::move(container)});
   }
   const ordered_json out = {{"apiVersion", "v1"},
                             {"kind", "Pod"},

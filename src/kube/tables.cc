@@ -1,5 +1,7 @@
 #include "kube/tables.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <string>
 #include <utility>
@@ -43,6 +45,21 @@ constexpr Column kPodColumns[] = {
      "created.",
      0},
     {"Node", "string", "", "The node the pod runs on.", 1},
+};
+
+constexpr Column kEventColumns[] = {
+    {"Last Seen", "string", "",
+     "The time at which the most recent occurrence of this event was recorded.", 0},
+    {"Type", "string", "", "Type of this event (Normal, Warning).", 0},
+    {"Reason", "string", "", "The reason for the transition into the object's current status.", 0},
+    {"Object", "string", "", "The object that this event is about.", 0},
+    {"Subobject", "string", "", "The part of the object the event is about, if any.", 1},
+    {"Source", "string", "", "The component reporting this event.", 1},
+    {"Message", "string", "", "A human-readable description of the status of this operation.", 0},
+    {"First Seen", "string", "", "The time at which the event was first recorded.", 1},
+    {"Count", "string", "", "The number of times this event has occurred.", 1},
+    {"Name", "string", "name",
+     "Name must be unique within a namespace. Is required when creating resources.", 1},
 };
 
 template <std::size_t N>
@@ -131,6 +148,28 @@ std::string PodTable(const std::vector<PodRow>& rows, std::int64_t resource_vers
     out.push_back(std::move(item));
   }
   return Table(Columns(kPodColumns), std::move(out), resource_version);
+}
+
+std::string EventTable(const std::vector<EventRow>& rows, std::int64_t resource_version,
+                       bool include_object) {
+  ordered_json out = ordered_json::array();
+  for (const EventRow& row : rows) {
+    const Event& event = row.event;
+    std::string kind = event.involved.kind;
+    std::ranges::transform(kind, kind.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string seen = HumanDuration(row.age);
+    // Each message is an event said once: first and last seen are the same, the count 1.
+    ordered_json item = {{"cells",
+                          {seen, event.type, event.reason, kind + "/" + event.involved.name, "",
+                           "trainyard", event.message, seen, 1, event.name}}};
+    if (include_object) {
+      item["object"] = PartialObjectMetadata(ObjectMeta{.name = event.name,
+                                                        .namespace_name = event.namespace_name,
+                                                        .creation_timestamp = event.time});
+    }
+    out.push_back(std::move(item));
+  }
+  return Table(Columns(kEventColumns), std::move(out), resource_version);
 }
 
 std::string ReplicasText(const std::vector<TypeCount>& counts) {

@@ -1,6 +1,7 @@
 // Server-side printing: the meta.k8s.io/v1 Table that kubectl asks for
 // (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`) when it prints `get` output, with the
-// columns the TFJob CRD declares (Name, State, Age; §1) and those of `kubectl get pods`. Pure.
+// columns the TFJob CRD declares (Name, State, Age; §1) and those Kubernetes prints for pods and
+// events (pkg/printers/internalversion/printers.go). Pure.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/time_format.h"
+#include "kube/events.h"
 #include "kube/tfjob.h"
 #include "kube/tfjob_status.h"
 
@@ -37,6 +39,16 @@ std::string TFJobTable(const std::vector<TFJobRow>& rows, std::int64_t resource_
 // Pod columns: Name, Ready ("1/1"), Status, Restarts, Age; at priority 1: Node.
 std::string PodTable(const std::vector<PodRow>& rows, std::int64_t resource_version,
                      bool include_object = true);
+
+struct EventRow {
+  Event event;
+  Duration age{};  // now - the event's time
+};
+
+// Event columns: Last Seen, Type, Reason, Object ("tfjob/mnist"), Message; at priority 1:
+// Subobject, Source, First Seen, Count, Name.
+std::string EventTable(const std::vector<EventRow>& rows, std::int64_t resource_version,
+                       bool include_object = true);
 
 // "1 Chief, 2 Worker" from the counts.
 std::string ReplicasText(const std::vector<TypeCount>& counts);

@@ -125,7 +125,7 @@ Role RoleOf(const ReplicaSpec& spec, const MappingContext& context,
 // The TFJob field of an ml v1 rule's path of the mapped job, for the fields RoleOf copies from a
 // container; nullopt for any other path.
 std::optional<std::string> TFJobFieldOf(std::string_view ml_path, const TFJob& tfjob) {
-  static constexpr std::pair<std::string_view, std::string_view> kRoles[] = {
+  static constexpr std::pair<std::string_view, std::string_view> kConfigTypes[] = {
       {"trainingInput.masterConfig", ""},  // the primary
       {"trainingInput.workerConfig", kWorker},
       {"trainingInput.parameterServerConfig", kPS},
@@ -136,7 +136,7 @@ std::optional<std::string> TFJobFieldOf(std::string_view ml_path, const TFJob& t
       {".containerArgs", ".args"},
       {".containerEnv", ".env"},  // validate.h's name for a container role's env
   };
-  for (const auto& [config, type] : kRoles) {
+  for (const auto& [config, type] : kConfigTypes) {
     if (!ml_path.starts_with(config)) {
       continue;
     }

@@ -103,7 +103,9 @@ std::vector<Pod> PodsOf(const model::Job& job, const std::vector<ReplicaView>& r
 
 // core/v1 Pod JSON: metadata (name, namespace, labels, ownerReferences to the TFJob,
 // creationTimestamp), spec (containers [{name tensorflow, image}], nodeName, restartPolicy) and
-// status (phase, startTime, containerStatuses with the container's state).
+// status (phase, startTime, containerStatuses with every field the API reference requires, the
+// container's state and, while it restarts, its last end as lastState). Times are RFC 3339 or
+// null, as a metav1.Time is written; never "".
 std::string EncodePod(const Pod& pod);
 
 }  // namespace trainyard::kube

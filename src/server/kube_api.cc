@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kube/query.h"
 #include "server/kube_internal.h"
 #include "server/uri.h"
 
@@ -51,12 +52,13 @@ HttpResponse GroupResponse() {
   return kube_internal::Json(group.dump());
 }
 
-// The OpenAPI v3 index: one document per group version.
+// The OpenAPI v3 index: one document per group version. kubectl keeps a document by its hash:
+// the hash changes whenever the documents do.
 HttpResponse OpenApiRoot() {
   json paths = json::object();
   for (std::string_view version : kVersions) {
     const std::string path = "apis/kubeflow.org/" + std::string(version);
-    paths[path] = {{"serverRelativeURL", "/openapi/v3/" + path + "?hash=trainyard-1"}};
+    paths[path] = {{"serverRelativeURL", "/openapi/v3/" + path + "?hash=trainyard-2"}};
   }
   return kube_internal::Json(json{{"paths", std::move(paths)}}.dump());
 }
@@ -64,7 +66,8 @@ HttpResponse OpenApiRoot() {
 // The group version's OpenAPI document: what kubectl reads to learn that the server checks
 // fields itself (the PATCH operation's `fieldValidation` parameter, found through the
 // operation's x-kubernetes-group-version-kind), so it sends `fieldValidation=Strict` instead of
-// validating against a downloaded schema.
+// validating against a downloaded schema; and the TFJob's fields (kube_data/tfjob_schema.json),
+// which `kubectl explain` shows.
 HttpResponse OpenApiGroupVersion(std::string_view version) {
   const json gvk = {
       {"group", kube_internal::kGroup}, {"version", version}, {"kind", kube_internal::kTFJobKind}};
@@ -89,16 +92,17 @@ HttpResponse OpenApiGroupVersion(std::string_view version) {
   };
   const std::string base =
       "/apis/kubeflow.org/" + std::string(version) + "/namespaces/{namespace}/tfjobs";
+  // The fields with their descriptions, for `kubectl explain`; unknown fields are the server's
+  // to judge (fieldValidation), so the schema keeps them.
+  json schema = json::parse(DataFile("tfjob_schema.json"));
+  schema["x-kubernetes-group-version-kind"] = json::array({gvk});
+  schema["x-kubernetes-preserve-unknown-fields"] = true;
   json document = {
       {"openapi", "3.0.0"},
       {"info", {{"title", "trainyard"}, {"version", std::string(version)}}},
       {"paths", {{base, std::move(collection_path)}, {base + "/{name}", std::move(item_path)}}},
       {"components",
-       {{"schemas",
-         {{"org.kubeflow." + std::string(version) + ".TFJob",
-           {{"type", "object"},
-            {"x-kubernetes-group-version-kind", json::array({gvk})},
-            {"x-kubernetes-preserve-unknown-fields", true}}}}}}},
+       {{"schemas", {{"org.kubeflow." + std::string(version) + ".TFJob", std::move(schema)}}}}},
   };
   return kube_internal::Json(document.dump());
 }
@@ -393,7 +397,7 @@ const std::string* Request::Query(std::string_view key) const {
 
 bool Request::Flag(std::string_view key) const {
   const std::string* value = Query(key);
-  return value != nullptr && (*value == "true" || *value == "1");
+  return kube::QueryBool(value != nullptr ? std::optional<std::string_view>(*value) : std::nullopt);
 }
 
 bool Request::WantsTable() const {

@@ -1,7 +1,7 @@
 // The service's messages about a TFJob (its job's service.log: replicas started, restarts, the
-// outcome, pull progress) as core/v1 Events, which `kubectl describe tfjob` lists.
-#include <algorithm>
-#include <array>
+// outcome, pull progress) as core/v1 Events (kube/events.h), which `kubectl describe tfjob` lists
+// and `kubectl get events` prints as a table.
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,47 +10,18 @@
 #include <nlohmann/json.hpp>
 
 #include "base/file.h"
+#include "base/time_format.h"
 #include "control/job_layout.h"
+#include "kube/events.h"
+#include "kube/tables.h"
 #include "logs/log_record.h"
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
 #include "server/kube_selectors.h"
 
 namespace trainyard::server::kube_internal {
-namespace {
 
 using nlohmann::json;
-
-// An event's reason from the words of the service's message: data, first match wins.
-struct ReasonRule {
-  std::string_view words;
-  std::string_view reason;
-  bool warning;
-};
-constexpr std::array<ReasonRule, 9> kReasons = {{
-    {"restarting", "Restarting", true},
-    {"failed", "Failed", true},
-    {"could not be pulled", "ErrImagePull", true},
-    {"non-zero status", "Error", true},
-    {"cancel", "Cancelled", true},
-    {"pull", "Pulling", false},
-    {"started", "Started", false},
-    {"succeeded", "Succeeded", false},
-    {"successfully", "Succeeded", false},
-}};
-
-std::pair<std::string_view, bool> ReasonOf(std::string_view text) {
-  std::string lower(text);
-  std::ranges::transform(lower, lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const ReasonRule& rule : kReasons) {
-    if (lower.find(rule.words) != std::string::npos) {
-      return {rule.reason, rule.warning};
-    }
-  }
-  return {"Trainyard", false};
-}
-
-}  // namespace
 
 HttpResponse ListEvents(const Context& context, const Request& request) {
   const std::string* text = request.Query("fieldSelector");
@@ -63,9 +34,14 @@ HttpResponse ListEvents(const Context& context, const Request& request) {
   if (!jobs.ok()) {
     return Error(kube::InternalError(jobs.status().message()));
   }
-  json items = json::array();
+  std::vector<kube::Event> events;
   for (const store::RevisionedJob& job : *jobs) {
     const model::KubeObject& object = *job.job.extras->kube;
+    const kube::InvolvedObject involved{.api_version = object.api_version,
+                                        .kind = object.kind,
+                                        .name = object.name,
+                                        .namespace_name = object.namespace_name,
+                                        .uid = object.uid};
     const auto field = [&](std::string_view key) -> std::optional<std::string> {
       if (key == "involvedObject.name") {
         return object.name;
@@ -103,32 +79,31 @@ HttpResponse ListEvents(const Context& context, const Request& request) {
       if (!record.has_value()) {
         continue;
       }
-      const auto [reason, warning] = ReasonOf(record->text);
-      const std::string time = std::string(record->timestamp.substr(0, 19)) + "Z";
-      items.push_back({{"apiVersion", "v1"},
-                       {"kind", "Event"},
-                       {"metadata",
-                        {{"name", object.name + "." + std::to_string(offset)},
-                         {"namespace", object.namespace_name},
-                         {"creationTimestamp", time}}},
-                       {"involvedObject",
-                        {{"apiVersion", object.api_version},
-                         {"kind", object.kind},
-                         {"name", object.name},
-                         {"namespace", object.namespace_name},
-                         {"uid", object.uid}}},
-                       {"reason", reason},
-                       {"message", std::string(record->text)},
-                       {"source", {{"component", "trainyard"}}},
-                       {"firstTimestamp", time},
-                       {"lastTimestamp", time},
-                       {"count", 1},
-                       {"type", warning ? "Warning" : "Normal"}});
+      const std::optional<WallTime> time = ParseTimestamp(record->timestamp);
+      if (!time.has_value()) {
+        continue;
+      }
+      // A metav1.Time has whole seconds.
+      events.push_back(kube::EventOf(record->text, std::chrono::floor<std::chrono::seconds>(*time),
+                                     involved, object.name + "." + std::to_string(offset)));
     }
+  }
+  const std::int64_t revision = CurrentRevision(context);
+  if (request.WantsTable()) {
+    std::vector<kube::EventRow> rows;
+    for (kube::Event& event : events) {
+      const Duration age = std::chrono::duration_cast<Duration>(context.clock.Now() - event.time);
+      rows.push_back(kube::EventRow{.event = std::move(event), .age = age});
+    }
+    return Json(kube::EventTable(rows, revision));
+  }
+  json items = json::array();
+  for (const kube::Event& event : events) {
+    items.push_back(json::parse(kube::EncodeEvent(event)));
   }
   return Json(json{{"apiVersion", "v1"},
                    {"kind", "EventList"},
-                   {"metadata", {{"resourceVersion", std::to_string(CurrentRevision(context))}}},
+                   {"metadata", {{"resourceVersion", std::to_string(revision)}}},
                    {"items", std::move(items)}}
                   .dump());
 }

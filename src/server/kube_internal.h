@@ -44,7 +44,7 @@ struct Request {
 
   // The last value of query parameter `key`; nullptr when absent.
   const std::string* Query(std::string_view key) const;
-  bool Flag(std::string_view key) const;  // "true" or "1"
+  bool Flag(std::string_view key) const;  // as the API server reads it: kube/query.h
   // Whether the client asked for a server-side Table (kubectl get).
   bool WantsTable() const;
 };

@@ -64,6 +64,8 @@ std::vector<kube::ReplicaView> ReplicaViewsOf(const Context& context,
         kube::ReplicaView view{
             .task_name = info.task_name, .state = StateOf(info.state), .restarts = info.restarts};
         view.exit_code = ExitCodeOf(info.exit_status);
+        view.started_at = info.started_at;
+        view.finished_at = info.ended_at;
         views.push_back(std::move(view));
       }
       if (!views.empty()) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kube/tables.h"
@@ -25,6 +26,17 @@ std::vector<kube::ReplicaView> ReplicaViewsOf(const Context& context,
 // the status derived from the job and its replicas.
 std::string RenderTFJob(const Context& context, const store::RevisionedJob& job);
 kube::TFJobRow TableRowOf(const Context& context, const store::RevisionedJob& job);
+
+// A pod of a live TFJob, with the job it belongs to.
+struct FoundPod {
+  store::RevisionedJob job;
+  kube::Pod pod;
+};
+
+// The pods of the live TFJobs in `namespace_name` ("" for every namespace) that the selectors
+// take (fields: metadata.name, metadata.namespace, status.phase, spec.nodeName).
+Result<std::vector<FoundPod>> SelectedPods(const Context& context, std::string_view namespace_name,
+                                           const Selector& labels, const Selector& fields);
 
 // Whether the selectors of a list or watch take this TFJob.
 bool SelectsTFJob(const Selector& labels, const Selector& fields, const store::RevisionedJob& job);

@@ -20,16 +20,12 @@
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
 #include "server/kube_selectors.h"
+#include "server/kube_watch.h"
 
 namespace trainyard::server::kube_internal {
 namespace {
 
 using nlohmann::json;
-
-struct FoundPod {
-  store::RevisionedJob job;
-  kube::Pod pod;
-};
 
 Result<Selector> SelectorOf(const Request& request, std::string_view key, bool labels) {
   const std::string* text = request.Query(key);
@@ -37,25 +33,9 @@ Result<Selector> SelectorOf(const Request& request, std::string_view key, bool l
   return labels ? Selector::ParseLabels(value) : Selector::ParseFields(value);
 }
 
-// Every pod of the live TFJobs of the request's namespace (all namespaces when none).
-Result<std::vector<FoundPod>> AllPods(const Context& context, const Request& request) {
-  Result<std::vector<store::RevisionedJob>> jobs = context.store.ListKubeObjects(
-      request.namespace_name, kTFJobKind, 0, /*live_only=*/true, kMaxListed);
-  if (!jobs.ok()) {
-    return jobs.status();
-  }
-  std::vector<FoundPod> pods;
-  for (store::RevisionedJob& job : *jobs) {
-    for (kube::Pod& pod :
-         kube::PodsOf(job.job, ReplicaViewsOf(context, job), context.options.node_name)) {
-      pods.push_back(FoundPod{job, std::move(pod)});
-    }
-  }
-  return pods;
-}
-
 Result<FoundPod> FindPod(const Context& context, const Request& request) {
-  Result<std::vector<FoundPod>> pods = AllPods(context, request);
+  Result<std::vector<FoundPod>> pods =
+      SelectedPods(context, request.namespace_name, Selector(), Selector());
   if (!pods.ok()) {
     return pods.status();
   }
@@ -147,6 +127,41 @@ class LogFollow final : public ResponseStream {
 
 }  // namespace
 
+Result<std::vector<FoundPod>> SelectedPods(const Context& context, std::string_view namespace_name,
+                                           const Selector& labels, const Selector& fields) {
+  Result<std::vector<store::RevisionedJob>> jobs =
+      context.store.ListKubeObjects(namespace_name, kTFJobKind, 0, /*live_only=*/true, kMaxListed);
+  if (!jobs.ok()) {
+    return jobs.status();
+  }
+  std::vector<FoundPod> pods;
+  for (store::RevisionedJob& job : *jobs) {
+    for (kube::Pod& pod :
+         kube::PodsOf(job.job, ReplicaViewsOf(context, job), context.options.node_name)) {
+      const bool selected = labels.Matches(pod.labels) &&
+                            fields.Matches([&](std::string_view key) -> std::optional<std::string> {
+                              if (key == "metadata.name") {
+                                return pod.name;
+                              }
+                              if (key == "metadata.namespace") {
+                                return pod.namespace_name;
+                              }
+                              if (key == "status.phase") {
+                                return pod.phase;
+                              }
+                              if (key == "spec.nodeName") {
+                                return pod.node_name;
+                              }
+                              return std::nullopt;
+                            });
+      if (selected) {
+        pods.push_back(FoundPod{job, std::move(pod)});
+      }
+    }
+  }
+  return pods;
+}
+
 HttpResponse ListPods(const Context& context, const Request& request) {
   Result<Selector> labels = SelectorOf(request, "labelSelector", true);
   Result<Selector> fields = SelectorOf(request, "fieldSelector", false);
@@ -155,31 +170,14 @@ HttpResponse ListPods(const Context& context, const Request& request) {
         kube::BadRequest(!labels.ok() ? labels.status().message() : fields.status().message()));
   }
   if (request.Flag("watch")) {
-    return Error(kube::MethodNotAllowed("watch of pods"));
+    return WatchPods(context, request, std::move(*labels), std::move(*fields));
   }
   const std::int64_t revision = CurrentRevision(context);
-  Result<std::vector<FoundPod>> pods = AllPods(context, request);
+  Result<std::vector<FoundPod>> pods =
+      SelectedPods(context, request.namespace_name, *labels, *fields);
   if (!pods.ok()) {
     return Error(kube::InternalError(pods.status().message()));
   }
-  std::erase_if(*pods, [&](const FoundPod& found) {
-    return !labels->Matches(found.pod.labels) ||
-           !fields->Matches([&](std::string_view key) -> std::optional<std::string> {
-             if (key == "metadata.name") {
-               return found.pod.name;
-             }
-             if (key == "metadata.namespace") {
-               return found.pod.namespace_name;
-             }
-             if (key == "status.phase") {
-               return found.pod.phase;
-             }
-             if (key == "spec.nodeName") {
-               return found.pod.node_name;
-             }
-             return std::nullopt;
-           });
-  });
   if (request.WantsTable()) {
     std::vector<kube::PodRow> rows;
     for (const FoundPod& found : *pods) {

@@ -1,13 +1,17 @@
 #include "server/kube_watch.h"
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "kube/pod_changes.h"
 #include "server/kube_objects.h"
 
 namespace trainyard::server::kube_internal {
@@ -76,22 +80,92 @@ class TFJobWatch final : public ResponseStream {
   std::set<std::string> seen_;
 };
 
-}  // namespace
+// The pods of the live TFJobs, polled: each poll derives them again and says what changed since
+// the last (kube/pod_changes.h).
+class PodWatch final : public ResponseStream {
+ public:
+  PodWatch(const Context& context, std::string namespace_name, Selector labels, Selector fields,
+           bool table, MonoTime deadline)
+      : context_(context),
+        namespace_(std::move(namespace_name)),
+        labels_(std::move(labels)),
+        fields_(std::move(fields)),
+        table_(table),
+        deadline_(deadline) {}
 
-HttpResponse WatchTFJobs(const Context& context, const Request& request, Selector labels,
-                         Selector fields) {
-  std::int64_t after = 0;
+  bool Poll(std::string& out) override {
+    if (context_.clock.Monotonic() >= deadline_) {
+      return false;
+    }
+    std::optional<std::vector<kube::PodChange>> changes = Advance();
+    if (!changes.has_value()) {
+      return false;  // the watch ends; kubectl lists and watches again
+    }
+    const std::int64_t revision = CurrentRevision(context_);
+    for (const kube::PodChange& change : *changes) {
+      json object;
+      if (table_) {
+        kube::PodRow row{.pod = change.pod};
+        if (change.pod.creation_timestamp.has_value()) {
+          row.age = std::chrono::duration_cast<Duration>(context_.clock.Now() -
+                                                         *change.pod.creation_timestamp);
+        }
+        object = json::parse(kube::PodTable({row}, revision));
+      } else {
+        object = json::parse(kube::EncodePod(change.pod));
+      }
+      out += json{{"type", change.type}, {"object", std::move(object)}}.dump();
+      out += '\n';
+    }
+    return true;
+  }
+
+  // The pods now, against those last sent, which they then become; nullopt when they cannot be
+  // read.
+  std::optional<std::vector<kube::PodChange>> Advance() {
+    Result<std::vector<FoundPod>> pods = SelectedPods(context_, namespace_, labels_, fields_);
+    if (!pods.ok()) {
+      return std::nullopt;
+    }
+    std::map<std::string, kube::Pod> now;
+    for (FoundPod& found : *pods) {
+      std::string key = found.pod.namespace_name + "/" + found.pod.name;
+      now.emplace(std::move(key), std::move(found.pod));
+    }
+    std::vector<kube::PodChange> changes = kube::PodChanges(sent_, now);
+    sent_ = std::move(now);
+    return changes;
+  }
+
+ private:
+  const Context& context_;
+  const std::string namespace_;
+  const Selector labels_;
+  const Selector fields_;
+  const bool table_;
+  const MonoTime deadline_;
+  std::map<std::string, kube::Pod> sent_;
+};
+
+struct Window {
+  std::int64_t after = 0;  // the resourceVersion to watch from; 0 for everything
+  MonoTime deadline{};
+};
+
+// `resourceVersion` and `timeoutSeconds`; INVALID_ARGUMENT saying which is wrong.
+Result<Window> WindowOf(const Context& context, const Request& request) {
+  Window window;
   if (const std::string* version = request.Query("resourceVersion");
       version != nullptr && !version->empty()) {
     try {
       std::size_t used = 0;
-      after = std::stoll(*version, &used);
-      if (used != version->size() || after < 0) {
+      window.after = std::stoll(*version, &used);
+      if (used != version->size() || window.after < 0) {
         throw std::invalid_argument("not a revision");
       }
     } catch (const std::exception&) {
-      return Error(
-          kube::BadRequest("resourceVersion \"" + *version + "\" is not one this server gave"));
+      return Status::InvalidArgument("resourceVersion \"" + *version +
+                                     "\" is not one this server gave");
     }
   }
   std::chrono::seconds timeout = kDefaultTimeout;
@@ -99,12 +173,32 @@ HttpResponse WatchTFJobs(const Context& context, const Request& request, Selecto
     try {
       timeout = std::chrono::seconds(std::max(0LL, std::stoll(*seconds)));
     } catch (const std::exception&) {
-      return Error(kube::BadRequest("timeoutSeconds must be a whole number of seconds"));
+      return Status::InvalidArgument("timeoutSeconds must be a whole number of seconds");
     }
   }
+  window.deadline = context.clock.Monotonic() + timeout;
+  return window;
+}
+
+HttpResponse Streamed(std::shared_ptr<ResponseStream> watch) {
+  return HttpResponse{.status = 200,
+                      .content_type = "application/json",
+                      .stream = std::move(watch),
+                      .poll_interval = std::chrono::milliseconds(250)};
+}
+
+}  // namespace
+
+HttpResponse WatchTFJobs(const Context& context, const Request& request, Selector labels,
+                         Selector fields) {
+  Result<Window> window = WindowOf(context, request);
+  if (!window.ok()) {
+    return Error(kube::BadRequest(window.status().message()));
+  }
+  const std::int64_t after = window->after;
   auto watch = std::make_shared<TFJobWatch>(context, request.namespace_name, std::move(labels),
                                             std::move(fields), after, request.WantsTable(),
-                                            context.clock.Monotonic() + timeout);
+                                            window->deadline);
   if (after > 0) {
     // A watch resuming from a list: the live objects written up to `after` are known to the
     // client, so their next change is MODIFIED, their deletion DELETED.
@@ -118,10 +212,24 @@ HttpResponse WatchTFJobs(const Context& context, const Request& request, Selecto
       }
     }
   }
-  return HttpResponse{.status = 200,
-                      .content_type = "application/json",
-                      .stream = std::move(watch),
-                      .poll_interval = std::chrono::milliseconds(250)};
+  return Streamed(std::move(watch));
+}
+
+HttpResponse WatchPods(const Context& context, const Request& request, Selector labels,
+                       Selector fields) {
+  Result<Window> window = WindowOf(context, request);
+  if (!window.ok()) {
+    return Error(kube::BadRequest(window.status().message()));
+  }
+  auto watch =
+      std::make_shared<PodWatch>(context, request.namespace_name, std::move(labels),
+                                 std::move(fields), request.WantsTable(), window->deadline);
+  if (window->after > 0) {
+    // Resuming from a list: the client has the pods as they are now (pods have no revisions
+    // of their own; a change between the list and this moment is not said).
+    watch->Advance();
+  }
+  return Streamed(std::move(watch));
 }
 
 }  // namespace trainyard::server::kube_internal

@@ -1,6 +1,9 @@
-// Internal to the Kubernetes API: `?watch=true` on TFJobs, as a streamed body of watch events
-// ({"type":"ADDED"|"MODIFIED"|"DELETED","object":{…}} one per line), read from the store's
-// revisions: every poll lists the TFJobs written after the last revision seen.
+// Internal to the Kubernetes API: `?watch=true` on TFJobs and pods, as a streamed body of watch
+// events ({"type":"ADDED"|"MODIFIED"|"DELETED","object":{…}} one per line; with
+// `Accept: …as=Table`, the object is a one-row Table, as `kubectl get -w` asks). TFJobs are read
+// from the store's revisions: every poll lists those written after the last revision seen. Pods
+// have no revisions (they are derived from the TFJob and its replicas): every poll derives them
+// again and says what changed.
 #pragma once
 
 #include "server/http_message.h"
@@ -13,5 +16,10 @@ namespace trainyard::server::kube_internal {
 // only what was written after it. `timeoutSeconds` ends the stream (default 30 minutes).
 HttpResponse WatchTFJobs(const Context& context, const Request& request, Selector labels,
                          Selector fields);
+
+// `resourceVersion` absent or "0": every matching pod first (ADDED), then the changes; else the
+// pods as they are now are taken as known. `timeoutSeconds` as for TFJobs.
+HttpResponse WatchPods(const Context& context, const Request& request, Selector labels,
+                       Selector fields);
 
 }  // namespace trainyard::server::kube_internal

@@ -19,6 +19,8 @@ TRAINYARD_REQUIRE_CONTAINERS=1.
 
 import json
 import os
+import re
+import select
 import shutil
 import subprocess
 import sys
@@ -174,9 +176,64 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         self.assertNotEqual(grown.rc, 0)
         self.assertIn("the TFJob has started", grown.err)
         self.assertEqual(len(self.settled_containers_of("sleepy", 2)), 2)
-        self.ok("delete", "tfjob", "sleepy", "--timeout=60s", timeout=80)
+        self.check_a_running_replica("sleepy-worker-0")
+        events = self.ok("get", "events").out
+        self.assertRegex(events.splitlines()[0], r"LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE")
+        self.assertRegex(events, r"Normal\s+Started\s+tfjob/sleepy\s", events)
+        # The pods' watch alone (--watch-only): every line is one of its events.
+        watch = subprocess.Popen([KUBECTL, "get", "pods", "--watch-only", "--output-watch-events",
+                                  "-l", "training.kubeflow.org/job-name=sleepy"],
+                                 env=self.env, cwd=self.tmp, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            self.ok("delete", "tfjob", "sleepy", "--timeout=60s", timeout=80)
+            lines = self.lines_until(watch, r"DELETED\s+sleepy-worker-1\s", timeout=20)
+        finally:
+            watch.kill()
+            _, err = watch.communicate()
+        self.assertRegex("".join(lines), r"DELETED\s+sleepy-worker-0\s", (lines, err))
         self.assertEqual(self.containers_of("sleepy"), [])
         self.assertNotEqual(self.kubectl("get", "tfjob", "sleepy").rc, 0)
+
+    def check_a_running_replica(self, pod):
+        """`logs`, `logs -f` and `describe pod` on a replica while it runs (issue #36)."""
+        follow = subprocess.Popen([KUBECTL, "logs", "-f", pod], env=self.env, cwd=self.tmp,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.ok("logs", pod)
+            described = self.ok("describe", "pod", pod).out
+            self.assertRegex(described, r"State:\s+Running\n\s+Started:\s+\S", described)
+            # Following: still running a moment later, not ended by an error.
+            code = self.wait_exit(follow, 1)
+        finally:
+            follow.kill()
+            _, err = follow.communicate()
+        self.assertIsNone(code, "kubectl logs -f ended: " + err)
+
+    @staticmethod
+    def wait_exit(proc, seconds):
+        """`proc`'s exit code if it ends within `seconds`, else None."""
+        try:
+            return proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return None
+
+    @staticmethod
+    def lines_until(proc, pattern, timeout):
+        """The lines `proc` prints until one matches `pattern`, it ends, or `timeout` passes."""
+        lines = []
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], deadline - time.monotonic())
+            if not ready:
+                break
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if re.search(pattern, line):
+                break
+        return lines
 
     def test_suspend_stops_the_replicas_and_resume_runs_them_again(self):
         self.ok("apply", "-f", "-", stdin=manifest("pausable", ["--mode=sleep", "--seconds=120"]))
@@ -192,6 +249,15 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         self.ok("wait", "--for=condition=Running", "tfjob/pausable", "--timeout=60s", timeout=80)
         self.assertEqual(len(self.settled_containers_of("pausable", 2)), 2)
         self.ok("delete", "tfjob", "pausable", "--timeout=60s", timeout=80)
+
+    def test_explain_describes_the_fields(self):
+        spec = self.ok("explain", "tfjob.spec").out
+        self.assertIn("TFJobSpec is the desired state of the TFJob", spec)
+        for field in ("runPolicy", "successPolicy", "tfReplicaSpecs", "enableDynamicWorker"):
+            self.assertRegex(spec, r"\n\s+%s\s" % field, spec)
+        suspend = self.ok("explain", "tfjob.spec.runPolicy.suspend", "--api-version",
+                          "kubeflow.org/v1").out
+        self.assertIn("requeues the job", suspend)
 
     def test_an_invalid_manifest_is_refused_with_the_field(self):
         text = manifest("bad", ["--mode=print"], restart="Sometimes")

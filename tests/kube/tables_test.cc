@@ -84,6 +84,35 @@ TEST(PodTableTest, LooksLikeKubectlGetPods) {
             json::parse(R"(["mnist-worker-0", "0/1", "CrashLoopBackOff", "0", "5s", "<none>"])"));
 }
 
+TEST(EventTableTest, HasTheColumnsKubectlGetEventsPrints) {
+  const Event event{.name = "mnist.120",
+                    .namespace_name = "team-a",
+                    .involved = {.api_version = "kubeflow.org/v1",
+                                 .kind = "TFJob",
+                                 .name = "mnist",
+                                 .namespace_name = "team-a",
+                                 .uid = "u"},
+                    .reason = "Restarting",
+                    .message = "worker-replica-0 is restarting",
+                    .type = "Warning",
+                    .time = WallTime{}};
+  const json table = json::parse(EventTable({EventRow{.event = event, .age = 182s}}, 9));
+  std::vector<std::string> columns;
+  for (const json& column : table["columnDefinitions"]) {
+    columns.push_back(column["name"].get<std::string>() + ":" +
+                      std::to_string(column["priority"].get<int>()));
+  }
+  EXPECT_EQ(columns, (std::vector<std::string>{"Last Seen:0", "Type:0", "Reason:0", "Object:0",
+                                               "Subobject:1", "Source:1", "Message:0",
+                                               "First Seen:1", "Count:1", "Name:1"}));
+  EXPECT_EQ(table["rows"][0]["cells"], json::parse(R"(["3m2s", "Warning", "Restarting",
+      "tfjob/mnist", "", "trainyard", "worker-replica-0 is restarting", "3m2s", 1,
+      "mnist.120"])"));
+  EXPECT_EQ(table["rows"][0]["object"]["metadata"]["name"], "mnist.120");
+  EXPECT_FALSE(
+      json::parse(EventTable({EventRow{.event = event}}, 9, false))["rows"][0].contains("object"));
+}
+
 TEST(ReplicasTextTest, ListsTheCounts) {
   EXPECT_EQ(ReplicasText({{"Chief", 1}, {"Worker", 2}}), "1 Chief, 2 Worker");
   EXPECT_EQ(ReplicasText({}), "");

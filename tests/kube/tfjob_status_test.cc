@@ -1,6 +1,7 @@
 #include "kube/tfjob_status.h"
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -270,7 +271,81 @@ TEST(EncodePodTest, IsACoreV1Pod) {
   EXPECT_EQ(pod["status"]["containerStatuses"][0]["ready"], true);
 }
 
-TEST(EncodePodTest, TerminatedHasExitCodeAndReason) {
+// The chief's container, as `view` (or no view) makes it in a job in `job_state`: kubectl and
+// the Python client parse every time and require name, image, imageID, ready and restartCount.
+struct ContainerCase {
+  std::string name;
+  model::JobState job_state;
+  std::optional<ReplicaView> view;
+  std::string state;       // the expected `state` object
+  std::string last_state;  // the expected `lastState` object
+  bool has_container_id;
+};
+
+class ContainerStatusTest : public ::testing::TestWithParam<ContainerCase> {};
+
+TEST_P(ContainerStatusTest, HasTheRequiredFieldsAndRealTimes) {
+  const ContainerCase& c = GetParam();
+  std::vector<ReplicaView> views;
+  if (c.view.has_value()) {
+    views.push_back(*c.view);
+  }
+  const std::vector<Pod> pods = PodsOf(JobIn(c.job_state), views, "node-1");
+  ASSERT_FALSE(pods.empty());
+  ASSERT_EQ(pods[0].name, "mnist-chief-0");
+  const json status = json::parse(EncodePod(pods[0]))["status"]["containerStatuses"][0];
+  EXPECT_EQ(status["name"], "tensorflow");
+  EXPECT_TRUE(status["image"].is_string());
+  EXPECT_TRUE(status["imageID"].is_string());
+  EXPECT_TRUE(status["ready"].is_boolean());
+  EXPECT_TRUE(status["restartCount"].is_number_integer());
+  EXPECT_EQ(status["state"], json::parse(c.state));
+  EXPECT_EQ(status["lastState"], json::parse(c.last_state));
+  EXPECT_EQ(status.contains("containerID"), c.has_container_id);
+}
+
+const WallTime kReplicaStarted = *ParseTimestamp("2025-01-01T10:01:05Z");
+const WallTime kReplicaEnded = *ParseTimestamp("2025-01-01T10:02:00Z");
+
+INSTANTIATE_TEST_SUITE_P(
+    States, ContainerStatusTest,
+    ::testing::Values(
+        ContainerCase{"RunningSinceItsStart", model::JobState::kRunning,
+                      ReplicaView{.task_name = "master-replica-0",
+                                  .state = ReplicaState::kRunning,
+                                  .started_at = kReplicaStarted},
+                      R"({"running": {"startedAt": "2025-01-01T10:01:05Z"}})", "{}", true},
+        // The executor did not say when: the job's start, never "" (kubectl: parsing time "").
+        ContainerCase{"RunningWithoutAStartSinceTheJobs", model::JobState::kRunning,
+                      ReplicaView{.task_name = "master-replica-0", .state = ReplicaState::kRunning},
+                      R"({"running": {"startedAt": "2025-01-01T10:00:05Z"}})", "{}", true},
+        ContainerCase{"RestartingShowsItsLastEnd", model::JobState::kRunning,
+                      ReplicaView{.task_name = "master-replica-0",
+                                  .state = ReplicaState::kRestarting,
+                                  .restarts = 1,
+                                  .exit_code = 3,
+                                  .started_at = kReplicaStarted,
+                                  .finished_at = kReplicaEnded},
+                      R"({"waiting": {"reason": "CrashLoopBackOff"}})",
+                      R"({"terminated": {"exitCode": 3, "reason": "Error",
+                          "startedAt": "2025-01-01T10:01:05Z",
+                          "finishedAt": "2025-01-01T10:02:00Z"}})",
+                      true},
+        // An ended job's replica read back from its exit file: the job's times.
+        ContainerCase{
+            "ExitedWithoutTimesTakesTheJobs", model::JobState::kFailed,
+            ReplicaView{
+                .task_name = "master-replica-0", .state = ReplicaState::kExited, .exit_code = 143},
+            R"({"terminated": {"exitCode": 143, "reason": "Error",
+                          "startedAt": "2025-01-01T10:00:05Z",
+                          "finishedAt": "2025-01-01T11:00:00Z"}})",
+            "{}", true},
+        ContainerCase{"CreatingHasNoContainerYet", model::JobState::kRunning, std::nullopt,
+                      R"({"waiting": {"reason": "ContainerCreating"}})", "{}", false}),
+    [](const auto& tc) { return tc.param.name; });
+
+// A terminated container whose times nobody knows says null, as Kubernetes writes a zero time.
+TEST(EncodePodTest, UnknownTimesAreNullNotEmpty) {
   const Pod pod{.name = "p",
                 .namespace_name = "n",
                 .phase = "Failed",
@@ -279,7 +354,8 @@ TEST(EncodePodTest, TerminatedHasExitCodeAndReason) {
                 .exit_code = 1};
   const json out = json::parse(EncodePod(pod));
   EXPECT_EQ(out["status"]["containerStatuses"][0]["state"]["terminated"],
-            json::parse(R"({"exitCode": 1, "reason": "Error"})"));
+            json::parse(R"({"exitCode": 1, "reason": "Error", "startedAt": null,
+                            "finishedAt": null})"));
 }
 
 }  // namespace
