@@ -15,6 +15,7 @@
 #include "server/multipart.h"
 #include "server/storage_v1_handlers.h"
 #include "server/storage_v1_json.h"
+#include "server/storage_v1_rules.h"
 
 namespace trainyard::server {
 namespace {
@@ -199,62 +200,6 @@ HttpResponse InsertObject(BucketStore& buckets, const RoutedRequest& request) {
       "uploadType", fmt::format("Unsupported uploadType \"{}\"; expected media, multipart or "
                                 "resumable.",
                                 type)));
-}
-
-// `Content-Range` of a chunk: "bytes A-B/N", "bytes A-B/*", "bytes */N" or "bytes */*".
-struct ChunkRange {
-  std::optional<std::int64_t> first;  // none for a status query ("*")
-  std::int64_t length = 0;
-  std::optional<std::int64_t> total;
-};
-
-std::optional<std::int64_t> Number(std::string_view text) {
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
-  if (header.empty()) {  // the whole object in one request
-    return ChunkRange{.first = 0, .length = body_size, .total = body_size};
-  }
-  const Status bad = BadParam(
-      "Content-Range", fmt::format("Malformed Content-Range \"{}\"; expected \"bytes A-B/N\", "
-                                   "\"bytes A-B/*\" or \"bytes */N\".",
-                                   header));
-  const std::size_t slash = header.find('/');
-  if (!header.starts_with("bytes ") || slash == std::string_view::npos) {
-    return bad;
-  }
-  const std::string_view range = header.substr(6, slash - 6);
-  const std::string_view total_text = header.substr(slash + 1);
-  ChunkRange out;
-  if (total_text != "*") {
-    out.total = Number(total_text);
-    if (!out.total.has_value()) {
-      return bad;
-    }
-  }
-  if (range == "*") {
-    return body_size == 0 ? Result<ChunkRange>(out) : bad;
-  }
-  const std::size_t dash = range.find('-');
-  const auto first = Number(range.substr(0, dash == std::string_view::npos ? 0 : dash));
-  const auto last = dash == std::string_view::npos ? std::nullopt : Number(range.substr(dash + 1));
-  if (!first.has_value() || !last.has_value() || *last < *first) {
-    return bad;
-  }
-  if (*last - *first + 1 != body_size) {
-    return BadParam("Content-Range",
-                    fmt::format("Content-Range \"{}\" announces {} bytes but the body has {}.",
-                                header, *last - *first + 1, body_size));
-  }
-  out.first = first;
-  out.length = body_size;
-  return out;
 }
 
 HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
