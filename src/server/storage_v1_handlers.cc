@@ -1,5 +1,6 @@
 #include "server/storage_v1_handlers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "base/unique_fd.h"
 #include "server/storage_v1_json.h"
+#include "server/storage_v1_rules.h"
 
 namespace trainyard::server {
 namespace {
@@ -34,6 +36,31 @@ const std::vector<std::string> kCommon = {"projection", "userProject", "alt"};
 std::vector<std::string> With(std::vector<std::string> extra) {
   extra.insert(extra.end(), kCommon.begin(), kCommon.end());
   return extra;
+}
+
+// The same with the object preconditions (ifGenerationMatch, …).
+std::vector<std::string> WithPreconditions(std::vector<std::string> extra) {
+  for (std::string& name : PreconditionParams()) {
+    extra.push_back(std::move(name));
+  }
+  return With(std::move(extra));
+}
+
+// Whether the request has any of the preconditions named with `infix`.
+bool HasPreconditions(const RoutedRequest& request, std::string_view infix = "") {
+  return std::ranges::any_of(PreconditionParams(infix), [&](const std::string& name) {
+    return request.Query(name) != nullptr;
+  });
+}
+
+std::vector<std::string> RewriteParams() {
+  std::vector<std::string> params =
+      WithPreconditions({"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall",
+                         "destinationPredefinedAcl", "destinationKmsKeyName"});
+  for (std::string& name : PreconditionParams("Source")) {
+    params.push_back(std::move(name));
+  }
+  return params;
 }
 
 // A non-negative decimal query parameter; `fallback` when absent.
@@ -126,8 +153,27 @@ HttpResponse ListManagedFolders(const BucketStore& buckets, const RoutedRequest&
   return JsonResponse(R"({"kind":"storage#managedFolders"})");
 }
 
+// The answer when the source's ("ifSource…") or the destination's preconditions do not hold.
+std::optional<HttpResponse> RewritePreconditions(BucketStore& buckets,
+                                                 const RoutedRequest& request) {
+  if (HasPreconditions(request, "Source")) {
+    auto info = buckets.GetObject(request.Param("sourceBucket"), request.Param("sourceObject"));
+    if (!info.ok()) {
+      return StorageErrorResponse(info.status());
+    }
+    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false, "Source")) {
+      return answer;
+    }
+  }
+  return CheckWritePreconditions(buckets, request, request.Param("destinationBucket"),
+                                 request.Param("destinationObject"));
+}
+
 // A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call.
 HttpResponse RewriteObject(BucketStore& buckets, const RoutedRequest& request) {
+  if (std::optional<HttpResponse> refused = RewritePreconditions(buckets, request)) {
+    return *std::move(refused);
+  }
   auto object =
       buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
                          request.Param("destinationBucket"), request.Param("destinationObject"));
@@ -211,11 +257,12 @@ Result<store::ObjectInfo> FindObject(BucketStore& buckets, const RoutedRequest& 
   return info;
 }
 
-HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
+HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
+                      const store::ObjectInfo& found) {
   const std::string& bucket = request.Param("bucket");
   const std::string& name = request.Param("object");
-  auto info = FindObject(buckets, request);
-  auto file = info.ok() ? buckets.OpenObject(bucket, name) : Result<UniqueFd>(info.status());
+  const store::ObjectInfo* info = &found;
+  auto file = buckets.OpenObject(bucket, name);
   if (!file.ok()) {
     return StorageErrorResponse(file.status());
   }
@@ -250,22 +297,28 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
 }
 
 HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
-  const std::string* alt = request.Query("alt");
-  if (alt != nullptr && *alt == "media") {
-    return Download(buckets, request);
-  }
   auto info = FindObject(buckets, request);
   if (!info.ok()) {
     return StorageErrorResponse(info.status());
+  }
+  if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/true)) {
+    return *std::move(answer);
+  }
+  const std::string* alt = request.Query("alt");
+  if (alt != nullptr && *alt == "media") {
+    return Download(buckets, request, *info);
   }
   return JsonResponse(ObjectJson(*info, BaseUrl(request.http)));
 }
 
 HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
-  if (request.Query("generation") != nullptr) {
+  if (request.Query("generation") != nullptr || HasPreconditions(request)) {
     auto info = FindObject(buckets, request);
     if (!info.ok()) {
       return StorageErrorResponse(info.status());
+    }
+    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false)) {
+      return *std::move(answer);
     }
   }
   const Status status = buckets.DeleteObject(request.Param("bucket"), request.Param("object"));
@@ -276,6 +329,45 @@ HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
 }
 
 }  // namespace
+
+std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
+                                               const std::optional<store::ObjectInfo>& current,
+                                               bool is_read, std::string_view infix) {
+  Result<Preconditions> conditions = ParsePreconditions(request.query, infix);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
+  }
+  std::optional<ObjectVersion> version;
+  if (current.has_value()) {
+    version = ObjectVersion{.generation = current->generation, .metageneration = 1};
+  }
+  switch (EvaluatePreconditions(*conditions, version, is_read)) {
+    case PreconditionOutcome::kHolds:
+      return std::nullopt;
+    case PreconditionOutcome::kNotModified:
+      return HttpResponse{.status = 304};
+    case PreconditionOutcome::kFailed:
+      break;
+  }
+  return PreconditionFailedResponse();
+}
+
+std::optional<HttpResponse> CheckWritePreconditions(BucketStore& buckets,
+                                                    const RoutedRequest& request,
+                                                    std::string_view bucket,
+                                                    std::string_view name) {
+  if (!HasPreconditions(request)) {
+    return std::nullopt;
+  }
+  auto info = buckets.GetObject(bucket, name);
+  if (!info.ok() && info.status().code() != Code::kNotFound) {
+    return StorageErrorResponse(info.status());
+  }
+  // A missing bucket is NOT_FOUND too: the write itself reports it.
+  return PreconditionAnswer(request,
+                            info.ok() ? std::optional<store::ObjectInfo>(*info) : std::nullopt,
+                            /*is_read=*/false);
+}
 
 std::vector<std::string> StorageUploadPrefixes() {
   return {"/upload/", "/resumable/upload/"};
@@ -301,19 +393,19 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
                     "includeTrailingDelimiter", "includeFoldersAsPrefixes"}),
               [b](const RoutedRequest& r) { return ListObjects(*b, r); }});
   for (const std::string_view pattern : {kObject, kDownload}) {
-    router.Add({"GET", std::string(pattern), "storage.objects.get", With({"generation"}),
+    router.Add({"GET", std::string(pattern), "storage.objects.get",
+                WithPreconditions({"generation"}),
                 [b](const RoutedRequest& r) { return GetObject(*b, r); }});
   }
-  router.Add({"DELETE", std::string(kObject), "storage.objects.delete", With({"generation"}),
+  router.Add({"DELETE", std::string(kObject), "storage.objects.delete",
+              WithPreconditions({"generation"}),
               [b](const RoutedRequest& r) { return DeleteObject(*b, r); }});
   router.Add({"GET", std::string(kLayout), "storage.buckets.getStorageLayout", With({"prefix"}),
               [b](const RoutedRequest& r) { return GetStorageLayout(*b, r); }});
   router.Add({"GET", std::string(kManagedFolders), "storage.managedFolders.list",
               With({"prefix", "pageSize", "pageToken"}),
               [b](const RoutedRequest& r) { return ListManagedFolders(*b, r); }});
-  router.Add({"POST", std::string(kRewrite), "storage.objects.rewrite",
-              With({"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall",
-                    "destinationPredefinedAcl", "destinationKmsKeyName"}),
+  router.Add({"POST", std::string(kRewrite), "storage.objects.rewrite", RewriteParams(),
               [b](const RoutedRequest& r) { return RewriteObject(*b, r); },
               /*slashes_in_variables=*/true});
   AddStorageUploadRoutes(router, buckets);

@@ -177,6 +177,19 @@ HttpResponse StorageErrorResponse(const Status& status) {
   return JsonResponse(Dump(body), shape.http_status);
 }
 
+HttpResponse PreconditionFailedResponse() {
+  constexpr std::string_view kMessage =
+      "At least one of the pre-conditions you specified did not hold.";
+  const Json error = {{"message", kMessage},
+                      {"domain", "global"},
+                      {"reason", "conditionNotMet"},
+                      {"locationType", "header"},
+                      {"location", "If-Match"}};
+  const Json body = {
+      {"error", {{"code", 412}, {"message", kMessage}, {"errors", Json::array({error})}}}};
+  return JsonResponse(Dump(body), 412);
+}
+
 std::string BaseUrl(const HttpRequest& request) {
   const std::string_view host = request.Header("host");
   return fmt::format("http://{}", host.empty() ? "127.0.0.1" : host);

@@ -1,5 +1,6 @@
 #include "server/storage_v1_rules.h"
 
+#include <array>
 #include <charconv>
 #include <string>
 
@@ -21,7 +22,73 @@ Status BadRange(std::string description) {
   return Status::InvalidArgument({{"Content-Range", std::move(description)}});
 }
 
+// Each precondition parameter's name (between "if" + infix and the end) and its field.
+struct PreconditionField {
+  std::string_view suffix;
+  std::optional<std::int64_t> Preconditions::*field;
+};
+
+constexpr std::array<PreconditionField, 4> kPreconditionFields = {{
+    {"GenerationMatch", &Preconditions::if_generation_match},
+    {"GenerationNotMatch", &Preconditions::if_generation_not_match},
+    {"MetagenerationMatch", &Preconditions::if_metageneration_match},
+    {"MetagenerationNotMatch", &Preconditions::if_metageneration_not_match},
+}};
+
+std::string ParamName(std::string_view infix, std::string_view suffix) {
+  return fmt::format("if{}{}", infix, suffix);
+}
+
 }  // namespace
+
+std::vector<std::string> PreconditionParams(std::string_view infix) {
+  std::vector<std::string> names;
+  for (const PreconditionField& field : kPreconditionFields) {
+    names.push_back(ParamName(infix, field.suffix));
+  }
+  return names;
+}
+
+Result<Preconditions> ParsePreconditions(
+    const std::vector<std::pair<std::string, std::string>>& query, std::string_view infix) {
+  Preconditions out;
+  for (const PreconditionField& field : kPreconditionFields) {
+    const std::string name = ParamName(infix, field.suffix);
+    for (const auto& [key, value] : query) {
+      if (key != name) {
+        continue;
+      }
+      out.*field.field = Number(value);
+      if (!(out.*field.field).has_value()) {
+        return Status::InvalidArgument(
+            {{name, fmt::format("Invalid value '{}' for {}: expected a number.", value, name)}});
+      }
+    }
+  }
+  return out;
+}
+
+PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
+                                          const std::optional<ObjectVersion>& current,
+                                          bool is_read) {
+  // An absent object has generation 0 to GCS ("ifGenerationMatch=0": create only) and no
+  // metageneration at all.
+  const std::int64_t generation = current.has_value() ? current->generation : 0;
+  const bool match_failed =
+      (conditions.if_generation_match.has_value() &&
+       *conditions.if_generation_match != generation) ||
+      (conditions.if_metageneration_match.has_value() &&
+       (!current.has_value() || *conditions.if_metageneration_match != current->metageneration));
+  const bool not_match_failed =
+      (conditions.if_generation_not_match.has_value() &&
+       *conditions.if_generation_not_match == generation) ||
+      (conditions.if_metageneration_not_match.has_value() && current.has_value() &&
+       *conditions.if_metageneration_not_match == current->metageneration);
+  if (match_failed || (not_match_failed && !is_read)) {
+    return PreconditionOutcome::kFailed;
+  }
+  return not_match_failed ? PreconditionOutcome::kNotModified : PreconditionOutcome::kHolds;
+}
 
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
   if (header.empty()) {  // the whole object in one request

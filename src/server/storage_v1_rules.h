@@ -1,10 +1,14 @@
 // The storage v1 API's request rules that need no store, for storage_v1_handlers.cc and
-// storage_v1_uploads.cc: the `Content-Range` of a resumable upload's PUT. Pure and thread-safe.
+// storage_v1_uploads.cc: the `Content-Range` of a resumable upload's PUT, and the request
+// preconditions (`ifGenerationMatch`, …) on an object. Pure and thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "base/status.h"
 
@@ -31,5 +35,41 @@ struct ChunkRange {
 // INVALID_ARGUMENT on "Content-Range" for anything else, and for a range whose length is not
 // the body's.
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size);
+
+// GCS's request preconditions on an object's generation and metageneration (JSON API query
+// parameters; docs: "Request preconditions").
+struct Preconditions {
+  std::optional<std::int64_t> if_generation_match;      // 0: only if there is no live object
+  std::optional<std::int64_t> if_generation_not_match;  // 0: only if there is one
+  std::optional<std::int64_t> if_metageneration_match;
+  std::optional<std::int64_t> if_metageneration_not_match;
+};
+
+// What an object's state is to preconditions: nullopt when there is no live object.
+struct ObjectVersion {
+  std::int64_t generation = 0;
+  std::int64_t metageneration = 0;
+};
+
+enum class PreconditionOutcome {
+  kHolds,
+  kFailed,       // 412 conditionNotMet
+  kNotModified,  // 304: a read whose *NotMatch condition failed, as GCS answers a GET
+};
+
+// The parameter names, "ifGenerationMatch", … ("ifSourceGenerationMatch", … with `infix`
+// "Source", which objects.rewrite takes for its source object).
+std::vector<std::string> PreconditionParams(std::string_view infix = "");
+
+// The preconditions in `query` (a route's parameters; the last value of a name counts).
+// INVALID_ARGUMENT naming the parameter when a value is not a non-negative decimal number.
+Result<Preconditions> ParsePreconditions(
+    const std::vector<std::pair<std::string, std::string>>& query, std::string_view infix = "");
+
+// Whether `conditions` hold for `current`. A read (`is_read`) whose only failed conditions are
+// *NotMatch ones is kNotModified; every other failure is kFailed.
+PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
+                                          const std::optional<ObjectVersion>& current,
+                                          bool is_read);
 
 }  // namespace trainyard::server

@@ -109,6 +109,9 @@ HttpResponse MediaUpload(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(name.status());
   }
   const std::string& bucket = request.Param("bucket");
+  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
+    return *std::move(refused);
+  }
   const std::string& type = request.http.content_type;
   if (request.http.body_file.empty()) {
     return ObjectAnswer(buckets.PutObject(bucket, *name, request.http.body, type, {}), request);
@@ -135,6 +138,9 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
     return StorageErrorResponse(name.status());
   }
   const std::string& bucket = request.Param("bucket");
+  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
+    return *std::move(refused);
+  }
   const std::string type =
       metadata->content_type.empty() ? parts->media_content_type : metadata->content_type;
   if (!spooled) {
@@ -170,6 +176,9 @@ HttpResponse StartResumable(BucketStore& buckets, const RoutedRequest& request) 
   const std::string_view header_type = request.http.Header("x-upload-content-type");
   const std::string type = header_type.empty() ? metadata->content_type : std::string(header_type);
   const std::string& bucket = request.Param("bucket");
+  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
+    return *std::move(refused);
+  }
   auto id = buckets.StartUpload(bucket, *name, type, metadata->metadata);
   if (!id.ok()) {
     return StorageErrorResponse(id.status());
@@ -257,9 +266,12 @@ HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
 
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;
-  const std::vector<std::string> insert_params = {"uploadType",      "name",        "alt",
-                                                  "projection",      "userProject", "predefinedAcl",
-                                                  "contentEncoding", "kmsKeyName"};
+  std::vector<std::string> insert_params = {"uploadType",      "name",        "alt",
+                                            "projection",      "userProject", "predefinedAcl",
+                                            "contentEncoding", "kmsKeyName"};
+  for (std::string& name : PreconditionParams()) {
+    insert_params.push_back(std::move(name));
+  }
   for (const std::string_view pattern : {kUpload, kResumableUpload}) {
     router.Add({"POST", std::string(pattern), "storage.objects.insert", insert_params,
                 [b](const RoutedRequest& r) { return InsertObject(*b, r); }});

@@ -57,5 +57,120 @@ INSTANTIATE_TEST_SUITE_P(
                       RangeCase{"JunkTotal", "bytes 0-*/4x", 10, false, kNone, kNone}),
     [](const auto& tc) { return tc.param.name; });
 
+struct PreconditionCase {
+  std::string name;
+  Preconditions conditions;
+  std::optional<ObjectVersion> current;
+  bool is_read;
+  PreconditionOutcome outcome;
+};
+
+class EvaluatePreconditionsTest : public ::testing::TestWithParam<PreconditionCase> {};
+
+TEST_P(EvaluatePreconditionsTest, AnswersAsGcs) {
+  const PreconditionCase& tc = GetParam();
+  EXPECT_EQ(EvaluatePreconditions(tc.conditions, tc.current, tc.is_read), tc.outcome);
+}
+
+constexpr ObjectVersion kLive{.generation = 7, .metageneration = 1};
+constexpr std::optional<ObjectVersion> kAbsent;
+using enum PreconditionOutcome;
+
+INSTANTIATE_TEST_SUITE_P(
+    Conditions, EvaluatePreconditionsTest,
+    ::testing::Values(
+        PreconditionCase{"NoneHold", {}, kLive, false, kHolds},
+        PreconditionCase{"NoneOnAbsent", {}, kAbsent, false, kHolds},
+        PreconditionCase{"GenerationMatches", {.if_generation_match = 7}, kLive, false, kHolds},
+        PreconditionCase{"GenerationDiffers", {.if_generation_match = 6}, kLive, false, kFailed},
+        PreconditionCase{
+            "GenerationDiffersOnRead", {.if_generation_match = 6}, kLive, true, kFailed},
+        PreconditionCase{"CreateOnlyAbsent", {.if_generation_match = 0}, kAbsent, false, kHolds},
+        PreconditionCase{"CreateOnlyPresent", {.if_generation_match = 0}, kLive, false, kFailed},
+        PreconditionCase{"GenerationOnAbsent", {.if_generation_match = 7}, kAbsent, false, kFailed},
+        PreconditionCase{"NotMatchDiffers", {.if_generation_not_match = 6}, kLive, false, kHolds},
+        PreconditionCase{
+            "NotMatchEqualWrite", {.if_generation_not_match = 7}, kLive, false, kFailed},
+        PreconditionCase{
+            "NotMatchEqualRead", {.if_generation_not_match = 7}, kLive, true, kNotModified},
+        PreconditionCase{
+            "NotMatchZeroNeedsLive", {.if_generation_not_match = 0}, kAbsent, false, kFailed},
+        PreconditionCase{"NotMatchZeroLive", {.if_generation_not_match = 0}, kLive, false, kHolds},
+        PreconditionCase{
+            "MetagenerationMatches", {.if_metageneration_match = 1}, kLive, false, kHolds},
+        PreconditionCase{
+            "MetagenerationDiffers", {.if_metageneration_match = 2}, kLive, false, kFailed},
+        PreconditionCase{
+            "MetagenerationOnAbsent", {.if_metageneration_match = 1}, kAbsent, false, kFailed},
+        PreconditionCase{"MetagenerationNotMatchRead",
+                         {.if_metageneration_not_match = 1},
+                         kLive,
+                         true,
+                         kNotModified},
+        PreconditionCase{"MetagenerationNotMatchAbsent",
+                         {.if_metageneration_not_match = 1},
+                         kAbsent,
+                         false,
+                         kHolds},
+        PreconditionCase{"MatchFailsBeforeNotModified",
+                         {.if_generation_match = 6, .if_generation_not_match = 7},
+                         kLive,
+                         true,
+                         kFailed}),
+    [](const auto& tc) { return tc.param.name; });
+
+struct ParseCase {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> query;
+  std::string infix;
+  bool ok;
+  Preconditions expected;
+};
+
+class ParsePreconditionsTest : public ::testing::TestWithParam<ParseCase> {};
+
+TEST_P(ParsePreconditionsTest, ReadsTheNamedParameters) {
+  const ParseCase& tc = GetParam();
+  const Result<Preconditions> parsed = ParsePreconditions(tc.query, tc.infix);
+  ASSERT_EQ(parsed.ok(), tc.ok) << parsed.status().ToString();
+  if (!tc.ok) {
+    EXPECT_EQ(parsed.status().code(), Code::kInvalidArgument);
+    EXPECT_EQ(parsed.status().violations()[0].field, tc.query.back().first);
+    return;
+  }
+  EXPECT_EQ(parsed->if_generation_match, tc.expected.if_generation_match);
+  EXPECT_EQ(parsed->if_generation_not_match, tc.expected.if_generation_not_match);
+  EXPECT_EQ(parsed->if_metageneration_match, tc.expected.if_metageneration_match);
+  EXPECT_EQ(parsed->if_metageneration_not_match, tc.expected.if_metageneration_not_match);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Queries, ParsePreconditionsTest,
+    ::testing::Values(ParseCase{"None", {{"alt", "json"}}, "", true, {}},
+                      ParseCase{"All",
+                                {{"ifGenerationMatch", "0"},
+                                 {"ifGenerationNotMatch", "5"},
+                                 {"ifMetagenerationMatch", "1"},
+                                 {"ifMetagenerationNotMatch", "2"}},
+                                "",
+                                true,
+                                {.if_generation_match = 0,
+                                 .if_generation_not_match = 5,
+                                 .if_metageneration_match = 1,
+                                 .if_metageneration_not_match = 2}},
+                      ParseCase{"LastValueCounts",
+                                {{"ifGenerationMatch", "1"}, {"ifGenerationMatch", "2"}},
+                                "",
+                                true,
+                                {.if_generation_match = 2}},
+                      ParseCase{"SourceOnlyWithInfix",
+                                {{"ifSourceGenerationMatch", "3"}, {"ifGenerationMatch", "4"}},
+                                "Source",
+                                true,
+                                {.if_generation_match = 3}},
+                      ParseCase{"NotANumber", {{"ifGenerationMatch", "abc"}}, "", false, {}},
+                      ParseCase{"Negative", {{"ifMetagenerationMatch", "-1"}}, "", false, {}}),
+    [](const auto& tc) { return tc.param.name; });
+
 }  // namespace
 }  // namespace trainyard::server
