@@ -287,8 +287,16 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
       {"x-goog-generation", std::to_string(info->generation)},
       {"x-goog-metageneration", "1"},
       {"x-goog-stored-content-length", std::to_string(info->size)},
-      {"x-goog-stored-content-encoding", "identity"},
+      {"x-goog-stored-content-encoding",
+       info->headers.content_encoding.empty() ? "identity" : info->headers.content_encoding},
       {"Accept-Ranges", "bytes"}};
+  // The stored bytes as they are, with the fields that describe them (a gzip-encoded object is
+  // served compressed, with Content-Encoding: gzip, whatever the client accepts).
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    if (!(info->headers.*field.field).empty()) {
+      response.headers.emplace_back(field.http_name, info->headers.*field.field);
+    }
+  }
   if (range->has_value()) {
     response.headers.emplace_back("Content-Range",
                                   fmt::format("bytes {}-{}/{}", first, last, info->size));

@@ -62,6 +62,11 @@ Json ObjectResource(const store::ObjectInfo& object, std::string_view base_url) 
       {"updated", updated},
       {"timeStorageClassUpdated", updated},
   };
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    if (!(object.headers.*field.field).empty()) {
+      json[std::string(field.json_name)] = object.headers.*field.field;
+    }
+  }
   if (!object.metadata.empty()) {
     json["metadata"] = object.metadata;
   }

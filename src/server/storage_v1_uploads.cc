@@ -35,6 +35,7 @@ struct UploadMetadata {
   std::string name;
   std::string content_type;
   std::map<std::string, std::string> metadata;
+  store::ObjectHeaders headers;
 };
 
 Status BadParam(std::string field, std::string description) {
@@ -55,6 +56,12 @@ Result<UploadMetadata> DecodeMetadata(std::string_view text) {
   }
   if (json.contains("contentType") && json["contentType"].is_string()) {
     out.content_type = json["contentType"].get<std::string>();
+  }
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    const auto value = json.find(field.json_name);
+    if (value != json.end() && value->is_string()) {
+      out.headers.*field.field = value->get<std::string>();
+    }
   }
   if (json.contains("metadata") && json["metadata"].is_object()) {
     for (const auto& [key, value] : json["metadata"].items()) {
@@ -96,6 +103,17 @@ Result<std::string> ObjectName(const RoutedRequest& request, const UploadMetadat
   return BadParam("name", "Required parameter: name (in the query or the object metadata).");
 }
 
+// The object's headers from the metadata, with the `contentEncoding` parameter over them (the
+// one way a media upload can set one).
+store::ObjectHeaders Headers(const RoutedRequest& request, const UploadMetadata& metadata) {
+  store::ObjectHeaders headers = metadata.headers;
+  const std::string* encoding = request.Query("contentEncoding");
+  if (encoding != nullptr && !encoding->empty()) {
+    headers.content_encoding = *encoding;
+  }
+  return headers;
+}
+
 HttpResponse ObjectAnswer(const Result<store::ObjectInfo>& object, const RoutedRequest& request) {
   if (!object.ok()) {
     return StorageErrorResponse(object.status());
@@ -113,11 +131,13 @@ HttpResponse MediaUpload(BucketStore& buckets, const RoutedRequest& request) {
     return *std::move(refused);
   }
   const std::string& type = request.http.content_type;
+  const store::ObjectHeaders headers = Headers(request, {});
   if (request.http.body_file.empty()) {
-    return ObjectAnswer(buckets.PutObject(bucket, *name, request.http.body, type, {}), request);
+    return ObjectAnswer(buckets.PutObject(bucket, *name, request.http.body, type, {}, headers),
+                        request);
   }
-  return ObjectAnswer(buckets.PutObjectFromFile(bucket, *name, request.http.body_file, type, {}),
-                      request);
+  return ObjectAnswer(
+      buckets.PutObjectFromFile(bucket, *name, request.http.body_file, type, {}, headers), request);
 }
 
 HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request) {
@@ -143,10 +163,12 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
   }
   const std::string type =
       metadata->content_type.empty() ? parts->media_content_type : metadata->content_type;
+  const store::ObjectHeaders headers = Headers(request, *metadata);
   if (!spooled) {
     const std::string_view media =
         std::string_view(http.body).substr(parts->media_offset, parts->media_length);
-    return ObjectAnswer(buckets.PutObject(bucket, *name, media, type, metadata->metadata), request);
+    return ObjectAnswer(buckets.PutObject(bucket, *name, media, type, metadata->metadata, headers),
+                        request);
   }
   // Refuse bad names and buckets before copying anything.
   if (auto exists = buckets.GetBucket(bucket); !exists.ok()) {
@@ -156,8 +178,9 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
   const Status copied =
       CopyFileRange(http.body_file, parts->media_offset, parts->media_length, temp);
   Result<store::ObjectInfo> object =
-      copied.ok() ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata)
-                  : Result<store::ObjectInfo>(copied);
+      copied.ok()
+          ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata, headers)
+          : Result<store::ObjectInfo>(copied);
   ::unlink(temp.c_str());  // moved into place on success
   return ObjectAnswer(object, request);
 }
@@ -179,7 +202,8 @@ HttpResponse StartResumable(BucketStore& buckets, const RoutedRequest& request) 
   if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
     return *std::move(refused);
   }
-  auto id = buckets.StartUpload(bucket, *name, type, metadata->metadata);
+  auto id =
+      buckets.StartUpload(bucket, *name, type, metadata->metadata, Headers(request, *metadata));
   if (!id.ok()) {
     return StorageErrorResponse(id.status());
   }
