@@ -29,38 +29,11 @@ constexpr std::string_view kRewrite =
     "/storage/v1/b/{sourceBucket}/o/{sourceObject}/rewriteTo/b/{destinationBucket}/o/"
     "{destinationObject}";
 
-// Parameters the client libraries send that change nothing here (one generation per object,
-// no ACLs, no billing projects).
-const std::vector<std::string> kCommon = {"projection", "userProject", "alt"};
-
-std::vector<std::string> With(std::vector<std::string> extra) {
-  extra.insert(extra.end(), kCommon.begin(), kCommon.end());
-  return extra;
-}
-
-// The same with the object preconditions (ifGenerationMatch, …).
-std::vector<std::string> WithPreconditions(std::vector<std::string> extra) {
-  for (std::string& name : PreconditionParams()) {
-    extra.push_back(std::move(name));
-  }
-  return With(std::move(extra));
-}
-
 // Whether the request has any of the preconditions named with `infix`.
 bool HasPreconditions(const RoutedRequest& request, std::string_view infix = "") {
   return std::ranges::any_of(PreconditionParams(infix), [&](const std::string& name) {
     return request.Query(name) != nullptr;
   });
-}
-
-std::vector<std::string> RewriteParams() {
-  std::vector<std::string> params =
-      WithPreconditions({"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall",
-                         "destinationPredefinedAcl", "destinationKmsKeyName"});
-  for (std::string& name : PreconditionParams("Source")) {
-    params.push_back(std::move(name));
-  }
-  return params;
 }
 
 // A non-negative decimal query parameter; `fallback` when absent.
@@ -381,41 +354,41 @@ std::vector<std::string> StorageUploadPrefixes() {
   return {"/upload/", "/resumable/upload/"};
 }
 
+Route StorageRoute(std::string_view method, std::string_view pattern, std::string_view name,
+                   std::function<HttpResponse(const RoutedRequest&)> handler) {
+  return Route{.method = std::string(method),
+               .pattern = std::string(pattern),
+               .name = std::string(name),
+               .query_params = StorageQueryParams(name),
+               .handler = std::move(handler)};
+}
+
 void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;
-  router.Add(
-      {"POST", std::string(kBuckets), "storage.buckets.insert",
-       With({"project", "predefinedAcl", "predefinedDefaultObjectAcl", "enableObjectRetention"}),
-       [b](const RoutedRequest& r) { return InsertBucket(*b, r); }});
-  router.Add({"GET", std::string(kBuckets), "storage.buckets.list",
-              With({"project", "maxResults", "pageToken", "prefix"}),
-              [b](const RoutedRequest& r) { return ListBuckets(*b, r); }});
-  router.Add({"GET", std::string(kBucket), "storage.buckets.get",
-              With({"ifMetagenerationMatch", "ifMetagenerationNotMatch"}),
-              [b](const RoutedRequest& r) { return GetBucket(*b, r); }});
-  router.Add({"DELETE", std::string(kBucket), "storage.buckets.delete",
-              With({"ifMetagenerationMatch", "ifMetagenerationNotMatch"}),
-              [b](const RoutedRequest& r) { return DeleteBucket(*b, r); }});
-  router.Add({"GET", std::string(kObjects), "storage.objects.list",
-              With({"prefix", "delimiter", "maxResults", "pageToken", "versions",
-                    "includeTrailingDelimiter", "includeFoldersAsPrefixes"}),
-              [b](const RoutedRequest& r) { return ListObjects(*b, r); }});
+  router.Add(StorageRoute("POST", kBuckets, "storage.buckets.insert",
+                          [b](const RoutedRequest& r) { return InsertBucket(*b, r); }));
+  router.Add(StorageRoute("GET", kBuckets, "storage.buckets.list",
+                          [b](const RoutedRequest& r) { return ListBuckets(*b, r); }));
+  router.Add(StorageRoute("GET", kBucket, "storage.buckets.get",
+                          [b](const RoutedRequest& r) { return GetBucket(*b, r); }));
+  router.Add(StorageRoute("DELETE", kBucket, "storage.buckets.delete",
+                          [b](const RoutedRequest& r) { return DeleteBucket(*b, r); }));
+  router.Add(StorageRoute("GET", kObjects, "storage.objects.list",
+                          [b](const RoutedRequest& r) { return ListObjects(*b, r); }));
   for (const std::string_view pattern : {kObject, kDownload}) {
-    router.Add({"GET", std::string(pattern), "storage.objects.get",
-                WithPreconditions({"generation"}),
-                [b](const RoutedRequest& r) { return GetObject(*b, r); }});
+    router.Add(StorageRoute("GET", pattern, "storage.objects.get",
+                            [b](const RoutedRequest& r) { return GetObject(*b, r); }));
   }
-  router.Add({"DELETE", std::string(kObject), "storage.objects.delete",
-              WithPreconditions({"generation"}),
-              [b](const RoutedRequest& r) { return DeleteObject(*b, r); }});
-  router.Add({"GET", std::string(kLayout), "storage.buckets.getStorageLayout", With({"prefix"}),
-              [b](const RoutedRequest& r) { return GetStorageLayout(*b, r); }});
-  router.Add({"GET", std::string(kManagedFolders), "storage.managedFolders.list",
-              With({"prefix", "pageSize", "pageToken"}),
-              [b](const RoutedRequest& r) { return ListManagedFolders(*b, r); }});
-  router.Add({"POST", std::string(kRewrite), "storage.objects.rewrite", RewriteParams(),
-              [b](const RoutedRequest& r) { return RewriteObject(*b, r); },
-              /*slashes_in_variables=*/true});
+  router.Add(StorageRoute("DELETE", kObject, "storage.objects.delete",
+                          [b](const RoutedRequest& r) { return DeleteObject(*b, r); }));
+  router.Add(StorageRoute("GET", kLayout, "storage.buckets.getStorageLayout",
+                          [b](const RoutedRequest& r) { return GetStorageLayout(*b, r); }));
+  router.Add(StorageRoute("GET", kManagedFolders, "storage.managedFolders.list",
+                          [b](const RoutedRequest& r) { return ListManagedFolders(*b, r); }));
+  Route rewrite = StorageRoute("POST", kRewrite, "storage.objects.rewrite",
+                               [b](const RoutedRequest& r) { return RewriteObject(*b, r); });
+  rewrite.slashes_in_variables = true;
+  router.Add(std::move(rewrite));
   AddStorageUploadRoutes(router, buckets);
 }
 

@@ -12,6 +12,7 @@
 // and honour a single `Range: bytes=…`.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,11 @@ std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
 std::optional<HttpResponse> CheckWritePreconditions(store::BucketStore& buckets,
                                                     const RoutedRequest& request,
                                                     std::string_view bucket, std::string_view name);
+
+// The route `method` `pattern` named `name` ("storage.objects.get"), with the query parameters
+// that method accepts (`StorageQueryParams`).
+Route StorageRoute(std::string_view method, std::string_view pattern, std::string_view name,
+                   std::function<HttpResponse(const RoutedRequest&)> handler);
 
 // The upload routes alone (storage_v1_uploads.cc); `AddStorageV1Routes` adds them.
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets);

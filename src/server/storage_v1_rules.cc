@@ -1,7 +1,9 @@
 #include "server/storage_v1_rules.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <iterator>
 #include <string>
 
 #include <fmt/format.h>
@@ -20,6 +22,47 @@ std::optional<std::int64_t> Number(std::string_view text) {
 
 Status BadRange(std::string description) {
   return Status::InvalidArgument({{"Content-Range", std::move(description)}});
+}
+
+// What every method accepts and ignores: one generation per object and no ACLs, so the
+// projection changes nothing; no billing projects.
+constexpr std::array<std::string_view, 3> kIgnoredEverywhere = {"projection", "userProject", "alt"};
+
+struct MethodParams {
+  std::string_view method;
+  std::vector<std::string_view> own;
+  bool preconditions = false;         // ifGenerationMatch, … (on the object or destination)
+  bool source_preconditions = false;  // ifSourceGenerationMatch, …
+};
+
+// GCS's JSON API reference, per method (bucket metageneration conditions are accepted, and hold:
+// a bucket here never changes).
+const std::vector<MethodParams>& MethodTable() {
+  static const std::vector<MethodParams> table = {
+      {"storage.buckets.insert",
+       {"project", "predefinedAcl", "predefinedDefaultObjectAcl", "enableObjectRetention"}},
+      {"storage.buckets.list", {"project", "maxResults", "pageToken", "prefix"}},
+      {"storage.buckets.get", {"ifMetagenerationMatch", "ifMetagenerationNotMatch"}},
+      {"storage.buckets.delete", {"ifMetagenerationMatch", "ifMetagenerationNotMatch"}},
+      {"storage.buckets.getStorageLayout", {"prefix"}},
+      {"storage.managedFolders.list", {"prefix", "pageSize", "pageToken"}},
+      {"storage.objects.list",
+       {"prefix", "delimiter", "maxResults", "pageToken", "versions", "includeTrailingDelimiter",
+        "includeFoldersAsPrefixes"}},
+      {"storage.objects.get", {"generation"}, true},
+      {"storage.objects.delete", {"generation", "force"}, true},
+      {"storage.objects.rewrite",
+       {"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall", "destinationPredefinedAcl",
+        "destinationKmsKeyName"},
+       true,
+       true},
+      {"storage.objects.insert",
+       {"uploadType", "name", "predefinedAcl", "contentEncoding", "kmsKeyName"},
+       true},
+      {"storage.objects.upload", {"upload_id", "uploadType", "name"}},
+      {"storage.objects.cancelUpload", {"upload_id", "uploadType", "name"}},
+  };
+  return table;
 }
 
 // Each precondition parameter's name (between "if" + infix and the end) and its field.
@@ -47,6 +90,24 @@ std::vector<std::string> PreconditionParams(std::string_view infix) {
     names.push_back(ParamName(infix, field.suffix));
   }
   return names;
+}
+
+std::vector<std::string> StorageQueryParams(std::string_view method) {
+  std::vector<std::string> params;
+  for (const MethodParams& row : MethodTable()) {
+    if (row.method != method) {
+      continue;
+    }
+    params.assign(row.own.begin(), row.own.end());
+    params.insert(params.end(), kIgnoredEverywhere.begin(), kIgnoredEverywhere.end());
+    if (row.preconditions) {
+      std::ranges::move(PreconditionParams(), std::back_inserter(params));
+    }
+    if (row.source_preconditions) {
+      std::ranges::move(PreconditionParams("Source"), std::back_inserter(params));
+    }
+  }
+  return params;
 }
 
 Result<Preconditions> ParsePreconditions(

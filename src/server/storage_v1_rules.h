@@ -1,6 +1,7 @@
 // The storage v1 API's request rules that need no store, for storage_v1_handlers.cc and
-// storage_v1_uploads.cc: the `Content-Range` of a resumable upload's PUT, and the request
-// preconditions (`ifGenerationMatch`, …) on an object. Pure and thread-safe.
+// storage_v1_uploads.cc: the query parameters each method accepts, the `Content-Range` of a
+// resumable upload's PUT, and the request preconditions (`ifGenerationMatch`, …) on an object.
+// Pure and thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,13 @@
 #include "base/status.h"
 
 namespace trainyard::server {
+
+// The query parameters the storage method `method` ("storage.objects.get") accepts beyond the
+// standard ones every Google API takes (router.h: `alt`, `fields`, `prettyPrint`, `quotaUser`,
+// …): those it reads, and those GCS documents that change nothing here (`userProject`,
+// `projection`, ACLs, KMS keys, `force` on a delete). Others, which would change what a call
+// means (`matchGlob`, `softDeleted`, …), stay refused. Empty for a method not in the table.
+std::vector<std::string> StorageQueryParams(std::string_view method);
 
 // What a resumable upload's PUT says of its body.
 struct ChunkRange {

@@ -290,22 +290,14 @@ HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
 
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;
-  std::vector<std::string> insert_params = {"uploadType",      "name",        "alt",
-                                            "projection",      "userProject", "predefinedAcl",
-                                            "contentEncoding", "kmsKeyName"};
-  for (std::string& name : PreconditionParams()) {
-    insert_params.push_back(std::move(name));
-  }
   for (const std::string_view pattern : {kUpload, kResumableUpload}) {
-    router.Add({"POST", std::string(pattern), "storage.objects.insert", insert_params,
-                [b](const RoutedRequest& r) { return InsertObject(*b, r); }});
+    router.Add(StorageRoute("POST", pattern, "storage.objects.insert",
+                            [b](const RoutedRequest& r) { return InsertObject(*b, r); }));
   }
-  const std::vector<std::string> session_params = {"upload_id", "uploadType", "name",
-                                                   "alt",       "projection", "userProject"};
-  router.Add({"PUT", std::string(kUpload), "storage.objects.upload", session_params,
-              [b](const RoutedRequest& r) { return ResumeUpload(*b, r); }});
-  router.Add({"DELETE", std::string(kUpload), "storage.objects.cancelUpload", session_params,
-              [b](const RoutedRequest& r) { return CancelUpload(*b, r); }});
+  router.Add(StorageRoute("PUT", kUpload, "storage.objects.upload",
+                          [b](const RoutedRequest& r) { return ResumeUpload(*b, r); }));
+  router.Add(StorageRoute("DELETE", kUpload, "storage.objects.cancelUpload",
+                          [b](const RoutedRequest& r) { return CancelUpload(*b, r); }));
 }
 
 }  // namespace trainyard::server

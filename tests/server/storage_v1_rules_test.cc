@@ -1,6 +1,8 @@
 #include "server/storage_v1_rules.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -171,6 +173,47 @@ INSTANTIATE_TEST_SUITE_P(
                       ParseCase{"NotANumber", {{"ifGenerationMatch", "abc"}}, "", false, {}},
                       ParseCase{"Negative", {{"ifMetagenerationMatch", "-1"}}, "", false, {}}),
     [](const auto& tc) { return tc.param.name; });
+
+struct ParamCase {
+  std::string method;
+  std::string param;
+  bool accepted;
+};
+
+class StorageQueryParamsTest : public ::testing::TestWithParam<ParamCase> {};
+
+TEST_P(StorageQueryParamsTest, AcceptsWhatGcsDocumentsPerMethod) {
+  const ParamCase& tc = GetParam();
+  const std::vector<std::string> params = StorageQueryParams(tc.method);
+  EXPECT_EQ(std::ranges::find(params, tc.param) != params.end(), tc.accepted)
+      << tc.method << " " << tc.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Methods, StorageQueryParamsTest,
+    ::testing::Values(ParamCase{"storage.objects.delete", "force", true},
+                      ParamCase{"storage.objects.delete", "ifGenerationMatch", true},
+                      ParamCase{"storage.objects.delete", "userProject", true},
+                      ParamCase{"storage.objects.get", "ifMetagenerationNotMatch", true},
+                      ParamCase{"storage.objects.get", "projection", true},
+                      ParamCase{"storage.objects.get", "softDeleted", false},
+                      ParamCase{"storage.objects.get", "ifSourceGenerationMatch", false},
+                      ParamCase{"storage.objects.insert", "ifGenerationMatch", true},
+                      ParamCase{"storage.objects.insert", "contentEncoding", true},
+                      ParamCase{"storage.objects.insert", "kmsKeyName", true},
+                      ParamCase{"storage.objects.rewrite", "ifSourceGenerationMatch", true},
+                      ParamCase{"storage.objects.rewrite", "ifGenerationMatch", true},
+                      ParamCase{"storage.objects.list", "matchGlob", false},
+                      ParamCase{"storage.objects.list", "startOffset", false},
+                      ParamCase{"storage.objects.upload", "upload_id", true},
+                      ParamCase{"storage.buckets.delete", "force", false},
+                      ParamCase{"storage.buckets.get", "userProject", true},
+                      ParamCase{"storage.no.such", "alt", false}),
+    [](const auto& tc) {
+      std::string name = tc.param.method + "_" + tc.param.param;
+      std::ranges::replace(name, '.', '_');
+      return name;
+    });
 
 }  // namespace
 }  // namespace trainyard::server
