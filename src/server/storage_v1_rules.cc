@@ -86,6 +86,7 @@ std::string ParamName(std::string_view infix, std::string_view suffix) {
 
 std::vector<std::string> PreconditionParams(std::string_view infix) {
   std::vector<std::string> names;
+  names.reserve(kPreconditionFields.size());
   for (const PreconditionField& field : kPreconditionFields) {
     names.push_back(ParamName(infix, field.suffix));
   }
