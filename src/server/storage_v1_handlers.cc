@@ -1,5 +1,6 @@
 #include "server/storage_v1_handlers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include "base/unique_fd.h"
 #include "server/storage_v1_json.h"
+#include "server/storage_v1_rules.h"
 
 namespace trainyard::server {
 namespace {
@@ -27,13 +29,11 @@ constexpr std::string_view kRewrite =
     "/storage/v1/b/{sourceBucket}/o/{sourceObject}/rewriteTo/b/{destinationBucket}/o/"
     "{destinationObject}";
 
-// Parameters the client libraries send that change nothing here (one generation per object,
-// no ACLs, no billing projects).
-const std::vector<std::string> kCommon = {"projection", "userProject", "alt"};
-
-std::vector<std::string> With(std::vector<std::string> extra) {
-  extra.insert(extra.end(), kCommon.begin(), kCommon.end());
-  return extra;
+// Whether the request has any of the preconditions named with `infix`.
+bool HasPreconditions(const RoutedRequest& request, std::string_view infix = "") {
+  return std::ranges::any_of(PreconditionParams(infix), [&](const std::string& name) {
+    return request.Query(name) != nullptr;
+  });
 }
 
 // A non-negative decimal query parameter; `fallback` when absent.
@@ -126,8 +126,27 @@ HttpResponse ListManagedFolders(const BucketStore& buckets, const RoutedRequest&
   return JsonResponse(R"({"kind":"storage#managedFolders"})");
 }
 
+// The answer when the source's ("ifSource…") or the destination's preconditions do not hold.
+std::optional<HttpResponse> RewritePreconditions(BucketStore& buckets,
+                                                 const RoutedRequest& request) {
+  if (HasPreconditions(request, "Source")) {
+    auto info = buckets.GetObject(request.Param("sourceBucket"), request.Param("sourceObject"));
+    if (!info.ok()) {
+      return StorageErrorResponse(info.status());
+    }
+    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false, "Source")) {
+      return answer;
+    }
+  }
+  return CheckWritePreconditions(buckets, request, request.Param("destinationBucket"),
+                                 request.Param("destinationObject"));
+}
+
 // A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call.
 HttpResponse RewriteObject(BucketStore& buckets, const RoutedRequest& request) {
+  if (std::optional<HttpResponse> refused = RewritePreconditions(buckets, request)) {
+    return *std::move(refused);
+  }
   auto object =
       buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
                          request.Param("destinationBucket"), request.Param("destinationObject"));
@@ -211,11 +230,12 @@ Result<store::ObjectInfo> FindObject(BucketStore& buckets, const RoutedRequest& 
   return info;
 }
 
-HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
+HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
+                      const store::ObjectInfo& found) {
   const std::string& bucket = request.Param("bucket");
   const std::string& name = request.Param("object");
-  auto info = FindObject(buckets, request);
-  auto file = info.ok() ? buckets.OpenObject(bucket, name) : Result<UniqueFd>(info.status());
+  const store::ObjectInfo* info = &found;
+  auto file = buckets.OpenObject(bucket, name);
   if (!file.ok()) {
     return StorageErrorResponse(file.status());
   }
@@ -240,8 +260,16 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
       {"x-goog-generation", std::to_string(info->generation)},
       {"x-goog-metageneration", "1"},
       {"x-goog-stored-content-length", std::to_string(info->size)},
-      {"x-goog-stored-content-encoding", "identity"},
+      {"x-goog-stored-content-encoding",
+       info->headers.content_encoding.empty() ? "identity" : info->headers.content_encoding},
       {"Accept-Ranges", "bytes"}};
+  // The stored bytes as they are, with the fields that describe them (a gzip-encoded object is
+  // served compressed, with Content-Encoding: gzip, whatever the client accepts).
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    if (!(info->headers.*field.field).empty()) {
+      response.headers.emplace_back(field.http_name, info->headers.*field.field);
+    }
+  }
   if (range->has_value()) {
     response.headers.emplace_back("Content-Range",
                                   fmt::format("bytes {}-{}/{}", first, last, info->size));
@@ -250,22 +278,28 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request) {
 }
 
 HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
-  const std::string* alt = request.Query("alt");
-  if (alt != nullptr && *alt == "media") {
-    return Download(buckets, request);
-  }
   auto info = FindObject(buckets, request);
   if (!info.ok()) {
     return StorageErrorResponse(info.status());
+  }
+  if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/true)) {
+    return *std::move(answer);
+  }
+  const std::string* alt = request.Query("alt");
+  if (alt != nullptr && *alt == "media") {
+    return Download(buckets, request, *info);
   }
   return JsonResponse(ObjectJson(*info, BaseUrl(request.http)));
 }
 
 HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
-  if (request.Query("generation") != nullptr) {
+  if (request.Query("generation") != nullptr || HasPreconditions(request)) {
     auto info = FindObject(buckets, request);
     if (!info.ok()) {
       return StorageErrorResponse(info.status());
+    }
+    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false)) {
+      return *std::move(answer);
     }
   }
   const Status status = buckets.DeleteObject(request.Param("bucket"), request.Param("object"));
@@ -277,45 +311,84 @@ HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
 
 }  // namespace
 
+std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
+                                               const std::optional<store::ObjectInfo>& current,
+                                               bool is_read, std::string_view infix) {
+  Result<Preconditions> conditions = ParsePreconditions(request.query, infix);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
+  }
+  std::optional<ObjectVersion> version;
+  if (current.has_value()) {
+    version = ObjectVersion{.generation = current->generation, .metageneration = 1};
+  }
+  switch (EvaluatePreconditions(*conditions, version, is_read)) {
+    case PreconditionOutcome::kHolds:
+      return std::nullopt;
+    case PreconditionOutcome::kNotModified:
+      return HttpResponse{.status = 304};
+    case PreconditionOutcome::kFailed:
+      break;
+  }
+  return PreconditionFailedResponse();
+}
+
+std::optional<HttpResponse> CheckWritePreconditions(BucketStore& buckets,
+                                                    const RoutedRequest& request,
+                                                    std::string_view bucket,
+                                                    std::string_view name) {
+  if (!HasPreconditions(request)) {
+    return std::nullopt;
+  }
+  auto info = buckets.GetObject(bucket, name);
+  if (!info.ok() && info.status().code() != Code::kNotFound) {
+    return StorageErrorResponse(info.status());
+  }
+  // A missing bucket is NOT_FOUND too: the write itself reports it.
+  return PreconditionAnswer(request,
+                            info.ok() ? std::optional<store::ObjectInfo>(*info) : std::nullopt,
+                            /*is_read=*/false);
+}
+
 std::vector<std::string> StorageUploadPrefixes() {
   return {"/upload/", "/resumable/upload/"};
 }
 
+Route StorageRoute(std::string_view method, std::string_view pattern, std::string_view name,
+                   std::function<HttpResponse(const RoutedRequest&)> handler) {
+  return Route{.method = std::string(method),
+               .pattern = std::string(pattern),
+               .name = std::string(name),
+               .query_params = StorageQueryParams(name),
+               .handler = std::move(handler)};
+}
+
 void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;
-  router.Add(
-      {"POST", std::string(kBuckets), "storage.buckets.insert",
-       With({"project", "predefinedAcl", "predefinedDefaultObjectAcl", "enableObjectRetention"}),
-       [b](const RoutedRequest& r) { return InsertBucket(*b, r); }});
-  router.Add({"GET", std::string(kBuckets), "storage.buckets.list",
-              With({"project", "maxResults", "pageToken", "prefix"}),
-              [b](const RoutedRequest& r) { return ListBuckets(*b, r); }});
-  router.Add({"GET", std::string(kBucket), "storage.buckets.get",
-              With({"ifMetagenerationMatch", "ifMetagenerationNotMatch"}),
-              [b](const RoutedRequest& r) { return GetBucket(*b, r); }});
-  router.Add({"DELETE", std::string(kBucket), "storage.buckets.delete",
-              With({"ifMetagenerationMatch", "ifMetagenerationNotMatch"}),
-              [b](const RoutedRequest& r) { return DeleteBucket(*b, r); }});
-  router.Add({"GET", std::string(kObjects), "storage.objects.list",
-              With({"prefix", "delimiter", "maxResults", "pageToken", "versions",
-                    "includeTrailingDelimiter", "includeFoldersAsPrefixes"}),
-              [b](const RoutedRequest& r) { return ListObjects(*b, r); }});
+  router.Add(StorageRoute("POST", kBuckets, "storage.buckets.insert",
+                          [b](const RoutedRequest& r) { return InsertBucket(*b, r); }));
+  router.Add(StorageRoute("GET", kBuckets, "storage.buckets.list",
+                          [b](const RoutedRequest& r) { return ListBuckets(*b, r); }));
+  router.Add(StorageRoute("GET", kBucket, "storage.buckets.get",
+                          [b](const RoutedRequest& r) { return GetBucket(*b, r); }));
+  router.Add(StorageRoute("DELETE", kBucket, "storage.buckets.delete",
+                          [b](const RoutedRequest& r) { return DeleteBucket(*b, r); }));
+  router.Add(StorageRoute("GET", kObjects, "storage.objects.list",
+                          [b](const RoutedRequest& r) { return ListObjects(*b, r); }));
   for (const std::string_view pattern : {kObject, kDownload}) {
-    router.Add({"GET", std::string(pattern), "storage.objects.get", With({"generation"}),
-                [b](const RoutedRequest& r) { return GetObject(*b, r); }});
+    router.Add(StorageRoute("GET", pattern, "storage.objects.get",
+                            [b](const RoutedRequest& r) { return GetObject(*b, r); }));
   }
-  router.Add({"DELETE", std::string(kObject), "storage.objects.delete", With({"generation"}),
-              [b](const RoutedRequest& r) { return DeleteObject(*b, r); }});
-  router.Add({"GET", std::string(kLayout), "storage.buckets.getStorageLayout", With({"prefix"}),
-              [b](const RoutedRequest& r) { return GetStorageLayout(*b, r); }});
-  router.Add({"GET", std::string(kManagedFolders), "storage.managedFolders.list",
-              With({"prefix", "pageSize", "pageToken"}),
-              [b](const RoutedRequest& r) { return ListManagedFolders(*b, r); }});
-  router.Add({"POST", std::string(kRewrite), "storage.objects.rewrite",
-              With({"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall",
-                    "destinationPredefinedAcl", "destinationKmsKeyName"}),
-              [b](const RoutedRequest& r) { return RewriteObject(*b, r); },
-              /*slashes_in_variables=*/true});
+  router.Add(StorageRoute("DELETE", kObject, "storage.objects.delete",
+                          [b](const RoutedRequest& r) { return DeleteObject(*b, r); }));
+  router.Add(StorageRoute("GET", kLayout, "storage.buckets.getStorageLayout",
+                          [b](const RoutedRequest& r) { return GetStorageLayout(*b, r); }));
+  router.Add(StorageRoute("GET", kManagedFolders, "storage.managedFolders.list",
+                          [b](const RoutedRequest& r) { return ListManagedFolders(*b, r); }));
+  Route rewrite = StorageRoute("POST", kRewrite, "storage.objects.rewrite",
+                               [b](const RoutedRequest& r) { return RewriteObject(*b, r); });
+  rewrite.slashes_in_variables = true;
+  router.Add(std::move(rewrite));
   AddStorageUploadRoutes(router, buckets);
 }
 

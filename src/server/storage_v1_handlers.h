@@ -12,7 +12,10 @@
 // and honour a single `Range: bytes=…`.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "server/router.h"
@@ -25,6 +28,24 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets);
 
 // The path prefixes whose request bodies should be spooled to `buckets.scratch_dir()`.
 std::vector<std::string> StorageUploadPrefixes();
+
+// The answer when the request's preconditions (storage_v1_rules.h; `infix` "Source" for a
+// rewrite's source) do not hold for `current` (nullopt: no live object): 400 for a bad value,
+// 412, or 304 for a read; nullopt when they hold.
+std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
+                                               const std::optional<store::ObjectInfo>& current,
+                                               bool is_read, std::string_view infix = "");
+
+// The same for a write of `bucket`/`name`, reading the object's state only when the request has
+// preconditions. Checked before the write, not with it: a concurrent writer may come between.
+std::optional<HttpResponse> CheckWritePreconditions(store::BucketStore& buckets,
+                                                    const RoutedRequest& request,
+                                                    std::string_view bucket, std::string_view name);
+
+// The route `method` `pattern` named `name` ("storage.objects.get"), with the query parameters
+// that method accepts (`StorageQueryParams`).
+Route StorageRoute(std::string_view method, std::string_view pattern, std::string_view name,
+                   std::function<HttpResponse(const RoutedRequest&)> handler);
 
 // The upload routes alone (storage_v1_uploads.cc); `AddStorageV1Routes` adds them.
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets);

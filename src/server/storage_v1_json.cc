@@ -62,6 +62,11 @@ Json ObjectResource(const store::ObjectInfo& object, std::string_view base_url) 
       {"updated", updated},
       {"timeStorageClassUpdated", updated},
   };
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    if (!(object.headers.*field.field).empty()) {
+      json[std::string(field.json_name)] = object.headers.*field.field;
+    }
+  }
   if (!object.metadata.empty()) {
     json["metadata"] = object.metadata;
   }
@@ -175,6 +180,19 @@ HttpResponse StorageErrorResponse(const Status& status) {
                        {"message", message},
                        {"errors", Json::array({std::move(error)})}}}};
   return JsonResponse(Dump(body), shape.http_status);
+}
+
+HttpResponse PreconditionFailedResponse() {
+  constexpr std::string_view kMessage =
+      "At least one of the pre-conditions you specified did not hold.";
+  const Json error = {{"message", kMessage},
+                      {"domain", "global"},
+                      {"reason", "conditionNotMet"},
+                      {"locationType", "header"},
+                      {"location", "If-Match"}};
+  const Json body = {
+      {"error", {{"code", 412}, {"message", kMessage}, {"errors", Json::array({error})}}}};
+  return JsonResponse(Dump(body), 412);
 }
 
 std::string BaseUrl(const HttpRequest& request) {

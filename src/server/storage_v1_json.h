@@ -28,6 +28,9 @@ std::string BucketListJson(const std::vector<store::BucketInfo>& buckets,
 // error's `location`.
 HttpResponse StorageErrorResponse(const Status& status);
 
+// GCS's 412 for a request precondition that did not hold (reason conditionNotMet).
+HttpResponse PreconditionFailedResponse();
+
 // "http://HOST" from the request's Host header (loopback when absent): where links point.
 std::string BaseUrl(const HttpRequest& request);
 

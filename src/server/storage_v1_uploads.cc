@@ -15,6 +15,7 @@
 #include "server/multipart.h"
 #include "server/storage_v1_handlers.h"
 #include "server/storage_v1_json.h"
+#include "server/storage_v1_rules.h"
 
 namespace trainyard::server {
 namespace {
@@ -34,6 +35,7 @@ struct UploadMetadata {
   std::string name;
   std::string content_type;
   std::map<std::string, std::string> metadata;
+  store::ObjectHeaders headers;
 };
 
 Status BadParam(std::string field, std::string description) {
@@ -54,6 +56,12 @@ Result<UploadMetadata> DecodeMetadata(std::string_view text) {
   }
   if (json.contains("contentType") && json["contentType"].is_string()) {
     out.content_type = json["contentType"].get<std::string>();
+  }
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    const auto value = json.find(field.json_name);
+    if (value != json.end() && value->is_string()) {
+      out.headers.*field.field = value->get<std::string>();
+    }
   }
   if (json.contains("metadata") && json["metadata"].is_object()) {
     for (const auto& [key, value] : json["metadata"].items()) {
@@ -95,6 +103,17 @@ Result<std::string> ObjectName(const RoutedRequest& request, const UploadMetadat
   return BadParam("name", "Required parameter: name (in the query or the object metadata).");
 }
 
+// The object's headers from the metadata, with the `contentEncoding` parameter over them (the
+// one way a media upload can set one).
+store::ObjectHeaders Headers(const RoutedRequest& request, const UploadMetadata& metadata) {
+  store::ObjectHeaders headers = metadata.headers;
+  const std::string* encoding = request.Query("contentEncoding");
+  if (encoding != nullptr && !encoding->empty()) {
+    headers.content_encoding = *encoding;
+  }
+  return headers;
+}
+
 HttpResponse ObjectAnswer(const Result<store::ObjectInfo>& object, const RoutedRequest& request) {
   if (!object.ok()) {
     return StorageErrorResponse(object.status());
@@ -108,12 +127,17 @@ HttpResponse MediaUpload(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(name.status());
   }
   const std::string& bucket = request.Param("bucket");
-  const std::string& type = request.http.content_type;
-  if (request.http.body_file.empty()) {
-    return ObjectAnswer(buckets.PutObject(bucket, *name, request.http.body, type, {}), request);
+  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
+    return *std::move(refused);
   }
-  return ObjectAnswer(buckets.PutObjectFromFile(bucket, *name, request.http.body_file, type, {}),
-                      request);
+  const std::string& type = request.http.content_type;
+  const store::ObjectHeaders headers = Headers(request, {});
+  if (request.http.body_file.empty()) {
+    return ObjectAnswer(buckets.PutObject(bucket, *name, request.http.body, type, {}, headers),
+                        request);
+  }
+  return ObjectAnswer(
+      buckets.PutObjectFromFile(bucket, *name, request.http.body_file, type, {}, headers), request);
 }
 
 HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request) {
@@ -134,12 +158,17 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
     return StorageErrorResponse(name.status());
   }
   const std::string& bucket = request.Param("bucket");
+  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
+    return *std::move(refused);
+  }
   const std::string type =
       metadata->content_type.empty() ? parts->media_content_type : metadata->content_type;
+  const store::ObjectHeaders headers = Headers(request, *metadata);
   if (!spooled) {
     const std::string_view media =
         std::string_view(http.body).substr(parts->media_offset, parts->media_length);
-    return ObjectAnswer(buckets.PutObject(bucket, *name, media, type, metadata->metadata), request);
+    return ObjectAnswer(buckets.PutObject(bucket, *name, media, type, metadata->metadata, headers),
+                        request);
   }
   // Refuse bad names and buckets before copying anything.
   if (auto exists = buckets.GetBucket(bucket); !exists.ok()) {
@@ -149,8 +178,9 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
   const Status copied =
       CopyFileRange(http.body_file, parts->media_offset, parts->media_length, temp);
   Result<store::ObjectInfo> object =
-      copied.ok() ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata)
-                  : Result<store::ObjectInfo>(copied);
+      copied.ok()
+          ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata, headers)
+          : Result<store::ObjectInfo>(copied);
   ::unlink(temp.c_str());  // moved into place on success
   return ObjectAnswer(object, request);
 }
@@ -169,7 +199,11 @@ HttpResponse StartResumable(BucketStore& buckets, const RoutedRequest& request) 
   const std::string_view header_type = request.http.Header("x-upload-content-type");
   const std::string type = header_type.empty() ? metadata->content_type : std::string(header_type);
   const std::string& bucket = request.Param("bucket");
-  auto id = buckets.StartUpload(bucket, *name, type, metadata->metadata);
+  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
+    return *std::move(refused);
+  }
+  auto id =
+      buckets.StartUpload(bucket, *name, type, metadata->metadata, Headers(request, *metadata));
   if (!id.ok()) {
     return StorageErrorResponse(id.status());
   }
@@ -199,62 +233,6 @@ HttpResponse InsertObject(BucketStore& buckets, const RoutedRequest& request) {
       "uploadType", fmt::format("Unsupported uploadType \"{}\"; expected media, multipart or "
                                 "resumable.",
                                 type)));
-}
-
-// `Content-Range` of a chunk: "bytes A-B/N", "bytes A-B/*", "bytes */N" or "bytes */*".
-struct ChunkRange {
-  std::optional<std::int64_t> first;  // none for a status query ("*")
-  std::int64_t length = 0;
-  std::optional<std::int64_t> total;
-};
-
-std::optional<std::int64_t> Number(std::string_view text) {
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
-  if (header.empty()) {  // the whole object in one request
-    return ChunkRange{.first = 0, .length = body_size, .total = body_size};
-  }
-  const Status bad = BadParam(
-      "Content-Range", fmt::format("Malformed Content-Range \"{}\"; expected \"bytes A-B/N\", "
-                                   "\"bytes A-B/*\" or \"bytes */N\".",
-                                   header));
-  const std::size_t slash = header.find('/');
-  if (!header.starts_with("bytes ") || slash == std::string_view::npos) {
-    return bad;
-  }
-  const std::string_view range = header.substr(6, slash - 6);
-  const std::string_view total_text = header.substr(slash + 1);
-  ChunkRange out;
-  if (total_text != "*") {
-    out.total = Number(total_text);
-    if (!out.total.has_value()) {
-      return bad;
-    }
-  }
-  if (range == "*") {
-    return body_size == 0 ? Result<ChunkRange>(out) : bad;
-  }
-  const std::size_t dash = range.find('-');
-  const auto first = Number(range.substr(0, dash == std::string_view::npos ? 0 : dash));
-  const auto last = dash == std::string_view::npos ? std::nullopt : Number(range.substr(dash + 1));
-  if (!first.has_value() || !last.has_value() || *last < *first) {
-    return bad;
-  }
-  if (*last - *first + 1 != body_size) {
-    return BadParam("Content-Range",
-                    fmt::format("Content-Range \"{}\" announces {} bytes but the body has {}.",
-                                header, *last - *first + 1, body_size));
-  }
-  out.first = first;
-  out.length = body_size;
-  return out;
 }
 
 HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
@@ -312,19 +290,14 @@ HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
 
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;
-  const std::vector<std::string> insert_params = {"uploadType",      "name",        "alt",
-                                                  "projection",      "userProject", "predefinedAcl",
-                                                  "contentEncoding", "kmsKeyName"};
   for (const std::string_view pattern : {kUpload, kResumableUpload}) {
-    router.Add({"POST", std::string(pattern), "storage.objects.insert", insert_params,
-                [b](const RoutedRequest& r) { return InsertObject(*b, r); }});
+    router.Add(StorageRoute("POST", pattern, "storage.objects.insert",
+                            [b](const RoutedRequest& r) { return InsertObject(*b, r); }));
   }
-  const std::vector<std::string> session_params = {"upload_id", "uploadType", "name",
-                                                   "alt",       "projection", "userProject"};
-  router.Add({"PUT", std::string(kUpload), "storage.objects.upload", session_params,
-              [b](const RoutedRequest& r) { return ResumeUpload(*b, r); }});
-  router.Add({"DELETE", std::string(kUpload), "storage.objects.cancelUpload", session_params,
-              [b](const RoutedRequest& r) { return CancelUpload(*b, r); }});
+  router.Add(StorageRoute("PUT", kUpload, "storage.objects.upload",
+                          [b](const RoutedRequest& r) { return ResumeUpload(*b, r); }));
+  router.Add(StorageRoute("DELETE", kUpload, "storage.objects.cancelUpload",
+                          [b](const RoutedRequest& r) { return CancelUpload(*b, r); }));
 }
 
 }  // namespace trainyard::server

@@ -28,6 +28,7 @@
 // processes may leave its metadata to be recomputed.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -48,6 +49,30 @@ struct BucketInfo {
   WallTime create_time;
 };
 
+// The object fields GCS serves as a download's headers, set when the object is written ("" when
+// not). `content_encoding` "gzip" means the bytes are stored compressed and served as stored.
+struct ObjectHeaders {
+  std::string cache_control;
+  std::string content_disposition;
+  std::string content_encoding;
+  std::string content_language;
+
+  bool operator==(const ObjectHeaders&) const = default;
+};
+
+// Each of them with its name in GCS's object resource and as an HTTP header, for codecs.
+struct ObjectHeaderField {
+  std::string_view json_name;
+  std::string_view http_name;
+  std::string ObjectHeaders::*field;
+};
+inline constexpr std::array<ObjectHeaderField, 4> kObjectHeaderFields = {{
+    {"cacheControl", "Cache-Control", &ObjectHeaders::cache_control},
+    {"contentDisposition", "Content-Disposition", &ObjectHeaders::content_disposition},
+    {"contentEncoding", "Content-Encoding", &ObjectHeaders::content_encoding},
+    {"contentLanguage", "Content-Language", &ObjectHeaders::content_language},
+}};
+
 struct ObjectInfo {
   std::string bucket;
   std::string name;
@@ -58,6 +83,7 @@ struct ObjectInfo {
   std::string crc32c_base64;    // as GCS's crc32c (big-endian, base64)
   WallTime updated;
   std::map<std::string, std::string> metadata;  // user metadata
+  ObjectHeaders headers;
 };
 
 struct ObjectListing {
@@ -94,15 +120,18 @@ class BucketStore {
   // system, so a large upload is never copied through memory) and returns its metadata.
   // NOT_FOUND when the bucket does not exist; FAILED_PRECONDITION when the name collides with a
   // folder of other objects ("a" when "a/b" exists) or the other way round.
-  virtual Result<ObjectInfo> PutObjectFromFile(
-      std::string_view bucket, std::string_view name, const std::string& source_path,
-      std::string_view content_type, const std::map<std::string, std::string>& metadata) = 0;
+  virtual Result<ObjectInfo> PutObjectFromFile(std::string_view bucket, std::string_view name,
+                                               const std::string& source_path,
+                                               std::string_view content_type,
+                                               const std::map<std::string, std::string>& metadata,
+                                               const ObjectHeaders& headers) = 0;
   // The same from bytes in memory.
   virtual Result<ObjectInfo> PutObject(std::string_view bucket, std::string_view name,
                                        std::string_view data, std::string_view content_type,
-                                       const std::map<std::string, std::string>& metadata) = 0;
+                                       const std::map<std::string, std::string>& metadata,
+                                       const ObjectHeaders& headers) = 0;
 
-  // Copies an object's bytes, content type and metadata to another name (maybe in another
+  // Copies an object's bytes, content type, metadata and headers to another name (maybe in another
   // bucket), after the checks of `GetObject` for the source and `PutObject` for the target.
   virtual Result<ObjectInfo> CopyObject(std::string_view source_bucket,
                                         std::string_view source_name,
@@ -125,7 +154,8 @@ class BucketStore {
   // Starts a session for an object, after the same checks as `PutObject`.
   virtual Result<std::string> StartUpload(std::string_view bucket, std::string_view name,
                                           std::string_view content_type,
-                                          const std::map<std::string, std::string>& metadata) = 0;
+                                          const std::map<std::string, std::string>& metadata,
+                                          const ObjectHeaders& headers) = 0;
   // Adds the bytes of the file `chunk_path`, which start at byte `offset` of the object (bytes
   // already received are skipped; starting past them is INVALID_ARGUMENT on "Content-Range").
   // `total_size` is the object's size once the client knows it; the object is written when that

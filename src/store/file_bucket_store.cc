@@ -47,7 +47,8 @@ ObjectInfo ToInfo(std::string_view bucket, std::string_view name, const ObjectRo
                     .crc32c_base64 = row.crc32c_base64,
                     .updated = WallTime(std::chrono::duration_cast<WallTime::duration>(
                         std::chrono::nanoseconds(row.updated_ns))),
-                    .metadata = row.metadata};
+                    .metadata = row.metadata,
+                    .headers = row.headers};
 }
 
 // Removes the plain files directly in `dir` last changed before `before`.
@@ -153,7 +154,8 @@ Status FileBucketStore::DeleteBucket(std::string_view name) {
 
 Result<ObjectInfo> FileBucketStore::PutObjectFromFile(
     std::string_view bucket, std::string_view name, const std::string& source_path,
-    std::string_view content_type, const std::map<std::string, std::string>& metadata) {
+    std::string_view content_type, const std::map<std::string, std::string>& metadata,
+    const ObjectHeaders& headers) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kWrite));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   Result<ObjectHashes> hashes = HashFile(source_path);
@@ -161,18 +163,19 @@ Result<ObjectInfo> FileBucketStore::PutObjectFromFile(
     return hashes.status();
   }
   TY_RETURN_IF_ERROR(SyncPath(source_path));
-  return Install(bucket, name, source_path, *hashes, content_type, metadata);
+  return Install(bucket, name, source_path, *hashes, content_type, metadata, headers);
 }
 
 Result<ObjectInfo> FileBucketStore::PutObject(std::string_view bucket, std::string_view name,
                                               std::string_view data, std::string_view content_type,
-                                              const std::map<std::string, std::string>& metadata) {
+                                              const std::map<std::string, std::string>& metadata,
+                                              const ObjectHeaders& headers) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kWrite));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   const std::string temp = UniqueScratchPath(scratch_, "put");
   Status written = WriteNewFile(temp, data);
   Result<ObjectInfo> info =
-      written.ok() ? Install(bucket, name, temp, HashBytes(data), content_type, metadata)
+      written.ok() ? Install(bucket, name, temp, HashBytes(data), content_type, metadata, headers)
                    : Result<ObjectInfo>(written);
   if (!info.ok()) {
     ::unlink(temp.c_str());
@@ -200,9 +203,10 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
   const std::string temp = UniqueScratchPath(scratch_, "copy");
   Status copied = AppendFdTail(file->fd.get(), ObjectFile(source_bucket, source_name), 0, temp);
   Result<ObjectHashes> hashes = copied.ok() ? HashFile(temp) : Result<ObjectHashes>(copied);
-  Result<ObjectInfo> info = hashes.ok() ? Install(target_bucket, target_name, temp, *hashes,
-                                                  source->content_type, source->metadata)
-                                        : Result<ObjectInfo>(hashes.status());
+  Result<ObjectInfo> info = hashes.ok()
+                                ? Install(target_bucket, target_name, temp, *hashes,
+                                          source->content_type, source->metadata, source->headers)
+                                : Result<ObjectInfo>(hashes.status());
   if (!info.ok()) {
     ::unlink(temp.c_str());
   }
@@ -212,7 +216,8 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
 Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string_view name,
                                             const std::string& temp, const ObjectHashes& hashes,
                                             std::string_view content_type,
-                                            const std::map<std::string, std::string>& metadata) {
+                                            const std::map<std::string, std::string>& metadata,
+                                            const ObjectHeaders& headers) {
   const std::string target = ObjectFile(bucket, name);
   std::lock_guard lock(write_mu_);
   Result<UniqueFd> bucket_fd = BucketFd(bucket);
@@ -242,6 +247,7 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
                       .content_type = content_type.empty() ? std::string(kDefaultContentType)
                                                            : std::string(content_type),
                       .metadata = metadata,
+                      .headers = headers,
                       .stat = *stat,
                       .md5_base64 = hashes.md5_base64,
                       .crc32c_base64 = hashes.crc32c_base64,
@@ -289,6 +295,7 @@ Result<ObjectInfo> FileBucketStore::Describe(int bucket_fd, std::string_view buc
         .generation = std::max(mtime_us, old != nullptr ? old->generation + 1 : 0),
         .content_type = old != nullptr ? old->content_type : std::string(kDefaultContentType),
         .metadata = old != nullptr ? old->metadata : std::map<std::string, std::string>{},
+        .headers = old != nullptr ? old->headers : ObjectHeaders{},
         .stat = stat,
         .md5_base64 = hashes->md5_base64,
         .crc32c_base64 = hashes->crc32c_base64,

@@ -35,10 +35,12 @@ class FileBucketStore final : public BucketStore {
   Result<ObjectInfo> PutObjectFromFile(std::string_view bucket, std::string_view name,
                                        const std::string& source_path,
                                        std::string_view content_type,
-                                       const std::map<std::string, std::string>& metadata) override;
+                                       const std::map<std::string, std::string>& metadata,
+                                       const ObjectHeaders& headers) override;
   Result<ObjectInfo> PutObject(std::string_view bucket, std::string_view name,
                                std::string_view data, std::string_view content_type,
-                               const std::map<std::string, std::string>& metadata) override;
+                               const std::map<std::string, std::string>& metadata,
+                               const ObjectHeaders& headers) override;
   Result<ObjectInfo> CopyObject(std::string_view source_bucket, std::string_view source_name,
                                 std::string_view target_bucket,
                                 std::string_view target_name) override;
@@ -50,7 +52,8 @@ class FileBucketStore final : public BucketStore {
 
   Result<std::string> StartUpload(std::string_view bucket, std::string_view name,
                                   std::string_view content_type,
-                                  const std::map<std::string, std::string>& metadata) override;
+                                  const std::map<std::string, std::string>& metadata,
+                                  const ObjectHeaders& headers) override;
   Result<UploadStatus> AppendUpload(std::string_view upload_id, std::int64_t offset,
                                     const std::string& chunk_path,
                                     std::optional<std::int64_t> total_size) override;
@@ -73,7 +76,8 @@ class FileBucketStore final : public BucketStore {
   Result<ObjectInfo> Install(std::string_view bucket, std::string_view name,
                              const std::string& temp, const ObjectHashes& hashes,
                              std::string_view content_type,
-                             const std::map<std::string, std::string>& metadata);
+                             const std::map<std::string, std::string>& metadata,
+                             const ObjectHeaders& headers);
   // The object whose file has `stat`, its row recomputed when the file changed behind the store.
   Result<ObjectInfo> Describe(int bucket_fd, std::string_view bucket, std::string_view name,
                               FileStat stat);

@@ -46,7 +46,14 @@ CREATE TABLE uploads (
 );
 )sql";
 
-constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}};
+// v2: the object fields served as download headers (cacheControl, …), a JSON object by their
+// GCS names, for objects and for the sessions that will write them.
+constexpr std::string_view kV2Headers = R"sql(
+ALTER TABLE objects ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE uploads ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
+)sql";
+
+constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}, Migration{2, kV2Headers}};
 
 std::string EncodeMetadata(const std::map<std::string, std::string>& metadata) {
   return nlohmann::json(metadata).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -63,6 +70,27 @@ std::map<std::string, std::string> DecodeMetadata(const std::string& text) {
     }
   }
   return metadata;
+}
+
+std::string EncodeHeaders(const ObjectHeaders& headers) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const ObjectHeaderField& field : kObjectHeaderFields) {
+    if (!(headers.*field.field).empty()) {
+      json[std::string(field.json_name)] = headers.*field.field;
+    }
+  }
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+ObjectHeaders DecodeHeaders(const std::string& text) {
+  const std::map<std::string, std::string> values = DecodeMetadata(text);
+  ObjectHeaders headers;
+  for (const ObjectHeaderField& field : kObjectHeaderFields) {
+    if (const auto it = values.find(std::string(field.json_name)); it != values.end()) {
+      headers.*field.field = it->second;
+    }
+  }
+  return headers;
 }
 
 // Runs `sql` with text parameters `args` (1-based, in order) and no result rows.
@@ -165,7 +193,7 @@ Result<std::optional<ObjectRow>> StorageDb::GetObject(std::string_view bucket,
   std::lock_guard lock(mu_);
   Result<Statement> select = db_->Prepare(
       "SELECT generation, content_type, metadata, size, mtime_ns, inode, md5, crc32c, "
-      "updated_ns FROM objects WHERE bucket = ?1 AND name = ?2");
+      "updated_ns, headers FROM objects WHERE bucket = ?1 AND name = ?2");
   if (!select.ok()) {
     return select.status();
   }
@@ -181,6 +209,7 @@ Result<std::optional<ObjectRow>> StorageDb::GetObject(std::string_view bucket,
   return std::optional<ObjectRow>(ObjectRow{.generation = select->ColumnInt64(0),
                                             .content_type = select->ColumnText(1),
                                             .metadata = DecodeMetadata(select->ColumnText(2)),
+                                            .headers = DecodeHeaders(select->ColumnText(9)),
                                             .stat = FileStat{.size = select->ColumnInt64(3),
                                                              .mtime_ns = select->ColumnInt64(4),
                                                              .inode = select->ColumnInt64(5)},
@@ -193,8 +222,8 @@ Status StorageDb::PutObject(std::string_view bucket, std::string_view name, cons
   std::lock_guard lock(mu_);
   Result<Statement> upsert = db_->Prepare(
       "INSERT OR REPLACE INTO objects (bucket, name, generation, content_type, metadata, size, "
-      "mtime_ns, inode, md5, crc32c, updated_ns) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+      "mtime_ns, inode, md5, crc32c, updated_ns, headers) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
   if (!upsert.ok()) {
     return upsert.status();
   }
@@ -209,6 +238,7 @@ Status StorageDb::PutObject(std::string_view bucket, std::string_view name, cons
   upsert->Bind(9, row.md5_base64);
   upsert->Bind(10, row.crc32c_base64);
   upsert->Bind(11, row.updated_ns);
+  upsert->Bind(12, EncodeHeaders(row.headers));
   return upsert->Run();
 }
 
@@ -220,8 +250,8 @@ Status StorageDb::DeleteObject(std::string_view bucket, std::string_view name) {
 Status StorageDb::InsertUpload(const UploadRow& upload) {
   std::lock_guard lock(mu_);
   Result<Statement> insert = db_->Prepare(
-      "INSERT INTO uploads (id, bucket, name, content_type, metadata, create_time_ns) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+      "INSERT INTO uploads (id, bucket, name, content_type, metadata, create_time_ns, headers) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   if (!insert.ok()) {
     return insert.status();
   }
@@ -231,13 +261,14 @@ Status StorageDb::InsertUpload(const UploadRow& upload) {
   insert->Bind(4, upload.content_type);
   insert->Bind(5, EncodeMetadata(upload.metadata));
   insert->Bind(6, upload.create_ns);
+  insert->Bind(7, EncodeHeaders(upload.headers));
   return insert->Run();
 }
 
 Result<std::optional<UploadRow>> StorageDb::GetUpload(std::string_view id) {
   std::lock_guard lock(mu_);
   Result<Statement> select = db_->Prepare(
-      "SELECT bucket, name, content_type, metadata, create_time_ns, done FROM uploads "
+      "SELECT bucket, name, content_type, metadata, create_time_ns, done, headers FROM uploads "
       "WHERE id = ?1");
   if (!select.ok()) {
     return select.status();
@@ -255,6 +286,7 @@ Result<std::optional<UploadRow>> StorageDb::GetUpload(std::string_view id) {
                                             .name = select->ColumnText(1),
                                             .content_type = select->ColumnText(2),
                                             .metadata = DecodeMetadata(select->ColumnText(3)),
+                                            .headers = DecodeHeaders(select->ColumnText(6)),
                                             .create_ns = select->ColumnInt64(4),
                                             .done = select->ColumnInt64(5) != 0});
 }

@@ -24,6 +24,7 @@ struct ObjectRow {
   std::int64_t generation = 0;
   std::string content_type;
   std::map<std::string, std::string> metadata;
+  ObjectHeaders headers;
   FileStat stat;
   std::string md5_base64;
   std::string crc32c_base64;
@@ -36,6 +37,7 @@ struct UploadRow {
   std::string name;
   std::string content_type;
   std::map<std::string, std::string> metadata;
+  ObjectHeaders headers;
   std::int64_t create_ns = 0;
   bool done = false;  // the object was written; the session only answers status queries
 };

@@ -68,9 +68,10 @@ Result<UploadRow> FileBucketStore::FindUpload(std::string_view upload_id) {
   return **std::move(upload);
 }
 
-Result<std::string> FileBucketStore::StartUpload(
-    std::string_view bucket, std::string_view name, std::string_view content_type,
-    const std::map<std::string, std::string>& metadata) {
+Result<std::string> FileBucketStore::StartUpload(std::string_view bucket, std::string_view name,
+                                                 std::string_view content_type,
+                                                 const std::map<std::string, std::string>& metadata,
+                                                 const ObjectHeaders& headers) {
   TY_RETURN_IF_ERROR(CheckBucketName(bucket));
   TY_RETURN_IF_ERROR(CheckObjectName(bucket, name, NameUse::kWrite));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
@@ -79,6 +80,7 @@ Result<std::string> FileBucketStore::StartUpload(
                          .name = std::string(name),
                          .content_type = std::string(content_type),
                          .metadata = metadata,
+                         .headers = headers,
                          .create_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                           clock_.Now().time_since_epoch())
                                           .count()};
@@ -131,7 +133,7 @@ Result<UploadStatus> FileBucketStore::AppendUpload(std::string_view upload_id, s
   }
   TY_RETURN_IF_ERROR(GetBucket(upload->bucket).status());  // it may have gone meanwhile
   Result<ObjectInfo> object = Install(upload->bucket, upload->name, session, *hashes,
-                                      upload->content_type, upload->metadata);
+                                      upload->content_type, upload->metadata, upload->headers);
   if (!object.ok()) {
     return object.status();
   }

@@ -265,5 +265,43 @@ INSTANTIATE_TEST_SUITE_P(
         EscapeCase{"DeleteParent", "DELETE", "/storage/v1/b/bkt/o/..%2Fother"}),
     [](const auto& tc) { return tc.param.name; });
 
+struct ParamsCase {
+  std::string name;
+  std::string method;
+  std::string target;  // on an object "obj" holding "data"
+  int status;
+};
+
+class StandardParamsTest : public StorageApiTest,
+                           public ::testing::WithParamInterface<ParamsCase> {};
+
+// What the client libraries send besides a method's own parameters is accepted as GCS accepts
+// it; a parameter that would change what the call means is refused.
+TEST_P(StandardParamsTest, AreAcceptedUnlessTheyChangeMeaning) {
+  ASSERT_EQ(UploadMedia("obj", "data").status, 200);
+  const ParamsCase& c = GetParam();
+  const ClientResponse response = client_.Send(c.method, c.target);
+  EXPECT_EQ(response.status, c.status) << response.body;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Requests, StandardParamsTest,
+    ::testing::Values(
+        ParamsCase{"GetWithSystemParams", "GET",
+                   "/storage/v1/b/bkt/o/obj?alt=json&prettyPrint=false&fields=name%2Csize"
+                   "&quotaUser=u&userProject=p&projection=full",
+                   200},
+        ParamsCase{"ListWithFields", "GET",
+                   "/storage/v1/b/bkt/o?fields=items(name)%2CnextPageToken&prettyPrint=true", 200},
+        ParamsCase{"DeleteWithForce", "DELETE", "/storage/v1/b/bkt/o/obj?force=true&userProject=p",
+                   204},
+        ParamsCase{"MediaUploadWithUserProject", "POST",
+                   "/upload/storage/v1/b/bkt/o?uploadType=media&name=x&userProject=p"
+                   "&prettyPrint=false&kmsKeyName=k",
+                   200},
+        ParamsCase{"ListWithMatchGlob", "GET", "/storage/v1/b/bkt/o?matchGlob=*.txt", 400},
+        ParamsCase{"GetSoftDeleted", "GET", "/storage/v1/b/bkt/o/obj?softDeleted=true", 400}),
+    [](const auto& tc) { return tc.param.name; });
+
 }  // namespace
 }  // namespace trainyard::testing

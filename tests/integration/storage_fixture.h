@@ -48,6 +48,19 @@ class StorageApiTest : public ::testing::Test {
         body, {{"Content-Type", "multipart/related; boundary='" + boundary + "'"}});
   }
 
+  // Starts a resumable upload of `name` and returns the session's path ("/upload/…?upload_id=…").
+  std::string StartSession(std::string_view name, std::string_view query = "") {
+    const ClientResponse started = client_.Send(
+        "POST",
+        "/upload/storage/v1/b/bkt/o?uploadType=resumable&name=" + server::PercentEncode(name) +
+            std::string(query),
+        "");
+    EXPECT_EQ(started.status, 200) << started.body;
+    const std::string location = started.Header("location");
+    const std::size_t path = location.find("/upload/");
+    return path == std::string::npos ? location : location.substr(path);
+  }
+
   ClientResponse Download(std::string_view name) {
     return client_.Get(ObjectPath(name) + "?alt=media");
   }

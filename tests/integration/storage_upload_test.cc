@@ -152,6 +152,46 @@ TEST_F(StorageApiTest, ResumableUploadInSeveralChunks) {
   }
 }
 
+// One PUT carrying the whole stream, as the Node client's default upload sends it.
+class WholeStreamTest : public StorageApiTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(WholeStreamTest, WritesTheObjectInOnePut) {
+  const std::string session = StartSession("stream.bin");
+  const ClientResponse put =
+      client_.Send("PUT", session, kPayload,
+                   {{"Content-Range", GetParam()}, {"Content-Type", "application/octet-stream"}});
+  ASSERT_EQ(put.status, 200) << put.body;
+  EXPECT_EQ(Body(put)["size"], std::to_string(kPayload.size()));
+  EXPECT_TRUE(Download("stream.bin").body == kPayload);
+  // A retry after the answer was lost finds the object written.
+  const ClientResponse status = client_.Send("PUT", session, "", {{"Content-Range", "bytes */*"}});
+  EXPECT_EQ(status.status, 200) << status.body;
+}
+
+INSTANTIATE_TEST_SUITE_P(ContentRanges, WholeStreamTest,
+                         ::testing::Values("bytes 0-*/*", "bytes 0-*/42", "bytes 0-41/42"),
+                         [](const auto& tc) {
+                           return tc.param == "bytes 0-*/*"    ? std::string("SizeUnknown")
+                                  : tc.param == "bytes 0-*/42" ? std::string("SizeKnown")
+                                                               : std::string("ExplicitRange");
+                         });
+
+TEST_F(StorageApiTest, ResumableStreamIsFinalisedByItsSize) {
+  const std::string session = StartSession("streamed.bin");
+  const ClientResponse chunk = client_.Send(
+      "PUT", session, kPayload,
+      {{"Content-Range", "bytes 0-41/*"}, {"Content-Type", "application/octet-stream"}});
+  EXPECT_EQ(chunk.status, 308) << chunk.body;
+  EXPECT_EQ(chunk.Header("range"), "bytes=0-41");
+  const ClientResponse short_total =
+      client_.Send("PUT", session, "", {{"Content-Range", "bytes */40"}});
+  EXPECT_EQ(short_total.status, 400) << short_total.body;
+  const ClientResponse done = client_.Send("PUT", session, "", {{"Content-Range", "bytes */42"}});
+  ASSERT_EQ(done.status, 200) << done.body;
+  EXPECT_EQ(Body(done)["size"], "42");
+  EXPECT_TRUE(Download("streamed.bin").body == kPayload);
+}
+
 TEST_F(StorageApiTest, ResumableSessionsCanBeCancelled) {
   const ClientResponse started =
       client_.Send("POST", "/upload/storage/v1/b/bkt/o?uploadType=resumable&name=x", "");

@@ -55,7 +55,7 @@ class BucketLinksTest : public ::testing::TestWithParam<LinkCase> {
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = *std::move(store);
     ASSERT_TRUE(store_->CreateBucket("proj", "bkt").ok());
-    ASSERT_TRUE(store_->PutObject("bkt", "real", "mine", "", {}).ok());
+    ASSERT_TRUE(store_->PutObject("bkt", "real", "mine", "", {}, {}).ok());
     const fs::path link = Bucket() / GetParam().link;
     fs::create_directories(link.parent_path());
     fs::create_symlink(Outside() / GetParam().target, link);
@@ -94,9 +94,10 @@ TEST_P(BucketLinksTest, ReadsFindNothingThroughTheLink) {
 
 TEST_P(BucketLinksTest, WritesNeverGoThroughTheLink) {
   const std::string& name = GetParam().name;
-  EXPECT_EQ(store_->PutObject("bkt", name, "planted", "", {}).status().code(), GetParam().put_code);
+  EXPECT_EQ(store_->PutObject("bkt", name, "planted", "", {}, {}).status().code(),
+            GetParam().put_code);
   EXPECT_EQ(store_->CopyObject("bkt", "real", "bkt", name).status().code(), GetParam().put_code);
-  auto upload = store_->StartUpload("bkt", name, "", {});
+  auto upload = store_->StartUpload("bkt", name, "", {}, {});
   ASSERT_TRUE(upload.ok()) << upload.status().ToString();
   const std::string chunk = dir_.File("chunk");
   std::ofstream(chunk) << "uploaded";

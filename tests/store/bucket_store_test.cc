@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "fakes/fake_clock.h"
 #include "fakes/temp_dir.h"
+#include "store/sqlite_connection.h"
 
 namespace trainyard::store {
 namespace {
@@ -62,7 +63,7 @@ class BucketStoreTest : public ::testing::Test {
   fs::path Root() const { return dir_.path() / "buckets"; }
 
   ObjectInfo Put(std::string_view name, std::string_view data) {
-    auto info = store_->PutObject("bkt", name, data, "", {});
+    auto info = store_->PutObject("bkt", name, data, "", {}, {});
     EXPECT_TRUE(info.ok()) << name << ": " << info.status().ToString();
     return info.ok() ? *info : ObjectInfo{};
   }
@@ -124,7 +125,12 @@ TEST_F(BucketStoreTest, TheScratchDirIsNoBucket) {
 }
 
 TEST_F(BucketStoreTest, PutsAndReadsAnObjectAsAPlainFile) {
-  auto info = store_->PutObject("bkt", "dir/hello.txt", "hello", "text/plain", {{"k", "v"}});
+  const ObjectHeaders headers{.cache_control = "no-cache",
+                              .content_disposition = "attachment",
+                              .content_encoding = "gzip",
+                              .content_language = "en"};
+  auto info =
+      store_->PutObject("bkt", "dir/hello.txt", "hello", "text/plain", {{"k", "v"}}, headers);
   ASSERT_TRUE(info.ok()) << info.status().ToString();
   EXPECT_EQ(info->size, 5);
   EXPECT_EQ(info->md5_base64, "XUFAKrxLKna5cZ2REBfFkg==");
@@ -141,14 +147,37 @@ TEST_F(BucketStoreTest, PutsAndReadsAnObjectAsAPlainFile) {
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   EXPECT_EQ(got->content_type, "text/plain");
   EXPECT_EQ(got->metadata, (std::map<std::string, std::string>{{"k", "v"}}));
+  EXPECT_EQ(got->headers, headers);
   EXPECT_EQ(got->generation, info->generation);
   EXPECT_EQ(got->md5_base64, info->md5_base64);
+}
+
+TEST_F(BucketStoreTest, ObjectsOfAVersion1DatabaseHaveNoHeaders) {
+  ASSERT_TRUE(store_->PutObject("bkt", "old", "hello", "text/plain", {}, {}).ok());
+  store_.reset();
+  {  // the database as version 1 of the schema left it
+    auto db = internal::Connection::Open(dir_.File("storage.db"), /*read_only=*/false);
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    ASSERT_TRUE((*db)
+                    ->Exec("ALTER TABLE objects DROP COLUMN headers;"
+                           "ALTER TABLE uploads DROP COLUMN headers;"
+                           "UPDATE schema_version SET version = 1;")
+                    .ok());
+  }
+  Reopen();
+  auto got = store_->GetObject("bkt", "old");
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(got->content_type, "text/plain");
+  EXPECT_EQ(got->headers, ObjectHeaders{});
+  auto put = store_->PutObject("bkt", "new", "x", "", {}, {.content_language = "de"});
+  ASSERT_TRUE(put.ok()) << put.status().ToString();
+  EXPECT_EQ(store_->GetObject("bkt", "new")->headers.content_language, "de");
 }
 
 TEST_F(BucketStoreTest, PutsFromAFileByMovingIt) {
   const std::string source = store_->scratch_dir() + "/upload-1";
   WriteFile(source, "payload");
-  auto info = store_->PutObjectFromFile("bkt", "pkg.tar.gz", source, "", {});
+  auto info = store_->PutObjectFromFile("bkt", "pkg.tar.gz", source, "", {}, {});
   ASSERT_TRUE(info.ok()) << info.status().ToString();
   EXPECT_EQ(info->content_type, "application/octet-stream");
   EXPECT_FALSE(fs::exists(source));
@@ -167,7 +196,7 @@ TEST_F(BucketStoreTest, EachWriteGetsANewGeneration) {
 }
 
 TEST_F(BucketStoreTest, MissingThingsAreNotFound) {
-  EXPECT_EQ(store_->PutObject("nobucket", "x", "d", "", {}).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->PutObject("nobucket", "x", "d", "", {}, {}).status().code(), Code::kNotFound);
   EXPECT_FALSE(fs::exists(Root() / "nobucket"));
   EXPECT_EQ(store_->GetObject("bkt", "missing").status().message(), "No such object: bkt/missing");
   EXPECT_EQ(store_->OpenObject("bkt", "missing").status().code(), Code::kNotFound);
@@ -190,8 +219,8 @@ class BadNamesTest : public BucketStoreTest, public ::testing::WithParamInterfac
 TEST_P(BadNamesTest, AreRefusedWithoutWritingAnything) {
   const BadWrite& c = GetParam();
   const std::vector<std::string> before = Tree(dir_.path());
-  for (const Status& status : {store_->PutObject(c.bucket, c.object, "data", "", {}).status(),
-                               store_->StartUpload(c.bucket, c.object, "", {}).status()}) {
+  for (const Status& status : {store_->PutObject(c.bucket, c.object, "data", "", {}, {}).status(),
+                               store_->StartUpload(c.bucket, c.object, "", {}, {}).status()}) {
     EXPECT_EQ(status.code(), Code::kInvalidArgument) << status.ToString();
     ASSERT_EQ(status.violations().size(), 1U);
     EXPECT_EQ(status.violations()[0].field, c.field);
@@ -213,10 +242,14 @@ INSTANTIATE_TEST_SUITE_P(Escapes, BadNamesTest,
 
 TEST_F(BucketStoreTest, CopiesObjectsWithTheirMetadata) {
   ASSERT_TRUE(store_->CreateBucket("proj", "other").ok());
-  ASSERT_TRUE(store_->PutObject("bkt", "src", "hello", "text/plain", {{"k", "v"}}).ok());
+  ASSERT_TRUE(store_
+                  ->PutObject("bkt", "src", "hello", "text/plain", {{"k", "v"}},
+                              {.cache_control = "private"})
+                  .ok());
   auto copy = store_->CopyObject("bkt", "src", "other", "dir/copy");
   ASSERT_TRUE(copy.ok()) << copy.status().ToString();
   EXPECT_EQ(copy->content_type, "text/plain");
+  EXPECT_EQ(copy->headers, ObjectHeaders{.cache_control = "private"});
   EXPECT_EQ(copy->metadata.at("k"), "v");
   EXPECT_EQ(copy->md5_base64, "XUFAKrxLKna5cZ2REBfFkg==");
   EXPECT_EQ(ReadFile((Root() / "other/dir/copy").string()), "hello");
@@ -229,10 +262,10 @@ TEST_F(BucketStoreTest, CopiesObjectsWithTheirMetadata) {
 
 TEST_F(BucketStoreTest, ANameCannotBeBothAnObjectAndAFolder) {
   Put("a/b", "1");
-  auto file_over_folder = store_->PutObject("bkt", "a", "2", "", {});
+  auto file_over_folder = store_->PutObject("bkt", "a", "2", "", {}, {});
   EXPECT_EQ(file_over_folder.status().code(), Code::kFailedPrecondition);
   Put("x", "3");
-  auto folder_under_file = store_->PutObject("bkt", "x/y", "4", "", {});
+  auto folder_under_file = store_->PutObject("bkt", "x/y", "4", "", {}, {});
   EXPECT_EQ(folder_under_file.status().code(), Code::kFailedPrecondition)
       << folder_under_file.status().ToString();
   EXPECT_EQ(ReadFile((Root() / "bkt/x").string()), "3");
@@ -326,7 +359,7 @@ TEST_F(BucketStoreTest, NeverFollowsSymbolicLinksOutOfTheBucket) {
   EXPECT_EQ(store_->GetObject("bkt", "link").status().code(), Code::kNotFound);
   EXPECT_EQ(store_->OpenObject("bkt", "dir/up/secret").status().code(), Code::kNotFound);
   EXPECT_TRUE(ListAll({}).empty());
-  EXPECT_EQ(store_->PutObject("bkt", "dir/up/secret", "x", "", {}).status().code(),
+  EXPECT_EQ(store_->PutObject("bkt", "dir/up/secret", "x", "", {}, {}).status().code(),
             Code::kFailedPrecondition);
   EXPECT_EQ(ReadFile(dir_.File("secret")), "secret");
 }

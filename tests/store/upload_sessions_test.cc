@@ -38,7 +38,8 @@ class UploadSessionsTest : public ::testing::Test {
   }
 
   std::string Start() {
-    auto id = store_->StartUpload("bkt", "pkg/trainer.tar.gz", "application/gzip", {{"a", "b"}});
+    auto id = store_->StartUpload("bkt", "pkg/trainer.tar.gz", "application/gzip", {{"a", "b"}},
+                                  {.content_encoding = "gzip"});
     EXPECT_TRUE(id.ok()) << id.status().ToString();
     return id.ok() ? *id : "";
   }
@@ -70,6 +71,7 @@ TEST_F(UploadSessionsTest, WritesTheObjectOnceEveryByteArrived) {
   EXPECT_EQ(last->object->size, 11);
   EXPECT_EQ(last->object->content_type, "application/gzip");
   EXPECT_EQ(last->object->metadata.at("a"), "b");
+  EXPECT_EQ(last->object->headers.content_encoding, "gzip");
   EXPECT_EQ(ObjectBytes("pkg/trainer.tar.gz"), "hello world");
 
   // A retried last chunk, or a status query, answers with the object.
@@ -138,7 +140,7 @@ TEST_F(UploadSessionsTest, UnknownOrMalformedIdsAreNotFound) {
 }
 
 TEST_F(UploadSessionsTest, StartChecksTheBucket) {
-  EXPECT_EQ(store_->StartUpload("nobucket", "x", "", {}).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->StartUpload("nobucket", "x", "", {}, {}).status().code(), Code::kNotFound);
 }
 
 TEST_F(UploadSessionsTest, AnEmptyObjectCompletesAtOnce) {

@@ -1,0 +1,204 @@
+#include "server/storage_v1_rules.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <iterator>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace trainyard::server {
+namespace {
+
+std::optional<std::int64_t> Number(std::string_view text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < 0) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+Status BadRange(std::string description) {
+  return Status::InvalidArgument({{"Content-Range", std::move(description)}});
+}
+
+// What every method accepts and ignores: one generation per object and no ACLs, so the
+// projection changes nothing; no billing projects.
+constexpr std::array<std::string_view, 3> kIgnoredEverywhere = {"projection", "userProject", "alt"};
+
+struct MethodParams {
+  std::string_view method;
+  std::vector<std::string_view> own;
+  bool preconditions = false;         // ifGenerationMatch, … (on the object or destination)
+  bool source_preconditions = false;  // ifSourceGenerationMatch, …
+};
+
+// GCS's JSON API reference, per method (bucket metageneration conditions are accepted, and hold:
+// a bucket here never changes).
+const std::vector<MethodParams>& MethodTable() {
+  static const std::vector<MethodParams> table = {
+      {"storage.buckets.insert",
+       {"project", "predefinedAcl", "predefinedDefaultObjectAcl", "enableObjectRetention"}},
+      {"storage.buckets.list", {"project", "maxResults", "pageToken", "prefix"}},
+      {"storage.buckets.get", {"ifMetagenerationMatch", "ifMetagenerationNotMatch"}},
+      {"storage.buckets.delete", {"ifMetagenerationMatch", "ifMetagenerationNotMatch"}},
+      {"storage.buckets.getStorageLayout", {"prefix"}},
+      {"storage.managedFolders.list", {"prefix", "pageSize", "pageToken"}},
+      {"storage.objects.list",
+       {"prefix", "delimiter", "maxResults", "pageToken", "versions", "includeTrailingDelimiter",
+        "includeFoldersAsPrefixes"}},
+      {"storage.objects.get", {"generation"}, true},
+      {"storage.objects.delete", {"generation", "force"}, true},
+      {"storage.objects.rewrite",
+       {"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall", "destinationPredefinedAcl",
+        "destinationKmsKeyName"},
+       true,
+       true},
+      {"storage.objects.insert",
+       {"uploadType", "name", "predefinedAcl", "contentEncoding", "kmsKeyName"},
+       true},
+      {"storage.objects.upload", {"upload_id", "uploadType", "name"}},
+      {"storage.objects.cancelUpload", {"upload_id", "uploadType", "name"}},
+  };
+  return table;
+}
+
+// Each precondition parameter's name (between "if" + infix and the end) and its field.
+struct PreconditionField {
+  std::string_view suffix;
+  std::optional<std::int64_t> Preconditions::*field;
+};
+
+constexpr std::array<PreconditionField, 4> kPreconditionFields = {{
+    {"GenerationMatch", &Preconditions::if_generation_match},
+    {"GenerationNotMatch", &Preconditions::if_generation_not_match},
+    {"MetagenerationMatch", &Preconditions::if_metageneration_match},
+    {"MetagenerationNotMatch", &Preconditions::if_metageneration_not_match},
+}};
+
+std::string ParamName(std::string_view infix, std::string_view suffix) {
+  return fmt::format("if{}{}", infix, suffix);
+}
+
+}  // namespace
+
+std::vector<std::string> PreconditionParams(std::string_view infix) {
+  std::vector<std::string> names;
+  names.reserve(kPreconditionFields.size());
+  for (const PreconditionField& field : kPreconditionFields) {
+    names.push_back(ParamName(infix, field.suffix));
+  }
+  return names;
+}
+
+std::vector<std::string> StorageQueryParams(std::string_view method) {
+  std::vector<std::string> params;
+  for (const MethodParams& row : MethodTable()) {
+    if (row.method != method) {
+      continue;
+    }
+    params.assign(row.own.begin(), row.own.end());
+    params.insert(params.end(), kIgnoredEverywhere.begin(), kIgnoredEverywhere.end());
+    if (row.preconditions) {
+      std::ranges::move(PreconditionParams(), std::back_inserter(params));
+    }
+    if (row.source_preconditions) {
+      std::ranges::move(PreconditionParams("Source"), std::back_inserter(params));
+    }
+  }
+  return params;
+}
+
+Result<Preconditions> ParsePreconditions(
+    const std::vector<std::pair<std::string, std::string>>& query, std::string_view infix) {
+  Preconditions out;
+  for (const PreconditionField& field : kPreconditionFields) {
+    const std::string name = ParamName(infix, field.suffix);
+    for (const auto& [key, value] : query) {
+      if (key != name) {
+        continue;
+      }
+      out.*field.field = Number(value);
+      if (!(out.*field.field).has_value()) {
+        return Status::InvalidArgument(
+            {{name, fmt::format("Invalid value '{}' for {}: expected a number.", value, name)}});
+      }
+    }
+  }
+  return out;
+}
+
+PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
+                                          const std::optional<ObjectVersion>& current,
+                                          bool is_read) {
+  // An absent object has generation 0 to GCS ("ifGenerationMatch=0": create only) and no
+  // metageneration at all.
+  const std::int64_t generation = current.has_value() ? current->generation : 0;
+  const bool match_failed =
+      (conditions.if_generation_match.has_value() &&
+       *conditions.if_generation_match != generation) ||
+      (conditions.if_metageneration_match.has_value() &&
+       (!current.has_value() || *conditions.if_metageneration_match != current->metageneration));
+  const bool not_match_failed =
+      (conditions.if_generation_not_match.has_value() &&
+       *conditions.if_generation_not_match == generation) ||
+      (conditions.if_metageneration_not_match.has_value() && current.has_value() &&
+       *conditions.if_metageneration_not_match == current->metageneration);
+  if (match_failed || (not_match_failed && !is_read)) {
+    return PreconditionOutcome::kFailed;
+  }
+  return not_match_failed ? PreconditionOutcome::kNotModified : PreconditionOutcome::kHolds;
+}
+
+Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
+  if (header.empty()) {  // the whole object in one request
+    return ChunkRange{.first = 0, .length = body_size, .total = body_size};
+  }
+  const Status bad = BadRange(
+      fmt::format("Malformed Content-Range \"{}\"; expected \"bytes A-B/N\", \"bytes A-B/*\", "
+                  "\"bytes A-*/N\", \"bytes A-*/*\", \"bytes */N\" or \"bytes */*\".",
+                  header));
+  const std::size_t slash = header.find('/');
+  if (!header.starts_with("bytes ") || slash == std::string_view::npos) {
+    return bad;
+  }
+  const std::string_view range = header.substr(6, slash - 6);
+  const std::string_view total_text = header.substr(slash + 1);
+  ChunkRange out{.length = body_size};
+  if (total_text != "*") {
+    out.total = Number(total_text);
+    if (!out.total.has_value()) {
+      return bad;
+    }
+  }
+  if (range == "*") {
+    return body_size == 0 ? Result<ChunkRange>(out) : bad;
+  }
+  const std::size_t dash = range.find('-');
+  if (dash == std::string_view::npos) {
+    return bad;
+  }
+  const std::optional<std::int64_t> first = Number(range.substr(0, dash));
+  const std::string_view last_text = range.substr(dash + 1);
+  if (!first.has_value()) {
+    return bad;
+  }
+  out.first = first;
+  if (last_text == "*") {  // the body runs to the object's end: its size, unless announced
+    out.total = out.total.value_or(*first + body_size);
+    return out;
+  }
+  const std::optional<std::int64_t> last = Number(last_text);
+  if (!last.has_value() || *last < *first) {
+    return bad;
+  }
+  if (*last - *first + 1 != body_size) {
+    return BadRange(fmt::format("Content-Range \"{}\" announces {} bytes but the body has {}.",
+                                header, *last - *first + 1, body_size));
+  }
+  return out;
+}
+
+}  // namespace trainyard::server

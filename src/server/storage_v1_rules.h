@@ -1,0 +1,83 @@
+// The storage v1 API's request rules that need no store, for storage_v1_handlers.cc and
+// storage_v1_uploads.cc: the query parameters each method accepts, the `Content-Range` of a
+// resumable upload's PUT, and the request preconditions (`ifGenerationMatch`, …) on an object.
+// Pure and thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/status.h"
+
+namespace trainyard::server {
+
+// The query parameters the storage method `method` ("storage.objects.get") accepts beyond the
+// standard ones every Google API takes (router.h: `alt`, `fields`, `prettyPrint`, `quotaUser`,
+// …): those it reads, and those GCS documents that change nothing here (`userProject`,
+// `projection`, ACLs, KMS keys, `force` on a delete). Others, which would change what a call
+// means (`matchGlob`, `softDeleted`, …), stay refused. Empty for a method not in the table.
+std::vector<std::string> StorageQueryParams(std::string_view method);
+
+// What a resumable upload's PUT says of its body.
+struct ChunkRange {
+  std::optional<std::int64_t> first;  // none for a body-less status query or finalisation
+  std::int64_t length = 0;            // the body's bytes
+  std::optional<std::int64_t> total;  // the object's size, once the client knows it
+};
+
+// The chunk a PUT of `body_size` bytes carries, from its `Content-Range` header, in each form
+// GCS's resumable protocol and its client libraries use:
+//   (absent)        the whole object in this body;
+//   "bytes A-B/N"   bytes A..B of an N-byte object ("bytes A-B/*" while N is not known);
+//   "bytes A-*/N"   the body is the object from byte A on, N bytes in all (what the Node
+//                   client sends for a whole stream in one request; a short body leaves the
+//                   session open, as "bytes A-B/N" does);
+//   "bytes A-*/*"   the same with N not known beforehand: the body ends the object, which has
+//                   A + body_size bytes (as Google's own storage testbench finalises it);
+//   "bytes */N"     no body: the object has N bytes (finalises once they were all received);
+//   "bytes */*"     no body: a status query.
+// INVALID_ARGUMENT on "Content-Range" for anything else, and for a range whose length is not
+// the body's.
+Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size);
+
+// GCS's request preconditions on an object's generation and metageneration (JSON API query
+// parameters; docs: "Request preconditions").
+struct Preconditions {
+  std::optional<std::int64_t> if_generation_match;      // 0: only if there is no live object
+  std::optional<std::int64_t> if_generation_not_match;  // 0: only if there is one
+  std::optional<std::int64_t> if_metageneration_match;
+  std::optional<std::int64_t> if_metageneration_not_match;
+};
+
+// What an object's state is to preconditions: nullopt when there is no live object.
+struct ObjectVersion {
+  std::int64_t generation = 0;
+  std::int64_t metageneration = 0;
+};
+
+enum class PreconditionOutcome {
+  kHolds,
+  kFailed,       // 412 conditionNotMet
+  kNotModified,  // 304: a read whose *NotMatch condition failed, as GCS answers a GET
+};
+
+// The parameter names, "ifGenerationMatch", … ("ifSourceGenerationMatch", … with `infix`
+// "Source", which objects.rewrite takes for its source object).
+std::vector<std::string> PreconditionParams(std::string_view infix = "");
+
+// The preconditions in `query` (a route's parameters; the last value of a name counts).
+// INVALID_ARGUMENT naming the parameter when a value is not a non-negative decimal number.
+Result<Preconditions> ParsePreconditions(
+    const std::vector<std::pair<std::string, std::string>>& query, std::string_view infix = "");
+
+// Whether `conditions` hold for `current`. A read (`is_read`) whose only failed conditions are
+// *NotMatch ones is kNotModified; every other failure is kFailed.
+PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
+                                          const std::optional<ObjectVersion>& current,
+                                          bool is_read);
+
+}  // namespace trainyard::server

@@ -1,0 +1,219 @@
+#include "server/storage_v1_rules.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace trainyard::server {
+namespace {
+
+struct RangeCase {
+  std::string name;
+  std::string header;
+  std::int64_t body_size;
+  bool ok;
+  std::optional<std::int64_t> first;
+  std::optional<std::int64_t> total;
+};
+
+class ParseContentRangeTest : public ::testing::TestWithParam<RangeCase> {};
+
+TEST_P(ParseContentRangeTest, ReadsEveryFormGcsClientsSend) {
+  const RangeCase& tc = GetParam();
+  const Result<ChunkRange> range = ParseContentRange(tc.header, tc.body_size);
+  ASSERT_EQ(range.ok(), tc.ok) << range.status().ToString();
+  if (!tc.ok) {
+    EXPECT_EQ(range.status().code(), Code::kInvalidArgument);
+    EXPECT_EQ(range.status().violations()[0].field, "Content-Range");
+    return;
+  }
+  EXPECT_EQ(range->first, tc.first);
+  EXPECT_EQ(range->length, tc.body_size);
+  EXPECT_EQ(range->total, tc.total);
+}
+
+constexpr std::optional<std::int64_t> kNone;
+
+INSTANTIATE_TEST_SUITE_P(
+    Headers, ParseContentRangeTest,
+    ::testing::Values(RangeCase{"Absent", "", 7, true, 0, 7},
+                      RangeCase{"ChunkOfKnownSize", "bytes 0-9/42", 10, true, 0, 42},
+                      RangeCase{"ChunkOfUnknownSize", "bytes 10-19/*", 10, true, 10, kNone},
+                      RangeCase{"WholeStreamKnownSize", "bytes 0-*/42", 42, true, 0, 42},
+                      RangeCase{"WholeStreamShortOfItsSize", "bytes 0-*/42", 40, true, 0, 42},
+                      RangeCase{"WholeStreamUnknownSize", "bytes 0-*/*", 42, true, 0, 42},
+                      RangeCase{"RestOfStreamUnknownSize", "bytes 20-*/*", 22, true, 20, 42},
+                      RangeCase{"EmptyStreamUnknownSize", "bytes 0-*/*", 0, true, 0, 0},
+                      RangeCase{"Finalise", "bytes */42", 0, true, kNone, 42},
+                      RangeCase{"StatusQuery", "bytes */*", 0, true, kNone, kNone},
+                      RangeCase{"StatusQueryWithBody", "bytes */*", 3, false, kNone, kNone},
+                      RangeCase{"LengthMismatch", "bytes 0-9/42", 9, false, kNone, kNone},
+                      RangeCase{"Backwards", "bytes 9-0/42", 10, false, kNone, kNone},
+                      RangeCase{"NoUnit", "0-9/42", 10, false, kNone, kNone},
+                      RangeCase{"NoTotal", "bytes 0-9", 10, false, kNone, kNone},
+                      RangeCase{"NoDash", "bytes 9/42", 1, false, kNone, kNone},
+                      RangeCase{"StarFirst", "bytes *-9/42", 10, false, kNone, kNone},
+                      RangeCase{"NegativeTotal", "bytes 0-9/-1", 10, false, kNone, kNone},
+                      RangeCase{"JunkTotal", "bytes 0-*/4x", 10, false, kNone, kNone}),
+    [](const auto& tc) { return tc.param.name; });
+
+struct PreconditionCase {
+  std::string name;
+  Preconditions conditions;
+  std::optional<ObjectVersion> current;
+  bool is_read;
+  PreconditionOutcome outcome;
+};
+
+class EvaluatePreconditionsTest : public ::testing::TestWithParam<PreconditionCase> {};
+
+TEST_P(EvaluatePreconditionsTest, AnswersAsGcs) {
+  const PreconditionCase& tc = GetParam();
+  EXPECT_EQ(EvaluatePreconditions(tc.conditions, tc.current, tc.is_read), tc.outcome);
+}
+
+constexpr ObjectVersion kLive{.generation = 7, .metageneration = 1};
+constexpr std::optional<ObjectVersion> kAbsent;
+using enum PreconditionOutcome;
+
+INSTANTIATE_TEST_SUITE_P(
+    Conditions, EvaluatePreconditionsTest,
+    ::testing::Values(
+        PreconditionCase{"NoneHold", {}, kLive, false, kHolds},
+        PreconditionCase{"NoneOnAbsent", {}, kAbsent, false, kHolds},
+        PreconditionCase{"GenerationMatches", {.if_generation_match = 7}, kLive, false, kHolds},
+        PreconditionCase{"GenerationDiffers", {.if_generation_match = 6}, kLive, false, kFailed},
+        PreconditionCase{
+            "GenerationDiffersOnRead", {.if_generation_match = 6}, kLive, true, kFailed},
+        PreconditionCase{"CreateOnlyAbsent", {.if_generation_match = 0}, kAbsent, false, kHolds},
+        PreconditionCase{"CreateOnlyPresent", {.if_generation_match = 0}, kLive, false, kFailed},
+        PreconditionCase{"GenerationOnAbsent", {.if_generation_match = 7}, kAbsent, false, kFailed},
+        PreconditionCase{"NotMatchDiffers", {.if_generation_not_match = 6}, kLive, false, kHolds},
+        PreconditionCase{
+            "NotMatchEqualWrite", {.if_generation_not_match = 7}, kLive, false, kFailed},
+        PreconditionCase{
+            "NotMatchEqualRead", {.if_generation_not_match = 7}, kLive, true, kNotModified},
+        PreconditionCase{
+            "NotMatchZeroNeedsLive", {.if_generation_not_match = 0}, kAbsent, false, kFailed},
+        PreconditionCase{"NotMatchZeroLive", {.if_generation_not_match = 0}, kLive, false, kHolds},
+        PreconditionCase{
+            "MetagenerationMatches", {.if_metageneration_match = 1}, kLive, false, kHolds},
+        PreconditionCase{
+            "MetagenerationDiffers", {.if_metageneration_match = 2}, kLive, false, kFailed},
+        PreconditionCase{
+            "MetagenerationOnAbsent", {.if_metageneration_match = 1}, kAbsent, false, kFailed},
+        PreconditionCase{"MetagenerationNotMatchRead",
+                         {.if_metageneration_not_match = 1},
+                         kLive,
+                         true,
+                         kNotModified},
+        PreconditionCase{"MetagenerationNotMatchAbsent",
+                         {.if_metageneration_not_match = 1},
+                         kAbsent,
+                         false,
+                         kHolds},
+        PreconditionCase{"MatchFailsBeforeNotModified",
+                         {.if_generation_match = 6, .if_generation_not_match = 7},
+                         kLive,
+                         true,
+                         kFailed}),
+    [](const auto& tc) { return tc.param.name; });
+
+struct ParseCase {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> query;
+  std::string infix;
+  bool ok;
+  Preconditions expected;
+};
+
+class ParsePreconditionsTest : public ::testing::TestWithParam<ParseCase> {};
+
+TEST_P(ParsePreconditionsTest, ReadsTheNamedParameters) {
+  const ParseCase& tc = GetParam();
+  const Result<Preconditions> parsed = ParsePreconditions(tc.query, tc.infix);
+  ASSERT_EQ(parsed.ok(), tc.ok) << parsed.status().ToString();
+  if (!tc.ok) {
+    EXPECT_EQ(parsed.status().code(), Code::kInvalidArgument);
+    EXPECT_EQ(parsed.status().violations()[0].field, tc.query.back().first);
+    return;
+  }
+  EXPECT_EQ(parsed->if_generation_match, tc.expected.if_generation_match);
+  EXPECT_EQ(parsed->if_generation_not_match, tc.expected.if_generation_not_match);
+  EXPECT_EQ(parsed->if_metageneration_match, tc.expected.if_metageneration_match);
+  EXPECT_EQ(parsed->if_metageneration_not_match, tc.expected.if_metageneration_not_match);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Queries, ParsePreconditionsTest,
+    ::testing::Values(ParseCase{"None", {{"alt", "json"}}, "", true, {}},
+                      ParseCase{"All",
+                                {{"ifGenerationMatch", "0"},
+                                 {"ifGenerationNotMatch", "5"},
+                                 {"ifMetagenerationMatch", "1"},
+                                 {"ifMetagenerationNotMatch", "2"}},
+                                "",
+                                true,
+                                {.if_generation_match = 0,
+                                 .if_generation_not_match = 5,
+                                 .if_metageneration_match = 1,
+                                 .if_metageneration_not_match = 2}},
+                      ParseCase{"LastValueCounts",
+                                {{"ifGenerationMatch", "1"}, {"ifGenerationMatch", "2"}},
+                                "",
+                                true,
+                                {.if_generation_match = 2}},
+                      ParseCase{"SourceOnlyWithInfix",
+                                {{"ifSourceGenerationMatch", "3"}, {"ifGenerationMatch", "4"}},
+                                "Source",
+                                true,
+                                {.if_generation_match = 3}},
+                      ParseCase{"NotANumber", {{"ifGenerationMatch", "abc"}}, "", false, {}},
+                      ParseCase{"Negative", {{"ifMetagenerationMatch", "-1"}}, "", false, {}}),
+    [](const auto& tc) { return tc.param.name; });
+
+struct ParamCase {
+  std::string method;
+  std::string param;
+  bool accepted;
+};
+
+class StorageQueryParamsTest : public ::testing::TestWithParam<ParamCase> {};
+
+TEST_P(StorageQueryParamsTest, AcceptsWhatGcsDocumentsPerMethod) {
+  const ParamCase& tc = GetParam();
+  const std::vector<std::string> params = StorageQueryParams(tc.method);
+  EXPECT_EQ(std::ranges::find(params, tc.param) != params.end(), tc.accepted)
+      << tc.method << " " << tc.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Methods, StorageQueryParamsTest,
+    ::testing::Values(ParamCase{"storage.objects.delete", "force", true},
+                      ParamCase{"storage.objects.delete", "ifGenerationMatch", true},
+                      ParamCase{"storage.objects.delete", "userProject", true},
+                      ParamCase{"storage.objects.get", "ifMetagenerationNotMatch", true},
+                      ParamCase{"storage.objects.get", "projection", true},
+                      ParamCase{"storage.objects.get", "softDeleted", false},
+                      ParamCase{"storage.objects.get", "ifSourceGenerationMatch", false},
+                      ParamCase{"storage.objects.insert", "ifGenerationMatch", true},
+                      ParamCase{"storage.objects.insert", "contentEncoding", true},
+                      ParamCase{"storage.objects.insert", "kmsKeyName", true},
+                      ParamCase{"storage.objects.rewrite", "ifSourceGenerationMatch", true},
+                      ParamCase{"storage.objects.rewrite", "ifGenerationMatch", true},
+                      ParamCase{"storage.objects.list", "matchGlob", false},
+                      ParamCase{"storage.objects.list", "startOffset", false},
+                      ParamCase{"storage.objects.upload", "upload_id", true},
+                      ParamCase{"storage.buckets.delete", "force", false},
+                      ParamCase{"storage.buckets.get", "userProject", true},
+                      ParamCase{"storage.no.such", "alt", false}),
+    [](const auto& tc) {
+      std::string name = tc.param.method + "_" + tc.param.param;
+      std::ranges::replace(name, '.', '_');
+      return name;
+    });
+
+}  // namespace
+}  // namespace trainyard::server
