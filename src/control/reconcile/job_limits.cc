@@ -7,14 +7,19 @@ constexpr std::string_view kCancelledMessage = "Job was cancelled by the user.";
 constexpr std::string_view kMaxRunningTimeMessage = "Job cancelled: exceeded maxRunningTime.";
 constexpr std::string_view kMaxWaitTimeMessage = "Job cancelled: exceeded maxWaitTime.";
 
+// One of the job's scheduling limits, if it has one.
+std::optional<std::chrono::nanoseconds> Limit(const model::Job& job,
+                                              std::optional<Duration> model::Scheduling::*limit) {
+  if (job.training_input && job.training_input->scheduling) {
+    return (*job.training_input->scheduling).*limit;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::chrono::nanoseconds> MaxWaitTime(const model::Job& job) {
-  if (job.training_input && job.training_input->scheduling &&
-      job.training_input->scheduling->max_wait_time) {
-    return job.training_input->scheduling->max_wait_time;
-  }
-  return std::nullopt;
+  return Limit(job, &model::Scheduling::max_wait_time);
 }
 
 std::string_view MaxWaitTimeMessage() {
@@ -27,11 +32,7 @@ bool PastMaxWaitTime(const model::Job& job, WallTime now) {
 }
 
 std::optional<std::chrono::nanoseconds> MaxRunningTime(const model::Job& job) {
-  if (job.training_input && job.training_input->scheduling &&
-      job.training_input->scheduling->max_running_time) {
-    return job.training_input->scheduling->max_running_time;
-  }
-  return std::nullopt;
+  return Limit(job, &model::Scheduling::max_running_time);
 }
 
 std::string_view MaxRunningTimeMessage() {
