@@ -220,19 +220,26 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
 
     @staticmethod
     def lines_until(proc, pattern, timeout):
-        """The lines `proc` prints until one matches `pattern`, it ends, or `timeout` passes."""
-        lines = []
+        """The lines `proc` prints until one matches `pattern`, it ends, or `timeout` passes.
+
+        Reads the pipe's descriptor itself: select() on a buffered file object would report
+        nothing while lines that arrived in one write wait in its buffer."""
+        lines, pending = [], ""
+        fd = proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            ready, _, _ = select.select([proc.stdout], [], [], deadline - time.monotonic())
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
                 break
-            line = proc.stdout.readline()
-            if not line:
+            chunk = os.read(fd, 65536)
+            if not chunk:
                 break
-            lines.append(line)
-            if re.search(pattern, line):
-                break
+            pending += chunk.decode(errors="replace")
+            *complete, pending = pending.split("\n")
+            for line in complete:
+                lines.append(line + "\n")
+                if re.search(pattern, line):
+                    return lines
         return lines
 
     def test_suspend_stops_the_replicas_and_resume_runs_them_again(self):
