@@ -343,7 +343,7 @@ void Executor::StopUnwantedStaging() {
   for (auto& [key, stop] : staging_) {
     bool wanted = false;
     if (auto run = runs_.find(key); run != runs_.end()) {
-      wanted = run->second->phase == Run::Phase::kStaging && !run->second->abandoned;
+      wanted = run->second->phase == Run::Phase::kStaging;  // CheckRun stops one it drops
     } else if (auto study = studies_.find(key); study != studies_.end()) {
       wanted = !study->second->staged && !study->second->done && !study->second->ending;
     }

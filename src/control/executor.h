@@ -283,8 +283,15 @@ class Executor {
   // Kills what is left of a job nobody runs, then writes where it goes (reconcile/queue.h).
   void EndOrphaned(const EndOrphan& orphan);
   // A PREPARING job ends in `outcome` now, saying `message` (its staging is dropped).
-  void EndPreparing(const std::string& project, const std::string& job_id, model::JobState outcome,
+  // Returns whether it was written (or the job was no longer PREPARING).
+  bool EndPreparing(const std::string& project, const std::string& job_id, model::JobState outcome,
                     const std::string& message);
+  // A staged run goes on as its job (as stored) says: fails with the staging's error, or
+  // launches.
+  void ProceedStaged(Run& run, model::Job job);
+  // The run's staging is not wanted: stopped if still running (its report drops the run), else
+  // the run is dropped now.
+  void DropStaging(Run& run);
   // Warns (Warn) about a write the store refused; NOT_FOUND (the job was deleted) is no failure.
   void WarnIfRefused(const Result<model::Job>& written, const std::string& project,
                      const std::string& job_id, std::string_view what);

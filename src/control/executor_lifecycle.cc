@@ -27,14 +27,16 @@ void Executor::MarkCancelling(const std::string& project, const std::string& job
           [](model::Job& current) { current.state = model::JobState::kCancelling; });
 }
 
-void Executor::EndPreparing(const std::string& project, const std::string& job_id,
+bool Executor::EndPreparing(const std::string& project, const std::string& job_id,
                             model::JobState outcome, const std::string& message) {
   const WallTime end = Now();
-  WriteIf(model::JobState::kPreparing, project, job_id, "end", [&](model::Job& current) {
-    current.state = outcome;
-    current.error_message = message;
-    current.end_time = end;
-  });
+  return WriteIf(model::JobState::kPreparing, project, job_id, "end",
+                 [&](model::Job& current) {
+                   current.state = outcome;
+                   current.error_message = message;
+                   current.end_time = end;
+                 })
+      .has_value();
 }
 
 void Executor::HandleStaged(const std::string& key, const Status& status,
@@ -63,15 +65,28 @@ void Executor::HandleStaged(const std::string& key, const Status& status,
   if (run.phase != Run::Phase::kStaging) {
     return;
   }
-  if (run.abandoned) {
-    run.done = true;
-    return;
+  run.staged = status;
+  if (job) {
+    ProceedStaged(run, std::move(*job));
+  } else {
+    CheckRun(run);  // reads the job, then goes on as it says
   }
-  if (!status.ok()) {
-    BeginStop(run, model::JobState::kFailed, status.message());
+}
+
+void Executor::ProceedStaged(Run& run, model::Job job) {
+  if (!run.staged->ok()) {
+    BeginStop(run, model::JobState::kFailed, run.staged->message());
     return;
   }
   Launch(run, std::move(job));
+}
+
+void Executor::DropStaging(Run& run) {
+  if (auto staging = staging_.find(run.key); staging != staging_.end()) {
+    staging->second.request_stop();  // its report drops the run
+    return;
+  }
+  run.done = true;
 }
 
 void Executor::Launch(Run& run, std::optional<model::Job> known) {
@@ -418,22 +433,17 @@ void Executor::CheckRun(Run& run) {
                                          Now());
   switch (decision.step) {
     case RunDecision::Step::kDropStaging:
-      run.abandoned = true;  // the staging's result will be dropped
+      DropStaging(run);
       return;
-    case RunDecision::Step::kSuspend:
-      if (run.phase == Run::Phase::kStaging) {
-        run.abandoned = true;  // nothing started yet: back to the queue at once
-      }
+    case RunDecision::Step::kSuspend:  // a staging one: nothing started, back to the queue at once
       Suspend(run);
       return;
     case RunDecision::Step::kCancelForWait:
-      run.abandoned = true;
-      EndPreparing(run.project, run.job_id, decision.outcome, decision.message);
+      if (EndPreparing(run.project, run.job_id, decision.outcome, decision.message)) {
+        DropStaging(run);
+      }  // else the next pass decides (and writes) again
       return;
     case RunDecision::Step::kStop:
-      if (run.phase == Run::Phase::kStaging) {
-        run.abandoned = true;
-      }
       if (decision.mark_cancelling) {
         MarkCancelling(run.project, run.job_id);
       }
@@ -444,6 +454,9 @@ void Executor::CheckRun(Run& run) {
       break;
   }
   if (run.phase == Run::Phase::kStaging) {
+    if (run.staged && job) {  // its report came while the job could not be read
+      ProceedStaged(run, std::move(*job));
+    }
     return;
   }
   if (study != nullptr && now >= run.next_metrics_read) {

@@ -88,8 +88,9 @@ struct Executor::Run {
   int restarts = 0;  // every restart of the run so far; a whole-cluster one counts once
   std::optional<JobRestart> job_restart;
 
-  // Staging finished after the job left PREPARING (cancelled): drop the run when it reports.
-  bool abandoned = false;
+  // The staging's result, once it has reported; the next pass goes on from it (a report that
+  // came while the job could not be read is not lost).
+  std::optional<Status> staged;
 
   // Set by BeginStop.
   model::JobState outcome = model::JobState::kUnspecified;

@@ -26,10 +26,16 @@ RunDecision DecideRun(const std::optional<model::Job>& job, const RunSituation& 
     return Stop(model::JobState::kCancelled, "", /*write_outcome=*/false);
   }
   if (situation.staging) {
-    if (job->state != model::JobState::kPreparing) {
+    // A trial is recorded, and its job RUNNING, before it launches.
+    const model::JobState expected =
+        situation.trial ? model::JobState::kRunning : model::JobState::kPreparing;
+    if (job->state != expected) {
       return {.step = Step::kDropStaging};
     }
-    if (!situation.trial && Suspended(*job)) {
+    if (situation.trial) {
+      return {};  // the study sees to its job's suspension and limits
+    }
+    if (Suspended(*job)) {
       return {.step = Step::kSuspend};
     }
     if (PastMaxWaitTime(*job, now)) {

@@ -6,7 +6,8 @@
 // The job is gone (deleted): whatever runs is stopped (a staging's result dropped), and no
 // outcome is written.
 // Staging (PREPARING, packages being installed):
-//   - the job is no longer PREPARING (cancelled): the staging's result is dropped;
+//   - the job is no longer PREPARING (cancelled; a trial's: no longer RUNNING): the staging's
+//     result is dropped;
 //   - suspended (not a trial): back to the queue at once (nothing has started);
 //   - past its maxWaitTime: CANCELLED, saying so.
 // Running:
