@@ -1,6 +1,7 @@
-// The syntax of Google's filter languages, shared by the jobs list filter (AIP-160, reference §1.6)
-// and the logging filter (reference §10.1): text in, a tree of AND/OR/NOT/comparison nodes out.
-// It knows no fields: each user checks the terms' fields, operators and values against its own
+// The syntax of Google's filter languages, shared by the jobs list filter (AIP-160,
+// docs/reference/ai-platform-training.md §1.6) and the logging filter
+// (docs/reference/ai-platform-training.md §10.1): text in, a tree of AND/OR/NOT/comparison nodes
+// out. It knows no fields: each user checks the terms' fields, operators and values against its own
 // domain and reports problems with `FilterError`, so every filter error reads the same.
 //
 //   filter := expr ;  expr := seq ;  seq := or (["AND"] or)* ;  or := unary ("OR" unary)*

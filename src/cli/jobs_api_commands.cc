@@ -1,6 +1,7 @@
 // The verbs that read and change submitted jobs: `jobs describe`, `list`, `cancel` and
-// `update`, as gcloud 528 runs them against the ml v1 API (reference §1.4), with trainyard's
-// one difference: `list --filter` is sent to the server, which filters (§1.6).
+// `update`, as gcloud 528 runs them against the ml v1 API (docs/reference/ai-platform-training.md
+// §1.4), with trainyard's one difference: `list --filter` is sent to the server, which filters
+// (§1.6).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -28,7 +29,8 @@ constexpr std::string_view kListCommand = "trainyard.jobs.list";
 constexpr std::string_view kCancelCommand = "trainyard.jobs.cancel";
 constexpr std::string_view kUpdateCommand = "trainyard.jobs.update";
 constexpr std::string_view kExportCommand = "trainyard.jobs.export";
-constexpr std::int64_t kMaxPageSize = 100;  // the server's maximum (reference §1.6)
+// The server's maximum (docs/reference/ai-platform-training.md §1.6).
+constexpr std::int64_t kMaxPageSize = 100;
 
 }  // namespace
 

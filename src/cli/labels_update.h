@@ -1,6 +1,7 @@
 // `jobs update`'s label flags and the new label map they give, as gcloud 528 computes it on the
 // client (command_lib/util/args/labels_util.py Diff): clear first, then add or replace, then
-// remove; the server then gets the whole new map (reference §1.4). Pure and thread-safe.
+// remove; the server then gets the whole new map (docs/reference/ai-platform-training.md §1.4).
+// Pure and thread-safe.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
 // Runs the processes of `trainyard local train` the way gcloud's `ai-platform local train` does
-// (command_lib/ml_engine/local_train.py, reference §8): the non-primary ones (parameter servers,
-// workers, evaluators) in the background, then the primary in the foreground; the primary's exit
-// code is the result, and the others are stopped when it ends.
+// (command_lib/ml_engine/local_train.py, docs/reference/ai-platform-training.md §8): the
+// non-primary ones (parameter servers, workers, evaluators) in the background, then the primary in
+// the foreground; the primary's exit code is the result, and the others are stopped when it ends.
 //
 // How, and where it differs from gcloud:
 //   * Every process writes straight to the terminal (stdout/stderr inherited, as gcloud's

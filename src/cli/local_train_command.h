@@ -1,7 +1,7 @@
-// Internal to cli/: `trainyard local train`, gcloud's `ai-platform local train` (reference §8):
-// runs a trainer module on this machine with the TF_CONFIG a training job would give it, no
-// server involved. The cluster and TF_CONFIG are plan/local_train.h's; the processes are run by
-// local_cluster.h. As in gcloud:
+// Internal to cli/: `trainyard local train`, gcloud's `ai-platform local train`
+// (docs/reference/ai-platform-training.md §8): runs a trainer module on this machine with the
+// TF_CONFIG a training job would give it, no server involved. The cluster and TF_CONFIG are
+// plan/local_train.h's; the processes are run by local_cluster.h. As in gcloud:
 //   * the working directory is the parent of --package-path (default: of the current
 //     directory), and the package is not installed: `python -m MODULE` imports it from there;
 //   * the primary is "master" when the interpreter's TensorFlow is 1.x, else "chief" (with

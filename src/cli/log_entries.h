@@ -1,10 +1,10 @@
 // Log entries as `stream-logs` reads and prints them, as gcloud 528 does
-// (command_lib/ml_engine/log_utils.py; reference §10.2, §10.3): the response of the logging v2
-// `entries.list` decoded into the few fields gcloud keeps, and each entry formatted as the rows of
-// gcloud's `value(severity, timestamp.date("%Y-%m-%d %H:%M:%S %z", tz=LOCAL), task_name,
-// trial_id, message)`: tab-separated, one row per line of the message (Python's `splitlines`)
-// unless multi-line messages are allowed. Pure apart from `LocalLogDate`, which reads the
-// process's time zone; thread-safe.
+// (command_lib/ml_engine/log_utils.py; docs/reference/ai-platform-training.md §10.2, §10.3): the
+// response of the logging v2 `entries.list` decoded into the few fields gcloud keeps, and each
+// entry formatted as the rows of gcloud's `value(severity, timestamp.date("%Y-%m-%d %H:%M:%S %z",
+// tz=LOCAL), task_name, trial_id, message)`: tab-separated, one row per line of the message
+// (Python's `splitlines`) unless multi-line messages are allowed. Pure apart from `LocalLogDate`,
+// which reads the process's time zone; thread-safe.
 #pragma once
 
 #include <functional>

@@ -3,10 +3,10 @@
 // while it runs, it asks for every entry older than now minus `lag` (so a line recorded a moment
 // late still comes in order in the next round), follows the pages, hands each new entry on,
 // reports progress and waits `polling_interval`. Once the job has an `endTime` (the only end
-// marker gcloud trusts, reference §0.1 item 3), one last round without an upper bound reads
-// whatever is left, and the follow ends. The bounds and the duplicate check are gcloud's
-// (log_query.h); unlike gcloud, which checks the job only after two empty polls and at most
-// every 10 s, this reads it every round, so it ends as soon as the job does. Clock and waiting
+// marker gcloud trusts, docs/reference/ai-platform-training.md §0.1 item 3), one last round without
+// an upper bound reads whatever is left, and the follow ends. The bounds and the duplicate check
+// are gcloud's (log_query.h); unlike gcloud, which checks the job only after two empty polls and at
+// most every 10 s, this reads it every round, so it ends as soon as the job does. Clock and waiting
 // are parameters, so tests drive it without sleeping. Not thread-safe.
 #pragma once
 

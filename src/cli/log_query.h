@@ -1,9 +1,10 @@
-// How gcloud 528 asks the logging v2 API for one job's logs, byte for byte (reference §10.1;
-// command_lib/ml_engine/log_utils.py `LogFilters`, command_lib/ai/log_util.py for Vertex AI,
-// command_lib/logs/stream.py `LogPosition`): the job's filter clauses, and the position in the log
-// that bounds each poll from below. The position compares the timestamp and insertId strings as
-// bytes, exactly as gcloud does, so it drops what it has already seen even when a poll returns it
-// again. Pure; `LogPosition` is a value (not thread-safe).
+// How gcloud 528 asks the logging v2 API for one job's logs, byte for byte
+// (docs/reference/ai-platform-training.md §10.1; command_lib/ml_engine/log_utils.py `LogFilters`,
+// command_lib/ai/log_util.py for Vertex AI, command_lib/logs/stream.py `LogPosition`): the job's
+// filter clauses, and the position in the log that bounds each poll from below. The position
+// compares the timestamp and insertId strings as bytes, exactly as gcloud does, so it drops what it
+// has already seen even when a poll returns it again. Pure; `LogPosition` is a value (not
+// thread-safe).
 #pragma once
 
 #include <optional>

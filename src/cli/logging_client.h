@@ -1,7 +1,7 @@
 // What following a job's logs asks the server besides the job itself: the logging v2
-// `entries.list` call exactly as gcloud 528 makes it (reference §10.1: `POST v2/entries:list`
-// with the filter, `orderBy: "timestamp asc"`, `pageSize: 1000` and the project as the only
-// resource name), and trainyard's own listing of a job's replicas
+// `entries.list` call exactly as gcloud 528 makes it (docs/reference/ai-platform-training.md §10.1:
+// `POST v2/entries:list` with the filter, `orderBy: "timestamp asc"`, `pageSize: 1000` and the
+// project as the only resource name), and trainyard's own listing of a job's replicas
 // (`GET trainyard/v1/projects/{p}/jobs/{j}/replicas`), which gcloud has no equivalent of. Errors
 // are the server's or the transport's (rest_client.h); an answer that does not decode is
 // INTERNAL. Not thread-safe (as `RestClient`).

@@ -1,7 +1,7 @@
-// The ml v1 `projects.jobs` methods (reference §1.2) over a `RestClient`: requests built as
-// gcloud 528 builds them, answers decoded into `model::Job` values. Errors are the server's
-// (rpc_status.h) or the transport's (rest_client.h); an answer that does not decode is
-// INTERNAL. Not thread-safe (as `RestClient`).
+// The ml v1 `projects.jobs` methods (docs/reference/ai-platform-training.md §1.2) over a
+// `RestClient`: requests built as gcloud 528 builds them, answers decoded into `model::Job` values.
+// Errors are the server's (rpc_status.h) or the transport's (rest_client.h); an answer that does
+// not decode is INTERNAL. Not thread-safe (as `RestClient`).
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // The client side of google.rpc errors: turns an HTTP error response of the ml v1 API back into
-// a `Status` (reference §1.5). The body is the "v2 error format" that `server/rpc_error.h`
-// writes:
+// a `Status` (docs/reference/ai-platform-training.md §1.5). The body is the "v2 error format" that
+// `server/rpc_error.h` writes:
 //   {"error":{"code":400,"message":"…","status":"INVALID_ARGUMENT",
 //             "details":[{"@type":"type.googleapis.com/google.rpc.BadRequest",
 //                         "fieldViolations":[{"field":"…","description":"…"}]}]}}

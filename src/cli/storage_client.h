@@ -1,6 +1,7 @@
-// Uploads local files through the storage v1 API of a trainyard server (reference §11), as
-// gcloud 528 uploads `--packages` files and the `--package-path` sdist
-// (api_lib/storage/storage_api.py CopyFileToGCS on apitools' transfer.Upload):
+// Uploads local files through the storage v1 API of a trainyard server
+// (docs/reference/ai-platform-training.md §11), as gcloud 528 uploads `--packages` files and the
+// `--package-path` sdist (api_lib/storage/storage_api.py CopyFileToGCS on apitools'
+// transfer.Upload):
 //   * a file of at most 5 MiB goes in one multipart request (JSON metadata, then the bytes) to
 //     POST upload/storage/v1/b/<bucket>/o?uploadType=multipart&name=<object>;
 //   * a larger one in a resumable session: POST resumable/upload/…?uploadType=resumable answers

@@ -1,7 +1,7 @@
 // The `stream-logs` verbs (`jobs`, `ai custom-jobs`, `ai hp-tuning-jobs`): the job's log entries,
-// as gcloud 528 prints them (reference §10.3), on stdout until the job has ended
-// (job_log_stream.h). Unlike gcloud, which polls every 60 s
-// unless told otherwise and lags 5 s behind the clock, trainyard polls every second and lags 1 s.
+// as gcloud 528 prints them (docs/reference/ai-platform-training.md §10.3), on stdout until the job
+// has ended (job_log_stream.h). Unlike gcloud, which polls every 60 s unless told otherwise and
+// lags 5 s behind the clock, trainyard polls every second and lags 1 s.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

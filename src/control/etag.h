@@ -1,5 +1,5 @@
-// Job etags: 8 bytes as padded base64 (12 characters ending in "="), as gcloud requires (reference
-// §0.1 item 2). Pure and thread-safe.
+// Job etags: 8 bytes as padded base64 (12 characters ending in "="), as gcloud requires
+// (docs/reference/ai-platform-training.md §0.1 item 2). Pure and thread-safe.
 #pragma once
 
 #include <string>

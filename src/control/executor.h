@@ -1,6 +1,6 @@
 // The reconcile loop: takes QUEUED jobs through placement, staging and launch to a terminal
-// state (reference §2.7), applying the replica exit policy (control/replica_policy.h), cancels
-// and the `scheduling` time limits.
+// state (docs/reference/ai-platform-training.md §2.7), applying the replica exit policy
+// (control/reconcile/replica_policy.h), cancels and the `scheduling` time limits.
 //
 //   QUEUED ──place──► PREPARING ──stage, plan, start every replica──► RUNNING
 //     │ never fits: FAILED          │ staging/plan/start error: FAILED     │

@@ -4,8 +4,8 @@
 // replica under its supervisor with the same environment the local backend gives and records its
 // output in the job's log files and its end in its exit file, on the file system every node shares.
 // Here: submit, follow the manager's state and the tasks' exit files, cancel, take over after a
-// restart. The exit policy is the local one (control/replica_policy.h); restarts of crashed
-// replicas happen inside the allocation.
+// restart. The exit policy is the local one (control/reconcile/replica_policy.h); restarts of
+// crashed replicas happen inside the allocation.
 #include <algorithm>
 #include <cmath>
 #include <csignal>

@@ -1,5 +1,6 @@
 // The executor's handling of a running job's replicas' ends: the exit rules
-// (control/replica_policy.h), restarts of one replica or of the whole cluster, and suspension.
+// (control/reconcile/replica_policy.h), restarts of one replica or of the whole cluster, and
+// suspension.
 #include <algorithm>
 #include <cmath>
 #include <csignal>

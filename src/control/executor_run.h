@@ -83,7 +83,7 @@ struct Executor::Run {
   Phase phase = Phase::kStaging;
   sched::Allocation allocation;
   std::vector<Replica> replicas;  // parallel to the job's ReplicaShapes
-  // The job's extras as when it launched (its exit rules: control/replica_policy.h).
+  // The job's extras as when it launched (its exit rules: control/reconcile/replica_policy.h).
   std::optional<model::JobExtras> extras;
   int restarts = 0;  // every restart of the run so far; a whole-cluster one counts once
   std::optional<JobRestart> job_restart;

@@ -1,7 +1,7 @@
-// The executor's hyperparameter-tuning jobs (reference §9), the study loop: a study stages the
-// job's packages once, then starts trials (executor_trial.cc) as tuning::DecideStudy allows and
-// placement finds room, and writes the job's outcome when its last trial run is gone; after a
-// server restart it takes over the trials still running.
+// The executor's hyperparameter-tuning jobs (docs/reference/ai-platform-training.md §9), the study
+// loop: a study stages the job's packages once, then starts trials (executor_trial.cc) as
+// tuning::DecideStudy allows and placement finds room, and writes the job's outcome when its last
+// trial run is gone; after a server restart it takes over the trials still running.
 #include <algorithm>
 #include <string>
 #include <string_view>

@@ -1,8 +1,8 @@
-// The executor's hyperparameter-tuning trials (reference §9): each a Run of the job's whole
-// cluster, with `--name=value` flags, CLOUD_ML_TRIAL_ID and a CLOUD_ML_HP_METRIC_FILE per replica,
-// at the point the study's suggester gives; their metric reports are read, unpromising trials
-// are stopped by the median rule when asked to, and every trial is recorded in
-// trainingOutput.trials.
+// The executor's hyperparameter-tuning trials (docs/reference/ai-platform-training.md §9): each a
+// Run of the job's whole cluster, with `--name=value` flags, CLOUD_ML_TRIAL_ID and a
+// CLOUD_ML_HP_METRIC_FILE per replica, at the point the study's suggester gives; their metric
+// reports are read, unpromising trials are stopped by the median rule when asked to, and every
+// trial is recorded in trainingOutput.trials.
 #include <algorithm>
 #include <cmath>
 #include <optional>

@@ -18,7 +18,7 @@
 namespace trainyard::control {
 namespace {
 
-constexpr int kDefaultPageSize = 20;  // reference §1.6
+constexpr int kDefaultPageSize = 20;  // docs/reference/ai-platform-training.md §1.6
 constexpr int kMaxPageSize = 100;
 // Without a filter each store page is exactly what is missing; with one, the store is read in
 // batches and one request examines at most kMaxScanned jobs (then answers with a token), which
@@ -58,7 +58,8 @@ Status ForClient(Status status) {
   return status;
 }
 
-// Output-only fields (reference §2.1 "OUT"): the server sets them, whatever the client sent.
+// Output-only fields (docs/reference/ai-platform-training.md §2.1 "OUT"): the server sets them,
+// whatever the client sent.
 void ClearOutputOnly(model::Job& job) {
   job.create_time.reset();
   job.start_time.reset();

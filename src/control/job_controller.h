@@ -10,8 +10,8 @@
 // Ids are checked before any lookup: a malformed project id is INVALID_ARGUMENT on "parent"
 // (Submit, List) or "name" (the others); a malformed job id in Get/Cancel/Patch is
 // INVALID_ARGUMENT on "name" rather than NOT_FOUND, since no such job can exist. Messages of
-// NOT_FOUND and ALREADY_EXISTS use reference §1.5's wording. Times the controller sets are
-// whole microseconds (what Python clients such as gcloud can represent).
+// NOT_FOUND and ALREADY_EXISTS use docs/reference/ai-platform-training.md §1.5's wording. Times the
+// controller sets are whole microseconds (what Python clients such as gcloud can represent).
 #pragma once
 
 #include <array>
@@ -37,7 +37,8 @@ namespace trainyard::control {
 struct ListJobsRequest {
   int page_size = 0;       // 0 = default (20); clamped to 100; negative: INVALID_ARGUMENT
   std::string page_token;  // from a previous response; INVALID_ARGUMENT when malformed
-  std::string filter;  // list_filter.h grammar (reference §1.6); INVALID_ARGUMENT when malformed
+  std::string filter;      // list_filter.h grammar (docs/reference/ai-platform-training.md §1.6);
+                           // INVALID_ARGUMENT when malformed
   FilterDialect dialect = FilterDialect::kMlV1;
   // Only the jobs it accepts, besides the filter (the Vertex API lists its own resources); null:
   // every job.

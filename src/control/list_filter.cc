@@ -20,7 +20,7 @@ const model::TrainingInput& Input(const model::Job& job) {
   return job.training_input.has_value() ? *job.training_input : kUnset;
 }
 
-// The filterable fields, by their JSON names (reference §2.1, §2.2).
+// The filterable fields, by their JSON names (docs/reference/ai-platform-training.md §2.1, §2.2).
 const std::array kFields = {
     FilterField{"jobId", FieldKind::kText,
                 [](const model::Job& j) -> std::string_view { return j.job_id; }},

@@ -1,6 +1,6 @@
-// The `filter` of projects.jobs.list (reference §1.6): a subset of Google's list-filter language
-// (AIP-160), parsed once and then evaluated against each job. The syntax is base/filter_syntax.h's
-// (shared with the logging filter):
+// The `filter` of projects.jobs.list (docs/reference/ai-platform-training.md §1.6): a subset of
+// Google's list-filter language (AIP-160), parsed once and then evaluated against each job. The
+// syntax is base/filter_syntax.h's (shared with the logging filter):
 //
 //   filter := expr ;  expr := seq ;  seq := or (["AND"] or)* ;  or := unary ("OR" unary)*
 //   unary  := ("NOT" | "-") unary | "(" expr ")" | FIELD OP VALUE

@@ -226,7 +226,8 @@ void DecodePodSpec(Decoder& d, const json& value, const Location& at, PodTemplat
     } else if (const Refusal* refusal = FindRefusal(kPodSpecRefused, key)) {
       d.Unsupported(here, refusal->why);
     } else if (!Contains(kPodSpecIgnored, key)) {
-      d.Unknown(here);  // the seed's pod-level imagePullPolicy (§9)
+      // The seed's pod-level imagePullPolicy (docs/reference/kubeflow-tfjob.md §9).
+      d.Unknown(here);
     }
   }
 }

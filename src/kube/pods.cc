@@ -1,5 +1,5 @@
-// Each replica of a TFJob's job as the pod the operator would have made (§4.1), for
-// `kubectl get pods` and `kubectl describe`.
+// Each replica of a TFJob's job as the pod the operator would have made
+// (docs/reference/kubeflow-tfjob.md §4.1), for `kubectl get pods` and `kubectl describe`.
 #include <string>
 #include <utility>
 
@@ -113,7 +113,7 @@ std::vector<Pod> PodsOf(const model::Job& job, const std::vector<ReplicaView>& r
                         std::string_view node_name) {
   std::vector<Pod> pods;
   if (job.extras && job.extras->suspended && !model::IsTerminal(job.state)) {
-    return pods;  // suspension deletes the pods (§2.3)
+    return pods;  // suspension deletes the pods (docs/reference/kubeflow-tfjob.md §2.3)
   }
   const model::KubeflowNaming naming = KubeflowNamingOf(job);
   const std::string primary = PrimaryType(naming);

@@ -1,7 +1,7 @@
 // Server-side printing: the meta.k8s.io/v1 Table that kubectl asks for
 // (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`) when it prints `get` output, with the
-// columns the TFJob CRD declares (Name, State, Age; §1) and those Kubernetes prints for pods and
-// events (pkg/printers/internalversion/printers.go). Pure.
+// columns the TFJob CRD declares (Name, State, Age; docs/reference/kubeflow-tfjob.md §1) and those
+// Kubernetes prints for pods and events (pkg/printers/internalversion/printers.go). Pure.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // A Kubeflow TFJob (`kubeflow.org/v1`, and the older `v1beta2`) as plain values: what kubectl
 // sends and what trainyard answers. Field names follow the JSON names of the operator's Go types
-// (reference kubeflow-tfjob.md §1–§3); only the fields trainyard reads or must refuse are here.
-// Value types, no IO.
+// (docs/reference/kubeflow-tfjob.md §1–§3); only the fields trainyard reads or must refuse are
+// here. Value types, no IO.
 #pragma once
 
 #include <cstdint>

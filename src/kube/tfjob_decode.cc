@@ -16,7 +16,8 @@ using internal::Decoder;
 using internal::json;
 using internal::Location;
 
-// The flat run-policy fields of v1beta2 and of v1 before operator 1.2 (§2.4).
+// The flat run-policy fields of v1beta2 and of v1 before operator 1.2
+// (docs/reference/kubeflow-tfjob.md §2.4).
 constexpr std::string_view kFlatRunPolicy[] = {"cleanPodPolicy", "ttlSecondsAfterFinished",
                                                "activeDeadlineSeconds", "backoffLimit"};
 
@@ -142,7 +143,9 @@ void DecodeReplicaSpec(Decoder& d, const json& value, const Location& at, Replic
     } else if (key == "template") {
       internal::DecodeTemplate(d, item, here, out.template_);
     } else {
-      d.Unknown(here);  // the seed's replica-level nodeSelector and imagePullPolicy (§9)
+      // The seed's replica-level nodeSelector and imagePullPolicy
+      // (docs/reference/kubeflow-tfjob.md §9).
+      d.Unknown(here);
     }
   }
 }

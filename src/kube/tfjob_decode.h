@@ -5,10 +5,10 @@
 // (a string where an int32 goes: 400 BadRequest worded as apimachinery words it), accepts
 // `kubeflow.org/v1` and `kubeflow.org/v1beta2`, canonicalises replica-type keys as the operator's
 // defaulter does ("ps" -> "PS"), and reads the flat run-policy fields of v1beta2 and of v1 before
-// operator 1.2 (reference §2.4). Unknown fields are not an error here: they are listed so that the
-// server applies `fieldValidation` (Strict: 400, Warn: warnings, Ignore). Fields the schema knows
-// but trainyard cannot honour (volumes, affinity, probes, …) are kept in `TFJob::unsupported`,
-// which validation refuses by name: nothing a user wrote is dropped silently.
+// operator 1.2 (docs/reference/kubeflow-tfjob.md §2.4). Unknown fields are not an error here: they
+// are listed so that the server applies `fieldValidation` (Strict: 400, Warn: warnings, Ignore).
+// Fields the schema knows but trainyard cannot honour (volumes, affinity, probes, …) are kept in
+// `TFJob::unsupported`, which validation refuses by name: nothing a user wrote is dropped silently.
 #pragma once
 
 #include <string>

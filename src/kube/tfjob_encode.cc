@@ -1,4 +1,5 @@
-// TFJob -> JSON, as the API answers a GET: the operator's defaults filled in (§2.2, §2.3).
+// TFJob -> JSON, as the API answers a GET: the operator's defaults filled in
+// (docs/reference/kubeflow-tfjob.md §2.2, §2.3).
 #include <string>
 #include <utility>
 
@@ -123,7 +124,8 @@ ordered_json ReplicaSpecJson(const ReplicaSpec& spec) {
           {"template", {{"metadata", std::move(metadata)}, {"spec", std::move(pod_spec)}}}};
 }
 
-// The run-policy fields into `out`: runPolicy (v1) or spec itself (v1beta2, §2.4).
+// The run-policy fields into `out`: runPolicy (v1) or spec itself (v1beta2,
+// docs/reference/kubeflow-tfjob.md §2.4).
 void RunPolicyJson(const RunPolicy& policy, bool v1beta2, ordered_json& out) {
   out["cleanPodPolicy"] = policy.clean_pod_policy.value_or(v1beta2 ? "Running" : "None");
   if (policy.ttl_seconds_after_finished.has_value()) {

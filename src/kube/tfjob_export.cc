@@ -49,7 +49,8 @@ Result<std::string> FromDocument(const model::KubeObject& kube, std::string_view
   }
   TFJob tfjob = std::move(decoded->job);
   if (tfjob.api_version == kApiVersionV1Beta2 && !tfjob.run_policy.clean_pod_policy) {
-    tfjob.run_policy.clean_pod_policy = "Running";  // v1beta2's default; v1's is None (§9 #6)
+    // v1beta2's default; v1's is None (docs/reference/kubeflow-tfjob.md §9 #6).
+    tfjob.run_policy.clean_pod_policy = "Running";
   }
   tfjob.api_version = std::string(kApiVersionV1);
   ObjectMeta& meta = tfjob.metadata;
@@ -241,7 +242,8 @@ Result<std::string> ExportTFJob(const model::Job& job, std::string_view namespac
   }
   NoteInput(input, notes);
 
-  tfjob.run_policy.clean_pod_policy = "Running";  // stop everyone when the chief ends (§5)
+  // Stop everyone when the chief ends (docs/reference/kubeflow-tfjob.md §5).
+  tfjob.run_policy.clean_pod_policy = "Running";
   if (input.scheduling && input.scheduling->max_running_time) {
     const auto seconds =
         std::chrono::ceil<std::chrono::seconds>(*input.scheduling->max_running_time);

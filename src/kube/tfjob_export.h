@@ -1,4 +1,4 @@
-// Any trainyard job as a `kubeflow.org/v1` TFJob manifest (reference kubeflow-tfjob.md §11
+// Any trainyard job as a `kubeflow.org/v1` TFJob manifest (docs/reference/kubeflow-tfjob.md §11
 // "Export"), for `kubectl apply -f` on a real cluster. Pure.
 #pragma once
 

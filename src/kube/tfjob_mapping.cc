@@ -15,8 +15,8 @@ namespace {
 
 constexpr std::string_view kDefaultMachine = "n1-standard-4";
 constexpr std::string_view kDefaultAccelerator = "NVIDIA_TESLA_T4";
-// Node-selector keys whose value names the GPU model (§8): GKE's and the common admin label in
-// the gcloud flag spelling, and GPU feature discovery's product name.
+// Node-selector keys whose value names the GPU model (docs/reference/kubeflow-tfjob.md §8): GKE's
+// and the common admin label in the gcloud flag spelling, and GPU feature discovery's product name.
 constexpr std::string_view kFlagLabels[] = {"cloud.google.com/gke-accelerator", "accelerator"};
 constexpr std::string_view kProductLabel = "nvidia.com/gpu.product";
 constexpr std::size_t kMaxMlLabels = 64;
@@ -46,7 +46,8 @@ model::RestartRule RestartRuleOf(std::string_view policy) {
   return model::RestartRule::kNever;  // TFJob's default; validation refused anything else
 }
 
-// The replica spec the engine's master is: the Chief or Master, else the Worker (§5).
+// The replica spec the engine's master is: the Chief or Master, else the Worker
+// (docs/reference/kubeflow-tfjob.md §5).
 const ReplicaSpec* PrimarySpec(const TFJob& tfjob) {
   for (const std::string_view type : {kChief, kMaster, kWorker}) {
     if (const ReplicaSpec* spec = tfjob.Find(type)) {
@@ -255,7 +256,8 @@ Result<model::Job> ToJob(const TFJob& tfjob, const MappingContext& context) {
   input.master_config = std::move(master.config);
   extras.master = std::move(master.extras);
   if (worker != nullptr) {
-    // Worker 0 is the master when there is no chief (§5): the engine's workers are the rest.
+    // Worker 0 is the master when there is no chief (docs/reference/kubeflow-tfjob.md §5): the
+    // engine's workers are the rest.
     const std::int64_t count = primary == worker ? worker->replicas - 1 : worker->replicas;
     if (count > 0) {
       Role role = RoleOf(*worker, context, catalog);

@@ -1,5 +1,5 @@
-// A TFJob as a trainyard job (reference kubeflow-tfjob.md §11 "Import"), and the names that tie
-// the engine's replicas to Kubeflow's pods. Pure.
+// A TFJob as a trainyard job (docs/reference/kubeflow-tfjob.md §11 "Import"), and the names that
+// tie the engine's replicas to Kubeflow's pods. Pure.
 //
 // The contract the engine and the server rely on: the engine's master is the TFJob's Chief or
 // Master replica, else Kubeflow's worker 0 (then `KubeflowNaming::primary_type` is "worker", the

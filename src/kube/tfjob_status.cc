@@ -71,13 +71,15 @@ void CountReplicas(const model::Job& job, const std::vector<ReplicaView>& replic
         ++counts.active;
         break;
       case ReplicaState::kRestarting:
-        ++counts.failed;  // the operator counts the failed pod until it is recreated (§2.2)
+        // The operator counts the failed pod until it is recreated
+        // (docs/reference/kubeflow-tfjob.md §2.2).
+        ++counts.failed;
         break;
       case ReplicaState::kExited:
         ++(replica.exit_code == 0 ? counts.succeeded : counts.failed);
         break;
       case ReplicaState::kPending:
-        break;  // pending pods are counted nowhere (§3)
+        break;  // pending pods are counted nowhere (docs/reference/kubeflow-tfjob.md §3)
     }
   }
 }
@@ -146,7 +148,7 @@ TFJobStatus StatusOf(const model::Job& job, const std::vector<ReplicaView>& repl
       case model::JobState::kSucceeded:
       case model::JobState::kFailed:
       case model::JobState::kCancelled: {
-        // Setting Succeeded or Failed flips Running to False (§3).
+        // Setting Succeeded or Failed flips Running to False (docs/reference/kubeflow-tfjob.md §3).
         JobCondition running = Condition("Running", false, "TFJobRunning",
                                          fmt::format("TFJob {} is running.", who), started);
         running.last_update_time = job.end_time.value_or(now);
@@ -171,7 +173,8 @@ TFJobStatus StatusOf(const model::Job& job, const std::vector<ReplicaView>& repl
     CountReplicas(job, replicas, status);
   } else {
     for (const TypeCount& count : ReplicaCountsOf(job)) {
-      status.replica_statuses[count.type] = ReplicaStatus{};  // §2.3: active set to 0
+      // docs/reference/kubeflow-tfjob.md §2.3: active set to 0.
+      status.replica_statuses[count.type] = ReplicaStatus{};
     }
   }
   status.start_time = job.start_time;

@@ -1,5 +1,5 @@
 // A trainyard job seen as the Kubeflow operator would report it: the TFJob's status (conditions,
-// per-type replica counts, start and completion times; reference kubeflow-tfjob.md §3, §5) and
+// per-type replica counts, start and completion times; docs/reference/kubeflow-tfjob.md §3, §5) and
 // one pod per replica (§4.1). Derived from the engine's job and what is known of its replicas;
 // time comes in as a parameter. Pure.
 #pragma once

@@ -93,7 +93,8 @@ void CheckMetadata(const ObjectMeta& meta, Causes& out) {
   } else if (meta.name.size() > 63) {
     out.push_back(InvalidCause("metadata.name", meta.name, "must be no more than 63 characters"));
   } else if (!IsDns1035Label(meta.name)) {
-    // The webhook's rule (§7): pod and service names are built from it.
+    // The webhook's rule (docs/reference/kubeflow-tfjob.md §7): pod and service names are built
+    // from it.
     out.push_back(InvalidCause("metadata.name", meta.name, kDns1035Message));
   }
   CheckNamespace(meta, out);
@@ -114,7 +115,7 @@ void CheckNonNegative(const std::optional<std::int64_t>& value, const std::strin
 
 void CheckRunPolicy(const TFJob& job, const TFJob* old, Causes& out) {
   const RunPolicy& policy = job.run_policy;
-  // v1beta2 keeps these fields in spec itself (§2.4).
+  // v1beta2 keeps these fields in spec itself (docs/reference/kubeflow-tfjob.md §2.4).
   const std::string at = job.api_version == kApiVersionV1Beta2 ? "spec" : "spec.runPolicy";
   if (policy.clean_pod_policy.has_value() &&
       !IsSupported(kCleanPodPolicies, *policy.clean_pod_policy)) {
@@ -162,7 +163,8 @@ void CheckRunPolicy(const TFJob& job, const TFJob* old, Causes& out) {
   }
 }
 
-// §8: whole GPUs as limits; a request must equal its limit and never stand alone.
+// docs/reference/kubeflow-tfjob.md §8: whole GPUs as limits; a request must equal its limit and
+// never stand alone.
 void CheckResources(const Container& container, const std::string& at, Causes& out) {
   for (const auto* list : {&container.limits, &container.requests}) {
     const std::string field = at + (list == &container.limits ? ".limits" : ".requests");
@@ -257,7 +259,8 @@ void CheckReplicaSpec(const ReplicaSpec& spec, Causes& out) {
     out.push_back(
         InvalidNumberCause(at + ".replicas", spec.replicas, "must be greater than or equal to 0"));
   } else if (chief && spec.replicas != 1) {
-    // The older CRDs' bounds (§2.1): the chief is one replica, the job's outcome.
+    // The older CRDs' bounds (docs/reference/kubeflow-tfjob.md §2.1): the chief is one replica, the
+    // job's outcome.
     out.push_back(InvalidNumberCause(at + ".replicas", spec.replicas,
                                      fmt::format("a TFJob has exactly one {}", spec.type)));
   }

@@ -1,7 +1,7 @@
 // The rules a TFJob must meet, as the causes of a 422 Invalid answer: the operator's validating
-// webhook and CRD schema (reference kubeflow-tfjob.md §7), the Kubernetes API server's own checks
-// of the object (names, labels, quantities), the enum values the operator leaves unchecked, and
-// what trainyard cannot run (§8 GPU rules, one container per replica, refused fields). Pure.
+// webhook and CRD schema (docs/reference/kubeflow-tfjob.md §7), the Kubernetes API server's own
+// checks of the object (names, labels, quantities), the enum values the operator leaves unchecked,
+// and what trainyard cannot run (§8 GPU rules, one container per replica, refused fields). Pure.
 #pragma once
 
 #include <string_view>

@@ -1,5 +1,6 @@
-// A log entry as the logging v2 API shows it (reference §10.2): one captured line with its job,
-// task, severity and ids. Built by the reader (logs/log_reader.h) from a record and its source.
+// A log entry as the logging v2 API shows it (docs/reference/ai-platform-training.md §10.2): one
+// captured line with its job, task, severity and ids. Built by the reader (logs/log_reader.h) from
+// a record and its source.
 #pragma once
 
 #include <optional>

@@ -38,7 +38,7 @@ struct Field {
   std::string_view (*text)(const LogEntry& entry, std::string& scratch) = nullptr;
 };
 
-// The fields of a LogEntry (reference §10.2) that a filter may name.
+// The fields of a LogEntry (docs/reference/ai-platform-training.md §10.2) that a filter may name.
 const std::array kFields = {
     Field{"resource.type", Kind::kText, Bound::kNone,
           [](const LogEntry& e, std::string&) -> std::string_view {

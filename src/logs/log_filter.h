@@ -1,6 +1,7 @@
-// The `filter` of logging v2 entries:list (reference §10.1): the subset of Cloud Logging's query
-// language that gcloud's `jobs stream-logs` sends, and a little more, parsed once and evaluated
-// against each entry. The syntax is shared with the jobs list filter (base/filter_syntax.h):
+// The `filter` of logging v2 entries:list (docs/reference/ai-platform-training.md §10.1): the
+// subset of Cloud Logging's query language that gcloud's `jobs stream-logs` sends, and a little
+// more, parsed once and evaluated against each entry. The syntax is shared with the jobs list
+// filter (base/filter_syntax.h):
 //
 //   expr := seq ;  seq := or (["AND"] or)* ;  or := unary ("OR" unary)*
 //   unary := ("NOT" | "-") unary | "(" expr ")" | FIELD OP VALUE

@@ -21,10 +21,10 @@
 
 namespace trainyard::logs {
 
-// The severity a line gets (reference §10.2): a Python logging or absl/glog prefix names it
-// ("WARNING:root:…", "ERROR:tensorflow:…", "W1121 09:35:01.5 …", "… - INFO - …"); otherwise stdout
-// is INFO and stderr ERROR. Service messages: stdout INFO, stderr ERROR, no prefix detection.
-// The prefix table is data in severity.cc.
+// The severity a line gets (docs/reference/ai-platform-training.md §10.2): a Python logging or
+// absl/glog prefix names it ("WARNING:root:…", "ERROR:tensorflow:…", "W1121 09:35:01.5 …",
+// "… - INFO - …"); otherwise stdout is INFO and stderr ERROR. Service messages: stdout INFO,
+// stderr ERROR, no prefix detection. The prefix table is data in severity.cc.
 Severity DetectSeverity(Stream stream, std::string_view text, bool service);
 
 // The sources of one job: every `*.log` in `logs_dir` (`service.log` is the service's own, task

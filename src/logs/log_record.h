@@ -15,7 +15,7 @@
 //
 // A record's insertId is its byte offset in its file, zero-padded to 16 digits, then '-' and the
 // source's name ("0000000000004211-worker-replica-1"): unique within a job, and increasing within a
-// file, as gcloud's duplicate check needs (reference §10.1).
+// file, as gcloud's duplicate check needs (docs/reference/ai-platform-training.md §10.1).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,8 @@
 // The ml v1 message schema as data, internal to model/: each message lists its fields once, in
-// wire order (reference §2), with their JSON names. The JSON decoder, the JSON encoder and the
-// schema-guided YAML reader all walk these lists, so a field's name, order and type live in one
-// place. The JSON form of a field follows from its C++ type (int64 → string, int32 → number, …).
+// wire order (docs/reference/ai-platform-training.md §2), with their JSON names. The JSON decoder,
+// the JSON encoder and the schema-guided YAML reader all walk these lists, so a field's name, order
+// and type live in one place. The JSON form of a field follows from its C++ type (int64 → string,
+// int32 → number, …).
 //
 // A visitor `v` passed to `VisitFields` provides:
 //   v.Field(name, member)      a field whose wire form follows from the member's type

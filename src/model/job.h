@@ -1,9 +1,9 @@
 // The ml v1 `Job` resource (AI Platform Training), as plain values.
 //
-// Field names follow reference/ai-platform-training.md §2 (C++ snake_case of the JSON camelCase
-// names). Scalars follow proto3: a zero value means "not set", except where the API gives a field
-// presence that callers observe (optional<>): sub-messages, `minValue`/`maxValue` (0 is a valid
-// bound), timestamps, durations, and `enableWebAccess` (gcloud always sends it explicitly).
+// Field names follow docs/reference/ai-platform-training.md §2 (C++ snake_case of the JSON
+// camelCase names). Scalars follow proto3: a zero value means "not set", except where the API gives
+// a field presence that callers observe (optional<>): sub-messages, `minValue`/`maxValue` (0 is a
+// valid bound), timestamps, durations, and `enableWebAccess` (gcloud always sends it explicitly).
 // Accelerator types are strings, checked against the catalog, so new hardware is data, not code.
 // Value types: copyable, comparable, no IO.
 #pragma once

@@ -20,7 +20,7 @@ namespace trainyard::model {
 
 // What a replica's end means for it. kAiPlatform is ml v1's rule (a signal restarts it, a
 // non-zero exit fails the job); the others are Kubernetes' pod restart policies as the Kubeflow
-// operator applies them (reference kubeflow-tfjob.md §2.2).
+// operator applies them (docs/reference/kubeflow-tfjob.md §2.2).
 enum class RestartRule : std::uint8_t {
   kAiPlatform = 0,
   kNever = 1,      // no restart: a failure fails the job
@@ -48,9 +48,10 @@ struct RoleExtras {
   friend bool operator==(const RoleExtras&, const RoleExtras&) = default;
 };
 
-// Kubeflow's TF_CONFIG (kubeflow-tfjob.md §4.2) instead of AI Platform's: replicas are named
-// `<job>-<type>-<index>.<namespace>.svc` (resolvable inside the replicas), every role including
-// evaluators is in `cluster`, `environment` is "cloud", and a job of one replica gets none.
+// Kubeflow's TF_CONFIG (docs/reference/kubeflow-tfjob.md §4.2) instead of AI Platform's: replicas
+// are named `<job>-<type>-<index>.<namespace>.svc` (resolvable inside the replicas), every role
+// including evaluators is in `cluster`, `environment` is "cloud", and a job of one replica gets
+// none.
 struct KubeflowNaming {
   std::string job_name;        // the TFJob's metadata.name
   std::string namespace_name;  // its namespace

@@ -18,7 +18,8 @@ inline constexpr std::string_view kDurationForm =
     "expected a duration in seconds with an \"s\" suffix and at most 9 fractional digits, "
     "between -9223372035s and 9223372035s, such as \"7200s\"";
 
-// Standard alphabet with '=' padding to a multiple of 4 characters, as gcloud requires (§1.3).
+// Standard alphabet with '=' padding to a multiple of 4 characters, as gcloud requires
+// (docs/reference/ai-platform-training.md §1.3).
 bool IsPaddedBase64(std::string_view text);
 
 // `ParseTimestamp`, limited to years 1678..2261: `WallTime` counts nanoseconds in an int64.

@@ -1,6 +1,6 @@
-// The JSON values AI Platform gives replicas (reference §7.2–§7.4), internal to plan/: the job's
-// TrainingInput with snake_case keys, TF_CONFIG and CLUSTER_SPEC. Deterministic: keys are
-// emitted in a fixed order, output is compact. Pure.
+// The JSON values AI Platform gives replicas (docs/reference/ai-platform-training.md §7.2–§7.4),
+// internal to plan/: the job's TrainingInput with snake_case keys, TF_CONFIG and CLUSTER_SPEC.
+// Deterministic: keys are emitted in a fixed order, output is compact. Pure.
 #pragma once
 
 #include <string>
@@ -37,14 +37,14 @@ struct TaskRef {
   std::string_view trial;  // "" outside tuning trials
 };
 
-// Reference §7.2: {"cluster", "task", "job", "environment": "cloud"}. `cluster` names the master
-// `primary_name` ("chief" or "master") and has a key only for roles that exist; evaluators are
-// never in it. `task.type` of the master is `primary_name`.
+// docs/reference/ai-platform-training.md §7.2: {"cluster", "task", "job", "environment": "cloud"}.
+// `cluster` names the master `primary_name` ("chief" or "master") and has a key only for roles that
+// exist; evaluators are never in it. `task.type` of the master is `primary_name`.
 std::string TfConfig(const ClusterMembers& members, std::string_view primary_name,
                      const TaskRef& task, const nlohmann::ordered_json& job);
 
-// Reference §7.3: as TF_CONFIG, but `cluster` always says "master" and lists evaluators, and
-// `job` is the TrainingInput as a JSON string.
+// docs/reference/ai-platform-training.md §7.3: as TF_CONFIG, but `cluster` always says "master" and
+// lists evaluators, and `job` is the TrainingInput as a JSON string.
 std::string ClusterSpec(const ClusterMembers& members, const TaskRef& task,
                         const std::string& job_text);
 

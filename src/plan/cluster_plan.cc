@@ -16,7 +16,8 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// Reference §9.2: the tag cloudml-hypertune uses when none is configured.
+// docs/reference/ai-platform-training.md §9.2: the tag cloudml-hypertune uses when none is
+// configured.
 constexpr std::string_view kDefaultMetricTag = "training/hptuning/metric";
 // TPU_CONFIG.project names the project hosting the TPU (Google's, not the user's); here the TPU
 // host is this installation.
@@ -26,9 +27,9 @@ bool IsContainerJob(const model::TrainingInput& input) {
   return input.master_config && !input.master_config->image_uri.empty();
 }
 
-// Reference §7.2: runtime jobs say "chief" from runtime 2.1 (the catalog's `chief_in_tf_config`;
-// a runtime the catalog does not know is taken as a current TF 2 one), containers say "master"
-// unless useChiefInTfConfig.
+// docs/reference/ai-platform-training.md §7.2: runtime jobs say "chief" from runtime 2.1 (the
+// catalog's `chief_in_tf_config`; a runtime the catalog does not know is taken as a current TF 2
+// one), containers say "master" unless useChiefInTfConfig.
 std::string_view PrimaryName(const model::TrainingInput& input, const catalog::Catalog& catalog) {
   if (IsContainerJob(input)) {
     return input.use_chief_in_tf_config ? "chief" : "master";
@@ -44,8 +45,8 @@ bool HasTpu(const ReplicaShape& shape, const catalog::Catalog& catalog) {
          (accelerator != nullptr && accelerator->kind == catalog::AcceleratorKind::kTpu);
 }
 
-// Reference §6: {"project", "zone", "tpu_node_name"}. The zone is the job region's first that
-// offers the TPU's type, as a TPU would be created there.
+// docs/reference/ai-platform-training.md §6: {"project", "zone", "tpu_node_name"}. The zone is the
+// job region's first that offers the TPU's type, as a TPU would be created there.
 std::string TpuConfig(const model::TrainingInput& input, std::string_view job_id,
                       const ReplicaShape& tpu_replica, const catalog::Catalog& catalog) {
   std::string zone;
@@ -75,8 +76,8 @@ std::string MetricTag(const model::TrainingInput& input, const PlanContext& cont
   return std::string(kDefaultMetricTag);
 }
 
-// Reference §7.5: what follows the program: args, the trial's hyperparameters (§9.1) and
-// `--job-dir`.
+// docs/reference/ai-platform-training.md §7.5: what follows the program: args, the trial's
+// hyperparameters (§9.1) and `--job-dir`.
 std::vector<std::string> TrailingArgs(const std::vector<std::string>& job_args,
                                       const PlanContext& context,
                                       const std::optional<std::string>& job_dir) {
@@ -109,8 +110,8 @@ Result<std::vector<std::string>> PythonArgv(const ReplicaShape& shape, const mod
   return argv;
 }
 
-// A container replica (reference "Command/args semantics"): containerArgs and what follows them
-// replace the image's CMD.
+// A container replica (docs/reference/ai-platform-training.md §2.3, "Command/args semantics"):
+// containerArgs and what follows them replace the image's CMD.
 ContainerLaunch Container(const ReplicaShape& shape, const model::TrainingInput& input,
                           const PlanContext& context, const std::optional<std::string>& job_dir) {
   ContainerLaunch container{.image = shape.config.image_uri,
@@ -232,7 +233,8 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   }
   env.emplace_back("CLOUD_ML_JOB", facts.job_text);
   env.emplace_back("CLOUD_ML_JOB_ID", facts.job_id);
-  if (!context.trial_id.empty()) {  // Reference §7.4 and §9.2: tuning trials only.
+  // docs/reference/ai-platform-training.md §7.4 and §9.2: tuning trials only.
+  if (!context.trial_id.empty()) {
     env.emplace_back("CLOUD_ML_TRIAL_ID", context.trial_id);
     env.emplace_back("CLOUD_ML_HP_METRIC_TAG", MetricTag(facts.input, context));
     if (!context.hp_metric_dir.empty()) {
@@ -240,7 +242,8 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
                        context.hp_metric_dir + "/" + shape.task_name + ".metrics");
     }
   }
-  // Reference §6: the master drives the TPU; the TPU worker gets it too.
+  // docs/reference/ai-platform-training.md §6: the master drives the TPU; the TPU worker gets it
+  // too.
   if (facts.tpu_config && (shape.role == Role::kMaster || HasTpu(shape, catalog))) {
     env.emplace_back("TPU_CONFIG", *facts.tpu_config);
   }
@@ -306,7 +309,8 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
       << shapes.size() << " replicas but " << placements.size() << " placements";
   const model::TrainingInput& input = *job.training_input;
 
-  // Reference §7.5: the job dir reaches the program as `--job-dir`, mapped to a local path.
+  // docs/reference/ai-platform-training.md §7.5: the job dir reaches the program as `--job-dir`,
+  // mapped to a local path.
   std::optional<std::string> job_dir;
   if (!input.job_dir.empty()) {
     Result<std::string> local = LocalPathOf(input.job_dir, context.gcs_mount);

@@ -1,9 +1,9 @@
 // What each replica is started with: its argument vector and the environment trainyard adds
-// (reference §7): TF_CONFIG, CLUSTER_SPEC, CLOUD_ML_JOB, CLOUD_ML_JOB_ID, CLOUD_ML_TRIAL_ID and
-// the hypertune variables in a tuning trial, TPU_CONFIG when a TPU is asked for, the PyTorch
-// variables (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK, LOCAL_RANK), CUDA_VISIBLE_DEVICES,
-// STORAGE_EMULATOR_HOST, PYTHONPATH and PYTHONUNBUFFERED. Pure: addresses, devices and paths come
-// in through the context, decided by placement and the launcher.
+// (docs/reference/ai-platform-training.md §7): TF_CONFIG, CLUSTER_SPEC, CLOUD_ML_JOB,
+// CLOUD_ML_JOB_ID, CLOUD_ML_TRIAL_ID and the hypertune variables in a tuning trial, TPU_CONFIG when
+// a TPU is asked for, the PyTorch variables (MASTER_ADDR, MASTER_PORT, WORLD_SIZE, RANK,
+// LOCAL_RANK), CUDA_VISIBLE_DEVICES, STORAGE_EMULATOR_HOST, PYTHONPATH and PYTHONUNBUFFERED. Pure:
+// addresses, devices and paths come in through the context, decided by placement and the launcher.
 //
 // Decisions documented here (and in docs/ARCHITECTURE.md):
 // - The primary replica is "chief" in TF_CONFIG for runtime versions the catalog marks
@@ -19,16 +19,16 @@
 // - argv: runtime jobs `python -m <pythonModule> <args…> <trial_args…> --job-dir <dir>`; no
 //   `--job-dir` pair when jobDir is empty.
 // - Containers (an imageUri, the master's for roles without their own): `container` instead of
-//   argv, with Kubernetes' command/args rules (reference "Command/args semantics"):
-//   containerCommand replaces the image's ENTRYPOINT (and drops its CMD); the arguments
-//   `<containerArgs…> <args…> <trial_args…> --job-dir <dir>` replace its CMD when there are any,
-//   so `args` and the flags trainyard adds reach the ENTRYPOINT; none of them: the image's
-//   defaults.
+//   argv, with Kubernetes' command/args rules (docs/reference/ai-platform-training.md §2.3,
+//   "Command/args semantics"): containerCommand replaces the image's ENTRYPOINT (and drops its
+//   CMD); the arguments `<containerArgs…> <args…> <trial_args…> --job-dir <dir>` replace its
+//   CMD when there are any, so `args` and the flags trainyard adds reach the ENTRYPOINT; none of
+//   them: the image's defaults.
 // - Tuning trials only: CLOUD_ML_TRIAL_ID; CLOUD_ML_HP_METRIC_TAG from the context, else the
 //   job's hyperparameterMetricTag, else "training/hptuning/metric"; CLOUD_ML_HP_METRIC_FILE
 //   `<hp_metric_dir>/<task name>.metrics` when the context names a directory (one file per
 //   replica, so a worker reporting too never overwrites the master's).
-// - TPU_CONFIG (reference §6), on the master and on the TPU worker:
+// - TPU_CONFIG (docs/reference/ai-platform-training.md §6), on the master and on the TPU worker:
 //   {"project":"trainyard","zone":<the job region's first zone offering the TPU type>,
 //    "tpu_node_name":"<job id>-tpu"}. The project is the TPU host's, which here is trainyard.
 // - PyTorch: the master is RANK 0 and worker i is RANK i+1; WORLD_SIZE = 1 + workerCount;

@@ -14,7 +14,8 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// Reference §4.1: the ".svc" suffix the operator adds (no CUSTOM_CLUSTER_DOMAIN here).
+// docs/reference/kubeflow-tfjob.md §4.1: the ".svc" suffix the operator adds (no
+// CUSTOM_CLUSTER_DOMAIN here).
 constexpr std::string_view kServiceDomain = "svc";
 
 bool IsIpv4(std::string_view host) {

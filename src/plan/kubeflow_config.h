@@ -1,5 +1,5 @@
 // How a job that is a Kubeflow TFJob (`model::JobExtras::kubeflow`) names its replicas, and the
-// TF_CONFIG the Kubeflow operator gives them (reference kubeflow-tfjob.md §4), instead of AI
+// TF_CONFIG the Kubeflow operator gives them (docs/reference/kubeflow-tfjob.md §4), instead of AI
 // Platform's. Pure.
 //
 // - Types and indices: the engine's master is the TFJob's primary, `primary_type` "chief" or

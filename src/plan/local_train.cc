@@ -21,9 +21,9 @@ std::vector<std::string> Addresses(int first_port, int count) {
 
 }  // namespace
 
-// Reference §8, as gcloud's local_train.py builds it: `job` and `cluster` are the same for every
-// process, `task` is {} when not distributed, and with --distributed the cluster always has the
-// primary, "ps" and "worker" keys (a list may be empty).
+// docs/reference/ai-platform-training.md §8, as gcloud's local_train.py builds it: `job` and
+// `cluster` are the same for every process, `task` is {} when not distributed, and with
+// --distributed the cluster always has the primary, "ps" and "worker" keys (a list may be empty).
 std::vector<ReplicaLaunch> BuildLocalTrainPlan(const LocalTrainOptions& options) {
   std::vector<std::string> args = options.user_args;
   if (!options.job_dir.empty()) {

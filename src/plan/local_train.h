@@ -1,6 +1,6 @@
-// `gcloud ai-platform local train`'s cluster (reference §8), for `trainyard local train`: the
-// same processes and the same TF_CONFIG shape gcloud makes, so a trainer behaves identically
-// under either. Pure.
+// `gcloud ai-platform local train`'s cluster (docs/reference/ai-platform-training.md §8), for
+// `trainyard local train`: the same processes and the same TF_CONFIG shape gcloud makes, so a
+// trainer behaves identically under either. Pure.
 #pragma once
 
 #include <string>

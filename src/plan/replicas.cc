@@ -7,7 +7,8 @@
 namespace trainyard::plan {
 namespace {
 
-// Reference §2.3: an acceleratorConfig without a real type asks for nothing.
+// docs/reference/ai-platform-training.md §2.3: an acceleratorConfig without a real type asks for
+// nothing.
 constexpr std::string_view kUnspecifiedAccelerator = "ACCELERATOR_TYPE_UNSPECIFIED";
 
 // One role's request: which machine, how many, and the role's own config.
@@ -19,9 +20,10 @@ struct RoleRequest {
   std::string_view type_field;  // for errors: "trainingInput.workerType"
 };
 
-// Reference §2.3 (AI Platform's fallback): a replica with no imageUri of its own runs the
-// master's image. It then also inherits the master's containerCommand and containerArgs where
-// it sets none of its own; accelerators, disks and tpuTfVersion are never inherited.
+// docs/reference/ai-platform-training.md §2.3 (AI Platform's fallback): a replica with no imageUri
+// of its own runs the master's image. It then also inherits the master's containerCommand and
+// containerArgs where it sets none of its own; accelerators, disks and tpuTfVersion are never
+// inherited.
 model::ReplicaConfig EffectiveConfig(Role role, const std::optional<model::ReplicaConfig>& own,
                                      const std::optional<model::ReplicaConfig>& master) {
   model::ReplicaConfig config = own.value_or(model::ReplicaConfig{});
@@ -51,7 +53,7 @@ std::vector<RoleRequest> RoleRequests(const model::TrainingInput& input,
          "trainingInput.evaluatorType"},
     };
   }
-  // Reference §3: predefined tiers have no evaluators.
+  // docs/reference/ai-platform-training.md §3: predefined tiers have no evaluators.
   return {
       {Role::kMaster, tier->master_type, 1, &input.master_config, "trainingInput.scaleTier"},
       {Role::kWorker, tier->worker_type, tier->worker_count, &input.worker_config,

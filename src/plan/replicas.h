@@ -18,11 +18,13 @@ enum class Role { kMaster, kWorker, kParameterServer, kEvaluator };
 // "master", "worker", "ps", "evaluator": the words of task names and error messages.
 std::string_view RoleName(Role role);
 
-// "master-replica-0", "worker-replica-1", "ps-replica-0", "evaluator-replica-2" (reference §7.1).
+// "master-replica-0", "worker-replica-1", "ps-replica-0", "evaluator-replica-2"
+// (docs/reference/ai-platform-training.md §7.1).
 std::string TaskName(Role role, int index);
 
-// A Vertex AI job's replica names, by worker pool (reference §13): the master is "workerpool0-0",
-// worker i "workerpool1-<i>", parameter server i "workerpool2-<i>", evaluator i "workerpool3-<i>".
+// A Vertex AI job's replica names, by worker pool (docs/reference/ai-platform-training.md §13): the
+// master is "workerpool0-0", worker i "workerpool1-<i>", parameter server i "workerpool2-<i>",
+// evaluator i "workerpool3-<i>".
 std::string VertexTaskName(Role role, int index);
 // The pool of a role: 0 master, 1 workers, 2 parameter servers, 3 evaluators.
 int VertexPool(Role role);

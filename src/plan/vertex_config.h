@@ -1,5 +1,6 @@
-// What Vertex AI gives a custom job's replicas (`model::JobExtras::vertex`; reference §13)
-// instead of AI Platform's CLUSTER_SPEC, plus the output directories. Pure.
+// What Vertex AI gives a custom job's replicas (`model::JobExtras::vertex`;
+// docs/reference/ai-platform-training.md §13) instead of AI Platform's CLUSTER_SPEC, plus the
+// output directories. Pure.
 //
 // - CLUSTER_SPEC: {"cluster": {"workerpool0": [...], "workerpool1": [...], …}, "environment":
 //   "cloud", "task": {"type": "workerpoolN", "index": i[, "trial": "T"]}, "job": <the jobSpec>}:

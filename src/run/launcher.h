@@ -25,8 +25,9 @@ struct Mount {
 };
 
 // A replica that runs as a container (run/container_runtime.h): the image and what replaces its
-// defaults, as Kubernetes does (reference "Command/args semantics"): a non-empty `entrypoint`
-// replaces the image's ENTRYPOINT and drops its CMD; non-empty `args` replace its CMD.
+// defaults, as Kubernetes does (docs/reference/ai-platform-training.md §2.3, "Command/args
+// semantics"): a non-empty `entrypoint` replaces the image's ENTRYPOINT and drops its CMD;
+// non-empty `args` replace its CMD.
 struct ContainerSpec {
   std::string image;
   std::vector<std::string> entrypoint;

@@ -1,6 +1,7 @@
-// Node labels as Kubernetes has them, so that a TFJob's `nodeSelector` (reference
-// kubeflow-tfjob.md §8) picks nodes here as it would on a cluster: the label syntax an operator's
-// cluster file is held to, and the well-known labels trainyard gives every node itself. Pure.
+// Node labels as Kubernetes has them, so that a TFJob's `nodeSelector`
+// (docs/reference/kubeflow-tfjob.md §8) picks nodes here as it would on a cluster: the label syntax
+// an operator's cluster file is held to, and the well-known labels trainyard gives every node
+// itself. Pure.
 #pragma once
 
 #include <string_view>

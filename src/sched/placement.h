@@ -75,8 +75,9 @@ Result<ReplicaDemand> DemandOf(std::string task_name, std::string_view machine_t
                                std::string_view accelerator, int accelerator_count,
                                const catalog::Catalog& catalog);
 
-// The queue's order (reference §2.3, `Scheduling.priority`): higher priority first, then FIFO
-// (smaller `sequence`). Place considers jobs in this order; it is also the order of jobPosition.
+// The queue's order (docs/reference/ai-platform-training.md §2.3, `Scheduling.priority`): higher
+// priority first, then FIFO (smaller `sequence`). Place considers jobs in this order; it is also
+// the order of jobPosition.
 bool StartsBefore(const JobDemand& a, const JobDemand& b);
 
 // The jobs of `queue` that start now, in the order they were chosen, given `running` (the

@@ -361,7 +361,7 @@ nlohmann::ordered_json EncodeAuditEntry(const logs::LogEntry& entry) {
   return out;
 }
 
-// The LogEntry of reference §10.2.
+// The LogEntry of docs/reference/ai-platform-training.md §10.2.
 nlohmann::ordered_json EncodeEntry(const logs::LogEntry& entry) {
   const logs::LogSource& source = *entry.source;
   if (source.audit) {

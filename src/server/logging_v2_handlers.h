@@ -1,13 +1,13 @@
-// The logging v2 API's `entries:list` (reference §10), as `gcloud ai-platform jobs stream-logs`
-// calls it: `POST /v2/entries:list` with a JSON body {filter, orderBy, pageSize, pageToken,
-// resourceNames}, answered with {"entries":[LogEntry…], "nextPageToken":"…"} (or {}) from the
-// record files of the jobs under the data directory (control/job_layout.h). The filter is
-// logs/log_filter.h's; its scope picks the projects, jobs, tasks and time range to read, and
-// logs/log_reader.h does the reading. Each project's activity audit log (store/audit_store.h,
-// logName "projects/<p>/logs/cloudaudit.googleapis.com%2Factivity") is read with its jobs' logs,
-// its entries AuditLog protoPayloads; "projects/-" is the server-wide one. Page tokens are opaque,
-// checksummed and tied to the filter, order and projects they were issued for. Thread-safe: each
-// request reads files only.
+// The logging v2 API's `entries:list` (docs/reference/ai-platform-training.md §10), as `gcloud
+// ai-platform jobs stream-logs` calls it: `POST /v2/entries:list` with a JSON body {filter,
+// orderBy, pageSize, pageToken, resourceNames}, answered with {"entries":[LogEntry…],
+// "nextPageToken":"…"} (or {}) from the record files of the jobs under the data directory
+// (control/job_layout.h). The filter is logs/log_filter.h's; its scope picks the projects, jobs,
+// tasks and time range to read, and logs/log_reader.h does the reading. Each project's activity
+// audit log (store/audit_store.h, logName "projects/<p>/logs/cloudaudit.googleapis.com%2Factivity")
+// is read with its jobs' logs, its entries AuditLog protoPayloads; "projects/-" is the server-wide
+// one. Page tokens are opaque, checksummed and tied to the filter, order and projects they were
+// issued for. Thread-safe: each request reads files only.
 #pragma once
 
 #include <string>

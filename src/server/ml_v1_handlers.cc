@@ -68,7 +68,8 @@ HttpResponse ListJobs(const JobController& controller, const RoutedRequest& requ
   if (!page.ok()) {
     return ErrorResponse(page.status());
   }
-  // Both keys are left out when empty: no jobs is "{}" (reference §1.2).
+  // Both keys are left out when empty: no jobs is "{}" (docs/reference/ai-platform-training.md
+  // §1.2).
   std::size_t size = 64 + page->next_page_token.size();
   for (const std::string& job : page->jobs) {
     size += job.size() + 1;

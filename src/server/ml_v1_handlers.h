@@ -1,6 +1,7 @@
-// The ml v1 `projects.jobs` methods and `projects.getConfig` (reference §1.2), as routes. Each
-// handler decodes the request (path, query, JSON body), calls the controller and encodes the
-// answer or the error: the rules live in `control/`, not here.
+// The ml v1 `projects.jobs` methods and `projects.getConfig`
+// (docs/reference/ai-platform-training.md §1.2), as routes. Each handler decodes the request (path,
+// query, JSON body), calls the controller and encodes the answer or the error: the rules live in
+// `control/`, not here.
 #pragma once
 
 #include "control/job_controller.h"

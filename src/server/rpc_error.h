@@ -1,5 +1,5 @@
 // google.rpc error responses: the one place that maps a `Status` to an HTTP status and to the
-// "v2 error format" body gcloud renders (reference §1.5):
+// "v2 error format" body gcloud renders (docs/reference/ai-platform-training.md §1.5):
 //   {"error":{"code":400,"message":"…","status":"INVALID_ARGUMENT",
 //             "details":[{"@type":"type.googleapis.com/google.rpc.BadRequest",
 //                         "fieldViolations":[{"field":"…","description":"…"}]}]}}

@@ -1,6 +1,6 @@
-// Early stopping of hyperparameter-tuning trials (`enableTrialEarlyStopping`, reference §9.3):
-// Vizier's median automated stopping rule. Pure and deterministic; thread-safe (reads only its
-// arguments).
+// Early stopping of hyperparameter-tuning trials (`enableTrialEarlyStopping`,
+// docs/reference/ai-platform-training.md §9.3): Vizier's median automated stopping rule. Pure and
+// deterministic; thread-safe (reads only its arguments).
 #pragma once
 
 #include <span>

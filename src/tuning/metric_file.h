@@ -1,6 +1,7 @@
-// Reading a trial's cloudml-hypertune metric file (reference §9.2) into measurements, and keeping a
-// trial's whole metric history across rereads of that file. Pure and deterministic: the caller
-// reads the file and passes its text; nothing here does IO. Thread-safe: reads only its arguments.
+// Reading a trial's cloudml-hypertune metric file (docs/reference/ai-platform-training.md §9.2)
+// into measurements, and keeping a trial's whole metric history across rereads of that file. Pure
+// and deterministic: the caller reads the file and passes its text; nothing here does IO.
+// Thread-safe: reads only its arguments.
 //
 // The library writes one JSON object per line, keys sorted, every value a string except
 // `timestamp`:

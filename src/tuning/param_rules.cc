@@ -19,7 +19,7 @@ using model::ParameterType;
 using model::ScaleType;
 
 constexpr std::string_view kParams = "trainingInput.hyperparameters.params";
-// Reference §2.4: at most 1000 discrete values.
+// docs/reference/ai-platform-training.md §2.4: at most 1000 discrete values.
 constexpr std::size_t kMaxDiscreteValues = 1000;
 
 // One parameter's violations, reported under `trainingInput.hyperparameters.params[i]`.
@@ -52,13 +52,14 @@ bool IsFlagChar(char c) {
   return IsLetter(c) || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-// Reference §9.1: the trainer gets each parameter as "--name=value".
+// docs/reference/ai-platform-training.md §9.1: the trainer gets each parameter as "--name=value".
 bool IsFlagName(std::string_view text) {
   return !text.empty() && (IsLetter(text.front()) || text.front() == '_') &&
          std::ranges::all_of(text, IsFlagChar);
 }
 
-// Reference §2.4: parameterName is required and is also the trainer's flag name.
+// docs/reference/ai-platform-training.md §2.4: parameterName is required and is also the trainer's
+// flag name.
 void CheckName(const ParameterSpec& param, ParamViolations& out) {
   if (param.parameter_name.empty()) {
     out.Add("parameterName", "is required");
@@ -70,8 +71,8 @@ void CheckName(const ParameterSpec& param, ParamViolations& out) {
   }
 }
 
-// Reference §2.4: DOUBLE and INTEGER take a range, minValue < maxValue (whole for INTEGER);
-// the LOG scales need it strictly positive.
+// docs/reference/ai-platform-training.md §2.4: DOUBLE and INTEGER take a range, minValue < maxValue
+// (whole for INTEGER); the LOG scales need it strictly positive.
 void CheckRange(const ParameterSpec& param, ParamViolations& out) {
   const std::string_view type = model::ParameterTypeName(param.type);
   const std::pair<std::string_view, const std::optional<double>*> bounds[] = {
@@ -103,7 +104,8 @@ void CheckRange(const ParameterSpec& param, ParamViolations& out) {
   }
 }
 
-// Reference §2.4: CATEGORICAL needs its values (unique), and no range or scale.
+// docs/reference/ai-platform-training.md §2.4: CATEGORICAL needs its values (unique), and no range
+// or scale.
 void CheckCategorical(const ParameterSpec& param, ParamViolations& out) {
   if (param.categorical_values.empty()) {
     out.Add("categoricalValues", "is required for a CATEGORICAL parameter");
@@ -127,8 +129,8 @@ void CheckCategorical(const ParameterSpec& param, ParamViolations& out) {
   }
 }
 
-// Reference §2.4: DISCRETE needs 1..1000 finite, strictly increasing values, positive with the
-// LOG scales.
+// docs/reference/ai-platform-training.md §2.4: DISCRETE needs 1..1000 finite, strictly increasing
+// values, positive with the LOG scales.
 void CheckDiscrete(const ParameterSpec& param, ParamViolations& out) {
   const std::vector<double>& list = param.discrete_values;
   if (list.empty()) {
@@ -158,7 +160,7 @@ void CheckDiscrete(const ParameterSpec& param, ParamViolations& out) {
 void CheckType(const ParameterSpec& param, ParamViolations& out) {
   switch (param.type) {
     case ParameterType::kUnspecified:
-      // Reference §2.4: PARAMETER_TYPE_UNSPECIFIED is an error.
+      // docs/reference/ai-platform-training.md §2.4: PARAMETER_TYPE_UNSPECIFIED is an error.
       out.Add("type", "is required: DOUBLE, INTEGER, CATEGORICAL or DISCRETE");
       break;
     case ParameterType::kDouble:
@@ -178,7 +180,7 @@ void CheckType(const ParameterSpec& param, ParamViolations& out) {
 
 std::vector<FieldViolation> CheckParams(const model::HyperparameterSpec& spec) {
   std::vector<FieldViolation> violations;
-  // Reference §2.4: params is required.
+  // docs/reference/ai-platform-training.md §2.4: params is required.
   if (spec.params.empty()) {
     violations.push_back(
         {std::string(kParams), "is required: give at least one parameter to tune"});
@@ -188,7 +190,7 @@ std::vector<FieldViolation> CheckParams(const model::HyperparameterSpec& spec) {
     const ParameterSpec& param = spec.params[i];
     ParamViolations out(i, &violations);
     CheckName(param, out);
-    // Reference §2.4: parameter names are unique.
+    // docs/reference/ai-platform-training.md §2.4: parameter names are unique.
     if (!param.parameter_name.empty() && !names.insert(param.parameter_name).second) {
       out.Add("parameterName", fmt::format("'{}' names an earlier parameter too; names must be "
                                            "unique",

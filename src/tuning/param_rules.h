@@ -1,5 +1,6 @@
-// The rules every parameter of a study obeys, `trainingInput.hyperparameters.params` (reference
-// §2.4): the one home of what validation reports and `SearchSpace::FromSpec` refuses. Pure.
+// The rules every parameter of a study obeys, `trainingInput.hyperparameters.params`
+// (docs/reference/ai-platform-training.md §2.4): the one home of what validation reports and
+// `SearchSpace::FromSpec` refuses. Pure.
 //
 // A parameter needs a unique, non-empty name usable as the trainer's command-line flag
 // ([A-Za-z_][A-Za-z0-9_-]*, §9.1) and a type. DOUBLE and INTEGER need a finite range

@@ -1,5 +1,6 @@
-// The three documented scalings between a parameter's range and [0, 1] (reference §2.4), shared
-// by the search space's coordinates. Pure, inline and exact at both ends.
+// The three documented scalings between a parameter's range and [0, 1]
+// (docs/reference/ai-platform-training.md §2.4), shared by the search space's coordinates. Pure,
+// inline and exact at both ends.
 #pragma once
 
 #include <algorithm>

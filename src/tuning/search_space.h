@@ -1,5 +1,6 @@
-// A study's search space, from `trainingInput.hyperparameters.params` (reference §2.4, §9.1), and
-// the one mapping between parameter values and the unit cube the optimisers work in. Pure.
+// A study's search space, from `trainingInput.hyperparameters.params`
+// (docs/reference/ai-platform-training.md §2.4, §9.1), and the one mapping between parameter values
+// and the unit cube the optimisers work in. Pure.
 //
 // Each parameter is one or more unit coordinates:
 //   DOUBLE      one coordinate: [min, max] scaled linearly (UNIT_LINEAR_SCALE, or none), by log

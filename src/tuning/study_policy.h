@@ -1,5 +1,6 @@
-// How a hyperparameter-tuning job goes on, as pure decisions over its trials (reference §2.4,
-// §9.3). The executor (control/) asks after every change; this file owns the rules:
+// How a hyperparameter-tuning job goes on, as pure decisions over its trials
+// (docs/reference/ai-platform-training.md §2.4, §9.3). The executor (control/) asks after every
+// change; this file owns the rules:
 //
 // - At most maxTrials trials (default 1) in all, at most maxParallelTrials (default 1) at once.
 //   Trials of a resumed job (resumePreviousJobId) are prior observations and do not count.

@@ -1,6 +1,7 @@
-// Suggestion algorithms for hyperparameter-tuning studies (reference §9): what the next trials
-// try, given the trials that completed (with their objective) and the ones still running. Pure
-// and deterministic: the same space, seed and history give the same suggestions.
+// Suggestion algorithms for hyperparameter-tuning studies (docs/reference/ai-platform-training.md
+// §9): what the next trials try, given the trials that completed (with their objective) and the
+// ones still running. Pure and deterministic: the same space, seed and history give the same
+// suggestions.
 //
 //   GRID_SEARCH            SearchSpace::Grid in order, skipping points already tried or running;
 //                          nothing once the grid is exhausted.

@@ -30,8 +30,9 @@ std::vector<int> Cell(const catalog::Catalog& catalog, const MachineType& machin
   return cell == nullptr ? std::vector<int>() : *cell;
 }
 
-// GPU seed, restriction 2 and reference §4.4: why `count` units of `accelerator` cannot feed
-// `machine` (the per-unit vCPU/memory supply, then the special caps); nullopt when they can.
+// GPU seed, restriction 2 and docs/reference/ai-platform-training.md §4.4: why `count` units of
+// `accelerator` cannot feed `machine` (the per-unit vCPU/memory supply, then the special caps);
+// nullopt when they can.
 std::optional<std::string> FitProblem(const MachineType& machine, const Accelerator& gpu,
                                       std::int64_t count) {
   const double n = static_cast<double>(count);
@@ -76,7 +77,8 @@ std::string AttachableTo(const catalog::Catalog& catalog, const MachineType& mac
 
 std::string NotAttachable(const catalog::Catalog& catalog, const MachineType& machine,
                           const Accelerator& gpu) {
-  // GPU seed and reference §4.3: A100 (builtin-only) comes with the a2 types and nothing else.
+  // GPU seed and docs/reference/ai-platform-training.md §4.3: A100 (builtin-only) comes with the a2
+  // types and nothing else.
   if (gpu.builtin_only) {
     std::vector<std::string> carriers;
     for (const MachineType& type : catalog.machine_types()) {
@@ -138,8 +140,8 @@ void CheckGpu(const JobContext& job, const ReplicaView& view, const MachineType&
                           machine.name, machine.name, AttachableTo(job.catalog, machine)));
       return;
     case catalog::MachineFamily::kLegacy:
-      // Reference §2.2/§4.4: acceleratorConfig only on Compute Engine types; legacy GPU types
-      // (GPU seed: complex_model_m_gpu …) carry their GPUs built in.
+      // docs/reference/ai-platform-training.md §2.2/§4.4: acceleratorConfig only on Compute Engine
+      // types; legacy GPU types (GPU seed: complex_model_m_gpu …) carry their GPUs built in.
       if (!machine.builtin_accelerator.empty()) {
         out.Add(path, fmt::format("{} is a legacy machine type with {} x {} built in and takes no "
                                   "acceleratorConfig; attach GPUs to a Compute Engine type "
@@ -207,7 +209,8 @@ void CheckAcceleratorConfigs(const JobContext& job, Violations& out) {
       continue;
     }
     const FieldPath path = view.accelerator_path();
-    // Reference §2.3: the type names an accelerator the catalog offers.
+    // docs/reference/ai-platform-training.md §2.3: the type names an accelerator the catalog
+    // offers.
     if (!HasAcceleratorType(*config)) {
       out.Add(path.Child("type"),
               fmt::format("is required; accelerators: {}", AcceleratorNames(job.catalog)));
@@ -219,13 +222,15 @@ void CheckAcceleratorConfigs(const JobContext& job, Violations& out) {
                                               config->type, AcceleratorNames(job.catalog)));
       continue;
     }
-    // Reference §2.3: count must be positive (gcloud refuses count <= 0 itself).
+    // docs/reference/ai-platform-training.md §2.3: count must be positive (gcloud refuses count <=
+    // 0 itself).
     if (config->count <= 0) {
       out.Add(path.Child("count"), fmt::format("must be positive; got {}", config->count));
       continue;
     }
-    // Reference §2.2: accelerators go on a machine type, so the role needs its *Type (a
-    // master or a positive count without one is already reported by `CheckScaleTier`).
+    // docs/reference/ai-platform-training.md §2.2: accelerators go on a machine type, so the role
+    // needs its *Type (a master or a positive count without one is already reported by
+    // `CheckScaleTier`).
     if (view.type.empty()) {
       if (view.role != Role::kMaster && view.count == 0) {
         out.Add(path, fmt::format("needs {} to attach to", view.type_path.leaf()));

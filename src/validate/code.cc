@@ -8,7 +8,7 @@
 namespace trainyard::validate {
 namespace {
 
-// Reference §2.2: at most 100 packageUris.
+// docs/reference/ai-platform-training.md §2.2: at most 100 packageUris.
 constexpr std::size_t kMaxPackageUris = 100;
 
 std::string RuntimeNames(const catalog::Catalog& catalog) {
@@ -22,7 +22,8 @@ std::string RuntimeNames(const catalog::Catalog& catalog) {
 void CheckPackages(const JobContext& job, Violations& out) {
   const FieldPath path = job.path.Child("packageUris");
   const std::vector<std::string>& uris = job.input.package_uris;
-  // Reference §2.8 #4: a runtime job needs its packages (a container job brings its code).
+  // docs/reference/ai-platform-training.md §2.8 #4: a runtime job needs its packages (a container
+  // job brings its code).
   if (uris.empty() && !job.container_job()) {
     out.Add(path,
             "is required for a job without masterConfig.imageUri: give at least one "
@@ -33,7 +34,8 @@ void CheckPackages(const JobContext& job, Violations& out) {
             fmt::format("{} packages given; at most {} are allowed", uris.size(), kMaxPackageUris));
   }
   for (std::size_t i = 0; i < uris.size(); ++i) {
-    // Reference §2.2: packages are gs:// objects (absolute local paths: trainyard extension).
+    // docs/reference/ai-platform-training.md §2.2: packages are gs:// objects (absolute local
+    // paths: trainyard extension).
     if (!IsGcsObjectUri(uris[i]) && !IsAbsoluteLocalPath(uris[i])) {
       out.Add(path.Index(i), fmt::format("'{}' is neither a gs://bucket/object URI nor an "
                                          "absolute local path",
@@ -45,14 +47,15 @@ void CheckPackages(const JobContext& job, Violations& out) {
 void CheckModule(const JobContext& job, Violations& out) {
   const FieldPath path = job.path.Child("pythonModule");
   const std::string& module = job.input.python_module;
-  // Reference §2.8 #4: a runtime job needs the module that `python -m` runs.
+  // docs/reference/ai-platform-training.md §2.8 #4: a runtime job needs the module that `python -m`
+  // runs.
   if (module.empty()) {
     if (!job.container_job()) {
       out.Add(path, "is required for a job without masterConfig.imageUri, e.g. trainer.task");
     }
     return;
   }
-  // Reference §2.2: the module is run as `python -m <module>`.
+  // docs/reference/ai-platform-training.md §2.2: the module is run as `python -m <module>`.
   if (!IsPythonModule(module)) {
     out.Add(path,
             fmt::format("'{}' is not a dotted Python module name such as trainer.task", module));
@@ -61,7 +64,8 @@ void CheckModule(const JobContext& job, Violations& out) {
 
 void CheckJobDir(const JobContext& job, Violations& out) {
   const std::string& dir = job.input.job_dir;
-  // Reference §2.2: jobDir is a gs:// path (absolute local paths: trainyard extension).
+  // docs/reference/ai-platform-training.md §2.2: jobDir is a gs:// path (absolute local paths:
+  // trainyard extension).
   if (!dir.empty() && !IsGcsDirectoryUri(dir) && !IsAbsoluteLocalPath(dir)) {
     out.Add(
         job.path.Child("jobDir"),
@@ -75,7 +79,7 @@ void CheckVersions(const JobContext& job, Violations& out) {
   const std::string& runtime_version = job.input.runtime_version;
   const std::string& python_version = job.input.python_version;
   if (job.container_job()) {
-    // Reference §2.8 #5: a container job brings its own runtime.
+    // docs/reference/ai-platform-training.md §2.8 #5: a container job brings its own runtime.
     if (!runtime_version.empty()) {
       out.Add(runtime_path,
               "must not be set together with masterConfig.imageUri: the container "
@@ -90,7 +94,8 @@ void CheckVersions(const JobContext& job, Violations& out) {
   }
   const catalog::RuntimeVersion* runtime = nullptr;
   if (!runtime_version.empty()) {
-    // Reference §2.2: runtimeVersion names a runtime version the catalog offers.
+    // docs/reference/ai-platform-training.md §2.2: runtimeVersion names a runtime version the
+    // catalog offers.
     runtime = job.catalog.FindRuntimeVersion(runtime_version);
     if (runtime == nullptr) {
       out.Add(runtime_path, fmt::format("unknown runtime version '{}'; versions: {}",
@@ -100,7 +105,7 @@ void CheckVersions(const JobContext& job, Violations& out) {
   if (python_version.empty()) {
     return;
   }
-  // Reference §2.8 #12: pythonVersion compatible with runtimeVersion.
+  // docs/reference/ai-platform-training.md §2.8 #12: pythonVersion compatible with runtimeVersion.
   if (runtime != nullptr) {
     if (std::ranges::find(runtime->python_versions, python_version) ==
         runtime->python_versions.end()) {

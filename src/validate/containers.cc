@@ -9,8 +9,9 @@ void CheckContainers(const JobContext& job, Violations& out) {
     if (view.config == nullptr) {
       continue;
     }
-    // Reference §2.2: worker, ps and evaluator images fall back to the master's; without a
-    // master image the master runs a runtime version, and trainyard does not mix the two.
+    // docs/reference/ai-platform-training.md §2.2: worker, ps and evaluator images fall back to the
+    // master's; without a master image the master runs a runtime version, and trainyard does not
+    // mix the two.
     if (view.role != Role::kMaster && !view.config->image_uri.empty() && !job.container_job()) {
       out.Add(view.config_path.Child("imageUri"),
               fmt::format("needs masterConfig.imageUri: a job whose master runs a runtime version "
@@ -28,12 +29,14 @@ void CheckContainers(const JobContext& job, Violations& out) {
       }
       const FieldPath path = view.config_path.Child(name);
       if (!has_image) {
-        // Reference §2.3/§2.8 #10: containerCommand/containerArgs only with imageUri.
+        // docs/reference/ai-platform-training.md §2.3/§2.8 #10: containerCommand/containerArgs only
+        // with imageUri.
         out.Add(path, fmt::format("is allowed only for a custom container: set {} or "
                                   "masterConfig.imageUri",
                                   view.config_path.Child("imageUri").str()));
       } else if (!job.input.args.empty()) {
-        // Reference §2.2/§2.8 #10: never together with trainingInput.args.
+        // docs/reference/ai-platform-training.md §2.2/§2.8 #10: never together with
+        // trainingInput.args.
         out.Add(path,
                 "cannot be combined with trainingInput.args; put the arguments in "
                 "containerArgs instead");

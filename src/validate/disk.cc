@@ -9,10 +9,10 @@
 namespace trainyard::validate {
 namespace {
 
-// Reference §2.3: the boot disk types of `DiskConfig`.
+// docs/reference/ai-platform-training.md §2.3: the boot disk types of `DiskConfig`.
 constexpr std::array<std::string_view, 2> kBootDiskTypes = {"pd-ssd", "pd-standard"};
-// Reference §2.8 #16 leaves Google's upper bound unknown; 64000 GB is Compute Engine's largest
-// persistent disk.
+// docs/reference/ai-platform-training.md §2.8 #16 leaves Google's upper bound unknown; 64000 GB is
+// Compute Engine's largest persistent disk.
 constexpr std::int32_t kMaxBootDiskSizeGb = 64000;
 
 }  // namespace
@@ -24,14 +24,16 @@ void CheckDisks(const JobContext& job, Violations& out) {
     }
     const model::DiskConfig& disk = *view.config->disk_config;
     const FieldPath path = view.config_path.Child("diskConfig");
-    // Reference §2.8 #16: bootDiskType in {pd-ssd, pd-standard}; empty means pd-ssd.
+    // docs/reference/ai-platform-training.md §2.8 #16: bootDiskType in {pd-ssd, pd-standard}; empty
+    // means pd-ssd.
     if (!disk.boot_disk_type.empty() && std::find(kBootDiskTypes.begin(), kBootDiskTypes.end(),
                                                   disk.boot_disk_type) == kBootDiskTypes.end()) {
       out.Add(path.Child("bootDiskType"),
               fmt::format("unknown boot disk type '{}'; types: {}", disk.boot_disk_type,
                           fmt::join(kBootDiskTypes, ", ")));
     }
-    // Reference §2.8 #16: a positive size (0 means the default, 100 GB), bounded above.
+    // docs/reference/ai-platform-training.md §2.8 #16: a positive size (0 means the default, 100
+    // GB), bounded above.
     if (disk.boot_disk_size_gb < 0 || disk.boot_disk_size_gb > kMaxBootDiskSizeGb) {
       out.Add(path.Child("bootDiskSizeGb"),
               fmt::format("must be between 1 and {} GB; got {}", kMaxBootDiskSizeGb,

@@ -191,8 +191,9 @@ struct Part {
   std::size_t bytes = 0;
 };
 
-// Reference §2.3 (as plan/replicas.cc applies it): a replica without an imageUri of its own runs
-// the master's image, and then the master's containerCommand or containerArgs where it sets none.
+// docs/reference/ai-platform-training.md §2.3 (as plan/replicas.cc applies it): a replica without
+// an imageUri of its own runs the master's image, and then the master's containerCommand or
+// containerArgs where it sets none.
 Part ContainerList(const JobContext& job, const ReplicaView& view,
                    std::vector<std::string> model::ReplicaConfig::*list, std::string_view name) {
   const ReplicaView& master = job.views[0];

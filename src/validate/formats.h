@@ -6,7 +6,8 @@
 
 namespace trainyard::validate {
 
-// Job ids: ^[A-Za-z][A-Za-z0-9_]{0,127}$ (reference §2.8 #1, overview seed).
+// Job ids: ^[A-Za-z][A-Za-z0-9_]{0,127}$ (docs/reference/ai-platform-training.md §2.8 #1, overview
+// seed).
 inline constexpr std::size_t kMaxJobIdLength = 128;
 bool IsJobId(std::string_view text);
 

@@ -30,7 +30,8 @@ void CheckMachineTypes(const JobContext& job, Violations& out) {
       continue;
     }
     const catalog::MachineType* machine = job.catalog.FindMachineType(view.type);
-    // Reference §4.1/§4.2: machine types are the legacy and Compute Engine types offered.
+    // docs/reference/ai-platform-training.md §4.1/§4.2: machine types are the legacy and Compute
+    // Engine types offered.
     if (machine == nullptr) {
       out.Add(view.type_path, fmt::format("unknown machine type '{}'; machine types: {}", view.type,
                                           MachineTypeNames(job.catalog)));
@@ -40,12 +41,14 @@ void CheckMachineTypes(const JobContext& job, Violations& out) {
       master = machine;
       continue;
     }
-    // TPU hosts are the one allowed mix (reference §4.2); their role rules live in tpu.cc.
+    // TPU hosts are the one allowed mix (docs/reference/ai-platform-training.md §4.2); their role
+    // rules live in tpu.cc.
     if (master == nullptr || master->family == catalog::MachineFamily::kTpuHost ||
         machine->family == catalog::MachineFamily::kTpuHost) {
       continue;
     }
-    // Reference §2.2/§2.8 #7: worker, ps and evaluator types in the master's category.
+    // docs/reference/ai-platform-training.md §2.2/§2.8 #7: worker, ps and evaluator types in the
+    // master's category.
     if (machine->family != master->family) {
       out.Add(view.type_path,
               fmt::format("{} is {} but masterType {} is {}; the {} must use the master's kind "

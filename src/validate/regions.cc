@@ -97,12 +97,12 @@ void CheckSameZone(const Region& region, const std::vector<Use>& gpus, const Fie
 
 void CheckRegion(const JobContext& job, Violations& out) {
   const FieldPath path = job.path.Child("region");
-  // Reference §2.8 #3: region is required.
+  // docs/reference/ai-platform-training.md §2.8 #3: region is required.
   if (job.input.region.empty()) {
     out.Add(path, fmt::format("is required; regions: {}", RegionNames(job.catalog)));
     return;
   }
-  // Reference §5.1: the region must be one the catalog knows.
+  // docs/reference/ai-platform-training.md §5.1: the region must be one the catalog knows.
   const Region* region = job.catalog.FindRegion(job.input.region);
   if (region == nullptr) {
     out.Add(path, fmt::format("unknown region '{}'; regions: {}", job.input.region,
@@ -121,7 +121,8 @@ void CheckRegion(const JobContext& job, Violations& out) {
                                 region->name, use.accelerator->name, use.noun,
                                 RegionsOffering(job.catalog, use.accelerator->name)));
     }
-    // Reference §5.3: TPUs are placed separately and stay out of the same-zone rule.
+    // docs/reference/ai-platform-training.md §5.3: TPUs are placed separately and stay out of the
+    // same-zone rule.
     if (use.accelerator->kind == catalog::AcceleratorKind::kGpu) {
       gpus.push_back(use);
     }

@@ -5,8 +5,8 @@
 namespace trainyard::validate {
 namespace {
 
-// Reference §2.8 #6 asks for a "sane" bound; Google's is unknown. A typo such as 10000 workers
-// is caught here instead of waiting for capacity forever.
+// docs/reference/ai-platform-training.md §2.8 #6 asks for a "sane" bound; Google's is unknown. A
+// typo such as 10000 workers is caught here instead of waiting for capacity forever.
 constexpr std::int64_t kMaxReplicaCount = 1000;
 
 // The tiers a request may name: the catalog's, and CUSTOM, which needs no spec.
@@ -24,13 +24,15 @@ std::string TierNames(const catalog::Catalog& catalog) {
 
 void CheckPredefinedTier(const JobContext& job, Violations& out) {
   const std::string_view tier = model::ScaleTierName(job.input.scale_tier);
-  // Reference §3: a predefined tier must be one this installation's catalog defines.
+  // docs/reference/ai-platform-training.md §3: a predefined tier must be one this installation's
+  // catalog defines.
   if (job.catalog.FindScaleTier(tier) == nullptr) {
     out.Add(job.path.Child("scaleTier"), fmt::format("scale tier {} is not offered here; tiers: {}",
                                                      tier, TierNames(job.catalog)));
   }
   for (const ReplicaView& view : job.views) {
-    // Reference §3: a predefined tier chooses the machines; *Type and *Count need CUSTOM.
+    // docs/reference/ai-platform-training.md §3: a predefined tier chooses the machines; *Type and
+    // *Count need CUSTOM.
     if (!view.type.empty()) {
       out.Add(view.type_path, fmt::format("scaleTier {} chooses the machine types; {} is allowed "
                                           "only with scaleTier CUSTOM",
@@ -41,7 +43,8 @@ void CheckPredefinedTier(const JobContext& job, Violations& out) {
                                            "only with scaleTier CUSTOM",
                                            tier, view.count_path.leaf()));
     }
-    // Reference §2.2 and GPU seed: attaching accelerators needs CUSTOM with CE machine types.
+    // docs/reference/ai-platform-training.md §2.2 and GPU seed: attaching accelerators needs CUSTOM
+    // with CE machine types.
     if (view.accelerator_config() != nullptr) {
       out.Add(
           view.accelerator_path(),
@@ -54,7 +57,7 @@ void CheckPredefinedTier(const JobContext& job, Violations& out) {
 
 void CheckCustomTier(const JobContext& job, Violations& out) {
   const ReplicaView& master = job.views[0];
-  // Reference §2.2: masterType is required when scaleTier is CUSTOM.
+  // docs/reference/ai-platform-training.md §2.2: masterType is required when scaleTier is CUSTOM.
   if (master.type.empty()) {
     out.Add(master.type_path, "is required when scaleTier is CUSTOM");
   }
@@ -62,15 +65,16 @@ void CheckCustomTier(const JobContext& job, Violations& out) {
     if (!view.has_count_field()) {
       continue;
     }
-    // Reference §2.8 #6: counts are never negative.
+    // docs/reference/ai-platform-training.md §2.8 #6: counts are never negative.
     if (view.count < 0) {
       out.Add(view.count_path, fmt::format("must not be negative; got {}", view.count));
     } else if (view.count > kMaxReplicaCount) {
-      // Reference §2.8 #6 (bound chosen by trainyard, see `kMaxReplicaCount`).
+      // docs/reference/ai-platform-training.md §2.8 #6 (bound chosen by trainyard, see
+      // `kMaxReplicaCount`).
       out.Add(view.count_path, fmt::format("{} replicas requested; at most {} are allowed",
                                            view.count, kMaxReplicaCount));
     } else if (view.count > 0 && view.type.empty()) {
-      // Reference §2.2: a positive count needs its machine type.
+      // docs/reference/ai-platform-training.md §2.2: a positive count needs its machine type.
       out.Add(view.type_path,
               fmt::format("is required when {} is {}", view.count_path.leaf(), view.count));
     }

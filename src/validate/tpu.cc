@@ -33,7 +33,7 @@ void CheckTpuRoles(const JobContext& job, Violations& out) {
       continue;
     }
     if (view.role != Role::kWorker) {
-      // Reference §4.1/§6: cloud_tpu is a worker type only.
+      // docs/reference/ai-platform-training.md §4.1/§6: cloud_tpu is a worker type only.
       out.Add(view.type_path, fmt::format("{} is a TPU host and can only be the workerType, not "
                                           "the {}",
                                           view.type, view.noun));
@@ -54,8 +54,9 @@ const RunningReplica* TpuWorker(const JobContext& job) {
   return nullptr;
 }
 
-// TPU seed (custom container on a TPU worker) and reference §2.3: `tpuTfVersion` is set exactly
-// on a TPU worker that runs a custom container, and names a TPU runtime version.
+// TPU seed (custom container on a TPU worker) and docs/reference/ai-platform-training.md §2.3:
+// `tpuTfVersion` is set exactly on a TPU worker that runs a custom container, and names a TPU
+// runtime version.
 void CheckTpuTfVersion(const JobContext& job, Violations& out) {
   const RunningReplica* tpu_worker = TpuWorker(job);
   for (const ReplicaView& view : job.views) {

@@ -14,7 +14,7 @@ std::vector<FieldViolation> Validate(const model::Job& job, const catalog::Catal
   CheckJobId(job, out);
   CheckLabels(job.labels, out);
   if (!job.training_input) {
-    // Reference §2.8 #3: a training job needs its `trainingInput`.
+    // docs/reference/ai-platform-training.md §2.8 #3: a training job needs its `trainingInput`.
     out.Add(FieldPath().Child("trainingInput"), "is required for a training job");
     return std::move(out).TakeSorted();
   }

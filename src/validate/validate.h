@@ -1,7 +1,8 @@
-// Every documented AI Platform Training rule for a job request (reference §2.8's checklist and
-// the GPU/TPU/overview seeds), read against a `catalog::Catalog`: machine types, accelerators,
-// the allowed-count table, regions and zones, scale tiers and runtime versions all come from the
-// catalog, so new hardware is data. Output-only fields (state, createTime, …) are not checked.
+// Every documented AI Platform Training rule for a job request
+// (docs/reference/ai-platform-training.md §2.8's checklist and the GPU/TPU/overview seeds), read
+// against a `catalog::Catalog`: machine types, accelerators, the allowed-count table, regions and
+// zones, scale tiers and runtime versions all come from the catalog, so new hardware is data.
+// Output-only fields (state, createTime, …) are not checked.
 //
 // trainyard's own choices where Google's behaviour is unknown: absolute local paths are accepted
 // besides gs:// URIs (packageUris, jobDir); replica counts are at most 1000; boot disks at most
@@ -39,7 +40,8 @@ Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog);
 // The job-id rule alone (`^[A-Za-z][A-Za-z0-9_]{0,127}$`), for ids that arrive in a URL.
 bool IsValidJobId(std::string_view job_id);
 
-// The id the server gives a Vertex AI job (reference §13): 1 to 19 decimal digits, no leading 0.
+// The id the server gives a Vertex AI job (docs/reference/ai-platform-training.md §13): 1 to 19
+// decimal digits, no leading 0.
 bool IsVertexJobId(std::string_view job_id);
 
 // Any id a stored job may have: an ml v1 job id or a Vertex AI job's numeric one.

@@ -1,6 +1,7 @@
-// Vertex AI's CustomJob as values (aiplatform v1 `custom_job.proto`, reference §13), and its
-// strict proto3-JSON decoder. Only the request's fields: the output-only ones (name, state,
-// times, error) are derived from the engine's job when encoding (vertex_json.h). Pure.
+// Vertex AI's CustomJob as values (aiplatform v1 `custom_job.proto`,
+// docs/reference/ai-platform-training.md §13), and its strict proto3-JSON decoder. Only the
+// request's fields: the output-only ones (name, state, times, error) are derived from the engine's
+// job when encoding (vertex_json.h). Pure.
 #pragma once
 
 #include <cstdint>

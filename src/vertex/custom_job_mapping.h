@@ -1,5 +1,6 @@
-// A Vertex AI CustomJob as a trainyard job (reference §13): the worker pools become the engine's
-// roles, so the queue, placement, replicas, logs and restarts are those of every job. Pure.
+// A Vertex AI CustomJob as a trainyard job (docs/reference/ai-platform-training.md §13): the worker
+// pools become the engine's roles, so the queue, placement, replicas, logs and restarts are those
+// of every job. Pure.
 //
 // The contract: pool 0 is the master (the chief, replicaCount 1), pool 1 the workers, pool 2 the
 // parameter servers, pool 3 the evaluators; scaleTier CUSTOM with each pool's machine type and

@@ -2,11 +2,11 @@
 // shows it: the CustomJob (and the parts a HyperparameterTuningJob shares), its state and error.
 // Pure.
 //
-// States (reference §13): QUEUED → JOB_STATE_QUEUED, PREPARING → JOB_STATE_PENDING, RUNNING →
-// JOB_STATE_RUNNING, SUCCEEDED, FAILED, CANCELLING, CANCELLED → JOB_STATE_<same>. `error` is a
-// google.rpc.Status: a failure is code 3 (INVALID_ARGUMENT, as Vertex reports a replica's
-// non-zero exit) with the job's errorMessage, a cancellation code 1 (CANCELLED) with it.
-// `updateTime` is the latest of the job's times.
+// States (docs/reference/ai-platform-training.md §13): QUEUED → JOB_STATE_QUEUED, PREPARING →
+// JOB_STATE_PENDING, RUNNING → JOB_STATE_RUNNING, SUCCEEDED, FAILED, CANCELLING, CANCELLED →
+// JOB_STATE_<same>. `error` is a google.rpc.Status: a failure is code 3 (INVALID_ARGUMENT, as
+// Vertex reports a replica's non-zero exit) with the job's errorMessage, a cancellation code 1
+// (CANCELLED) with it. `updateTime` is the latest of the job's times.
 #pragma once
 
 #include <optional>

@@ -1,5 +1,6 @@
-// The allowed-count table is the GPU seed's table exactly (reference §4.3), and the per-GPU rule
-// of §4.4 regenerates every N1 cell from accelerators.json, so the two data files agree.
+// The allowed-count table is the GPU seed's table exactly (docs/reference/ai-platform-training.md
+// §4.3), and the per-GPU rule of §4.4 regenerates every N1 cell from accelerators.json, so the two
+// data files agree.
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -13,7 +14,8 @@
 namespace trainyard::catalog {
 namespace {
 
-// Reference §4.3, transcribed independently of the data file: "-" is a blank cell.
+// docs/reference/ai-platform-training.md §4.3, transcribed independently of the data file: "-" is a
+// blank cell.
 constexpr const char* kSeedTable =
     R"(machine_type,NVIDIA_TESLA_A100,NVIDIA_TESLA_K80,NVIDIA_TESLA_P4,NVIDIA_TESLA_P100,NVIDIA_TESLA_T4,NVIDIA_TESLA_V100
 n1-standard-4,-,1|2|4|8,1|2|4,1|2|4,1|2|4,1|2|4|8
@@ -153,8 +155,9 @@ INSTANTIATE_TEST_SUITE_P(
         CellCase{"H100OnN1", "n1-standard-96", "NVIDIA_H100_80GB", false, {}}),
     [](const auto& tc) { return tc.param.name; });
 
-// Reference §4.4: `count` units of `gpu` may feed `machine` iff the count is allowed, the units
-// supply its vCPUs and memory, and the special cap at that count (if any) holds.
+// docs/reference/ai-platform-training.md §4.4: `count` units of `gpu` may feed `machine` iff the
+// count is allowed, the units supply its vCPUs and memory, and the special cap at that count (if
+// any) holds.
 std::vector<int> CountsByRule(const MachineType& machine, const Accelerator& gpu,
                               double memory_per_unit) {
   std::vector<int> counts;

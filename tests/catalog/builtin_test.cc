@@ -1,5 +1,5 @@
 // The built-in catalog loads, matches the data files, and its machine types and accelerators say
-// what the seeds and the reference (§4.1, §4.2, §4.4) say.
+// what the seeds and docs/reference/ai-platform-training.md (§4.1, §4.2, §4.4) say.
 #include <ostream>
 #include <string>
 #include <vector>
@@ -125,7 +125,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& tc) { return tc.param.name; });
 
 TEST(BuiltinCatalog, HasEveryAcceptedComputeEngineTypeAndNoOthers) {
-  // Reference §4.2: the accepted list; n1-standard-1/2 and n1-highcpu-2/4/8 are not in it.
+  // docs/reference/ai-platform-training.md §4.2: the accepted list; n1-standard-1/2 and
+  // n1-highcpu-2/4/8 are not in it.
   const Catalog& catalog = Catalog::Builtin();
   for (const char* name :
        {"n1-standard-4",  "n1-standard-8", "n1-standard-16", "n1-standard-32", "n1-standard-64",

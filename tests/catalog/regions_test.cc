@@ -1,5 +1,6 @@
-// Regions and zones: the seeds' GPU and TPU region lists, reference §5.2's per-region types, and
-// §5.3's us-central1 zone model that makes the seed's T4 + K80 + P100 job impossible.
+// Regions and zones: the seeds' GPU and TPU region lists, docs/reference/ai-platform-training.md
+// §5.2's per-region types, and §5.3's us-central1 zone model that makes the seed's T4 + K80 + P100
+// job impossible.
 #include <algorithm>
 #include <ostream>
 #include <set>
@@ -75,7 +76,7 @@ TEST(Regions, CpuOnlyRegionsExistWithoutAccelerators) {
 struct RegionCase {
   std::string name;  // test name
   std::string region;
-  NameSet accelerators;  // reference §5.2, API enum names
+  NameSet accelerators;  // docs/reference/ai-platform-training.md §5.2, API enum names
 
   friend void PrintTo(const RegionCase& c, std::ostream* os) { *os << c.name; }
 };
@@ -154,7 +155,8 @@ NameSet ZonesOffering(const std::string& accelerator) {
 }
 
 TEST(TpuZones, AreTheCloudTpuZones) {
-  // Reference §5.2: v2-8 in us-central1-b/-c, v3-8 in us-central1-a/-b, both in europe-west4-a.
+  // docs/reference/ai-platform-training.md §5.2: v2-8 in us-central1-b/-c, v3-8 in
+  // us-central1-a/-b, both in europe-west4-a.
   EXPECT_EQ(ZonesOffering("TPU_V2"), (NameSet{"us-central1-b", "us-central1-c", "europe-west4-a"}));
   EXPECT_EQ(ZonesOffering("TPU_V3"), (NameSet{"us-central1-a", "us-central1-b", "europe-west4-a"}));
 }

@@ -1,5 +1,5 @@
-// Runtime versions: Python versions (reference §2.2), TPU support (TPU seed) and whether
-// TF_CONFIG names the primary `chief` (2.1 and later).
+// Runtime versions: Python versions (docs/reference/ai-platform-training.md §2.2), TPU support (TPU
+// seed) and whether TF_CONFIG names the primary `chief` (2.1 and later).
 #include <ostream>
 #include <string>
 #include <vector>

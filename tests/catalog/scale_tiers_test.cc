@@ -1,4 +1,5 @@
-// Scale tiers (reference §3): names, flag spellings and what each allocates.
+// Scale tiers (docs/reference/ai-platform-training.md §3): names, flag spellings and what each
+// allocates.
 #include <ostream>
 #include <string>
 #include <vector>

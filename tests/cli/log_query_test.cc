@@ -118,7 +118,7 @@ TEST(PollFilter, JoinsTheJobTheLowerAndTheUpperBound) {
   const std::vector<std::string> filters = JobLogFilters("job_1", "");
   const auto upper = ParseTimestamp("2026-11-21T09:34:56.764662Z");
   ASSERT_TRUE(upper.has_value());
-  // The request body captured from gcloud 528 (reference §10.1).
+  // The request body captured from gcloud 528 (docs/reference/ai-platform-training.md §10.1).
   EXPECT_EQ(PollFilter(filters, position, upper),
             R"((resource.type="ml_job" OR resource.type="cloudml_job") AND )"
             R"(resource.labels.job_id="job_1" AND timestamp>="1970-01-01T01:00:00.000000000Z" )"

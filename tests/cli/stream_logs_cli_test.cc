@@ -1,7 +1,8 @@
 // `jobs stream-logs` and `submit training --stream-logs` on the wire, against a scripted server
-// (scripted_api.h): the requests gcloud's way (reference §10.1), the rows, the exit codes and the
-// messages. Every scripted job here has already ended or the follow stops on an error, so no test
-// waits between polls; the rounds themselves are log_follower_test.cc's.
+// (scripted_api.h): the requests gcloud's way (docs/reference/ai-platform-training.md §10.1), the
+// rows, the exit codes and the messages. Every scripted job here has already ended or the follow
+// stops on an error, so no test waits between polls; the rounds themselves are
+// log_follower_test.cc's.
 #include <optional>
 #include <sstream>
 #include <string>
@@ -115,7 +116,8 @@ TEST_F(StreamLogsCliTest, PrintsEveryPageOfAnEndedJobAsGcloudAsksAndPrints) {
   ASSERT_EQ(lists.size(), 2u);
   EXPECT_EQ(lists[0].method, "POST");
   EXPECT_EQ(lists[0].content_type, "application/json");
-  // gcloud's body (reference §10.1); the job has ended, so there is no upper bound.
+  // gcloud's body (docs/reference/ai-platform-training.md §10.1); the job has ended, so there is no
+  // upper bound.
   EXPECT_EQ(nlohmann::json::parse(lists[0].body),
             (nlohmann::json{{"filter", kFilter},
                             {"orderBy", "timestamp asc"},

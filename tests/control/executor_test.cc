@@ -1,5 +1,5 @@
 // The executor's lifecycle with a fake clock, a fake launcher and a fake stager: every rule of
-// control/executor.h and control/replica_policy.h observed through the stored job.
+// control/executor.h and control/reconcile/replica_policy.h observed through the stored job.
 #include "control/executor.h"
 
 #include <chrono>

@@ -188,7 +188,7 @@ TEST_P(CancelTest, MovesTheJobAsTheLifecycleSays) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(  // reference §2.7
+INSTANTIATE_TEST_SUITE_P(  // docs/reference/ai-platform-training.md §2.7
     Lifecycle, CancelTest,
     ::testing::Values(
         CancelCase{"Queued", JobState::kQueued, Code::kOk, JobState::kCancelled, true},

@@ -69,7 +69,8 @@ INSTANTIATE_TEST_SUITE_P(
                      "3 times; giving up."}),
     [](const auto& tc) { return tc.param.name; });
 
-// Every RestartRule against every kind of end (kubeflow-tfjob.md §2.2), with budget left.
+// Every RestartRule against every kind of end (docs/reference/kubeflow-tfjob.md §2.2), with budget
+// left.
 struct RuleCase {
   std::string name;
   RestartRule rule;

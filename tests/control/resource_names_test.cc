@@ -46,7 +46,7 @@ TEST_P(JobIdTest, FollowsTheNamingRule) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(  // reference §7.7
+INSTANTIATE_TEST_SUITE_P(  // docs/reference/ai-platform-training.md §7.7
     Ids, JobIdTest,
     ::testing::Values(IdCase{"Plain", "job_1", true}, IdCase{"MixedCase", "Census_RNN_2", true},
                       IdCase{"Single", "j", true}, IdCase{"Longest", std::string(128, 'j'), true},

@@ -10,9 +10,9 @@ show the quality the README promises (accuracy >= 0.9), and the model it saved m
 classify. Each trainer module is also run directly as a tuning trial (CLOUD_ML_HP_METRIC_FILE and
 CLOUD_ML_TRIAL_ID set, trainyard's `hypertune` module from beside the binary on PYTHONPATH, as
 trainyard gives it to trial replicas): its outputs go to <job-dir>/<trial>/ and the metric file
-(reference §9.2) holds one JSON object a line, keys sorted, values as strings; and outside tuning
-without that module, as `gcloud ai-platform local train` runs it. Whole studies of the digits
-example run in gcloud_tuning_test.py.
+(docs/reference/ai-platform-training.md §9.2) holds one JSON object a line, keys sorted, values as
+strings; and outside tuning without that module, as `gcloud ai-platform local train` runs it. Whole
+studies of the digits example run in gcloud_tuning_test.py.
 
 The trainers need Debian's python3-sklearn and python3-xgboost (scripts/setup.sh installs them): the
 test fails, not skips, without them.
@@ -277,7 +277,8 @@ class ExamplesTest(gcloud_env.ServerTestCase):
         self.assertEqual(metrics["params"]["C"], 10.0)  # the trainer's defaults
         self.assert_model_classifies(os.path.join(job_dir, "model.pkl"), SCORE_DIGITS)
         # The replica's output reaches the job's logs; a job that is not a tuning job gets no
-        # CLOUD_ML_HP_METRIC_FILE (reference §7.4), so the trainer reports nothing.
+        # CLOUD_ML_HP_METRIC_FILE (docs/reference/ai-platform-training.md §7.4), so the trainer
+        # reports nothing.
         logs = self.trainyard("jobs", "stream-logs", job_id).out
         self.assertIn("test accuracy %.4f" % metrics["accuracy"], logs)
         self.assertIn("not a tuning trial: no hypertune metric reported", logs)

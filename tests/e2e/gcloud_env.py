@@ -122,12 +122,13 @@ def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=N
                        token_file=None, ca_file=None, aiplatform_url=None):
     """An environment whose CLOUDSDK_CONFIG is a private configuration at `config_dir`.
 
-    The configuration (reference §1.1 and §15) points the ml API at `url` (which ends with "/"),
-    storage at `storage_url` (default `url + "storage/v1/"`) and, when given, logging at
-    `logging_url`, and Vertex AI (`aiplatform`) at `aiplatform_url`; it sends no credentials (or, with `token_file`, the token in that file:
-    `auth/access_token_file`, issue #17; an https server's CA in `ca_file`:
-    `core/custom_ca_certs_file`), reports no usage and checks for no update. The file is
-    written directly: six `gcloud config set` calls would cost about ten seconds.
+    The configuration (docs/reference/ai-platform-training.md §1.1 and §15) points the ml API at
+    `url` (which ends with "/"), storage at `storage_url` (default `url + "storage/v1/"`) and, when
+    given, logging at `logging_url`, and Vertex AI (`aiplatform`) at `aiplatform_url`; it sends no
+    credentials (or, with `token_file`, the token in that file: `auth/access_token_file`, issue #17;
+    an https server's CA in `ca_file`: `core/custom_ca_certs_file`), reports no usage and checks for
+    no update. The file is written directly: six `gcloud config set` calls would cost about ten
+    seconds.
     """
     sections = {
         "core": {"project": project, "disable_usage_reporting": "true"},

@@ -2,10 +2,11 @@
 """The real gcloud (Cloud SDK 528) `ai-platform jobs` commands against a real `trainyard serve`.
 
 Starts `trainyard serve` on a free loopback port with a temporary data directory, points a
-private gcloud configuration at it (reference §1.1, §15), and drives submit, describe, list
-(across pages), cancel, update and the refusals through gcloud, checking what gcloud prints and
-its exit code (reference §1.4, §1.5). Bulk jobs are created through the HTTP API directly.
-Stops the server with SIGTERM at the end and checks that it exited cleanly.
+private gcloud configuration at it (docs/reference/ai-platform-training.md §1.1, §15), and drives
+submit, describe, list (across pages), cancel, update and the refusals through gcloud, checking what
+gcloud prints and its exit code (docs/reference/ai-platform-training.md §1.4, §1.5). Bulk jobs are
+created through the HTTP API directly. Stops the server with SIGTERM at the end and checks that it
+exited cleanly.
 
 Usage: gcloud_jobs_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
@@ -31,11 +32,12 @@ GCLOUD = gcloud_env.GCLOUD
 TRAINYARD = None  # set by main()
 PROJECT = "p"
 PACKAGE = "gs://bkt1/trainer-0.1.tar.gz"
-# gcloud adds the second sentence to a 401, 403 or 404 without credentials (reference §1.1).
+# gcloud adds the second sentence to a 401, 403 or 404 without credentials
+# (docs/reference/ai-platform-training.md §1.1).
 NOT_FOUND = ("NOT_FOUND: Field: name Error: The specified job was not found. This command is "
              "unauthenticated because the [auth/disable_credentials] property is True.")
 # The expected trainingInput of a job submitted from seed_gpu.yaml with the flags of
-# submit_args(); int64 fields travel as strings (reference §1.3).
+# submit_args(); int64 fields travel as strings (docs/reference/ai-platform-training.md §1.3).
 SEED_GPU_INPUT = {
     "scaleTier": "CUSTOM",
     "masterType": "n1-highcpu-16",

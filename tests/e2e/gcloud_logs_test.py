@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """The real gcloud (Cloud SDK 528) following a real job's logs through a real `trainyard serve`.
 
-A distributed job (a master and two workers, reference §10) runs a trainer written by the test
-(standard library only): every replica prints numbered lines, alternately on stdout and stderr,
-flushing each. `gcloud ai-platform jobs stream-logs` (logging v2 `entries:list`, reference §10.1)
-must print every line with its task name, in order per task and stream (stdout INFO, stderr ERROR) and return
-when the job ends; `--task-name` keeps one task; `submit training --stream-logs` prints the rows on
-stderr, returns, and exits 1 when the job failed. `trainyard jobs stream-logs` and `trainyard jobs
-submit training --stream-logs` must print the same rows.
+A distributed job (a master and two workers, docs/reference/ai-platform-training.md §10) runs a
+trainer written by the test (standard library only): every replica prints numbered lines,
+alternately on stdout and stderr, flushing each. `gcloud ai-platform jobs stream-logs` (logging v2
+`entries:list`, docs/reference/ai-platform-training.md §10.1) must print every line with its task
+name, in order per task and stream (stdout INFO, stderr ERROR) and return when the job ends;
+`--task-name` keeps one task; `submit training --stream-logs` prints the rows on stderr, returns,
+and exits 1 when the job failed. `trainyard jobs stream-logs` and `trainyard jobs submit training
+--stream-logs` must print the same rows.
 
 Usage: gcloud_logs_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
@@ -84,7 +85,8 @@ def main():
 if __name__ == "__main__":
     main()
 '''
-# One row of gcloud's log format (reference §10.3): severity, local time, task, trial, message.
+# One row of gcloud's log format (docs/reference/ai-platform-training.md §10.3): severity, local
+# time, task, trial, message.
 ROW = re.compile(r"^([A-Z]+)\t(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4})\t([^\t]*)\t([^\t]*)\t(.*)$")
 LINE = re.compile(r"^(\S+) says line (\d\d) on (stdout|stderr)$")
 # What `submit training --stream-logs` prints at the end, for (job id, state).

@@ -3,12 +3,12 @@
 
 Starts `trainyard serve` on a free loopback port with a temporary data directory and points a
 private gcloud configuration at it, storage included (`api_endpoint_overrides/storage`,
-reference §1.1 and §11). Drives bucket creation and listing, uploads (one-shot and resumable),
-listings, `cat`, downloads, copies, moves, `rsync` and removals through gcloud, checking what it
-prints, its exit codes and the bytes: both those that come back and the plain files under
-`<data dir>/buckets`. Then checks that `gcloud ai-platform jobs submit training --package-path
---staging-bucket` uploads the package through trainyard's storage API. Stops the server with
-SIGTERM at the end and checks that it exited cleanly.
+docs/reference/ai-platform-training.md §1.1 and §11). Drives bucket creation and listing, uploads
+(one-shot and resumable), listings, `cat`, downloads, copies, moves, `rsync` and removals through
+gcloud, checking what it prints, its exit codes and the bytes: both those that come back and the
+plain files under `<data dir>/buckets`. Then checks that `gcloud ai-platform jobs submit training
+--package-path --staging-bucket` uploads the package through trainyard's storage API. Stops the
+server with SIGTERM at the end and checks that it exited cleanly.
 
 Usage: gcloud_storage_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """

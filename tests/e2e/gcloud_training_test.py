@@ -299,7 +299,8 @@ class TrainingTest(ServerFixture, gcloud_env.ServerTestCase):
         job_dir = "gs://%s/e2e_basic" % BUCKET
         self.submit("e2e_basic", "--scale-tier", "basic")
         job = self.wait_for("e2e_basic", "SUCCEEDED")
-        # BASIC is scaleTier's zero value: proto3 JSON leaves it out (reference §2.2).
+        # BASIC is scaleTier's zero value: proto3 JSON leaves it out
+        # (docs/reference/ai-platform-training.md §2.2).
         self.assertEqual(job["trainingInput"].get("scaleTier", "BASIC"), "BASIC")
         self.assert_times(job)
         reports = self.reports(job_dir)

@@ -2,16 +2,16 @@
 """Hyperparameter-tuning studies submitted by the real gcloud (Cloud SDK 528) to `trainyard serve`.
 
 Every study is a `gcloud ai-platform jobs submit training --config <hyperparameters>` job whose
-trials trainyard runs (reference §2.4, §9): the scikit-learn digits example
-(examples/sklearn_digits, its hptuning_config.yaml cut to 4 trials, 2 at a time, Bayesian search)
-and the probe trainer tests/e2e/trainers/hp_probe, which reports through trainyard's `hypertune`
-module and writes what each trial was given into the job dir. Covers: parallel trials of a
-Bayesian study to SUCCEEDED, every trial reported with its own outputs; a grid covered exactly
+trials trainyard runs (docs/reference/ai-platform-training.md §2.4, §9): the scikit-learn digits
+example (examples/sklearn_digits, its hptuning_config.yaml cut to 4 trials, 2 at a time, Bayesian
+search) and the probe trainer tests/e2e/trainers/hp_probe, which reports through trainyard's
+`hypertune` module and writes what each trial was given into the job dir. Covers: parallel trials of
+a Bayesian study to SUCCEEDED, every trial reported with its own outputs; a grid covered exactly
 once, each trial with its flags, CLOUD_ML_TRIAL_ID, TF_CONFIG's task.trial and its own
 CLOUD_ML_HP_METRIC_FILE; the median rule stopping the worst trial early; a failed trial reaching
-maxFailedTrials; a resumed study continuing the numbering and skipping the points already tried,
-and a resume of a job that does not exist refused; `stream-logs` rows carrying the trial ids;
-cancel of a running study stopping every trial and its processes.
+maxFailedTrials; a resumed study continuing the numbering and skipping the points already tried, and
+a resume of a job that does not exist refused; `stream-logs` rows carrying the trial ids; cancel of
+a running study stopping every trial and its processes.
 
 The independent studies are submitted together when the class starts, so they run at once; each
 test then waits for its own. Job states are polled over HTTP (cheaper than gcloud on a 2-core

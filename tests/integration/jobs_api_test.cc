@@ -59,7 +59,8 @@ TEST_F(JobsApiTest, CreateEchoesTheStoredQueuedJob) {
 }
 
 TEST_F(JobsApiTest, CreateAcceptsTheBodyGcloudSends) {
-  // Reference §1.4, captured from `gcloud ai-platform jobs submit training`.
+  // docs/reference/ai-platform-training.md §1.4, captured from `gcloud ai-platform jobs submit
+  // training`.
   const auto body = R"({"jobId":"job_1","labels":{"a":"b"},
     "trainingInput":{"args":["--foo=bar","--x","1"],"enableWebAccess":false,"jobDir":"gs://bkt1/out",
       "masterConfig":{"acceleratorConfig":{"count":"1","type":"NVIDIA_TESLA_T4"}},

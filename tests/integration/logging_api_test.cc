@@ -1,5 +1,6 @@
 // The logging v2 entries:list endpoint over real HTTP, as `gcloud ai-platform jobs stream-logs`
-// calls it (reference §10), reading record files placed in the live server's data dir.
+// calls it (docs/reference/ai-platform-training.md §10), reading record files placed in the live
+// server's data dir.
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -31,7 +32,8 @@ std::string Ts(std::int64_t millis) {
   return FormatTimestampMicros(kBase + std::chrono::milliseconds(millis));
 }
 
-// gcloud's filter (reference §10.1): the job, maybe a task, a lower and an upper bound.
+// gcloud's filter (docs/reference/ai-platform-training.md §10.1): the job, maybe a task, a lower
+// and an upper bound.
 std::string GcloudFilter(const std::string& job, const std::string& lower,
                          const std::string& upper_ts, const std::string& task = "") {
   std::string filter = std::string(kTypes) + " AND resource.labels.job_id=\"" + job + "\"";

@@ -106,7 +106,8 @@ TEST_F(StorageApiTest, MediaUploadTakesTheContentType) {
 }
 
 TEST_F(StorageApiTest, ResumableUploadInSeveralChunks) {
-  // The form reference §11 shows gcloud using; the session URL is absolute, on our address.
+  // The form docs/reference/ai-platform-training.md §11 shows gcloud using; the session URL is
+  // absolute, on our address.
   const ClientResponse started = client_.Send(
       "POST",
       "/resumable/upload/storage/v1/b/bkt/o?alt=json&name=big%2Fmodel.bin&uploadType=resumable",

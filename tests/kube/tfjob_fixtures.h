@@ -1,5 +1,5 @@
 // Manifests the kube tests share: a minimal valid TFJob as JSON text, built from a few knobs, and
-// the reconstructed seed manifest of reference kubeflow-tfjob.md §9.
+// the reconstructed seed manifest of docs/reference/kubeflow-tfjob.md §9.
 #pragma once
 
 #include <string>

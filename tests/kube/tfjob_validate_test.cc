@@ -234,7 +234,7 @@ const RuleCase kRules[] = {
      [](TFJob& j) { Tf(j).image_pull_policy = "Sometimes"; },
      {"FieldValueNotSupported " + kWC + ".imagePullPolicy"}},
     {"PullPolicyKnown", [](TFJob& j) { Tf(j).image_pull_policy = "IfNotPresent"; }, {}},
-    // GPUs (§8) and other resources
+    // GPUs (docs/reference/kubeflow-tfjob.md §8) and other resources
     {"GpuFraction",
      [](TFJob& j) { Tf(j).limits["nvidia.com/gpu"] = "0.5"; },
      {"FieldValueInvalid " + kWC + ".resources.limits[nvidia.com/gpu]"},

@@ -57,7 +57,8 @@ std::vector<NamedEntry> Entries() {
   };
 }
 
-// The exact pieces gcloud `jobs stream-logs` joins with " AND " (reference §10.1).
+// The exact pieces gcloud `jobs stream-logs` joins with " AND "
+// (docs/reference/ai-platform-training.md §10.1).
 const std::string kGcloudJob =
     "(resource.type=\"ml_job\" OR resource.type=\"cloudml_job\") AND "
     "resource.labels.job_id=\"job_1\"";

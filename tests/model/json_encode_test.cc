@@ -12,7 +12,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// Captured from gcloud 528 `jobs submit training` (reference §1.4).
+// Captured from gcloud 528 `jobs submit training` (docs/reference/ai-platform-training.md §1.4).
 constexpr const char* kGcloudCreateBody = R"({"jobId":"job_1","labels":{"a":"b"},
  "trainingInput":{"args":["--foo=bar","--x","1"],"enableWebAccess":false,"jobDir":"gs://bkt1/out",
    "masterConfig":{"acceleratorConfig":{"count":"1","type":"NVIDIA_TESLA_T4"}},"masterType":"n1-standard-4",

@@ -46,7 +46,8 @@ TEST_P(PrimaryNameTest, NamesTheMasterInTfConfigButNotInClusterSpec) {
   EXPECT_EQ(cluster_spec["task"], json({{"type", "master"}, {"index", 0}}));
 }
 
-// Reference §7.2: runtime >= 2.1 says chief; containers say master unless useChiefInTfConfig.
+// docs/reference/ai-platform-training.md §7.2: runtime >= 2.1 says chief; containers say master
+// unless useChiefInTfConfig.
 INSTANTIATE_TEST_SUITE_P(
     Reference, PrimaryNameTest,
     ::testing::Values(
@@ -200,8 +201,9 @@ TEST(ClusterPlan, ContainersGetTheirArgsUserArgsTrialArgsThenJobDirAsTheImagesCm
                                       "/data/buckets/my-bucket/output"}}));
 }
 
-// Reference "Command/args semantics" (Kubernetes): containerCommand replaces the ENTRYPOINT,
-// containerArgs (then args, trial flags and --job-dir) the CMD; nothing given keeps the image's.
+// docs/reference/ai-platform-training.md §2.3, "Command/args semantics" (Kubernetes):
+// containerCommand replaces the ENTRYPOINT, containerArgs (then args, trial flags and --job-dir)
+// the CMD; nothing given keeps the image's.
 struct CommandArgsCase {
   std::string name;
   std::vector<std::string> command;

@@ -1,5 +1,5 @@
 // What BuildClusterPlan gives a job with extras (model/job_extras.h): Kubeflow's TF_CONFIG and
-// peer names (reference kubeflow-tfjob.md §4), the roles' env and working directories.
+// peer names (docs/reference/kubeflow-tfjob.md §4), the roles' env and working directories.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -60,7 +60,7 @@ TEST(KubeflowPlan, ChiefEvaluatorPsAndWorkersGetTheOperatorsExactTfConfig) {
     EXPECT_EQ(EnvOf(launches->at(i), "TF_CONFIG"), cluster + tasks[i]) << i;
     EXPECT_FALSE(EnvOf(launches->at(i), "CLUSTER_SPEC").has_value());
   }
-  // The reference's own example: the second worker.
+  // The example of docs/reference/kubeflow-tfjob.md §4.2: the second worker.
   EXPECT_EQ(
       EnvOf(launches->at(2), "TF_CONFIG"),
       R"({"cluster":{"chief":["mnist-chief-0.team-a.svc:2222"],"evaluator":["mnist-evaluator-0.team-a.svc:2222"],"ps":["mnist-ps-0.team-a.svc:2222"],"worker":["mnist-worker-0.team-a.svc:2222","mnist-worker-1.team-a.svc:2222"]},"task":{"type":"worker","index":1},"environment":"cloud"})");

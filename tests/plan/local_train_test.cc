@@ -19,7 +19,7 @@ LocalTrainOptions Options() {
   return options;
 }
 
-// The only variable gcloud adds (reference §8), parsed.
+// The only variable gcloud adds (docs/reference/ai-platform-training.md §8), parsed.
 json TfConfigOf(const ReplicaLaunch& launch) {
   EXPECT_EQ(launch.env.size(), 1u) << launch.task_name;
   EXPECT_EQ(launch.env.at(0).first, "TF_CONFIG");
@@ -65,7 +65,7 @@ TEST(LocalTrain, NoJobDirAddsNoFlag) {
   EXPECT_EQ(TfConfigOf(launches[0])["job"]["args"], json::parse(R"(["--foo","bar"])"));
 }
 
-// Reference §8's captured example: W=2, P=1, E=1.
+// docs/reference/ai-platform-training.md §8's captured example: W=2, P=1, E=1.
 TEST(LocalTrain, DistributedMatchesGcloudsCapturedExample) {
   LocalTrainOptions options = Options();
   options.distributed = true;

@@ -181,7 +181,8 @@ struct TpuCase {
 
 class TpuConfigTest : public ::testing::TestWithParam<TpuCase> {};
 
-// Reference §6: the master (which drives the TPU) and the TPU worker get TPU_CONFIG.
+// docs/reference/ai-platform-training.md §6: the master (which drives the TPU) and the TPU worker
+// get TPU_CONFIG.
 TEST_P(TpuConfigTest, GoesToTheMasterAndTheTpuWorker) {
   model::Job job = trainyard::testing::ValidRuntimeJob("tpu_job");
   job.training_input->runtime_version = "2.2";

@@ -1,5 +1,6 @@
 // A Vertex AI job's replicas (model::JobExtras::vertex): named by worker pool, CLUSTER_SPEC keyed
-// by pool, TF_CONFIG naming the chief, AIP_* directories, each pool's own args (reference §13).
+// by pool, TF_CONFIG naming the chief, AIP_* directories, each pool's own args
+// (docs/reference/ai-platform-training.md §13).
 #include <string>
 #include <vector>
 

@@ -1,4 +1,6 @@
-"""Unit tests of python/hypertune, trainyard's cloudml-hypertune (reference §9.2).
+"""Unit tests of python/hypertune, trainyard's cloudml-hypertune.
+
+The file protocol it implements: docs/reference/ai-platform-training.md §9.2.
 
 The module under test is imported from $TY_PYTHON_DIR (CTest points it at the copy next to the
 built trainyard, which is what replicas import) or else from the source tree's python/ folder.

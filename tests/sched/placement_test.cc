@@ -178,7 +178,7 @@ INSTANTIATE_TEST_SUITE_P(
                   .queue = {Job("a", 0, 1, {Replica("m", 1, kGib, kT4, 1)}),
                             Job("b", 0, 2, {Replica("m", 1, kGib)})},
                   .placed = "b{m@0[]}"},
-        // A TFJob's nodeSelector (reference kubeflow-tfjob.md §8): only labelled nodes.
+        // A TFJob's nodeSelector (docs/reference/kubeflow-tfjob.md §8): only labelled nodes.
         PlaceCase{
             .name = "SelectorSkipsUnlabelledNodes",
             .inventory = {{MakeNode("a", 8, 8 * kGib, {{kT4, 4}}),

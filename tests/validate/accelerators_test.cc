@@ -37,7 +37,7 @@ TEST_P(GpuCountTest, FollowsTheSeedTable) {
 }
 
 // GPU seed: the table of allowed counts, the vCPU/memory supply per GPU and the 8 x K80 and
-// 4 x P100 caps (reference §4.3/§4.4).
+// 4 x P100 caps (docs/reference/ai-platform-training.md §4.3/§4.4).
 INSTANTIATE_TEST_SUITE_P(
     SeedTable, GpuCountTest,
     ::testing::Values(
@@ -134,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(
                        model::AcceleratorConfig{2, "NVIDIA_TESLA_T4"};
                  },
                  ""},
-        // Reference §2.2: accelerators attach to a machine type.
+        // docs/reference/ai-platform-training.md §2.2: accelerators attach to a machine type.
         RuleCase{"AcceleratorWithoutWorkerType", TpuJob,
                  [](Job& j) {
                    In(j).worker_type.clear();

@@ -19,7 +19,8 @@ TEST_P(CodeRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §2.2/§2.8 #4: a runtime job needs packages (1-100) and a module.
+// docs/reference/ai-platform-training.md §2.2/§2.8 #4: a runtime job needs packages (1-100) and a
+// module.
 INSTANTIATE_TEST_SUITE_P(
     Packages, CodeRules,
     ::testing::Values(
@@ -62,7 +63,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "trainingInput.pythonModule"}),
     CaseName);
 
-// Reference §2.2: jobDir is a gs:// path (absolute local paths: trainyard extension).
+// docs/reference/ai-platform-training.md §2.2: jobDir is a gs:// path (absolute local paths:
+// trainyard extension).
 INSTANTIATE_TEST_SUITE_P(
     JobDir, CodeRules,
     ::testing::Values(
@@ -75,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "trainingInput.jobDir"}),
     CaseName);
 
-// Reference §2.2/§2.8 #5 and #12: runtime and Python versions.
+// docs/reference/ai-platform-training.md §2.2/§2.8 #5 and #12: runtime and Python versions.
 INSTANTIATE_TEST_SUITE_P(
     Versions, CodeRules,
     ::testing::Values(

@@ -10,7 +10,8 @@ TEST_P(ContainerRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §2.2/§2.3/§2.8 #10: images, containerCommand and containerArgs.
+// docs/reference/ai-platform-training.md §2.2/§2.3/§2.8 #10: images, containerCommand and
+// containerArgs.
 INSTANTIATE_TEST_SUITE_P(
     Containers, ContainerRules,
     ::testing::Values(

@@ -11,7 +11,7 @@ TEST_P(DiskRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §2.3/§2.8 #16.
+// docs/reference/ai-platform-training.md §2.3/§2.8 #16.
 INSTANTIATE_TEST_SUITE_P(
     Disk, DiskRules,
     ::testing::Values(RuleCase{"Defaults", RuntimeJob,

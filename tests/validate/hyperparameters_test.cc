@@ -54,7 +54,7 @@ TEST_P(HyperparameterRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §2.4/§2.8 #14: the study.
+// docs/reference/ai-platform-training.md §2.4/§2.8 #14: the study.
 INSTANTIATE_TEST_SUITE_P(
     Spec, HyperparameterRules,
     ::testing::Values(
@@ -89,7 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "trainingInput.hyperparameters.resumePreviousJobId"}),
     CaseName);
 
-// Reference §2.4: names and types.
+// docs/reference/ai-platform-training.md §2.4: names and types.
 INSTANTIATE_TEST_SUITE_P(
     Names, HyperparameterRules,
     ::testing::Values(RuleCase{"NoName", HpJob, [](Job& j) { Param(j, 0).parameter_name.clear(); },
@@ -105,7 +105,7 @@ INSTANTIATE_TEST_SUITE_P(
                                kParams + "[2].type"}),
     CaseName);
 
-// Reference §2.4: DOUBLE and INTEGER ranges.
+// docs/reference/ai-platform-training.md §2.4: DOUBLE and INTEGER ranges.
 INSTANTIATE_TEST_SUITE_P(
     Ranges, HyperparameterRules,
     ::testing::Values(
@@ -138,7 +138,7 @@ INSTANTIATE_TEST_SUITE_P(
                  kParams + "[1].minValue"}),
     CaseName);
 
-// Reference §2.4: CATEGORICAL and DISCRETE values.
+// docs/reference/ai-platform-training.md §2.4: CATEGORICAL and DISCRETE values.
 INSTANTIATE_TEST_SUITE_P(
     Values, HyperparameterRules,
     ::testing::Values(

@@ -12,7 +12,8 @@ TEST_P(JobIdRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Overview seed (job ids) and reference §2.8 #1: ^[A-Za-z][A-Za-z0-9_]{0,127}$.
+// Overview seed (job ids) and docs/reference/ai-platform-training.md §2.8 #1:
+// ^[A-Za-z][A-Za-z0-9_]{0,127}$.
 INSTANTIATE_TEST_SUITE_P(
     Seed, JobIdRules,
     ::testing::Values(

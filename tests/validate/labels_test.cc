@@ -19,7 +19,7 @@ TEST_P(LabelRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §2.8 #15: GCP label rules.
+// docs/reference/ai-platform-training.md §2.8 #15: GCP label rules.
 INSTANTIATE_TEST_SUITE_P(
     Gcp, LabelRules,
     ::testing::Values(

@@ -10,8 +10,8 @@ TEST_P(MachineRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §4.1/§4.2: machine types are known; §2.2/§2.8 #7: worker, ps and evaluator types in
-// the master's category (Compute Engine or legacy).
+// docs/reference/ai-platform-training.md §4.1/§4.2: machine types are known; §2.2/§2.8 #7: worker,
+// ps and evaluator types in the master's category (Compute Engine or legacy).
 INSTANTIATE_TEST_SUITE_P(
     Catalog, MachineRules,
     ::testing::Values(

@@ -27,7 +27,7 @@ TEST_P(RegionRules, ReportExactlyTheOffendingFields) {
 INSTANTIATE_TEST_SUITE_P(
     Regions, RegionRules,
     ::testing::Values(
-        // Reference §2.8 #3: region present and known.
+        // docs/reference/ai-platform-training.md §2.8 #3: region present and known.
         RuleCase{"Missing", RuntimeJob, [](Job& j) { In(j).region.clear(); },
                  "trainingInput.region"},
         RuleCase{"Unknown", RuntimeJob, [](Job& j) { In(j).region = "mars-east1"; },
@@ -57,7 +57,8 @@ INSTANTIATE_TEST_SUITE_P(
                    Worker(j).accelerator_config = AcceleratorConfig{1, "NVIDIA_TESLA_V100"};
                  },
                  ""},
-        // Reference §5.3: TPUs stay out of the same-zone rule (T4 and TPU_V2 share no zone).
+        // docs/reference/ai-platform-training.md §5.3: TPUs stay out of the same-zone rule (T4 and
+        // TPU_V2 share no zone).
         RuleCase{"TpuExcludedFromSameZone", TpuJob,
                  [](Job& j) {
                    Master(j).accelerator_config = AcceleratorConfig{4, "NVIDIA_TESLA_T4"};

@@ -15,8 +15,8 @@ TEST_P(ScaleTierRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §3: predefined tiers choose the cluster; *Type, *Count and acceleratorConfig need
-// CUSTOM.
+// docs/reference/ai-platform-training.md §3: predefined tiers choose the cluster; *Type, *Count and
+// acceleratorConfig need CUSTOM.
 INSTANTIATE_TEST_SUITE_P(
     Predefined, ScaleTierRules,
     ::testing::Values(
@@ -60,7 +60,8 @@ INSTANTIATE_TEST_SUITE_P(
                  [](Job& j) { Tier(j, ScaleTier::kBasicGpu); }, ""}),
     CaseName);
 
-// Reference §2.2/§2.8 #6: CUSTOM needs masterType; a positive count needs its type.
+// docs/reference/ai-platform-training.md §2.2/§2.8 #6: CUSTOM needs masterType; a positive count
+// needs its type.
 INSTANTIATE_TEST_SUITE_P(
     Custom, ScaleTierRules,
     ::testing::Values(

@@ -18,7 +18,7 @@ TEST_P(SchedulingRules, ReportExactlyTheOffendingFields) {
   ExpectRuleCase(GetParam());
 }
 
-// Reference §2.3/§2.8 #13.
+// docs/reference/ai-platform-training.md §2.3/§2.8 #13.
 INSTANTIATE_TEST_SUITE_P(
     Scheduling, SchedulingRules,
     ::testing::Values(

@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(
                    In(j).parameter_server_count = 1;
                  },
                  "trainingInput.parameterServerCount"},
-        // Reference §4.1/§6: cloud_tpu is a worker type only.
+        // docs/reference/ai-platform-training.md §4.1/§6: cloud_tpu is a worker type only.
         RuleCase{"CloudTpuMaster", TpuJob, [](Job& j) { In(j).master_type = "cloud_tpu"; },
                  "trainingInput.masterType"},
         RuleCase{"CloudTpuEvaluatorType", TpuJob,
@@ -100,7 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
                                "trainingInput.runtimeVersion"}),
     CaseName);
 
-// TPU seed (custom container on a TPU worker) and reference §2.3: tpuTfVersion.
+// TPU seed (custom container on a TPU worker) and docs/reference/ai-platform-training.md §2.3:
+// tpuTfVersion.
 INSTANTIATE_TEST_SUITE_P(
     TpuTfVersion, TpuRules,
     ::testing::Values(RuleCase{"SeedContainers", TpuJob, TpuContainers, ""},

@@ -1,5 +1,5 @@
 // Vertex AI CustomJobs: the strict decoder, Vertex's own rules, and the mapping of worker pools
-// onto the engine's roles (reference §13).
+// onto the engine's roles (docs/reference/ai-platform-training.md §13).
 #include "vertex/custom_job.h"
 
 #include <functional>

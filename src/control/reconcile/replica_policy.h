@@ -1,5 +1,5 @@
-// What a replica's exit means for its job (reference §2.7, §7.6, §7.8; for jobs with extras,
-// kubeflow-tfjob.md §2.2, §2.3 and §5), as pure decisions:
+// What a replica's exit means for its job (docs/reference/ai-platform-training.md §2.7, §7.6, §7.8;
+// for jobs with extras, docs/reference/kubeflow-tfjob.md §2.2, §2.3 and §5), as pure decisions:
 //
 // - The master (the primary) decides the outcome: exiting 0 ends the job SUCCEEDED and the other
 //   replicas are stopped (parameter servers never exit on their own). With SuccessRule

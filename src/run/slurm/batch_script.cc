@@ -103,7 +103,8 @@ Result<std::string> RenderBatchScript(const ClusterJobRequest& request, const Sl
   };
   option(fmt::format("--job-name={}", request.name));
   option(fmt::format("--output={}", request.output_path));
-  option("--open-mode=append");  // a requeued run adds to the first one's log (slurm.md §6)
+  option("--open-mode=append");  // a requeued run adds to the first one's log
+                                 // (docs/reference/slurm.md §6)
   option(fmt::format("--chdir={}", request.working_dir));
   option(config.requeue ? "--requeue" : "--no-requeue");
   if (request.time_limit) {

@@ -1,5 +1,5 @@
 // The sbatch script for a job (pure): one heterogeneous component per role, then one srun step
-// over every component that runs the task command once per task (reference slurm.md §2):
+// over every component that runs the task command once per task (docs/reference/slurm.md §2):
 //
 //   #!/bin/bash
 //   #SBATCH --job-name=ty-p-job --output=<output_path> --open-mode=append --chdir=<working_dir>

@@ -4,7 +4,8 @@
 //     first field of its answer ("123" or "123;cluster") is the id. A refusal ("sbatch: error:
 //     Batch job submission failed: Requested node configuration is not available") is
 //     FAILED_PRECONDITION with Slurm's message.
-//   - Query: one `squeue --json` for every id (22.05 ignores squeue's filters, reference §5.2);
+//   - Query: one `squeue --json` for every id (22.05 ignores squeue's filters,
+//     docs/reference/slurm.md §5.2);
 //     ids squeue no longer shows are asked of `sacct -P -n -o JobID,State,ExitCode,Reason -j
 //     a,b,…` (`sacct -c …` with finished_jobs: jobcomp; not asked with none), then kUnknown.
 //   - Cancel: `scancel <id>` (all of a het job's components).

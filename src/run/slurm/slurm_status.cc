@@ -162,7 +162,7 @@ struct PhaseWords {
   std::array<std::string_view, 11> words;
 };
 
-// reference slurm.md §5.1: every state squeue(1) lists.
+// docs/reference/slurm.md §5.1: every state squeue(1) lists.
 constexpr std::array<PhaseWords, 3> kPhases{{
     {ClusterJobState::Phase::kPending,
      {"PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD",

@@ -1,9 +1,9 @@
 // Reading Slurm's answers about jobs (pure): `squeue --json` (openapi v0.0.38 as Slurm 22.05
 // prints it, where job_state is a string; later versions' arrays of strings are accepted too)
-// and `sacct -P -n -o JobID,State,ExitCode,Reason` text, with the pitfalls of reference slurm.md
-// §5: squeue's exit_code is a raw wait status (768 = exit 3), sacct's JSON loses exit codes (so
-// sacct is read as text), sacct says "CANCELLED by 0", het components are "17+0", "17+1", steps
-// "17.batch", "17+0.0" (steps are skipped).
+// and `sacct -P -n -o JobID,State,ExitCode,Reason` text, with the pitfalls of
+// docs/reference/slurm.md §5: squeue's exit_code is a raw wait status (768 = exit 3), sacct's JSON
+// loses exit codes (so sacct is read as text), sacct says "CANCELLED by 0", het components are
+// "17+0", "17+1", steps "17.batch", "17+0.0" (steps are skipped).
 #pragma once
 
 #include <string>

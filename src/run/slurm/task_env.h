@@ -1,5 +1,5 @@
 // Where the tasks of a Slurm job step run, from the environment Slurm gives every task (pure;
-// reference slurm.md §2.2, §10): SLURM_PROCID (this task, counted across components),
+// docs/reference/slurm.md §2.2, §10): SLURM_PROCID (this task, counted across components),
 // SLURM_HET_SIZE and, per component g, SLURM_JOB_NODELIST_HET_GROUP_<g> and
 // SLURM_NTASKS_HET_GROUP_<g>; a job that is not heterogeneous has SLURM_JOB_NODELIST and
 // SLURM_NTASKS instead. Task i of a component runs on the i-th node of its node list (one task per

@@ -5,7 +5,8 @@ import json
 import os
 import sys
 
-# The variables a replica's report keeps (reference §7.2; trainyard's own).
+# The variables a replica's report keeps (docs/reference/ai-platform-training.md §7.2; trainyard's
+# own).
 REPORTED_VARIABLES = (
     "CLOUD_ML_JOB_ID",
     "CLUSTER_SPEC",

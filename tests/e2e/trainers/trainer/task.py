@@ -12,7 +12,10 @@ PEER_DEADLINE_S = 300
 
 
 def primary_name(runtime_version):
-    """`chief` from runtime version 2.1 on, `master` before (reference §7.2)."""
+    """`chief` from runtime version 2.1 on, `master` before.
+
+    docs/reference/ai-platform-training.md §7.2.
+    """
     major, minor = (int(part) for part in runtime_version.split(".")[:2])
     return "chief" if (major, minor) >= (2, 1) else "master"
 
