@@ -18,8 +18,8 @@
 //      `trainyard-replica`, so its output becomes records in the job's log file for the task and
 //      `stream-logs` works as locally;
 //   5. restarts it, as the local executor does (control/reconcile/replica_policy.h), when it is
-//   killed by a
-//      signal the task was not sent, after the same backoff, writing the same service message;
+//      killed by a signal the task was not sent, after the same backoff, writing the same service
+//      message;
 //   6. once it ends for good, writes the exit file (JobLayout::exit_path) the executor watches,
 //      and ends as the replica did.
 // A stop signal (SIGTERM/SIGINT/SIGHUP: scancel, the time limit) is passed on to the replica's
