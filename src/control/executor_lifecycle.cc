@@ -423,8 +423,7 @@ void Executor::CheckRun(Run& run) {
                      run.job_id, stored.status().message()));
     return;
   }
-  const std::optional<model::Job> job =
-      stored.ok() ? std::optional(std::move(*stored)) : std::nullopt;
+  std::optional<model::Job> job = stored.ok() ? std::optional(std::move(*stored)) : std::nullopt;
   const Study* study = run.trial_id.empty() ? nullptr : StudyOf(run);
   const RunDecision decision = DecideRun(job,
                                          {.staging = run.phase == Run::Phase::kStaging,
