@@ -148,8 +148,8 @@ class ReplicaWatch {
   // Waits until the replica exits (returns its status) or, when `deadline` is given, until then
   // (returns nullopt). A stop signal that arrives meanwhile is sent to `pid`'s group (when > 0)
   // and remembered.
-  std::optional<ExitStatus> Wait(run::Launcher& launcher, int pid,
-                                      std::optional<MonoTime> deadline, const Clock& clock) {
+  std::optional<ExitStatus> Wait(run::Launcher& launcher, int pid, std::optional<MonoTime> deadline,
+                                 const Clock& clock) {
     sigset_t stops;
     sigemptyset(&stops);
     for (int signal : run::local::kStopSignals) {

@@ -68,7 +68,6 @@ struct ProcessSpec {
   std::optional<FileView> view;
 };
 
-
 // How the replica whose supervisor wrote `exit_path` ended; nullopt when the file is absent or
 // unreadable (the supervisor itself was killed, by SIGKILL to its process group, before it could
 // write it). The file's text is as run/exit_file.h says; the status's `ended` is set when it

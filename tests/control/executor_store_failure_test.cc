@@ -86,7 +86,8 @@ TEST_F(ExecutorStoreFailureTest, AStartTheStoreRefusedIsWarnedOnceAndMadeOnALate
   EXPECT_EQ(Get("queued").state, JobState::kQueued);
   EXPECT_TRUE(launcher_.started().empty());
   ASSERT_EQ(warnings.size(), 1U) << "three scans, one warning";
-  EXPECT_NE(warnings[0].find("The job p/queued was not updated (start while QUEUED)"), std::string::npos)
+  EXPECT_NE(warnings[0].find("The job p/queued was not updated (start while QUEUED)"),
+            std::string::npos)
       << warnings[0];
 
   failing_->FailWrites(Status());

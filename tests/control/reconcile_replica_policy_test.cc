@@ -1,5 +1,3 @@
-#include "control/reconcile/replica_policy.h"
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -7,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "control/exit_statuses.h"
+#include "control/reconcile/replica_policy.h"
 
 namespace trainyard::control {
 namespace {
