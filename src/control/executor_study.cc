@@ -165,8 +165,7 @@ bool Executor::CheckStudy(Study& study) {
       study.done = true;
       return false;
     }
-    if (auto wait = MaxWaitTime(*job);
-        wait && job->create_time && Now() - *job->create_time > *wait) {
+    if (PastMaxWaitTime(*job, Now())) {
       EndPreparing(study.project, study.job_id, model::JobState::kCancelled,
                    std::string(MaxWaitTimeMessage()));
       study.done = true;
