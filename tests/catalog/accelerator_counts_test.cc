@@ -149,6 +149,7 @@ INSTANTIATE_TEST_SUITE_P(
         CellCase{"A3Highgpu1gH100", "a3-highgpu-1g", "NVIDIA_H100_80GB", true, {1}},
         CellCase{"A3Highgpu4gH100", "a3-highgpu-4g", "NVIDIA_H100_80GB", true, {4}},
         CellCase{"A3Highgpu8gH100", "a3-highgpu-8g", "NVIDIA_H100_80GB", true, {8}},
+        CellCase{"A3Ultragpu1gH200", "a3-ultragpu-1g", "NVIDIA_H200", true, {1}},
         CellCase{"A3Ultragpu8gH200", "a3-ultragpu-8g", "NVIDIA_H200", true, {8}},
         CellCase{"A2Ultragpu2gA100With80GB", "a2-ultragpu-2g", "NVIDIA_A100_80GB", true, {2}},
         CellCase{"G2Standard48L4", "g2-standard-48", "NVIDIA_L4", true, {4}},

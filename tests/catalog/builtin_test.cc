@@ -24,7 +24,7 @@ std::vector<std::string> Names(const std::vector<T>& items, Key key) {
 
 TEST(BuiltinCatalog, LoadsEveryTable) {
   const Catalog& catalog = Catalog::Builtin();
-  EXPECT_EQ(catalog.machine_types().size(), 54u);
+  EXPECT_EQ(catalog.machine_types().size(), 57u);
   EXPECT_EQ(catalog.accelerators().size(), 12u);
   EXPECT_EQ(catalog.regions().size(), 22u);
   EXPECT_EQ(catalog.scale_tiers().size(), 6u);
@@ -117,6 +117,9 @@ INSTANTIATE_TEST_SUITE_P(
         MachineCase{"A3Highgpu4g", "a3-highgpu-4g", kCe, 104, 936, "NVIDIA_H100_80GB", 4, "", true},
         MachineCase{"A3Highgpu8g", "a3-highgpu-8g", kCe, 208, 1872, "NVIDIA_H100_80GB", 8, "",
                     true},
+        MachineCase{"A3Ultragpu1g", "a3-ultragpu-1g", kCe, 28, 369, "NVIDIA_H200", 1, "", true},
+        MachineCase{"A3Ultragpu2g", "a3-ultragpu-2g", kCe, 56, 738, "NVIDIA_H200", 2, "", true},
+        MachineCase{"A3Ultragpu4g", "a3-ultragpu-4g", kCe, 112, 1476, "NVIDIA_H200", 4, "", true},
         MachineCase{"A3Ultragpu8g", "a3-ultragpu-8g", kCe, 224, 2952, "NVIDIA_H200", 8, "", true},
         MachineCase{"G2Standard4", "g2-standard-4", kCe, 4, 16, "NVIDIA_L4", 1, "", true},
         MachineCase{"G2Standard24", "g2-standard-24", kCe, 24, 96, "NVIDIA_L4", 2, "", true},
@@ -152,12 +155,13 @@ TEST(BuiltinCatalog, MarksOnlyTheNewerGpuBoxesAsExtensions) {
       extensions.push_back(type.name);
     }
   }
-  EXPECT_EQ(extensions, (std::vector<std::string>{
-                            "a2-ultragpu-1g", "a2-ultragpu-2g", "a2-ultragpu-4g", "a2-ultragpu-8g",
-                            "a3-highgpu-1g", "a3-highgpu-2g", "a3-highgpu-4g", "a3-highgpu-8g",
-                            "a3-ultragpu-8g", "g2-standard-4", "g2-standard-8", "g2-standard-12",
-                            "g2-standard-16", "g2-standard-24", "g2-standard-32", "g2-standard-48",
-                            "g2-standard-96"}));
+  EXPECT_EQ(extensions,
+            (std::vector<std::string>{
+                "a2-ultragpu-1g", "a2-ultragpu-2g", "a2-ultragpu-4g", "a2-ultragpu-8g",
+                "a3-highgpu-1g",  "a3-highgpu-2g",  "a3-highgpu-4g",  "a3-highgpu-8g",
+                "a3-ultragpu-1g", "a3-ultragpu-2g", "a3-ultragpu-4g", "a3-ultragpu-8g",
+                "g2-standard-4",  "g2-standard-8",  "g2-standard-12", "g2-standard-16",
+                "g2-standard-24", "g2-standard-32", "g2-standard-48", "g2-standard-96"}));
 }
 
 struct AcceleratorCase {

@@ -37,8 +37,12 @@ constexpr std::array<std::string_view, 6> kDriverLibraries = {
     "libnvidia-nvvm.so.4", "libcudadebugger.so.1", "libnvidia-gpucomp.so"};
 constexpr std::array<std::string_view, 4> kControlDevices = {
     "/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset"};
-constexpr std::array<std::string_view, 4> kLibraryDirs = {"/usr/lib/x86_64-linux-gnu", "/usr/lib64",
-                                                          "/usr/lib/aarch64-linux-gnu", "/usr/lib"};
+// Where the driver's libraries are looked for after the server's LD_LIBRARY_PATH: the
+// distributions' directories, then where NVIDIA's container images and GPU VMs mount the driver.
+constexpr std::array<std::string_view, 5> kLibraryDirs = {"/usr/lib/x86_64-linux-gnu", "/usr/lib64",
+                                                          "/usr/lib/aarch64-linux-gnu", "/usr/lib",
+                                                          "/usr/local/nvidia/lib64"};
+constexpr std::array<std::string_view, 3> kSbinDirs = {"/usr/local/sbin", "/usr/sbin", "/sbin"};
 constexpr std::array<std::string_view, 2> kCdiDirs = {"/etc/cdi", "/var/run/cdi"};
 constexpr std::array<std::string_view, 2> kCatatonit = {"/usr/libexec/podman/catatonit",
                                                         "/usr/bin/catatonit"};
@@ -48,23 +52,31 @@ bool Exists(const std::string& path) {
   return fs::exists(path, error);
 }
 
-// `name` on PATH (or the sbin directories root's PATH has), "" when absent.
-std::string FindOnPath(std::string_view name) {
-  const char* path = std::getenv("PATH");  // NOLINT(concurrency-mt-unsafe): read at start
-  std::string dirs = std::string(path == nullptr ? "" : path) + ":/usr/local/sbin:/usr/sbin:/sbin";
+// The directories a colon-separated variable names (PATH, LD_LIBRARY_PATH), empty entries skipped.
+std::vector<std::string> DirsIn(const char* variable) {
+  const char* value = std::getenv(variable);  // NOLINT(concurrency-mt-unsafe): read at start
+  std::vector<std::string> dirs;
+  const std::string_view text = value == nullptr ? "" : value;
   std::size_t start = 0;
-  while (start <= dirs.size()) {
-    std::size_t end = dirs.find(':', start);
-    if (end == std::string::npos) {
-      end = dirs.size();
-    }
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(':', start), text.size());
     if (end > start) {
-      std::string candidate = fmt::format("{}/{}", dirs.substr(start, end - start), name);
-      if (access(candidate.c_str(), X_OK) == 0) {
-        return candidate;
-      }
+      dirs.emplace_back(text.substr(start, end - start));
     }
     start = end + 1;
+  }
+  return dirs;
+}
+
+// `name` on PATH (or the sbin directories root's PATH has), "" when absent.
+std::string FindOnPath(std::string_view name) {
+  std::vector<std::string> dirs = DirsIn("PATH");
+  dirs.insert(dirs.end(), kSbinDirs.begin(), kSbinDirs.end());
+  for (const std::string& dir : dirs) {
+    std::string candidate = fmt::format("{}/{}", dir, name);
+    if (access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
   }
   return {};
 }
@@ -117,8 +129,10 @@ void DetectGpus(PodmanHost& host) {
       host.control_devices.emplace_back(device);
     }
   }
+  std::vector<std::string> dirs = DirsIn("LD_LIBRARY_PATH");
+  dirs.insert(dirs.end(), kLibraryDirs.begin(), kLibraryDirs.end());
   for (std::string_view library : kDriverLibraries) {
-    for (std::string_view dir : kLibraryDirs) {
+    for (const std::string& dir : dirs) {
       std::error_code error;
       const fs::path real = fs::canonical(fmt::format("{}/{}", dir, library), error);
       if (!error) {
