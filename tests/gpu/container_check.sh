@@ -22,6 +22,13 @@ cat > $P/podman <<WRAP
 LD_LIBRARY_PATH=$DEV/pod/lib exec $P/usr/bin/podman "\$@"
 WRAP
 chmod 755 $P/podman
+# podman runs conmon with an environment of its own: conmon finds its libraries through a wrapper.
+cat > $P/conmon <<WRAP
+#!/bin/sh
+LD_LIBRARY_PATH=$DEV/pod/lib exec $P/usr/bin/conmon "\$@"
+WRAP
+chmod 755 $P/conmon
+ldd $P/usr/sbin/runc | grep "not found"
 [ -e /usr/bin/catatonit ] || cp $P/usr/bin/catatonit /usr/bin/catatonit
 mkdir -p /etc/containers
 echo '{"default": [{"type": "insecureAcceptAnything"}]}' > /etc/containers/policy.json
@@ -30,18 +37,18 @@ printf '[storage]\ndriver = "vfs"\nrunroot = "/run/containers/storage"\ngraphroo
 conf() {
   cat <<CONF
 [containers]
-$1
+init_path = "/usr/bin/catatonit"
 [engine]
 cgroup_manager = "cgroupfs"
 events_logger = "file"
-conmon_path = ["$P/usr/bin/conmon"]
+conmon_path = ["$P/conmon"]
 helper_binaries_dir = ["$P/usr/libexec/podman", "/usr/bin"]
 runtime = "runc"
 [engine.runtimes]
 runc = ["$P/usr/sbin/runc"]
 CONF
 }
-conf "" > /etc/containers/containers.conf
+conf > /etc/containers/containers.conf
 export PATH=$P/usr/sbin:$PATH
 $P/podman version 2>&1 | head -3
 # The image: nvidia-smi's glibc files, nothing else (nvidia-smi itself is mounted from the host).
@@ -53,15 +60,12 @@ ml=$(ldconfig -p | grep -m1 'libnvidia-ml.so.1 ' | sed 's/.*=> //')
 [ -n "$ml" ] || ml=$(ls /usr/local/nvidia/lib64/libnvidia-ml.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 2>/dev/null | head -1)
 ml=$(readlink -f "$ml"); echo "libnvidia-ml: $ml"
 direct() {
-  $P/podman run --rm --network host "$@" --device /dev/nvidia0 --device /dev/nvidiactl \
+  $P/podman run --rm --network host --ulimit nofile=1024:1024 --device /dev/nvidia0 --device /dev/nvidiactl \
     --volume "$ml:/usr/local/nvidia/lib64/libnvidia-ml.so.1:ro" --volume "$smi:$smi:ro" \
     --env LD_LIBRARY_PATH=/usr/local/nvidia/lib64 localhost/smi:1 "$smi" -L
 }
-if ! direct; then
-  echo "podman with cgroups failed: containers run with cgroups disabled from here on"
-  conf 'cgroups = "disabled"' > /etc/containers/containers.conf
-  direct --cgroups=disabled
-fi
+direct
+echo "DIRECT_PODMAN_EXIT $?"
 ROOT=/srv/tyc; PORT=8471
 rm -rf $ROOT; mkdir -p $ROOT
 LD_LIBRARY_PATH=$DEV/lib "$DEV"/bin/trainyard serve --listen 127.0.0.1:$PORT --data-dir $ROOT/data --podman $P/podman \

@@ -9,10 +9,13 @@ cd "$(dirname "$0")/../.." || exit 1
 OUT=${OUT:-/tmp}
 export PYTHONUNBUFFERED=1
 nvidia-smi -L
-for check in "run 120" "resnet_check 200" "container_check 120"; do
-  set -- $check
+# `standing.sh run container_check` runs only those checks.
+declare -A limit=([run]=120 [resnet_check]=200 [container_check]=120)
+checks=("$@"); ((${#checks[@]})) || checks=(run resnet_check container_check)
+for check in "${checks[@]}"; do
+  set -- "$check" "${limit[$check]}"
   echo "=== $1"
   timeout --kill-after 5 "$2" bash tests/gpu/$1.sh > "$OUT/$1.log" 2>&1
   echo "=== $1 exit $?"
-  grep -E "GPUCHECK|EXCLUSIVE|RESNET50|CONTAINER_JOB_EXIT|^job |^create |GPU 0:|Error" "$OUT/$1.log" | cut -c1-400
+  grep -E "GPUCHECK|EXCLUSIVE|RESNET50|CONTAINER_JOB_EXIT|DIRECT_PODMAN_EXIT|^job |^create |GPU 0:|Error" "$OUT/$1.log" | cut -c1-400
 done

@@ -20,6 +20,8 @@ try:
     open(os.environ["PROBE"], "rb").read(1); info["db"] = "readable"
 except PermissionError:
     info["db"] = "denied"
+except FileNotFoundError:
+    info["db"] = "hidden"  # the job's mount namespace does not show the data dir at all
 if info["cuda"]:
     info["device"] = torch.cuda.get_device_name(0)
     a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)

@@ -209,8 +209,9 @@ TEST(PodmanRunCommand, GivesDeviceNodesControlDevicesAndTheDriverWithoutCdi) {
   PodmanHost host = Host();
   host.gpu = GpuAccess::kDeviceNodes;
   host.control_devices = {"/dev/nvidiactl", "/dev/nvidia-uvm"};
-  host.driver_files = {"/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15",
-                       "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15"};
+  host.driver_files = {
+      {"/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15", "libcuda.so.1"},
+      {"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15", "libnvidia-ml.so.1"}};
   host.driver_binaries = {"/usr/bin/nvidia-smi"};
   ContainerSpec spec = Spec();
   spec.device_indices = {1};
@@ -219,9 +220,9 @@ TEST(PodmanRunCommand, GivesDeviceNodesControlDevicesAndTheDriverWithoutCdi) {
               ElementsAre("/dev/nvidia1", "/dev/nvidiactl", "/dev/nvidia-uvm"));
   EXPECT_THAT(Values(argv, "--volume"),
               ElementsAre("/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15:/usr/local/nvidia/lib64/"
-                          "libcuda.so.550.54.15:ro",
+                          "libcuda.so.1:ro",
                           "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.15:/usr/local/nvidia/"
-                          "lib64/libnvidia-ml.so.550.54.15:ro",
+                          "lib64/libnvidia-ml.so.1:ro",
                           "/usr/bin/nvidia-smi:/usr/bin/nvidia-smi:ro"));
   EXPECT_THAT(Values(argv, "--env"), ElementsAre("CUDA_VISIBLE_DEVICES=0", "B=2",
                                                  "LD_LIBRARY_PATH=/usr/local/nvidia/lib64"));
@@ -231,7 +232,7 @@ TEST(PodmanRunCommand, GivesNoDeviceToAReplicaWithout) {
   PodmanHost host = Host();
   host.gpu = GpuAccess::kDeviceNodes;
   host.control_devices = {"/dev/nvidiactl"};
-  host.driver_files = {"/usr/lib/libcuda.so.1"};
+  host.driver_files = {{"/usr/lib/libcuda.so.1", "libcuda.so.1"}};
   const Words argv = RunCommand(host, Spec(), {{"CUDA_VISIBLE_DEVICES", ""}});
   EXPECT_TRUE(Values(argv, "--device").empty());
   EXPECT_TRUE(Values(argv, "--volume").empty());

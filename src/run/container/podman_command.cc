@@ -1,7 +1,6 @@
 #include "run/container/podman_command.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -48,9 +47,8 @@ void AddDevices(std::vector<std::string>& argv, const PodmanHost& host, const Co
   for (const std::string& device : host.control_devices) {
     Add(argv, "--device", device);
   }
-  for (const std::string& file : host.driver_files) {
-    const std::string name = std::filesystem::path(file).filename().string();
-    Add(argv, "--volume", fmt::format("{}:{}/{}:ro", file, kDriverLibraryDir, name));
+  for (const DriverFile& file : host.driver_files) {
+    Add(argv, "--volume", fmt::format("{}:{}/{}:ro", file.path, kDriverLibraryDir, file.name));
   }
   for (const std::string& binary : host.driver_binaries) {
     Add(argv, "--volume", fmt::format("{}:{}:ro", binary, binary));

@@ -45,6 +45,16 @@ enum class GpuAccess {
 // Where the driver's libraries are mounted inside a container (GpuAccess::kDeviceNodes).
 inline constexpr std::string_view kDriverLibraryDir = "/usr/local/nvidia/lib64";
 
+// One of the driver's libraries: the file on the host (its real path, a versioned name such as
+// libcuda.so.580.159.04) and the name the dynamic loader asks for (its soname, libcuda.so.1),
+// which is the name it gets inside the container.
+struct DriverFile {
+  std::string path;
+  std::string name;
+
+  bool operator==(const DriverFile&) const = default;
+};
+
 // What podman needs on this host, as detected (or set by the operator).
 struct PodmanHost {
   std::string podman;  // the podman executable (a path); "" when there is none
@@ -55,7 +65,7 @@ struct PodmanHost {
   std::vector<std::string> ulimits;  // "nofile=20000:20000", "nproc=32768:32768"
   GpuAccess gpu = GpuAccess::kNone;
   std::vector<std::string> control_devices;  // /dev/nvidiactl, /dev/nvidia-uvm, …
-  std::vector<std::string> driver_files;     // libcuda.so.1, libnvidia-ml.so.1, … (paths)
+  std::vector<DriverFile> driver_files;      // libcuda.so.1, libnvidia-ml.so.1, …
   std::vector<std::string> driver_binaries;  // nvidia-smi (a path), mounted at the same path
   std::string auth_file;                     // registry credentials (`--authfile`), "" for none
   // Registries ("127.0.0.1:5000") the operator allows over plain HTTP (`--tls-verify=false`).

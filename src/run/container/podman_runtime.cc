@@ -137,7 +137,7 @@ void DetectGpus(PodmanHost& host) {
       const fs::path real = fs::canonical(fmt::format("{}/{}", dir, library), error);
       if (!error) {
         // Mounted under the name the loader looks for, whatever version the file has.
-        host.driver_files.push_back(real.string());
+        host.driver_files.push_back({real.string(), std::string(library)});
         break;
       }
     }
