@@ -4,7 +4,7 @@
 # $TY_DEV/pod/debs, with the shared libraries they need from Debian in $TY_DEV/pod/lib
 # (tests/gpu/prepare.sh fills both). It unpacks them under /tmp/pod (not over /), configures
 # podman (cgroupfs, vfs storage, runc), imports a tiny image made of the glibc files nvidia-smi
-# needs, runs `nvidia-smi -L` in it with podman directly, then as a TFJob asking for one GPU
+# needs, and runs `nvidia-smi -L` in it as a TFJob asking for one GPU
 # through `trainyard serve --containers podman`, which gives the container the GPU's device
 # nodes, the driver's libraries and nvidia-smi (or CDI when the host has a spec). Runs as root.
 set -x
@@ -56,16 +56,6 @@ root=/tmp/smi-root; rm -rf $root; mkdir -p $root/tmp $root/etc
 for lib in $(ldd "$smi" | grep -o '/[^ ]*'); do cp --parents -L "$lib" $root; done
 du -sh $root
 tar -C $root -c . | $P/podman import - localhost/smi:1
-ml=$(ldconfig -p | grep -m1 'libnvidia-ml.so.1 ' | sed 's/.*=> //')
-[ -n "$ml" ] || ml=$(ls /usr/local/nvidia/lib64/libnvidia-ml.so.1 /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 2>/dev/null | head -1)
-ml=$(readlink -f "$ml"); echo "libnvidia-ml: $ml"
-direct() {
-  $P/podman run --rm --network host --ulimit nofile=1024:1024 --device /dev/nvidia0 --device /dev/nvidiactl \
-    --volume "$ml:/usr/local/nvidia/lib64/libnvidia-ml.so.1:ro" --volume "$smi:$smi:ro" \
-    --env LD_LIBRARY_PATH=/usr/local/nvidia/lib64 localhost/smi:1 "$smi" -L
-}
-direct
-echo "DIRECT_PODMAN_EXIT $?"
 ROOT=/srv/tyc; PORT=8471
 rm -rf $ROOT; mkdir -p $ROOT
 LD_LIBRARY_PATH=$DEV/lib "$DEV"/bin/trainyard serve --listen 127.0.0.1:$PORT --data-dir $ROOT/data --podman $P/podman \
