@@ -1,10 +1,9 @@
 #!/bin/bash
 # A check for a machine with a real NVIDIA GPU, which CI does not have (run it by hand, or through
 # a session's device tool): tfjob_gpu_check.py under `trainyard serve --run-as trainyard-job
-# --containers host`. It needs, in $TY_DEV (default .dev, ignored by git): bin/trainyard,
-# bin/trainyard-replica and bin/python/ from build/release (strip the binaries), and lib/ with the
-# shared libraries `ldd trainyard` names that the machine lacks (libfmt, libyaml-cpp, libsqlite3,
-# libssl, libcrypto). Runs as root; creates the user trainyard-job when missing.
+# --containers host`. It needs $TY_DEV (default .dev, ignored by git) as tests/gpu/prepare.sh
+# fills it; standing.sh runs it with the other device checks. Runs as root; creates the user
+# trainyard-job when missing.
 set -x
 DEV=${TY_DEV:-.dev}
 export LD_LIBRARY_PATH=$PWD/$DEV/lib
