@@ -1,6 +1,7 @@
 #include "server/storage_v1_handlers.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <memory>
 #include <optional>
@@ -18,16 +19,19 @@ namespace {
 
 using store::BucketStore;
 
-constexpr std::string_view kBuckets = "/storage/v1/b";
-constexpr std::string_view kBucket = "/storage/v1/b/{bucket}";
-constexpr std::string_view kObjects = "/storage/v1/b/{bucket}/o";
-constexpr std::string_view kObject = "/storage/v1/b/{bucket}/o/{object=**}";
+// The JSON API's paths below its root, which is /storage/v1 as Google serves it and also the
+// host's root: the Node.js client given STORAGE_EMULATOR_HOST=http://HOST:PORT (which trainyard
+// gives every replica) calls http://HOST:PORT/b/… (kApiRoots).
+constexpr std::string_view kBuckets = "/b";
+constexpr std::string_view kBucket = "/b/{bucket}";
+constexpr std::string_view kObjects = "/b/{bucket}/o";
+constexpr std::string_view kObject = "/b/{bucket}/o/{object=**}";
+constexpr std::string_view kLayout = "/b/{bucket}/storageLayout";
+constexpr std::string_view kManagedFolders = "/b/{bucket}/managedFolders";
+constexpr std::array<std::string_view, 2> kApiRoots = {"/storage/v1", ""};
 constexpr std::string_view kDownload = "/download/storage/v1/b/{bucket}/o/{object=**}";
-constexpr std::string_view kLayout = "/storage/v1/b/{bucket}/storageLayout";
-constexpr std::string_view kManagedFolders = "/storage/v1/b/{bucket}/managedFolders";
 constexpr std::string_view kRewrite =
-    "/storage/v1/b/{sourceBucket}/o/{sourceObject}/rewriteTo/b/{destinationBucket}/o/"
-    "{destinationObject}";
+    "/b/{sourceBucket}/o/{sourceObject}/rewriteTo/b/{destinationBucket}/o/{destinationObject}";
 
 // Whether the request has any of the preconditions named with `infix`.
 bool HasPreconditions(const RoutedRequest& request, std::string_view infix = "") {
@@ -363,32 +367,44 @@ Route StorageRoute(std::string_view method, std::string_view pattern, std::strin
                .handler = std::move(handler)};
 }
 
+// A handler as a plain function of the store, whichever constness it takes the store with.
+template <auto kHandler>
+HttpResponse Call(BucketStore& buckets, const RoutedRequest& request) {
+  return kHandler(buckets, request);
+}
+
 void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;
-  router.Add(StorageRoute("POST", kBuckets, "storage.buckets.insert",
-                          [b](const RoutedRequest& r) { return InsertBucket(*b, r); }));
-  router.Add(StorageRoute("GET", kBuckets, "storage.buckets.list",
-                          [b](const RoutedRequest& r) { return ListBuckets(*b, r); }));
-  router.Add(StorageRoute("GET", kBucket, "storage.buckets.get",
-                          [b](const RoutedRequest& r) { return GetBucket(*b, r); }));
-  router.Add(StorageRoute("DELETE", kBucket, "storage.buckets.delete",
-                          [b](const RoutedRequest& r) { return DeleteBucket(*b, r); }));
-  router.Add(StorageRoute("GET", kObjects, "storage.objects.list",
-                          [b](const RoutedRequest& r) { return ListObjects(*b, r); }));
-  for (const std::string_view pattern : {kObject, kDownload}) {
-    router.Add(StorageRoute("GET", pattern, "storage.objects.get",
-                            [b](const RoutedRequest& r) { return GetObject(*b, r); }));
+  using Handler = HttpResponse (*)(BucketStore&, const RoutedRequest&);
+  struct Row {
+    std::string_view method;
+    std::string_view path;  // below the API's root
+    std::string_view name;
+    Handler handler;
+  };
+  static constexpr std::array<Row, 10> kRows = {{
+      {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>},
+      {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>},
+      {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>},
+      {"DELETE", kBucket, "storage.buckets.delete", &Call<&DeleteBucket>},
+      {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>},
+      {"GET", kObject, "storage.objects.get", &Call<&GetObject>},
+      {"DELETE", kObject, "storage.objects.delete", &Call<&DeleteObject>},
+      {"GET", kLayout, "storage.buckets.getStorageLayout", &Call<&GetStorageLayout>},
+      {"GET", kManagedFolders, "storage.managedFolders.list", &Call<&ListManagedFolders>},
+      {"POST", kRewrite, "storage.objects.rewrite", &Call<&RewriteObject>},
+  }};
+  for (const std::string_view root : kApiRoots) {
+    for (const Row& row : kRows) {
+      Route route = StorageRoute(
+          row.method, fmt::format("{}{}", root, row.path), row.name,
+          [b, handler = row.handler](const RoutedRequest& r) { return handler(*b, r); });
+      route.slashes_in_variables = row.path == kRewrite;
+      router.Add(std::move(route));
+    }
   }
-  router.Add(StorageRoute("DELETE", kObject, "storage.objects.delete",
-                          [b](const RoutedRequest& r) { return DeleteObject(*b, r); }));
-  router.Add(StorageRoute("GET", kLayout, "storage.buckets.getStorageLayout",
-                          [b](const RoutedRequest& r) { return GetStorageLayout(*b, r); }));
-  router.Add(StorageRoute("GET", kManagedFolders, "storage.managedFolders.list",
-                          [b](const RoutedRequest& r) { return ListManagedFolders(*b, r); }));
-  Route rewrite = StorageRoute("POST", kRewrite, "storage.objects.rewrite",
-                               [b](const RoutedRequest& r) { return RewriteObject(*b, r); });
-  rewrite.slashes_in_variables = true;
-  router.Add(std::move(rewrite));
+  router.Add(StorageRoute("GET", kDownload, "storage.objects.get",
+                          [b](const RoutedRequest& r) { return GetObject(*b, r); }));
   AddStorageUploadRoutes(router, buckets);
 }
 

@@ -46,6 +46,33 @@ TEST_F(StorageApiTest, CreatesGetsListsAndDeletesBuckets) {
   EXPECT_EQ(client_.Get("/storage/v1/b/second").status, 404);
 }
 
+// The Node.js client given STORAGE_EMULATOR_HOST=http://HOST:PORT (as every replica is) calls the
+// JSON API at the host's root: /b/… is the same API as /storage/v1/b/….
+TEST_F(StorageApiTest, ServesTheJsonApiAtTheHostsRootToo) {
+  ASSERT_EQ(client_.Post("/b?project=proj", R"({"name":"rooted"})").status, 200);
+  ASSERT_EQ(UploadMedia("dir/a.txt", "alpha", "rooted").status, 200);
+  EXPECT_EQ(Names(Body(client_.Get("/b?project=proj")), "items"),
+            (std::vector<std::string>{"bkt", "rooted"}));
+  EXPECT_EQ(Body(client_.Get("/b/rooted"))["name"], "rooted");
+  EXPECT_EQ(Names(Body(client_.Get("/b/rooted/o?prefix=dir/")), "items"),
+            (std::vector<std::string>{"dir/a.txt"}));
+  const ClientResponse media = client_.Get("/b/rooted/o/dir%2Fa.txt?alt=media");
+  EXPECT_EQ(media.status, 200);
+  EXPECT_EQ(media.body, "alpha");
+  const nlohmann::json described = Body(client_.Get("/b/rooted/o/dir%2Fa.txt"));
+  EXPECT_EQ(described["size"], "5");
+  // Links still name the documented root.
+  EXPECT_NE(described["selfLink"].get<std::string>().find("/storage/v1/b/rooted/o/"),
+            std::string::npos);
+  EXPECT_EQ(client_.Post("/b/rooted/o/dir%2Fa.txt/rewriteTo/b/bkt/o/copy", "").status, 200);
+  EXPECT_EQ(client_.Get("/storage/v1/b/bkt/o/copy?alt=media").body, "alpha");
+  EXPECT_EQ(client_.Send("DELETE", "/b/rooted/o/dir%2Fa.txt").status, 204);
+  EXPECT_EQ(client_.Get("/b/rooted/o/dir%2Fa.txt").status, 404);
+  const ClientResponse unknown = client_.Get("/b/rooted/o?bogus=1");
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_EQ(client_.Send("DELETE", "/b/rooted").status, 204);
+}
+
 TEST_F(StorageApiTest, RefusesBadBucketRequests) {
   const ClientResponse no_project = client_.Post("/storage/v1/b", R"({"name":"x"})");
   EXPECT_EQ(no_project.status, 400);
