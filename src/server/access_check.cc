@@ -61,6 +61,7 @@ constexpr std::array kRouteAccess = {
     RouteAccess{"storage.objects.upload", "storage.objects.create", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.cancelUpload", "storage.objects.create", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.delete", "storage.objects.delete", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.patch", "storage.objects.update", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.rewrite", "storage.objects.get", ProjectFrom::kBucket,
                 "sourceBucket"},
     RouteAccess{"storage.objects.rewrite", "storage.objects.create", ProjectFrom::kBucket,

@@ -93,6 +93,8 @@ constexpr std::array kRouteAudit = {
                AuditResource::kBucket},
     RouteAudit{"storage.objects.delete", kStorage, "storage.objects.delete", true,
                AuditResource::kObject},
+    RouteAudit{"storage.objects.patch", kStorage, "storage.objects.update", true,
+               AuditResource::kObject},
     RouteAudit{"storage.objects.rewrite", kStorage, "storage.objects.rewrite", true,
                AuditResource::kRewriteTarget},
     RouteAudit{"metrics", kTrainyard, "trainyard.metrics.get", false, AuditResource::kServer},

@@ -262,7 +262,7 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
   response.headers = {
       {"x-goog-hash", fmt::format("crc32c={},md5={}", info->crc32c_base64, info->md5_base64)},
       {"x-goog-generation", std::to_string(info->generation)},
-      {"x-goog-metageneration", "1"},
+      {"x-goog-metageneration", std::to_string(info->metageneration)},
       {"x-goog-stored-content-length", std::to_string(info->size)},
       {"x-goog-stored-content-encoding",
        info->headers.content_encoding.empty() ? "identity" : info->headers.content_encoding},
@@ -313,6 +313,29 @@ HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
   return HttpResponse{.status = 204};
 }
 
+// objects.patch: the body's metadata change, after the request's preconditions and its
+// `generation` (which must be the live one: this server keeps no older generations).
+HttpResponse PatchObject(BucketStore& buckets, const RoutedRequest& request) {
+  Result<store::ObjectPatch> patch = ParseObjectPatch(request.http.body);
+  if (!patch.ok()) {
+    return StorageErrorResponse(patch.status());
+  }
+  if (request.Query("generation") != nullptr || HasPreconditions(request)) {
+    auto info = FindObject(buckets, request);
+    if (!info.ok()) {
+      return StorageErrorResponse(info.status());
+    }
+    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false)) {
+      return *std::move(answer);
+    }
+  }
+  auto info = buckets.PatchObject(request.Param("bucket"), request.Param("object"), *patch);
+  if (!info.ok()) {
+    return StorageErrorResponse(info.status());
+  }
+  return JsonResponse(ObjectJson(*info, BaseUrl(request.http)));
+}
+
 }  // namespace
 
 std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
@@ -324,7 +347,8 @@ std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
   }
   std::optional<ObjectVersion> version;
   if (current.has_value()) {
-    version = ObjectVersion{.generation = current->generation, .metageneration = 1};
+    version =
+        ObjectVersion{.generation = current->generation, .metageneration = current->metageneration};
   }
   switch (EvaluatePreconditions(*conditions, version, is_read)) {
     case PreconditionOutcome::kHolds:
@@ -382,7 +406,7 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
     std::string_view name;
     Handler handler;
   };
-  static constexpr std::array<Row, 10> kRows = {{
+  static constexpr std::array<Row, 11> kRows = {{
       {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>},
       {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>},
       {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>},
@@ -390,6 +414,7 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
       {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>},
       {"GET", kObject, "storage.objects.get", &Call<&GetObject>},
       {"DELETE", kObject, "storage.objects.delete", &Call<&DeleteObject>},
+      {"PATCH", kObject, "storage.objects.patch", &Call<&PatchObject>},
       {"GET", kLayout, "storage.buckets.getStorageLayout", &Call<&GetStorageLayout>},
       {"GET", kManagedFolders, "storage.managedFolders.list", &Call<&ListManagedFolders>},
       {"POST", kRewrite, "storage.objects.rewrite", &Call<&RewriteObject>},

@@ -1,11 +1,11 @@
 // The storage v1 JSON API (what gcloud and the GCS client libraries call), as routes over a
 // `store::BucketStore` (docs/reference/ai-platform-training.md §11): buckets
 // insert/get/list/delete; objects get (metadata, or the bytes with `alt=media`, also under
-// /download/), list (prefix, delimiter, pages), delete and rewrite (a copy, for `gcloud storage cp
-// gs://… gs://…` and `mv`); uploads with uploadType=media, multipart and resumable (under /upload/
-// and /resumable/upload/); and the two answers `gcloud storage rm -r` needs (a flat storage layout,
-// no managed folders). Each handler maps HTTP to a store call and the answer or error back, as GCS
-// shapes them (storage_v1_json.h); the rules are the store's.
+// /download/), list (prefix, delimiter, pages), patch (metadata), delete and rewrite (a copy, for
+// `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media, multipart and
+// resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud storage rm -r`
+// needs (a flat storage layout, no managed folders). Each handler maps HTTP to a store call and the
+// answer or error back, as GCS shapes them (storage_v1_json.h); the rules are the store's.
 //
 // Upload bodies are expected spooled to files (`StorageUploadPrefixes`), so the object size is
 // bounded by the server's spool limit, not by memory. Downloads stream from the object's file

@@ -51,7 +51,7 @@ Json ObjectResource(const store::ObjectInfo& object, std::string_view base_url) 
       {"name", object.name},
       {"bucket", object.bucket},
       {"generation", generation},
-      {"metageneration", "1"},
+      {"metageneration", std::to_string(object.metageneration)},
       {"contentType", object.content_type},
       {"storageClass", "STANDARD"},
       {"size", std::to_string(object.size)},

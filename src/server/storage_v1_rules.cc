@@ -7,6 +7,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace trainyard::server {
 namespace {
@@ -51,6 +52,9 @@ const std::vector<MethodParams>& MethodTable() {
         "includeFoldersAsPrefixes"}},
       {"storage.objects.get", {"generation"}, true},
       {"storage.objects.delete", {"generation", "force"}, true},
+      {"storage.objects.patch",
+       {"generation", "predefinedAcl", "projection", "overrideUnlockedRetention"},
+       true},
       {"storage.objects.rewrite",
        {"sourceGeneration", "rewriteToken", "maxBytesRewrittenPerCall", "destinationPredefinedAcl",
         "destinationKmsKeyName"},
@@ -199,6 +203,69 @@ Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_
                                 header, *last - *first + 1, body_size));
   }
   return out;
+}
+
+Result<store::ObjectPatch> ParseObjectPatch(std::string_view body) {
+  // The object resource's output-only members: a client may send them back, unchanged or not.
+  static constexpr std::array<std::string_view, 16> kOutputOnly = {
+      "kind",        "id",         "selfLink",       "mediaLink", "name",
+      "bucket",      "generation", "metageneration", "size",      "md5Hash",
+      "crc32c",      "etag",       "timeCreated",    "updated",   "timeStorageClassUpdated",
+      "storageClass"};
+  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return Status::InvalidArgument(
+        {{"body", "The request body must be a JSON object (a partial object resource)."}});
+  }
+  store::ObjectPatch patch;
+  std::vector<FieldViolation> violations;
+  // A string member, or null for "".
+  auto text = [&](const std::string& key,
+                  const nlohmann::json& value) -> std::optional<std::string> {
+    if (value.is_null()) {
+      return std::string();
+    }
+    if (!value.is_string()) {
+      violations.push_back({key, fmt::format("Invalid value for {}: a string or null.", key)});
+      return std::nullopt;
+    }
+    return value.get<std::string>();
+  };
+  for (const auto& [key, value] : json.items()) {
+    const auto header =
+        std::ranges::find(store::kObjectHeaderFields, key, &store::ObjectHeaderField::json_name);
+    if (key == "contentType") {
+      patch.content_type = text(key, value);
+    } else if (header != store::kObjectHeaderFields.end()) {
+      patch.headers[static_cast<std::size_t>(header - store::kObjectHeaderFields.begin())] =
+          text(key, value);
+    } else if (key == "metadata") {
+      if (value.is_null()) {
+        patch.clear_metadata = true;
+      } else if (!value.is_object()) {
+        violations.push_back({key, "Invalid value for metadata: an object or null."});
+      } else {
+        for (const auto& [name, entry] : value.items()) {
+          if (entry.is_null()) {
+            patch.metadata[name] = std::nullopt;
+          } else if (entry.is_string()) {
+            patch.metadata[name] = entry.get<std::string>();
+          } else {
+            violations.push_back(
+                {"metadata." + name,
+                 fmt::format("Invalid value for metadata.{}: a string or null.", name)});
+          }
+        }
+      }
+    } else if (std::ranges::find(kOutputOnly, key) == kOutputOnly.end()) {
+      violations.push_back(
+          {key, fmt::format("The object field {} cannot be changed on this server.", key)});
+    }
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  return patch;
 }
 
 }  // namespace trainyard::server

@@ -1,6 +1,7 @@
 // The storage v1 API's request rules that need no store, for storage_v1_handlers.cc and
 // storage_v1_uploads.cc: the query parameters each method accepts, the `Content-Range` of a
-// resumable upload's PUT, and the request preconditions (`ifGenerationMatch`, …) on an object.
+// resumable upload's PUT, the request preconditions (`ifGenerationMatch`, …) on an object, and
+// the body of a metadata change (objects.patch).
 // Pure and thread-safe.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "store/bucket_store.h"
 
 namespace trainyard::server {
 
@@ -79,5 +81,13 @@ Result<Preconditions> ParsePreconditions(
 PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
                                           const std::optional<ObjectVersion>& current,
                                           bool is_read);
+
+// The body of objects.patch, a partial object resource, as the change it asks for:
+// `contentType`, `cacheControl`, `contentDisposition`, `contentEncoding`, `contentLanguage`
+// (a string, or null to clear) and `metadata` (an object whose values are strings, or null to
+// remove that key; null for the whole member removes every key). The resource's output-only
+// fields (`name`, `generation`, `size`, …) are ignored, as GCS ignores them; any other member
+// (`acl`, `temporaryHold`, …) is INVALID_ARGUMENT naming it: this server does not keep it.
+Result<store::ObjectPatch> ParseObjectPatch(std::string_view body);
 
 }  // namespace trainyard::server

@@ -78,12 +78,25 @@ struct ObjectInfo {
   std::string name;
   std::int64_t size = 0;
   std::int64_t generation = 0;  // microseconds since the epoch of the last write
+  std::int64_t metageneration = 1;  // 1 at each write, then one more at each metadata change
   std::string content_type;     // "application/octet-stream" when not given
   std::string md5_base64;       // as GCS's md5Hash
   std::string crc32c_base64;    // as GCS's crc32c (big-endian, base64)
   WallTime updated;
   std::map<std::string, std::string> metadata;  // user metadata
   ObjectHeaders headers;
+};
+
+// A change of an object's metadata (GCS's objects.patch): the bytes and the generation stay, the
+// metageneration goes up by one. A field left nullopt keeps its value; "" clears a header field
+// and resets the content type to application/octet-stream.
+struct ObjectPatch {
+  std::optional<std::string> content_type;
+  // By kObjectHeaderFields' order.
+  std::array<std::optional<std::string>, kObjectHeaderFields.size()> headers;
+  bool clear_metadata = false;  // every user metadata key goes first (GCS's "metadata": null)
+  // Then each key set to a value, or removed when nullopt.
+  std::map<std::string, std::optional<std::string>> metadata;
 };
 
 struct ObjectListing {
@@ -144,6 +157,9 @@ class BucketStore {
   // was reached beneath the bucket's directory without following any link.
   virtual Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) = 0;
   virtual Status DeleteObject(std::string_view bucket, std::string_view name) = 0;
+  // Changes the metadata of an object, after the checks of `GetObject`.
+  virtual Result<ObjectInfo> PatchObject(std::string_view bucket, std::string_view name,
+                                         const ObjectPatch& patch) = 0;
   virtual Result<ObjectListing> ListObjects(std::string_view bucket,
                                             const ListObjectsRequest& request) = 0;
 

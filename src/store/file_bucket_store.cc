@@ -42,6 +42,7 @@ ObjectInfo ToInfo(std::string_view bucket, std::string_view name, const ObjectRo
                     .name = std::string(name),
                     .size = row.stat.size,
                     .generation = row.generation,
+                    .metageneration = row.metageneration,
                     .content_type = row.content_type,
                     .md5_base64 = row.md5_base64,
                     .crc32c_base64 = row.crc32c_base64,
@@ -317,6 +318,58 @@ Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::stri
     return NoSuchObject(bucket, name);
   }
   return Describe(bucket_fd->get(), bucket, name, *stat);
+}
+
+Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::string_view name,
+                                               const ObjectPatch& patch) {
+  for (int attempt = 0; attempt < kHashAttempts; ++attempt) {
+    // Describes (and records) a file written behind the store's back first.
+    const Result<ObjectInfo> current = GetObject(bucket, name);
+    if (!current.ok()) {
+      return current.status();
+    }
+    std::lock_guard lock(write_mu_);
+    Result<UniqueFd> bucket_fd = BucketFd(bucket);
+    const std::optional<FileStat> stat =
+        bucket_fd.ok() ? StatObjectFile(bucket_fd->get(), name) : std::nullopt;
+    if (!stat.has_value()) {
+      return NoSuchObject(bucket, name);
+    }
+    auto stored = db_->GetObject(bucket, name);
+    if (!stored.ok()) {
+      return stored.status();
+    }
+    if (!stored->has_value() || (*stored)->stat != *stat ||
+        (*stored)->generation != current->generation) {
+      continue;  // written meanwhile: describe it again
+    }
+    ObjectRow row = **stored;
+    if (patch.content_type.has_value()) {
+      row.content_type =
+          patch.content_type->empty() ? std::string(kDefaultContentType) : *patch.content_type;
+    }
+    for (std::size_t i = 0; i < kObjectHeaderFields.size(); ++i) {
+      if (patch.headers[i].has_value()) {
+        row.headers.*kObjectHeaderFields[i].field = *patch.headers[i];
+      }
+    }
+    if (patch.clear_metadata) {
+      row.metadata.clear();
+    }
+    for (const auto& [key, value] : patch.metadata) {
+      if (value.has_value()) {
+        row.metadata[key] = *value;
+      } else {
+        row.metadata.erase(key);
+      }
+    }
+    row.metageneration += 1;
+    row.updated_ns = ToNanos(clock_.Now());
+    TY_RETURN_IF_ERROR(db_->PutObject(bucket, name, row));
+    return ToInfo(bucket, name, row);
+  }
+  return Status::Unavailable(fmt::format(
+      "The object {}/{} is being written; try again when it is complete.", bucket, name));
 }
 
 Result<UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::string_view name) {

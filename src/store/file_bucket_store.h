@@ -47,6 +47,8 @@ class FileBucketStore final : public BucketStore {
   Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) override;
   Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;
   Status DeleteObject(std::string_view bucket, std::string_view name) override;
+  Result<ObjectInfo> PatchObject(std::string_view bucket, std::string_view name,
+                                 const ObjectPatch& patch) override;
   Result<ObjectListing> ListObjects(std::string_view bucket,
                                     const ListObjectsRequest& request) override;
 

@@ -53,7 +53,13 @@ ALTER TABLE objects ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE uploads ADD COLUMN headers TEXT NOT NULL DEFAULT '{}';
 )sql";
 
-constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}, Migration{2, kV2Headers}};
+// v3: each object's metageneration, which a metadata change (objects.patch) raises.
+constexpr std::string_view kV3Metageneration = R"sql(
+ALTER TABLE objects ADD COLUMN metageneration INTEGER NOT NULL DEFAULT 1;
+)sql";
+
+constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}, Migration{2, kV2Headers},
+                                           Migration{3, kV3Metageneration}};
 
 std::string EncodeMetadata(const std::map<std::string, std::string>& metadata) {
   return nlohmann::json(metadata).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -193,7 +199,7 @@ Result<std::optional<ObjectRow>> StorageDb::GetObject(std::string_view bucket,
   std::lock_guard lock(mu_);
   Result<Statement> select = db_->Prepare(
       "SELECT generation, content_type, metadata, size, mtime_ns, inode, md5, crc32c, "
-      "updated_ns, headers FROM objects WHERE bucket = ?1 AND name = ?2");
+      "updated_ns, headers, metageneration FROM objects WHERE bucket = ?1 AND name = ?2");
   if (!select.ok()) {
     return select.status();
   }
@@ -207,6 +213,7 @@ Result<std::optional<ObjectRow>> StorageDb::GetObject(std::string_view bucket,
     return std::optional<ObjectRow>();
   }
   return std::optional<ObjectRow>(ObjectRow{.generation = select->ColumnInt64(0),
+                                            .metageneration = select->ColumnInt64(10),
                                             .content_type = select->ColumnText(1),
                                             .metadata = DecodeMetadata(select->ColumnText(2)),
                                             .headers = DecodeHeaders(select->ColumnText(9)),
@@ -222,8 +229,8 @@ Status StorageDb::PutObject(std::string_view bucket, std::string_view name, cons
   std::lock_guard lock(mu_);
   Result<Statement> upsert = db_->Prepare(
       "INSERT OR REPLACE INTO objects (bucket, name, generation, content_type, metadata, size, "
-      "mtime_ns, inode, md5, crc32c, updated_ns, headers) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+      "mtime_ns, inode, md5, crc32c, updated_ns, headers, metageneration) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
   if (!upsert.ok()) {
     return upsert.status();
   }
@@ -239,6 +246,7 @@ Status StorageDb::PutObject(std::string_view bucket, std::string_view name, cons
   upsert->Bind(10, row.crc32c_base64);
   upsert->Bind(11, row.updated_ns);
   upsert->Bind(12, EncodeHeaders(row.headers));
+  upsert->Bind(13, row.metageneration);
   return upsert->Run();
 }
 

@@ -22,6 +22,7 @@ namespace trainyard::store::internal {
 // What the store knows of one object; valid while the file still has `stat`.
 struct ObjectRow {
   std::int64_t generation = 0;
+  std::int64_t metageneration = 1;
   std::string content_type;
   std::map<std::string, std::string> metadata;
   ObjectHeaders headers;

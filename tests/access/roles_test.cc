@@ -37,6 +37,7 @@ const std::map<std::string, std::string> kExpected = {
     {"storage.objects.get", "VEA"},
     {"storage.objects.create", "EA"},
     {"storage.objects.delete", "EA"},
+    {"storage.objects.update", "EA"},
     {"trainyard.metrics.get", "A"},
 };
 

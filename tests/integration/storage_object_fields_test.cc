@@ -84,5 +84,55 @@ TEST_F(ObjectFieldsTest, ObjectsWithoutThemHaveNone) {
   ExpectFields(Body(put), "plain", nlohmann::json::object());
 }
 
+// objects.patch (the Node.js client's setMetadata, gsutil setmeta): the fields change, the bytes
+// and the generation stay, the metageneration goes up, and preconditions see it.
+TEST_F(ObjectFieldsTest, PatchChangesThemAndRaisesTheMetageneration) {
+  const ClientResponse put = UploadMedia("p.gz", kStored);
+  ASSERT_EQ(put.status, 200) << put.body;
+  const std::string generation = Body(put)["generation"];
+  EXPECT_EQ(Body(put)["metageneration"], "1");
+  nlohmann::json change = kFields;
+  change["contentType"] = "text/csv";
+  change["metadata"] = {{"owner", "ana"}, {"stage", "raw"}};
+  const ClientResponse patched =
+      client_.Send("PATCH", ObjectPath("p.gz") + "?ifMetagenerationMatch=1", change.dump(),
+                   {{"Content-Type", "application/json"}});
+  ASSERT_EQ(patched.status, 200) << patched.body;
+  const nlohmann::json object = Body(patched);
+  EXPECT_EQ(object["metageneration"], "2");
+  EXPECT_EQ(object["generation"], generation);
+  EXPECT_EQ(object["contentType"], "text/csv");
+  EXPECT_EQ(object["metadata"], change["metadata"]);
+  ExpectFields(object, "p.gz", kFields);
+  EXPECT_EQ(Download("p.gz").Header("x-goog-metageneration"), "2");
+
+  // The same precondition again fails: the metageneration moved on.
+  const ClientResponse stale =
+      client_.Send("PATCH", ObjectPath("p.gz") + "?ifMetagenerationMatch=1",
+                   R"({"contentType":"a/b"})", {{"Content-Type", "application/json"}});
+  EXPECT_EQ(stale.status, 412);
+  // A key set to null goes, others stay; null clears a field (at the host's root too).
+  const ClientResponse second =
+      client_.Send("PATCH", "/b/bkt/o/p.gz", R"({"metadata":{"stage":null},"cacheControl":null})",
+                   {{"Content-Type", "application/json"}});
+  ASSERT_EQ(second.status, 200) << second.body;
+  EXPECT_EQ(Body(second)["metadata"], (nlohmann::json{{"owner", "ana"}}));
+  EXPECT_FALSE(Body(second).contains("cacheControl"));
+  EXPECT_EQ(Body(second)["metageneration"], "3");
+
+  // A field this server does not keep is refused, naming it, and changes nothing.
+  const ClientResponse hold =
+      client_.Send("PATCH", ObjectPath("p.gz"), R"({"contentType":"x/y","temporaryHold":true})",
+                   {{"Content-Type", "application/json"}});
+  EXPECT_EQ(hold.status, 400);
+  EXPECT_EQ(GcsError(hold, "invalid")["errors"][0]["location"], "temporaryHold");
+  EXPECT_EQ(Body(client_.Get(ObjectPath("p.gz")))["contentType"], "text/csv");
+  EXPECT_EQ(Body(client_.Get(ObjectPath("p.gz")))["metageneration"], "3");
+  // A new write starts a generation at metageneration 1.
+  const ClientResponse rewritten = UploadMedia("p.gz", kStored);
+  EXPECT_EQ(Body(rewritten)["metageneration"], "1");
+  EXPECT_EQ(client_.Send("PATCH", ObjectPath("none"), "{}").status, 404);
+}
+
 }  // namespace
 }  // namespace trainyard::testing

@@ -27,6 +27,7 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
                                                "storage.objects.insert",
                                                "storage.objects.upload",
                                                "storage.objects.delete",
+                                               "storage.objects.patch",
                                                "storage.objects.rewrite"};
   for (const RouteAccess& access : RouteAccessTable()) {
     const RouteAudit* row = FindRouteAudit(access.route);

@@ -1,6 +1,8 @@
 #include "server/storage_v1_rules.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -214,6 +216,71 @@ INSTANTIATE_TEST_SUITE_P(
       std::ranges::replace(name, '.', '_');
       return name;
     });
+
+}  // namespace
+}  // namespace trainyard::server
+
+namespace trainyard::server {
+namespace {
+
+struct PatchCase {
+  std::string name;
+  std::string body;
+  std::string bad_field;  // "" when the body is accepted
+  std::optional<std::string> content_type = std::nullopt;
+  std::optional<std::string> cache_control =
+      std::nullopt;  // headers[0], kObjectHeaderFields' order
+  bool clear_metadata = false;
+  std::map<std::string, std::optional<std::string>> metadata = {};
+};
+
+class ParseObjectPatchTest : public ::testing::TestWithParam<PatchCase> {};
+
+TEST_P(ParseObjectPatchTest, ReadsThePartialResource) {
+  const PatchCase& tc = GetParam();
+  const Result<store::ObjectPatch> patch = ParseObjectPatch(tc.body);
+  if (!tc.bad_field.empty()) {
+    ASSERT_FALSE(patch.ok());
+    EXPECT_EQ(patch.status().code(), Code::kInvalidArgument);
+    EXPECT_EQ(patch.status().violations()[0].field, tc.bad_field) << patch.status().ToString();
+    return;
+  }
+  ASSERT_TRUE(patch.ok()) << patch.status().ToString();
+  EXPECT_EQ(patch->content_type, tc.content_type);
+  EXPECT_EQ(patch->headers[0], tc.cache_control);
+  for (std::size_t i = 1; i < patch->headers.size(); ++i) {
+    EXPECT_FALSE(patch->headers[i].has_value()) << i;
+  }
+  EXPECT_EQ(patch->clear_metadata, tc.clear_metadata);
+  EXPECT_EQ(patch->metadata, tc.metadata);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bodies, ParseObjectPatchTest,
+    ::testing::Values(
+        PatchCase{"Empty", "{}", ""},
+        PatchCase{"ContentType", R"({"contentType":"text/csv"})", "", "text/csv"},
+        PatchCase{"NullContentTypeResets", R"({"contentType":null})", "", ""},
+        PatchCase{"HeaderField", R"({"cacheControl":"no-cache"})", "", std::nullopt, "no-cache"},
+        PatchCase{"NullHeaderClears", R"({"cacheControl":null})", "", std::nullopt, ""},
+        PatchCase{"MetadataSetAndRemove",
+                  R"({"metadata":{"a":"1","b":null}})",
+                  "",
+                  std::nullopt,
+                  std::nullopt,
+                  false,
+                  {{"a", "1"}, {"b", std::nullopt}}},
+        PatchCase{"NullMetadataClearsAll", R"({"metadata":null})", "", std::nullopt, std::nullopt,
+                  true},
+        PatchCase{"OutputOnlyFieldsIgnored",
+                  R"({"name":"x","bucket":"b","size":"3","generation":"1","etag":"e"})", ""},
+        PatchCase{"NotAnObject", "[]", "body"}, PatchCase{"NotJson", "{", "body"},
+        PatchCase{"ContentTypeNotAString", R"({"contentType":3})", "contentType"},
+        PatchCase{"MetadataNotAnObject", R"({"metadata":"a"})", "metadata"},
+        PatchCase{"MetadataValueNotAString", R"({"metadata":{"k":1}})", "metadata.k"},
+        PatchCase{"FieldNotKept", R"({"temporaryHold":true})", "temporaryHold"},
+        PatchCase{"Acl", R"({"acl":[]})", "acl"}),
+    [](const auto& tc) { return tc.param.name; });
 
 }  // namespace
 }  // namespace trainyard::server
