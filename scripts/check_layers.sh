@@ -10,8 +10,9 @@ declare -A allowed=(
   [base]=""
   [model]="base"
   [catalog]="base"
-  [validate]="base model catalog tuning"
-  [plan]="base model catalog"
+  [algorithms]="base"
+  [validate]="base model catalog algorithms tuning"
+  [plan]="base model catalog algorithms"
   [tuning]="base model"
   [sched]="base model catalog"
   [kube]="base model catalog"
@@ -19,14 +20,14 @@ declare -A allowed=(
   [access]="base"
   [logs]="base model"
   [store]="base model logs access"
-  [run]="base model catalog plan logs"
-  [control]="base model catalog validate plan tuning vertex sched run logs store"
-  [server]="base model catalog validate control logs store sched kube vertex access"
+  [run]="base model catalog algorithms plan logs"
+  [control]="base model catalog algorithms validate plan tuning vertex sched run logs store"
+  [server]="base model catalog algorithms validate control logs store sched kube vertex access"
   # The composition root (app/): the one module that knows every backend.
-  [app]="base model catalog validate plan tuning sched kube vertex access logs run store control server"
+  [app]="base model catalog algorithms validate plan tuning sched kube vertex access logs run store control server"
   # The Slurm node agent (`trainyard batch-task`).
-  [agent]="base model catalog plan run control"
-  [cli]="base model catalog validate control agent app store run logs sched plan tuning kube vertex access"
+  [agent]="base model catalog algorithms plan run control"
+  [cli]="base model catalog algorithms validate control agent app store run logs sched plan tuning kube vertex access"
 )
 status=0
 for dir in src/*/; do
@@ -44,7 +45,7 @@ for dir in src/*/; do
   done < <(grep -rHE '^#include "[^/"]+/' "$dir" || true)
 done
 # Pure domain modules do no IO: no files, processes, sockets or clocks.
-for module in model catalog validate plan tuning kube vertex access; do
+for module in model catalog algorithms validate plan tuning kube vertex access; do
   [[ -d src/$module ]] || continue
   if grep -rnE '#include <(fstream|filesystem|thread|unistd\.h|sys/|cstdio>.*fopen)' "src/$module" \
       | grep -v '^\s*//'; then
@@ -61,7 +62,7 @@ while IFS= read -r line; do
   case "$inc" in
     sched/host_inventory.h) echo "check_layers: $file includes $inc, which reads the machine"
        status=1 ;;
-    base/* | model/* | catalog/* | plan/* | sched/* | tuning/* | control/reconcile/*) ;;
+    base/* | model/* | catalog/* | algorithms/* | plan/* | sched/* | tuning/* | control/reconcile/*) ;;
     *) echo "check_layers: $file includes $inc; the reconcile rules include only pure modules"
        status=1 ;;
   esac

@@ -9,6 +9,7 @@
 #include "control/etag.h"
 #include "control/list_filter.h"
 #include "control/page_token.h"
+#include "control/reconcile/algorithm_output.h"
 #include "control/reconcile/job_limits.h"
 #include "control/resource_names.h"
 #include "model/json_codec.h"
@@ -160,6 +161,7 @@ Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::stri
     return Status::InvalidArgument(std::move(local));
   }
   TY_RETURN_IF_ERROR(CheckResume(project, job));
+  MarkBuiltInAlgorithm(job);
   job.state = model::JobState::kQueued;
   job.create_time = Now();
   job.etag = NextEtag(project, job.job_id, "");
@@ -366,6 +368,7 @@ Result<model::Job> JobController::Mutate(std::string_view project, std::string_v
       return current;
     }
     model::Job& updated = **next;
+    CompleteAlgorithmOutput(*current, updated);
     updated.etag = NextEtag(project, job_id, current->etag);
     Status written = store_.Update(project, updated, current->etag);
     if (written.ok()) {

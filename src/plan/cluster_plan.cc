@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "algorithms/algorithms.h"
 #include "base/check.h"
 #include "plan/cluster_json.h"
 #include "plan/kubeflow_config.h"
@@ -106,6 +107,20 @@ Result<std::vector<std::string>> PythonArgv(const ReplicaShape& shape, const mod
       job.extras.has_value() ? &RoleExtrasOf(*job.extras, shape.role).args : nullptr;
   std::vector<std::string> trailing = TrailingArgs(
       role_args != nullptr && role_args->has_value() ? **role_args : input.args, context, job_dir);
+  argv.insert(argv.end(), trailing.begin(), trailing.end());
+  return argv;
+}
+
+// A built-in algorithm's replica (docs/reference/ai-platform-training.md §12): its program from
+// trainyard's python/ (on PYTHONPATH) with the algorithm's interpreter, in place of the image,
+// given what the image would be given.
+std::vector<std::string> AlgorithmArgv(const ReplicaShape& shape, const model::TrainingInput& input,
+                                       const PlanContext& context,
+                                       const std::optional<std::string>& job_dir) {
+  const algorithms::Algorithm* algorithm = algorithms::FindAlgorithm(shape.algorithm_image);
+  TY_CHECK(algorithm != nullptr) << shape.algorithm_image << " is not a built-in algorithm";
+  std::vector<std::string> argv = {algorithm->python, "-m", algorithm->module};
+  std::vector<std::string> trailing = TrailingArgs(input.args, context, job_dir);
   argv.insert(argv.end(), trailing.begin(), trailing.end());
   return argv;
 }
@@ -284,6 +299,9 @@ Environment ReplicaEnvironment(const JobFacts& facts, const ReplicaShape& shape,
   if (facts.input.job_dir.starts_with(kGcsScheme)) {
     env.emplace_back("TRAINYARD_JOB_DIR_URI", facts.input.job_dir);
   }
+  if (!shape.algorithm_image.empty() && !context.gcs_mount.empty()) {
+    env.emplace_back("TRAINYARD_GCS_MOUNT", context.gcs_mount);  // where its gs:// data paths are
+  }
   if (facts.vertex != nullptr) {
     for (auto& variable : VertexOutputVariables(*facts.vertex, context.trial_id)) {
       env.push_back(std::move(variable));
@@ -363,7 +381,9 @@ Result<std::vector<ReplicaLaunch>> BuildClusterPlan(const model::Job& job,
                          .working_dir = {}};
     const std::string working_dir =
         job.extras.has_value() ? RoleExtrasOf(*job.extras, shapes[i].role).working_dir : "";
-    if (shapes[i].config.image_uri.empty()) {
+    if (!shapes[i].algorithm_image.empty()) {
+      launch.argv = AlgorithmArgv(shapes[i], input, context, job_dir);
+    } else if (shapes[i].config.image_uri.empty()) {
       Result<std::vector<std::string>> argv = PythonArgv(shapes[i], job, context, job_dir);
       if (!argv.ok()) {
         return argv.status();

@@ -18,6 +18,10 @@
 //   in TF_CONFIG's job.job_dir and in TRAINYARD_JOB_DIR_URI (set only for gs:// job dirs).
 // - argv: runtime jobs `python -m <pythonModule> <args…> <trial_args…> --job-dir <dir>`; no
 //   `--job-dir` pair when jobDir is empty.
+// - A built-in algorithm this server runs (ReplicaShape::algorithm_image): argv
+//   `<algorithm's python> -m <its module> <args…> <trial_args…> --job-dir <dir>`, what its image
+//   would be given, as a process with PYTHONPATH (trainyard's python/) and TRAINYARD_GCS_MOUNT
+//   (where its gs:// data paths are read).
 // - Containers (an imageUri, the master's for roles without their own): `container` instead of
 //   argv, with Kubernetes' command/args rules (docs/reference/ai-platform-training.md §2.3,
 //   "Command/args semantics"): containerCommand replaces the image's ENTRYPOINT (and drops its

@@ -1,7 +1,10 @@
 #include "plan/replicas.h"
 
+#include <utility>
+
 #include <fmt/format.h>
 
+#include "algorithms/algorithms.h"
 #include "base/check.h"
 
 namespace trainyard::plan {
@@ -143,8 +146,13 @@ Result<std::vector<ReplicaShape>> ExpandReplicas(const model::TrainingInput& inp
                : fmt::format("machine type '{}' is not in this installation's catalog",
                              request.machine_type)}});
     }
-    const model::ReplicaConfig config =
+    model::ReplicaConfig config =
         EffectiveConfig(request.role, *request.config, input.master_config);
+    std::string algorithm_image;
+    if (const algorithms::Algorithm* algorithm = algorithms::FindAlgorithm(config.image_uri);
+        algorithm != nullptr && algorithm->available) {
+      algorithm_image = std::exchange(config.image_uri, std::string());
+    }
     for (int index = 0; index < request.count; ++index) {
       ReplicaShape shape;
       shape.role = request.role;
@@ -160,6 +168,7 @@ Result<std::vector<ReplicaShape>> ExpandReplicas(const model::TrainingInput& inp
         shape.accelerator_count = machine->builtin_accelerator_count;
       }
       shape.config = config;
+      shape.algorithm_image = algorithm_image;
       shapes.push_back(std::move(shape));
     }
   }

@@ -46,6 +46,10 @@ struct ReplicaShape {
   // and then takes masterConfig's containerCommand and containerArgs where it sets none of its
   // own. acceleratorConfig, diskConfig and tpuTfVersion are never inherited.
   model::ReplicaConfig config;
+  // A built-in algorithm's image (docs/reference/ai-platform-training.md §12,
+  // algorithms/algorithms.h) that this server runs as a program instead of pulling it; then
+  // `config.image_uri` is "" and the replica is a process (plan/cluster_plan.h). "" otherwise.
+  std::string algorithm_image;
 };
 
 // Every replica: the master first, then workers, parameter servers and evaluators, each by index.

@@ -42,5 +42,9 @@ void CheckScheduling(const JobContext& job, Violations& out);          // schedu
 void CheckHyperparameters(const JobContext& job, Violations& out);     // hyperparameters.cc
 void CheckDisks(const JobContext& job, Violations& out);               // disk.cc
 void CheckExecLimits(const JobContext& job, Violations& out);          // exec_limits.cc
+void CheckBuiltInAlgorithm(const JobContext& job, Violations& out);    // builtin_algorithms.cc
+// A job whose master image is a built-in algorithm this server does not run: FAILED_PRECONDITION
+// naming the image (builtin_algorithms.cc).
+Status CheckAlgorithmAvailable(const model::Job& job);
 
 }  // namespace trainyard::validate

@@ -39,13 +39,14 @@ std::vector<FieldViolation> Validate(const model::Job& job, const catalog::Catal
   CheckHyperparameters(context, out);
   CheckDisks(context, out);
   CheckExecLimits(context, out);
+  CheckBuiltInAlgorithm(context, out);
   return std::move(out).TakeSorted();
 }
 
 Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog) {
   std::vector<FieldViolation> violations = Validate(job, catalog);
   if (violations.empty()) {
-    return Status();
+    return CheckAlgorithmAvailable(job);
   }
   return Status::InvalidArgument(std::move(violations));
 }

@@ -9,6 +9,13 @@
 // 64000 GB; a worker/ps/evaluator imageUri needs a masterConfig.imageUri; a runtime TPU job must
 // name its (TPU-capable) runtimeVersion.
 //
+// A built-in algorithm's job (master image from algorithms/data/builtin_algorithms.json): its
+// trainingInput.args are the algorithm's documented `--name=value` arguments (or `--name value`,
+// a bare `--flag`; `--job-dir` besides), each checked for its type and range and named by its
+// place ("trainingInput.args[3]"); a required one missing is named at "trainingInput.args";
+// validation_split + test_split at most the algorithm's limit (0.40); no containerCommand or
+// containerArgs; at most its replicas; a tuning job's parameters only its tunable arguments.
+//
 // What a replica is started with must fit one execve(2) (exec_limits.cc, which says why): one
 // argument, or one NAME=value, at most 131071 bytes (Linux's MAX_ARG_STRLEN, 128 KiB with its
 // NUL); a replica's command line and environment at most 1 MiB, each string counting its bytes,
@@ -34,7 +41,9 @@ namespace trainyard::validate {
 // Pure and thread-safe: reads only its arguments.
 std::vector<FieldViolation> Validate(const model::Job& job, const catalog::Catalog& catalog);
 
-// `Validate` as a Status: OK, or INVALID_ARGUMENT carrying every violation.
+// `Validate` as a Status: OK, or INVALID_ARGUMENT carrying every violation; a valid job whose
+// master image is a built-in algorithm this server does not run (algorithms/algorithms.h):
+// FAILED_PRECONDITION naming the image.
 Status ValidateJob(const model::Job& job, const catalog::Catalog& catalog);
 
 // The job-id rule alone (`^[A-Za-z][A-Za-z0-9_]{0,127}$`), for ids that arrive in a URL.

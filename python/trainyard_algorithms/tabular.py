@@ -1,0 +1,206 @@
+"""Tabular data for the built-in algorithms: the CSV files, their checks and --preprocess.
+
+The data format is Google's for the built-in tabular algorithms (reference §12): CSV, UTF-8, no
+header row, the target in the first column. A file that breaks it fails the job with a message
+naming the file (its gs:// URI), the line and what is wrong (`DataError`), before anything is
+written.
+
+--preprocess, as documented: splits off validation_split and test_split of the rows, drops rows
+with more than 10 % of their values missing, fills a numeric column's missing values with its mean
+and one-hot encodes categorical columns (missing: all zeros). The statistics are taken from the
+training rows and written to artifacts/metadata.json, so the same transformation can be applied
+to new data.
+"""
+
+import csv
+import io
+import json
+import math
+import os
+import random
+
+MAX_MISSING_FRACTION = 0.10
+
+
+class DataError(Exception):
+    """What is wrong with the data, naming the file and line; the job fails with it."""
+
+
+def local_path(uri):
+    """A gs:// URI's file in trainyard's bucket store ($TRAINYARD_GCS_MOUNT); other paths as is."""
+    if not uri.startswith('gs://'):
+        return uri
+    mount = os.environ.get('TRAINYARD_GCS_MOUNT', '')
+    if not mount:
+        raise DataError('{}: no bucket store to read it from (TRAINYARD_GCS_MOUNT is not set)'
+                        .format(uri))
+    parts = [p for p in uri[len('gs://'):].split('/') if p]
+    if not parts or any(p in ('.', '..') for p in parts):
+        raise DataError('{}: not a gs://bucket/object path'.format(uri))
+    return os.path.join(mount, *parts)
+
+
+def _number(text):
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _missing(text):
+    return text.strip() == ''
+
+
+def read_csv(uri):
+    """The rows of a CSV file as lists of strings, checked: not empty, UTF-8, no header, the same
+    number of columns on every line, a numeric target on every line."""
+    path = local_path(uri)
+    try:
+        with open(path, 'rb') as data:
+            raw = data.read()
+    except FileNotFoundError:
+        raise DataError('{}: no such object'.format(uri)) from None
+    except OSError as error:
+        raise DataError('{}: cannot be read: {}'.format(uri, error.strerror)) from None
+    try:
+        text = raw.decode('utf-8')
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b'\n') + 1
+        raise DataError('{} line {}: not UTF-8 text'.format(uri, line)) from None
+    rows = []
+    width = None
+    for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        if not row or (len(row) == 1 and row[0].strip() == ''):
+            continue  # a blank line
+        if width is None:
+            width = len(row)
+            if width < 2:
+                raise DataError('{} line {}: one column; the target and at least one feature '
+                                'are needed'.format(uri, number))
+        elif len(row) != width:
+            raise DataError('{} line {}: {} columns, but the first line has {}'
+                            .format(uri, number, len(row), width))
+        if _number(row[0]) is None and not _missing(row[0]):
+            if number == 1 and sum(_number(v) is None for v in row) > len(row) // 2:
+                raise DataError('{} line 1: looks like a header row ({}); the CSV must have no '
+                                'header, the target in the first column'
+                                .format(uri, ','.join(row[:4])))
+            raise DataError('{} line {}: the target (first column) "{}" is not a number'
+                            .format(uri, number, row[0]))
+        rows.append((number, row))
+    if not rows:
+        raise DataError('{}: the file is empty'.format(uri))
+    return rows
+
+
+def _column_types(rows, width):
+    """'numerical' for a column whose present values are all numbers, else 'categorical'."""
+    types = []
+    for column in range(1, width):
+        numeric = all(_missing(row[column]) or _number(row[column]) is not None
+                      for _, row in rows)
+        types.append('numerical' if numeric else 'categorical')
+    return types
+
+
+def split(rows, validation_split, test_split, seed):
+    """(training, validation, test) rows: a seeded shuffle, then the documented fractions."""
+    shuffled = list(rows)
+    random.Random(seed).shuffle(shuffled)
+    n = len(shuffled)
+    n_validation = int(round(n * validation_split))
+    n_test = int(round(n * test_split))
+    test = shuffled[:n_test]
+    validation = shuffled[n_test:n_test + n_validation]
+    training = shuffled[n_test + n_validation:]
+    return training, validation, test
+
+
+class Preprocessor:
+    """The column statistics of the training rows, and the transformation they define."""
+
+    def __init__(self, training_rows, uri, preprocess):
+        width = len(training_rows[0][1])
+        self.width = width
+        self.preprocess = preprocess
+        self.types = _column_types(training_rows, width)
+        self.columns = []
+        for column, kind in enumerate(self.types, start=1):
+            values = [row[column] for _, row in training_rows if not _missing(row[column])]
+            if kind == 'categorical' and not preprocess:
+                number, row = next((n, r) for n, r in training_rows
+                                   if not _missing(r[column]) and _number(r[column]) is None)
+                raise DataError('{} line {}: column {} "{}" is not a number (--preprocess '
+                                'encodes categorical columns)'
+                                .format(uri, number, column + 1, row[column]))
+            stats = {'index': column, 'type': kind,
+                     'missing': sum(_missing(row[column]) for _, row in training_rows)}
+            if kind == 'numerical':
+                numbers = [float(v) for v in values]
+                mean = sum(numbers) / len(numbers) if numbers else 0.0
+                stats.update(mean=mean, min=min(numbers, default=0.0),
+                             max=max(numbers, default=0.0),
+                             stddev=math.sqrt(sum((v - mean) ** 2 for v in numbers) /
+                                              len(numbers)) if numbers else 0.0)
+            else:
+                stats['vocabulary'] = sorted(set(v.strip() for v in values))
+            self.columns.append(stats)
+
+    def feature_names(self):
+        names = []
+        for stats in self.columns:
+            if stats['type'] == 'numerical':
+                names.append('col_{}'.format(stats['index']))
+            else:
+                names.extend('col_{}={}'.format(stats['index'], v) for v in stats['vocabulary'])
+        return names
+
+    def transform(self, rows):
+        """(features, targets) as lists of float rows; NaN for a missing value without
+        --preprocess (XGBoost treats it as missing)."""
+        features, targets = [], []
+        for _, row in rows:
+            out = []
+            for stats in self.columns:
+                text = row[stats['index']]
+                if stats['type'] == 'numerical':
+                    if _missing(text):
+                        out.append(stats['mean'] if self.preprocess else float('nan'))
+                    else:
+                        value = _number(text)
+                        out.append(value if value is not None else float('nan'))
+                else:
+                    word = text.strip()
+                    out.extend(1.0 if word == v else 0.0 for v in stats['vocabulary'])
+            features.append(out)
+            targets.append(float(row[0]))
+        return features, targets
+
+    def metadata(self):
+        return {'target_column': 0, 'columns': self.columns,
+                'feature_names': self.feature_names(), 'preprocess': self.preprocess,
+                'max_missing_fraction': MAX_MISSING_FRACTION}
+
+
+def drop_incomplete(rows):
+    """--preprocess: the rows with at most 10 % of their values missing, and with a target."""
+    kept = []
+    for number, row in rows:
+        missing = sum(_missing(v) for v in row)
+        if not _missing(row[0]) and missing <= MAX_MISSING_FRACTION * len(row):
+            kept.append((number, row))
+    return kept
+
+
+def check_targets(rows, uri):
+    """Without --preprocess every row needs its target."""
+    for number, row in rows:
+        if _missing(row[0]):
+            raise DataError('{} line {}: the target (first column) is missing'.format(uri, number))
+
+
+def write_json(path, value):
+    with open(path, 'w', encoding='utf-8') as out:
+        json.dump(value, out, indent=2, sort_keys=True)
+        out.write('\n')

@@ -1,0 +1,170 @@
+#!/usr/bin/python3
+"""The built-in XGBoost algorithm through the real gcloud and a real `trainyard serve`.
+
+As a user follows Google's guide (docs/reference/ai-platform-training.md §12): scikit-learn's
+bundled breast-cancer data is written headerless, target first, into a bucket with `gcloud storage
+cp`; `gcloud ai-platform jobs submit training J --master-image-uri
+gcr.io/cloud-ml-algos/boosted_trees:latest --scale-tier BASIC --job-dir gs://b/out -- --preprocess
+--training_data_path=gs://b/data.csv --objective=binary:logistic` must reach SUCCEEDED; `gcloud
+ai-platform jobs describe` shows isBuiltInAlgorithmJob and builtInAlgorithmOutput (framework
+XGBOOST, Debian's XGBoost and Python versions, modelPath); the model under the job dir loads in
+xgboost and its AUC on the held-out rows (artifacts/metadata.json names their lines) is the one
+reported in artifacts/metrics.json. gcloud also shows the refusals: an argument out of range
+(INVALID_ARGUMENT naming trainingInput.args[i]) and an algorithm this server does not run
+(FAILED_PRECONDITION), which start no job. One job runs: the suite is kept short for CI.
+
+Needs Debian's python3-xgboost and python3-sklearn. Usage: gcloud_algorithms_test.py --trainyard
+PATH [unittest args]. Ends with "N passed, M failed".
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcloud_env  # noqa: E402  (needs the path above)
+
+PYTHON = "/usr/bin/python3"
+GCLOUD = gcloud_env.GCLOUD
+TRAINYARD = None  # set by main()
+PROJECT = "p"
+BUCKET = "algo-e2e"
+IMAGE = "gcr.io/cloud-ml-algos/boosted_trees:latest"
+TERMINAL = ("SUCCEEDED", "FAILED", "CANCELLED")
+JOB_DEADLINE_S = 300
+COMMAND_TIMEOUT_S = 180
+# Writes the breast-cancer data as the algorithm wants it (argv[1]): no header, target first.
+WRITE_DATA = """import sys
+from sklearn.datasets import load_breast_cancer
+x, y = load_breast_cancer(return_X_y=True)
+with open(sys.argv[1], "w") as f:
+    for features, target in zip(x, y):
+        f.write(",".join([str(int(target))] + [repr(float(v)) for v in features]) + "\\n")
+"""
+# Loads the model (argv[1]) and prints its AUC on the CSV's lines listed in argv[3] (JSON).
+SCORE = """import json, sys
+import numpy as np
+import xgboost as xgb
+from sklearn.metrics import roc_auc_score
+lines = set(json.loads(sys.argv[3]))
+rows = [l.split(",") for n, l in enumerate(open(sys.argv[2]).read().splitlines(), 1) if n in lines]
+data = np.array(rows, dtype=float)
+booster = xgb.Booster(model_file=sys.argv[1])
+print(roc_auc_score(data[:, 0], booster.predict(xgb.DMatrix(data[:, 1:]))))
+print(xgb.__version__, sys.version_info[0], sys.version_info[1])
+"""
+
+
+class AlgorithmsTest(gcloud_env.ServerTestCase):
+
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-algorithms-")
+        cls.data = os.path.join(cls.tmp, "data")
+        cls.server = gcloud_env.start_server(TRAINYARD, cls.tmp, cls.data)
+
+    def run_command(self, argv, env=None):
+        proc = subprocess.run(argv, env=env, cwd=self.tmp, capture_output=True, text=True,
+                              timeout=COMMAND_TIMEOUT_S, check=False)
+        return gcloud_env.Run(proc)
+
+    def gcloud(self, *args, ok=True):
+        env = gcloud_env.gcloud_environment(os.path.join(self.tmp, "gcloud"), PROJECT,
+                                            self.server.url)
+        run = self.run_command([GCLOUD, *args], env=env)
+        if ok:
+            self.assertEqual(run.rc, 0, run)
+        return run
+
+    def describe(self, job_id):
+        return json.loads(self.gcloud("ai-platform", "jobs", "describe", job_id,
+                                      "--format", "json").out)
+
+    def wait(self, job_id):
+        deadline = time.monotonic() + JOB_DEADLINE_S
+        while True:
+            job = self.describe(job_id)
+            if job["state"] in TERMINAL or time.monotonic() > deadline:
+                return job
+            time.sleep(0.5)
+
+    def job_log(self, job_id):
+        path = os.path.join(self.data, "jobs", PROJECT, job_id, "logs")
+        out = []
+        for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
+            with open(os.path.join(path, name), encoding="utf-8", errors="replace") as f:
+                out.append(f.read()[-3000:])
+        return "\n".join(out)
+
+    def test_xgboost_trains_and_its_model_predicts_the_held_out_rows(self):
+        csv = os.path.join(self.tmp, "data.csv")
+        run = self.run_command([PYTHON, "-c", WRITE_DATA, csv])
+        self.assertEqual(run.rc, 0, run)
+        self.gcloud("storage", "buckets", "create", "gs://" + BUCKET)
+        self.gcloud("storage", "cp", csv, "gs://%s/data.csv" % BUCKET)
+
+        run = self.gcloud("ai-platform", "jobs", "submit", "training", "xgb_e2e",
+                          "--master-image-uri", IMAGE, "--scale-tier", "BASIC",
+                          "--region", "us-central1", "--job-dir", "gs://%s/out" % BUCKET, "--",
+                          "--preprocess", "--training_data_path=gs://%s/data.csv" % BUCKET,
+                          "--objective=binary:logistic")
+        self.assertIn("Job [xgb_e2e] submitted successfully.", run.out + run.err)
+        job = self.wait("xgb_e2e")
+        self.assertEqual(job["state"], "SUCCEEDED",
+                         "%s\n%s" % (json.dumps(job, indent=2), self.job_log("xgb_e2e")))
+        output = job["trainingOutput"]
+        self.assertTrue(output.get("isBuiltInAlgorithmJob"), output)
+        algorithm = output["builtInAlgorithmOutput"]
+        self.assertEqual(algorithm["framework"], "XGBOOST")
+        self.assertEqual(algorithm["modelPath"], "gs://%s/out/model" % BUCKET)
+
+        job_dir = os.path.join(self.data, "buckets", BUCKET, "out")
+        with open(os.path.join(job_dir, "artifacts", "metadata.json"), encoding="utf-8") as f:
+            held_out = json.load(f)["rows"]["validation"]
+        with open(os.path.join(job_dir, "artifacts", "metrics.json"), encoding="utf-8") as f:
+            reported = json.load(f)["validation"]["auc"]
+        self.assertEqual(len(held_out), 114)  # 20 % of 569, the documented default split
+        model = os.path.join(job_dir, "model", "model.bst")
+        run = self.run_command([PYTHON, "-c", SCORE, model, csv, json.dumps(held_out)])
+        self.assertEqual(run.rc, 0, run)
+        auc, versions = run.out.strip().splitlines()
+        self.assertAlmostEqual(float(auc), reported, places=6)
+        self.assertGreater(float(auc), 0.95)
+        xgboost_version, major, minor = versions.split()
+        self.assertTrue(xgboost_version.startswith(algorithm["runtimeVersion"] + "."), versions)
+        self.assertEqual(algorithm["pythonVersion"], "%s.%s" % (major, minor))
+        self.assertIn("validation-logloss", self.job_log("xgb_e2e"))
+
+    def test_refusals_start_no_job(self):
+        run = self.gcloud("ai-platform", "jobs", "submit", "training", "xgb_bad",
+                          "--master-image-uri", IMAGE, "--region", "us-central1", "--",
+                          "--training_data_path=gs://%s/data.csv" % BUCKET, "--eta=1.5", ok=False)
+        self.assertNotEqual(run.rc, 0, run)
+        self.assertIn("INVALID_ARGUMENT", run.err)
+        self.assertIn("trainingInput.args[1]", run.err)
+        self.assertIn("--eta must be in the range [0, 1]; got 1.5", run.err)
+
+        image = "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest"
+        run = self.gcloud("ai-platform", "jobs", "submit", "training", "wide_1",
+                          "--master-image-uri", image, "--region", "us-central1", "--",
+                          "--training_data_path=gs://%s/data.csv" % BUCKET, ok=False)
+        self.assertNotEqual(run.rc, 0, run)
+        self.assertIn("FAILED_PRECONDITION", run.err)
+        self.assertIn("built-in algorithm %s" % image, run.err)
+        run = self.gcloud("ai-platform", "jobs", "list", "--format", "value(jobId)")
+        self.assertNotIn("xgb_bad", run.out)
+        self.assertNotIn("wide_1", run.out)
+
+
+def _set_trainyard(path):
+    global TRAINYARD
+    TRAINYARD = path
+
+
+if __name__ == "__main__":
+    gcloud_env.main(__doc__, _set_trainyard)

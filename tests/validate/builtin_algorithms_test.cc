@@ -1,0 +1,181 @@
+// The rules of a built-in algorithm's job (validate/builtin_algorithms.cc,
+// docs/reference/ai-platform-training.md §12): one row per rule, with the field and the words of
+// its violation; and the refusal of an algorithm this server does not run.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "catalog/catalog.h"
+#include "validate/rule_case.h"
+#include "validate/validate.h"
+
+namespace trainyard::validate::testing {
+namespace {
+
+using model::Job;
+
+constexpr char kXgboost[] = "gcr.io/cloud-ml-algos/boosted_trees:latest";
+
+// gcloud's `--master-image-uri … --scale-tier BASIC -- --preprocess --training_data_path=…
+// --objective=binary:logistic`.
+Job XgboostJob() {
+  Job job = ContainerJob();
+  Master(job).image_uri = kXgboost;
+  In(job).job_dir = "gs://my-bucket/out";
+  In(job).args = {"--preprocess", "--training_data_path=gs://b/data.csv",
+                  "--objective=binary:logistic"};
+  return job;
+}
+
+struct AlgorithmCase {
+  std::string name;
+  std::function<void(Job&)> mutate;
+  std::string field;    // "" when valid
+  std::string message;  // a part of the violation's description
+};
+
+void PrintTo(const AlgorithmCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class AlgorithmRules : public ::testing::TestWithParam<AlgorithmCase> {};
+
+TEST_P(AlgorithmRules, NameTheArgumentInTheirWords) {
+  const AlgorithmCase& c = GetParam();
+  Job job = XgboostJob();
+  c.mutate(job);
+  const std::vector<FieldViolation> violations = Validate(job, catalog::Catalog::Builtin());
+  if (c.field.empty()) {
+    EXPECT_TRUE(violations.empty()) << Describe(violations);
+    return;
+  }
+  ASSERT_FALSE(violations.empty());
+  bool found = false;
+  for (const FieldViolation& violation : violations) {
+    EXPECT_EQ(violation.field, c.field) << Describe(violations);  // that field, and only it
+    found = found || violation.description.find(c.message) != std::string::npos;
+  }
+  EXPECT_TRUE(found) << "no \"" << c.message << "\" in " << Describe(violations);
+  EXPECT_EQ(ValidateJob(job, catalog::Catalog::Builtin()).code(), Code::kInvalidArgument);
+}
+
+void Args(Job& job, std::vector<std::string> args) {
+  In(job).args = std::move(args);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Xgboost, AlgorithmRules,
+    ::testing::Values(
+        AlgorithmCase{"Documented", [](Job&) {}, "", ""},
+        AlgorithmCase{"WithoutTag",
+                      [](Job& j) { Master(j).image_uri = "gcr.io/cloud-ml-algos/boosted_trees"; },
+                      "", ""},
+        AlgorithmCase{"SeparateValuesAndHyperparameters",
+                      [](Job& j) {
+                        Args(j, {"--training_data_path", "gs://b/d.csv", "--max_depth", "4",
+                                 "--eta=0.1", "--preprocess=false", "--job-dir", "/x"});
+                      },
+                      "", ""},
+        AlgorithmCase{"UnknownArgument",
+                      [](Job& j) { In(j).args.push_back("--learning_rate=0.1"); },
+                      "trainingInput.args[3]",
+                      "Unknown argument --learning_rate for the built-in XGBoost algorithm"},
+        AlgorithmCase{"NotAnArgument", [](Job& j) { In(j).args.insert(In(j).args.begin(), "x"); },
+                      "trainingInput.args[0]", "\"x\" is not an argument"},
+        AlgorithmCase{"IntegerExpected", [](Job& j) { In(j).args.push_back("--max_depth=4.5"); },
+                      "trainingInput.args[3]", "--max_depth must be an integer; got \"4.5\""},
+        AlgorithmCase{"NumberExpected", [](Job& j) { In(j).args.push_back("--eta=fast"); },
+                      "trainingInput.args[3]", "--eta must be a number; got \"fast\""},
+        AlgorithmCase{"AboveRange", [](Job& j) { In(j).args.push_back("--eta=1.5"); },
+                      "trainingInput.args[3]", "--eta must be in the range [0, 1]; got 1.5"},
+        AlgorithmCase{"BelowRange", [](Job& j) { In(j).args.push_back("--num_round=0"); },
+                      "trainingInput.args[3]", "--num_round must be in the range [1, 100000]"},
+        AlgorithmCase{"OpenBound", [](Job& j) { In(j).args.push_back("--subsample=0"); },
+                      "trainingInput.args[3]", "--subsample must be in the range (0, 1]; got 0"},
+        AlgorithmCase{"NotInEnum", [](Job& j) { In(j).args[2] = "--objective=binary:magic"; },
+                      "trainingInput.args[2]", "--objective must be one of reg:linear,"},
+        AlgorithmCase{"FlagWithWord", [](Job& j) { In(j).args[0] = "--preprocess=yes"; },
+                      "trainingInput.args[0]", "--preprocess is a flag"},
+        AlgorithmCase{"NotAGcsPath",
+                      [](Job& j) { In(j).args[1] = "--training_data_path=/tmp/data.csv"; },
+                      "trainingInput.args[1]", "must be a Cloud Storage path"},
+        AlgorithmCase{"MissingValue", [](Job& j) { In(j).args.push_back("--eta"); },
+                      "trainingInput.args[3]", "--eta needs a value"},
+        AlgorithmCase{"GivenTwice", [](Job& j) { In(j).args.push_back("--objective=reg:linear"); },
+                      "trainingInput.args[3]", "given twice (also at trainingInput.args[2])"},
+        AlgorithmCase{"SplitsOverLimit",
+                      [](Job& j) {
+                        In(j).args.push_back("--validation_split=0.3");
+                        In(j).args.push_back("--test_split=0.2");
+                      },
+                      "trainingInput.args[4]",
+                      "validation_split + test_split must be at most 0.40; got 0.3 + 0.2 = 0.50"},
+        AlgorithmCase{"SplitsAtLimit",
+                      [](Job& j) {
+                        In(j).args.push_back("--validation_split=0.2");
+                        In(j).args.push_back("--test_split=0.2");
+                      },
+                      "", ""},
+        AlgorithmCase{"TestSplitOverLimitWithDefault",
+                      [](Job& j) { In(j).args.push_back("--test_split=0.25"); },
+                      "trainingInput.args[3]", "got 0.2 + 0.25 = 0.45"},
+        AlgorithmCase{"MissingTrainingData",
+                      [](Job& j) { In(j).args.erase(In(j).args.begin() + 1); },
+                      "trainingInput.args",
+                      "--training_data_path is required by the built-in XGBoost algorithm"},
+        AlgorithmCase{"ContainerCommand", [](Job& j) { Master(j).container_command = {"/bin/sh"}; },
+                      "trainingInput.masterConfig.containerCommand",
+                      "a built-in algorithm runs its own program"},
+        AlgorithmCase{"Workers",
+                      [](Job& j) {
+                        In(j).scale_tier = model::ScaleTier::kCustom;
+                        In(j).master_type = "n1-standard-4";
+                        In(j).worker_type = "n1-standard-4";
+                        In(j).worker_count = 2;
+                      },
+                      "trainingInput.workerCount",
+                      "runs on 1 replica (the master); this job asks for 3"},
+        AlgorithmCase{"TunedArgument",
+                      [](Job& j) {
+                        model::HyperparameterSpec& spec = In(j).hyperparameters.emplace();
+                        spec.goal = model::GoalType::kMaximize;
+                        spec.max_trials = 2;
+                        spec.hyperparameter_metric_tag = "auc";
+                        spec.params.push_back({.parameter_name = "max_depth",
+                                               .type = model::ParameterType::kInteger,
+                                               .min_value = 2,
+                                               .max_value = 8});
+                        spec.params.push_back({.parameter_name = "training_data_path",
+                                               .type = model::ParameterType::kCategorical,
+                                               .categorical_values = {"gs://b/a.csv"}});
+                      },
+                      "trainingInput.hyperparameters.params[1].parameterName",
+                      "training_data_path is not a tunable argument of the built-in XGBoost"}),
+    [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
+
+TEST(AlgorithmAvailability, AnAlgorithmThisServerDoesNotRunIsAFailedPrecondition) {
+  for (const char* image :
+       {"gcr.io/cloud-ml-algos/linear_learner_cpu:latest", "gcr.io/cloud-ml-algos/xgboost_dist",
+        "gcr.io/cloud-ml-algos/wide_deep_learner_gpu:latest"}) {
+    Job job = ContainerJob();
+    Master(job).image_uri = image;
+    In(job).args = {"--anything=1"};  // an unavailable algorithm's arguments are not read
+    const Status status = ValidateJob(job, catalog::Catalog::Builtin());
+    EXPECT_EQ(status.code(), Code::kFailedPrecondition) << image;
+    EXPECT_NE(status.message().find(std::string("built-in algorithm ") + image), std::string::npos)
+        << status.message();
+    EXPECT_NE(status.message().find("is not available on this server"), std::string::npos);
+  }
+}
+
+TEST(AlgorithmAvailability, OtherImagesAreOrdinaryContainers) {
+  Job job = ContainerJob();
+  Master(job).image_uri = "gcr.io/cloud-ml-algos-fork/boosted_trees:latest";
+  In(job).args = {"not", "flags"};
+  EXPECT_TRUE(ValidateJob(job, catalog::Catalog::Builtin()).ok());
+}
+
+}  // namespace
+}  // namespace trainyard::validate::testing
