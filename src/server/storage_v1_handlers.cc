@@ -296,15 +296,23 @@ HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
   return JsonResponse(ObjectJson(*info, BaseUrl(request.http)));
 }
 
+// The answer refusing a change of the object (a delete, a patch) when its `generation` is not the
+// live one (this server keeps no older generations) or its preconditions do not hold; nullopt
+// when the change may go ahead. The object is read only when the request names either.
+std::optional<HttpResponse> ChangeRefused(BucketStore& buckets, const RoutedRequest& request) {
+  if (request.Query("generation") == nullptr && !HasPreconditions(request)) {
+    return std::nullopt;
+  }
+  auto info = FindObject(buckets, request);
+  if (!info.ok()) {
+    return StorageErrorResponse(info.status());
+  }
+  return PreconditionAnswer(request, *info, /*is_read=*/false);
+}
+
 HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
-  if (request.Query("generation") != nullptr || HasPreconditions(request)) {
-    auto info = FindObject(buckets, request);
-    if (!info.ok()) {
-      return StorageErrorResponse(info.status());
-    }
-    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false)) {
-      return *std::move(answer);
-    }
+  if (auto answer = ChangeRefused(buckets, request)) {
+    return *std::move(answer);
   }
   const Status status = buckets.DeleteObject(request.Param("bucket"), request.Param("object"));
   if (!status.ok()) {
@@ -313,21 +321,14 @@ HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
   return HttpResponse{.status = 204};
 }
 
-// objects.patch: the body's metadata change, after the request's preconditions and its
-// `generation` (which must be the live one: this server keeps no older generations).
+// objects.patch: the body's metadata change, unless `ChangeRefused`.
 HttpResponse PatchObject(BucketStore& buckets, const RoutedRequest& request) {
   Result<store::ObjectPatch> patch = ParseObjectPatch(request.http.body);
   if (!patch.ok()) {
     return StorageErrorResponse(patch.status());
   }
-  if (request.Query("generation") != nullptr || HasPreconditions(request)) {
-    auto info = FindObject(buckets, request);
-    if (!info.ok()) {
-      return StorageErrorResponse(info.status());
-    }
-    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false)) {
-      return *std::move(answer);
-    }
+  if (auto answer = ChangeRefused(buckets, request)) {
+    return *std::move(answer);
   }
   auto info = buckets.PatchObject(request.Param("bucket"), request.Param("object"), *patch);
   if (!info.ok()) {

@@ -6,8 +6,8 @@ import json
 import os
 import sys
 import time
-import urllib.error
-import urllib.request
+
+import submit  # beside this file
 
 URL = sys.argv[1]
 DATA = sys.argv[2]
@@ -40,14 +40,7 @@ print("GPUCHECK " + json.dumps(info), flush=True)
 
 
 def call(method, path, body=None):
-    request = urllib.request.Request(URL + path, method=method,
-                                     data=json.dumps(body).encode() if body else None,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as reply:
-            return reply.status, json.loads(reply.read() or b"{}")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
+    return submit.call(URL, method, path, body)
 
 
 def tfjob(name):
