@@ -62,6 +62,8 @@ constexpr std::array kRouteAccess = {
     RouteAccess{"storage.objects.cancelUpload", "storage.objects.create", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.delete", "storage.objects.delete", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.patch", "storage.objects.update", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.compose", "storage.objects.get", ProjectFrom::kBucket},
+    RouteAccess{"storage.objects.compose", "storage.objects.create", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.rewrite", "storage.objects.get", ProjectFrom::kBucket,
                 "sourceBucket"},
     RouteAccess{"storage.objects.rewrite", "storage.objects.create", ProjectFrom::kBucket,

@@ -95,6 +95,8 @@ constexpr std::array kRouteAudit = {
                AuditResource::kObject},
     RouteAudit{"storage.objects.patch", kStorage, "storage.objects.update", true,
                AuditResource::kObject},
+    RouteAudit{"storage.objects.compose", kStorage, "storage.objects.compose", true,
+               AuditResource::kObject},
     RouteAudit{"storage.objects.rewrite", kStorage, "storage.objects.rewrite", true,
                AuditResource::kRewriteTarget},
     RouteAudit{"metrics", kTrainyard, "trainyard.metrics.get", false, AuditResource::kServer},

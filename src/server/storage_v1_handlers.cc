@@ -30,6 +30,7 @@ constexpr std::string_view kLayout = "/b/{bucket}/storageLayout";
 constexpr std::string_view kManagedFolders = "/b/{bucket}/managedFolders";
 constexpr std::array<std::string_view, 2> kApiRoots = {"/storage/v1", ""};
 constexpr std::string_view kDownload = "/download/storage/v1/b/{bucket}/o/{object=**}";
+constexpr std::string_view kCompose = "/b/{bucket}/o/{object}/compose";
 constexpr std::string_view kRewrite =
     "/b/{sourceBucket}/o/{sourceObject}/rewriteTo/b/{destinationBucket}/o/{destinationObject}";
 
@@ -407,7 +408,7 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
     std::string_view name;
     Handler handler;
   };
-  static constexpr std::array<Row, 11> kRows = {{
+  static constexpr std::array<Row, 12> kRows = {{
       {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>},
       {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>},
       {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>},
@@ -419,13 +420,14 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
       {"GET", kLayout, "storage.buckets.getStorageLayout", &Call<&GetStorageLayout>},
       {"GET", kManagedFolders, "storage.managedFolders.list", &Call<&ListManagedFolders>},
       {"POST", kRewrite, "storage.objects.rewrite", &Call<&RewriteObject>},
+      {"POST", kCompose, "storage.objects.compose", &Call<&ComposeObject>},
   }};
   for (const std::string_view root : kApiRoots) {
     for (const Row& row : kRows) {
       Route route = StorageRoute(
           row.method, fmt::format("{}{}", root, row.path), row.name,
           [b, handler = row.handler](const RoutedRequest& r) { return handler(*b, r); });
-      route.slashes_in_variables = row.path == kRewrite;
+      route.slashes_in_variables = row.path == kRewrite || row.path == kCompose;
       router.Add(std::move(route));
     }
   }

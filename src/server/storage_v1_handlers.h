@@ -1,9 +1,9 @@
 // The storage v1 JSON API (what gcloud and the GCS client libraries call), as routes over a
 // `store::BucketStore` (docs/reference/ai-platform-training.md §11): buckets
 // insert/get/list/delete; objects get (metadata, or the bytes with `alt=media`, also under
-// /download/), list (prefix, delimiter, pages), patch (metadata), delete and rewrite (a copy, for
-// `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media, multipart and
-// resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud storage rm -r`
+// /download/), list (prefix, delimiter, pages), patch (metadata), compose, delete and rewrite (a
+// copy, for `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media, multipart
+// and resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud storage rm -r`
 // needs (a flat storage layout, no managed folders). Each handler maps HTTP to a store call and the
 // answer or error back, as GCS shapes them (storage_v1_json.h); the rules are the store's.
 //
@@ -46,6 +46,10 @@ std::optional<HttpResponse> CheckWritePreconditions(store::BucketStore& buckets,
 // that method accepts (`StorageQueryParams`).
 Route StorageRoute(std::string_view method, std::string_view pattern, std::string_view name,
                    std::function<HttpResponse(const RoutedRequest&)> handler);
+
+// objects.compose (storage_v1_uploads.cc): the sources' bytes, in order, written as the
+// destination, after the destination's preconditions and each source's generation checks.
+HttpResponse ComposeObject(store::BucketStore& buckets, const RoutedRequest& request);
 
 // The upload routes alone (storage_v1_uploads.cc); `AddStorageV1Routes` adds them.
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets);

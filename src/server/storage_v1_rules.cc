@@ -52,6 +52,7 @@ const std::vector<MethodParams>& MethodTable() {
         "includeFoldersAsPrefixes"}},
       {"storage.objects.get", {"generation"}, true},
       {"storage.objects.delete", {"generation", "force"}, true},
+      {"storage.objects.compose", {"destinationPredefinedAcl", "kmsKeyName"}, true},
       {"storage.objects.patch",
        {"generation", "predefinedAcl", "projection", "overrideUnlockedRetention"},
        true},
@@ -203,6 +204,114 @@ Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_
                                 header, *last - *first + 1, body_size));
   }
   return out;
+}
+
+namespace {
+
+ObjectWrite ObjectWriteOf(const nlohmann::json& json) {
+  ObjectWrite out;
+  if (json.contains("name") && json["name"].is_string()) {
+    out.name = json["name"].get<std::string>();
+  }
+  if (json.contains("contentType") && json["contentType"].is_string()) {
+    out.content_type = json["contentType"].get<std::string>();
+  }
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    const auto value = json.find(field.json_name);
+    if (value != json.end() && value->is_string()) {
+      out.headers.*field.field = value->get<std::string>();
+    }
+  }
+  if (json.contains("metadata") && json["metadata"].is_object()) {
+    for (const auto& [key, value] : json["metadata"].items()) {
+      out.metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+  }
+  return out;
+}
+
+// An int64 member as GCS sends it (a decimal string) or as a number; nullopt when absent, and a
+// violation when it is neither.
+std::optional<std::int64_t> Int64Member(const nlohmann::json& json, const char* key,
+                                        const std::string& where,
+                                        std::vector<FieldViolation>& violations) {
+  const auto value = json.find(key);
+  if (value == json.end() || value->is_null()) {
+    return std::nullopt;
+  }
+  std::int64_t number = 0;
+  if (value->is_number_integer()) {
+    return value->get<std::int64_t>();
+  }
+  if (value->is_string()) {
+    const std::string text = value->get<std::string>();
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+    if (error == std::errc() && end == text.data() + text.size() && !text.empty()) {
+      return number;
+    }
+  }
+  violations.push_back({where, fmt::format("Invalid value for {}: a whole number.", where)});
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<ObjectWrite> ParseObjectWrite(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    return ObjectWrite{};
+  }
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return Status::InvalidArgument({{"body", "The object metadata must be a JSON object."}});
+  }
+  return ObjectWriteOf(json);
+}
+
+Result<ComposeRequest> ParseComposeRequest(std::string_view body) {
+  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return Status::InvalidArgument(
+        {{"body",
+          "The request body must be a JSON compose request (sourceObjects, destination)."}});
+  }
+  const auto sources = json.find("sourceObjects");
+  if (sources == json.end() || !sources->is_array() || sources->empty()) {
+    return Status::InvalidArgument({{"sourceObjects", "Required: at least one source object."}});
+  }
+  if (sources->size() > kMaxComposeSources) {
+    return Status::InvalidArgument(
+        {{"sourceObjects",
+          fmt::format("The number of source components provided ({}) exceeds the maximum ({}).",
+                      sources->size(), kMaxComposeSources)}});
+  }
+  ComposeRequest request;
+  std::vector<FieldViolation> violations;
+  for (std::size_t i = 0; i < sources->size(); ++i) {
+    const nlohmann::json& source = (*sources)[i];
+    const std::string where = fmt::format("sourceObjects[{}]", i);
+    if (!source.is_object() || !source.contains("name") || !source["name"].is_string() ||
+        source["name"].get<std::string>().empty()) {
+      violations.push_back({where + ".name", "Required: the source object's name."});
+      continue;
+    }
+    ComposeSource parsed{.name = source["name"].get<std::string>()};
+    parsed.generation = Int64Member(source, "generation", where + ".generation", violations);
+    const auto conditions = source.find("objectPreconditions");
+    if (conditions != source.end() && conditions->is_object()) {
+      parsed.if_generation_match =
+          Int64Member(*conditions, "ifGenerationMatch",
+                      where + ".objectPreconditions.ifGenerationMatch", violations);
+    }
+    request.sources.push_back(std::move(parsed));
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  const auto destination = json.find("destination");
+  if (destination != json.end() && destination->is_object()) {
+    request.destination = ObjectWriteOf(*destination);
+  }
+  return request;
 }
 
 Result<store::ObjectPatch> ParseObjectPatch(std::string_view body) {

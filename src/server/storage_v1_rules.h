@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -81,6 +82,34 @@ Result<Preconditions> ParsePreconditions(
 PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
                                           const std::optional<ObjectVersion>& current,
                                           bool is_read);
+
+// The object resource a client sends with a write: multipart's first part, a resumable upload's
+// POST body, a compose's `destination`. Members of the wrong type are ignored, as before; a
+// metadata value that is not a string is kept as its JSON text. Blank text is an empty resource.
+struct ObjectWrite {
+  std::string name;
+  std::string content_type;
+  std::map<std::string, std::string> metadata;
+  store::ObjectHeaders headers;
+};
+Result<ObjectWrite> ParseObjectWrite(std::string_view text);
+
+// objects.compose's body: the source objects, in order, and the destination's resource.
+struct ComposeSource {
+  std::string name;
+  std::optional<std::int64_t> generation;           // the live one must be this
+  std::optional<std::int64_t> if_generation_match;  // objectPreconditions.ifGenerationMatch
+};
+struct ComposeRequest {
+  std::vector<ComposeSource> sources;
+  ObjectWrite destination;
+};
+// At most this many sources, as GCS.
+inline constexpr std::size_t kMaxComposeSources = 32;
+// INVALID_ARGUMENT naming the member (`sourceObjects[2].name`) for a body that is not an object,
+// no sources, more than kMaxComposeSources, a source without a name, or a generation that is not
+// a whole number (GCS sends int64 as strings; numbers are taken too).
+Result<ComposeRequest> ParseComposeRequest(std::string_view body);
 
 // The body of objects.patch, a partial object resource, as the change it asks for:
 // `contentType`, `cacheControl`, `contentDisposition`, `contentEncoding`, `contentLanguage`

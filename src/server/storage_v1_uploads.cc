@@ -1,7 +1,9 @@
 // The upload routes of the storage v1 API (`AddStorageUploadRoutes`, storage_v1_handlers.h):
 // uploadType=media and multipart in one request, and resumable sessions (a POST that answers the
 // session URL in `Location`, then PUTs of `Content-Range` chunks answered 308 until complete).
+#include <array>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -29,46 +31,8 @@ constexpr std::size_t kMaxMetadataBytes = std::size_t{1} << 20;
 
 std::atomic<std::uint64_t> temp_counter{0};
 
-// The object resource a client sends before the bytes (multipart's first part, resumable's
-// POST body).
-struct UploadMetadata {
-  std::string name;
-  std::string content_type;
-  std::map<std::string, std::string> metadata;
-  store::ObjectHeaders headers;
-};
-
 Status BadParam(std::string field, std::string description) {
   return Status::InvalidArgument({{std::move(field), std::move(description)}});
-}
-
-Result<UploadMetadata> DecodeMetadata(std::string_view text) {
-  UploadMetadata out;
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
-    return out;
-  }
-  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) {
-    return BadParam("body", "The object metadata must be a JSON object.");
-  }
-  if (json.contains("name") && json["name"].is_string()) {
-    out.name = json["name"].get<std::string>();
-  }
-  if (json.contains("contentType") && json["contentType"].is_string()) {
-    out.content_type = json["contentType"].get<std::string>();
-  }
-  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
-    const auto value = json.find(field.json_name);
-    if (value != json.end() && value->is_string()) {
-      out.headers.*field.field = value->get<std::string>();
-    }
-  }
-  if (json.contains("metadata") && json["metadata"].is_object()) {
-    for (const auto& [key, value] : json["metadata"].items()) {
-      out.metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
-    }
-  }
-  return out;
 }
 
 // The request body as text: small bodies only (the metadata of a resumable upload).
@@ -92,7 +56,7 @@ std::string TempPath(const BucketStore& buckets, std::string_view tag) {
 }
 
 // The name from the query, else from the metadata; INVALID_ARGUMENT when neither has one.
-Result<std::string> ObjectName(const RoutedRequest& request, const UploadMetadata& metadata) {
+Result<std::string> ObjectName(const RoutedRequest& request, const ObjectWrite& metadata) {
   const std::string* name = request.Query("name");
   if (name != nullptr && !name->empty()) {
     return *name;
@@ -105,7 +69,7 @@ Result<std::string> ObjectName(const RoutedRequest& request, const UploadMetadat
 
 // The object's headers from the metadata, with the `contentEncoding` parameter over them (the
 // one way a media upload can set one).
-store::ObjectHeaders Headers(const RoutedRequest& request, const UploadMetadata& metadata) {
+store::ObjectHeaders Headers(const RoutedRequest& request, const ObjectWrite& metadata) {
   store::ObjectHeaders headers = metadata.headers;
   const std::string* encoding = request.Query("contentEncoding");
   if (encoding != nullptr && !encoding->empty()) {
@@ -149,7 +113,7 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
   if (!parts.ok()) {
     return StorageErrorResponse(parts.status());
   }
-  Result<UploadMetadata> metadata = DecodeMetadata(parts->metadata);
+  Result<ObjectWrite> metadata = ParseObjectWrite(parts->metadata);
   if (!metadata.ok()) {
     return StorageErrorResponse(metadata.status());
   }
@@ -187,8 +151,8 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
 
 HttpResponse StartResumable(BucketStore& buckets, const RoutedRequest& request) {
   Result<std::string> body = SmallBody(request.http);
-  Result<UploadMetadata> metadata =
-      body.ok() ? DecodeMetadata(*body) : Result<UploadMetadata>(body.status());
+  Result<ObjectWrite> metadata =
+      body.ok() ? ParseObjectWrite(*body) : Result<ObjectWrite>(body.status());
   if (!metadata.ok()) {
     return StorageErrorResponse(metadata.status());
   }
@@ -286,7 +250,82 @@ HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
   return HttpResponse{.status = 499};  // what GCS answers a cancelled session
 }
 
+// Appends the whole object `bucket`/`name` to `out`, NOT_FOUND when it is gone.
+Status AppendObject(BucketStore& buckets, std::string_view bucket, std::string_view name,
+                    std::ofstream& out) {
+  Result<UniqueFd> fd = buckets.OpenObject(bucket, name);
+  if (!fd.ok()) {
+    return fd.status();
+  }
+  std::array<char, 1 << 16> chunk{};
+  for (;;) {
+    const ssize_t got = ::read(fd->get(), chunk.data(), chunk.size());
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      return Status::Unavailable(fmt::format("cannot read {}/{}", bucket, name));
+    }
+    if (got == 0) {
+      return {};
+    }
+    out.write(chunk.data(), got);
+  }
+}
+
 }  // namespace
+
+HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
+  Result<ComposeRequest> compose = ParseComposeRequest(request.http.body);
+  if (!compose.ok()) {
+    return StorageErrorResponse(compose.status());
+  }
+  const std::string& bucket = request.Param("bucket");
+  const std::string& name = request.Param("object");
+  if (auto refused = CheckWritePreconditions(buckets, request, bucket, name)) {
+    return *std::move(refused);
+  }
+  for (const ComposeSource& source : compose->sources) {
+    Result<store::ObjectInfo> info = buckets.GetObject(bucket, source.name);
+    if (!info.ok()) {
+      return StorageErrorResponse(info.status());
+    }
+    if (source.generation.has_value() && *source.generation != info->generation) {
+      return StorageErrorResponse(Status::NotFound(
+          fmt::format("No such object: {}/{}#{}", bucket, source.name, *source.generation)));
+    }
+    if (source.if_generation_match.has_value() && *source.if_generation_match != info->generation) {
+      return PreconditionFailedResponse();
+    }
+  }
+  const std::string temp = TempPath(buckets, "compose");
+  Status written;
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    for (const ComposeSource& source : compose->sources) {
+      written = out ? AppendObject(buckets, bucket, source.name, out)
+                    : Status::Unavailable("cannot write " + temp);
+      if (!written.ok()) {
+        break;
+      }
+    }
+    out.close();
+    if (written.ok() && !out) {
+      written = Status::Unavailable("cannot write " + temp);
+    }
+  }
+  if (!written.ok()) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    return StorageErrorResponse(written);
+  }
+  const ObjectWrite& destination = compose->destination;
+  Result<store::ObjectInfo> object = buckets.PutObjectFromFile(
+      bucket, name, temp, destination.content_type, destination.metadata, destination.headers);
+  std::error_code ignored;
+  std::filesystem::remove(temp, ignored);  // moved into place, or left by a failed write
+  return ObjectAnswer(object, request);
+}
 
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;

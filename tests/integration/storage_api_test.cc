@@ -73,6 +73,58 @@ TEST_F(StorageApiTest, ServesTheJsonApiAtTheHostsRootToo) {
   EXPECT_EQ(client_.Send("DELETE", "/b/rooted").status, 204);
 }
 
+// objects.compose (the Node.js client's combine, parallel composite uploads): the sources' bytes
+// in order, the destination's resource, and the checks GCS makes.
+TEST_F(StorageApiTest, ComposesObjectsInOrder) {
+  ASSERT_EQ(UploadMedia("parts/0", "alpha ").status, 200);
+  const ClientResponse second = UploadMedia("parts/1", "beta ");
+  ASSERT_EQ(second.status, 200);
+  const std::string generation = Body(second)["generation"];
+  ASSERT_EQ(UploadMedia("parts/2", "gamma").status, 200);
+  const nlohmann::json request = {
+      {"kind", "storage#composeRequest"},
+      {"sourceObjects",
+       {{{"name", "parts/0"}},
+        {{"name", "parts/1"},
+         {"generation", generation},
+         {"objectPreconditions", {{"ifGenerationMatch", generation}}}},
+        {{"name", "parts/2"}}}},
+      {"destination", {{"contentType", "text/plain"}, {"metadata", {{"k", "v"}}}}}};
+  const ClientResponse composed =
+      client_.Post("/storage/v1/b/bkt/o/whole%2Ftext/compose", request.dump());
+  ASSERT_EQ(composed.status, 200) << composed.body;
+  EXPECT_EQ(Body(composed)["name"], "whole/text");
+  EXPECT_EQ(Body(composed)["size"], "16");
+  EXPECT_EQ(Body(composed)["contentType"], "text/plain");
+  EXPECT_EQ(Body(composed)["metadata"]["k"], "v");
+  EXPECT_EQ(Download("whole/text").body, "alpha beta gamma");
+  // At the host's root too, and over a source: the destination may be one of them.
+  const nlohmann::json again = {
+      {"sourceObjects", {{{"name", "whole/text"}}, {{"name", "parts/0"}}}}};
+  ASSERT_EQ(client_.Post("/b/bkt/o/whole%2Ftext/compose", again.dump()).status, 200);
+  EXPECT_EQ(Download("whole/text").body, "alpha beta gammaalpha ");
+
+  // A stale source generation is not found, a failed source precondition is 412, a missing
+  // source is 404, and the destination's ifGenerationMatch=0 (only if absent) holds it: none of
+  // them writes anything.
+  nlohmann::json stale = {{"sourceObjects", {{{"name", "parts/0"}, {"generation", "1"}}}}};
+  EXPECT_EQ(client_.Post("/storage/v1/b/bkt/o/out/compose", stale.dump()).status, 404);
+  nlohmann::json failed = {
+      {"sourceObjects",
+       {{{"name", "parts/0"}, {"objectPreconditions", {{"ifGenerationMatch", "1"}}}}}}};
+  EXPECT_EQ(client_.Post("/storage/v1/b/bkt/o/out/compose", failed.dump()).status, 412);
+  nlohmann::json missing = {{"sourceObjects", {{{"name", "nope"}}}}};
+  EXPECT_EQ(client_.Post("/storage/v1/b/bkt/o/out/compose", missing.dump()).status, 404);
+  EXPECT_EQ(
+      client_.Post("/storage/v1/b/bkt/o/whole%2Ftext/compose?ifGenerationMatch=0", again.dump())
+          .status,
+      412);
+  EXPECT_EQ(client_.Get(ObjectPath("out")).status, 404);
+  const ClientResponse empty = client_.Post("/storage/v1/b/bkt/o/out/compose", R"({})");
+  EXPECT_EQ(empty.status, 400);
+  EXPECT_EQ(GcsError(empty, "invalid")["errors"][0]["location"], "sourceObjects");
+}
+
 TEST_F(StorageApiTest, RefusesBadBucketRequests) {
   const ClientResponse no_project = client_.Post("/storage/v1/b", R"({"name":"x"})");
   EXPECT_EQ(no_project.status, 400);

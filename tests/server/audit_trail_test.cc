@@ -28,6 +28,7 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
                                                "storage.objects.upload",
                                                "storage.objects.delete",
                                                "storage.objects.patch",
+                                               "storage.objects.compose",
                                                "storage.objects.rewrite"};
   for (const RouteAccess& access : RouteAccessTable()) {
     const RouteAudit* row = FindRouteAudit(access.route);

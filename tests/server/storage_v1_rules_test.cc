@@ -284,3 +284,84 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace trainyard::server
+
+namespace trainyard::server {
+namespace {
+
+struct ComposeCase {
+  std::string name;
+  std::string body;
+  std::string bad_field;  // "" when accepted
+  std::size_t sources = 0;
+};
+
+class ParseComposeRequestTest : public ::testing::TestWithParam<ComposeCase> {};
+
+TEST_P(ParseComposeRequestTest, ReadsSourcesAndRefusesWhatGcsRefuses) {
+  const ComposeCase& tc = GetParam();
+  const Result<ComposeRequest> request = ParseComposeRequest(tc.body);
+  if (!tc.bad_field.empty()) {
+    ASSERT_FALSE(request.ok());
+    EXPECT_EQ(request.status().code(), Code::kInvalidArgument);
+    EXPECT_EQ(request.status().violations()[0].field, tc.bad_field) << request.status().ToString();
+    return;
+  }
+  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  EXPECT_EQ(request->sources.size(), tc.sources);
+}
+
+std::string Sources(int count) {
+  std::string list;
+  for (int i = 0; i < count; ++i) {
+    list += (i > 0 ? "," : "") + std::string(R"({"name":"part)") + std::to_string(i) + "\"}";
+  }
+  return R"({"sourceObjects":[)" + list + "]}";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bodies, ParseComposeRequestTest,
+    ::testing::Values(
+        ComposeCase{"One", Sources(1), "", 1}, ComposeCase{"ThirtyTwo", Sources(32), "", 32},
+        ComposeCase{"ThirtyThree", Sources(33), "sourceObjects"},
+        ComposeCase{"None", R"({"sourceObjects":[]})", "sourceObjects"},
+        ComposeCase{"Missing", R"({"destination":{}})", "sourceObjects"},
+        ComposeCase{"NotAnObject", "[]", "body"},
+        ComposeCase{"NoName", R"({"sourceObjects":[{"name":"a"},{"generation":"1"}]})",
+                    "sourceObjects[1].name"},
+        ComposeCase{"GenerationAsString", R"({"sourceObjects":[{"name":"a","generation":"12"}]})",
+                    "", 1},
+        ComposeCase{"GenerationAsNumber", R"({"sourceObjects":[{"name":"a","generation":12}]})", "",
+                    1},
+        ComposeCase{"GenerationNotANumber", R"({"sourceObjects":[{"name":"a","generation":"x"}]})",
+                    "sourceObjects[0].generation"},
+        ComposeCase{
+            "PreconditionNotANumber",
+            R"({"sourceObjects":[{"name":"a","objectPreconditions":{"ifGenerationMatch":"1.5"}}]})",
+            "sourceObjects[0].objectPreconditions.ifGenerationMatch"}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST(ParseComposeRequest, KeepsGenerationsPreconditionsAndTheDestination) {
+  const Result<ComposeRequest> request = ParseComposeRequest(
+      R"({"kind":"storage#composeRequest","sourceObjects":[{"name":"a","generation":"7",)"
+      R"("objectPreconditions":{"ifGenerationMatch":"7"}},{"name":"b"}],)"
+      R"("destination":{"contentType":"text/csv","metadata":{"k":"v"},"cacheControl":"no-cache"}})");
+  ASSERT_TRUE(request.ok()) << request.status().ToString();
+  EXPECT_EQ(request->sources[0].generation, 7);
+  EXPECT_EQ(request->sources[0].if_generation_match, 7);
+  EXPECT_FALSE(request->sources[1].generation.has_value());
+  EXPECT_EQ(request->destination.content_type, "text/csv");
+  EXPECT_EQ(request->destination.metadata, (std::map<std::string, std::string>{{"k", "v"}}));
+  EXPECT_EQ(request->destination.headers.cache_control, "no-cache");
+}
+
+TEST(ParseObjectWrite, BlankIsEmptyAndNonObjectsAreRefused) {
+  EXPECT_TRUE(ParseObjectWrite("  \n").ok());
+  EXPECT_EQ(ParseObjectWrite("[1]").status().violations()[0].field, "body");
+  const Result<ObjectWrite> write = ParseObjectWrite(R"({"name":"n","metadata":{"x":1}})");
+  ASSERT_TRUE(write.ok());
+  EXPECT_EQ(write->name, "n");
+  EXPECT_EQ(write->metadata.at("x"), "1");  // kept as its JSON text
+}
+
+}  // namespace
+}  // namespace trainyard::server
