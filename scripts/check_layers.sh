@@ -23,9 +23,9 @@ declare -A allowed=(
   [control]="base model catalog validate plan tuning vertex sched run logs store"
   [server]="base model catalog validate control logs store sched kube vertex access"
   # The composition root (app/): the one module that knows every backend.
-  [app]="base model catalog validate plan tuning sched kube vertex access logs run store control server"
-  # The Slurm node agent (`trainyard batch-task`).
-  [agent]="base model catalog plan run control"
+  [app]="base model catalog validate plan tuning sched kube vertex access logs run store control agent server"
+  # The cluster backend and its node agent (`trainyard batch-task`).
+  [agent]="base model catalog plan sched run control"
   [cli]="base model catalog validate control agent app store run logs sched plan tuning kube vertex access"
 )
 status=0

@@ -13,6 +13,7 @@
 
 #include "control/executor_run.h"
 #include "control/job_layout.h"
+#include "control/local_backend.h"
 #include "plan/cluster_plan.h"
 
 namespace trainyard::control {
@@ -35,6 +36,14 @@ Executor::Executor(JobController& controller, const store::JobStore& store,
       stager_(stager),
       options_(std::move(options)),
       run_async_(std::move(run_async)) {
+  backend_ = options_.backend;
+  if (backend_ == nullptr) {
+    local_ = std::make_unique<LocalBackend>(
+        launcher_, catalog_, clock_,
+        LocalBackendOptions{.data_dir = options_.data_dir, .inventory = options_.inventory});
+    backend_ = local_.get();
+  }
+  backend_->Attach(*this);
   if (!run_async_) {
     run_async_ = [this](std::function<void()> work) {
       auto done = std::make_shared<std::atomic<bool>>(false);
@@ -147,11 +156,7 @@ void Executor::StopAllReplicas() {
   };
   drain(options_.stop_grace);
   for (auto& [key, run] : runs_) {
-    for (const Run::Replica& replica : run->replicas) {
-      if (replica.alive && replica.pid > 0) {
-        launcher_.SignalGroup(replica.pid, SIGKILL);
-      }
-    }
+    backend_->Kill(*run);
   }
   drain(std::chrono::seconds(5));
   for (auto& [key, study] : studies_) {
@@ -174,6 +179,15 @@ void Executor::Wake() {
 
 void Executor::OnExit(int pid, ExitStatus status) {
   Post(Event{ExitEvent{pid, status}});
+}
+
+void Executor::ReportExit(int pid, ExitStatus status) {
+  OnExit(pid, status);
+}
+
+Result<model::Job> Executor::StoredJob(const std::string& project,
+                                       const std::string& job_id) const {
+  return store_.Get(project, job_id);
 }
 
 void Executor::Post(Event event) {
@@ -211,7 +225,7 @@ void Executor::RunOnce() {
   for (Event& event : events) {
     ProcessEvent(event);
   }
-  PollBatch();
+  backend_->Poll();
   for (auto it = runs_.begin(); it != runs_.end();) {
     Run& run = *it->second;
     CheckRun(run);
@@ -219,6 +233,7 @@ void Executor::RunOnce() {
       for (const Run::Replica& replica : run.replicas) {
         pid_to_run_.erase(replica.pid);
       }
+      backend_->Forget(run);
       if (run.trial_id.empty()) {  // a trial's packages and private dirs are its study's
         stager_.Release(JobLayout(options_.data_dir, run.project, run.job_id).packages_dir());
         RemovePrivateDirs(run.project, run.job_id);
@@ -259,9 +274,9 @@ void Executor::PublishReplicas() {
                        .pid = replica.pid,
                        .restarts = replica.restarts};
       if (replica.alive) {
-        info.state = run->phase == Run::Phase::kStopping  ? "STOPPING"
-                     : run->batch && !run->batch->running ? "PENDING"
-                                                          : "RUNNING";
+        info.state = run->phase == Run::Phase::kStopping ? "STOPPING"
+                     : backend_->Pending(*run)           ? "PENDING"
+                                                         : "RUNNING";
       } else {
         info.state = replica.restart_at || run->job_restart ? "RESTARTING" : "EXITED";
       }
