@@ -17,6 +17,7 @@
 #include "control/executor.h"
 #include "control/job_controller.h"
 #include "control/job_layout.h"
+#include "control/local_backend.h"
 #include "control/replica_history.h"
 #include "kube/tfjob_mapping.h"
 #include "run/container/podman_runtime.h"
@@ -206,8 +207,9 @@ struct Daemon::Impl {
   std::unique_ptr<run::local::PipStager> installer;
   std::unique_ptr<run::local::PackageCache> stager;  // in front of the installer
   std::unique_ptr<run::slurm::SlurmBackend> slurm;   // --backend slurm; null for local
-  // The executor's backend with Slurm (agent/cluster_job_backend.h); null: the local one.
-  std::unique_ptr<agent::ClusterJobBackend> cluster;
+  // The executor's backend (control/backend.h), chosen here once: the cluster one over Slurm
+  // (agent/cluster_job_backend.h), else the local one (placement + the launcher).
+  std::unique_ptr<control::Backend> backend;
   std::unique_ptr<control::Executor> executor;
   std::unique_ptr<server::Server> server;
   std::string job_home;      // --run-as: the job user's HOME, private to each job; "" otherwise
@@ -480,10 +482,15 @@ Result<int> Daemon::Start() {
         }
       }
     }
-    d.cluster = std::make_unique<agent::ClusterJobBackend>(*d.slurm, catalog::Catalog::Builtin(),
+    d.backend = std::make_unique<agent::ClusterJobBackend>(*d.slurm, catalog::Catalog::Builtin(),
                                                            d.clock, std::move(cluster));
-    executor.backend = d.cluster.get();
+  } else {
+    d.backend = std::make_unique<control::LocalBackend>(
+        *d.launcher, catalog::Catalog::Builtin(), d.clock,
+        control::LocalBackendOptions{.data_dir = executor.data_dir,
+                                     .inventory = executor.inventory});
   }
+  executor.backend = d.backend.get();
   d.executor =
       std::make_unique<control::Executor>(*d.controller, *d.jobs, catalog::Catalog::Builtin(),
                                           d.clock, *d.launcher, *d.stager, std::move(executor));

@@ -164,14 +164,16 @@ class Executor : private RunHost {
 
   // Takes over the jobs a previous server left PREPARING, RUNNING or CANCELLING, from their run
   // records (control/run_record.h):
-  //   - RUNNING and CANCELLING: every recorded replica whose supervisor still runs is adopted
-  //     (Launcher::Adopt); one that ended meanwhile is handled as if its exit had just been
-  //     reported, with the status its supervisor wrote (so the master's exit 0 still succeeds
-  //     the job, a crash is still restarted); a CANCELLING job goes on stopping. A RUNNING job
-  //     without a record (the server died before its first replica was recorded) FAILS, a
-  //     CANCELLING one is CANCELLED, each saying the server restarted.
+  //   - RUNNING and CANCELLING: the backend takes the record over (Backend::Adopt; locally every
+  //     recorded replica whose supervisor still runs is adopted by pid); one that ended meanwhile
+  //     is handled as if its exit had just been reported, with the status its supervisor wrote (so
+  //     the master's exit 0 still succeeds the job, a crash is still restarted); a CANCELLING job
+  //     goes on stopping. A RUNNING job without a record (the server died before its first replica
+  //     was recorded) FAILS, a CANCELLING one is CANCELLED, each saying the server restarted.
   //   - PREPARING with every replica started and recorded (the server died before it stored
   //     RUNNING): taken over as RUNNING is, and stored RUNNING.
+  //   - PREPARING with a job the backend accepted whole (Backend::Submitted: a manager's job):
+  //     taken over, and RUNNING once the backend says it started.
   //   - PREPARING otherwise: what was started is killed and the job goes back to QUEUED.
   // Called by Start(); public for tests.
   void Recover();
