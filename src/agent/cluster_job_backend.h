@@ -53,6 +53,7 @@ class ClusterJobBackend final : public control::Backend {
   void KillLeftovers(const control::JobRun& /*run*/) override {}
   void Poll() override;
   void Observe(control::JobRun& run) override;
+  void Exited(int /*pid*/, const ExitStatus& /*status*/) override {}  // ends are exit files
   bool Pending(const control::JobRun& run) const override;
   void Record(const control::JobRun& run, control::RunRecord& record) const override;
   bool Adopt(control::JobRun& run, const model::Job& job, const control::RunRecord& record,

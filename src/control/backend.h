@@ -50,8 +50,11 @@ class RunHost {
   virtual void MarkCancelling(const std::string& project, const std::string& job_id) = 0;
   // Stores the run's record (control/run_record.h), for a restarted server to take it over.
   virtual void SaveRecord(const JobRun& run) = 0;
-  // A replica's process ended (as Executor::OnExit): handled on a later pass.
+  // A replica's process ended (as Executor::OnExit): handed back through Backend::Exited on
+  // the next pass.
   virtual void ReportExit(int pid, ExitStatus status) = 0;
+  // The run of that key the executor holds, null when it holds none (it ended meanwhile).
+  virtual JobRun* FindRun(const std::string& key) = 0;
   // What the run's replicas see of the server's files (control/job_view.h).
   virtual run::FileView ReplicaView(const JobRun& run, const model::TrainingInput& input,
                                     const JobLayout& layout) const = 0;
@@ -97,6 +100,10 @@ class Backend {
   // What is observed of `run` since the last pass: its replicas' ends, the manager's start or end
   // of its job, reported through the RunHost. (The local backend's ends come as exit events.)
   virtual void Observe(JobRun& run) = 0;
+  // A process ended, as reported through Executor::OnExit (from any thread; this is called on
+  // the loop thread, before the runs are looked at): the end of the replica it was, if any
+  // (RunHost::HandleExit).
+  virtual void Exited(int pid, const ExitStatus& status) = 0;
   // Whether the run's replicas wait for the backend to start them (a manager's pending job).
   virtual bool Pending(const JobRun& run) const = 0;
   // Completes the run's record with what the backend needs to take it over (RunHost::SaveRecord).

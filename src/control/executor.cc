@@ -185,6 +185,11 @@ void Executor::ReportExit(int pid, ExitStatus status) {
   OnExit(pid, status);
 }
 
+JobRun* Executor::FindRun(const std::string& key) {
+  const auto found = runs_.find(key);
+  return found == runs_.end() ? nullptr : found->second.get();
+}
+
 Result<model::Job> Executor::StoredJob(const std::string& project,
                                        const std::string& job_id) const {
   return store_.Get(project, job_id);
@@ -230,9 +235,6 @@ void Executor::RunOnce() {
     Run& run = *it->second;
     CheckRun(run);
     if (run.done) {
-      for (const Run::Replica& replica : run.replicas) {
-        pid_to_run_.erase(replica.pid);
-      }
       backend_->Forget(run);
       if (run.trial_id.empty()) {  // a trial's packages and private dirs are its study's
         stager_.Release(JobLayout(options_.data_dir, run.project, run.job_id).packages_dir());
@@ -329,21 +331,7 @@ std::vector<QueuedInfo> Executor::Queue() const {
 
 void Executor::ProcessEvent(Event& event) {
   if (auto* exit = std::get_if<ExitEvent>(&event)) {
-    auto found = pid_to_run_.find(exit->pid);
-    if (found == pid_to_run_.end()) {
-      return;
-    }
-    auto run = runs_.find(found->second);
-    pid_to_run_.erase(found);
-    if (run == runs_.end()) {
-      return;
-    }
-    for (std::size_t i = 0; i < run->second->replicas.size(); ++i) {
-      if (run->second->replicas[i].pid == exit->pid && run->second->replicas[i].alive) {
-        HandleExit(*run->second, i, exit->status);
-        return;
-      }
-    }
+    backend_->Exited(exit->pid, exit->status);
   } else if (auto* staged = std::get_if<StagedEvent>(&event)) {
     staging_.erase(staged->key);
     // Stopped: a study no longer waits for it (a run does, to be dropped).

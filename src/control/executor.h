@@ -155,7 +155,7 @@ class Executor : private RunHost {
 
   // Something changed (a submit, a cancel): reconcile soon.
   void Wake();
-  // The launcher's exit callback.
+  // The launcher's exit callback (the local backend's: Backend::Exited).
   void OnExit(int pid, ExitStatus status);
 
   // One pass of the loop on the caller's thread (tests drive the executor with this and a fake
@@ -228,12 +228,9 @@ class Executor : private RunHost {
   // Appends a service message to the job's service log (task "service"), or a trial's.
   void SayTo(const std::string& project, const std::string& job_id, const std::string& trial_id,
              bool error, std::string_view message);
-  // Starts one replica again (the backend's Restart), then follows its pid.
-  Status StartReplica(Run& run, std::size_t replica);
-  // Follows the pids of the run's live replicas: their exits (OnExit) are the run's.
-  void Track(const Run& run);
   void SaveRecord(const Run& run) override;
   void ReportExit(int pid, ExitStatus status) override;
+  JobRun* FindRun(const std::string& key) override;
   Result<model::Job> StoredJob(const std::string& project,
                                const std::string& job_id) const override;
   // `trial` is null for a plain job, else the tuning trial the record is of.
@@ -313,7 +310,6 @@ class Executor : private RunHost {
   // The stop of each staging running on a worker, by its run's or study's key, until it reports:
   // requested when its job no longer wants it (cancelled, suspended, deleted) or on Stop().
   std::map<std::string, std::stop_source> staging_;
-  std::map<int, std::string> pid_to_run_;
   std::map<std::string, MonoTime, std::less<>> warned_;
   // Recover() has taken over what a previous server left: from then on a job PREPARING, RUNNING
   // or CANCELLING that no run or study holds is an orphan (reconcile/queue.h).

@@ -148,7 +148,6 @@ void Executor::Launch(Run& run, std::optional<model::Job> known) {
     }
   }
   backend_->Start(run, *job, std::move(context));
-  Track(run);
 }
 
 void Executor::MarkStarted(Run& run) {
@@ -183,20 +182,6 @@ std::string Executor::PythonFor(const model::TrainingInput& input) const {
 
 Status Executor::PrepareJobDir(const std::string& job_dir) {
   return MakeJobDir(job_dir, options_.gcs_mount);
-}
-
-Status Executor::StartReplica(Run& run, std::size_t index) {
-  Status started = backend_->Restart(run, index);
-  Track(run);
-  return started;
-}
-
-void Executor::Track(const Run& run) {
-  for (const Run::Replica& replica : run.replicas) {
-    if (replica.alive && replica.pid > 0) {
-      pid_to_run_[replica.pid] = run.key;
-    }
-  }
 }
 
 void Executor::SaveRecord(const Run& run) {

@@ -261,7 +261,6 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
   if (!backend_->Adopt(*run, job, record, std::move(*shapes))) {
     return false;
   }
-  Track(*run);
   const std::string key = run->key;
   runs_[key] = std::move(run);
   return true;

@@ -95,6 +95,7 @@ Status LocalBackend::Restart(JobRun& run, std::size_t index) {
   replica.restart_at.reset();
   replica.started = clock_.Monotonic();
   replica.started_wall = host_->Now();
+  pid_to_run_[*pid] = run.key;
   host_->SaveRecord(run);
   launcher_.Release(*pid);
   return Status();
@@ -180,6 +181,11 @@ bool LocalBackend::Adopt(JobRun& run, const model::Job& job, const RunRecord& re
     }
     run.replicas.push_back(std::move(replica));
   }
+  for (const JobRun::Replica& replica : run.replicas) {
+    if (replica.alive) {
+      pid_to_run_[replica.pid] = run.key;
+    }
+  }
   if (job.state == model::JobState::kCancelling) {
     host_->BeginStop(run, model::JobState::kCancelled, std::string(CancelledMessage()));
   }
@@ -190,6 +196,30 @@ bool LocalBackend::Adopt(JobRun& run, const model::Job& job, const RunRecord& re
     host_->ReportExit(pid, status);
   }
   return true;
+}
+
+void LocalBackend::Exited(int pid, const ExitStatus& status) {
+  auto found = pid_to_run_.find(pid);
+  if (found == pid_to_run_.end()) {
+    return;
+  }
+  JobRun* run = host_->FindRun(found->second);
+  pid_to_run_.erase(found);
+  if (run == nullptr) {
+    return;
+  }
+  for (std::size_t i = 0; i < run->replicas.size(); ++i) {
+    if (run->replicas[i].pid == pid && run->replicas[i].alive) {
+      host_->HandleExit(*run, i, status);
+      return;
+    }
+  }
+}
+
+void LocalBackend::Forget(const JobRun& run) {
+  for (const JobRun::Replica& replica : run.replicas) {
+    pid_to_run_.erase(replica.pid);
+  }
 }
 
 void LocalBackend::KillRecorded(const RunRecord& record) {

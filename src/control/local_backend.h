@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ class LocalBackend final : public Backend {
   void KillLeftovers(const JobRun& run) override;
   void Poll() override {}
   void Observe(JobRun& /*run*/) override {}
+  void Exited(int pid, const ExitStatus& status) override;
   bool Pending(const JobRun& /*run*/) const override { return false; }
   void Record(const JobRun& /*run*/, RunRecord& /*record*/) const override {}
   bool Adopt(JobRun& run, const model::Job& job, const RunRecord& record,
@@ -44,7 +46,7 @@ class LocalBackend final : public Backend {
   bool Submitted(const RunRecord& /*record*/) const override { return false; }
   void KillRecorded(const RunRecord& record) override;
   void KillUnrecorded(const model::Job& job, const JobLayout& layout) override;
-  void Forget(const JobRun& /*run*/) override {}
+  void Forget(const JobRun& run) override;
 
  private:
   // Sends `signal` to the process group of every replica of `run` that is alive.
@@ -55,6 +57,7 @@ class LocalBackend final : public Backend {
   const Clock& clock_;
   LocalBackendOptions options_;
   RunHost* host_ = nullptr;
+  std::map<int, std::string> pid_to_run_;  // a live replica's supervisor -> JobRun::key
 };
 
 }  // namespace trainyard::control
