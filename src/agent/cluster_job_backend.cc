@@ -380,7 +380,7 @@ bool ClusterJobBackend::Adopt(JobRun& run, const model::Job& job, const RunRecor
   return true;
 }
 
-Status ClusterJobBackend::Restart(JobRun& run, std::size_t replica) {
+Status ClusterJobBackend::StartReplica(JobRun& run, std::size_t replica) {
   return Status::FailedPrecondition(
       fmt::format("The replica {} of {} restarts inside its {} job, not from the server.",
                   run.replicas[replica].shape.task_name, run.key, manager_.Name()));

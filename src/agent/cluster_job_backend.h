@@ -47,7 +47,7 @@ class ClusterJobBackend final : public control::Backend {
   bool PlacesJobs() const override { return true; }
   bool RestartsReplicas() const override { return true; }
   void Start(control::JobRun& run, const model::Job& job, plan::PlanContext context) override;
-  Status Restart(control::JobRun& run, std::size_t replica) override;
+  Status StartReplica(control::JobRun& run, std::size_t replica) override;
   void Stop(control::JobRun& run) override { Cancel(run); }
   void Kill(control::JobRun& /*run*/) override {}  // the manager escalates (its KillWait)
   void KillLeftovers(const control::JobRun& /*run*/) override {}

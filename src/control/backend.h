@@ -85,8 +85,9 @@ class Backend {
   // placement in `run`. It sets each replica's spec and start, stores the record, and says when
   // every replica runs (RunHost::MarkStarted); an error ends the run (RunHost::BeginStop).
   virtual void Start(JobRun& run, const model::Job& job, plan::PlanContext context) = 0;
-  // Starts one replica of a running run again (a restart the exit rules decided).
-  virtual Status Restart(JobRun& run, std::size_t replica) = 0;
+  // Starts one replica of a running run again (a restart the exit rules decided); a backend
+  // that restarts replicas itself refuses (FAILED_PRECONDITION).
+  virtual Status StartReplica(JobRun& run, std::size_t replica) = 0;
   // Asks every live replica of `run` to stop (SIGTERM to each process group; a manager's cancel).
   virtual void Stop(JobRun& run) = 0;
   // The stop's grace is over: kills the replicas still alive (a manager that escalates to SIGKILL

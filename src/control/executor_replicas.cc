@@ -107,7 +107,7 @@ void Executor::CheckRestarts(Run& run) {
     Run::Replica& replica = run.replicas[i];
     if (replica.restart_at && *replica.restart_at <= now) {
       ++replica.restarts;
-      Status started = backend_->Restart(run, i);
+      Status started = backend_->StartReplica(run, i);
       if (!started.ok()) {
         BeginStop(run, model::JobState::kFailed, started.message());
         return;

@@ -68,7 +68,7 @@ void LocalBackend::Start(JobRun& run, const model::Job& job, plan::PlanContext c
   host_->Say(run, false, "Waiting for training program to start.");
   run.phase = JobRun::Phase::kRunning;
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {
-    Status started = Restart(run, i);
+    Status started = StartReplica(run, i);
     if (!started.ok()) {
       host_->BeginStop(run, model::JobState::kFailed, started.message());
       return;
@@ -77,7 +77,7 @@ void LocalBackend::Start(JobRun& run, const model::Job& job, plan::PlanContext c
   host_->MarkStarted(run);
 }
 
-Status LocalBackend::Restart(JobRun& run, std::size_t index) {
+Status LocalBackend::StartReplica(JobRun& run, std::size_t index) {
   JobRun::Replica& replica = run.replicas[index];
   // Held until its pid is recorded (ProcessSpec::held): a server killed in between leaves a
   // replica that never ran, which the next one stops, rather than one that may have run to its

@@ -32,7 +32,7 @@ class LocalBackend final : public Backend {
   bool PlacesJobs() const override { return false; }
   bool RestartsReplicas() const override { return false; }
   void Start(JobRun& run, const model::Job& job, plan::PlanContext context) override;
-  Status Restart(JobRun& run, std::size_t replica) override;
+  Status StartReplica(JobRun& run, std::size_t replica) override;
   void Stop(JobRun& run) override;
   void Kill(JobRun& run) override;
   void KillLeftovers(const JobRun& run) override;
