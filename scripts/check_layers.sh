@@ -24,9 +24,9 @@ declare -A allowed=(
   [control]="base model catalog algorithms validate plan tuning vertex sched run logs store"
   [server]="base model catalog algorithms validate control logs store sched kube vertex access"
   # The composition root (app/): the one module that knows every backend.
-  [app]="base model catalog algorithms validate plan tuning sched kube vertex access logs run store control server"
-  # The Slurm node agent (`trainyard batch-task`).
-  [agent]="base model catalog algorithms plan run control"
+  [app]="base model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server"
+  # The cluster backend and its node agent (`trainyard batch-task`).
+  [agent]="base model catalog algorithms plan sched run control"
   [cli]="base model catalog algorithms validate control agent app store run logs sched plan tuning kube vertex access"
 )
 status=0

@@ -10,12 +10,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "agent/cluster_job_backend.h"
 #include "app/job_isolation.h"
 #include "base/file.h"
 #include "catalog/catalog.h"
 #include "control/executor.h"
 #include "control/job_controller.h"
 #include "control/job_layout.h"
+#include "control/local_backend.h"
 #include "control/replica_history.h"
 #include "kube/tfjob_mapping.h"
 #include "run/container/podman_runtime.h"
@@ -205,6 +207,9 @@ struct Daemon::Impl {
   std::unique_ptr<run::local::PipStager> installer;
   std::unique_ptr<run::local::PackageCache> stager;  // in front of the installer
   std::unique_ptr<run::slurm::SlurmBackend> slurm;   // --backend slurm; null for local
+  // The executor's backend (control/backend.h), chosen here once: the cluster one over Slurm
+  // (agent/cluster_job_backend.h), else the local one (placement + the launcher).
+  std::unique_ptr<control::Backend> backend;
   std::unique_ptr<control::Executor> executor;
   std::unique_ptr<server::Server> server;
   std::string job_home;      // --run-as: the job user's HOME, private to each job; "" otherwise
@@ -456,8 +461,14 @@ Result<int> Daemon::Start() {
   if (d.slurm) {
     const run::slurm::SlurmConfig& slurm = d.slurm->config();
     const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();
-    executor.cluster = d.slurm.get();
-    executor.cluster_task_command = {(beside / "trainyard").string(), "batch-task"};
+    agent::ClusterJobOptions cluster{
+        .data_dir = executor.data_dir,
+        .task_command = {(beside / "trainyard").string(), "batch-task"},
+        .supervisor = d.options.supervisor,
+        .first_port = slurm.first_port,
+        .port_count = slurm.port_count,
+        .node_addresses = slurm.node_addresses,
+        .restart = executor.restart};
     // The tasks run container replicas with the operator's options, on their nodes.
     for (const auto& [flag, values] :
          {std::pair{"--podman", std::vector<std::string>{d.options.podman}},
@@ -467,15 +478,19 @@ Result<int> Daemon::Start() {
           std::pair{"--containers", std::vector<std::string>{d.options.containers}}}) {
       for (const std::string& value : values) {
         if (!value.empty()) {
-          executor.cluster_task_command.insert(executor.cluster_task_command.end(), {flag, value});
+          cluster.task_command.insert(cluster.task_command.end(), {flag, value});
         }
       }
     }
-    executor.cluster_supervisor = d.options.supervisor;
-    executor.cluster_first_port = slurm.first_port;
-    executor.cluster_port_count = slurm.port_count;
-    executor.cluster_node_addresses = slurm.node_addresses;
+    d.backend = std::make_unique<agent::ClusterJobBackend>(*d.slurm, catalog::Catalog::Builtin(),
+                                                           d.clock, std::move(cluster));
+  } else {
+    d.backend = std::make_unique<control::LocalBackend>(
+        *d.launcher, catalog::Catalog::Builtin(), d.clock,
+        control::LocalBackendOptions{.data_dir = executor.data_dir,
+                                     .inventory = executor.inventory});
   }
+  executor.backend = d.backend.get();
   d.executor =
       std::make_unique<control::Executor>(*d.controller, *d.jobs, catalog::Catalog::Builtin(),
                                           d.clock, *d.launcher, *d.stager, std::move(executor));

@@ -26,7 +26,7 @@ struct BatchLaunch {
   // Every field but pytorch_master_port, which is first_port + the task count, and
   // containers_on_host, the task's own flag.
   plan::PlanContext context;
-  // Task i (SLURM_PROCID) listens on first_port + i.
+  // Task i (the manager's task id) listens on first_port + i.
   int first_port = 0;
   // Node name -> the address replicas reach it at (the operator's node_addresses); nodes not
   // listed are looked up by the task.

@@ -13,6 +13,7 @@
 
 #include "control/executor_run.h"
 #include "control/job_layout.h"
+#include "control/local_backend.h"
 #include "plan/cluster_plan.h"
 
 namespace trainyard::control {
@@ -35,6 +36,14 @@ Executor::Executor(JobController& controller, const store::JobStore& store,
       stager_(stager),
       options_(std::move(options)),
       run_async_(std::move(run_async)) {
+  backend_ = options_.backend;
+  if (backend_ == nullptr) {
+    local_ = std::make_unique<LocalBackend>(
+        launcher_, catalog_, clock_,
+        LocalBackendOptions{.data_dir = options_.data_dir, .inventory = options_.inventory});
+    backend_ = local_.get();
+  }
+  backend_->Attach(*this);
   if (!run_async_) {
     run_async_ = [this](std::function<void()> work) {
       auto done = std::make_shared<std::atomic<bool>>(false);
@@ -147,11 +156,7 @@ void Executor::StopAllReplicas() {
   };
   drain(options_.stop_grace);
   for (auto& [key, run] : runs_) {
-    for (const Run::Replica& replica : run->replicas) {
-      if (replica.alive && replica.pid > 0) {
-        launcher_.SignalGroup(replica.pid, SIGKILL);
-      }
-    }
+    backend_->Kill(*run);
   }
   drain(std::chrono::seconds(5));
   for (auto& [key, study] : studies_) {
@@ -174,6 +179,20 @@ void Executor::Wake() {
 
 void Executor::OnExit(int pid, ExitStatus status) {
   Post(Event{ExitEvent{pid, status}});
+}
+
+void Executor::ReportExit(int pid, ExitStatus status) {
+  OnExit(pid, status);
+}
+
+JobRun* Executor::FindRun(const std::string& key) {
+  const auto found = runs_.find(key);
+  return found == runs_.end() ? nullptr : found->second.get();
+}
+
+Result<model::Job> Executor::StoredJob(const std::string& project,
+                                       const std::string& job_id) const {
+  return store_.Get(project, job_id);
 }
 
 void Executor::Post(Event event) {
@@ -211,14 +230,12 @@ void Executor::RunOnce() {
   for (Event& event : events) {
     ProcessEvent(event);
   }
-  PollBatch();
+  backend_->Poll();
   for (auto it = runs_.begin(); it != runs_.end();) {
     Run& run = *it->second;
     CheckRun(run);
     if (run.done) {
-      for (const Run::Replica& replica : run.replicas) {
-        pid_to_run_.erase(replica.pid);
-      }
+      backend_->Forget(run);
       if (run.trial_id.empty()) {  // a trial's packages and private dirs are its study's
         stager_.Release(JobLayout(options_.data_dir, run.project, run.job_id).packages_dir());
         RemovePrivateDirs(run.project, run.job_id);
@@ -259,9 +276,9 @@ void Executor::PublishReplicas() {
                        .pid = replica.pid,
                        .restarts = replica.restarts};
       if (replica.alive) {
-        info.state = run->phase == Run::Phase::kStopping  ? "STOPPING"
-                     : run->batch && !run->batch->running ? "PENDING"
-                                                          : "RUNNING";
+        info.state = run->phase == Run::Phase::kStopping ? "STOPPING"
+                     : backend_->Pending(*run)           ? "PENDING"
+                                                         : "RUNNING";
       } else {
         info.state = replica.restart_at || run->job_restart ? "RESTARTING" : "EXITED";
       }
@@ -314,21 +331,7 @@ std::vector<QueuedInfo> Executor::Queue() const {
 
 void Executor::ProcessEvent(Event& event) {
   if (auto* exit = std::get_if<ExitEvent>(&event)) {
-    auto found = pid_to_run_.find(exit->pid);
-    if (found == pid_to_run_.end()) {
-      return;
-    }
-    auto run = runs_.find(found->second);
-    pid_to_run_.erase(found);
-    if (run == runs_.end()) {
-      return;
-    }
-    for (std::size_t i = 0; i < run->second->replicas.size(); ++i) {
-      if (run->second->replicas[i].pid == exit->pid && run->second->replicas[i].alive) {
-        HandleExit(*run->second, i, exit->status);
-        return;
-      }
-    }
+    backend_->Exited(exit->pid, exit->status);
   } else if (auto* staged = std::get_if<StagedEvent>(&event)) {
     staging_.erase(staged->key);
     // Stopped: a study no longer waits for it (a run does, to be dropped).

@@ -10,13 +10,16 @@
 //                               cancel (CANCELLING) or maxRunningTime ─► stop ─► CANCELLED
 //                               suspended (extras) ─► stop ─► QUEUED (startTime cleared)
 //
-// "Stop" sends SIGTERM to every replica's process group, then SIGKILL after `stop_grace`; the
-// job's terminal state is written once every replica has exited, so a job that is SUCCEEDED,
-// FAILED or CANCELLED has no process left. Resources are released at the same moment.
+// Replicas are started, stopped and observed through one backend (control/backend.h: the local
+// one, or a cluster manager's, which also places). "Stop" asks every replica to end (SIGTERM to
+// its process group; a manager's cancel), then kills it after `stop_grace`; the job's terminal
+// state is written once every replica has exited, so a job that is SUCCEEDED, FAILED or
+// CANCELLED has no process left. Resources are released at the same moment.
 //
 // Every state change is a compare-and-swap through the JobController, so a cancel racing with a
 // transition is never lost. One thread runs the loop; staging runs on `run_async` (threads by
-// default, inline in tests); the launcher reports exits through `OnExit`, from any thread.
+// default, inline in tests); the local backend's launcher reports exits through `OnExit`, from
+// any thread.
 // Times: `startTime` is set on leaving QUEUED; maxWaitTime counts from `createTime` while QUEUED
 // or PREPARING, maxRunningTime from `startTime`.
 #pragma once
@@ -37,13 +40,13 @@
 
 #include "base/clock.h"
 #include "catalog/catalog.h"
+#include "control/backend.h"
 #include "control/job_controller.h"
 #include "control/reconcile/queue.h"
 #include "control/reconcile/replica_policy.h"
 #include "control/run_record.h"
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
-#include "run/cluster_backend.h"
 #include "run/container_runtime.h"
 #include "run/launcher.h"
 #include "run/stager.h"
@@ -54,6 +57,7 @@
 namespace trainyard::control {
 
 class JobLayout;
+struct JobRun;
 
 struct ExecutorOptions {
   std::string data_dir;               // jobs/ are under it (control/job_layout.h)
@@ -75,17 +79,10 @@ struct ExecutorOptions {
   std::chrono::milliseconds tick{200};  // how often the loop looks at timers without a wake-up
   bool hold_queue = false;              // start no QUEUED job (running ones go on)
 
-  // A cluster workload manager (run/cluster_backend.h: Slurm) that places and starts whole jobs
-  // instead of this machine's placement (sched/) and `launcher`; null for the local backend.
-  // Not owned. Each job becomes one manager job whose tasks run `cluster_task_command` +
-  // `--launch <launch file>` (agent/node_agent.h); executor_batch.cc.
-  run::ClusterBackend* cluster = nullptr;
-  std::vector<std::string> cluster_task_command;  // {"/usr/bin/trainyard", "batch-task"}
-  std::string cluster_supervisor;                 // trainyard-replica's path on the nodes
-  int cluster_first_port = 20000;  // replicas' ports are picked in [first, first + count)
-  int cluster_port_count = 10000;
-  std::map<std::string, std::string, std::less<>> cluster_node_addresses;
-  std::chrono::milliseconds cluster_poll{1000};  // how often the manager is asked for states
+  // What starts, stops and observes the replicas (control/backend.h), chosen by the composition
+  // root; not owned. Null: the local backend (control/local_backend.h) on `inventory` with the
+  // executor's launcher.
+  Backend* backend = nullptr;
 
   // Pulls the images of container jobs in PREPARING (progress in the job's service log); the
   // launcher runs them. Not owned; null: container jobs FAIL saying there is no engine.
@@ -125,7 +122,7 @@ struct ReplicaInfo {
   std::vector<int> device_indices;     // the devices it holds there (Device::index)
 };
 
-class Executor {
+class Executor : private RunHost {
  public:
   using AsyncRunner = std::function<void(std::function<void()>)>;
 
@@ -133,7 +130,7 @@ class Executor {
   Executor(JobController& controller, const store::JobStore& store, const catalog::Catalog& catalog,
            const Clock& clock, run::Launcher& launcher, run::Stager& stager,
            ExecutorOptions options, AsyncRunner run_async = {});
-  ~Executor();
+  ~Executor() override;
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
 
@@ -158,7 +155,7 @@ class Executor {
 
   // Something changed (a submit, a cancel): reconcile soon.
   void Wake();
-  // The launcher's exit callback.
+  // The launcher's exit callback (the local backend's: Backend::Exited).
   void OnExit(int pid, ExitStatus status);
 
   // One pass of the loop on the caller's thread (tests drive the executor with this and a fake
@@ -167,20 +164,22 @@ class Executor {
 
   // Takes over the jobs a previous server left PREPARING, RUNNING or CANCELLING, from their run
   // records (control/run_record.h):
-  //   - RUNNING and CANCELLING: every recorded replica whose supervisor still runs is adopted
-  //     (Launcher::Adopt); one that ended meanwhile is handled as if its exit had just been
-  //     reported, with the status its supervisor wrote (so the master's exit 0 still succeeds
-  //     the job, a crash is still restarted); a CANCELLING job goes on stopping. A RUNNING job
-  //     without a record (the server died before its first replica was recorded) FAILS, a
-  //     CANCELLING one is CANCELLED, each saying the server restarted.
+  //   - RUNNING and CANCELLING: the backend takes the record over (Backend::Adopt; locally every
+  //     recorded replica whose supervisor still runs is adopted by pid); one that ended meanwhile
+  //     is handled as if its exit had just been reported, with the status its supervisor wrote (so
+  //     the master's exit 0 still succeeds the job, a crash is still restarted); a CANCELLING job
+  //     goes on stopping. A RUNNING job without a record (the server died before its first replica
+  //     was recorded) FAILS, a CANCELLING one is CANCELLED, each saying the server restarted.
   //   - PREPARING with every replica started and recorded (the server died before it stored
   //     RUNNING): taken over as RUNNING is, and stored RUNNING.
+  //   - PREPARING with a job the backend accepted whole (Backend::Submitted: a manager's job):
+  //     taken over, and RUNNING once the backend says it started.
   //   - PREPARING otherwise: what was started is killed and the job goes back to QUEUED.
   // Called by Start(); public for tests.
   void Recover();
 
  private:
-  struct Run;
+  using Run = JobRun;
   struct Study;
   struct Event;
 
@@ -190,7 +189,7 @@ class Executor {
   void Post(Event event);
   void ProcessEvent(Event& event);
   // A replica's end, through the job's exit rules (executor_replicas.cc, with what follows).
-  void HandleExit(Run& run, std::size_t replica, const ExitStatus& status);
+  void HandleExit(Run& run, std::size_t replica, const ExitStatus& status) override;
   // Stops every replica; CheckRestarts starts them all again after `backoff`.
   void RestartJob(Run& run, std::chrono::milliseconds backoff);
   // Starts the replicas (or the whole cluster) whose restart is due.
@@ -209,7 +208,7 @@ class Executor {
   // `job`: the job as stored, when the caller has just written it (nothing is read then).
   void Launch(Run& run, std::optional<model::Job> job = std::nullopt);
   // Every replica started: says so, and a PREPARING job becomes RUNNING.
-  void MarkStarted(Run& run);
+  void MarkStarted(Run& run) override;
   // Hyperparameter tuning (executor_study.cc).
   std::unique_ptr<Study> NewStudy(const std::string& project, const model::Job& job);
   void BeginStudy(const std::string& project, const model::Job& job, sched::Allocation pending);
@@ -217,11 +216,6 @@ class Executor {
   // Returns whether a study now wants more trials than before (so the queue is scanned now).
   bool CheckStudies();
   bool CheckStudy(Study& study);
-  // Kills whatever still runs of a run record that is not taken over.
-  void KillRecorded(const RunRecord& record);
-  // Kills the replicas of `job` whose start never reached its run record (the server died
-  // between the two), found by their supervisors' command lines.
-  void KillUnrecorded(const model::Job& job, const JobLayout& layout);
   void FinishStudy(Study& study);
   void FinishTrial(Run& run, double ml_units);
   // Merges the new reports under `tag` in the trial's master metric file into run.metrics.
@@ -234,23 +228,16 @@ class Executor {
   // Appends a service message to the job's service log (task "service"), or a trial's.
   void SayTo(const std::string& project, const std::string& job_id, const std::string& trial_id,
              bool error, std::string_view message);
-  Status StartReplica(Run& run, std::size_t replica);
-  // Cluster backends (executor_batch.cc).
-  void LaunchBatch(Run& run, const model::Job& job, plan::PlanContext context);
-  void PollBatch();
-  void CheckBatch(Run& run);
-  void CancelBatch(Run& run);
-  void EndBatchWithoutReplicas(Run& run, const run::ClusterJobState& state);
-  bool AdoptBatch(Run& run, const model::Job& job, const RunRecord& record,
-                  std::vector<plan::ReplicaShape> shapes);
-  // The first of `count` consecutive ports no running batch run uses.
-  int PickBatchPorts(int count);
-  void SaveRecord(const Run& run);
+  void SaveRecord(const Run& run) override;
+  void ReportExit(int pid, ExitStatus status) override;
+  JobRun* FindRun(const std::string& key) override;
+  Result<model::Job> StoredJob(const std::string& project,
+                               const std::string& job_id) const override;
   // `trial` is null for a plain job, else the tuning trial the record is of.
   bool Adopt(const std::string& project, const model::Job& job, const RunRecord& record,
              const model::HyperparameterOutput* trial = nullptr);
   // Appends the service's message about `run`'s job to its service log (task "service").
-  void Say(const Run& run, bool error, std::string_view message);
+  void Say(const Run& run, bool error, std::string_view message) override;
   void PublishReplicas();
   Status PrepareJobDir(const std::string& job_dir);
   // Removes the job's private directories (ExecutorOptions::private_root) and unmounts its IPC
@@ -262,14 +249,14 @@ class Executor {
   void RemoveStalePrivateDirs() const;
   // What the replicas of `run` see of the server's files (executor_view.cc).
   run::FileView ReplicaView(const Run& run, const model::TrainingInput& input,
-                            const JobLayout& layout) const;
+                            const JobLayout& layout) const override;
   // The interpreter for the job's pythonVersion (options_.python_by_version, else python).
   std::string PythonFor(const model::TrainingInput& input) const;
-  void BeginStop(Run& run, model::JobState outcome, std::string message);
+  void BeginStop(Run& run, model::JobState outcome, std::string message) override;
   // RUNNING -> CANCELLING (maxRunningTime); the stop itself is the caller's.
-  void MarkCancelling(const std::string& project, const std::string& job_id);
+  void MarkCancelling(const std::string& project, const std::string& job_id) override;
   void CheckRun(Run& run);
-  bool FinishIfStopped(Run& run);
+  bool FinishIfStopped(Run& run) override;
   void ScheduleQueue();
   // The queue's pass: control/reconcile/queue.h decides, this applies (executor_queue.cc).
   void StartQueued(PlaceJob& start, WallTime now);
@@ -301,7 +288,7 @@ class Executor {
   Result<model::Job> Transition(const std::string& project, const std::string& job_id,
                                 const std::function<bool(model::Job&)>& change);
   std::vector<sched::Allocation> RunningAllocations() const;
-  WallTime Now() const;
+  WallTime Now() const override;
   // When `run` ended: the latest end of its replicas (as their exit files record it, else when
   // their exits were handled), no later than now; now when none has ended.
   WallTime EndOf(const Run& run) const;
@@ -314,6 +301,8 @@ class Executor {
   run::Stager& stager_;
   ExecutorOptions options_;
   AsyncRunner run_async_;
+  std::unique_ptr<Backend> local_;  // the local backend, when options_.backend is null
+  Backend* backend_ = nullptr;      // options_.backend, else local_
 
   // Loop-owned state (only the loop thread, or RunOnce's caller, touches it).
   std::map<std::string, std::unique_ptr<Run>> runs_;       // by Run::key
@@ -321,15 +310,11 @@ class Executor {
   // The stop of each staging running on a worker, by its run's or study's key, until it reports:
   // requested when its job no longer wants it (cancelled, suspended, deleted) or on Stop().
   std::map<std::string, std::stop_source> staging_;
-  std::map<int, std::string> pid_to_run_;
   std::map<std::string, MonoTime, std::less<>> warned_;
   // Recover() has taken over what a previous server left: from then on a job PREPARING, RUNNING
   // or CANCELLING that no run or study holds is an orphan (reconcile/queue.h).
   bool recovered_ = false;  // Warn's messages, when last said
   MonoTime next_queue_scan_{};
-  std::map<std::string, run::ClusterJobState> batch_states_;  // by manager id, as last polled
-  MonoTime next_batch_poll_{};
-  int next_batch_port_ = -1;  // offset into the cluster port range; -1: not picked yet
 
   // Shared with other threads.
   mutable std::mutex mu_;

@@ -147,64 +147,7 @@ void Executor::Launch(Run& run, std::optional<model::Job> known) {
       return;
     }
   }
-  if (options_.cluster != nullptr) {
-    LaunchBatch(run, *job, std::move(context));
-    return;
-  }
-
-  // Every replica gets a port (CLUSTER_SPEC lists evaluators too), plus one for PyTorch.
-  Result<std::vector<int>> ports = launcher_.FreePorts(static_cast<int>(run.replicas.size()) + 1);
-  if (!ports.ok()) {
-    BeginStop(run, model::JobState::kFailed,
-              "Could not reserve ports for the replicas: " + ports.status().message());
-    return;
-  }
-  std::vector<plan::ReplicaShape> shapes;
-  std::vector<plan::ReplicaPlacement> placements;
-  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
-    shapes.push_back(run.replicas[i].shape);
-    plan::ReplicaPlacement placement;
-    placement.port = (*ports)[i];
-    const sched::ReplicaAssignment& assignment = run.allocation.replicas[i];
-    placement.device_indices = assignment.device_indices;
-    const sched::Node& node = options_.inventory.nodes[assignment.node];
-    for (int index : assignment.device_indices) {
-      for (const sched::Device& device : node.devices) {
-        placement.emulated |= device.index == index && device.emulated;
-      }
-    }
-    placements.push_back(std::move(placement));
-  }
-
-  context.pytorch_master_port = ports->back();
-  Result<std::vector<Result<run::ProcessSpec>>> specs =
-      BuildReplicaSpecs(*job, shapes, placements, context,
-                        ReplicaFiles{.data_dir = options_.data_dir,
-                                     .project = run.project,
-                                     .view = ReplicaView(run, input, layout)},
-                        catalog_);
-  if (!specs.ok()) {
-    BeginStop(run, model::JobState::kFailed, specs.status().message());
-    return;
-  }
-  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
-    Result<run::ProcessSpec>& spec = (*specs)[i];
-    if (!spec.ok()) {
-      BeginStop(run, model::JobState::kFailed, spec.status().message());
-      return;
-    }
-    run.replicas[i].spec = std::move(*spec);
-  }
-  Say(run, false, "Waiting for training program to start.");
-  run.phase = Run::Phase::kRunning;
-  for (std::size_t i = 0; i < run.replicas.size(); ++i) {
-    Status started = StartReplica(run, i);
-    if (!started.ok()) {
-      BeginStop(run, model::JobState::kFailed, started.message());
-      return;
-    }
-  }
-  MarkStarted(run);
+  backend_->Start(run, *job, std::move(context));
 }
 
 void Executor::MarkStarted(Run& run) {
@@ -241,53 +184,25 @@ Status Executor::PrepareJobDir(const std::string& job_dir) {
   return MakeJobDir(job_dir, options_.gcs_mount);
 }
 
-Status Executor::StartReplica(Run& run, std::size_t index) {
-  Run::Replica& replica = run.replicas[index];
-  // Held until its pid is recorded (ProcessSpec::held): a server killed in between leaves a
-  // replica that never ran, which the next one stops, rather than one that may have run to its
-  // end unseen and would run again.
-  run::ProcessSpec held = replica.spec;
-  held.held = true;
-  Result<int> pid = launcher_.Start(held);
-  if (!pid.ok()) {
-    return Status::FailedPrecondition(fmt::format("The replica {} {} could not be started: {}",
-                                                  plan::RoleName(replica.shape.role),
-                                                  replica.shape.index, pid.status().message()));
-  }
-  replica.pid = *pid;
-  replica.alive = true;
-  replica.restart_at.reset();
-  replica.started = clock_.Monotonic();
-  replica.started_wall = Now();
-  pid_to_run_[*pid] = run.key;
-  SaveRecord(run);
-  launcher_.Release(*pid);
-  return Status();
-}
-
 void Executor::SaveRecord(const Run& run) {
   RunRecord record;
   for (std::size_t i = 0; i < run.replicas.size(); ++i) {
     const Run::Replica& replica = run.replicas[i];
     const sched::ReplicaAssignment& assignment = run.allocation.replicas[i];
-    record.replicas.push_back({.task_name = replica.shape.task_name,
-                               .pid = replica.pid,
-                               .restarts = replica.restarts,
-                               .seconds = replica.seconds,
-                               .started = replica.pid > 0 || run.batch
-                                              ? std::optional(replica.started_wall)
-                                              : std::nullopt,
-                               .spec = replica.spec,
-                               .node = assignment.node,
-                               .device_indices = assignment.device_indices,
-                               .cpus = assignment.cpus,
-                               .memory_mib = assignment.memory_mib});
+    record.replicas.push_back(
+        {.task_name = replica.shape.task_name,
+         .pid = replica.pid,
+         .restarts = replica.restarts,
+         .seconds = replica.seconds,
+         .started = replica.pid > 0 ? std::optional(replica.started_wall) : std::nullopt,
+         .spec = replica.spec,
+         .node = assignment.node,
+         .device_indices = assignment.device_indices,
+         .cpus = assignment.cpus,
+         .memory_mib = assignment.memory_mib});
   }
   record.restarts = run.restarts;
-  if (run.batch) {
-    record.batch_id = run.batch->id;
-    record.first_port = run.batch->first_port;
-  }
+  backend_->Record(run, record);
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
   (void)WriteRunRecord(layout.run_record(), record);  // failing it only costs adoption later
 }
@@ -311,15 +226,10 @@ void Executor::BeginStop(Run& run, model::JobState outcome, std::string message)
   run.message = std::move(message);
   run.stop_started = clock_.Monotonic();
   run.job_restart.reset();
-  if (run.batch) {
-    CancelBatch(run);
-  }
   for (Run::Replica& replica : run.replicas) {
     replica.restart_at.reset();
-    if (replica.alive && replica.pid > 0) {
-      launcher_.SignalGroup(replica.pid, SIGTERM);
-    }
   }
+  backend_->Stop(run);
   FinishIfStopped(run);
 }
 
@@ -333,10 +243,8 @@ bool Executor::FinishIfStopped(Run& run) {
   }
   // What a replica left behind in its process group goes too (once: a group id may be reused).
   const bool retrying = std::exchange(run.finishing, true);
-  for (const Run::Replica& replica : run.replicas) {
-    if (replica.pid > 0 && !retrying) {
-      launcher_.SignalGroup(replica.pid, SIGKILL);
-    }
+  if (!retrying) {
+    backend_->KillLeftovers(run);
   }
   double ml_units = 0;
   for (const Run::Replica& replica : run.replicas) {
@@ -401,18 +309,10 @@ void Executor::CheckRun(Run& run) {
   }
   const MonoTime now = clock_.Monotonic();
   if (run.phase == Run::Phase::kStopping) {
-    if (run.batch) {  // the manager escalates to SIGKILL itself (its KillWait)
-      CheckBatch(run);
-      FinishIfStopped(run);
-      return;
-    }
-    if (!run.killed && now - run.stop_started >= options_.stop_grace) {
+    backend_->Observe(run);
+    if (!run.done && !run.killed && now - run.stop_started >= options_.stop_grace) {
       run.killed = true;
-      for (const Run::Replica& replica : run.replicas) {
-        if (replica.alive) {
-          launcher_.SignalGroup(replica.pid, SIGKILL);
-        }
-      }
+      backend_->Kill(run);
     }
     FinishIfStopped(run);
     return;
@@ -467,11 +367,10 @@ void Executor::CheckRun(Run& run) {
       return;
     }
   }
-  if (run.batch) {
-    CheckBatch(run);
-    return;
+  backend_->Observe(run);
+  if (!run.done) {
+    CheckRestarts(run);
   }
-  CheckRestarts(run);
 }
 
 }  // namespace trainyard::control

@@ -60,7 +60,7 @@ void Executor::ScheduleQueue() {
                                    .running = running,
                                    .trials = trials,
                                    .now = now,
-                                   .hand_over = options_.cluster != nullptr,
+                                   .hand_over = backend_->PlacesJobs(),
                                    .hold = options_.hold_queue,
                                    .held = recovered_ ? &held : nullptr});
   for (QueueAction& action : pass.actions) {
@@ -190,17 +190,18 @@ void Executor::Recover() {
     }
     const JobLayout layout(options_.data_dir, project, job.job_id);
     Result<RunRecord> record = ReadRunRecord(layout.run_record());
-    // A cluster manager's job is taken over in any state: it may still wait for resources. A
-    // PREPARING job whose every replica was started and recorded lost only its RUNNING write:
-    // it is taken over too, since starting it again would run a trainer that may have ended.
+    // A job the backend accepted whole (a cluster manager's) is taken over in any state: it may
+    // still wait for resources. A PREPARING job whose every replica was started and recorded
+    // lost only its RUNNING write: it is taken over too, since starting it again would run a
+    // trainer that may have ended.
     const bool preparing = job.state == model::JobState::kPreparing;
+    const bool submitted = record.ok() && backend_->Submitted(*record);
     const bool launched = record.ok() && !record->replicas.empty() &&
                           std::ranges::all_of(record->replicas, [](const RunRecord::Replica& r) {
                             return r.pid > 0;
                           });
-    if (record.ok() && (!preparing || !record->batch_id.empty() || launched) &&
-        Adopt(project, job, *record)) {
-      if (preparing && record->batch_id.empty()) {
+    if (record.ok() && (!preparing || submitted || launched) && Adopt(project, job, *record)) {
+      if (preparing && !submitted) {
         MarkStarted(*runs_.at(project + "/" + job.job_id));
       }
       continue;
@@ -217,11 +218,11 @@ void Executor::Recover() {
 void Executor::EndOrphaned(const EndOrphan& orphan) {
   const JobLayout layout(options_.data_dir, orphan.project, orphan.job.job_id);
   if (Result<RunRecord> record = ReadRunRecord(layout.run_record()); record.ok()) {
-    KillRecorded(*record);
+    backend_->KillRecorded(*record);
     std::error_code error;
     std::filesystem::remove(layout.run_record(), error);
   }
-  KillUnrecorded(orphan.job, layout);
+  backend_->KillUnrecorded(orphan.job, layout);
   const WallTime now = Now();
   WriteIf(orphan.job.state, orphan.project, orphan.job.job_id, "taken back",
           [&](model::Job& current) {
@@ -233,35 +234,6 @@ void Executor::EndOrphaned(const EndOrphan& orphan) {
               current.end_time = now;
             }
           });
-}
-
-void Executor::KillRecorded(const RunRecord& record) {
-  if (!record.batch_id.empty() && options_.cluster != nullptr) {
-    (void)options_.cluster->Cancel(record.batch_id);
-  }
-  for (const RunRecord::Replica& replica : record.replicas) {
-    Result<bool> alive = replica.pid > 0 ? launcher_.Adopt(replica.pid, replica.spec) : false;
-    if (alive.ok() && *alive) {
-      launcher_.SignalGroup(replica.pid, SIGKILL);
-    }
-  }
-}
-
-void Executor::KillUnrecorded(const model::Job& job, const JobLayout& layout) {
-  if (!job.training_input || options_.cluster != nullptr) {
-    return;
-  }
-  Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
-  for (const plan::ReplicaShape& shape :
-       shapes.ok() ? *shapes : std::vector<plan::ReplicaShape>{}) {
-    run::ProcessSpec spec;
-    spec.log_path = layout.log_path(shape.task_name);
-    spec.exit_path = layout.exit_path(shape.task_name);
-    Result<int> pid = launcher_.FindStarted(spec);
-    if (pid.ok() && *pid > 0) {
-      launcher_.SignalGroup(*pid, SIGKILL);
-    }
-  }
 }
 
 bool Executor::Adopt(const std::string& project, const model::Job& job, const RunRecord& record,
@@ -286,81 +258,11 @@ bool Executor::Adopt(const std::string& project, const model::Job& job, const Ru
   run->allocation.key = run->key;
   run->extras = job.extras;
   run->restarts = record.restarts;
-  if (!record.batch_id.empty()) {
-    if (!AdoptBatch(*run, job, record, std::move(*shapes))) {
-      return false;
-    }
-    const std::string key = run->key;
-    runs_[key] = std::move(run);
-    return true;
+  if (!backend_->Adopt(*run, job, record, std::move(*shapes))) {
+    return false;
   }
-  const MonoTime mono_now = clock_.Monotonic();
-  const WallTime now = Now();
-  std::vector<ExitEvent> ended;
-  int adopted = 0;
-  for (std::size_t i = 0; i < record.replicas.size(); ++i) {
-    const RunRecord::Replica& recorded = record.replicas[i];
-    plan::ReplicaShape& shape = (*shapes)[i];
-    if (shape.task_name != recorded.task_name || recorded.node >= options_.inventory.nodes.size()) {
-      return false;  // not this job's shape, or not this machine's inventory
-    }
-    run->allocation.replicas.push_back({.task_name = recorded.task_name,
-                                        .node = recorded.node,
-                                        .device_indices = recorded.device_indices,
-                                        .cpus = recorded.cpus,
-                                        .memory_mib = recorded.memory_mib});
-    Run::Replica replica{.shape = std::move(shape), .spec = recorded.spec};
-    replica.pid = recorded.pid;
-    replica.restarts = recorded.restarts;
-    replica.seconds = recorded.seconds;
-    replica.started_wall = recorded.started.value_or(now);
-    replica.started = mono_now - std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     std::max(now - replica.started_wall, WallTime::duration(0)));
-    if (recorded.pid > 0) {
-      Result<bool> alive = launcher_.Adopt(recorded.pid, recorded.spec);
-      if (alive.ok() && !*alive) {
-        // Restarted, by a server that died before it recorded the new pid?
-        Result<int> restarted = launcher_.FindStarted(recorded.spec);
-        if (!restarted.ok()) {
-          alive = restarted.status();  // a restart may run: unknown, as below
-        } else if (*restarted > 0) {
-          replica.pid = *restarted;
-          alive = launcher_.Adopt(*restarted, recorded.spec);
-        }
-      }
-      if (!alive.ok()) {
-        return false;  // cannot tell whether it runs: restarting it might duplicate it
-      }
-      replica.alive = true;  // until its exit, real or recorded, is handled
-      if (*alive) {
-        launcher_.Release(replica.pid);  // recorded: held (a server died before releasing it)?
-        ++adopted;
-      } else {
-        // Ended while no server watched it: handle its exit now, as the supervisor recorded
-        // it (none: the supervisor itself was SIGKILLed with its process group).
-        ended.push_back(
-            {replica.pid, run::ReadExitStatus(recorded.spec.exit_path)
-                              .value_or(ExitStatus{.signaled = true, .signal = SIGKILL})});
-      }
-    }
-    run->replicas.push_back(std::move(replica));
-  }
-  Run& taken = *run;
-  for (const Run::Replica& replica : taken.replicas) {
-    if (replica.alive) {
-      pid_to_run_[replica.pid] = taken.key;
-    }
-  }
-  runs_[taken.key] = std::move(run);
-  if (job.state == model::JobState::kCancelling) {
-    BeginStop(taken, model::JobState::kCancelled, std::string(CancelledMessage()));
-  }
-  Say(taken, false,
-      fmt::format("The trainyard server restarted; it took over {} running replica{} of {}.",
-                  adopted, adopted == 1 ? "" : "s", taken.replicas.size()));
-  for (ExitEvent& exit : ended) {
-    Post(Event{exit});
-  }
+  const std::string key = run->key;
+  runs_[key] = std::move(run);
   return true;
 }
 }  // namespace trainyard::control

@@ -44,9 +44,9 @@ void Executor::HandleExit(Run& run, std::size_t index, const ExitStatus& status)
                          .restarts = replica.restarts,
                          .job_restarts = run.restarts,
                          .others_succeeded = others_succeeded,
-                         // A cluster task restarts its replica itself (agent/node_agent.h):
-                         // the end it records is one no restart is left for.
-                         .final = run.batch.has_value()};
+                         // A backend that restarts replicas itself (a cluster's node agent)
+                         // reports only an end no restart is left for.
+                         .final = backend_->RestartsReplicas()};
   const ExitDecision decision = DecideOnExit(exit, rules, options_.restart);
   switch (decision.action) {
     case ExitDecision::Action::kNone:
@@ -78,10 +78,8 @@ void Executor::RestartJob(Run& run, std::chrono::milliseconds backoff) {
   run.job_restart = Run::JobRestart{.at = now + backoff, .stop_started = now};
   for (Run::Replica& replica : run.replicas) {
     replica.restart_at.reset();
-    if (replica.alive && replica.pid > 0) {
-      launcher_.SignalGroup(replica.pid, SIGTERM);
-    }
   }
+  backend_->Stop(run);
 }
 
 void Executor::CheckRestarts(Run& run) {
@@ -93,11 +91,7 @@ void Executor::CheckRestarts(Run& run) {
     if (any_alive) {
       if (!restart.killed && now - restart.stop_started >= options_.stop_grace) {
         restart.killed = true;
-        for (const Run::Replica& replica : run.replicas) {
-          if (replica.alive) {
-            launcher_.SignalGroup(replica.pid, SIGKILL);
-          }
-        }
+        backend_->Kill(run);
       }
       return;
     }
@@ -113,7 +107,7 @@ void Executor::CheckRestarts(Run& run) {
     Run::Replica& replica = run.replicas[i];
     if (replica.restart_at && *replica.restart_at <= now) {
       ++replica.restarts;
-      Status started = StartReplica(run, i);
+      Status started = backend_->StartReplica(run, i);
       if (!started.ok()) {
         BeginStop(run, model::JobState::kFailed, started.message());
         return;

@@ -288,9 +288,9 @@ void Executor::RecoverStudy(const std::string& project, const model::Job& job) {
       continue;
     }
     if (record.ok()) {
-      KillRecorded(*record);
+      backend_->KillRecorded(*record);
     }
-    KillUnrecorded(job, layout);  // started, but killed before its pid was recorded
+    backend_->KillUnrecorded(job, layout);  // started, but killed before its pid was recorded
     const WallTime now = Now();
     WarnIfRefused(Transition(project, job.job_id,
                              [&](model::Job& current) {

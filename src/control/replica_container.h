@@ -1,6 +1,6 @@
 // What a container replica is started as (run::ContainerSpec), from its plan
 // (plan::ContainerLaunch), for control/replica_specs.h: shared by the executor and the node agent
-// (`trainyard batch-task`) so a container runs the same locally and in a Slurm task.
+// (`trainyard batch-task`) so a container runs the same locally and in a cluster task.
 //
 // - Named `trainyard-<project>-<job>[-trial-<n>]-<task>` (unique among live replicas, so a
 //   restarted server finds it, and `--replace` clears a leftover), labelled trainyard.project,
@@ -12,7 +12,7 @@
 //   `<gcs_mount>/<bucket>`, a job directory in another project's bucket) also below /gcs (Vertex
 //   AI's convention: /gcs/<bucket>/<object>). A container has its own /tmp: the view's private
 //   directories are not mounted.
-//   Without a view (a Slurm task): the whole bucket store at its own path and at /gcs, and a
+//   Without a view (a cluster task): the whole bucket store at its own path and at /gcs, and a
 //   trial's hypertune directory at its own path, read-write.
 //   Either way trainyard's own Python modules (`hypertune`) at /opt/trainyard/python, read-only
 //   (the image's PYTHONPATH is left alone: an image without cloudml-hypertune can put that

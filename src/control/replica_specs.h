@@ -1,8 +1,8 @@
 // A job's replicas as the launcher starts them: from the job, its replica shapes, where each
 // replica was placed and the plan context, the cluster plan (plan::BuildClusterPlan) and each
-// replica's run::ProcessSpec. The one assembly of the local executor (Executor::Launch) and of the
-// Slurm node agent (agent/node_agent.h), so a replica runs with the same argv, environment, files
-// and container wherever it runs:
+// replica's run::ProcessSpec. The one assembly of the local backend (control/local_backend.h) and
+// of the cluster backend's node agent (agent/node_agent.h), so a replica runs with the same argv,
+// environment, files and container wherever it runs:
 // - argv and environment: the plan's;
 // - working directory: the plan's (a job with extras), else its own (JobLayout::working_dir); log
 //   and exit files: JobLayout::log_path and JobLayout::exit_path;
@@ -10,8 +10,8 @@
 //   (HostCommand); else the container ReplicaContainer makes (control/replica_container.h), given
 //   its placed devices unless they are emulated;
 // - `view` set (the local backend): a host process sees only it, and it is a container's mounts;
-//   unset (a Slurm task): a host process sees what the task sees, and a container mounts the whole
-//   bucket store.
+//   unset (a cluster task): a host process sees what the task sees, and a container mounts the
+//   whole bucket store.
 // Pure but for the absolute paths of the container's mounts; thread-safe.
 #pragma once
 

@@ -1,6 +1,7 @@
-// The executor with a cluster backend (control/executor_batch.cc): the executor fixture with a
-// FakeClusterBackend as ExecutorOptions::cluster. Tests play the tasks' part by writing their
-// exit, started and log files, and the manager's by setting the states its Query answers.
+// The executor with the cluster backend (agent/cluster_job_backend.h): the executor fixture with
+// a ClusterJobBackend over a FakeClusterBackend as ExecutorOptions::backend. Tests play the tasks'
+// part by writing their exit, started and log files, and the manager's by setting the states its
+// Query answers.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "agent/cluster_job_backend.h"
 #include "control/batch_launch.h"
 #include "control/executor_fixture.h"
 #include "control/job_layout.h"
@@ -31,14 +33,20 @@ class ExecutorBatchTest : public ExecutorTest {
 
   ExecutorBatchTest() {
     customize_ = [this](ExecutorOptions& options) {
-      options.cluster = &backend_;
-      options.cluster_task_command = {"/opt/ty/bin/trainyard", "batch-task"};
-      options.cluster_supervisor = "/opt/ty/bin/trainyard-replica";
-      options.cluster_first_port = kFirstPort;
-      options.cluster_port_count = 100;
-      options.cluster_node_addresses = {{"n1", "10.0.0.1"}};
+      // Each executor (a restarted server) gets a backend of its own, as `serve` does.
+      cluster_ = std::make_unique<agent::ClusterJobBackend>(
+          backend_, catalog::Catalog::Builtin(), clock_,
+          agent::ClusterJobOptions{.data_dir = options.data_dir,
+                                   .task_command = {"/opt/ty/bin/trainyard", "batch-task"},
+                                   .supervisor = "/opt/ty/bin/trainyard-replica",
+                                   .first_port = kFirstPort,
+                                   .port_count = 100,
+                                   .node_addresses = {{"n1", "10.0.0.1"}},
+                                   .restart = options.restart});
+      options.backend = cluster_.get();
     };
   }
+  ~ExecutorBatchTest() override { executor_.reset(); }  // before the backend it uses
 
   JobLayout Layout(std::string_view job, std::string_view trial = "") const {
     return {dir_.path().string(), kProject, job, trial};
@@ -123,6 +131,7 @@ class ExecutorBatchTest : public ExecutorTest {
   }
 
   FakeClusterBackend backend_;
+  std::unique_ptr<agent::ClusterJobBackend> cluster_;
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The executor with a cluster backend (control/executor_batch.cc), with a fake manager, clock and
+// The executor with a cluster backend (agent/cluster_job_backend.h), with a fake manager, clock and
 // stager: what is submitted, how the manager's states and the tasks' exit files move the job,
 // cancel, and how a job ends when the manager's job ends without its replicas' exit files.
 #include <chrono>
@@ -266,6 +266,25 @@ TEST_F(ExecutorBatchTest, SignaledExitIsFinalWithTheTasksRestartCount) {
   EXPECT_EQ(job.state, JobState::kFailed);
   EXPECT_EQ(job.error_message,
             "The replica worker 0 was terminated by signal 9 (SIGKILL) and was restarted 3 times; "
+            "giving up.");
+}
+
+// The cluster backend restarts replicas itself (ClusterJobBackend::RestartsReplicas): a crash
+// its task reports is final even when the policy would have restarts left.
+TEST_F(ExecutorBatchTest, CrashWithRestartsLeftIsFinalNotRestartedByTheExecutor) {
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  backend_.SetState("1", Phase::kRunning, "RUNNING");
+  Poll();
+  TaskStarts("d", "worker-replica-0", 0);
+  TaskExits("d", "worker-replica-0", "signaled 11\n");
+  Settle();
+  EXPECT_EQ(backend_.cancelled(), std::vector<std::string>{"1"});
+  ManagerEnds("1", "CANCELLED");
+  const model::Job job = Get("d");
+  EXPECT_EQ(job.state, JobState::kFailed);
+  EXPECT_EQ(job.error_message,
+            "The replica worker 0 was terminated by signal 11 (SIGSEGV) and was restarted 0 times; "
             "giving up.");
 }
 
