@@ -79,6 +79,48 @@ TEST_F(AlgorithmTest, XgboostTrainsOnACsvInABucketAndWritesItsModel) {
   EXPECT_EQ(server_.GetObject("bkt", "xgb_1/model/model.bst").status, 200);
 }
 
+// A tuning study of the algorithm (reference §9, §12): each trial gets its max_depth and eta on
+// the command line, writes under <job-dir>/<trial>/ and reports the documented metric (auc); the
+// trials carry their own builtInAlgorithmOutput with their model, the study none (Google sets
+// modelPath only for jobs that are not tuning jobs).
+TEST_F(AlgorithmTest, XgboostTuningStudyReportsAucFromEachTrial) {
+  server_.Upload("bkt", "data/cancer.csv", BreastCancerCsv());
+  nlohmann::json body =
+      AlgorithmJob("xgb_hp", kImage,
+                   {"--preprocess", "--training_data_path=gs://bkt/data/cancer.csv",
+                    "--objective=binary:logistic", "--num_round=5"});
+  body["trainingInput"]["hyperparameters"] = {
+      {"goal", "MAXIMIZE"},
+      {"hyperparameterMetricTag", "auc"},
+      {"maxTrials", 2},
+      {"maxParallelTrials", 2},
+      {"params",
+       {{{"parameterName", "max_depth"}, {"type", "INTEGER"}, {"minValue", 2}, {"maxValue", 4}},
+        {{"parameterName", "eta"}, {"type", "DOUBLE"}, {"minValue", 0.1}, {"maxValue", 0.5}}}}};
+  server_.Submit(body);
+  const nlohmann::json job = server_.WaitForState("xgb_hp");
+  ASSERT_EQ(job["state"], "SUCCEEDED") << job.dump();
+  const nlohmann::json& output = job["trainingOutput"];
+  EXPECT_EQ(output.value("isBuiltInAlgorithmJob", false), true) << output.dump();
+  EXPECT_EQ(output.value("hyperparameterMetricTag", ""), "auc");
+  EXPECT_FALSE(output["builtInAlgorithmOutput"].contains("modelPath")) << output.dump();
+  ASSERT_EQ(output["trials"].size(), 2U) << output.dump();
+  for (const nlohmann::json& trial : output["trials"]) {
+    const std::string id = trial.value("trialId", "");
+    ASSERT_EQ(trial.value("state", ""), "SUCCEEDED") << trial.dump();
+    EXPECT_EQ(trial["builtInAlgorithmOutput"]["framework"], "XGBOOST") << trial.dump();
+    EXPECT_EQ(trial["builtInAlgorithmOutput"]["modelPath"], "gs://bkt/xgb_hp/" + id + "/model");
+    EXPECT_TRUE(std::filesystem::is_regular_file(JobDir("xgb_hp") / id / "model" / "model.bst"));
+    const nlohmann::json metrics = ReadJson(JobDir("xgb_hp") / id / "artifacts" / "metrics.json");
+    // The objective value is the trial's validation AUC, as its metrics file records it.
+    EXPECT_DOUBLE_EQ(trial["finalMetric"]["objectiveValue"].get<double>(),
+                     metrics["validation"].value("auc", -1.0))
+        << trial.dump() << metrics.dump();
+    EXPECT_EQ(trial["finalMetric"].value("trainingStep", ""), "5") << trial.dump();
+  }
+  EXPECT_FALSE(std::filesystem::exists(JobDir("xgb_hp") / "model"));
+}
+
 TEST_F(AlgorithmTest, AMalformedCsvFailsTheJobNamingFileAndLine) {
   server_.Upload("bkt", "bad.csv", "target,a,b\n1,2,3\n0,4,5\n");
   server_.Submit(
