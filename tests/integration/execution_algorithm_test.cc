@@ -121,6 +121,27 @@ TEST_F(AlgorithmTest, XgboostTuningStudyReportsAucFromEachTrial) {
   EXPECT_FALSE(std::filesystem::exists(JobDir("xgb_hp") / "model"));
 }
 
+// The linear learner (reference §12, TensorFlow at Google, PyTorch here): the same CSV trains a
+// classifier whose TorchScript model lands in model/, with the algorithm's output (PYTORCH).
+TEST_F(AlgorithmTest, LinearLearnerTrainsOnTheSameCsvAndWritesATorchModel) {
+  server_.Upload("bkt", "data/cancer.csv", BreastCancerCsv());
+  server_.Submit(AlgorithmJob("linear_1", "gcr.io/cloud-ml-algos/linear_learner_cpu:latest",
+                              {"--preprocess", "--training_data_path=gs://bkt/data/cancer.csv",
+                               "--model_type=classification", "--optimizer_type=adam",
+                               "--learning_rate=0.01", "--max_steps=200"}));
+  const nlohmann::json job = server_.WaitForState("linear_1");
+  ASSERT_EQ(job["state"], "SUCCEEDED")
+      << job.dump() << server_.Output("linear_1", "master-replica-0");
+  const nlohmann::json& output = job["trainingOutput"];
+  EXPECT_EQ(output.value("isBuiltInAlgorithmJob", false), true) << output.dump();
+  EXPECT_EQ(output["builtInAlgorithmOutput"]["framework"], "PYTORCH");
+  EXPECT_EQ(output["builtInAlgorithmOutput"]["modelPath"], "gs://bkt/linear_1/model");
+  EXPECT_TRUE(std::filesystem::is_regular_file(JobDir("linear_1") / "model" / "model.pt"));
+  const nlohmann::json metrics = ReadJson(JobDir("linear_1") / "artifacts" / "metrics.json");
+  EXPECT_GT(metrics["validation"].value("auc", 0.0), 0.9) << metrics.dump();
+  EXPECT_EQ(ReadJson(JobDir("linear_1") / "artifacts" / "metadata.json")["classes"], 2);
+}
+
 TEST_F(AlgorithmTest, AMalformedCsvFailsTheJobNamingFileAndLine) {
   server_.Upload("bkt", "bad.csv", "target,a,b\n1,2,3\n0,4,5\n");
   server_.Submit(
@@ -146,14 +167,14 @@ TEST_F(AlgorithmTest, ArgumentsAndUnavailableAlgorithmsAreRefusedAtSubmit) {
   EXPECT_THAT(error.dump(), HasSubstr("validation_split + test_split must be at most 0.40"));
 
   const ClientResponse unavailable = server_.client().Post(
-      JobsPath(), AlgorithmJob("linear_1", "gcr.io/cloud-ml-algos/linear_learner_cpu:latest",
+      JobsPath(), AlgorithmJob("wide_1", "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest",
                                {"--training_data_path=gs://bkt/d.csv"})
                       .dump());
   ASSERT_EQ(unavailable.status, 400) << unavailable.body;
   EXPECT_EQ(Body(unavailable)["error"]["status"], "FAILED_PRECONDITION");
   EXPECT_THAT(Body(unavailable)["error"]["message"].get<std::string>(),
-              HasSubstr("built-in algorithm gcr.io/cloud-ml-algos/linear_learner_cpu:latest"));
-  EXPECT_EQ(server_.client().Get(JobPath("linear_1")).status, 404);  // nothing was stored
+              HasSubstr("built-in algorithm gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest"));
+  EXPECT_EQ(server_.client().Get(JobPath("wide_1")).status, 404);  // nothing was stored
 }
 
 }  // namespace
