@@ -115,10 +115,10 @@ def optimizer_for(params, prefix, values):
     if kind == 'ftrl':
         return Ftrl(params, lr, values.get('learning_rate_power', -0.5),
                     values.get('initial_accumulator_value', 0.1), l1, l2,
-                    values.get('l2_shrinkage_regularization_strength', 0.0)), None
+                    values.get(prefix + 'l2_shrinkage_regularization_strength', 0.0)), None
     if kind == 'adam':
-        optimizer = torch.optim.Adam(params, lr=lr, betas=(values.get('beta_1', 0.9),
-                                                           values.get('beta_2', 0.999)))
+        optimizer = torch.optim.Adam(params, lr=lr, betas=(values.get(prefix + 'beta_1', 0.9),
+                                                           values.get(prefix + 'beta_2', 0.999)))
     elif kind == 'adagrad':
         optimizer = torch.optim.Adagrad(params, lr=lr)
     elif kind == 'rmsprop':

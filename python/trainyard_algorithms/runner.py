@@ -58,6 +58,13 @@ def convert(argument, text):
             raise UsageError('--{} must be one of {}; got "{}"'
                              .format(name, ', '.join(argument['values']), text))
         return text
+    if kind == 'int_list':
+        try:
+            items = [convert(dict(argument, type='int'), item) for item in text.split(',')]
+        except UsageError:
+            raise UsageError('--{} must be comma-separated integers in range, such as "{}"; got '
+                             '"{}"'.format(name, argument.get('default', '1,2'), text)) from None
+        return items
     try:
         value = int(text) if kind == 'int' else float(text)
     except ValueError:

@@ -36,10 +36,11 @@ INSTANTIATE_TEST_SUITE_P(
         LookupCase{"gcr.io/cloud-ml-algos/boosted_trees_x:latest", ""},
         LookupCase{"localhost:5000/cloud-ml-algos/boosted_trees", ""}, LookupCase{"", ""}));
 
-TEST(BuiltinAlgorithms, TheSingleReplicaXgboostAndTheLinearLearnerRunHere) {
+TEST(BuiltinAlgorithms, TheSingleReplicaXgboostTheLinearLearnerAndWideAndDeepRunHere) {
   for (const Algorithm& algorithm : BuiltinAlgorithms()) {
-    EXPECT_EQ(algorithm.available,
-              algorithm.name == "xgboost" || algorithm.name == "linear_learner")
+    EXPECT_EQ(algorithm.available, algorithm.name == "xgboost" ||
+                                       algorithm.name == "linear_learner" ||
+                                       algorithm.name == "wide_deep")
         << algorithm.name;
     EXPECT_FALSE(algorithm.display_name.empty());
     EXPECT_FALSE(algorithm.images.empty());
@@ -83,6 +84,15 @@ void ExpectValidDefaults(const Algorithm& algorithm) {
       case ArgumentType::kBool:
         EXPECT_TRUE(argument.default_value == "true" || argument.default_value == "false");
         break;
+      case ArgumentType::kIntList:
+        for (std::size_t start = 0; start <= argument.default_value.size();) {
+          std::size_t comma = argument.default_value.find(',', start);
+          comma = comma == std::string::npos ? argument.default_value.size() : comma;
+          ASSERT_TRUE(IsNumber(argument.default_value.substr(start, comma - start), value));
+          EXPECT_TRUE(!argument.min || value >= *argument.min);
+          start = comma + 1;
+        }
+        break;
       case ArgumentType::kString:
       case ArgumentType::kPath:
         break;
@@ -101,7 +111,7 @@ TEST(BuiltinAlgorithms, EveryDefaultIsAValidValue) {
       ++available;
     }
   }
-  EXPECT_EQ(available, 2);
+  EXPECT_EQ(available, 3);
 }
 
 TEST(BuiltinAlgorithms, TheLinearLearnerNeedsItsModelType) {

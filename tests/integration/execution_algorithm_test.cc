@@ -142,6 +142,25 @@ TEST_F(AlgorithmTest, LinearLearnerTrainsOnTheSameCsvAndWritesATorchModel) {
   EXPECT_EQ(ReadJson(JobDir("linear_1") / "artifacts" / "metadata.json")["classes"], 2);
 }
 
+// Wide and deep (TensorFlow's DNNLinearCombined at Google, PyTorch here), on the same CSV.
+TEST_F(AlgorithmTest, WideAndDeepTrainsOnTheSameCsvAndWritesATorchModel) {
+  server_.Upload("bkt", "data/cancer.csv", BreastCancerCsv());
+  server_.Submit(
+      AlgorithmJob("wide_1", "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest",
+                   {"--preprocess", "--training_data_path=gs://bkt/data/cancer.csv",
+                    "--model_type=classification", "--hidden_units=16,8",
+                    "--dnn_optimizer_type=adam", "--dnn_learning_rate=0.01", "--max_steps=100"}));
+  const nlohmann::json job = server_.WaitForState("wide_1");
+  ASSERT_EQ(job["state"], "SUCCEEDED")
+      << job.dump() << server_.Output("wide_1", "master-replica-0");
+  EXPECT_EQ(job["trainingOutput"]["builtInAlgorithmOutput"]["framework"], "PYTORCH");
+  EXPECT_EQ(job["trainingOutput"]["builtInAlgorithmOutput"]["modelPath"], "gs://bkt/wide_1/model");
+  EXPECT_TRUE(std::filesystem::is_regular_file(JobDir("wide_1") / "model" / "model.pt"));
+  const nlohmann::json metrics = ReadJson(JobDir("wide_1") / "artifacts" / "metrics.json");
+  EXPECT_GT(metrics["validation"].value("auc", 0.0), 0.9) << metrics.dump();
+  EXPECT_EQ(metrics.value("algorithm", ""), "wide_deep");
+}
+
 TEST_F(AlgorithmTest, AMalformedCsvFailsTheJobNamingFileAndLine) {
   server_.Upload("bkt", "bad.csv", "target,a,b\n1,2,3\n0,4,5\n");
   server_.Submit(
@@ -167,14 +186,14 @@ TEST_F(AlgorithmTest, ArgumentsAndUnavailableAlgorithmsAreRefusedAtSubmit) {
   EXPECT_THAT(error.dump(), HasSubstr("validation_split + test_split must be at most 0.40"));
 
   const ClientResponse unavailable = server_.client().Post(
-      JobsPath(), AlgorithmJob("wide_1", "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest",
+      JobsPath(), AlgorithmJob("image_1", "gcr.io/cloud-ml-algos/image_classification:latest",
                                {"--training_data_path=gs://bkt/d.csv"})
                       .dump());
   ASSERT_EQ(unavailable.status, 400) << unavailable.body;
   EXPECT_EQ(Body(unavailable)["error"]["status"], "FAILED_PRECONDITION");
   EXPECT_THAT(Body(unavailable)["error"]["message"].get<std::string>(),
-              HasSubstr("built-in algorithm gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest"));
-  EXPECT_EQ(server_.client().Get(JobPath("wide_1")).status, 404);  // nothing was stored
+              HasSubstr("built-in algorithm gcr.io/cloud-ml-algos/image_classification:latest"));
+  EXPECT_EQ(server_.client().Get(JobPath("image_1")).status, 404);  // nothing was stored
 }
 
 }  // namespace

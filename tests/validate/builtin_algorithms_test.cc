@@ -232,10 +232,76 @@ INSTANTIATE_TEST_SUITE_P(
                       "model_type is not a tunable argument of the built-in linear learner"}),
     [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
 
+// Wide and deep: the linear learner's arguments, and its own for the deep part.
+Job WideDeepJob() {
+  Job job = LinearLearnerJob();
+  Master(job).image_uri = "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest";
+  return job;
+}
+
+class WideDeepRules : public ::testing::TestWithParam<AlgorithmCase> {};
+
+TEST_P(WideDeepRules, NameTheArgumentInTheirWords) {
+  ExpectRule(GetParam(), WideDeepJob());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    WideDeep, WideDeepRules,
+    ::testing::Values(
+        AlgorithmCase{"Documented", [](Job&) {}, "", ""},
+        AlgorithmCase{"DeepArguments",
+                      [](Job& j) {
+                        Master(j).image_uri = "gcr.io/cloud-ml-algos/wide_deep_learner_gpu";
+                        In(j).args.push_back("--hidden_units=64,32,8");
+                        In(j).args.push_back("--embed_categories");
+                        In(j).args.push_back("--use_wide=true");
+                        In(j).args.push_back("--dnn_optimizer_type=adam");
+                        In(j).args.push_back("--dnn_dropout=0.5");
+                        In(j).args.push_back("--learning_rate=0.1");
+                      },
+                      "", ""},
+        AlgorithmCase{"HiddenUnitsNotIntegers",
+                      [](Job& j) { In(j).args.push_back("--hidden_units=64,x"); },
+                      "trainingInput.args[3]",
+                      "--hidden_units must be comma-separated integers in the range [1, 100000], "
+                      "such as \"30,30,30\"; got \"64,x\""},
+        AlgorithmCase{"HiddenUnitsZero",
+                      [](Job& j) { In(j).args.push_back("--hidden_units=64,0"); },
+                      "trainingInput.args[3]", "--hidden_units must be comma-separated integers"},
+        AlgorithmCase{"HiddenUnitsTrailingComma",
+                      [](Job& j) { In(j).args.push_back("--hidden_units=64,"); },
+                      "trainingInput.args[3]", "--hidden_units must be comma-separated integers"},
+        AlgorithmCase{"DnnOptimizerInEnum",
+                      [](Job& j) { In(j).args.push_back("--dnn_optimizer_type=lbfgs"); },
+                      "trainingInput.args[3]",
+                      "--dnn_optimizer_type must be one of adagrad, adam, ftrl, rmsprop, sgd"},
+        AlgorithmCase{"DropoutBelowOne", [](Job& j) { In(j).args.push_back("--dnn_dropout=1"); },
+                      "trainingInput.args[3]", "--dnn_dropout must be in the range [0, 1); got 1"},
+        AlgorithmCase{"EmbedIsAFlag",
+                      [](Job& j) { In(j).args.push_back("--embed_categories=yes"); },
+                      "trainingInput.args[3]", "--embed_categories is a flag"},
+        AlgorithmCase{"TunedHiddenUnits",
+                      [](Job& j) {
+                        model::HyperparameterSpec& spec = In(j).hyperparameters.emplace();
+                        spec.goal = model::GoalType::kMaximize;
+                        spec.max_trials = 2;
+                        spec.hyperparameter_metric_tag = "auc";
+                        spec.params.push_back({.parameter_name = "dnn_learning_rate",
+                                               .type = model::ParameterType::kDouble,
+                                               .min_value = 0.001,
+                                               .max_value = 0.1});
+                        spec.params.push_back({.parameter_name = "hidden_units",
+                                               .type = model::ParameterType::kCategorical,
+                                               .categorical_values = {"8", "16,8"}});
+                      },
+                      "trainingInput.hyperparameters.params[1].parameterName",
+                      "hidden_units is not a tunable argument of the built-in wide and deep"}),
+    [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
+
 TEST(AlgorithmAvailability, AnAlgorithmThisServerDoesNotRunIsAFailedPrecondition) {
   for (const char* image :
        {"gcr.io/cloud-ml-algos/tab_net:latest", "gcr.io/cloud-ml-algos/xgboost_dist",
-        "gcr.io/cloud-ml-algos/wide_deep_learner_gpu:latest"}) {
+        "gcr.io/cloud-ml-algos/image_object_detection:latest"}) {
     Job job = ContainerJob();
     Master(job).image_uri = image;
     In(job).args = {"--anything=1"};  // an unavailable algorithm's arguments are not read
