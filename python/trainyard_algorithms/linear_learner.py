@@ -200,15 +200,19 @@ def prepare(values):
     import torch
     training, validation, test, uri = runner.load_sets(values)
     preprocessor = tabular.Preprocessor(training, uri, values['preprocess'])
+    mean, _ = standardisation(preprocessor)
     sets = {}
     for name, rows in (('training', training), ('validation', validation), ('test', test)):
         if rows:
             features, targets = preprocessor.transform(rows)
             x = torch.tensor(features, dtype=torch.float32)
-            sets[name] = (torch.nan_to_num(x), torch.tensor(targets, dtype=torch.float32))
+            # A value missing without --preprocess: the column's training mean.
+            x = torch.where(torch.isnan(x), mean.expand_as(x), x)
+            sets[name] = (x, torch.tensor(targets, dtype=torch.float32))
     kind, classes = 'regression', 1
     if values['model_type'] == 'classification':
-        classes = classes_of(sets['training'][1].tolist(), uri)
+        # Every set's classes, so that the validation and test rows are scored by the model.
+        classes = classes_of([t for _, y in sets.values() for t in y.tolist()], uri)
         kind = 'binary' if classes == 2 else 'multiclass'
     rows = {'training': training, 'validation': validation, 'test': test}
     return sets, preprocessor, kind, classes, uri, rows

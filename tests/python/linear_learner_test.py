@@ -7,7 +7,9 @@ fixture: the data rules and --preprocess are tested there, on the code both prog
 One case per rule of its own: the TorchScript model in model/ loads with torch and predicts the
 held-out rows with the reported metric (binary classification, more classes, regression); a
 classification target that is not a class number fails naming the file; its documented arguments
-are checked; FTRL's L1 strength zeroes weights; a tuning trial reports its metric.
+are checked; FTRL's L1 strength zeroes weights; a class seen only in the validation file is one of
+the model's; a value missing without --preprocess is the column's training mean; a tuning trial
+reports its metric.
 """
 
 import json
@@ -133,6 +135,24 @@ class Models(LinearLearnerTestCase):
         self.assertEqual(rc, 0, err)
         model, _, _ = self.outputs()
         self.assertGreater(float(model.core.weight.abs().sum()), 0.0)
+
+    def test_a_class_seen_only_in_the_validation_file_is_a_class_of_the_model(self):
+        self.put('train.csv', '0,1\n1,2\n0,1\n1,2\n')
+        self.put('valid.csv', '2,3\n0,1\n')
+        rc, err = self.run_main('--training_data_path=gs://b/train.csv',
+                                '--validation_data_path=gs://b/valid.csv',
+                                '--model_type=classification', '--max_steps=5')
+        self.assertEqual(rc, 0, err)
+        _, metadata, metrics = self.outputs()
+        self.assertEqual(metadata['classes'], 3)
+        self.assertIn('accuracy', metrics['validation'])
+
+    def test_a_missing_value_without_preprocess_is_the_training_mean(self):
+        self.put('data.csv', '0,1\n1,3\n0,\n1,2\n')
+        sets, _, _, _, _, _ = linear_learner.prepare(
+            {'preprocess': False, 'training_data_path': 'gs://b/data.csv',
+             'validation_split': 0.2, 'test_split': 0.0, 'model_type': 'regression'})
+        self.assertEqual(sets['training'][0][:, 0].tolist(), [1.0, 3.0, 2.0, 2.0])
 
 
 class Refusals(LinearLearnerTestCase):
