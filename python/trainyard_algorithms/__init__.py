@@ -3,5 +3,7 @@
 A job whose master image is a built-in algorithm's (src/algorithms/data/builtin_algorithms.json,
 reference §12) runs `python -m trainyard_algorithms.<module> ARGS --job-dir DIR` with Debian's
 interpreter and libraries instead of the image. `tabular` reads and preprocesses the CSV data the
-tabular algorithms share; `xgboost_train` is the single-replica XGBoost algorithm.
+tabular algorithms share, `runner` their arguments, outputs and tuning metric; `xgboost_train`
+is the single-replica XGBoost algorithm, `linear_learner` the linear learner and
+`wide_deep` wide and deep (both on PyTorch).
 """

@@ -27,9 +27,10 @@ std::string_view EmbeddedFile(std::string_view name) {
 
 ArgumentType TypeOf(const std::string& word) {
   static constexpr std::pair<std::string_view, ArgumentType> kTypes[] = {
-      {"bool", ArgumentType::kBool},   {"string", ArgumentType::kString},
-      {"path", ArgumentType::kPath},   {"int", ArgumentType::kInt},
-      {"float", ArgumentType::kFloat}, {"enum", ArgumentType::kEnum}};
+      {"bool", ArgumentType::kBool},       {"string", ArgumentType::kString},
+      {"path", ArgumentType::kPath},       {"int", ArgumentType::kInt},
+      {"float", ArgumentType::kFloat},     {"enum", ArgumentType::kEnum},
+      {"int_list", ArgumentType::kIntList}};
   for (const auto& [name, type] : kTypes) {
     if (name == word) {
       return type;

@@ -15,7 +15,8 @@
 
 namespace trainyard::algorithms {
 
-enum class ArgumentType { kBool, kString, kPath, kInt, kFloat, kEnum };
+// kIntList: comma-separated integers ("30,30,30"), each within min and max.
+enum class ArgumentType { kBool, kString, kPath, kInt, kFloat, kEnum, kIntList };
 
 // One documented `--name=value` argument.
 struct Argument {

@@ -92,6 +92,23 @@ std::string ValueProblem(const Argument& argument, std::string_view value) {
                                         : fmt::format("--{} must be in the range {}; got {}",
                                                       argument.name, RangeText(argument), value);
     }
+    case ArgumentType::kIntList: {
+      bool valid = !value.empty();
+      for (std::string_view rest = value; valid;) {
+        const std::size_t comma = rest.find(',');
+        const std::optional<double> number = ParseNumber(rest.substr(0, comma), true);
+        valid = number && InRange(argument, *number);
+        if (comma == std::string_view::npos) {
+          break;
+        }
+        rest.remove_prefix(comma + 1);
+      }
+      return valid ? ""
+                   : fmt::format(
+                         "--{} must be comma-separated integers in the range {}, such as "
+                         "\"{}\"; got \"{}\"",
+                         argument.name, RangeText(argument), argument.default_value, value);
+    }
     case ArgumentType::kEnum:
       return std::ranges::find(argument.values, value) != argument.values.end()
                  ? ""

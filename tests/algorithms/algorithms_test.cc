@@ -36,13 +36,16 @@ INSTANTIATE_TEST_SUITE_P(
         LookupCase{"gcr.io/cloud-ml-algos/boosted_trees_x:latest", ""},
         LookupCase{"localhost:5000/cloud-ml-algos/boosted_trees", ""}, LookupCase{"", ""}));
 
-TEST(BuiltinAlgorithms, OnlyTheSingleReplicaXgboostRunsHere) {
+TEST(BuiltinAlgorithms, TheSingleReplicaXgboostTheLinearLearnerAndWideAndDeepRunHere) {
   for (const Algorithm& algorithm : BuiltinAlgorithms()) {
-    EXPECT_EQ(algorithm.available, algorithm.name == "xgboost") << algorithm.name;
+    EXPECT_EQ(algorithm.available, algorithm.name == "xgboost" ||
+                                       algorithm.name == "linear_learner" ||
+                                       algorithm.name == "wide_deep")
+        << algorithm.name;
     EXPECT_FALSE(algorithm.display_name.empty());
     EXPECT_FALSE(algorithm.images.empty());
     if (algorithm.available) {
-      EXPECT_EQ(algorithm.python, "/usr/bin/python3");  // Debian's, with python3-xgboost
+      EXPECT_EQ(algorithm.python, "/usr/bin/python3");  // Debian's, with python3-xgboost, -torch
       EXPECT_FALSE(algorithm.module.empty());
       EXPECT_FALSE(algorithm.framework.empty());
       EXPECT_FALSE(algorithm.arguments.empty());
@@ -55,11 +58,10 @@ bool IsNumber(const std::string& text, double& value) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
-TEST(BuiltinAlgorithms, EveryDefaultIsAValidValue) {
-  const Algorithm* xgboost = FindAlgorithm("gcr.io/cloud-ml-algos/boosted_trees");
-  ASSERT_NE(xgboost, nullptr);
-  for (const Argument& argument : xgboost->arguments) {
-    SCOPED_TRACE(argument.name);
+// The defaults of `algorithm`'s arguments are values its own rules accept.
+void ExpectValidDefaults(const Algorithm& algorithm) {
+  for (const Argument& argument : algorithm.arguments) {
+    SCOPED_TRACE(algorithm.name + " --" + argument.name);
     if (argument.default_value.empty()) {
       continue;
     }
@@ -82,14 +84,46 @@ TEST(BuiltinAlgorithms, EveryDefaultIsAValidValue) {
       case ArgumentType::kBool:
         EXPECT_TRUE(argument.default_value == "true" || argument.default_value == "false");
         break;
+      case ArgumentType::kIntList:
+        for (std::size_t start = 0; start <= argument.default_value.size();) {
+          std::size_t comma = argument.default_value.find(',', start);
+          comma = comma == std::string::npos ? argument.default_value.size() : comma;
+          ASSERT_TRUE(IsNumber(argument.default_value.substr(start, comma - start), value));
+          EXPECT_TRUE(!argument.min || value >= *argument.min);
+          start = comma + 1;
+        }
+        break;
       case ArgumentType::kString:
       case ArgumentType::kPath:
         break;
     }
   }
-  EXPECT_NE(xgboost->FindArgument("training_data_path"), nullptr);
-  EXPECT_TRUE(xgboost->FindArgument("training_data_path")->required);
-  EXPECT_DOUBLE_EQ(xgboost->max_split_sum, 0.4);
+  ASSERT_NE(algorithm.FindArgument("training_data_path"), nullptr);
+  EXPECT_TRUE(algorithm.FindArgument("training_data_path")->required);
+  EXPECT_DOUBLE_EQ(algorithm.max_split_sum, 0.4);
+}
+
+TEST(BuiltinAlgorithms, EveryDefaultIsAValidValue) {
+  int available = 0;
+  for (const Algorithm& algorithm : BuiltinAlgorithms()) {
+    if (algorithm.available) {
+      ExpectValidDefaults(algorithm);
+      ++available;
+    }
+  }
+  EXPECT_EQ(available, 3);
+}
+
+TEST(BuiltinAlgorithms, TheLinearLearnerNeedsItsModelType) {
+  const Algorithm* linear = FindAlgorithm("gcr.io/cloud-ml-algos/linear_learner_cpu:latest");
+  ASSERT_NE(linear, nullptr);
+  EXPECT_EQ(linear->framework, "PYTORCH");
+  EXPECT_EQ(linear->module, "trainyard_algorithms.linear_learner");
+  ASSERT_NE(linear->FindArgument("model_type"), nullptr);
+  EXPECT_TRUE(linear->FindArgument("model_type")->required);
+  EXPECT_EQ(linear->FindArgument("model_type")->values,
+            (std::vector<std::string>{"classification", "regression"}));
+  EXPECT_EQ(FindAlgorithm("gcr.io/cloud-ml-algos/linear_learner_gpu"), linear);
 }
 
 }  // namespace

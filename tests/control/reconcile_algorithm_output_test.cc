@@ -80,5 +80,65 @@ INSTANTIATE_TEST_SUITE_P(
                                   model::JobState::kSucceeded, true, ""}),
     [](const ::testing::TestParamInfo<OutcomeCase>& param) { return param.param.name; });
 
+struct TrialCase {
+  std::string name;
+  model::JobState state;
+  std::string trial_id;
+  std::string model_path;  // "" when the trial gets no builtInAlgorithmOutput
+};
+
+void PrintTo(const TrialCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class TrialOutputTest : public ::testing::TestWithParam<TrialCase> {};
+
+// docs/reference/ai-platform-training.md §2.5: a tuning job's trials carry their own
+// builtInAlgorithmOutput, with the model each wrote under <jobDir>/<trial>/model.
+TEST_P(TrialOutputTest, IsSetWhenTheTrialSucceeds) {
+  const TrialCase& c = GetParam();
+  model::Job previous = JobWithImage("gcr.io/cloud-ml-algos/boosted_trees");
+  previous.training_input->hyperparameters.emplace();
+  MarkBuiltInAlgorithm(previous);
+  previous.state = model::JobState::kRunning;
+  model::Job next = previous;
+  next.training_output->trials.push_back({.trial_id = c.trial_id, .state = c.state});
+  CompleteAlgorithmOutput(previous, next);
+  const model::HyperparameterOutput& trial = next.training_output->trials.front();
+  if (c.model_path.empty()) {
+    EXPECT_FALSE(trial.built_in_algorithm_output.has_value());
+  } else {
+    ASSERT_TRUE(trial.built_in_algorithm_output.has_value());
+    EXPECT_EQ(trial.built_in_algorithm_output->framework, "XGBOOST");
+    EXPECT_EQ(trial.built_in_algorithm_output->model_path, c.model_path);
+  }
+  EXPECT_EQ(next.training_output->built_in_algorithm_output->model_path, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Trials, TrialOutputTest,
+    ::testing::Values(TrialCase{"Succeeded", model::JobState::kSucceeded, "2",
+                                "gs://b/out/2/model"},
+                      TrialCase{"Running", model::JobState::kRunning, "1", ""},
+                      TrialCase{"Failed", model::JobState::kFailed, "1", ""},
+                      TrialCase{"Cancelled", model::JobState::kCancelled, "3", ""},
+                      TrialCase{"NoTrialId", model::JobState::kSucceeded, "", ""}),
+    [](const ::testing::TestParamInfo<TrialCase>& param) { return param.param.name; });
+
+TEST(AlgorithmOutput, TheStudyGetsNoModelPathWhenItSucceeds) {
+  model::Job previous = JobWithImage("gcr.io/cloud-ml-algos/boosted_trees");
+  previous.training_input->hyperparameters.emplace();
+  MarkBuiltInAlgorithm(previous);
+  previous.state = model::JobState::kRunning;
+  previous.training_output->trials.push_back(
+      {.trial_id = "1", .state = model::JobState::kSucceeded});
+  model::Job next = previous;
+  next.state = model::JobState::kSucceeded;
+  CompleteAlgorithmOutput(previous, next);
+  EXPECT_EQ(next.training_output->built_in_algorithm_output->model_path, "");
+  EXPECT_EQ(next.training_output->trials.front().built_in_algorithm_output->model_path,
+            "gs://b/out/1/model");
+}
+
 }  // namespace
 }  // namespace trainyard::control

@@ -149,8 +149,8 @@ class AlgorithmsTest(gcloud_env.ServerTestCase):
         self.assertIn("trainingInput.args[1]", run.err)
         self.assertIn("--eta must be in the range [0, 1]; got 1.5", run.err)
 
-        image = "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest"
-        run = self.gcloud("ai-platform", "jobs", "submit", "training", "wide_1",
+        image = "gcr.io/cloud-ml-algos/image_classification:latest"
+        run = self.gcloud("ai-platform", "jobs", "submit", "training", "image_1",
                           "--master-image-uri", image, "--region", "us-central1", "--",
                           "--training_data_path=gs://%s/data.csv" % BUCKET, ok=False)
         self.assertNotEqual(run.rc, 0, run)
@@ -158,7 +158,7 @@ class AlgorithmsTest(gcloud_env.ServerTestCase):
         self.assertIn("built-in algorithm %s" % image, run.err)
         run = self.gcloud("ai-platform", "jobs", "list", "--format", "value(jobId)")
         self.assertNotIn("xgb_bad", run.out)
-        self.assertNotIn("wide_1", run.out)
+        self.assertNotIn("image_1", run.out)
 
 
 def _set_trainyard(path):

@@ -49,7 +49,7 @@ TEST(AlgorithmPlan, TheMasterRunsTheAlgorithmsProgramInsteadOfTheImage) {
 
 TEST(AlgorithmPlan, OtherImagesAndUnavailableAlgorithmsStayContainers) {
   for (const char* image :
-       {"gcr.io/p/boosted_trees:latest", "gcr.io/cloud-ml-algos/linear_learner_cpu:latest"}) {
+       {"gcr.io/p/boosted_trees:latest", "gcr.io/cloud-ml-algos/image_classification:latest"}) {
     const Result<std::vector<ReplicaLaunch>> launches = testing::Plan(XgboostJob(image));
     ASSERT_TRUE(launches.ok()) << launches.status().ToString();
     ASSERT_TRUE(launches->at(0).container.has_value()) << image;

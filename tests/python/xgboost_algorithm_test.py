@@ -39,9 +39,13 @@ def good_csv(rows=ROWS):
 
 
 class AlgorithmTestCase(unittest.TestCase):
+    """A temporary bucket store (gs://b/ is self.mount/b) and a job dir in it; `program` is the
+    algorithm's module (linear_learner_test.py's cases run the linear learner's)."""
+
+    program = xgboost_train
 
     def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix='ty-xgb-test-')
+        self.tmp = tempfile.mkdtemp(prefix='ty-algorithm-test-')
         self.mount = os.path.join(self.tmp, 'buckets')
         os.makedirs(os.path.join(self.mount, 'b'))
         self.job_dir = os.path.join(self.mount, 'b', 'out')
@@ -69,7 +73,7 @@ class AlgorithmTestCase(unittest.TestCase):
         """(exit status, stderr) of the program with `args` and --job-dir."""
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            rc = xgboost_train.main(list(args) + ['--job-dir', self.job_dir])
+            rc = self.program.main(list(args) + ['--job-dir', self.job_dir])
         return rc, err.getvalue()
 
 

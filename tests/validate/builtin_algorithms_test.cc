@@ -40,11 +40,9 @@ void PrintTo(const AlgorithmCase& c, std::ostream* os) {
   *os << c.name;
 }
 
-class AlgorithmRules : public ::testing::TestWithParam<AlgorithmCase> {};
-
-TEST_P(AlgorithmRules, NameTheArgumentInTheirWords) {
-  const AlgorithmCase& c = GetParam();
-  Job job = XgboostJob();
+// `c` applied to `job`: valid when c.field is empty, else violations of c.field only, one of them
+// saying c.message.
+void ExpectRule(const AlgorithmCase& c, Job job) {
   c.mutate(job);
   const std::vector<FieldViolation> violations = Validate(job, catalog::Catalog::Builtin());
   if (c.field.empty()) {
@@ -59,6 +57,12 @@ TEST_P(AlgorithmRules, NameTheArgumentInTheirWords) {
   }
   EXPECT_TRUE(found) << "no \"" << c.message << "\" in " << Describe(violations);
   EXPECT_EQ(ValidateJob(job, catalog::Catalog::Builtin()).code(), Code::kInvalidArgument);
+}
+
+class AlgorithmRules : public ::testing::TestWithParam<AlgorithmCase> {};
+
+TEST_P(AlgorithmRules, NameTheArgumentInTheirWords) {
+  ExpectRule(GetParam(), XgboostJob());
 }
 
 void Args(Job& job, std::vector<std::string> args) {
@@ -155,10 +159,149 @@ INSTANTIATE_TEST_SUITE_P(
                       "training_data_path is not a tunable argument of the built-in XGBoost"}),
     [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
 
+// The linear learner's documented submission: `--master-image-uri
+// gcr.io/cloud-ml-algos/linear_learner_cpu:latest -- --preprocess --model_type=classification
+// --training_data_path=…`. Its arguments are its own table entry's, checked by the same rules.
+Job LinearLearnerJob() {
+  Job job = XgboostJob();
+  Master(job).image_uri = "gcr.io/cloud-ml-algos/linear_learner_cpu:latest";
+  In(job).args = {"--preprocess", "--training_data_path=gs://b/data.csv",
+                  "--model_type=classification"};
+  return job;
+}
+
+class LinearLearnerRules : public ::testing::TestWithParam<AlgorithmCase> {};
+
+TEST_P(LinearLearnerRules, NameTheArgumentInTheirWords) {
+  ExpectRule(GetParam(), LinearLearnerJob());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    LinearLearner, LinearLearnerRules,
+    ::testing::Values(
+        AlgorithmCase{"Documented", [](Job&) {}, "", ""},
+        AlgorithmCase{"GpuImage",
+                      [](Job& j) {
+                        Master(j).image_uri = "gcr.io/cloud-ml-algos/linear_learner_gpu:latest";
+                        In(j).args.push_back("--optimizer_type=adam");
+                        In(j).args.push_back("--learning_rate=0.01");
+                        In(j).args.push_back("--max_steps=500");
+                        In(j).args.push_back("--l1_regularization_strength=0.1");
+                      },
+                      "", ""},
+        AlgorithmCase{"ModelTypeRequired", [](Job& j) { In(j).args.pop_back(); },
+                      "trainingInput.args",
+                      "--model_type is required by the built-in linear learner algorithm"},
+        AlgorithmCase{"ModelTypeInEnum", [](Job& j) { In(j).args[2] = "--model_type=ranking"; },
+                      "trainingInput.args[2]",
+                      "--model_type must be one of classification, regression; got \"ranking\""},
+        AlgorithmCase{"OptimizerInEnum",
+                      [](Job& j) { In(j).args.push_back("--optimizer_type=lbfgs"); },
+                      "trainingInput.args[3]", "--optimizer_type must be one of ftrl, adam, sgd"},
+        AlgorithmCase{"LearningRatePositive",
+                      [](Job& j) { In(j).args.push_back("--learning_rate=0"); },
+                      "trainingInput.args[3]", "--learning_rate must be in the range (0, inf)"},
+        AlgorithmCase{"StepsAnInteger", [](Job& j) { In(j).args.push_back("--max_steps=1e3"); },
+                      "trainingInput.args[3]", "--max_steps must be an integer"},
+        AlgorithmCase{"RegularizationNotNegative",
+                      [](Job& j) { In(j).args.push_back("--l2_regularization_strength=-1"); },
+                      "trainingInput.args[3]", "--l2_regularization_strength must be in the range"},
+        AlgorithmCase{"BetaOpen", [](Job& j) { In(j).args.push_back("--beta_1=1"); },
+                      "trainingInput.args[3]", "--beta_1 must be in the range (0, 1); got 1"},
+        AlgorithmCase{"XgboostArgument", [](Job& j) { In(j).args.push_back("--max_depth=3"); },
+                      "trainingInput.args[3]",
+                      "Unknown argument --max_depth for the built-in linear learner algorithm"},
+        AlgorithmCase{"SplitsOverLimit", [](Job& j) { In(j).args.push_back("--test_split=0.25"); },
+                      "trainingInput.args[3]",
+                      "validation_split + test_split must be at most 0.40"},
+        AlgorithmCase{"TunedLearningRate",
+                      [](Job& j) {
+                        model::HyperparameterSpec& spec = In(j).hyperparameters.emplace();
+                        spec.goal = model::GoalType::kMaximize;
+                        spec.max_trials = 2;
+                        spec.hyperparameter_metric_tag = "accuracy";
+                        spec.params.push_back({.parameter_name = "learning_rate",
+                                               .type = model::ParameterType::kDouble,
+                                               .min_value = 0.001,
+                                               .max_value = 0.1});
+                        spec.params.push_back({.parameter_name = "model_type",
+                                               .type = model::ParameterType::kCategorical,
+                                               .categorical_values = {"regression"}});
+                      },
+                      "trainingInput.hyperparameters.params[1].parameterName",
+                      "model_type is not a tunable argument of the built-in linear learner"}),
+    [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
+
+// Wide and deep: the linear learner's arguments, and its own for the deep part.
+Job WideDeepJob() {
+  Job job = LinearLearnerJob();
+  Master(job).image_uri = "gcr.io/cloud-ml-algos/wide_deep_learner_cpu:latest";
+  return job;
+}
+
+class WideDeepRules : public ::testing::TestWithParam<AlgorithmCase> {};
+
+TEST_P(WideDeepRules, NameTheArgumentInTheirWords) {
+  ExpectRule(GetParam(), WideDeepJob());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    WideDeep, WideDeepRules,
+    ::testing::Values(
+        AlgorithmCase{"Documented", [](Job&) {}, "", ""},
+        AlgorithmCase{"DeepArguments",
+                      [](Job& j) {
+                        Master(j).image_uri = "gcr.io/cloud-ml-algos/wide_deep_learner_gpu";
+                        In(j).args.push_back("--hidden_units=64,32,8");
+                        In(j).args.push_back("--embed_categories");
+                        In(j).args.push_back("--use_wide=true");
+                        In(j).args.push_back("--dnn_optimizer_type=adam");
+                        In(j).args.push_back("--dnn_dropout=0.5");
+                        In(j).args.push_back("--learning_rate=0.1");
+                      },
+                      "", ""},
+        AlgorithmCase{"HiddenUnitsNotIntegers",
+                      [](Job& j) { In(j).args.push_back("--hidden_units=64,x"); },
+                      "trainingInput.args[3]",
+                      "--hidden_units must be comma-separated integers in the range [1, 100000], "
+                      "such as \"30,30,30\"; got \"64,x\""},
+        AlgorithmCase{"HiddenUnitsZero",
+                      [](Job& j) { In(j).args.push_back("--hidden_units=64,0"); },
+                      "trainingInput.args[3]", "--hidden_units must be comma-separated integers"},
+        AlgorithmCase{"HiddenUnitsTrailingComma",
+                      [](Job& j) { In(j).args.push_back("--hidden_units=64,"); },
+                      "trainingInput.args[3]", "--hidden_units must be comma-separated integers"},
+        AlgorithmCase{"DnnOptimizerInEnum",
+                      [](Job& j) { In(j).args.push_back("--dnn_optimizer_type=lbfgs"); },
+                      "trainingInput.args[3]",
+                      "--dnn_optimizer_type must be one of adagrad, adam, ftrl, rmsprop, sgd"},
+        AlgorithmCase{"DropoutBelowOne", [](Job& j) { In(j).args.push_back("--dnn_dropout=1"); },
+                      "trainingInput.args[3]", "--dnn_dropout must be in the range [0, 1); got 1"},
+        AlgorithmCase{"EmbedIsAFlag",
+                      [](Job& j) { In(j).args.push_back("--embed_categories=yes"); },
+                      "trainingInput.args[3]", "--embed_categories is a flag"},
+        AlgorithmCase{"TunedHiddenUnits",
+                      [](Job& j) {
+                        model::HyperparameterSpec& spec = In(j).hyperparameters.emplace();
+                        spec.goal = model::GoalType::kMaximize;
+                        spec.max_trials = 2;
+                        spec.hyperparameter_metric_tag = "auc";
+                        spec.params.push_back({.parameter_name = "dnn_learning_rate",
+                                               .type = model::ParameterType::kDouble,
+                                               .min_value = 0.001,
+                                               .max_value = 0.1});
+                        spec.params.push_back({.parameter_name = "hidden_units",
+                                               .type = model::ParameterType::kCategorical,
+                                               .categorical_values = {"8", "16,8"}});
+                      },
+                      "trainingInput.hyperparameters.params[1].parameterName",
+                      "hidden_units is not a tunable argument of the built-in wide and deep"}),
+    [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
+
 TEST(AlgorithmAvailability, AnAlgorithmThisServerDoesNotRunIsAFailedPrecondition) {
   for (const char* image :
-       {"gcr.io/cloud-ml-algos/linear_learner_cpu:latest", "gcr.io/cloud-ml-algos/xgboost_dist",
-        "gcr.io/cloud-ml-algos/wide_deep_learner_gpu:latest"}) {
+       {"gcr.io/cloud-ml-algos/tab_net:latest", "gcr.io/cloud-ml-algos/xgboost_dist",
+        "gcr.io/cloud-ml-algos/image_object_detection:latest"}) {
     Job job = ContainerJob();
     Master(job).image_uri = image;
     In(job).args = {"--anything=1"};  // an unavailable algorithm's arguments are not read

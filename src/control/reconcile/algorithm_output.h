@@ -2,7 +2,8 @@
 // §2.5, §12): `isBuiltInAlgorithmJob` and `builtInAlgorithmOutput` (framework, runtime and Python
 // versions from algorithms/data/builtin_algorithms.json) from its submission, and `modelPath`
 // (`<jobDir>/model`, where the algorithm writes it) once it has SUCCEEDED, for a job that is not
-// a tuning job (whose trials write `<jobDir>/<trial>/model`). Pure.
+// a tuning job; in a tuning job each trial that has SUCCEEDED gets its own builtInAlgorithmOutput
+// with the modelPath it wrote, `<jobDir>/<trial>/model`, and the job's has none. Pure.
 #pragma once
 
 #include "model/job.h"
@@ -13,7 +14,8 @@ namespace trainyard::control {
 void MarkBuiltInAlgorithm(model::Job& job);
 
 // `next`, a change of `previous`, gets its modelPath when it is the change to SUCCEEDED of a
-// marked job (MarkBuiltInAlgorithm) without hyperparameters.
+// marked job (MarkBuiltInAlgorithm) without hyperparameters; in a marked tuning job, every trial
+// that has SUCCEEDED and has no builtInAlgorithmOutput yet gets one.
 void CompleteAlgorithmOutput(const model::Job& previous, model::Job& next);
 
 }  // namespace trainyard::control
