@@ -11,7 +11,10 @@
 // baseUrl are filled in, with the host the request reached. ml_v1.json has the shape of Google's
 // ml v1 document (docs/reference/ai-platform-training.md [V-schema]: google-api-go-client's
 // ml/v1/ml-api.json), trimmed to the methods trainyard serves and the fields its codec reads;
-// tests/integration/discovery_test.cc checks each method against the router. Like Google's, they
+// aiplatform_v1.json the shape of Google's aiplatform v1 document (the method ids, paths and
+// parameters of the apitools client gcloud ships, aiplatform_v1_client.py), trimmed to custom and
+// hyperparameter tuning jobs. tests/integration/discovery_test.cc checks each method against the
+// router. Like Google's, they
 // are public: served without a token. An unknown API or version is NOT_FOUND in Google's error
 // shape.
 #pragma once

@@ -5,7 +5,8 @@ As Google's docs show a program following a training job: `googleapiclient.disco
 'v1', discoveryServiceUrl=...)` builds the client from the discovery document trainyard serves
 (server/discovery.h), then `projects().jobs().create(...)` submits a tiny trainer, `get` polls it
 to SUCCEEDED, `list` shows it, a second job is cancelled with `cancel` and reaches CANCELLED, and
-`patch` changes a job's labels; `projects().getConfig` answers. A client built from the
+`patch` changes a job's labels; `projects().getConfig` answers. The aiplatform v1 client built
+the same way creates a custom job, follows it to JOB_STATE_SUCCEEDED and lists it. A client built from the
 `/$discovery/rest?version=v1` form newer clients ask for works the same; an API trainyard does not
 serve is a 404 in Google's error shape, and so is a job that does not exist (HttpError). The jobs are container jobs run on the host (`--containers host`), so
 the suite needs no image and stays short for CI.
@@ -107,6 +108,27 @@ class GoogleApiClientTest(gcloud_env.ServerTestCase):
         with self.assertRaises(errors.HttpError) as refused:
             self.jobs().get(name=PARENT + "/jobs/nosuchjob").execute()
         self.assertEqual(refused.exception.resp.status, 404)
+
+    def test_5_aiplatform_custom_job(self):
+        vertex = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="aiplatform")
+        custom_jobs = vertex.projects().locations().customJobs()
+        parent = PARENT + "/locations/us-central1"
+        created = custom_jobs.create(parent=parent, body={
+            "displayName": "tiny-vertex", "jobSpec": {"workerPoolSpecs": [{
+                "machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": "1",
+                "containerSpec": {"imageUri": "example/tiny", "command": [
+                    "/usr/bin/python3", "-c", "print('trained')"]}}]}}).execute()
+        self.assertTrue(created["name"].startswith(parent + "/customJobs/"), created["name"])
+        deadline = time.monotonic() + JOB_DEADLINE_S
+        while True:
+            job = custom_jobs.get(name=created["name"]).execute()
+            if job["state"] in ("JOB_STATE_SUCCEEDED", "JOB_STATE_FAILED",
+                                "JOB_STATE_CANCELLED") or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        self.assertEqual(job["state"], "JOB_STATE_SUCCEEDED", json.dumps(job))
+        listed = custom_jobs.list(parent=parent).execute()
+        self.assertEqual([j["displayName"] for j in listed["customJobs"]], ["tiny-vertex"])
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
-// The discovery documents (server/discovery.h) on the real server, and the ml v1 document checked
-// against the router itself: every method it lists is a route trainyard serves, with the query
-// parameters it names, and every ml v1 route is listed.
+// The discovery documents (server/discovery.h) on the real server, and the ml v1 and aiplatform v1
+// documents checked against the router itself: every method a document lists is a route
+// trainyard serves, with the query parameters it names, and every route of that API is listed.
 #include "server/discovery.h"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "integration/live_server.h"
 #include "server/ml_v1_handlers.h"
 #include "server/router.h"
+#include "server/vertex_api.h"
 #include "store/sqlite_job_store.h"
 
 namespace trainyard::testing {
@@ -110,46 +112,68 @@ std::string Expand(const json& method) {
   return path;
 }
 
-TEST(DiscoveryTest, EveryMlMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
+// The last two dot-separated parts: "jobs.create" of "ml.projects.jobs.create" and of the route
+// "jobs.create", "customJobs.get" of "aiplatform.projects.locations.customJobs.get" and of the
+// route "aiplatform.customJobs.get".
+std::string MethodOf(std::string_view id) {
+  const std::size_t last = id.rfind('.');
+  const std::size_t before = last == std::string_view::npos ? last : id.rfind('.', last - 1);
+  return std::string(before == std::string_view::npos ? id : id.substr(before + 1));
+}
+
+struct ApiCase {
+  std::string api;
+  std::function<void(server::Router&, control::JobController&)> add_routes;
+};
+
+TEST(DiscoveryTest, EveryMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
   TempDir dir;
   SystemClock clock;
   auto store = store::OpenSqliteJobStore(dir.File("trainyard.db"));
   ASSERT_TRUE(store.ok()) << store.status().ToString();
   control::JobController controller(**store, catalog::Catalog::Builtin(), clock);
-  server::Router router;
-  server::AddMlV1Routes(router, controller);
-
-  auto document = server::DiscoveryDocument("ml", "v1", "http://h/");
-  ASSERT_TRUE(document.ok()) << document.status().ToString();
-  std::set<std::string> routed;
-  int methods = 0;
-  EachMethod(json::parse(*document)["resources"], [&](const json& method) {
-    ++methods;
-    std::string target = Expand(method);
-    char separator = '?';
-    for (const auto& [name, parameter] : method["parameters"].items()) {
-      if (parameter["location"] == "query") {
-        target += separator + name + "=1";
-        separator = '&';
+  for (const ApiCase& api : std::vector<ApiCase>{
+           {"ml", [](server::Router&r, control::JobController&c) { AddMlV1Routes(r, c); }},
+           {"aiplatform",
+            [](server::Router&r, control::JobController&c) {
+              AddVertexRoutes(r, c, catalog::Catalog::Builtin(), {});
+            }},
+       }) {
+    SCOPED_TRACE(api.api);
+    server::Router router;
+    api.add_routes(router, controller);
+    auto document = server::DiscoveryDocument(api.api, "v1", "http://h/");
+    ASSERT_TRUE(document.ok()) << document.status().ToString();
+    std::set<std::string> routed;
+    int methods = 0;
+    EachMethod(json::parse(*document)["resources"], [&](const json& method) {
+      ++methods;
+      std::string target = Expand(method);
+      char separator = '?';
+      for (const auto& [name, parameter] : method["parameters"].items()) {
+        if (parameter["location"] == "query") {
+          target += separator + name + "=1";
+          separator = '&';
+        }
       }
-    }
-    SCOPED_TRACE(method["id"].get<std::string>() + " " + target);
-    server::HttpRequest request{.method = method["httpMethod"], .target = target};
-    std::string route;
-    // The check runs only once a route matched and took every query parameter; refusing keeps
-    // the handler from running.
-    const server::HttpResponse response =
-        router.Dispatch(request, [&](const server::RoutedRequest& r) {
-          route = std::string(r.route);
-          return std::optional<server::HttpResponse>(server::HttpResponse{.status = 299});
-        });
-    EXPECT_EQ(response.status, 299) << response.body;
-    EXPECT_TRUE(method["id"].get<std::string>().ends_with("." + route)) << route;
-    routed.insert(route);
-  });
-  EXPECT_GT(methods, 0);
-  const std::vector<std::string> names = router.RouteNames();
-  EXPECT_EQ(routed, std::set<std::string>(names.begin(), names.end()));
+      SCOPED_TRACE(method["id"].get<std::string>() + " " + target);
+      server::HttpRequest request{.method = method["httpMethod"], .target = target};
+      std::string route;
+      // The check runs only once a route matched and took every query parameter; refusing
+      // keeps the handler from running.
+      const server::HttpResponse response =
+          router.Dispatch(request, [&](const server::RoutedRequest& r) {
+            route = std::string(r.route);
+            return std::optional<server::HttpResponse>(server::HttpResponse{.status = 299});
+          });
+      EXPECT_EQ(response.status, 299) << response.body;
+      EXPECT_EQ(MethodOf(method["id"].get<std::string>()), MethodOf(route));
+      routed.insert(route);
+    });
+    EXPECT_GT(methods, 0);
+    const std::vector<std::string> names = router.RouteNames();
+    EXPECT_EQ(routed, std::set<std::string>(names.begin(), names.end()));
+  }
 }
 
 }  // namespace
