@@ -54,7 +54,7 @@ HttpResponse Serve(const RoutedRequest& request, std::string_view scheme, std::s
 
 }  // namespace
 
-void AddDiscoveryRoutes(Router& router, std::string scheme) {
+void AddDiscoveryRoutes(Router& router, const std::string& scheme) {
   router.Add({"GET",
               std::string(kRestPath),
               std::string(kRestRoute),

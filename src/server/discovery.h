@@ -28,7 +28,7 @@
 namespace trainyard::server {
 
 // Adds the discovery routes; `scheme` ("http" or "https") is how clients reach this server.
-void AddDiscoveryRoutes(Router& router, std::string scheme);
+void AddDiscoveryRoutes(Router& router, const std::string& scheme);
 
 // Whether `path` (no query) is a discovery route's: a GET of it needs no token.
 bool IsDiscoveryPath(std::string_view path);
