@@ -19,6 +19,8 @@ packages=(
   # hosts), catatonit for --init, CNI plugins for `podman build`; debootstrap builds the offline
   # base image (scripts/base_image.sh) and docker-registry serves the tests' loopback registry
   podman runc conmon catatonit containernetworking-plugins debootstrap docker-registry
+  # the client libraries programs use, driven by the e2e tests (issue #36)
+  python3-googleapi python3-kubernetes
   # tools the tests and benchmarks drive
   curl wrk procps
   # the TLS tests make their CA and certificates with it (issue #17)

@@ -11,6 +11,7 @@
 
 #include "access/audit.h"
 #include "base/time_format.h"
+#include "server/discovery.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/rpc_error.h"
@@ -139,7 +140,8 @@ AccessControl::AccessControl(ServerAccess access, const store::BucketStore* buck
 bool AccessControl::IsOpen(const HttpRequest& request) {
   const std::string_view target = request.target;
   const std::string_view path = target.substr(0, target.find('?'));
-  return request.method == "GET" && path == "/healthz";
+  // Google's discovery documents are public (server/discovery.h).
+  return request.method == "GET" && (path == "/healthz" || IsDiscoveryPath(path));
 }
 
 std::variant<Principal, HttpResponse> AccessControl::Authenticate(

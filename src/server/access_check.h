@@ -4,8 +4,9 @@
 // * Authentication: `Authorization: Bearer ty_…` looked up in the token store (store/
 //   token_store.h) on every request, so a revoked token stops working at once. No header, a
 //   malformed one, an unknown, revoked or expired token: 401 UNAUTHENTICATED (with
-//   `WWW-Authenticate: Bearer`). `GET /healthz` and the web console's files (server/
-//   console_assets.h, answered before this check) need no token.
+//   `WWW-Authenticate: Bearer`). `GET /healthz`, the discovery documents (server/discovery.h)
+//   and the web console's files (server/console_assets.h, answered before this check) need no
+//   token.
 // * Authorization: `RouteAccessTable()` says, for every route, the permission it needs
 //   (access/data/roles.json) and where the project comes from: the path's `{project}`, the
 //   `project` query parameter, the project that owns the path's bucket, the projects an
@@ -80,7 +81,7 @@ class AccessControl {
   // outlive this.
   AccessControl(ServerAccess access, const store::BucketStore* buckets, const Clock& clock);
 
-  // Whether `request` may be answered without a token (GET /healthz).
+  // Whether `request` may be answered without a token (GET /healthz, a discovery document).
   static bool IsOpen(const HttpRequest& request);
 
   // The caller of `request`, or the 401 answer in the request's dialect.

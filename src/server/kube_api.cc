@@ -274,7 +274,7 @@ struct KubeApi::Impl {
     return MethodNotAllowed(method);
   }
 
-  // /api/v1[/namespaces[/{ns}[/pods[/{name}[/log]]|/events]]]
+  // /api/v1[/namespaces[/{ns}[/pods[/{name}[/log|/status]]|/events]]]
   HttpResponse Core(Request& request, const std::vector<std::string>& path,
                     const KubeCaller* caller) const {
     const std::string& method = request.http.method;
@@ -319,6 +319,12 @@ struct KubeApi::Impl {
     request.name = path[at + 1];
     if (path.size() == at + 2) {
       if (auto refused = Deny(caller, "get", "", "pods", request, "ml.jobs.get")) {
+        return *std::move(refused);
+      }
+      return kube_internal::GetPod(context, request);
+    }
+    if (path[at + 2] == "status") {  // the status subresource answers the whole pod
+      if (auto refused = Deny(caller, "get", "", "pods/status", request, "ml.jobs.get")) {
         return *std::move(refused);
       }
       return kube_internal::GetPod(context, request);

@@ -6,7 +6,8 @@
 //        server validates fields itself (fieldValidation), so `kubectl apply` validates here
 //   /apis/kubeflow.org/{v}[/namespaces/{ns}]/tfjobs[/{name}[/status]]   TFJobs (v1 and v1beta2):
 //        create, get, list, watch, update, merge/JSON patch (client-side apply), delete
-//   GET  /api/v1[/namespaces/{ns}]/pods[/{name}[/log]]   each replica as a pod, its logs (follow)
+//   GET  /api/v1[/namespaces/{ns}]/pods[/{name}[/log|/status]]   each replica as a pod, its logs
+//        (follow), its status subresource (the whole pod, as Kubernetes answers it)
 //   GET  /api/v1[/namespaces/{ns}]/events   the service's messages about a TFJob as events
 //   GET  /api/v1/namespaces[/{ns}]   namespaces (a namespace is a trainyard project)
 //

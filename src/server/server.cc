@@ -11,6 +11,7 @@
 #include "server/access_check.h"
 #include "server/audit_trail.h"
 #include "server/console_assets.h"
+#include "server/discovery.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/metrics.h"
@@ -47,7 +48,8 @@ struct Server::Impl final : HttpHandler {
        std::string data_dir, ReplicaLookup replicas,
        std::function<std::vector<kube::NodeView>()> nodes, ServerAccess access,
        TrainyardV1Sources trainyard_v1)
-      : store(job_store),
+      : scheme(options.tls_cert_file.empty() ? "http" : "https"),
+        store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
              KubeApiOptions{.data_dir = data_dir, .replicas = replicas, .nodes = std::move(nodes)}),
@@ -59,6 +61,7 @@ struct Server::Impl final : HttpHandler {
       access_control.emplace(std::move(access), buckets, c);
     }
     AddMlV1Routes(router, controller);
+    AddDiscoveryRoutes(router, scheme);
     AddVertexRoutes(router, controller, catalog::Catalog::Builtin(), {});
     if (buckets != nullptr) {
       AddStorageV1Routes(router, *buckets);
@@ -113,8 +116,9 @@ struct Server::Impl final : HttpHandler {
     for (const std::string& name : router.RouteNames()) {
       const bool listed = std::ranges::any_of(
           RouteAccessTable(), [&](const RouteAccess& row) { return row.route == name; });
-      TY_CHECK(listed || name == "healthz") << "route " << name << " has no access rule";
-      TY_CHECK(FindRouteAudit(name) != nullptr || name == "healthz")
+      const bool open = name == "healthz" || IsDiscoveryRoute(name);  // public, reads nothing
+      TY_CHECK(listed || open) << "route " << name << " has no access rule";
+      TY_CHECK(FindRouteAudit(name) != nullptr || open)
           << "route " << name << " has no audit row (server/audit_trail.cc)";
     }
   }
@@ -249,6 +253,7 @@ struct Server::Impl final : HttpHandler {
     return response;
   }
 
+  std::string scheme;  // how clients reach this server: "http", or "https" with TLS
   const store::JobStore& store;
   const Clock& clock;
   Router router;

@@ -38,10 +38,10 @@ class Server {
   // `options.max_spooled_body_bytes`. `data_dir`, when not empty, is where the jobs' logs are
   // (control/job_layout.h), served by the logging v2 `entries:list` route. `replicas`, when set,
   // serves trainyard v1 (server/trainyard_v1_handlers.h). `access.tokens`, when set, turns
-  // authentication on: every request but `GET /healthz` needs a bearer token of that store (or a
-  // running job's own), and each route the grants server/access_check.h says. `trainyard_v1`
-  // adds the cluster view and ended jobs' replicas. The web console's
-  // files (server/console_assets.h) are always served, to anyone.
+  // authentication on: every request but `GET /healthz` and the discovery documents needs a bearer
+  // token of that store (or a running job's own), and each route the grants server/access_check.h
+  // says. `trainyard_v1` adds the cluster view and ended jobs' replicas. The web console's files
+  // (server/console_assets.h) are always served, to anyone.
   Server(HttpServerOptions options, control::JobController& controller,
          const store::JobStore& store, store::BucketStore* buckets, const Clock& clock,
          std::string data_dir = {}, ReplicaLookup replicas = {},

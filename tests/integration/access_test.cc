@@ -69,6 +69,7 @@ const std::vector<RouteCase> kRoutes = {
     {"GET", "/api/v1/namespaces/proj/pods", "", Needs::kRead},
     {"GET", "/api/v1/namespaces/proj/pods/x", "", Needs::kRead},
     {"GET", "/api/v1/namespaces/proj/pods/x/log", "", Needs::kRead},
+    {"GET", "/api/v1/namespaces/proj/pods/x/status", "", Needs::kRead},
     {"GET", "/api/v1/namespaces/proj/events", "", Needs::kRead},
 };
 

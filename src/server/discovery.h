@@ -1,0 +1,44 @@
+// Google's API Discovery Service for the APIs trainyard serves, so that clients that build
+// themselves from a discovery document (Google's Python client, `googleapiclient.discovery.build`)
+// work unchanged:
+//
+//   GET /discovery/v1/apis/{api}/{version}/rest   the document of `api` `version`
+//   GET /$discovery/rest?version={version}        the same for ml, the API at the server's root
+//                                                 (what newer clients ask
+//                                                 https://ml.googleapis.com)
+//
+// The documents are data (server/discovery_data/{api}_{version}.json); only their rootUrl and
+// baseUrl are filled in, with the host the request reached. ml_v1.json has the shape of Google's
+// ml v1 document (docs/reference/ai-platform-training.md [V-schema]: google-api-go-client's
+// ml/v1/ml-api.json), trimmed to the methods trainyard serves and the fields its codec reads;
+// aiplatform_v1.json the shape of Google's aiplatform v1 document (the method ids, paths and
+// parameters of the apitools client gcloud ships, aiplatform_v1_client.py), trimmed to custom and
+// hyperparameter tuning jobs. tests/integration/discovery_test.cc checks each method against the
+// router. Like Google's, they
+// are public: served without a token. An unknown API or version is NOT_FOUND in Google's error
+// shape.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+#include "server/router.h"
+
+namespace trainyard::server {
+
+// Adds the discovery routes; `scheme` ("http" or "https") is how clients reach this server.
+void AddDiscoveryRoutes(Router& router, const std::string& scheme);
+
+// Whether `path` (no query) is a discovery route's: a GET of it needs no token.
+bool IsDiscoveryPath(std::string_view path);
+
+// Whether `route` names a discovery route (no access rule or audit row: public, reads nothing).
+bool IsDiscoveryRoute(std::string_view route);
+
+// The document of `api` `version` with its URLs under `root_url` ("http://127.0.0.1:8080/");
+// NOT_FOUND when trainyard serves no such API version.
+Result<std::string> DiscoveryDocument(std::string_view api, std::string_view version,
+                                      std::string_view root_url);
+
+}  // namespace trainyard::server

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""Google's Python API client (Debian's python3-googleapi) against a real `trainyard serve`.
+
+As Google's docs show a program following a training job: `googleapiclient.discovery.build('ml',
+'v1', discoveryServiceUrl=...)` builds the client from the discovery document trainyard serves
+(server/discovery.h), then `projects().jobs().create(...)` submits a tiny trainer, `get` polls it
+to SUCCEEDED, `list` shows it, a second job is cancelled with `cancel` and reaches CANCELLED, and
+`patch` changes a job's labels; `projects().getConfig` answers. The aiplatform v1 client built
+the same way creates a custom job, follows it to JOB_STATE_SUCCEEDED and lists it. A client built from the
+`/$discovery/rest?version=v1` form newer clients ask for works the same; an API trainyard does not
+serve is a 404 in Google's error shape, and so is a job that does not exist (HttpError). The jobs are container jobs run on the host (`--containers host`), so
+the suite needs no image and stays short for CI.
+
+Usage: googleapiclient_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
+"""
+
+import json
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+import httplib2
+from googleapiclient import discovery, errors
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcloud_env  # noqa: E402  (needs the path above)
+
+TRAINYARD = None  # set by main()
+PROJECT = "p"
+PARENT = "projects/" + PROJECT
+TERMINAL = ("SUCCEEDED", "FAILED", "CANCELLED")
+JOB_DEADLINE_S = 120
+
+
+def container_job(job_id, code):
+    """A job whose only replica runs Debian's Python on `code` (with --containers host)."""
+    return {"jobId": job_id, "labels": {"via": "googleapiclient"}, "trainingInput": {
+        "region": "us-central1", "scaleTier": "BASIC",
+        "masterConfig": {"imageUri": "example/tiny", "containerCommand": [
+            "/usr/bin/python3", "-c", code]}}}
+
+
+class GoogleApiClientTest(gcloud_env.ServerTestCase):
+
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-googleapiclient-")
+        cls.server = gcloud_env.start_server(TRAINYARD, cls.tmp, os.path.join(cls.tmp, "data"),
+                                             extra_args=["--containers", "host"])
+        cls.ml = cls.build("discovery/v1/apis/{api}/{apiVersion}/rest")
+
+    @classmethod
+    def build(cls, discovery_path, api="ml"):
+        return discovery.build(api, "v1", discoveryServiceUrl=cls.server.url + discovery_path,
+                               http=httplib2.Http(timeout=30), cache_discovery=False)
+
+    def jobs(self, ml=None):
+        return (ml or self.ml).projects().jobs()
+
+    def wait_for(self, job_id, states):
+        deadline = time.monotonic() + JOB_DEADLINE_S
+        while True:
+            job = self.jobs().get(name="%s/jobs/%s" % (PARENT, job_id)).execute()
+            if job["state"] in states or time.monotonic() > deadline:
+                return job
+            time.sleep(0.1)
+
+    def test_1_create_poll_to_succeeded_and_list(self):
+        created = self.jobs().create(
+            parent=PARENT, body=container_job("tiny", "print('trained')")).execute()
+        self.assertEqual(created["jobId"], "tiny")
+        self.assertEqual(created["state"], "QUEUED")
+        job = self.wait_for("tiny", TERMINAL)
+        self.assertEqual(job["state"], "SUCCEEDED", json.dumps(job))
+        self.assertEqual(job["labels"], {"via": "googleapiclient"})
+        listed = self.jobs().list(parent=PARENT, filter="jobId:tiny", pageSize=10).execute()
+        self.assertEqual([j["jobId"] for j in listed["jobs"]], ["tiny"])
+        self.assertEqual(listed["jobs"][0]["state"], "SUCCEEDED")
+
+    def test_2_cancel_a_running_job(self):
+        self.jobs().create(parent=PARENT, body=container_job(
+            "held", "import time\nwhile True: time.sleep(1)")).execute()
+        self.assertEqual(self.wait_for("held", TERMINAL + ("RUNNING",))["state"], "RUNNING")
+        self.assertEqual(self.jobs().cancel(name=PARENT + "/jobs/held", body={}).execute(), {})
+        self.assertEqual(self.wait_for("held", TERMINAL)["state"], "CANCELLED")
+
+    def test_3_patch_labels_and_get_config(self):
+        self.jobs().create(parent=PARENT, body=container_job("labelled", "pass")).execute()
+        patched = self.jobs().patch(name=PARENT + "/jobs/labelled", updateMask="labels",
+                                    body={"labels": {"team": "ml"}}).execute()
+        self.assertEqual(patched["labels"], {"team": "ml"})
+        config = self.ml.projects().getConfig(name=PARENT).execute()
+        self.assertEqual(config["serviceAccount"], "trainyard@p.iam.gserviceaccount.com")
+
+    def test_4_the_dollar_discovery_form_and_an_unknown_api(self):
+        ml = self.build("$discovery/rest?version={apiVersion}")
+        job = self.jobs(ml).get(name=PARENT + "/jobs/tiny").execute()
+        self.assertEqual(job["jobId"], "tiny")
+        # The client would go on to nosuchapi.googleapis.com: ask for the document as it does.
+        resp, content = httplib2.Http(timeout=30).request(
+            self.server.url + "discovery/v1/apis/nosuchapi/v1/rest")
+        self.assertEqual(resp.status, 404)
+        self.assertEqual(json.loads(content)["error"]["status"], "NOT_FOUND")
+        with self.assertRaises(errors.HttpError) as refused:
+            self.jobs().get(name=PARENT + "/jobs/nosuchjob").execute()
+        self.assertEqual(refused.exception.resp.status, 404)
+
+    def test_5_aiplatform_custom_job(self):
+        vertex = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="aiplatform")
+        custom_jobs = vertex.projects().locations().customJobs()
+        parent = PARENT + "/locations/us-central1"
+        created = custom_jobs.create(parent=parent, body={
+            "displayName": "tiny-vertex", "jobSpec": {"workerPoolSpecs": [{
+                "machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": "1",
+                "containerSpec": {"imageUri": "example/tiny", "command": [
+                    "/usr/bin/python3", "-c", "print('trained')"]}}]}}).execute()
+        self.assertTrue(created["name"].startswith(parent + "/customJobs/"), created["name"])
+        deadline = time.monotonic() + JOB_DEADLINE_S
+        while True:
+            job = custom_jobs.get(name=created["name"]).execute()
+            if job["state"] in ("JOB_STATE_SUCCEEDED", "JOB_STATE_FAILED",
+                                "JOB_STATE_CANCELLED") or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        self.assertEqual(job["state"], "JOB_STATE_SUCCEEDED", json.dumps(job))
+        listed = custom_jobs.list(parent=parent).execute()
+        self.assertEqual([j["displayName"] for j in listed["customJobs"]], ["tiny-vertex"])
+
+
+if __name__ == "__main__":
+    gcloud_env.main(__doc__, lambda path: globals().__setitem__("TRAINYARD", path))
