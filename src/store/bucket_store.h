@@ -77,11 +77,11 @@ struct ObjectInfo {
   std::string bucket;
   std::string name;
   std::int64_t size = 0;
-  std::int64_t generation = 0;  // microseconds since the epoch of the last write
+  std::int64_t generation = 0;      // microseconds since the epoch of the last write
   std::int64_t metageneration = 1;  // 1 at each write, then one more at each metadata change
-  std::string content_type;     // "application/octet-stream" when not given
-  std::string md5_base64;       // as GCS's md5Hash
-  std::string crc32c_base64;    // as GCS's crc32c (big-endian, base64)
+  std::string content_type;         // "application/octet-stream" when not given
+  std::string md5_base64;           // as GCS's md5Hash
+  std::string crc32c_base64;        // as GCS's crc32c (big-endian, base64)
   WallTime updated;
   std::map<std::string, std::string> metadata;  // user metadata
   ObjectHeaders headers;

@@ -321,7 +321,7 @@ Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::stri
 }
 
 Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::string_view name,
-                                               const ObjectPatch& patch) {
+                                                const ObjectPatch& patch) {
   for (int attempt = 0; attempt < kHashAttempts; ++attempt) {
     // Describes (and records) a file written behind the store's back first.
     const Result<ObjectInfo> current = GetObject(bucket, name);
