@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <regex>
@@ -214,8 +215,13 @@ Result<model::Labels> MergeLabelFlags(const std::vector<std::string>& values,
 }
 
 Result<model::ScaleTier> ParseScaleTier(std::string_view value) {
+  // As gcloud matches an enum's choices: any case, '_' for '-' ("BASIC_GPU" is basic-gpu).
+  std::string normal(value);
+  for (char& c : normal) {
+    c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
   for (const auto& [choice, tier] : kScaleTiers) {
-    if (choice == value) {
+    if (choice == normal) {
       return tier;
     }
   }
@@ -224,8 +230,8 @@ Result<model::ScaleTier> ParseScaleTier(std::string_view value) {
   for (const auto& [choice, tier] : kScaleTiers) {
     choices.push_back(choice);
   }
-  return Status::InvalidArgument(fmt::format("Invalid choice: '{}'. Valid choices are [{}].", value,
-                                             fmt::join(choices, ", ")));
+  return Status::InvalidArgument(fmt::format("Invalid choice: '{}'.\n\nValid choices are [{}].",
+                                             value, fmt::join(choices, ", ")));
 }
 
 Result<std::int64_t> ParsePositiveInt(std::string_view value) {

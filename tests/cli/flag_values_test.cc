@@ -142,12 +142,22 @@ TEST(ScaleTierFlag, MapsEveryGcloudChoice) {
   EXPECT_EQ(*ParseScaleTier("custom"), model::ScaleTier::kCustom);
 }
 
-TEST(ScaleTierFlag, RefusesOtherSpellings) {
-  auto parsed = ParseScaleTier("CUSTOM");
+// gcloud 528 takes `--scale-tier BASIC`, `BASIC_GPU`, `Basic-Gpu` and `premium_1` (checked with
+// it), and words the refusal of anything else on two lines.
+TEST(ScaleTierFlag, TakesGcloudsOtherSpellings) {
+  EXPECT_EQ(*ParseScaleTier("CUSTOM"), model::ScaleTier::kCustom);
+  EXPECT_EQ(*ParseScaleTier("BASIC_GPU"), model::ScaleTier::kBasicGpu);
+  EXPECT_EQ(*ParseScaleTier("Basic-Gpu"), model::ScaleTier::kBasicGpu);
+  EXPECT_EQ(*ParseScaleTier("premium_1"), model::ScaleTier::kPremium1);
+}
+
+TEST(ScaleTierFlag, RefusesOtherWords) {
+  auto parsed = ParseScaleTier("basic gpu");
   ASSERT_FALSE(parsed.ok());
-  EXPECT_EQ(parsed.status().message(),
-            "Invalid choice: 'CUSTOM'. Valid choices are [basic, basic-gpu, basic-tpu, custom, "
-            "premium-1, standard-1].");
+  EXPECT_EQ(
+      parsed.status().message(),
+      "Invalid choice: 'basic gpu'.\n\nValid choices are [basic, basic-gpu, basic-tpu, custom, "
+      "premium-1, standard-1].");
 }
 
 TEST(ReplicaCountFlag, NeedsAPositiveInteger) {

@@ -219,7 +219,7 @@ INSTANTIATE_TEST_SUITE_P(
             "integer."},
         SubmitRefusalCase{
             "UnknownScaleTier", [](RawTrainingFlags& f) { f.scale_tier = "huge"; },
-            "argument --scale-tier: Invalid choice: 'huge'. Valid choices are [basic, "
+            "argument --scale-tier: Invalid choice: 'huge'.\n\nValid choices are [basic, "
             "basic-gpu, basic-tpu, custom, premium-1, standard-1]."},
         SubmitRefusalCase{
             "AsyncWithStreamLogs", [](RawTrainingFlags& f) { f.async = f.stream_logs = true; },
