@@ -1,16 +1,21 @@
 #include "cli/auth_tree.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "access/principal.h"
+#include "base/file.h"
 #include "base/time_format.h"
+#include "base/unique_fd.h"
 #include "cli/commands.h"
 #include "cli/error_output.h"
 #include "cli/table.h"
@@ -39,6 +44,7 @@ struct AuthTree::Flags {
   std::string role;
   std::vector<std::string> projects;
   std::optional<std::string> expires;
+  std::string output;  // --output: the file the secret goes to, instead of stdout
 
   CLI::App* list = nullptr;
   std::string format = "table";
@@ -69,6 +75,9 @@ AuthTree::AuthTree(CLI::App& app, std::string default_data_dir)
   AddValueFlag(*f.create, "--expires", f.expires,
                "When the token stops working: a duration (90d, 12h, 30m) or an RFC 3339 time "
                "(default: never).");
+  f.create->add_option("--output", f.output,
+                       "Write the token to this new file (mode 0600, no newline: what "
+                       "--token-file, gcloud and Kubernetes clients read) instead of printing it.");
   f.create->add_option("--data-dir", f.data_dir, kDataDirHelp);
 
   f.list = auth->add_subcommand("list", "List the tokens (names, roles, expiry; never secrets).");
@@ -118,10 +127,29 @@ std::optional<int> AuthTree::Run(const Clock& clock, std::ostream& out, std::ost
       info.expire_time = *expires;
     }
   }
+  // The output file is made (and must be new) before the token, so a token is never created
+  // that nobody can read; it goes again if the token cannot be created.
+  UniqueFd output;
+  if (f.create->parsed() && !f.output.empty()) {
+    output = UniqueFd(
+        ::open(f.output.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (output.get() < 0) {
+      return fail(Status::FailedPrecondition(
+          fmt::format("--output {}: cannot create it ({}); it must be a new file", f.output,
+                      std::strerror(errno))));  // NOLINT(concurrency-mt-unsafe): one thread here
+    }
+  }
+  const auto drop_output = [&] {
+    if (output.get() >= 0) {
+      std::error_code ignored;
+      std::filesystem::remove(f.output, ignored);
+    }
+  };
   if (f.create->parsed()) {  // tokens may be made before the server first ran
     std::error_code ec;
     std::filesystem::create_directories(f.data_dir, ec);
     if (ec) {
+      drop_output();
       return fail(Status::FailedPrecondition("cannot create the data directory " + f.data_dir +
                                              ": " + ec.message()));
     }
@@ -129,19 +157,33 @@ std::optional<int> AuthTree::Run(const Clock& clock, std::ostream& out, std::ost
   Result<std::unique_ptr<store::TokenStore>> tokens =
       store::OpenTokenStore(store::TokenStorePath(f.data_dir));
   if (!tokens.ok()) {
+    drop_output();
     return fail(tokens.status());
   }
   if (f.create->parsed()) {
     Result<std::string> secret = (*tokens)->Create(info);
     if (!secret.ok()) {
+      drop_output();
       return fail(secret.status());
     }
-    out << *secret << "\n";
+    if (output.get() < 0) {
+      out << *secret << "\n";
+    } else if (const int written = WriteFully(output.get(), *secret); written != 0) {
+      drop_output();
+      // Nobody holds the secret, so the token must not stay valid.
+      const Status revoked = (*tokens)->Revoke(info.name);
+      return fail(Status::Unavailable(fmt::format(
+          "--output {}: cannot write it ({}); the token [{}] {}", f.output,
+          std::strerror(written),  // NOLINT(concurrency-mt-unsafe): one thread here
+          info.name, revoked.ok() ? "was revoked" : "could not be revoked: " + revoked.message())));
+    }
+    const std::string kept =
+        output.get() < 0 ? "It is shown only now: keep it in a file only you can read"
+                         : fmt::format("It is in {} (mode 0600) and nowhere else", f.output);
     err << fmt::format(
-        "Created token [{}]: {}; expires {}. It is shown only now: keep it in a "
-        "file only you can read (gcloud config set auth/access_token_file FILE, "
+        "Created token [{}]: {}; expires {}. {} (gcloud config set auth/access_token_file FILE, "
         "or trainyard --token-file FILE).\n",
-        info.name, access::DescribeGrants(info.grants), Expiry(info, now));
+        info.name, access::DescribeGrants(info.grants), Expiry(info, now), kept);
     return 0;
   }
   if (f.revoke->parsed()) {

@@ -53,13 +53,12 @@ class KubernetesClientTest(gcloud_env.ServerTestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-kubernetes-client-")
         data = os.path.join(cls.tmp, "data")
-        token = subprocess.run([TRAINYARD, "auth", "create-token", "editor", "--role", "editor",
-                                "--project", NAMESPACE, "--data-dir", data],
-                               capture_output=True, text=True, timeout=60, check=True).stdout
         token_file = os.path.join(cls.tmp, "editor.token")
-        # Unlike kubectl, the client sends the file's bytes as they are, newline included.
-        with open(os.open(token_file, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
-            f.write(token.strip())
+        # Unlike kubectl, the client sends the file's bytes as they are, a newline included:
+        # `--output` writes none.
+        subprocess.run([TRAINYARD, "auth", "create-token", "editor", "--role", "editor",
+                        "--project", NAMESPACE, "--data-dir", data, "--output", token_file],
+                       capture_output=True, text=True, timeout=60, check=True)
         cls.server = gcloud_env.start_server(TRAINYARD, cls.tmp, data,
                                              ["--auth", "tokens", "--containers", "host"])
         kubeconfig = os.path.join(cls.tmp, "kubeconfig")
