@@ -1,19 +1,21 @@
 // The upload routes of the storage v1 API (`AddStorageUploadRoutes`, storage_v1_handlers.h):
 // uploadType=media and multipart in one request, and resumable sessions (a POST that answers the
 // session URL in `Location`, then PUTs of `Content-Range` chunks answered 308 until complete).
-#include <array>
 #include <atomic>
-#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "base/file.h"
+#include "base/no_follow.h"
 #include "server/multipart.h"
 #include "server/storage_v1_handlers.h"
 #include "server/storage_v1_json.h"
@@ -53,6 +55,23 @@ Result<std::string> SmallBody(const HttpRequest& request) {
 std::string TempPath(const BucketStore& buckets, std::string_view tag) {
   return fmt::format("{}/{}-{}-{}", buckets.scratch_dir(), tag, ::getpid(),
                      temp_counter.fetch_add(1));
+}
+
+// A new scratch file at `path`, created for writing: never a file or a link that was there (a job
+// can create entries in the buckets' tree, where the scratch directory is).
+Result<UniqueFd> CreateScratch(const std::string& path) {
+  return OpenNoFollow(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+}
+
+// `bytes` written to `fd` (the scratch file `path`), the disk being full said so.
+Status WriteScratch(int fd, std::string_view bytes, const std::string& path) {
+  const int error = WriteFully(fd, bytes);
+  if (error == 0) {
+    return {};
+  }
+  const char* reason = std::strerror(error);  // NOLINT(concurrency-mt-unsafe): errno text only
+  return IsDiskFull(error) ? DiskFullError("write " + path, reason)
+                           : Status::Unavailable(fmt::format("cannot write {}: {}", path, reason));
 }
 
 // The name from the query, else from the metadata; INVALID_ARGUMENT when neither has one.
@@ -218,7 +237,13 @@ HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
   std::string temp;
   if (chunk.empty()) {
     temp = TempPath(buckets, "chunk");
-    std::ofstream(temp, std::ios::binary) << http.body;
+    Result<UniqueFd> out = CreateScratch(temp);
+    const Status written =
+        out.ok() ? WriteScratch(out->get(), http.body, temp) : Status(out.status());
+    if (!written.ok()) {
+      ::unlink(temp.c_str());
+      return StorageErrorResponse(written);
+    }
     chunk = temp;
   }
   Result<store::UploadStatus> status =
@@ -250,26 +275,24 @@ HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
   return HttpResponse{.status = 499};  // what GCS answers a cancelled session
 }
 
-// Appends the whole object `bucket`/`name` to `out`, NOT_FOUND when it is gone.
-Status AppendObject(BucketStore& buckets, std::string_view bucket, std::string_view name,
-                    std::ofstream& out) {
-  Result<UniqueFd> fd = buckets.OpenObject(bucket, name);
-  if (!fd.ok()) {
-    return fd.status();
+// Appends the whole object `bucket`/`name` to the scratch file `out` (`path`), NOT_FOUND when it
+// is gone.
+Status AppendObject(BucketStore& buckets, std::string_view bucket, std::string_view name, int out,
+                    const std::string& path) {
+  Result<UniqueFd> in = buckets.OpenObject(bucket, name);
+  if (!in.ok()) {
+    return in.status();
   }
-  std::array<char, 1 << 16> chunk{};
-  for (;;) {
-    const ssize_t got = ::read(fd->get(), chunk.data(), chunk.size());
-    if (got < 0 && errno == EINTR) {
-      continue;
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  for (std::string chunk;; chunk.clear()) {
+    if (const int error = ReadAtMost(in->get(), kChunk, chunk); error != 0) {
+      const char* reason = std::strerror(error);  // NOLINT(concurrency-mt-unsafe): errno text only
+      return Status::Unavailable(fmt::format("cannot read {}/{}: {}", bucket, name, reason));
     }
-    if (got < 0) {
-      return Status::Unavailable(fmt::format("cannot read {}/{}", bucket, name));
-    }
-    if (got == 0) {
+    if (chunk.empty()) {
       return {};
     }
-    out.write(chunk.data(), got);
+    TY_RETURN_IF_ERROR(WriteScratch(out, chunk, path));
   }
 }
 
@@ -299,31 +322,26 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
     }
   }
   const std::string temp = TempPath(buckets, "compose");
+  Result<UniqueFd> out = CreateScratch(temp);
+  if (!out.ok()) {
+    return StorageErrorResponse(out.status());
+  }
   Status written;
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    for (const ComposeSource& source : compose->sources) {
-      written = out ? AppendObject(buckets, bucket, source.name, out)
-                    : Status::Unavailable("cannot write " + temp);
-      if (!written.ok()) {
-        break;
-      }
-    }
-    out.close();
-    if (written.ok() && !out) {
-      written = Status::Unavailable("cannot write " + temp);
+  for (const ComposeSource& source : compose->sources) {
+    written = AppendObject(buckets, bucket, source.name, out->get(), temp);
+    if (!written.ok()) {
+      break;
     }
   }
+  out->reset();
   if (!written.ok()) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
+    ::unlink(temp.c_str());
     return StorageErrorResponse(written);
   }
   const ObjectWrite& destination = compose->destination;
   Result<store::ObjectInfo> object = buckets.PutObjectFromFile(
       bucket, name, temp, destination.content_type, destination.metadata, destination.headers);
-  std::error_code ignored;
-  std::filesystem::remove(temp, ignored);  // moved into place, or left by a failed write
+  ::unlink(temp.c_str());  // moved into place on success
   return ObjectAnswer(object, request);
 }
 
