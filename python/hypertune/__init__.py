@@ -2,7 +2,8 @@
 
 This is trainyard's reimplementation of Google's `cloudml-hypertune` package (import name
 `hypertune`, version 0.1.0), which cannot be installed where trainyard runs. It has the same API
-and writes the same file (reference §9.2), so trainers written for AI Platform Training run
+and writes the same file (docs/reference/ai-platform-training.md §9.2), so trainers written for AI
+Platform Training run
 unchanged:
 
     import hypertune

@@ -1,5 +1,6 @@
 """The built-in linear learner, as AI Platform Training runs gcr.io/cloud-ml-algos/linear_learner_cpu
-(and _gpu) (reference §12): documented there as TensorFlow 1.14, here on Debian's python3-torch,
+(and _gpu) (docs/reference/ai-platform-training.md §12): documented there as TensorFlow 1.14, here
+on Debian's python3-torch,
 with the same arguments and the same outputs.
 
     python -m trainyard_algorithms.linear_learner --preprocess --model_type=classification \\

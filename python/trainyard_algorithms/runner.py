@@ -7,10 +7,11 @@ Each program (xgboost_train, linear_learner) is `main(argv, <its name>, <its tra
   again here as the server checks them at submit (`parse_args`);
 - the data are the CSV files of --training_data_path, --validation_data_path and
   --test_data_path, with --preprocess's documented splits (`load_sets`, over tabular.py);
-- the outputs go under the job dir, or <job dir>/<trial> in a tuning trial (reference §9.1):
+- the outputs go under the job dir, or <job dir>/<trial> in a tuning trial
+  (docs/reference/ai-platform-training.md §9.1):
   model/ appears whole or not at all (`write_outputs`), artifacts/ holds metadata.json and
   metrics.json, and a trial reports the metric named by CLOUD_ML_HP_METRIC_TAG through hypertune
-  (`report_metric`, reference §9.2).
+  (`report_metric`, docs/reference/ai-platform-training.md §9.2).
 
 A usage or data error exits 1 with a message naming the argument, or the file and line.
 """
@@ -203,7 +204,8 @@ def regression_metrics(labels, predictions):
 
 
 def output_dir(job_dir):
-    """The job dir, or <job dir>/<trial> in a tuning trial (reference §9.1)."""
+    """The job dir, or <job dir>/<trial> in a tuning trial (docs/reference/ai-platform-training.md
+    §9.1)."""
     trial = os.environ.get('CLOUD_ML_TRIAL_ID', '')
     if trial and os.environ.get('CLOUD_ML_HP_METRIC_FILE'):
         return os.path.join(job_dir, trial)
@@ -239,7 +241,8 @@ def write_outputs(job_dir, save_model, metadata, metrics):
 
 
 def report_metric(metrics, fallback, step):
-    """The tuning metric, in a trial only (reference §9.2): the tag's, else `fallback`'s."""
+    """The tuning metric, in a trial only (docs/reference/ai-platform-training.md §9.2): the tag's,
+    else `fallback`'s."""
     if not os.environ.get('CLOUD_ML_HP_METRIC_FILE'):
         return
     import hypertune

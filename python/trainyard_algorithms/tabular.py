@@ -1,6 +1,7 @@
 """Tabular data for the built-in algorithms: the CSV files, their checks and --preprocess.
 
-The data format is Google's for the built-in tabular algorithms (reference §12): CSV, UTF-8, no
+The data format is Google's for the built-in tabular algorithms
+(docs/reference/ai-platform-training.md §12): CSV, UTF-8, no
 header row, the target in the first column. A file that breaks it fails the job with a message
 naming the file (its gs:// URI), the line and what is wrong (`DataError`), before anything is
 written.

@@ -1,5 +1,6 @@
 """The built-in wide and deep algorithm, as AI Platform Training runs
-gcr.io/cloud-ml-algos/wide_deep_learner_cpu (and _gpu) (reference §12): documented there as
+gcr.io/cloud-ml-algos/wide_deep_learner_cpu (and _gpu) (docs/reference/ai-platform-training.md
+§12): documented there as
 TensorFlow 1.14's DNNLinearCombined model, here on Debian's python3-torch, with the same arguments
 and outputs.
 

@@ -1,5 +1,6 @@
 """The built-in XGBoost algorithm (single replica), as AI Platform Training runs
-gcr.io/cloud-ml-algos/boosted_trees (reference §12), on Debian's python3-xgboost.
+gcr.io/cloud-ml-algos/boosted_trees (docs/reference/ai-platform-training.md §12), on Debian's
+python3-xgboost.
 
     python -m trainyard_algorithms.xgboost_train --preprocess \\
         --training_data_path=gs://b/data.csv --objective=binary:logistic --job-dir DIR
@@ -17,7 +18,8 @@ job dir (or <job dir>/<trial> in a tuning trial):
 model/ appears whole or not at all: it is written beside and renamed into place. In a tuning trial
 the metric named by CLOUD_ML_HP_METRIC_TAG (rmse, mae, logloss, error, accuracy, auc, …; the
 eval metric for the default tag) on the validation rows is reported through hypertune
-(reference §9.2). A data error exits 1 with a message naming the file and line.
+(docs/reference/ai-platform-training.md §9.2). A data error exits 1 with a message naming the file
+and line.
 """
 
 import json

@@ -79,10 +79,10 @@ TEST_F(AlgorithmTest, XgboostTrainsOnACsvInABucketAndWritesItsModel) {
   EXPECT_EQ(server_.GetObject("bkt", "xgb_1/model/model.bst").status, 200);
 }
 
-// A tuning study of the algorithm (reference §9, §12): each trial gets its max_depth and eta on
-// the command line, writes under <job-dir>/<trial>/ and reports the documented metric (auc); the
-// trials carry their own builtInAlgorithmOutput with their model, the study none (Google sets
-// modelPath only for jobs that are not tuning jobs).
+// A tuning study of the algorithm (docs/reference/ai-platform-training.md §9, §12): each trial gets
+// its max_depth and eta on the command line, writes under <job-dir>/<trial>/ and reports the
+// documented metric (auc); the trials carry their own builtInAlgorithmOutput with their model, the
+// study none (Google sets modelPath only for jobs that are not tuning jobs).
 TEST_F(AlgorithmTest, XgboostTuningStudyReportsAucFromEachTrial) {
   server_.Upload("bkt", "data/cancer.csv", BreastCancerCsv());
   nlohmann::json body =
@@ -121,8 +121,9 @@ TEST_F(AlgorithmTest, XgboostTuningStudyReportsAucFromEachTrial) {
   EXPECT_FALSE(std::filesystem::exists(JobDir("xgb_hp") / "model"));
 }
 
-// The linear learner (reference §12, TensorFlow at Google, PyTorch here): the same CSV trains a
-// classifier whose TorchScript model lands in model/, with the algorithm's output (PYTORCH).
+// The linear learner (docs/reference/ai-platform-training.md §12, TensorFlow at Google, PyTorch
+// here): the same CSV trains a classifier whose TorchScript model lands in model/, with the
+// algorithm's output (PYTORCH).
 TEST_F(AlgorithmTest, LinearLearnerTrainsOnTheSameCsvAndWritesATorchModel) {
   server_.Upload("bkt", "data/cancer.csv", BreastCancerCsv());
   server_.Submit(AlgorithmJob("linear_1", "gcr.io/cloud-ml-algos/linear_learner_cpu:latest",

@@ -6,7 +6,8 @@ there; else python/ in the source tree) in-process with a temporary bucket store
 (TRAINYARD_GCS_MOUNT). One row per rule: each malformed CSV fails naming the file and line and
 leaves no model/; --preprocess drops rows with more than 10 % missing, fills numeric columns with
 the training mean, one-hot encodes categorical ones and splits as documented; a tuning trial writes
-under <job-dir>/<trial> and reports its metric through hypertune (reference §9.2).
+under <job-dir>/<trial> and reports its metric through hypertune
+(docs/reference/ai-platform-training.md §9.2).
 Needs Debian's python3-xgboost and python3-numpy.
 """
 
