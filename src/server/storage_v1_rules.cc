@@ -230,8 +230,8 @@ ObjectWrite ObjectWriteOf(const nlohmann::json& json) {
   return out;
 }
 
-// An int64 member as GCS sends it (a decimal string) or as a number; nullopt when absent, and a
-// violation when it is neither.
+// An int64 member as GCS sends it (a decimal string, read as the query's numbers are) or as a
+// number; nullopt when absent, and a violation when it is neither.
 std::optional<std::int64_t> Int64Member(const nlohmann::json& json, const char* key,
                                         const std::string& where,
                                         std::vector<FieldViolation>& violations) {
@@ -239,14 +239,11 @@ std::optional<std::int64_t> Int64Member(const nlohmann::json& json, const char* 
   if (value == json.end() || value->is_null()) {
     return std::nullopt;
   }
-  std::int64_t number = 0;
   if (value->is_number_integer()) {
     return value->get<std::int64_t>();
   }
   if (value->is_string()) {
-    const std::string text = value->get<std::string>();
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
-    if (error == std::errc() && end == text.data() + text.size() && !text.empty()) {
+    if (std::optional<std::int64_t> number = Number(value->get<std::string>())) {
       return number;
     }
   }

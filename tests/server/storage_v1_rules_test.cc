@@ -334,6 +334,8 @@ INSTANTIATE_TEST_SUITE_P(
                     1},
         ComposeCase{"GenerationNotANumber", R"({"sourceObjects":[{"name":"a","generation":"x"}]})",
                     "sourceObjects[0].generation"},
+        ComposeCase{"GenerationNegative", R"({"sourceObjects":[{"name":"a","generation":"-1"}]})",
+                    "sourceObjects[0].generation"},
         ComposeCase{
             "PreconditionNotANumber",
             R"({"sourceObjects":[{"name":"a","objectPreconditions":{"ifGenerationMatch":"1.5"}}]})",
