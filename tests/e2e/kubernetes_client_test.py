@@ -4,7 +4,8 @@
 As its docs show, with the kubeconfig `trainyard kubeconfig --token-file` prints (the server checks
 tokens, `--auth tokens`; the client sends the editor's token from the file the kubeconfig names):
 `CustomObjectsApi` creates a TFJob (group kubeflow.org, v1, plural tfjobs), gets it, lists it,
-merge-patches its labels, lists it by those labels, replaces it and deletes it (a get is then
+merge-patches its labels, lists it by those labels, is refused a replace carrying a stale
+resourceVersion (409 Conflict), replaces it (again on a conflict) and deletes it (a get is then
 404); `CoreV1Api.list_namespaced_pod` lists its pods, `watch.Watch().stream` of
 `list_namespaced_pod` follows its worker to Succeeded (the client sends `watch=True`),
 `read_namespaced_pod_status` shows the terminated container (exit code 0, its start and end),
@@ -87,10 +88,33 @@ class KubernetesClientTest(gcloud_env.ServerTestCase):
         self.assertEqual(
             self.objects.list_namespaced_custom_object(*TFJOBS, label_selector="team=x")["items"],
             [])
-        current = self.objects.get_namespaced_custom_object(*TFJOBS, JOB)
-        current["metadata"]["labels"]["stage"] = "2"
-        replaced = self.objects.replace_namespaced_custom_object(*TFJOBS, JOB, current)
+        # The object as created is stale since the patch: replacing it is a Conflict that
+        # changes nothing.
+        stale = dict(created, metadata=dict(created["metadata"], labels={"stale": "yes"}))
+        with self.assertRaises(client.exceptions.ApiException) as refused:
+            self.objects.replace_namespaced_custom_object(*TFJOBS, JOB, stale)
+        self.assertEqual((refused.exception.status, refused.exception.reason), (409, "Conflict"))
+        self.assertNotIn("stale", self.objects.get_namespaced_custom_object(
+            *TFJOBS, JOB)["metadata"]["labels"])
+        replaced = self.replace_on_conflict(lambda job: job["metadata"]["labels"].update(stage="2"))
         self.assertEqual(replaced["metadata"]["labels"]["stage"], "2")
+
+    def replace_on_conflict(self, change, attempts=5):
+        """A get, a change and a replace carrying the got resourceVersion, again on 409 Conflict,
+        as client-go's RetryOnConflict does: the job runs meanwhile, and each status change the
+        server records is a new resourceVersion (CI saw one land between the get and the put).
+        Every attempt conflicting fails the test, as does any other error."""
+        for _ in range(attempts):
+            current = self.objects.get_namespaced_custom_object(*TFJOBS, JOB)
+            change(current)
+            try:
+                return self.objects.replace_namespaced_custom_object(*TFJOBS, JOB, current)
+            except client.exceptions.ApiException as error:
+                if error.status != 409:
+                    raise
+                print(f"replace conflicted at resourceVersion "
+                      f"{current['metadata']['resourceVersion']}", file=sys.stderr)
+        self.fail(f"the replace conflicted {attempts} times")
 
     def watch_phases(self):
         """The pod's (event type, phase) pairs from a watch until it ends. A watch whose connection
