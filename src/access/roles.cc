@@ -11,10 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base/check.h"
+#include "base/embedded.h"
 
 namespace trainyard::access::data {
-extern const int kEmbeddedFileCount;
-extern const std::pair<std::string_view, std::string_view> kEmbeddedFiles[];
+base::EmbeddedFiles Embedded();
 }  // namespace trainyard::access::data
 
 namespace trainyard::access {
@@ -33,13 +33,7 @@ struct Table {
 };
 
 std::string_view RolesJson() {
-  for (int i = 0; i < data::kEmbeddedFileCount; ++i) {
-    if (data::kEmbeddedFiles[i].first == "roles.json") {
-      return data::kEmbeddedFiles[i].second;
-    }
-  }
-  TY_CHECK(false) << "roles.json is not embedded";
-  return {};
+  return data::Embedded().Get("roles.json");
 }
 
 // The table is code's data: a malformed one is a build defect, so it aborts.

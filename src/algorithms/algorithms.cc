@@ -6,24 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "base/check.h"
+#include "base/embedded.h"
 
 namespace trainyard::algorithms::data {
-extern const std::pair<std::string_view, std::string_view> kEmbeddedFiles[];
-extern const int kEmbeddedFileCount;
+base::EmbeddedFiles Embedded();
 }  // namespace trainyard::algorithms::data
 
 namespace trainyard::algorithms {
 namespace {
-
-std::string_view EmbeddedFile(std::string_view name) {
-  for (int i = 0; i < data::kEmbeddedFileCount; ++i) {
-    if (data::kEmbeddedFiles[i].first == name) {
-      return data::kEmbeddedFiles[i].second;
-    }
-  }
-  TY_CHECK(false) << "no embedded file " << name;
-  return {};
-}
 
 ArgumentType TypeOf(const std::string& word) {
   static constexpr std::pair<std::string_view, ArgumentType> kTypes[] = {
@@ -61,7 +51,7 @@ Argument ParseArgument(const nlohmann::json& entry) {
 }
 
 std::vector<Algorithm> Load() {
-  const nlohmann::json doc = nlohmann::json::parse(EmbeddedFile("builtin_algorithms.json"));
+  const nlohmann::json doc = nlohmann::json::parse(data::Embedded().Get("builtin_algorithms.json"));
   std::vector<Algorithm> out;
   for (const nlohmann::json& entry : doc.at("algorithms")) {
     Algorithm algorithm{.name = entry.at("name").get<std::string>(),

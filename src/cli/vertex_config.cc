@@ -12,11 +12,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include "base/check.h"
+#include "base/embedded.h"
 #include "model/yaml_bool.h"
 
 namespace trainyard::cli::vertex_data {
-extern const std::pair<std::string_view, std::string_view> kEmbeddedFiles[];
-extern const int kEmbeddedFileCount;
+base::EmbeddedFiles Embedded();
 }  // namespace trainyard::cli::vertex_data
 
 namespace trainyard::cli {
@@ -28,14 +28,7 @@ using nlohmann::json;
 constexpr int kMaxValues = 100'000;
 
 const json& Schema() {
-  static const json schema = [] {
-    for (int i = 0; i < vertex_data::kEmbeddedFileCount; ++i) {
-      if (vertex_data::kEmbeddedFiles[i].first == "vertex_fields.json") {
-        return json::parse(vertex_data::kEmbeddedFiles[i].second);
-      }
-    }
-    return json::object();
-  }();
+  static const json schema = json::parse(vertex_data::Embedded().Get("vertex_fields.json"));
   return schema;
 }
 

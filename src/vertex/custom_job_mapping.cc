@@ -11,25 +11,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/embedded.h"
 #include "base/utf8.h"
 
 namespace trainyard::vertex {
 namespace data {
 // vertex/data/*.json, embedded at build time (cmake/embed.cmake).
-extern const std::pair<std::string_view, std::string_view> kEmbeddedFiles[];
-extern const int kEmbeddedFileCount;
+base::EmbeddedFiles Embedded();
 }  // namespace data
 
 namespace {
-
-std::string_view EmbeddedFile(std::string_view name) {
-  for (int i = 0; i < data::kEmbeddedFileCount; ++i) {
-    if (data::kEmbeddedFiles[i].first == name) {
-      return data::kEmbeddedFiles[i].second;
-    }
-  }
-  return "{}";
-}
 
 // Where each worker pool goes in ml v1's TrainingInput and in the extras.
 struct PoolRole {
@@ -162,7 +153,7 @@ std::string StudyFieldToVertex(std::string_view field,
 
 const std::vector<std::string>& DefaultHostPythonPrefixes() {
   static const std::vector<std::string> prefixes = [] {
-    const auto doc = nlohmann::json::parse(EmbeddedFile("executor_images.json"));
+    const auto doc = nlohmann::json::parse(data::Embedded().Get("executor_images.json"));
     return doc.at("host_python_prefixes").get<std::vector<std::string>>();
   }();
   return prefixes;
