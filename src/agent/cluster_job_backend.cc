@@ -12,6 +12,7 @@
 #include "control/job_layout.h"
 #include "control/job_run.h"
 #include "control/reconcile/job_limits.h"
+#include "control/reconcile/manager_end.h"
 #include "control/run_record.h"
 #include "plan/cluster_plan.h"
 #include "run/exit_file.h"
@@ -313,31 +314,25 @@ void ClusterJobBackend::EndWithoutReplicas(JobRun& run, Batch& batch,
     }
   }
   if (run.phase != JobRun::Phase::kStopping) {
-    const std::string manager = manager_.Name();
-    const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
     Result<model::Job> job = host_->StoredJob(run.project, run.job_id);
-    if (state.state == "TIMEOUT" && job.ok() && control::MaxRunningTime(*job)) {
-      host_->MarkCancelling(run.project, run.job_id);
-      host_->BeginStop(run, model::JobState::kCancelled,
-                       std::string(control::MaxRunningTimeMessage()));
-    } else if (state.state == "CANCELLED") {
-      host_->BeginStop(
-          run, model::JobState::kCancelled,
-          fmt::format("The {} job {} was cancelled outside trainyard.", manager, batch.id));
-    } else {
-      std::string message =
-          state.phase == run::ClusterJobState::Phase::kUnknown
-              ? fmt::format("{} no longer knows job {}", manager, batch.id)
-              : fmt::format("The {} job {} ended {}{}", manager, batch.id, state.state,
-                            state.reason.empty() || state.reason == "None"
-                                ? std::string()
-                                : " (" + state.reason + ")");
-      message += fmt::format(" before its replica{} {} ended.", missing.size() == 1 ? "" : "s",
-                             fmt::join(missing, ", "));
-      host_->BeginStop(
-          run, model::JobState::kFailed,
-          control::WithStderrTail(std::move(message), ReadFileTail(layout.batch_output(), 4000)));
+    const control::ManagerEndOutcome outcome = control::DecideManagerEnd(
+        {.manager = manager_.Name(),
+         .batch_id = batch.id,
+         .known = state.phase != run::ClusterJobState::Phase::kUnknown,
+         .state = state.state,
+         .reason = state.reason,
+         .has_max_running_time = job.ok() && control::MaxRunningTime(*job).has_value(),
+         .missing = std::move(missing)});
+    std::string message = outcome.message;
+    if (outcome.state == model::JobState::kFailed) {
+      const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
+      message =
+          control::WithStderrTail(std::move(message), ReadFileTail(layout.batch_output(), 4000));
     }
+    if (outcome.cancelling_first) {
+      host_->MarkCancelling(run.project, run.job_id);
+    }
+    host_->BeginStop(run, outcome.state, std::move(message));
   }
   host_->FinishIfStopped(run);
 }
