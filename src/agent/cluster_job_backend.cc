@@ -48,8 +48,13 @@ std::string ManagerJobName(const std::string& project, const std::string& job_id
 }  // namespace
 
 ClusterJobBackend::ClusterJobBackend(run::ClusterBackend& manager, const catalog::Catalog& catalog,
-                                     const Clock& clock, ClusterJobOptions options)
-    : manager_(manager), catalog_(catalog), clock_(clock), options_(std::move(options)) {}
+                                     const Clock& clock, ClusterJobOptions options,
+                                     control::Backend* earlier_local)
+    : manager_(manager),
+      catalog_(catalog),
+      clock_(clock),
+      options_(std::move(options)),
+      earlier_local_(earlier_local) {}
 
 int ClusterJobBackend::PickPorts(int count) {
   const int range = std::max(options_.port_count, count);
@@ -408,6 +413,14 @@ bool ClusterJobBackend::Submitted(const RunRecord& record) const {
 void ClusterJobBackend::KillRecorded(const RunRecord& record) {
   if (!record.batch_id.empty()) {
     (void)manager_.Cancel(record.batch_id);
+  } else if (earlier_local_ != nullptr) {
+    earlier_local_->KillRecorded(record);
+  }
+}
+
+void ClusterJobBackend::KillUnrecorded(const model::Job& job, const JobLayout& layout) {
+  if (earlier_local_ != nullptr) {
+    earlier_local_->KillUnrecorded(job, layout);
   }
 }
 

@@ -39,9 +39,15 @@ struct ClusterJobOptions {
 
 class ClusterJobBackend final : public control::Backend {
  public:
-  // `manager` is not owned and outlives the backend.
+  // `manager` is not owned and outlives the backend. `earlier_local`, when set (not owned,
+  // outlives the backend), is the backend a server without a manager ran jobs with on this data
+  // directory: a run it recorded (no manager's job in its record) cannot be taken over here, so
+  // the executor ends it as an orphan, and its replicas, still running on this machine, are
+  // killed through it (KillRecorded, KillUnrecorded). Without it they would run on, holding their
+  // devices, under a job that says it FAILED.
   ClusterJobBackend(run::ClusterBackend& manager, const catalog::Catalog& catalog,
-                    const Clock& clock, ClusterJobOptions options);
+                    const Clock& clock, ClusterJobOptions options,
+                    control::Backend* earlier_local = nullptr);
 
   void Attach(control::RunHost& host) override { host_ = &host; }
   bool PlacesJobs() const override { return true; }
@@ -60,8 +66,9 @@ class ClusterJobBackend final : public control::Backend {
              std::vector<plan::ReplicaShape> shapes) override;
   bool Submitted(const control::RunRecord& record) const override;
   void KillRecorded(const control::RunRecord& record) override;
-  void KillUnrecorded(const model::Job& /*job*/, const control::JobLayout& /*layout*/) override {
-  }  // a task starts only once its record names the manager's job
+  // A task starts only once its record names the manager's job: what is unrecorded is an
+  // earlier local run's.
+  void KillUnrecorded(const model::Job& job, const control::JobLayout& layout) override;
   void Forget(const control::JobRun& run) override;
 
  private:
@@ -88,6 +95,7 @@ class ClusterJobBackend final : public control::Backend {
   const Clock& clock_;
   ClusterJobOptions options_;
   control::RunHost* host_ = nullptr;
+  control::Backend* earlier_local_ = nullptr;
   std::map<std::string, Batch> batches_;                // by JobRun::key
   std::map<std::string, run::ClusterJobState> states_;  // by manager id, as last polled
   MonoTime next_poll_{};

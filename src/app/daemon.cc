@@ -207,6 +207,8 @@ struct Daemon::Impl {
   std::unique_ptr<run::local::PipStager> installer;
   std::unique_ptr<run::local::PackageCache> stager;  // in front of the installer
   std::unique_ptr<run::slurm::SlurmBackend> slurm;   // --backend slurm; null for local
+  // With a manager: the local backend only for what a server without one left running here.
+  std::unique_ptr<control::Backend> earlier_local;
   // The executor's backend (control/backend.h), chosen here once: the cluster one over Slurm
   // (agent/cluster_job_backend.h), else the local one (placement + the launcher).
   std::unique_ptr<control::Backend> backend;
@@ -458,6 +460,12 @@ Result<int> Daemon::Start() {
   };
   executor.job_home = d.job_home;
   executor.private_root = d.private_root;
+  auto local = [&] {
+    return std::make_unique<control::LocalBackend>(
+        *d.launcher, catalog::Catalog::Builtin(), d.clock,
+        control::LocalBackendOptions{.data_dir = executor.data_dir,
+                                     .inventory = executor.inventory});
+  };
   if (d.slurm) {
     const run::slurm::SlurmConfig& slurm = d.slurm->config();
     const std::filesystem::path beside = std::filesystem::path(d.options.supervisor).parent_path();
@@ -482,13 +490,11 @@ Result<int> Daemon::Start() {
         }
       }
     }
-    d.backend = std::make_unique<agent::ClusterJobBackend>(*d.slurm, catalog::Catalog::Builtin(),
-                                                           d.clock, std::move(cluster));
+    d.earlier_local = local();
+    d.backend = std::make_unique<agent::ClusterJobBackend>(
+        *d.slurm, catalog::Catalog::Builtin(), d.clock, std::move(cluster), d.earlier_local.get());
   } else {
-    d.backend = std::make_unique<control::LocalBackend>(
-        *d.launcher, catalog::Catalog::Builtin(), d.clock,
-        control::LocalBackendOptions{.data_dir = executor.data_dir,
-                                     .inventory = executor.inventory});
+    d.backend = local();
   }
   executor.backend = d.backend.get();
   d.executor =

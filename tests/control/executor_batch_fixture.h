@@ -18,6 +18,7 @@
 #include "control/batch_launch.h"
 #include "control/executor_fixture.h"
 #include "control/job_layout.h"
+#include "control/local_backend.h"
 #include "fakes/fake_cluster_backend.h"
 #include "logs/log_record.h"
 
@@ -33,7 +34,14 @@ class ExecutorBatchTest : public ExecutorTest {
 
   ExecutorBatchTest() {
     customize_ = [this](ExecutorOptions& options) {
-      // Each executor (a restarted server) gets a backend of its own, as `serve` does.
+      if (!with_manager_) {
+        return;  // the executor's own local backend, over launcher_
+      }
+      // Each executor (a restarted server) gets a backend of its own, as `serve` does, and the
+      // local one for what a server without a manager left running.
+      earlier_local_ = std::make_unique<LocalBackend>(
+          launcher_, catalog::Catalog::Builtin(), clock_,
+          LocalBackendOptions{.data_dir = options.data_dir, .inventory = options.inventory});
       cluster_ = std::make_unique<agent::ClusterJobBackend>(
           backend_, catalog::Catalog::Builtin(), clock_,
           agent::ClusterJobOptions{.data_dir = options.data_dir,
@@ -42,7 +50,8 @@ class ExecutorBatchTest : public ExecutorTest {
                                    .first_port = kFirstPort,
                                    .port_count = 100,
                                    .node_addresses = {{"n1", "10.0.0.1"}},
-                                   .restart = options.restart});
+                                   .restart = options.restart},
+          earlier_local_.get());
       options.backend = cluster_.get();
     };
   }
@@ -130,7 +139,9 @@ class ExecutorBatchTest : public ExecutorTest {
     Settle();
   }
 
+  bool with_manager_ = true;  // false: the next executor runs without one (a local server)
   FakeClusterBackend backend_;
+  std::unique_ptr<LocalBackend> earlier_local_;
   std::unique_ptr<agent::ClusterJobBackend> cluster_;
 };
 

@@ -451,6 +451,30 @@ TEST_F(ExecutorBatchTest, RunningJobIsTakenOverAfterARestartAndGoesOnWithItsExit
   EXPECT_EQ(Get("d").state, JobState::kSucceeded);
 }
 
+// A server without a manager ran the job; the next one has Slurm. It cannot take over local
+// processes, so the job ends as an orphan's does, and its replicas, still running here, are killed
+// rather than left holding their devices under a FAILED job. Nothing goes to the manager.
+TEST_F(ExecutorBatchTest, ALocalServersRunningJobEndsAfterARestartWithAManagerItsReplicasKilled) {
+  with_manager_ = false;
+  Submit(Distributed("d", 1, 0));
+  Settle();
+  const std::vector<FakeLauncher::Started> started = launcher_.started();
+  ASSERT_EQ(started.size(), 2U);
+  ASSERT_EQ(Get("d").state, JobState::kRunning);
+  launcher_.DefaultAdoptAnswer(true);  // both still run when the new server looks
+
+  with_manager_ = true;
+  ServerRestarts();
+  const model::Job ended = Get("d");
+  EXPECT_EQ(ended.state, JobState::kFailed);
+  EXPECT_NE(ended.error_message.find("server restarted"), std::string::npos) << ended.error_message;
+  for (const FakeLauncher::Started& replica : started) {
+    EXPECT_EQ(launcher_.SignalsTo(replica.pid), std::vector<int>{SIGKILL}) << replica.pid;
+  }
+  EXPECT_TRUE(backend_.submitted().empty());
+  EXPECT_TRUE(backend_.cancelled().empty());
+}
+
 TEST_F(ExecutorBatchTest, PendingJobIsTakenOverAfterARestartRatherThanRequeued) {
   Submit(Distributed("d", 1, 0));
   Settle();
