@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "agent/batch_launch.h"
 #include "base/file.h"
-#include "control/batch_launch.h"
 #include "control/job_layout.h"
 #include "control/job_run.h"
 #include "control/reconcile/job_limits.h"
@@ -21,11 +21,9 @@
 
 namespace trainyard::agent {
 
-using control::BatchLaunch;
 using control::JobLayout;
 using control::JobRun;
 using control::RunRecord;
-using control::TaskStarted;
 
 namespace {
 
@@ -134,7 +132,7 @@ void ClusterJobBackend::Start(JobRun& run, const model::Job& job, plan::PlanCont
                      .node_addresses = options_.node_addresses,
                      .supervisor = options_.supervisor,
                      .restart = options_.restart};
-  if (Status written = control::WriteBatchLaunch(layout.launch_file(), launch); !written.ok()) {
+  if (Status written = agent::WriteBatchLaunch(layout.launch_file(), launch); !written.ok()) {
     host_->BeginStop(run, model::JobState::kFailed, written.message());
     return;
   }
@@ -244,7 +242,7 @@ void ClusterJobBackend::Observe(JobRun& run) {
       continue;
     }
     const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
-    if (Result<TaskStarted> task = control::DecodeTaskStarted(
+    if (Result<TaskStarted> task = DecodeTaskStarted(
             ReadFileText(layout.started_path(replica.shape.task_name)).value_or(""));
         task.ok()) {
       replica.restarts = task->restarts;

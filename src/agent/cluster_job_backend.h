@@ -3,7 +3,7 @@
 // starts it; each task runs `trainyard batch-task` (agent/node_agent.h), which starts the replica
 // under its supervisor with the same environment the local backend gives and records its output
 // in the job's log files and its end in its exit file, on the file system every node shares.
-// Here: submit (the launch file, control/batch_launch.h), follow the manager's state and the
+// Here: submit (the launch file, agent/batch_launch.h), follow the manager's state and the
 // tasks' exit files, cancel, take over after a restart. The exit policy is the executor's
 // (control/reconcile/replica_policy.h); restarts of crashed replicas happen inside the
 // allocation (RestartsReplicas), and the manager escalates a cancel to SIGKILL itself.

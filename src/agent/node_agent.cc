@@ -15,8 +15,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "agent/batch_launch.h"
 #include "base/file.h"
-#include "control/batch_launch.h"
 #include "control/job_layout.h"
 #include "control/reconcile/replica_policy.h"
 #include "control/replica_specs.h"
@@ -31,9 +31,7 @@
 
 namespace trainyard::agent {
 
-using control::BatchLaunch;
 using control::JobLayout;
-using control::TaskStarted;
 
 namespace {
 
@@ -125,8 +123,8 @@ Status CheckComponents(const std::vector<plan::ReplicaShape>& shapes,
 int JobRestarts(const JobLayout& layout, const std::vector<plan::ReplicaShape>& shapes) {
   int restarts = 0;
   for (const plan::ReplicaShape& shape : shapes) {
-    if (Result<TaskStarted> started = control::DecodeTaskStarted(
-            ReadFileText(layout.started_path(shape.task_name)).value_or(""));
+    if (Result<TaskStarted> started =
+            DecodeTaskStarted(ReadFileText(layout.started_path(shape.task_name)).value_or(""));
         started.ok()) {
       restarts += started->restarts;
     }
@@ -208,7 +206,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
   }
   pthread_sigmask(SIG_BLOCK, &stops, nullptr);
 
-  Result<BatchLaunch> launch = control::ReadBatchLaunch(launch_path);
+  Result<BatchLaunch> launch = agent::ReadBatchLaunch(launch_path);
   if (!launch.ok()) {
     std::fprintf(stderr, "trainyard batch-task: %s\n", launch.status().message().c_str());
     return kCannotStart;
@@ -304,10 +302,10 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
     }
     (void)control::WriteFileAtomically(
         layout.started_path(task_name),
-        control::EncodeTaskStarted({.node = my_node,
-                                    .host = placements[static_cast<std::size_t>(me)].host,
-                                    .pid = static_cast<int>(getpid()),
-                                    .restarts = restarts}));
+        EncodeTaskStarted({.node = my_node,
+                           .host = placements[static_cast<std::size_t>(me)].host,
+                           .pid = static_cast<int>(getpid()),
+                           .restarts = restarts}));
     const ExitStatus status = *watch.Wait(launcher, *pid, std::nullopt, clock);
     const WallTime ended = clock.Now();  // before any backoff
     // Whether the job succeeds is the executor's to say, from every task's exit file: here only

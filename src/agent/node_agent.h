@@ -1,7 +1,7 @@
 // The node agent (src/agent/: the node side of a cluster backend; it depends on control/ and
 // below), `trainyard batch-task --launch FILE`: what every task of a job run by a cluster backend
 // runs inside the allocation (the sbatch script's srun step). It
-//   1. reads the launch file (control/batch_launch.h) and works out its replica from the
+//   1. reads the launch file (agent/batch_launch.h) and works out its replica from the
 //      manager's environment (run/slurm/task_env.h): task i of the step is the job's i-th
 //      replica (plan::ExpandReplicas order, which is the components' order); every replica's
 //      address is its node's (the launch file's node_addresses, else `scontrol show node`'s

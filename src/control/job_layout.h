@@ -56,7 +56,7 @@ class JobLayout {
   std::string run_record() const { return run_dir() + "/replicas.json"; }
   // The running install's pid (run/stager.h's StageRequest::pid_file), the job's own.
   std::string staging_pid_file() const { return root_ + "/run/staging.pid"; }
-  // Cluster backends: what the tasks are launched with (control/batch_launch.h), the batch
+  // Cluster backends: what the tasks are launched with (agent/batch_launch.h), the batch
   // step's own output, and what each task writes when its replica starts.
   std::string launch_file() const { return run_dir() + "/launch.json"; }
   std::string batch_output() const { return run_dir() + "/batch.out"; }

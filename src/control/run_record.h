@@ -35,7 +35,7 @@ struct RunRecord {
     std::int64_t memory_mib = 0;
   };
   std::vector<Replica> replicas;
-  // A job a cluster manager runs (control/batch_launch.h): its id there ("" for local runs) and
+  // A job a cluster manager runs (agent/batch_launch.h): its id there ("" for local runs) and
   // the first of its replicas' ports.
   std::string batch_id;
   int first_port = 0;

@@ -27,8 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent/batch_launch.h"
 #include "base/clock.h"
-#include "control/batch_launch.h"
 #include "control/job_layout.h"
 #include "fakes/temp_dir.h"
 #include "logs/log_record.h"
@@ -41,9 +41,9 @@ extern char** environ;  // NOLINT(readability-redundant-declaration): for posix_
 namespace trainyard::agent {
 namespace {
 
-using control::BatchLaunch;
+using agent::BatchLaunch;
+using agent::TaskStarted;
 using control::JobLayout;
-using control::TaskStarted;
 
 using testing::TempDir;
 using Env = std::map<std::string, std::string>;
@@ -151,7 +151,7 @@ class BatchTaskTest : public ::testing::Test {
                              .supervisor = kSupervisor,
                              .restart = restart};
     std::string path = layout_.launch_file();
-    EXPECT_TRUE(control::WriteBatchLaunch(path, launch).ok());
+    EXPECT_TRUE(agent::WriteBatchLaunch(path, launch).ok());
     return path;
   }
 
@@ -195,7 +195,7 @@ class BatchTaskTest : public ::testing::Test {
     std::ifstream in(layout_.started_path(task));
     std::ostringstream text;
     text << in.rdbuf();
-    Result<TaskStarted> started = control::DecodeTaskStarted(text.str());
+    Result<TaskStarted> started = agent::DecodeTaskStarted(text.str());
     return started.ok() ? std::optional(*started) : std::nullopt;
   }
   std::optional<ExitStatus> ExitOf(std::string_view task) const {

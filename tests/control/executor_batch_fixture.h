@@ -14,8 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "agent/batch_launch.h"
 #include "agent/cluster_job_backend.h"
-#include "control/batch_launch.h"
 #include "control/executor_fixture.h"
 #include "control/job_layout.h"
 #include "control/local_backend.h"
@@ -25,6 +25,9 @@
 namespace trainyard::control {
 namespace {
 
+using agent::BatchLaunch;
+using agent::EncodeTaskStarted;
+using agent::ReadBatchLaunch;
 using testing::FakeClusterBackend;
 using Phase = run::ClusterJobState::Phase;
 

@@ -1,4 +1,4 @@
-#include "control/batch_launch.h"
+#include "agent/batch_launch.h"
 
 #include <nlohmann/json.hpp>
 
@@ -6,7 +6,7 @@
 #include "control/run_record.h"
 #include "model/json_codec.h"
 
-namespace trainyard::control {
+namespace trainyard::agent {
 namespace {
 
 using nlohmann::json;
@@ -104,7 +104,7 @@ Result<BatchLaunch> DecodeBatchLaunch(std::string_view text) {
 }
 
 Status WriteBatchLaunch(const std::string& path, const BatchLaunch& launch) {
-  return WriteFileAtomically(path, EncodeBatchLaunch(launch));
+  return control::WriteFileAtomically(path, EncodeBatchLaunch(launch));
 }
 
 Result<BatchLaunch> ReadBatchLaunch(const std::string& path) {
@@ -135,4 +135,4 @@ Result<TaskStarted> DecodeTaskStarted(std::string_view text) {
   }
 }
 
-}  // namespace trainyard::control
+}  // namespace trainyard::agent

@@ -16,7 +16,7 @@
 #include "model/job.h"
 #include "plan/cluster_plan.h"
 
-namespace trainyard::control {
+namespace trainyard::agent {
 
 struct BatchLaunch {
   model::Job job;
@@ -32,7 +32,7 @@ struct BatchLaunch {
   // listed are looked up by the task.
   std::map<std::string, std::string, std::less<>> node_addresses;
   std::string supervisor;  // trainyard-replica's path on the nodes
-  RestartPolicy restart;
+  control::RestartPolicy restart;
 };
 
 std::string EncodeBatchLaunch(const BatchLaunch& launch);
@@ -55,4 +55,4 @@ struct TaskStarted {
 std::string EncodeTaskStarted(const TaskStarted& started);
 Result<TaskStarted> DecodeTaskStarted(std::string_view text);
 
-}  // namespace trainyard::control
+}  // namespace trainyard::agent

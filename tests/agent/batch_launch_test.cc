@@ -1,6 +1,6 @@
-// The launch file and the started file of cluster runs (control/batch_launch.h): round trips,
+// The launch file and the started file of cluster runs (agent/batch_launch.h): round trips,
 // atomic writes, and what bad input answers.
-#include "control/batch_launch.h"
+#include "agent/batch_launch.h"
 
 #include <filesystem>
 #include <fstream>
@@ -11,7 +11,7 @@
 #include "fakes/temp_dir.h"
 #include "support/sample_jobs.h"
 
-namespace trainyard::control {
+namespace trainyard::agent {
 namespace {
 
 using testing::TempDir;
@@ -206,4 +206,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& tc) { return tc.param.name; });
 
 }  // namespace
-}  // namespace trainyard::control
+}  // namespace trainyard::agent
