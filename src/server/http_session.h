@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -22,6 +23,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <fmt/format.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -491,16 +493,27 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
         });
   }
 
-  // Under TLS anything readable is the end: the client sends nothing more on this connection but
-  // its close_notify.
+  // The socket's readiness is peeked at, not believed: a wake-up with nothing to read (EAGAIN)
+  // waits again, where taking it for the end closed a watch without its last chunk. The end is
+  // EOF or an error; under TLS also any bytes, since the client sends nothing more on this
+  // connection but its close_notify. Plain bytes (a pipelined request) are left for nobody: the
+  // connection closes after the stream, and a later hang-up shows as a failed write.
   void WatchForHangUp() {
-    Tcp().socket().async_wait(tcp::socket::wait_read,
-                              [self = this->shared_from_this()](beast::error_code ec) {
-                                beast::error_code ignored;
-                                if (ec || kTls || self->Tcp().socket().available(ignored) == 0) {
-                                  self->hung_up_ = true;
-                                }
-                              });
+    Tcp().socket().async_wait(
+        tcp::socket::wait_read, [self = this->shared_from_this()](beast::error_code ec) {
+          if (ec) {
+            self->hung_up_ = true;
+            return;
+          }
+          char byte = 0;
+          const ssize_t n =
+              ::recv(self->Tcp().socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+          if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+            self->WatchForHangUp();
+          } else if (n <= 0 || kTls) {
+            self->hung_up_ = true;
+          }
+        });
   }
 
   void PumpStream(const std::shared_ptr<ResponseStream>& body, std::chrono::milliseconds interval) {
