@@ -9,6 +9,7 @@
 //                                             a replica fails ─► stop the rest ─► FAILED
 //                               cancel (CANCELLING) or maxRunningTime ─► stop ─► CANCELLED
 //                               suspended (extras) ─► stop ─► QUEUED (startTime cleared)
+//                               preempted (PreemptJob) ─► stop ─► QUEUED, as suspended
 //
 // Replicas are started, stopped and observed through one backend (control/backend.h: the local
 // one, or a cluster manager's, which also places). "Stop" asks every replica to end (SIGTERM to
@@ -194,8 +195,9 @@ class Executor : private RunHost {
   void RestartJob(Run& run, std::chrono::milliseconds backoff);
   // Starts the replicas (or the whole cluster) whose restart is due.
   void CheckRestarts(Run& run);
-  // The stored job asks to be suspended: stop its replicas, then put it back in the queue.
-  void Suspend(Run& run);
+  // The stored job asks to be suspended, or the queue preempts it (PreemptJob): says `why` in its
+  // history, stops its replicas, then puts it back in the queue (Requeue).
+  void Suspend(Run& run, std::string_view why);
   // A suspended run's replicas have all ended: the job is QUEUED again.
   void Requeue(Run& run, double ml_units);
   // `job`: as Launch takes it.

@@ -1,5 +1,5 @@
-// The executor's queue: placement of QUEUED jobs, maxWaitTime, jobPosition, and recovery of
-// what a previous server left.
+// The executor's queue: placement of QUEUED jobs, preemption, maxWaitTime, jobPosition, and
+// recovery of what a previous server left.
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
@@ -27,6 +27,7 @@ std::vector<sched::Allocation> Executor::RunningAllocations() const {
   std::vector<sched::Allocation> allocations;
   for (const auto& [key, run] : runs_) {
     allocations.push_back(run->allocation);
+    allocations.back().stopping = run->phase == Run::Phase::kStopping;
   }
   for (const auto& [key, study] : studies_) {
     if (study->pending) {
@@ -77,6 +78,12 @@ void Executor::ScheduleQueue() {
               [&](model::Job& current) { current.job_position = position->position; });
     } else if (auto* orphan = std::get_if<EndOrphan>(&action)) {
       EndOrphaned(*orphan);
+    } else if (auto* preempt = std::get_if<PreemptJob>(&action)) {
+      // Only a running job is stopped; one still staging is chosen again on a later pass.
+      auto run = runs_.find(preempt->project + "/" + preempt->job_id);
+      if (run != runs_.end() && run->second->phase == Run::Phase::kRunning && !run->second->done) {
+        Suspend(*run->second, preempt->message);
+      }
     } else if (auto* trial = std::get_if<PlaceTrial>(&action)) {
       if (auto study = studies_.find(trial->study_key); study != studies_.end()) {
         StartTrial(*study->second, trial->allocation);
