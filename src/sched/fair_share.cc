@@ -147,19 +147,21 @@ class Pass {
     for (const JobDemand& job : in_.queue) {
       queues[ProjectOf(job.project, job.key)].push_back(&job);
     }
-    using Entry = std::tuple<int, double, std::int64_t, std::string>;
+    using Entry = std::tuple<int, bool, double, std::int64_t, std::string>;
     std::set<Entry> order;
     auto enter = [&](const std::string& project) {
       const JobDemand* head = queues[project].front();
-      order.emplace(-head->priority, ShareOf(project), head->sequence, project);
+      order.emplace(-head->priority, !head->head, ShareOf(project), head->sequence, project);
     };
     for (auto& [project, jobs] : queues) {
-      std::ranges::stable_sort(
-          jobs, [](const JobDemand* a, const JobDemand* b) { return StartsBefore(*a, *b); });
+      std::ranges::stable_sort(jobs, [](const JobDemand* a, const JobDemand* b) {
+        return std::tuple(-a->priority, !a->head, a->sequence) <
+               std::tuple(-b->priority, !b->head, b->sequence);
+      });
       enter(project);
     }
     while (!order.empty()) {
-      const std::string project = std::get<3>(*order.begin());
+      const std::string project = std::get<4>(*order.begin());
       order.erase(order.begin());
       std::deque<const JobDemand*>& jobs = queues[project];
       Consider(project, *jobs.front());
@@ -217,6 +219,11 @@ class Pass {
             share, static_cast<double>(use.memory_mib) / static_cast<double>(capacity_.memory_mib));
       }
     }
+    if (in_.usage != nullptr) {
+      const auto past = in_.usage->find(project);
+      share = (past == in_.usage->end() ? 0 : past->second) +
+              share * static_cast<double>(in_.usage_horizon.count());
+    }
     const ProjectQuota* quota = QuotaOf(project);
     return share / std::max(1, quota == nullptr ? 1 : quota->weight);
   }
@@ -272,7 +279,7 @@ class Pass {
     } else if (past) {
       Wait(job, *past + ", and no idle devices are left to borrow.");
     } else {
-      Wait(job, WaitReason(in_.inventory, holding_, job));
+      Wait(job, WaitReason(room_, job));
     }
   }
 
@@ -299,8 +306,8 @@ class Pass {
   // The first job that does not fit: it waits for jobs stopping, preempts, or is reserved for.
   void Reserve(const std::string& project, const JobDemand& job, const Amounts& need,
                const std::optional<std::string>& past) {
-    const std::string room_reason = past ? *past + ", and no idle devices are left to borrow."
-                                         : WaitReason(in_.inventory, holding_, job);
+    const std::string room_reason =
+        past ? *past + ", and no idle devices are left to borrow." : WaitReason(room_, job);
     Room without_stopping = room_;
     std::vector<std::string> stopping;
     for (const RunningJob& running : in_.running) {

@@ -9,10 +9,12 @@
 //   room the other projects leave idle (all projects form one cohort, as in Kueue). A queued job
 //   may start beyond its quota only on devices free now.
 // - `jobs` is a hard limit: a project at it starts nothing more.
-// Order (the queue's positions): higher priority first; among equal priorities, the project
-// with the smallest weighted dominant share (DRF: its use of each accelerator type, and of
-// vCPUs and memory under kStrict accounting, over the inventory's, the largest of these divided
-// by its weight; recomputed after each start), then FIFO.
+// Order (the queue's positions): higher priority first; among equal priorities, the job that was
+// first on the last pass (JobDemand::head: so a reservation holds until its job starts, however
+// the shares move meanwhile), then the project with the smallest weighted dominant share (DRF:
+// its use of each accelerator type, and of vCPUs and memory under kStrict accounting, over the
+// inventory's, the largest of these divided by its weight; recomputed after each start), then
+// FIFO.
 // Reservation (Slurm's backfill): the first job in that order that does not fit gets a
 // reservation: the devices it would get once enough running jobs end, in the order of their
 // expected end (start + maxRunningTime; without one, never), and that time. A later job starts
@@ -30,6 +32,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -62,6 +65,13 @@ struct ShareInput {
   const std::vector<JobDemand>& queue;
   const SharingPolicy* policy = nullptr;  // null: no quotas, equal weights
   WallTime now{};
+  // Each project's recent use, in seconds of the whole inventory (a project that held half of
+  // every resource for an hour: 1800), decayed as the caller likes; null: none is known. The
+  // order then ranks a project by this plus its current dominant share times `usage_horizon`,
+  // over its weight, so device-time converges to the weights even when one job fills the
+  // inventory (an instant's share alone cannot see that).
+  const std::map<std::string, double, std::less<>>* usage = nullptr;
+  std::chrono::seconds usage_horizon{3600};
 };
 
 struct Preemption {

@@ -48,6 +48,9 @@ struct JobDemand {
   // Read by sharing (sched/fair_share.h) only; Place ignores them.
   std::string project = {};  // "" = the key's part before its first '/'
   std::optional<std::chrono::nanoseconds> max_running_time = {};  // scheduling.maxRunningTime
+  // It was first in the queue on the last pass (its jobPosition is 1): it keeps that place among
+  // jobs of its priority, so a reservation holds until its job starts.
+  bool head = false;
 };
 
 // Where one replica runs. It carries the replica's CPU and memory demand (copied from its

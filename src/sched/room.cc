@@ -123,9 +123,12 @@ std::optional<Allocation> Room::TryTake(const JobDemand& job) {
   return allocation;
 }
 
-bool Room::Fits(const JobDemand& job) const {
-  Room trial = *this;
-  return trial.TryTake(job).has_value();
+bool Room::Fits(const JobDemand& job) {
+  std::optional<Allocation> allocation = TryTake(job);
+  if (allocation) {
+    Give(*allocation);
+  }
+  return allocation.has_value();
 }
 
 }  // namespace trainyard::sched

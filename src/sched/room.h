@@ -28,8 +28,8 @@ class Room {
 
   // Where `job` goes now, taking it; nullopt (and nothing taken) when a replica does not fit.
   std::optional<Allocation> TryTake(const JobDemand& job);
-  // Whether `job` would fit now (nothing is taken).
-  bool Fits(const JobDemand& job) const;
+  // Whether `job` would fit now (it is taken and given back).
+  bool Fits(const JobDemand& job);
   void Take(const Allocation& allocation);
   void Give(const Allocation& allocation);
 

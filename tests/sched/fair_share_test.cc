@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -69,6 +70,11 @@ JobDemand Queued(std::string key, int t4s, std::int64_t sequence, int priority =
   return job;
 }
 
+JobDemand Head(JobDemand job) {
+  job.head = true;
+  return job;
+}
+
 ProjectQuota Quota(std::string project, std::optional<int> t4s, int weight = 1,
                    std::optional<int> jobs = std::nullopt) {
   ProjectQuota quota{.project = std::move(project), .jobs = jobs, .weight = weight};
@@ -84,6 +90,7 @@ struct ShareCase {
   std::vector<RunningJob> running;
   std::vector<JobDemand> queue;
   std::optional<SharingPolicy> policy;
+  std::optional<std::map<std::string, double, std::less<>>> usage = std::nullopt;
   std::string started;                 // Render() of what starts
   std::vector<std::string> preempted;  // "victim by job: message"
   std::vector<std::string> waiting;    // "key: reason", in the queue's order
@@ -98,7 +105,8 @@ TEST_P(ShareTest, DecidesAsTheRuleSays) {
                                 .running = c.running,
                                 .queue = c.queue,
                                 .policy = c.policy ? &*c.policy : nullptr,
-                                .now = kNow});
+                                .now = kNow,
+                                .usage = c.usage ? &*c.usage : nullptr});
   EXPECT_EQ(Render(pass.start), c.started);
   std::vector<std::string> preempted;
   for (const Preemption& p : pass.preempt) {
@@ -206,6 +214,19 @@ INSTANTIATE_TEST_SUITE_P(
                   .started = "b/1{master-replica-0@0[2]} b/2{master-replica-0@0[3]}",
                   .waiting = {"a/1: Waiting for room: its replica needs 1 × NVIDIA_TESLA_T4 (0 "
                               "of 4 free)."}},
+        ShareCase{.name = "PastUsageOutweighsAnInstantsShare",
+                  .inventory = kBox4,
+                  .queue = {Queued("a/1", 4, 1), Queued("b/1", 4, 2)},
+                  .usage = std::map<std::string, double, std::less<>>{{"a", 1000}},
+                  .started = "b/1{master-replica-0@0[0,1,2,3]}",
+                  .waiting = {"a/1: Waiting for room: its replica needs 4 × NVIDIA_TESLA_T4 (0 "
+                              "of 4 free)."}},
+        ShareCase{.name = "TheLastPassesHeadKeepsItsPlace",
+                  .inventory = kBox4,
+                  .queue = {Queued("a/1", 1, 1), Head(Queued("b/big", 4, 2))},
+                  .started = "b/big{master-replica-0@0[0,1,2,3]}",
+                  .waiting = {"a/1: Waiting for room: its replica needs 1 × NVIDIA_TESLA_T4 (0 "
+                              "of 4 free)."}},
         ShareCase{.name = "HigherPriorityGoesBeforeAnyShare",
                   .inventory = kBox4,
                   .running = {Running("a/r", {0, 1, 2})},
@@ -261,18 +282,18 @@ INSTANTIATE_TEST_SUITE_P(
         ShareCase{
             .name = "HigherPriorityPreemptsTheMostRecentlyStarted",
             .inventory = {{MakeNode("box", 16, 64 * kGib, {{kT4, 2}})}},
-            .running = {Running("p/old", {0}, seconds(20)), Running("p/new", {1}, seconds(10))},
+            .running = {Running("p/early", {0}, seconds(20)), Running("p/late", {1}, seconds(10))},
             .queue = {Queued("p/hi", 1, 1, 5)},
-            .preempted = {"p/new by p/hi: " + kPriorityPreempted},
-            .waiting = {"p/hi: Preempting p/new to make room; it starts once they have "
+            .preempted = {"p/late by p/hi: " + kPriorityPreempted},
+            .waiting = {"p/hi: Preempting p/late to make room; it starts once they have "
                         "stopped."}},
         ShareCase{.name = "ALabelledJobIsNeverAVictim",
                   .inventory = {{MakeNode("box", 16, 64 * kGib, {{kT4, 2}})}},
-                  .running = {Running("p/old", {0}, seconds(20)),
-                              NotPreemptible(Running("p/new", {1}, seconds(10)))},
+                  .running = {Running("p/early", {0}, seconds(20)),
+                              NotPreemptible(Running("p/late", {1}, seconds(10)))},
                   .queue = {Queued("p/hi", 1, 1, 5)},
-                  .preempted = {"p/old by p/hi: " + kPriorityPreempted},
-                  .waiting = {"p/hi: Preempting p/old to make room; it starts once they have "
+                  .preempted = {"p/early by p/hi: " + kPriorityPreempted},
+                  .waiting = {"p/hi: Preempting p/early to make room; it starts once they have "
                               "stopped."}},
         ShareCase{.name = "VictimsItCanDoWithoutAreSpared",
                   .inventory = kBox4,

@@ -68,6 +68,7 @@ std::optional<EndQueuedJob> Unrunnable(const QueueWorld& world, const std::strin
   candidate.demand = std::move(*demand);
   candidate.demand.project = project;
   candidate.demand.max_running_time = MaxRunningTime(job);
+  candidate.demand.head = job.job_position == 1;
   return std::nullopt;
 }
 
@@ -173,7 +174,8 @@ QueuePass ReconcileQueue(const QueueWorld& world) {
                            .running = running,
                            .queue = demands,
                            .policy = world.sharing,
-                           .now = world.now});
+                           .now = world.now,
+                           .usage = world.usage});
   }
   for (sched::Preemption& preemption : shared.preempt) {
     const std::size_t slash = preemption.victim.find('/');

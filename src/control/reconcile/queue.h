@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -72,6 +73,8 @@ struct QueueWorld {
   // taken over what a previous server left (then no job is an orphan yet).
   const std::set<std::string, std::less<>>* held = nullptr;
   const sched::SharingPolicy* sharing = nullptr;  // quotas, shares, priority classes (issue #34)
+  // Each project's recent use (sched::ShareInput::usage); null: only the current use is known.
+  const std::map<std::string, double, std::less<>>* usage = nullptr;
 };
 
 // The job's stored state changes; each applies only if the job is still QUEUED when written.
