@@ -9,6 +9,7 @@
 //                                             a replica fails ─► stop the rest ─► FAILED
 //                               cancel (CANCELLING) or maxRunningTime ─► stop ─► CANCELLED
 //                               suspended (extras) ─► stop ─► QUEUED (startTime cleared)
+//                               preempted (PreemptJob) ─► stop ─► QUEUED, as suspended
 //
 // Replicas are started, stopped and observed through one backend (control/backend.h: the local
 // one, or a cluster manager's, which also places). "Stop" asks every replica to end (SIGTERM to
@@ -194,8 +195,9 @@ class Executor : private RunHost {
   void RestartJob(Run& run, std::chrono::milliseconds backoff);
   // Starts the replicas (or the whole cluster) whose restart is due.
   void CheckRestarts(Run& run);
-  // The stored job asks to be suspended: stop its replicas, then put it back in the queue.
-  void Suspend(Run& run);
+  // The stored job asks to be suspended, or the queue preempts it (PreemptJob): says `why` in its
+  // history, stops its replicas, then puts it back in the queue (Requeue).
+  void Suspend(Run& run, std::string_view why);
   // A suspended run's replicas have all ended: the job is QUEUED again.
   void Requeue(Run& run, double ml_units);
   // `job`: as Launch takes it.
@@ -288,6 +290,9 @@ class Executor : private RunHost {
   Result<model::Job> Transition(const std::string& project, const std::string& job_id,
                                 const std::function<bool(model::Job&)>& change);
   std::vector<sched::Allocation> RunningAllocations() const;
+  // Adds what `running` held since the last call to each project's recent use (usage_), which
+  // halves every day.
+  void CountUsage(const std::vector<sched::Allocation>& running, WallTime now);
   WallTime Now() const override;
   // When `run` ended: the latest end of its replicas (as their exit files record it, else when
   // their exits were handled), no later than now; now when none has ended.
@@ -315,6 +320,10 @@ class Executor : private RunHost {
   // or CANCELLING that no run or study holds is an orphan (reconcile/queue.h).
   bool recovered_ = false;  // Warn's messages, when last said
   MonoTime next_queue_scan_{};
+  // Each project's recent use of the inventory's devices, in seconds of all of them, for the
+  // fair-share order (sched::ShareInput::usage). In memory only: a restarted server starts afresh.
+  std::map<std::string, double, std::less<>> usage_;
+  std::optional<WallTime> usage_counted_;
 
   // Shared with other threads.
   mutable std::mutex mu_;

@@ -335,7 +335,7 @@ void Executor::CheckRun(Run& run) {
       DropStaging(run);
       return;
     case RunDecision::Step::kSuspend:  // a staging one: nothing started, back to the queue at once
-      Suspend(run);
+      Suspend(run, "The job was suspended: its replicas are stopped, and it waits in the queue.");
       return;
     case RunDecision::Step::kCancelForWait:
       if (EndPreparing(run.project, run.job_id, decision.outcome, decision.message)) {

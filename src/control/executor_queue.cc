@@ -1,6 +1,7 @@
-// The executor's queue: placement of QUEUED jobs, maxWaitTime, jobPosition, and recovery of
-// what a previous server left.
+// The executor's queue: placement of QUEUED jobs, preemption, maxWaitTime, jobPosition, and
+// recovery of what a previous server left.
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,7 @@ std::vector<sched::Allocation> Executor::RunningAllocations() const {
   std::vector<sched::Allocation> allocations;
   for (const auto& [key, run] : runs_) {
     allocations.push_back(run->allocation);
+    allocations.back().stopping = run->phase == Run::Phase::kStopping;
   }
   for (const auto& [key, study] : studies_) {
     if (study->pending) {
@@ -34,6 +36,31 @@ std::vector<sched::Allocation> Executor::RunningAllocations() const {
     }
   }
   return allocations;
+}
+
+void Executor::CountUsage(const std::vector<sched::Allocation>& running, WallTime now) {
+  constexpr double kHalfLife = 24 * 3600.0;
+  double devices = 0;
+  for (const sched::Node& node : options_.inventory.nodes) {
+    devices += static_cast<double>(node.devices.size());
+  }
+  const double seconds =
+      usage_counted_ ? std::chrono::duration<double>(now - *usage_counted_).count() : 0;
+  usage_counted_ = now;
+  if (seconds <= 0 || devices == 0) {
+    return;
+  }
+  const double decay = std::exp2(-seconds / kHalfLife);
+  for (auto& [project, used] : usage_) {
+    used *= decay;
+  }
+  for (const sched::Allocation& allocation : running) {
+    double held = 0;
+    for (const sched::ReplicaAssignment& replica : allocation.replicas) {
+      held += static_cast<double>(replica.device_indices.size());
+    }
+    usage_[allocation.key.substr(0, allocation.key.find('/'))] += held * seconds / devices;
+  }
 }
 
 void Executor::ScheduleQueue() {
@@ -46,6 +73,7 @@ void Executor::ScheduleQueue() {
   const WallTime now = Now();
   const std::vector<sched::Allocation> running = RunningAllocations();
   const std::vector<sched::JobDemand> trials = TrialDemands();
+  CountUsage(running, now);
   std::set<std::string, std::less<>> held;
   for (const auto& [key, run] : runs_) {
     held.insert(run->project + "/" + run->job_id);
@@ -62,7 +90,8 @@ void Executor::ScheduleQueue() {
                                    .now = now,
                                    .hand_over = backend_->PlacesJobs(),
                                    .hold = options_.hold_queue,
-                                   .held = recovered_ ? &held : nullptr});
+                                   .held = recovered_ ? &held : nullptr,
+                                   .usage = &usage_});
   for (QueueAction& action : pass.actions) {
     if (auto* end = std::get_if<EndQueuedJob>(&action)) {
       WriteIf(model::JobState::kQueued, end->project, end->job_id, "end", [&](model::Job& current) {
@@ -77,6 +106,12 @@ void Executor::ScheduleQueue() {
               [&](model::Job& current) { current.job_position = position->position; });
     } else if (auto* orphan = std::get_if<EndOrphan>(&action)) {
       EndOrphaned(*orphan);
+    } else if (auto* preempt = std::get_if<PreemptJob>(&action)) {
+      // Only a running job is stopped; one still staging is chosen again on a later pass.
+      auto run = runs_.find(preempt->project + "/" + preempt->job_id);
+      if (run != runs_.end() && run->second->phase == Run::Phase::kRunning && !run->second->done) {
+        Suspend(*run->second, preempt->message);
+      }
     } else if (auto* trial = std::get_if<PlaceTrial>(&action)) {
       if (auto study = studies_.find(trial->study_key); study != studies_.end()) {
         StartTrial(*study->second, trial->allocation);

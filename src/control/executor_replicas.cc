@@ -116,8 +116,8 @@ void Executor::CheckRestarts(Run& run) {
   }
 }
 
-void Executor::Suspend(Run& run) {
-  Say(run, false, "The job was suspended: its replicas are stopped, and it waits in the queue.");
+void Executor::Suspend(Run& run, std::string_view why) {
+  Say(run, false, why);
   BeginStop(run, model::JobState::kQueued, "");
 }
 

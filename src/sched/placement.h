@@ -14,6 +14,7 @@
 //   head-of-line blocking).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -44,6 +45,12 @@ struct JobDemand {
   int priority = 0;
   std::int64_t sequence = 0;  // FIFO order among equal priorities (smaller first)
   std::vector<ReplicaDemand> replicas;
+  // Read by sharing (sched/fair_share.h) only; Place ignores them.
+  std::string project = {};  // "" = the key's part before its first '/'
+  std::optional<std::chrono::nanoseconds> max_running_time = {};  // scheduling.maxRunningTime
+  // It was first in the queue on the last pass (its jobPosition is 1): it keeps that place among
+  // jobs of its priority, so a reservation holds until its job starts.
+  bool head = false;
 };
 
 // Where one replica runs. It carries the replica's CPU and memory demand (copied from its
@@ -60,6 +67,9 @@ struct ReplicaAssignment {
 struct Allocation {
   std::string key;
   std::vector<ReplicaAssignment> replicas;  // in the order of JobDemand::replicas
+  // Its job is being stopped (ending, suspended or preempted): it holds its room until its
+  // replicas have exited, but sharing never picks it as a victim again. Place ignores it.
+  bool stopping = false;
 };
 
 // The demand of one replica of `machine_type` (a catalog machine type, legacy or Compute Engine)

@@ -9,28 +9,10 @@ namespace trainyard::sched {
 
 std::string WaitReason(const Inventory& inventory, const std::vector<Allocation>& running,
                        const JobDemand& job) {
-  std::map<std::string, int> total;
-  std::map<std::string, int> free;
-  for (const Node& node : inventory.nodes) {
-    for (const Device& device : node.devices) {
-      ++total[device.accelerator];
-      ++free[device.accelerator];
-    }
-  }
-  for (const Allocation& allocation : running) {
-    for (const ReplicaAssignment& replica : allocation.replicas) {
-      if (replica.node >= inventory.nodes.size()) {
-        continue;
-      }
-      for (const Device& device : inventory.nodes[replica.node].devices) {
-        if (std::ranges::find(replica.device_indices, device.index) !=
-            replica.device_indices.end()) {
-          --free[device.accelerator];
-        }
-      }
-    }
-  }
+  return WaitReason(Room(inventory, Accounting::kShared, running), job);
+}
 
+std::string WaitReason(const Room& room, const JobDemand& job) {
   std::map<std::string, int> wanted;
   int cpus = 0;
   for (const ReplicaDemand& replica : job.replicas) {
@@ -42,8 +24,8 @@ std::string WaitReason(const Inventory& inventory, const std::vector<Allocation>
   std::string needs;
   for (const auto& [accelerator, count] : wanted) {
     needs += fmt::format("{}{} × {}", needs.empty() ? "" : ", ", count, accelerator);
-    if (const auto all = total.find(accelerator); all != total.end()) {
-      needs += fmt::format(" ({} of {} free)", free[accelerator], all->second);
+    if (const int all = room.TotalOf(accelerator); all > 0) {
+      needs += fmt::format(" ({} of {} free)", room.FreeOf(accelerator), all);
     }
   }
   if (needs.empty()) {

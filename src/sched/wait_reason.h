@@ -8,6 +8,7 @@
 
 #include "sched/inventory.h"
 #include "sched/placement.h"
+#include "sched/room.h"
 
 namespace trainyard::sched {
 
@@ -16,5 +17,7 @@ namespace trainyard::sched {
 // accelerators is said to need its vCPUs.
 std::string WaitReason(const Inventory& inventory, const std::vector<Allocation>& running,
                        const JobDemand& job);
+// The same, given the room that is left (sched/room.h).
+std::string WaitReason(const Room& room, const JobDemand& job);
 
 }  // namespace trainyard::sched

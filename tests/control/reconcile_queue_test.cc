@@ -74,6 +74,9 @@ std::string Render(const QueueAction& action) {
                        model::JobStateName(orphan->job.state), model::JobStateName(orphan->to),
                        orphan->message);
   }
+  if (const auto* preempt = std::get_if<PreemptJob>(&action)) {
+    return fmt::format("preempt {}/{}: {}", preempt->project, preempt->job_id, preempt->message);
+  }
   const auto& trial = std::get<PlaceTrial>(action);
   return fmt::format("trial {} {}", trial.study_key, Devices(trial.allocation));
 }
@@ -88,6 +91,7 @@ struct QueueCase {
   bool hold = false;
   // The keys of the jobs the executor holds; nullopt: it has not recovered yet.
   std::optional<std::set<std::string, std::less<>>> held = std::set<std::string, std::less<>>{};
+  std::optional<sched::SharingPolicy> sharing = std::nullopt;
   std::vector<std::string> actions;
   std::vector<std::string> queue;  // "project/job #position: reason"
 };
@@ -95,6 +99,29 @@ struct QueueCase {
 const sched::Allocation kHoldsDevice0{
     .key = "p/running",
     .replicas = {{.task_name = "master-replica-0", .node = 0, .device_indices = {0}}}};
+
+// An allocation of device 0 for `key`.
+sched::Allocation HoldsDevice0(std::string key) {
+  sched::Allocation allocation = kHoldsDevice0;
+  allocation.key = std::move(key);
+  return allocation;
+}
+
+// `job` RUNNING since `age` after kEpoch.
+model::Job RunningSince(model::Job job, seconds age) {
+  job.state = model::JobState::kRunning;
+  job.start_time = kEpoch + age;
+  return job;
+}
+
+model::Job Labelled(model::Job job, std::string key, std::string value) {
+  job.labels[std::move(key)] = std::move(value);
+  return job;
+}
+
+const std::string kPreemptedByHi =
+    "The job was preempted by job p/hi, of higher priority (5 over 0): its replicas are stopped, "
+    "and it waits in the queue to run again.";
 
 std::vector<QueueCase> QueueCases() {
   const std::string wait_one_k80 =
@@ -177,6 +204,48 @@ std::vector<QueueCase> QueueCases() {
        .jobs = {{"p", WithState(GpuJob("r", seconds(1)), model::JobState::kRunning)}},
        .inventory = Machine(1),
        .held = std::nullopt},
+      {.name = "a higher priority preempts the running job it reads from the store",
+       .jobs = {{"p", RunningSince(GpuJob("low", seconds(0)), seconds(10))},
+                {"p", WithPriority(GpuJob("hi", seconds(20)), 5)}},
+       .inventory = Machine(1),
+       .running = {HoldsDevice0("p/low")},
+       .held = std::set<std::string, std::less<>>{"p/low"},
+       .actions = {"preempt p/low: " + kPreemptedByHi, "position p/hi 1"},
+       .queue = {"p/hi #1: Preempting p/low to make room; it starts once they have stopped."}},
+      {.name = "a job labelled trainyard-preemptible false is never preempted",
+       .jobs = {{"p", Labelled(RunningSince(GpuJob("low", seconds(0)), seconds(10)),
+                               "trainyard-preemptible", "false")},
+                {"p", WithPriority(GpuJob("hi", seconds(20)), 5)}},
+       .inventory = Machine(1),
+       .running = {HoldsDevice0("p/low")},
+       .held = std::set<std::string, std::less<>>{"p/low"},
+       .actions = {"position p/hi 1"},
+       .queue = {"p/hi #1: " + wait_one_k80}},
+      {.name = "a study's trial is never preempted",
+       .jobs = {{"p", RunningSince(GpuJob("study", seconds(0)), seconds(10))},
+                {"p", WithPriority(GpuJob("hi", seconds(20)), 5)}},
+       .inventory = Machine(1),
+       .running = {HoldsDevice0("p/study/trial-1")},
+       .held = std::set<std::string, std::less<>>{"p/study"},
+       .actions = {"position p/hi 1"},
+       .queue = {"p/hi #1: " + wait_one_k80}},
+      {.name = "the job at position 1 keeps its place ahead of older ones of its priority",
+       .jobs = {{"p", GpuJob("older", seconds(1))},
+                {"q", WithPosition(GpuJob("first", seconds(2)), 1)}},
+       .inventory = Machine(1),
+       .actions = {"place q/first master-replica-0@0:0 (1 shapes)", "position p/older 1"},
+       .queue = {"p/older #1: " + wait_one_k80}},
+      {.name = "the sharing policy's quotas give the wait reason",
+       .jobs = {{"p", RunningSince(GpuJob("r", seconds(0)), seconds(10))},
+                {"p", GpuJob("a", seconds(20))}},
+       .inventory = Machine(1),
+       .running = {HoldsDevice0("p/r")},
+       .held = std::set<std::string, std::less<>>{"p/r"},
+       .sharing = sched::SharingPolicy{.projects = {{.project = "p",
+                                                     .accelerators = {{"NVIDIA_TESLA_K80", 1}}}}},
+       .actions = {"position p/a 1"},
+       .queue = {"p/a #1: Project p uses 1 of its 1 × NVIDIA_TESLA_K80 (quota), and no idle "
+                 "devices are left to borrow."}},
       {.name = "a held queue starts nothing and says no positions, but ends orphans",
        .jobs = {{"p", GpuJob("a", seconds(1))},
                 {"p", WithState(GpuJob("r", seconds(1)), model::JobState::kRunning)}},
@@ -208,7 +277,8 @@ TEST(ReconcileQueue, EachRule) {
                                            .now = kEpoch + seconds(60),
                                            .hand_over = c.hand_over,
                                            .hold = c.hold,
-                                           .held = c.held ? &*c.held : nullptr});
+                                           .held = c.held ? &*c.held : nullptr,
+                                           .sharing = c.sharing ? &*c.sharing : nullptr});
     std::vector<std::string> actions;
     for (const QueueAction& action : pass.actions) {
       actions.push_back(Render(action));

@@ -1,10 +1,11 @@
 #include "control/reconcile/queue.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "control/reconcile/job_limits.h"
-#include "sched/wait_reason.h"
+#include "sched/fair_share.h"
 
 namespace trainyard::control {
 namespace {
@@ -65,7 +66,43 @@ std::optional<EndQueuedJob> Unrunnable(const QueueWorld& world, const std::strin
   }
   candidate.shapes = std::move(*shapes);
   candidate.demand = std::move(*demand);
+  candidate.demand.project = project;
+  candidate.demand.max_running_time = MaxRunningTime(job);
+  candidate.demand.head = job.job_position == 1;
   return std::nullopt;
+}
+
+// What sharing knows of each running allocation, from the stored job its key names.
+std::vector<sched::RunningJob> RunningJobs(const QueueWorld& world) {
+  std::map<std::string, const std::pair<std::string, model::Job>*, std::less<>> by_key;
+  for (const auto& entry : world.jobs) {
+    by_key.emplace(entry.first + "/" + entry.second.job_id, &entry);
+  }
+  std::vector<sched::RunningJob> running;
+  running.reserve(world.running.size());
+  for (const sched::Allocation& allocation : world.running) {
+    sched::RunningJob& job = running.emplace_back(sched::RunningJob{.allocation = allocation});
+    const std::size_t slash = allocation.key.find('/');
+    const bool trial = allocation.key.find('/', slash + 1) != std::string::npos;
+    const auto found = by_key.find(allocation.key.substr(0, allocation.key.find('/', slash + 1)));
+    job.preemptible = !trial && found != by_key.end();
+    if (found == by_key.end() || !found->second->second.training_input) {
+      continue;
+    }
+    const auto& [project, stored] = *found->second;
+    job.project = project;
+    job.start = stored.start_time;
+    job.max_running_time = MaxRunningTime(stored);
+    job.preemptible = job.preemptible && sched::PreemptibleByLabels(stored.labels);
+    if (Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(stored, world.catalog);
+        shapes.ok()) {
+      if (Result<sched::JobDemand> demand = JobDemandOf(project, stored, *shapes, world.catalog);
+          demand.ok()) {
+        job.priority = demand->priority;
+      }
+    }
+  }
+  return running;
 }
 
 }  // namespace
@@ -127,15 +164,31 @@ QueuePass ReconcileQueue(const QueueWorld& world) {
   }
   demands.insert(demands.end(), world.trials.begin(), world.trials.end());
 
-  const std::vector<sched::Allocation> placed =
-      world.hand_over ? HandOver(demands)
-                      : sched::Place(world.inventory, world.accounting, world.running, demands);
-  std::vector<sched::Allocation> holding = world.running;
-  for (const sched::Allocation& allocation : placed) {
-    holding.push_back(allocation);
-    auto it = std::ranges::find_if(candidates, [&](const Candidate& candidate) {
-      return candidate.demand.key == allocation.key;
-    });
+  sched::SharePass shared;
+  if (world.hand_over) {
+    shared.start = HandOver(demands);
+  } else {
+    const std::vector<sched::RunningJob> running = RunningJobs(world);
+    shared = sched::Share({.inventory = world.inventory,
+                           .accounting = world.accounting,
+                           .running = running,
+                           .queue = demands,
+                           .policy = world.sharing,
+                           .now = world.now,
+                           .usage = world.usage});
+  }
+  for (sched::Preemption& preemption : shared.preempt) {
+    const std::size_t slash = preemption.victim.find('/');
+    pass.actions.emplace_back(PreemptJob{.project = preemption.victim.substr(0, slash),
+                                         .job_id = preemption.victim.substr(slash + 1),
+                                         .message = std::move(preemption.message)});
+  }
+  auto find = [&](const std::string& key) {
+    return std::ranges::find_if(
+        candidates, [&](const Candidate& candidate) { return candidate.demand.key == key; });
+  };
+  for (const sched::Allocation& allocation : shared.start) {
+    auto it = find(allocation.key);
     if (it == candidates.end()) {
       pass.actions.emplace_back(
           PlaceTrial{.study_key = allocation.key.substr(0, allocation.key.rfind('/')),
@@ -146,23 +199,22 @@ QueuePass ReconcileQueue(const QueueWorld& world) {
                                        .job_id = it->job->job_id,
                                        .allocation = allocation,
                                        .shapes = std::move(it->shapes)});
-    candidates.erase(it);
   }
 
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& a, const Candidate& b) {
-                     return sched::StartsBefore(a.demand, b.demand);
-                   });
   std::int64_t position = 0;
-  for (const Candidate& candidate : candidates) {
+  for (sched::Waiting& waiting : shared.waiting) {
+    auto it = find(waiting.key);
+    if (it == candidates.end()) {
+      continue;  // a study's next trial: no position of its own
+    }
     ++position;
-    pass.queue.push_back({.project = *candidate.project,
-                          .job_id = candidate.job->job_id,
+    pass.queue.push_back({.project = *it->project,
+                          .job_id = it->job->job_id,
                           .position = position,
-                          .reason = sched::WaitReason(world.inventory, holding, candidate.demand)});
-    if (candidate.job->job_position != position) {
-      pass.actions.emplace_back(SetPosition{
-          .project = *candidate.project, .job_id = candidate.job->job_id, .position = position});
+                          .reason = std::move(waiting.reason)});
+    if (it->job->job_position != position) {
+      pass.actions.emplace_back(
+          SetPosition{.project = *it->project, .job_id = it->job->job_id, .position = position});
     }
   }
   return pass;

@@ -14,13 +14,20 @@
 //   - past its maxWaitTime: ended CANCELLED;
 //   - its cluster cannot be planned, or a replica's machine type is unknown: ended FAILED;
 //   - it can never fit the inventory, even empty (unless a cluster manager places): ended FAILED;
-//   - otherwise it competes, with the studies' next trials, for room (sched::Place; with a
-//     manager every job is handed over at once, in the queue's order): placed jobs start
-//     (PlaceJob, PlaceTrial), and every job left waiting gets its position (jobPosition, 1 first)
-//     and the reason it waits.
+//   - otherwise it competes, with the studies' next trials, for room under the sharing rules
+//     (sched::Share, sched/fair_share.h: quotas, fair share, a reservation, preemption; with a
+//     manager every job is handed over at once, in the queue's order): the victims it chooses are
+//     stopped and queued again (PreemptJob, first), placed jobs start (PlaceJob, PlaceTrial), and
+//     every job left waiting gets its position (jobPosition, 1 first, in sharing's order) and the
+//     reason it waits.
+// What sharing knows of a running job it reads from the stored job its allocation's key names:
+// project, priority (as the queue computes it), startTime, maxRunningTime and the label
+// `trainyard-preemptible`; a study's trials, and allocations of jobs not among `jobs`, are never
+// preempted.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,6 +41,7 @@
 #include "plan/replicas.h"
 #include "sched/inventory.h"
 #include "sched/placement.h"
+#include "sched/sharing.h"
 
 namespace trainyard::control {
 
@@ -64,6 +72,9 @@ struct QueueWorld {
   // The keys ("project/jobId") of the jobs the executor runs or stages; null before it has
   // taken over what a previous server left (then no job is an orphan yet).
   const std::set<std::string, std::less<>>* held = nullptr;
+  const sched::SharingPolicy* sharing = nullptr;  // quotas, shares, priority classes (issue #34)
+  // Each project's recent use (sched::ShareInput::usage); null: only the current use is known.
+  const std::map<std::string, double, std::less<>>* usage = nullptr;
 };
 
 // The job's stored state changes; each applies only if the job is still QUEUED when written.
@@ -98,7 +109,16 @@ struct PlaceTrial {
   sched::Allocation allocation;
 };
 
-using QueueAction = std::variant<EndQueuedJob, SetPosition, PlaceJob, PlaceTrial, EndOrphan>;
+// A running job gives way (sched/fair_share.h, "Preemption"): its replicas are stopped as a
+// suspend stops them, then it is QUEUED again; `message` goes to its history.
+struct PreemptJob {
+  std::string project;
+  std::string job_id;
+  std::string message;
+};
+
+using QueueAction =
+    std::variant<EndQueuedJob, SetPosition, PlaceJob, PlaceTrial, EndOrphan, PreemptJob>;
 
 struct QueuePass {
   std::vector<QueueAction> actions;  // to apply in order
