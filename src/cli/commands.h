@@ -146,6 +146,12 @@ int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::s
                 std::ostream& out, std::ostream& err);
 int RunList(const ApiTarget& target, const ListFlags& flags, std::ostream& out, std::ostream& err);
 int RunCancel(const ApiTarget& target, const std::string& job_id, std::ostream& err);
+// `jobs suspend` (`suspend`) and `jobs resume` (cli/jobs_suspend_commands.cc).
+int RunSuspend(const ApiTarget& target, const std::string& job_id, bool suspend, std::ostream& err);
+// For `jobs describe`: a line on `err` when the job is suspended (nothing when it is not, or the
+// server cannot say).
+void NoteSuspension(const RestClient& rest, const std::string& project, const std::string& job_id,
+                    std::ostream& err);
 // Follows the job's logs to its end; a status line on `err` when `stderr_is_tty`.
 int RunStreamLogs(const ApiTarget& target, const std::string& job_id, const StreamLogsFlags& flags,
                   bool stderr_is_tty, std::ostream& out, std::ostream& err);

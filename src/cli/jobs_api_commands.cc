@@ -109,6 +109,9 @@ int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::s
   if (job->state == model::JobState::kFailed && !job->error_message.empty()) {
     err << "\nJob [" << job->job_id << "] failed: " << job->error_message << "\n";
   }
+  if (!model::IsTerminal(job->state)) {
+    NoteSuspension(*rest, target.project, job_id, err);
+  }
   return 0;
 }
 

@@ -64,6 +64,14 @@ struct JobsTree::Verbs {
   TargetFlags cancel_target;
   std::string cancel_job;
 
+  CLI::App* suspend = nullptr;
+  TargetFlags suspend_target;
+  std::string suspend_job;
+
+  CLI::App* resume = nullptr;
+  TargetFlags resume_target;
+  std::string resume_job;
+
   CLI::App* stream_logs = nullptr;
   TargetFlags stream_logs_target;
   std::string stream_logs_job;
@@ -83,7 +91,8 @@ struct JobsTree::Verbs {
 JobsTree::JobsTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
   Verbs& v = *verbs_;
   CLI::App* jobs = app.add_subcommand(
-      "jobs", "Submit, list, describe, update and cancel jobs, and follow their logs.");
+      "jobs",
+      "Submit, list, describe, update, suspend, resume and cancel jobs, and follow their logs.");
   jobs->require_subcommand(1);
 
   CLI::App* submit = jobs->add_subcommand("submit", "Submit jobs.");
@@ -123,6 +132,18 @@ JobsTree::JobsTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
       "cancel", "Cancel a job. A job that has already finished cannot be cancelled.");
   v.cancel->add_option("job", v.cancel_job, "ID of the job.")->required();
   v.cancel_target.AddTo(*v.cancel);
+
+  v.suspend = jobs->add_subcommand(
+      "suspend",
+      "Suspend a job: a running job's replicas are stopped and it goes back to the queue "
+      "(QUEUED), where it waits until resumed. A job that has ended cannot be suspended.");
+  v.suspend->add_option("job", v.suspend_job, "ID of the job.")->required();
+  v.suspend_target.AddTo(*v.suspend);
+
+  v.resume = jobs->add_subcommand(
+      "resume", "Resume a suspended job: it waits in the queue and starts when there is room.");
+  v.resume->add_option("job", v.resume_job, "ID of the job.")->required();
+  v.resume_target.AddTo(*v.resume);
 
   v.stream_logs = jobs->add_subcommand(
       "stream-logs", "Show the logs of a job, following them until the job has ended.");
@@ -181,13 +202,14 @@ std::optional<int> JobsTree::Run(const Environment& env,
     return RunValidate(v.validate_raw, catalog, out, err);
   }
   const bool api_verb = v.describe->parsed() || v.list->parsed() || v.cancel->parsed() ||
-                        v.stream_logs->parsed() || v.update->parsed() || v.export_job->parsed();
+                        v.suspend->parsed() || v.resume->parsed() || v.stream_logs->parsed() ||
+                        v.update->parsed() || v.export_job->parsed();
   if (!api_verb) {
     return std::nullopt;
   }
   if (user_args) {
-    for (const CLI::App* verb :
-         {v.describe, v.list, v.cancel, v.stream_logs, v.update, v.export_job}) {
+    for (const CLI::App* verb : {v.describe, v.list, v.cancel, v.suspend, v.resume, v.stream_logs,
+                                 v.update, v.export_job}) {
       if (verb->parsed()) {
         err << "ERROR: (trainyard.jobs." << verb->get_name()
             << ") unrecognized arguments after `--`\n";
@@ -206,6 +228,11 @@ std::optional<int> JobsTree::Run(const Environment& env,
   }
   if (v.cancel->parsed()) {
     return RunCancel(v.cancel_target.Resolve(env), v.cancel_job, err);
+  }
+  if (v.suspend->parsed() || v.resume->parsed()) {
+    const bool suspend = v.suspend->parsed();
+    return RunSuspend((suspend ? v.suspend_target : v.resume_target).Resolve(env),
+                      suspend ? v.suspend_job : v.resume_job, suspend, err);
   }
   if (v.stream_logs->parsed()) {
     return RunStreamLogs(v.stream_logs_target.Resolve(env), v.stream_logs_job, v.stream_logs_flags,

@@ -11,6 +11,7 @@
 #include "control/page_token.h"
 #include "control/reconcile/algorithm_output.h"
 #include "control/reconcile/job_limits.h"
+#include "control/reconcile/suspend.h"
 #include "control/resource_names.h"
 #include "model/json_codec.h"
 #include "tuning/study_policy.h"
@@ -307,6 +308,18 @@ Status JobController::Cancel(std::string_view project, std::string_view job_id) 
     Notify();
   }
   return cancelled.status();
+}
+
+Result<model::Job> JobController::SetSuspended(std::string_view project, std::string_view job_id,
+                                               bool suspend) {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  Result<model::Job> changed = Mutate(project, job_id, [suspend](const model::Job& current) {
+    return SuspendChange(current, suspend);
+  });
+  if (changed.ok()) {
+    Notify();
+  }
+  return changed;
 }
 
 Result<model::Job> JobController::Patch(std::string_view project, std::string_view job_id,

@@ -83,6 +83,12 @@ class JobController {
   // finished: FAILED_PRECONDITION "Cannot cancel an already completed job.".
   Status Cancel(std::string_view project, std::string_view job_id);
 
+  // Suspends (`suspend`) or resumes the job, as control/reconcile/suspend.h says (an ended job:
+  // FAILED_PRECONDITION naming its state; already as asked: unchanged). The executor then stops a
+  // running job's replicas and puts it back in the queue, or places a resumed one when it fits.
+  // Returns the job as stored afterwards.
+  Result<model::Job> SetSuspended(std::string_view project, std::string_view job_id, bool suspend);
+
   // Applies the fields named in `update_mask` ("labels", "etag") from `patch`. With "etag" in
   // the mask, `patch.etag` must equal the stored etag (ABORTED otherwise). "labels" replaces the
   // whole map, checked with the same rules as on create. Any other mask path, or an empty mask,

@@ -289,7 +289,6 @@ Result<model::Job> ToJob(const TFJob& tfjob, const MappingContext& context) {
       policy.scheduling_policy ? Seconds(policy.scheduling_policy->schedule_timeout_seconds)
                                : std::nullopt;
   if (deadline.has_value() || wait.has_value()) {
-    // priorityClass names a Kubernetes PriorityClass, not a number: priority stays 0 (FIFO).
     input.scheduling = model::Scheduling{.max_running_time = deadline, .max_wait_time = wait};
   }
 
@@ -300,6 +299,10 @@ Result<model::Job> ToJob(const TFJob& tfjob, const MappingContext& context) {
                                                         : model::SuccessRule::kPrimary;
   extras.backoff_limit = policy.backoff_limit;
   extras.suspended = policy.suspend;
+  // Its number is the admin's, looked up when the job is placed (control/reconcile/priority.h).
+  if (policy.scheduling_policy.has_value()) {
+    extras.priority_class = policy.scheduling_policy->priority_class;
+  }
   extras.kube = model::KubeObject{.kind = std::string(kTFJobKind),
                                   .api_version = tfjob.api_version,
                                   .name = tfjob.metadata.name,

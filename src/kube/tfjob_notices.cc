@@ -15,15 +15,11 @@ std::vector<std::string> Notices(const TFJob& job) {
         "spec.runPolicy.cleanPodPolicy None: trainyard stops the other replicas when the job "
         "ends, as Running does; their pods and logs stay readable until the TFJob is deleted");
   }
-  if (policy.scheduling_policy.has_value()) {
-    const SchedulingPolicy& scheduling = *policy.scheduling_policy;
-    if (scheduling.min_available.has_value() || !scheduling.queue.empty() ||
-        !scheduling.priority_class.empty() || !scheduling.min_resources.empty()) {
-      notices.emplace_back(
-          "spec.runPolicy.schedulingPolicy minAvailable, queue, priorityClass and minResources "
-          "are not used: trainyard always places all of a job's replicas together, in its own "
-          "queue");
-    }
+  // queue, minAvailable and priorityClass are honoured (tfjob_scheduling.h).
+  if (policy.scheduling_policy.has_value() && !policy.scheduling_policy->min_resources.empty()) {
+    notices.emplace_back(
+        "spec.runPolicy.schedulingPolicy.minResources is not used: trainyard reserves what each "
+        "replica asks for (its machine type and accelerators), all replicas together");
   }
   return notices;
 }

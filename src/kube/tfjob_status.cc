@@ -138,7 +138,14 @@ TFJobStatus StatusOf(const model::Job& job, const std::vector<ReplicaView>& repl
   if (suspended) {
     status.conditions.push_back(Condition("Suspended", true, "TFJobSuspended",
                                           fmt::format("TFJob {} is suspended.", who), created));
-  } else if (job.start_time.has_value()) {
+  } else if (job.extras && job.extras->resumed) {
+    // The operator's condition once runPolicy.suspend is false again (§2.3), kept to the end;
+    // trainyard keeps no time of the resumption: the (re)start's, or the creation's while queued.
+    status.conditions.push_back(Condition("Suspended", false, "TFJobResumed",
+                                          fmt::format("TFJob {} is resumed.", who),
+                                          job.start_time.value_or(created)));
+  }
+  if (!suspended && job.start_time.has_value()) {
     const WallTime started = *job.start_time;
     switch (job.state) {
       case model::JobState::kRunning:

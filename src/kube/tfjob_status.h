@@ -56,6 +56,7 @@ std::vector<TypeCount> ReplicaCountsOf(const model::Job& job);
 // per-type counts and the Restarting condition. Conditions, oldest first (§3):
 //   QUEUED, PREPARING        Created
 //   suspended (not ended)    Created, Suspended
+//   resumed since            Created, Suspended=False (TFJobResumed), then as above
 //   RUNNING, CANCELLING      Created, Running (or Restarting while a replica restarts)
 //   SUCCEEDED                Created, Running=False, Succeeded
 //   FAILED                   Created, Running=False, Failed (the job's errorMessage)

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "kube/tfjob_scheduling.h"
+
 namespace trainyard::kube {
 namespace {
 
@@ -136,6 +138,10 @@ void CheckRunPolicy(const TFJob& job, const TFJob* old, Causes& out) {
                                    kQuantityMessage));
       }
     }
+  }
+  // queue and minAvailable, as trainyard honours them (tfjob_scheduling.h).
+  for (StatusCause& cause : SchedulingPolicyCauses(job)) {
+    out.push_back(std::move(cause));
   }
   // The CRD's rule `self == oldSelf` on the queue.
   const auto queue = [](const TFJob& j) {

@@ -134,6 +134,12 @@ ordered_json EncodeExtrasValue(const JobExtras& extras) {
   if (extras.suspended) {
     out["suspended"] = true;
   }
+  if (extras.resumed) {
+    out["resumed"] = true;
+  }
+  if (!extras.priority_class.empty()) {
+    out["priorityClass"] = extras.priority_class;
+  }
   if (extras.best_measurement) {
     out["bestMeasurement"] = true;
   }
@@ -206,6 +212,8 @@ Result<JobExtras> DecodeExtrasValue(const json& in) {
     }
     extras.restart_all_on_failure = in.value("restartAllOnFailure", false);
     extras.suspended = in.value("suspended", false);
+    extras.resumed = in.value("resumed", false);
+    extras.priority_class = in.value("priorityClass", "");
     extras.best_measurement = in.value("bestMeasurement", false);
     for (const json& condition : in.value("parameterConditions", json::array())) {
       extras.parameter_conditions.push_back(ParameterCondition{

@@ -134,6 +134,10 @@ struct JobExtras {
   std::optional<std::int32_t> backoff_limit;
   bool restart_all_on_failure = false;  // a restart restarts every replica together
   bool suspended = false;               // not placed until resumed; a running job is stopped
+  bool resumed = false;  // suspended once, then resumed (a TFJob's Suspended=False, TFJobResumed)
+  // A TFJob's schedulingPolicy.priorityClass: its placement priority is the class's number in the
+  // admin's table (sched::SharingPolicy::priority_classes; control/reconcile/priority.h).
+  std::string priority_class;
   // A tuning trial's final metric is its best report, not its last (Vertex AI's
   // measurementSelectionType BEST_MEASUREMENT).
   bool best_measurement = false;

@@ -32,6 +32,9 @@ constexpr std::array kRouteAccess = {
     RouteAccess{"jobs.cancel", "ml.jobs.cancel"},
     RouteAccess{"projects.getConfig", "ml.projects.getConfig"},
     RouteAccess{"trainyard.jobs.replicas", "ml.jobs.get"},
+    RouteAccess{"trainyard.jobs.suspend", "ml.jobs.suspend"},
+    RouteAccess{"trainyard.jobs.resume", "ml.jobs.suspend"},
+    RouteAccess{"trainyard.jobs.getSuspension", "ml.jobs.get"},
     // Vertex AI (aiplatform v1, v1beta1)
     RouteAccess{"aiplatform.customJobs.create", "aiplatform.customJobs.create"},
     RouteAccess{"aiplatform.customJobs.list", "aiplatform.customJobs.list"},

@@ -26,6 +26,7 @@
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
 #include "kube/tfjob_mapping.h"
+#include "sched/sharing.h"
 #include "server/http_message.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/job_store.h"
@@ -38,6 +39,9 @@ struct KubeApiOptions {
   // The nodes a TFJob may run on (labels and accelerators), for its GPUs' type and selectors.
   std::function<std::vector<kube::NodeView>()> nodes;
   std::string node_name = "localhost";  // spec.nodeName of the pods
+  // The admin's sharing policy (issue #34), read for the priority classes a TFJob may name;
+  // unset: none, so every class is refused.
+  std::function<sched::SharingPolicy()> sharing;
 };
 
 // Who calls and what they may do (issue #17, server/access_check.h): each verb needs a permission

@@ -66,6 +66,10 @@ std::optional<HttpResponse> CheckUnknownFields(const Request& request,
 void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode_warnings,
                 HttpResponse* warn_on);
 
+// The 403 for a TFJob naming a priority class the admin's table lacks (kube/tfjob_scheduling.h);
+// the table is `options.sharing`'s (none when unset: every class is refused).
+std::optional<kube::KubeError> CheckPriorityClass(const Context& context, const kube::TFJob& tfjob);
+
 // The ml v1 rules a TFJob's mapped job broke, as the TFJob's 422.
 kube::KubeError MappedJobInvalid(const kube::TFJob& tfjob, const Status& status);
 

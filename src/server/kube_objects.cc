@@ -112,6 +112,8 @@ std::string RenderTFJob(const Context& context, const store::RevisionedJob& job)
     tfjob.metadata.resource_version = std::to_string(job.revision);
     tfjob.metadata.creation_timestamp = job.job.create_time;
     tfjob.metadata.deletion_timestamp = object.deletion_time;
+    // As stored, however it was set: `trainyard jobs suspend` sets it as Kueue does.
+    tfjob.run_policy.suspend = job.job.extras->suspended;
     const kube::TFJobStatus status =
         kube::StatusOf(job.job, ReplicaViewsOf(context, job), context.clock.Now());
     return kube::EncodeTFJob(tfjob, &status);

@@ -114,6 +114,16 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!causes.empty()) {
     return Error(kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name, std::move(causes)));
   }
+  // A class named anew is admitted as on create; one the job already had stays (even if the
+  // admin has removed it since: it then counts as priority 0).
+  const auto priority_class = [](const kube::TFJob& j) {
+    return j.run_policy.scheduling_policy ? j.run_policy.scheduling_policy->priority_class : "";
+  };
+  if (priority_class(tfjob) != priority_class(old->job)) {
+    if (std::optional<kube::KubeError> refused = CheckPriorityClass(context, tfjob)) {
+      return Error(*refused);
+    }
+  }
   AddNotices(tfjob, decoded->warnings, &answer);
   const model::KubeObject& stored = *current.job.extras->kube;
   Result<model::Job> mapped = kube::ToJob(
@@ -153,6 +163,9 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
           next.extras = mapped->extras;
         }
         next.labels = mapped->labels;
+        // runPolicy.suspend flipped back: Suspended=False, TFJobResumed, from now on.
+        next.extras->resumed =
+            now.extras->resumed || (now.extras->suspended && !next.extras->suspended);
         next.extras->kube->generation = now.extras->kube->generation + (spec_changed ? 1 : 0);
         next.extras->kube->deletion_time = now.extras->kube->deletion_time;
         if (std::vector<FieldViolation> violations = validate::Validate(next, context.catalog);

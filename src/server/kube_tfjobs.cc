@@ -14,6 +14,7 @@
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
 #include "kube/tfjob_notices.h"
+#include "kube/tfjob_scheduling.h"
 #include "kube/tfjob_validate.h"
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
@@ -87,6 +88,13 @@ void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode
   }
 }
 
+std::optional<kube::KubeError> CheckPriorityClass(const Context& context,
+                                                  const kube::TFJob& tfjob) {
+  const sched::SharingPolicy policy =
+      context.options.sharing ? context.options.sharing() : sched::SharingPolicy{};
+  return kube::PriorityClassRefusal(tfjob, policy.priority_classes);
+}
+
 // The ml v1 rules the mapped job broke (a GPU count no machine offers, …), as the TFJob's
 // causes: the TFJob is what the user wrote, so the message names what to change there.
 kube::KubeError MappedJobInvalid(const kube::TFJob& tfjob, const Status& status) {
@@ -113,6 +121,9 @@ HttpResponse CreateTFJob(const Context& context, const Request& request) {
   if (std::vector<kube::StatusCause> causes = kube::ValidateTFJob(tfjob, nullptr);
       !causes.empty()) {
     return Error(kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name, std::move(causes)));
+  }
+  if (std::optional<kube::KubeError> refused = CheckPriorityClass(context, tfjob)) {
+    return Error(*refused);
   }
   AddNotices(tfjob, decoded->warnings, &answer);
   const std::string& project = tfjob.metadata.namespace_name;

@@ -21,6 +21,7 @@
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
 #include "server/trainyard_v1_caller.h"
+#include "server/trainyard_v1_suspend.h"
 #include "server/vertex_api.h"
 
 namespace trainyard::server {
@@ -52,7 +53,10 @@ struct Server::Impl final : HttpHandler {
         store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
-             KubeApiOptions{.data_dir = data_dir, .replicas = replicas, .nodes = std::move(nodes)}),
+             KubeApiOptions{.data_dir = data_dir,
+                            .replicas = replicas,
+                            .nodes = std::move(nodes),
+                            .sharing = trainyard_v1.sharing}),
         http(WithUploadSpool(std::move(options), buckets), *this) {
     if (access.audit != nullptr) {
       audit.emplace(*access.audit, buckets, c);
@@ -73,6 +77,7 @@ struct Server::Impl final : HttpHandler {
       AddTrainyardV1Routes(router, controller, std::move(replicas),
                            std::move(trainyard_v1.recorded_replicas));
     }
+    AddTrainyardV1SuspendRoutes(router, controller);
     if (trainyard_v1.cluster) {
       AddTrainyardV1ClusterRoute(router, std::move(trainyard_v1.cluster));
     }

@@ -14,6 +14,7 @@
 #include "base/status.h"
 #include "control/job_controller.h"
 #include "kube/tfjob_mapping.h"
+#include "sched/sharing.h"
 #include "server/access_check.h"
 #include "server/http_server.h"
 #include "server/trainyard_v1_cluster.h"
@@ -29,6 +30,9 @@ namespace trainyard::server {
 struct TrainyardV1Sources {
   ClusterLookup cluster;
   ReplicaLookup recorded_replicas;  // the replicas an ended job's last run left
+  // The admin's sharing policy (issue #34; its store is the app's): the priority classes a
+  // TFJob may name. Unset: none.
+  std::function<sched::SharingPolicy()> sharing;
 };
 
 class Server {

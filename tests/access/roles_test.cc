@@ -19,6 +19,7 @@ const std::map<std::string, std::string> kExpected = {
     {"ml.jobs.create", "EA"},
     {"ml.jobs.update", "EA"},
     {"ml.jobs.cancel", "EA"},
+    {"ml.jobs.suspend", "EA"},
     {"ml.projects.getConfig", "VEA"},
     {"aiplatform.customJobs.get", "VEA"},
     {"aiplatform.customJobs.list", "VEA"},

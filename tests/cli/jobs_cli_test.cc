@@ -86,6 +86,39 @@ class JobsCliTest : public ::testing::Test {
   std::unique_ptr<testing::LiveServer> server_ = std::make_unique<testing::LiveServer>();
 };
 
+// trainyard's own verbs (gcloud has none): the server keeps the job QUEUED and unplaced.
+TEST_F(JobsCliTest, SuspendAndResumeAJobAndDescribeSaysSo) {
+  ASSERT_EQ(Cli(Submit("job_1", {})).rc, 0);
+  const Outcome suspended = Cli({"jobs", "suspend", "job_1"});
+  ASSERT_EQ(suspended.rc, 0) << suspended.err;
+  EXPECT_EQ(suspended.out, "");
+  EXPECT_EQ(suspended.err,
+            "Suspended job [job_1]: it waits in the queue until `trainyard jobs resume job_1`.\n");
+  EXPECT_EQ(Cli({"jobs", "suspend", "job_1"}).rc, 0);  // already: no change, no error
+
+  const Outcome described = Cli({"jobs", "describe", "job_1"});
+  ASSERT_EQ(described.rc, 0) << described.err;
+  EXPECT_THAT(described.out, HasSubstr("\nstate: QUEUED\n"));
+  EXPECT_EQ(described.err,
+            "\nJob [job_1] is suspended: it waits in the queue until `trainyard jobs resume "
+            "job_1`.\n");
+
+  const Outcome resumed = Cli({"jobs", "resume", "job_1"});
+  ASSERT_EQ(resumed.rc, 0) << resumed.err;
+  EXPECT_EQ(resumed.err, "Resumed job [job_1]: it starts when there is room for it.\n");
+  EXPECT_EQ(Cli({"jobs", "describe", "job_1"}).err, "");
+
+  ASSERT_EQ(Cli({"jobs", "cancel", "job_1"}).rc, 0);
+  const Outcome ended = Cli({"jobs", "suspend", "job_1"});
+  EXPECT_EQ(ended.rc, 1);
+  EXPECT_EQ(ended.err,
+            "ERROR: (trainyard.jobs.suspend) FAILED_PRECONDITION: Job job_1 is CANCELLED: only a "
+            "job that has not ended can be suspended.\n");
+  const Outcome missing = Cli({"jobs", "resume", "nope"});
+  EXPECT_EQ(missing.rc, 1);
+  EXPECT_THAT(missing.err, StartsWith("ERROR: (trainyard.jobs.resume) NOT_FOUND: "));
+}
+
 TEST_F(JobsCliTest, SubmitDescribeUpdateAndCancelAJob) {
   const Outcome submitted = Cli(Submit("job_1", {"--labels", "team=ml", "--", "--epochs", "3"}));
   ASSERT_EQ(submitted.rc, 0) << submitted.err;

@@ -9,7 +9,9 @@ examples/tfjob/cluster.yaml) to Succeeded with `kubectl wait`, every replica pri
 TF_CONFIG and reaching every other at its `<job>-<type>-<i>.<ns>.svc` address; `get tfjobs`,
 `get pods -l`, `logs`, `describe` (conditions and events); the TFJob in `gcloud ai-platform
 jobs list`'s API; a second apply of a changed manifest; a change of a started job refused; an
-invalid manifest refused with a 422 naming the field; the literal seed (misplaced fields) refused
+invalid manifest refused with a 422 naming the field; `trainyard jobs suspend`/`resume` seen as
+the operator's Suspended conditions; schedulingPolicy's queue and minAvailable honoured, what
+cannot be refused, and an unknown priorityClass refused as admission does; the literal seed (misplaced fields) refused
 under strict validation and accepted with --validate=warn; delete leaving no container.
 
 Usage: kubectl_tfjob_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
@@ -256,6 +258,64 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         self.ok("wait", "--for=condition=Running", "tfjob/pausable", "--timeout=60s", timeout=80)
         self.assertEqual(len(self.settled_containers_of("pausable", 2)), 2)
         self.ok("delete", "tfjob", "pausable", "--timeout=60s", timeout=80)
+
+    def test_trainyard_suspend_shows_the_tfjob_suspended_then_resumed(self):
+        """`trainyard jobs suspend` (trainyard v1's verb) sets the flag runPolicy.suspend sets:
+        kubectl sees the operator's conditions, and spec.runPolicy.suspend as stored."""
+        self.ok("apply", "-f", "-", stdin=manifest("held", ["--mode=sleep", "--seconds=120"]))
+        self.ok("wait", "--for=condition=Running", "tfjob/held", "--timeout=60s", timeout=80)
+        self.assertEqual(len(self.settled_containers_of("held", 2)), 2)
+        target = ["--server", self.server.url, "--project", "default"]
+        suspended = subprocess.run([TRAINYARD, "jobs", "suspend", "held", *target],
+                                   capture_output=True, text=True, env=self.env)
+        self.assertEqual(suspended.returncode, 0, suspended.stderr)
+        self.ok("wait", "--for=condition=Suspended", "tfjob/held", "--timeout=60s", timeout=80)
+        self.assertEqual(self.settled_containers_of("held", 0), [])
+        self.assertEqual(self.ok("get", "tfjob", "held", "-o",
+                                 "jsonpath={.spec.runPolicy.suspend}").out, "true")
+        reason = 'jsonpath={.status.conditions[?(@.type=="Suspended")].reason}'
+        self.assertEqual(self.ok("get", "tfjob", "held", "-o", reason).out, "TFJobSuspended")
+        resumed = subprocess.run([TRAINYARD, "jobs", "resume", "held", *target],
+                                 capture_output=True, text=True, env=self.env)
+        self.assertEqual(resumed.returncode, 0, resumed.stderr)
+        self.ok("wait", "--for=condition=Running", "tfjob/held", "--timeout=60s", timeout=80)
+        self.assertEqual(self.ok("get", "tfjob", "held", "-o", reason).out, "TFJobResumed")
+        self.assertEqual(len(self.settled_containers_of("held", 2)), 2)
+        self.ok("delete", "tfjob", "held", "--timeout=60s", timeout=80)
+
+    def test_scheduling_policy_is_honoured_or_refused_with_its_cause(self):
+        """queue (a project's quota: the namespace's own) and minAvailable (every replica: a
+        gang) are honoured without a warning; what trainyard cannot honour is refused, and a
+        priorityClass the admin has not defined is refused as Kubernetes's admission does."""
+        def with_policy(name, policy):
+            return manifest(name, ["--mode=print"], extra_spec=(
+                "  runPolicy:\n    schedulingPolicy: %s\n" % policy))
+
+        honoured = self.ok("apply", "--dry-run=server", "-f", "-",
+                           stdin=with_policy("gang", "{queue: default, minAvailable: 2}"))
+        self.assertIn("tfjob.kubeflow.org/gang created (server dry run)", honoured.out)
+        self.assertNotIn("schedulingPolicy", honoured.err)
+
+        unknown = self.kubectl("apply", "-f", "-",
+                               stdin=with_policy("classy", "{priorityClass: urgent}"))
+        self.assertNotEqual(unknown.rc, 0)
+        self.assertIn('Error from server (Forbidden): error when creating "STDIN": '
+                      'tfjobs.kubeflow.org "classy" is forbidden: no PriorityClass with name '
+                      "urgent was found", unknown.err)
+        self.assertNotEqual(self.kubectl("get", "tfjob", "classy").rc, 0)
+
+        other = self.kubectl("apply", "-f", "-",
+                             stdin=with_policy("elsewhere", "{queue: team-b}"))
+        self.assertNotEqual(other.rc, 0)
+        self.assertIn('spec.runPolicy.schedulingPolicy.queue: Invalid value: "team-b": a queue '
+                      "is a project's quota", other.err)
+        partial = self.kubectl("apply", "-f", "-",
+                               stdin=with_policy("partial", "{minAvailable: 1}"))
+        self.assertNotEqual(partial.rc, 0)
+        self.assertIn("spec.runPolicy.schedulingPolicy.minAvailable: Invalid value: 1: "
+                      "trainyard starts all 2 replicas together or none", partial.err)
+        for name in ("elsewhere", "partial"):
+            self.assertNotEqual(self.kubectl("get", "tfjob", name).rc, 0)
 
     def test_explain_describes_the_fields(self):
         spec = self.ok("explain", "tfjob.spec").out

@@ -10,7 +10,8 @@
 
 namespace trainyard::testing {
 
-LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens) {
+LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens,
+                       std::function<sched::SharingPolicy()> sharing) {
   auto store = store::OpenSqliteJobStore(dir_.File("trainyard.db"));
   TY_CHECK(store.ok()) << store.status().ToString();
   store_ = *std::move(store);
@@ -28,8 +29,8 @@ LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens) {
   server_ = std::make_unique<server::Server>(
       options, *controller_, *store_, buckets_.get(), clock_, dir_.path().string(),
       server::ReplicaLookup(), std::function<std::vector<kube::NodeView>()>(),
-      server::ServerAccess{.tokens = check_tokens ? tokens_.get() : nullptr,
-                           .audit = audit_.get()});
+      server::ServerAccess{.tokens = check_tokens ? tokens_.get() : nullptr, .audit = audit_.get()},
+      server::TrainyardV1Sources{.sharing = std::move(sharing)});
   auto port = server_->Start();
   TY_CHECK(port.ok()) << port.status().ToString();
   port_ = *port;

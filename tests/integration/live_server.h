@@ -5,6 +5,7 @@
 // Also the request bodies and response checks the tests share.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "control/job_controller.h"
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
+#include "sched/sharing.h"
 #include "server/server.h"
 #include "store/audit_store.h"
 #include "store/bucket_store.h"
@@ -25,8 +27,10 @@ namespace trainyard::testing {
 
 class LiveServer {
  public:
-  // With `check_tokens`, the server checks bearer tokens of `tokens()` (issue #17).
-  explicit LiveServer(server::HttpServerOptions options = {}, bool check_tokens = false);
+  // With `check_tokens`, the server checks bearer tokens of `tokens()` (issue #17). `sharing`:
+  // the admin's sharing policy the server reads (server::TrainyardV1Sources::sharing).
+  explicit LiveServer(server::HttpServerOptions options = {}, bool check_tokens = false,
+                      std::function<sched::SharingPolicy()> sharing = {});
   ~LiveServer();
 
   int port() const { return port_; }

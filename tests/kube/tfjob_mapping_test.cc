@@ -78,7 +78,8 @@ TEST(ToJobTest, ChiefIsTheMasterAndKeepsItsContainer) {
 TEST(ToJobTest, WithoutChiefWorkerZeroIsTheMaster) {
   const model::Job job = Map(Decode(testing::Manifest(
       R"({"successPolicy": "AllWorkers", "runPolicy": {"suspend": true,
-          "activeDeadlineSeconds": 3600, "schedulingPolicy": {"scheduleTimeoutSeconds": 60}},
+          "activeDeadlineSeconds": 3600, "schedulingPolicy": {"scheduleTimeoutSeconds": 60,
+          "priorityClass": "high"}},
           "tfReplicaSpecs": {"worker": {"replicas": 3, "restartPolicy": "ExitCode",
           "template": {"spec": {"containers": [{"name": "tensorflow", "image": "w",
                                                 "workingDir": "/app"}]}}},
@@ -92,7 +93,8 @@ TEST(ToJobTest, WithoutChiefWorkerZeroIsTheMaster) {
   EXPECT_EQ(input.evaluator_config->image_uri, "e");
   EXPECT_EQ(input.scheduling->max_running_time, std::chrono::hours(1));
   EXPECT_EQ(input.scheduling->max_wait_time, std::chrono::minutes(1));
-  EXPECT_EQ(input.scheduling->priority, 0);
+  EXPECT_EQ(input.scheduling->priority, 0);  // the class's number is looked up when placed
+  EXPECT_EQ(job.extras->priority_class, "high");
   EXPECT_EQ(job.extras->kubeflow->primary_type, "worker");
   EXPECT_EQ(job.extras->master.restart, model::RestartRule::kExitCode);
   EXPECT_EQ(job.extras->master.working_dir, "/app");

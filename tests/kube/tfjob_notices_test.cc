@@ -34,8 +34,20 @@ INSTANTIATE_TEST_SUITE_P(
             "ttlSecondsAfterFinished"},
         Row{"CleanNone", [](RunPolicy& p) { p.clean_pod_policy = "None"; }, "cleanPodPolicy None"},
         Row{"CleanRunning", [](RunPolicy& p) { p.clean_pod_policy = "Running"; }, nullptr},
+        // queue, minAvailable and priorityClass are honoured (tfjob_scheduling.h), not warned.
         Row{"Queue", [](RunPolicy& p) { p.scheduling_policy = SchedulingPolicy{.queue = "q"}; },
-            "schedulingPolicy"},
+            nullptr},
+        Row{"MinAvailable",
+            [](RunPolicy& p) { p.scheduling_policy = SchedulingPolicy{.min_available = 2}; },
+            nullptr},
+        Row{"PriorityClass",
+            [](RunPolicy& p) { p.scheduling_policy = SchedulingPolicy{.priority_class = "high"}; },
+            nullptr},
+        Row{"MinResources",
+            [](RunPolicy& p) {
+              p.scheduling_policy = SchedulingPolicy{.min_resources = {{"cpu", "4"}}};
+            },
+            "minResources is not used"},
         Row{"EmptyScheduling", [](RunPolicy& p) { p.scheduling_policy = SchedulingPolicy{}; },
             nullptr},
         Row{"Suspend", [](RunPolicy& p) { p.suspend = true; }, nullptr}),

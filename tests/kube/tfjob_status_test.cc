@@ -52,6 +52,7 @@ struct ConditionCase {
   bool suspended = false;
   std::string error_message = "";
   bool deleted = false;
+  bool resumed = false;
 };
 
 class ConditionsTest : public ::testing::TestWithParam<ConditionCase> {};
@@ -60,6 +61,7 @@ TEST_P(ConditionsTest, FollowTheEngineState) {
   const ConditionCase& c = GetParam();
   model::Job job = JobIn(c.state);
   job.extras->suspended = c.suspended;
+  job.extras->resumed = c.resumed;
   job.error_message = c.error_message;
   if (c.deleted) {
     job.extras->kube->deletion_time = kEnded;
@@ -73,6 +75,7 @@ TEST_P(ConditionsTest, FollowTheEngineState) {
 
 const std::string kCreatedText = "Created=True TFJobCreated: TFJob team-a/mnist is created.";
 const std::string kRunningText = "Running=True TFJobRunning: TFJob team-a/mnist is running.";
+const std::string kResumedText = "Suspended=False TFJobResumed: TFJob team-a/mnist is resumed.";
 const std::string kRanText = "Running=False TFJobRunning: TFJob team-a/mnist is running.";
 const ReplicaView kRestarting{.task_name = "worker-replica-1",
                               .state = ReplicaState::kRestarting,
@@ -92,6 +95,33 @@ INSTANTIATE_TEST_SUITE_P(
                        "suspended."},
                       true},
         ConditionCase{"Running", model::JobState::kRunning, {}, {kCreatedText, kRunningText}},
+        // runPolicy.suspend flipped back (or `trainyard jobs resume`): the operator's
+        // Suspended=False, TFJobResumed, before the job runs again and after.
+        ConditionCase{"ResumedWaiting",
+                      model::JobState::kQueued,
+                      {},
+                      {kCreatedText, kResumedText},
+                      false,
+                      "",
+                      false,
+                      true},
+        ConditionCase{"ResumedRunning",
+                      model::JobState::kRunning,
+                      {},
+                      {kCreatedText, kResumedText, kRunningText},
+                      false,
+                      "",
+                      false,
+                      true},
+        ConditionCase{
+            "SuspendedAgain",
+            model::JobState::kQueued,
+            {},
+            {kCreatedText, "Suspended=True TFJobSuspended: TFJob team-a/mnist is suspended."},
+            true,
+            "",
+            false,
+            true},
         ConditionCase{"Restarting",
                       model::JobState::kRunning,
                       {kRestarting},

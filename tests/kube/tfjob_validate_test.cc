@@ -295,6 +295,26 @@ const RuleCase kRules[] = {
     {"MinAvailableNegative",
      [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.min_available = -1}; },
      {"FieldValueInvalid spec.runPolicy.schedulingPolicy.minAvailable"}},
+    // schedulingPolicy as trainyard honours it (kube/tfjob_scheduling.h).
+    {"QueueOwnNamespace",
+     [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.queue = "team-a"}; },
+     {}},
+    {"QueueOtherProject",
+     [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.queue = "team-b"}; },
+     {"FieldValueInvalid spec.runPolicy.schedulingPolicy.queue"},
+     "Invalid value: \"team-b\": a queue is a project's quota and a TFJob runs in its "
+     "namespace's project: the queue must be \"team-a\" (or unset)"},
+    {"MinAvailableAllReplicas",
+     [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.min_available = 4}; },
+     {}},
+    {"MinAvailableFewer",
+     [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.min_available = 3}; },
+     {"FieldValueInvalid spec.runPolicy.schedulingPolicy.minAvailable"},
+     "Invalid value: 3: trainyard starts all 4 replicas together or none"},
+    {"MinAvailableMore",
+     [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.min_available = 5}; },
+     {"FieldValueInvalid spec.runPolicy.schedulingPolicy.minAvailable"},
+     "must be at most the replicas' total, 4"},
     {"ScheduleTimeoutNegative",
      [](TFJob& j) {
        j.run_policy.scheduling_policy = SchedulingPolicy{.schedule_timeout_seconds = -1};
@@ -362,8 +382,8 @@ INSTANTIATE_TEST_SUITE_P(
         UpdateCase{"Unchanged", [](TFJob&) {}, [](TFJob&) {}, {}},
         UpdateCase{
             "QueueChanged",
-            [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.queue = "a"}; },
-            [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.queue = "b"}; },
+            [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{.queue = "team-a"}; },
+            [](TFJob& j) { j.run_policy.scheduling_policy = SchedulingPolicy{}; },
             {"spec.runPolicy.schedulingPolicy.queue"}},
         UpdateCase{"ManagedByChanged",
                    [](TFJob&) {},

@@ -26,6 +26,8 @@ Job JobWithExtras() {
   extras.backoff_limit = 0;
   extras.restart_all_on_failure = true;
   extras.suspended = true;
+  extras.resumed = true;
+  extras.priority_class = "high";
   extras.best_measurement = true;
   extras.parameter_conditions = {
       {.parameter = "momentum",

@@ -18,6 +18,8 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
   const std::set<std::string_view> mutating = {"jobs.create",
                                                "jobs.patch",
                                                "jobs.cancel",
+                                               "trainyard.jobs.suspend",
+                                               "trainyard.jobs.resume",
                                                "aiplatform.customJobs.create",
                                                "aiplatform.customJobs.cancel",
                                                "aiplatform.hyperparameterTuningJobs.create",
@@ -42,6 +44,7 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
   }
   EXPECT_EQ(FindRouteAudit("jobs.create")->method, "google.cloud.ml.v1.JobService.CreateJob");
   EXPECT_EQ(FindRouteAudit("storage.objects.insert")->method, "storage.objects.create");
+  EXPECT_EQ(FindRouteAudit("trainyard.jobs.suspend")->method, "trainyard.v1.JobService.SuspendJob");
   EXPECT_EQ(FindRouteAudit("nope"), nullptr);
 }
 

@@ -1,5 +1,7 @@
 #include "control/reconcile/job_limits.h"
 
+#include "control/reconcile/priority.h"
+
 namespace trainyard::control {
 namespace {
 
@@ -61,10 +63,11 @@ std::string OutcomeMessage(model::JobState outcome, std::string_view message) {
 
 Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Job& job,
                                      const std::vector<plan::ReplicaShape>& shapes,
-                                     const catalog::Catalog& catalog) {
+                                     const catalog::Catalog& catalog,
+                                     const sched::SharingPolicy* sharing) {
   sched::JobDemand demand;
   demand.key = project + "/" + job.job_id;
-  demand.priority = job.training_input->scheduling ? job.training_input->scheduling->priority : 0;
+  demand.priority = PriorityOf(job, sharing);
   demand.sequence = job.create_time ? job.create_time->time_since_epoch().count() : 0;
   for (const plan::ReplicaShape& shape : shapes) {
     Result<sched::ReplicaDemand> replica = sched::DemandOf(

@@ -14,6 +14,7 @@
 #include "model/job.h"
 #include "plan/replicas.h"
 #include "sched/placement.h"
+#include "sched/sharing.h"
 
 namespace trainyard::control {
 
@@ -33,10 +34,11 @@ std::string_view CancelledMessage();
 // The service's closing message for a job that ends in `outcome`.
 std::string OutcomeMessage(model::JobState outcome, std::string_view message);
 
-// The placement demand of `job` (key "project/jobId", its priority and age) running `shapes`,
-// or the error that makes the job unrunnable.
+// The placement demand of `job` (key "project/jobId", its priority (PriorityOf, with `sharing`'s
+// priority classes) and age) running `shapes`, or the error that makes the job unrunnable.
 Result<sched::JobDemand> JobDemandOf(const std::string& project, const model::Job& job,
                                      const std::vector<plan::ReplicaShape>& shapes,
-                                     const catalog::Catalog& catalog);
+                                     const catalog::Catalog& catalog,
+                                     const sched::SharingPolicy* sharing = nullptr);
 
 }  // namespace trainyard::control

@@ -54,7 +54,8 @@ std::optional<EndQueuedJob> Unrunnable(const QueueWorld& world, const std::strin
   if (!shapes.ok()) {
     return end(model::JobState::kFailed, shapes.status().message());
   }
-  Result<sched::JobDemand> demand = JobDemandOf(project, job, *shapes, world.catalog);
+  Result<sched::JobDemand> demand =
+      JobDemandOf(project, job, *shapes, world.catalog, world.sharing);
   if (!demand.ok()) {
     return end(model::JobState::kFailed, demand.status().message());
   }
