@@ -1,7 +1,9 @@
 #include "sched/quota_check.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -109,6 +111,35 @@ std::string KubeQuotaMessage(std::string_view project, const std::vector<QuotaEx
     limited += fmt::format("{}{}={}", comma, excess.kube_name, Amount(excess, excess.limit));
   }
   return fmt::format("exceeded quota: {}, requested: {}, limited: {}", project, requested, limited);
+}
+
+std::map<std::string, QuotaUse, std::less<>> UseByProject(const Inventory& inventory,
+                                                          const std::vector<Allocation>& running) {
+  std::map<std::string, QuotaUse, std::less<>> use;
+  std::set<std::string_view, std::less<>> jobs;
+  for (const Allocation& allocation : running) {
+    const std::string_view key = allocation.key;
+    const std::size_t slash = key.find('/');
+    QuotaUse& project = use[std::string(key.substr(0, slash))];
+    const std::size_t end = slash == std::string_view::npos ? key.size() : key.find('/', slash + 1);
+    if (jobs.insert(key.substr(0, end)).second) {
+      ++project.jobs;
+    }
+    for (const ReplicaAssignment& replica : allocation.replicas) {
+      project.cpus += replica.cpus;
+      project.memory_mib += replica.memory_mib;
+      if (replica.node >= inventory.nodes.size()) {
+        continue;
+      }
+      for (const Device& device : inventory.nodes[replica.node].devices) {
+        if (std::ranges::find(replica.device_indices, device.index) !=
+            replica.device_indices.end()) {
+          ++project.accelerators[device.accelerator];
+        }
+      }
+    }
+  }
+  return use;
 }
 
 }  // namespace trainyard::sched

@@ -122,5 +122,29 @@ TEST(QuotaCheckTest, RefusalsAreWordedAsGoogleAndKubernetesWordThem) {
       "exceeded quota: p, requested: requests.memory=2048Mi, limited: requests.memory=1024Mi");
 }
 
+TEST(QuotaCheckTest, UseCountsEachProjectsDevicesByTypeAndItsJobsOnce) {
+  Inventory inventory;
+  inventory.nodes = {builders::MakeNode("n1", 32, 128 * builders::kGib, {{kT4, 2}, {kV100, 1}})};
+  const std::vector<Allocation> running = {
+      {.key = "p/a",
+       .replicas = {{.task_name = "m",
+                     .node = 0,
+                     .device_indices = {0, 2},
+                     .cpus = 8,
+                     .memory_mib = 1024}}},
+      {.key = "p/study/trial-1",
+       .replicas = {{.task_name = "m", .node = 0, .device_indices = {1}, .cpus = 4}}},
+      {.key = "p/study/trial-2", .replicas = {{.task_name = "m", .node = 0, .cpus = 4}}},
+      {.key = "q/b", .replicas = {{.task_name = "m", .node = 5, .device_indices = {0}, .cpus = 2}}},
+  };
+  const auto use = UseByProject(inventory, running);
+  ASSERT_EQ(use.size(), 2U);
+  EXPECT_EQ(
+      use.at("p"),
+      (QuotaUse{
+          .accelerators = {{kT4, 2}, {kV100, 1}}, .cpus = 16, .memory_mib = 1024, .jobs = 2}));
+  EXPECT_EQ(use.at("q"), (QuotaUse{.cpus = 2, .jobs = 1}));
+}
+
 }  // namespace
 }  // namespace trainyard::sched

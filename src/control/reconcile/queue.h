@@ -34,6 +34,7 @@
 #include "plan/replicas.h"
 #include "sched/inventory.h"
 #include "sched/placement.h"
+#include "sched/sharing.h"
 
 namespace trainyard::control {
 
@@ -64,6 +65,7 @@ struct QueueWorld {
   // The keys ("project/jobId") of the jobs the executor runs or stages; null before it has
   // taken over what a previous server left (then no job is an orphan yet).
   const std::set<std::string, std::less<>>* held = nullptr;
+  const sched::SharingPolicy* sharing = nullptr;  // quotas, shares, priority classes (issue #34)
 };
 
 // The job's stored state changes; each applies only if the job is still QUEUED when written.
