@@ -43,9 +43,15 @@ template <typename Edit>
 void SharingAdmin::Publish(Edit edit) {
   auto next = std::make_shared<sched::SharingPolicy>(*current_);
   edit(*next);
-  current_ = next;
+  current_ = std::move(next);
+}
+
+void SharingAdmin::Notify() const {
+  // Outside mu_, so the listener may take its own locks and call Current(); one call at a time,
+  // each with the policy as it is then, so the last call always hands over the newest.
+  std::lock_guard lock(notify_mu_);
   if (listener_) {
-    listener_(std::move(next));
+    listener_(Current());
   }
 }
 
@@ -58,28 +64,34 @@ Result<sched::ProjectQuota> SharingAdmin::SetQuota(std::string_view project,
   if (!quota.ok()) {
     return quota.status();
   }
-  std::lock_guard lock(mu_);
-  TY_RETURN_IF_ERROR(store_.PutQuota(project, sched::EncodeProjectQuota(*quota)));
-  Publish([&](sched::SharingPolicy& policy) {
-    auto& projects = policy.projects;
-    const auto at = std::ranges::lower_bound(projects, quota->project, std::less<>{},
-                                             &sched::ProjectQuota::project);
-    if (at != projects.end() && at->project == quota->project) {
-      *at = *quota;
-    } else {
-      projects.insert(at, *quota);
-    }
-  });
+  {
+    std::lock_guard lock(mu_);
+    TY_RETURN_IF_ERROR(store_.PutQuota(project, sched::EncodeProjectQuota(*quota)));
+    Publish([&](sched::SharingPolicy& policy) {
+      auto& projects = policy.projects;
+      const auto at = std::ranges::lower_bound(projects, quota->project, std::less<>{},
+                                               &sched::ProjectQuota::project);
+      if (at != projects.end() && at->project == quota->project) {
+        *at = *quota;
+      } else {
+        projects.insert(at, *quota);
+      }
+    });
+  }
+  Notify();
   return quota;
 }
 
 Status SharingAdmin::DeleteQuota(std::string_view project) {
-  std::lock_guard lock(mu_);
-  TY_RETURN_IF_ERROR(store_.DeleteQuota(project));
-  Publish([&](sched::SharingPolicy& policy) {
-    std::erase_if(policy.projects,
-                  [&](const sched::ProjectQuota& quota) { return quota.project == project; });
-  });
+  {
+    std::lock_guard lock(mu_);
+    TY_RETURN_IF_ERROR(store_.DeleteQuota(project));
+    Publish([&](sched::SharingPolicy& policy) {
+      std::erase_if(policy.projects,
+                    [&](const sched::ProjectQuota& quota) { return quota.project == project; });
+    });
+  }
+  Notify();
   return Status();
 }
 
@@ -88,23 +100,29 @@ Result<int> SharingAdmin::SetPriorityClass(std::string_view name, std::string_vi
   if (!value.ok()) {
     return value.status();
   }
-  std::lock_guard lock(mu_);
-  TY_RETURN_IF_ERROR(store_.PutPriorityClass(name, *value));
-  Publish([&](sched::SharingPolicy& policy) {
-    policy.priority_classes.insert_or_assign(std::string(name), *value);
-  });
+  {
+    std::lock_guard lock(mu_);
+    TY_RETURN_IF_ERROR(store_.PutPriorityClass(name, *value));
+    Publish([&](sched::SharingPolicy& policy) {
+      policy.priority_classes.insert_or_assign(std::string(name), *value);
+    });
+  }
+  Notify();
   return value;
 }
 
 Status SharingAdmin::DeletePriorityClass(std::string_view name) {
-  std::lock_guard lock(mu_);
-  TY_RETURN_IF_ERROR(store_.DeletePriorityClass(name));
-  Publish([&](sched::SharingPolicy& policy) {
-    const auto found = policy.priority_classes.find(name);
-    if (found != policy.priority_classes.end()) {
-      policy.priority_classes.erase(found);
-    }
-  });
+  {
+    std::lock_guard lock(mu_);
+    TY_RETURN_IF_ERROR(store_.DeletePriorityClass(name));
+    Publish([&](sched::SharingPolicy& policy) {
+      const auto found = policy.priority_classes.find(name);
+      if (found != policy.priority_classes.end()) {
+        policy.priority_classes.erase(found);
+      }
+    });
+  }
+  Notify();
   return Status();
 }
 

@@ -40,21 +40,23 @@ class SharingAdmin {
   // NOT_FOUND when there is none.
   Status DeletePriorityClass(std::string_view name);
 
-  // Called with the new policy after each change is stored (on the changer's thread). Set
-  // before serving.
+  // Called with the policy after each change is stored (on the changer's thread, outside this
+  // object's lock, one call at a time; the last call has the newest policy). Set before serving.
   void SetChangeListener(std::function<void(SharingPolicyPtr)> listener) {
     listener_ = std::move(listener);
   }
 
  private:
-  // Applies `edit` to a copy of the policy, publishes it and tells the listener.
+  // Applies `edit` to a copy of the policy and makes the copy current (mu_ held).
   template <typename Edit>
   void Publish(Edit edit);
+  void Notify() const;
 
   store::SharingStore& store_;
   const catalog::Catalog& catalog_;
   std::function<void(SharingPolicyPtr)> listener_;
-  mutable std::mutex mu_;  // serialises changes and guards current_
+  mutable std::mutex mu_;         // serialises changes and guards current_
+  mutable std::mutex notify_mu_;  // one listener call at a time
   SharingPolicyPtr current_;
 };
 

@@ -21,6 +21,7 @@
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
 #include "server/trainyard_v1_caller.h"
+#include "server/trainyard_v1_sharing.h"
 #include "server/vertex_api.h"
 
 namespace trainyard::server {
@@ -73,7 +74,11 @@ struct Server::Impl final : HttpHandler {
       AddTrainyardV1Routes(router, controller, std::move(replicas),
                            std::move(trainyard_v1.recorded_replicas));
     }
+    if (trainyard_v1.sharing != nullptr) {
+      AddTrainyardV1SharingRoutes(router, *trainyard_v1.sharing);
+    }
     if (trainyard_v1.cluster) {
+      cluster = trainyard_v1.cluster;
       AddTrainyardV1ClusterRoute(router, std::move(trainyard_v1.cluster));
     }
     AddTrainyardV1CallerRoute(router,
@@ -87,9 +92,13 @@ struct Server::Impl final : HttpHandler {
                   if (!counts.ok()) {
                     return ErrorResponse(counts.status());
                   }
+                  std::string body = metrics.Render(*counts);
+                  if (std::optional<ClusterView> view = cluster ? cluster() : std::nullopt) {
+                    body += RenderProjectMetrics(view->sharing, view->use, WaitingByProject(*view));
+                  }
                   return HttpResponse{.status = 200,
                                       .content_type = "text/plain; version=0.0.4; charset=utf-8",
-                                      .body = metrics.Render(*counts)};
+                                      .body = std::move(body)};
                 }});
     CheckAccessTable();
   }
@@ -259,6 +268,7 @@ struct Server::Impl final : HttpHandler {
   Router router;
   KubeApi kube;
   Metrics metrics;
+  ClusterLookup cluster;  // the executor's view, for the per-project metrics; unset: none
   std::optional<AccessControl> access_control;  // set when tokens are checked
   std::optional<AuditTrail> audit;              // set when calls are recorded
   HttpServer http;  // last: destroyed (and stopped) first, while the rest still exists

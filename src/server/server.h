@@ -29,6 +29,8 @@ namespace trainyard::server {
 struct TrainyardV1Sources {
   ClusterLookup cluster;
   ReplicaLookup recorded_replicas;  // the replicas an ended job's last run left
+  // The sharing policy's admin routes (server/trainyard_v1_sharing.h; issue #34); not owned.
+  control::SharingAdmin* sharing = nullptr;
 };
 
 class Server {

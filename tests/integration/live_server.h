@@ -13,12 +13,14 @@
 
 #include "base/clock.h"
 #include "control/job_controller.h"
+#include "control/sharing_admin.h"
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "server/server.h"
 #include "store/audit_store.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"
+#include "store/sharing_store.h"
 #include "store/token_store.h"
 
 namespace trainyard::testing {
@@ -41,6 +43,8 @@ class LiveServer {
   std::unique_ptr<store::TokenStore> tokens_;
   std::unique_ptr<store::AuditStore> audit_;
   std::unique_ptr<control::JobController> controller_;
+  std::unique_ptr<store::SharingStore> sharing_store_;
+  std::unique_ptr<control::SharingAdmin> sharing_;  // the quotas' admin routes (issue #34)
   std::unique_ptr<server::Server> server_;
   int port_ = 0;
 };
