@@ -3,12 +3,14 @@
 // Pure: the job's demand (placement.h DemandOf, one trial's for a tuning job) against the
 // project's ProjectQuota (sharing.h).
 //
-// The quota metrics are Vertex AI's names (docs/reference/ai-platform-training.md §1.5:
-// RESOURCE_EXHAUSTED is HTTP 429; Vertex words a refusal "The following quota metrics exceed
-// quota limits: aiplatform.googleapis.com/custom_model_training_nvidia_t4_gpus"):
-// `custom_model_training_<accelerator>_gpus` (or `_cores` for a TPU) with the accelerator's
-// catalog name lower-cased and without "TESLA_", `custom_model_training_cpus`, and trainyard's own
-// `custom_model_training_memory_mib` and `custom_model_training_concurrent_jobs`.
+// RESOURCE_EXHAUSTED is HTTP 429, Google's code for quota and capacity
+// (docs/reference/ai-platform-training.md §1.5). The quota metrics are Vertex AI's names, and the
+// message is worded as Vertex's quota errors read ("The following quota metrics exceed quota
+// limits: aiplatform.googleapis.com/custom_model_training_nvidia_t4_gpus", as users report them;
+// docs/reference/ has no quota error of its own): `custom_model_training_<accelerator>_gpus` (or
+// `_cores` for a TPU) with the accelerator's catalog name lower-cased and without "TESLA_",
+// `custom_model_training_cpus`, and trainyard's own `custom_model_training_memory_mib` and
+// `custom_model_training_concurrent_jobs`.
 #pragma once
 
 #include <cstdint>
