@@ -18,6 +18,8 @@ using nlohmann::json;
 constexpr std::int64_t kMaxCount = 1'000'000;
 constexpr std::int64_t kMaxMemoryMib = std::int64_t{1} << 40;  // 1 EiB
 constexpr int kMaxPriority = 1000;
+constexpr std::int64_t kMibPerGib = 1024;
+constexpr std::int64_t kMibPerTib = kMibPerGib * 1024;
 constexpr std::size_t kMaxClassName = 253;
 
 // A whole number in [0, kMaxCount] at `field`, or a violation.
@@ -56,9 +58,9 @@ Result<std::int64_t> ParseMemoryMib(std::string_view text) {
   if (unit == "Mi") {
     scale = 1;
   } else if (unit == "Gi") {
-    scale = 1024;
+    scale = kMibPerGib;
   } else if (unit == "Ti") {
-    scale = 1024 * 1024;
+    scale = kMibPerTib;
   } else {
     return bad();
   }
@@ -69,11 +71,11 @@ Result<std::int64_t> ParseMemoryMib(std::string_view text) {
 }
 
 std::string MemoryQuantity(std::int64_t mib) {
-  if (mib % (1024 * 1024) == 0) {
-    return fmt::format("{}Ti", mib / (1024 * 1024));
+  if (mib % kMibPerTib == 0) {
+    return fmt::format("{}Ti", mib / kMibPerTib);
   }
-  if (mib % 1024 == 0) {
-    return fmt::format("{}Gi", mib / 1024);
+  if (mib % kMibPerGib == 0) {
+    return fmt::format("{}Gi", mib / kMibPerGib);
   }
   return fmt::format("{}Mi", mib);
 }

@@ -136,7 +136,8 @@ TEST_F(SharingApiTest, AJobThatCanNeverFitItsQuotaIsRefusedInEachApisShape) {
   EXPECT_EQ(Body(vertex)["error"]["status"], "RESOURCE_EXHAUSTED");
   EXPECT_EQ(Body(Send("editor", "GET", kVertexJobs)).value("customJobs", json::array()).size(), 0U);
 
-  // Kubernetes: admission's 403 Forbidden for a ResourceQuota excess.
+  // Kubernetes (one worker, an n1-standard-4): admission's 403 Forbidden for a ResourceQuota
+  // excess.
   const json tfjob = {{"apiVersion", "kubeflow.org/v1"},
                       {"kind", "TFJob"},
                       {"metadata", {{"name", "big"}}},
@@ -157,7 +158,7 @@ TEST_F(SharingApiTest, AJobThatCanNeverFitItsQuotaIsRefusedInEachApisShape) {
   EXPECT_EQ(status["reason"], "Forbidden");
   EXPECT_EQ(status["message"].get<std::string>().find(
                 "tfjobs.kubeflow.org \"big\" is forbidden: exceeded quota: proj, requested: "
-                "requests.cpu="),
+                "requests.cpu=4, limited: requests.cpu=2"),
             0U)
       << kube.body;
   EXPECT_EQ(Send("editor", "GET", kTFJobs + std::string("/big")).status, 404);
