@@ -19,6 +19,7 @@
 #include "control/job_layout.h"
 #include "control/local_backend.h"
 #include "control/replica_history.h"
+#include "control/sharing_admin.h"
 #include "kube/tfjob_mapping.h"
 #include "run/container/podman_runtime.h"
 #include "run/local/package_cache.h"
@@ -31,6 +32,7 @@
 #include "store/audit_store.h"
 #include "store/bucket_store.h"
 #include "store/job_tokens.h"
+#include "store/sharing_store.h"
 #include "store/sqlite_job_store.h"
 #include "store/token_store.h"
 
@@ -197,6 +199,8 @@ struct Daemon::Impl {
   std::unique_ptr<store::TokenStore> tokens;     // --auth tokens; null otherwise
   std::unique_ptr<store::JobTokens> job_tokens;  // with tokens: the replicas' own
   std::unique_ptr<store::AuditStore> audit;      // the activity audit log (store/audit_store.h)
+  std::unique_ptr<store::SharingStore> sharing_store;  // <data>/sharing.db (issue #34)
+  std::unique_ptr<control::SharingAdmin> sharing;      // the quotas, over sharing_store
   std::unique_ptr<control::JobController> controller;
   sched::Inventory inventory;
   // Exits reach the executor through here; the launcher exists before the executor does.
@@ -294,8 +298,15 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
     }
     impl->job_tokens = std::move(*job_tokens);
   }
+  auto sharing = store::OpenSharingStore(store::SharingStorePath(options.data_dir));
+  if (!sharing.ok()) {
+    return sharing.status();
+  }
+  impl->sharing_store = std::move(*sharing);
   TY_RETURN_IF_ERROR(ProtectServerFiles(options.data_dir));
   const catalog::Catalog& catalog = catalog::Catalog::Builtin();
+  impl->sharing = std::make_unique<control::SharingAdmin>(*impl->sharing_store, catalog);
+  TY_RETURN_IF_ERROR(impl->sharing->Load());
   impl->controller = std::make_unique<control::JobController>(*impl->jobs, catalog, clock);
   impl->controller->SetLocalPackagePolicy(isolation->packages);
   impl->job_home = isolation->user ? isolation->user->home : "";
@@ -354,6 +365,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
       raw->relay_target->Wake();
     }
   });
+  impl->controller->SetSharingPolicy([raw] { return raw->sharing->Current(); });
+  impl->sharing->SetChangeListener([raw](control::SharingPolicyPtr policy) {
+    std::lock_guard lock(raw->relay_mu);
+    if (raw->relay_target != nullptr) {
+      raw->relay_target->SetSharingPolicy(std::move(policy));
+    }
+  });
   return std::unique_ptr<Daemon>(new Daemon(std::move(impl)));
 }
 
@@ -398,19 +416,23 @@ Result<int> Daemon::Start() {
       [&d] { return NodeViews(d.inventory); }, std::move(access),
       server::TrainyardV1Sources{
           .cluster = [&d]() -> std::optional<server::ClusterView> {
+            const control::SharingPolicyPtr sharing = d.sharing->Current();  // not under relay_mu
             std::lock_guard lock(d.relay_mu);
             if (d.relay_target == nullptr) {
               return std::nullopt;
             }
             return server::ClusterView{.inventory = d.inventory,
                                        .replicas = d.relay_target->AllReplicas(),
-                                       .queue = d.relay_target->Queue()};
+                                       .queue = d.relay_target->Queue(),
+                                       .sharing = *sharing,
+                                       .use = d.relay_target->UseByProject()};
           },
           .recorded_replicas =
               [&d](std::string_view project, std::string_view job_id) {
                 return control::RecordedReplicas(
                     control::JobLayout(d.options.data_dir, project, job_id), d.inventory);
-              }});
+              },
+          .sharing = d.sharing.get()});
   Result<int> port = d.server->Start();
   if (!port.ok()) {
     return port.status();
@@ -500,10 +522,12 @@ Result<int> Daemon::Start() {
   d.executor =
       std::make_unique<control::Executor>(*d.controller, *d.jobs, catalog::Catalog::Builtin(),
                                           d.clock, *d.launcher, *d.stager, std::move(executor));
+  d.executor->SetSharingPolicy(d.sharing->Current());
   {
     std::lock_guard lock(d.relay_mu);
     d.relay_target = d.executor.get();
   }
+  d.executor->SetSharingPolicy(d.sharing->Current());  // a change made meanwhile
   d.executor->Start();
   return port;
 }

@@ -22,6 +22,7 @@
 #include "cli/jobs_tree.h"
 #include "cli/kubeconfig.h"
 #include "cli/local_train_command.h"
+#include "cli/sharing_tree.h"
 #include "cli/vertex_tree.h"
 #include "run/container/podman_runtime.h"
 
@@ -142,6 +143,7 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                "The CA certificate file kubectl verifies an https server with.");
 
   AuthTree auth(app, env.home.value_or(DefaultDataDir(env)));
+  SharingTree sharing(app);
 
   CLI::App* catalog_cmd = app.add_subcommand("catalog", "List what jobs may ask for.");
   catalog_cmd->require_subcommand(1);
@@ -189,6 +191,9 @@ int Run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     return 0;
   }
   if (std::optional<int> rc = auth.Run(SystemClock(), out, err)) {
+    return *rc;
+  }
+  if (std::optional<int> rc = sharing.Run(env, out, err)) {
     return *rc;
   }
   if (std::optional<int> rc = jobs.Run(env, user_args, catalog::Catalog::Builtin(), out, err)) {

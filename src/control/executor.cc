@@ -329,6 +329,19 @@ std::vector<QueuedInfo> Executor::Queue() const {
   return queue_;
 }
 
+void Executor::SetSharingPolicy(SharingPolicyPtr policy) {
+  {
+    std::lock_guard lock(mu_);
+    sharing_ = std::move(policy);
+  }
+  Wake();
+}
+
+std::map<std::string, sched::QuotaUse, std::less<>> Executor::UseByProject() const {
+  std::lock_guard lock(mu_);
+  return use_;
+}
+
 void Executor::ProcessEvent(Event& event) {
   if (auto* exit = std::get_if<ExitEvent>(&event)) {
     backend_->Exited(exit->pid, exit->status);

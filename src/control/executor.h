@@ -154,6 +154,12 @@ class Executor : private RunHost {
   // The queue as of the last scan, in the order it is considered. Thread-safe.
   std::vector<QueuedInfo> Queue() const;
 
+  // The sharing policy the queue's passes read (issue #34; QueueWorld::sharing): the daemon sets
+  // the one loaded at start and each one the admin API makes. Thread-safe; wakes the loop.
+  void SetSharingPolicy(SharingPolicyPtr policy);
+  // Each project's use as of the last pass (sched/quota_check.h), by project. Thread-safe.
+  std::map<std::string, sched::QuotaUse, std::less<>> UseByProject() const;
+
   // Something changed (a submit, a cancel): reconcile soon.
   void Wake();
   // The launcher's exit callback (the local backend's: Backend::Exited).
@@ -331,6 +337,8 @@ class Executor : private RunHost {
   std::vector<Event> events_;                                              // guarded by mu_
   std::map<std::string, std::vector<ReplicaInfo>, std::less<>> replicas_;  // guarded by mu_
   std::vector<QueuedInfo> queue_;                                          // guarded by mu_
+  SharingPolicyPtr sharing_ = std::make_shared<sched::SharingPolicy>();    // guarded by mu_
+  std::map<std::string, sched::QuotaUse, std::less<>> use_;                // guarded by mu_
   bool woken_ = false;                                                     // guarded by mu_
   bool stopping_ = false;                                                  // guarded by mu_
   bool stopped_ = false;  // guarded by mu_: Stop() ran

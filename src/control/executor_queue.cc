@@ -81,6 +81,10 @@ void Executor::ScheduleQueue() {
   for (const auto& [key, study] : studies_) {
     held.insert(key);
   }
+  const SharingPolicyPtr sharing = [&] {
+    std::lock_guard lock(mu_);
+    return sharing_;
+  }();
   QueuePass pass = ReconcileQueue({.jobs = *unfinished,
                                    .catalog = catalog_,
                                    .inventory = options_.inventory,
@@ -91,6 +95,7 @@ void Executor::ScheduleQueue() {
                                    .hand_over = backend_->PlacesJobs(),
                                    .hold = options_.hold_queue,
                                    .held = recovered_ ? &held : nullptr,
+                                   .sharing = sharing.get(),
                                    .usage = &usage_});
   for (QueueAction& action : pass.actions) {
     if (auto* end = std::get_if<EndQueuedJob>(&action)) {
@@ -120,8 +125,11 @@ void Executor::ScheduleQueue() {
       StartQueued(std::get<PlaceJob>(action), now);
     }
   }
+  std::map<std::string, sched::QuotaUse, std::less<>> use =
+      sched::UseByProject(options_.inventory, RunningAllocations());
   std::lock_guard lock(mu_);
   queue_.swap(pass.queue);
+  use_.swap(use);
 }
 
 void Executor::StartQueued(PlaceJob& start, WallTime now) {

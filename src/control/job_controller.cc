@@ -162,6 +162,10 @@ Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::stri
     return Status::InvalidArgument(std::move(local));
   }
   TY_RETURN_IF_ERROR(CheckResume(project, job));
+  if (const std::vector<sched::QuotaExcess> excesses = QuotaExcesses(project, job);
+      !excesses.empty()) {
+    return sched::QuotaRefusal(project, excesses);
+  }
   MarkBuiltInAlgorithm(job);
   job.state = model::JobState::kQueued;
   job.create_time = Now();
@@ -175,6 +179,22 @@ Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::stri
   }
   Notify();
   return std::pair(std::move(job), std::move(*created));
+}
+
+std::vector<sched::QuotaExcess> JobController::QuotaExcesses(std::string_view project,
+                                                             const model::Job& job) const {
+  const SharingPolicyPtr policy = sharing_ ? sharing_() : nullptr;
+  const sched::ProjectQuota* quota = policy ? policy->QuotaOf(project) : nullptr;
+  if (quota == nullptr) {
+    return {};
+  }
+  // A job whose cluster cannot be planned is the queue's to fail, with its own words.
+  Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
+  if (!shapes.ok()) {
+    return {};
+  }
+  Result<sched::JobDemand> demand = JobDemandOf(std::string(project), job, *shapes, catalog_);
+  return demand.ok() ? sched::QuotaExcesses(quota, *demand) : std::vector<sched::QuotaExcess>{};
 }
 
 Result<model::Job> JobController::Get(std::string_view project, std::string_view job_id) const {

@@ -28,7 +28,9 @@
 #include "base/status.h"
 #include "catalog/catalog.h"
 #include "control/list_filter.h"
+#include "control/sharing_admin.h"
 #include "model/job.h"
+#include "sched/quota_check.h"
 #include "store/job_store.h"
 #include "validate/local_packages.h"
 
@@ -64,7 +66,9 @@ class JobController {
 
   // Validates `job` (every violation, INVALID_ARGUMENT) and stores it as QUEUED with
   // `createTime` and a fresh etag; output-only fields sent by the client are ignored.
-  // ALREADY_EXISTS when the id is taken in `project`. Returns the stored job.
+  // ALREADY_EXISTS when the id is taken in `project`; RESOURCE_EXHAUSTED (sched::QuotaRefusal)
+  // when it can never fit the project's quota (issue #34), and nothing is stored. Returns the
+  // stored job.
   Result<model::Job> Submit(std::string_view project, model::Job job);
   // Submit answering with the stored job's ml v1 JSON (the store's text, encoded once).
   Result<std::string> SubmitJson(std::string_view project, model::Job job);
@@ -109,6 +113,15 @@ class JobController {
   // cancel is recorded, so the executor can react at once. Set before serving.
   void SetChangeListener(std::function<void()> listener) { listener_ = std::move(listener); }
 
+  // What a valid `job` of `project` needs beyond the project's quota even alone (issue #34;
+  // sched/quota_check.h); empty when it fits, has no quota, or no policy is set. The Kubernetes
+  // API words a refusal from these.
+  std::vector<sched::QuotaExcess> QuotaExcesses(std::string_view project,
+                                                const model::Job& job) const;
+
+  // The sharing policy Submit checks quotas against (unset: none). Set before serving.
+  void SetSharingPolicy(std::function<SharingPolicyPtr()> policy) { sharing_ = std::move(policy); }
+
   // Where Submit accepts local packageUris from (validate/local_packages.h; every path until
   // set). Set before serving.
   void SetLocalPackagePolicy(validate::LocalPackagePolicy policy) {
@@ -135,6 +148,7 @@ class JobController {
   const Clock& clock_;
   std::function<void()> listener_;
   validate::LocalPackagePolicy local_packages_;
+  std::function<SharingPolicyPtr()> sharing_;
   // Serialise read-modify-write of one job inside this process; stripe = hash(project, job id).
   std::array<std::mutex, kStripes> stripes_;
 };

@@ -50,6 +50,17 @@ constexpr std::array kRouteAccess = {
                 "aiplatform.hyperparameterTuningJobs.cancel"},
     RouteAccess{"trainyard.cluster.get", "ml.jobs.list"},
     RouteAccess{"trainyard.caller.get", "ml.jobs.list", ProjectFrom::kAnyProject},
+    // trainyard v1's sharing policy (issue #34): read by viewers, changed by admins
+    RouteAccess{"trainyard.sharing.get", "trainyard.quotas.list", ProjectFrom::kAnyProject},
+    RouteAccess{"trainyard.quotas.get", "trainyard.quotas.get"},
+    RouteAccess{"trainyard.quotas.update", "trainyard.quotas.update"},
+    RouteAccess{"trainyard.quotas.delete", "trainyard.quotas.delete"},
+    RouteAccess{"trainyard.priorityClasses.list", "trainyard.priorityClasses.list",
+                ProjectFrom::kAnyProject},
+    RouteAccess{"trainyard.priorityClasses.update", "trainyard.priorityClasses.update",
+                ProjectFrom::kServer},
+    RouteAccess{"trainyard.priorityClasses.delete", "trainyard.priorityClasses.delete",
+                ProjectFrom::kServer},
     // logging v2
     RouteAccess{"entries.list", "logging.logEntries.list", ProjectFrom::kLogRequest},
     // storage v1

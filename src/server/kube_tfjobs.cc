@@ -16,6 +16,7 @@
 #include "kube/tfjob_notices.h"
 #include "kube/tfjob_scheduling.h"
 #include "kube/tfjob_validate.h"
+#include "sched/quota_check.h"
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
 #include "server/kube_selectors.h"
@@ -36,6 +37,13 @@ std::string NewUid() {
   const std::uint64_t low = random();
   return fmt::format("{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xffff,
                      high & 0xfff, 0x8000 | ((low >> 48) & 0x3fff), low & 0xffffffffffff);
+}
+
+// Admission's refusal of a ResourceQuota excess: `tfjobs.kubeflow.org "x" is forbidden: exceeded
+// quota: …`.
+kube::KubeError QuotaForbidden(const kube::TFJob& tfjob, std::string_view why) {
+  return kube::Forbidden(
+      fmt::format("tfjobs.{} \"{}\" is forbidden: {}", kGroup, tfjob.metadata.name, why));
 }
 
 }  // namespace
@@ -154,6 +162,15 @@ HttpResponse CreateTFJob(const Context& context, const Request& request) {
       if (auto violations = validate::Validate(*job, context.catalog); !violations.empty()) {
         return Error(MappedJobInvalid(tfjob, Status::InvalidArgument(violations)));
       }
+    }
+    // A job that can never fit the project's quota (issue #34), as admission refuses a
+    // ResourceQuota excess: 403 Forbidden, "exceeded quota: …"; dry runs too.
+    if (const std::vector<sched::QuotaExcess> excesses =
+            context.controller.QuotaExcesses(project, *job);
+        !excesses.empty()) {
+      return Error(QuotaForbidden(tfjob, sched::KubeQuotaMessage(project, excesses)));
+    }
+    if (dry_run) {
       HttpResponse response =
           Json(RenderTFJob(context, store::RevisionedJob{project, *job, 0}), 201);
       response.headers = std::move(answer.headers);
@@ -165,6 +182,9 @@ HttpResponse CreateTFJob(const Context& context, const Request& request) {
         return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
       }
       continue;  // another request took this job id meanwhile
+    }
+    if (created.status().code() == Code::kResourceExhausted) {  // the quota changed meanwhile
+      return Error(QuotaForbidden(tfjob, "exceeded quota: " + created.status().message()));
     }
     if (!created.ok()) {
       return created.status().code() == Code::kInvalidArgument

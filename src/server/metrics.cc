@@ -35,6 +35,67 @@ std::string Escape(std::string_view value) {
 
 }  // namespace
 
+std::string RenderProjectMetrics(const sched::SharingPolicy& policy,
+                                 const std::map<std::string, sched::QuotaUse, std::less<>>& use,
+                                 const std::map<std::string, int, std::less<>>& waiting) {
+  std::string quota_text;
+  std::string weight_text;
+  for (const sched::ProjectQuota& quota : policy.projects) {
+    const std::string project = Escape(quota.project);
+    const auto gauge = [&](std::string_view resource, std::int64_t value) {
+      fmt::format_to(std::back_inserter(quota_text),
+                     "trainyard_project_quota{{project=\"{}\",resource=\"{}\"}} {}\n", project,
+                     Escape(resource), value);
+    };
+    for (const auto& [accelerator, count] : quota.accelerators) {
+      gauge(accelerator, count);
+    }
+    if (quota.cpus) {
+      gauge("cpus", *quota.cpus);
+    }
+    if (quota.memory_mib) {
+      gauge("memory_mib", *quota.memory_mib);
+    }
+    if (quota.jobs) {
+      gauge("jobs", *quota.jobs);
+    }
+    fmt::format_to(std::back_inserter(weight_text),
+                   "trainyard_project_weight{{project=\"{}\"}} {}\n", project, quota.weight);
+  }
+  std::string use_text;
+  for (const auto& [name, held] : use) {
+    const std::string project = Escape(name);
+    const auto gauge = [&](std::string_view resource, std::int64_t value) {
+      fmt::format_to(std::back_inserter(use_text),
+                     "trainyard_project_use{{project=\"{}\",resource=\"{}\"}} {}\n", project,
+                     Escape(resource), value);
+    };
+    for (const auto& [accelerator, count] : held.accelerators) {
+      gauge(accelerator, count);
+    }
+    gauge("cpus", held.cpus);
+    gauge("memory_mib", held.memory_mib);
+    gauge("jobs", held.jobs);
+  }
+  std::string waiting_text;
+  for (const auto& [name, count] : waiting) {
+    fmt::format_to(std::back_inserter(waiting_text),
+                   "trainyard_project_waiting_jobs{{project=\"{}\"}} {}\n", Escape(name), count);
+  }
+  return "# HELP trainyard_project_quota A project's quota per resource (issue #34).\n"
+         "# TYPE trainyard_project_quota gauge\n" +
+         quota_text +
+         "# HELP trainyard_project_weight A project's fair-share weight.\n"
+         "# TYPE trainyard_project_weight gauge\n" +
+         weight_text +
+         "# HELP trainyard_project_use What a project's jobs hold, per resource.\n"
+         "# TYPE trainyard_project_use gauge\n" +
+         use_text +
+         "# HELP trainyard_project_waiting_jobs A project's queued jobs waiting for room.\n"
+         "# TYPE trainyard_project_waiting_jobs gauge\n" +
+         waiting_text;
+}
+
 void Metrics::Record(std::string_view route, int http_status, double seconds) {
   std::lock_guard lock(mu_);
   ++requests_[{std::string(route), http_status}];

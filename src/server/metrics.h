@@ -2,6 +2,12 @@
 //   trainyard_http_requests_total{route,code}            counter
 //   trainyard_http_request_duration_seconds{route}       histogram (_bucket{le}, _sum, _count)
 //   trainyard_jobs{state}                                gauge, from the caller's counts
+// and, per project (issue #34; RenderProjectMetrics), with `resource` an accelerator type,
+// "cpus", "memory_mib" or "jobs":
+//   trainyard_project_quota{project,resource}            gauge, the limit (absent: no limit)
+//   trainyard_project_weight{project}                    gauge, the fair-share weight
+//   trainyard_project_use{project,resource}              gauge, held as of the last queue pass
+//   trainyard_project_waiting_jobs{project}              gauge, QUEUED jobs waiting for room
 // Thread-safe: `Record` and `Render` may be called from any thread.
 #pragma once
 
@@ -14,8 +20,15 @@
 #include <vector>
 
 #include "model/job.h"
+#include "sched/quota_check.h"
+#include "sched/sharing.h"
 
 namespace trainyard::server {
+
+// The per-project gauges above, for every project with a quota, a use or waiting jobs.
+std::string RenderProjectMetrics(const sched::SharingPolicy& policy,
+                                 const std::map<std::string, sched::QuotaUse, std::less<>>& use,
+                                 const std::map<std::string, int, std::less<>>& waiting);
 
 class Metrics {
  public:

@@ -61,21 +61,25 @@ std::string RpcErrorBody(int http_status, const Status& status) {
       {"status", std::string(CodeName(status.code()))},
   };
   if (!status.violations().empty()) {
+    // RESOURCE_EXHAUSTED's violations are quotas (sched/quota_check.h): a QuotaFailure whose
+    // subject is the field; any other code's are a BadRequest's field violations.
+    const bool quota = status.code() == Code::kResourceExhausted;
     auto violations = nlohmann::ordered_json::array();
     const std::size_t count = status.violations().size();
     for (std::size_t i = 0; i < count && i < kMaxViolations; ++i) {
       const FieldViolation& v = status.violations()[i];
-      violations.push_back({{"field", Excerpt(v.field, kMaxTextBytes)},
+      violations.push_back({{quota ? "subject" : "field", Excerpt(v.field, kMaxTextBytes)},
                             {"description", Excerpt(v.description, kMaxTextBytes)}});
     }
     if (count > kMaxViolations) {
       violations.push_back(
-          {{"field", ""},
+          {{quota ? "subject" : "field", ""},
            {"description", fmt::format("{} more violations, not listed", count - kMaxViolations)}});
     }
-    error["details"] =
-        nlohmann::ordered_json::array({{{"@type", "type.googleapis.com/google.rpc.BadRequest"},
-                                        {"fieldViolations", std::move(violations)}}});
+    error["details"] = nlohmann::ordered_json::array(
+        {{{"@type", quota ? "type.googleapis.com/google.rpc.QuotaFailure"
+                          : "type.googleapis.com/google.rpc.BadRequest"},
+          {quota ? "violations" : "fieldViolations", std::move(violations)}}});
   }
   // Replace invalid UTF-8 (echoed user input) rather than throw.
   return nlohmann::ordered_json{{"error", std::move(error)}}.dump(

@@ -3,7 +3,11 @@
 //   {"error":{"code":400,"message":"…","status":"INVALID_ARGUMENT",
 //             "details":[{"@type":"type.googleapis.com/google.rpc.BadRequest",
 //                         "fieldViolations":[{"field":"…","description":"…"}]}]}}
-// `details` is present only when the status carries field violations. Pure and thread-safe.
+// `details` is present only when the status carries field violations; for RESOURCE_EXHAUSTED
+// (a quota, sched/quota_check.h) they are a google.rpc.QuotaFailure's instead:
+//   {"@type":"type.googleapis.com/google.rpc.QuotaFailure",
+//    "violations":[{"subject":"project:p","description":"…"}]}
+// Pure and thread-safe.
 #pragma once
 
 #include <string>

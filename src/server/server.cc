@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -21,6 +22,7 @@
 #include "server/rpc_error.h"
 #include "server/storage_v1_handlers.h"
 #include "server/trainyard_v1_caller.h"
+#include "server/trainyard_v1_sharing.h"
 #include "server/trainyard_v1_suspend.h"
 #include "server/vertex_api.h"
 
@@ -33,6 +35,15 @@ constexpr std::string_view kRejected = "rejected";
 constexpr std::string_view kUnauthenticated = "unauthenticated";
 
 // `options` with upload bodies spooled to the bucket store's scratch dir.
+// What the Kubernetes API reads of the admin's sharing policy (the priority classes a TFJob may
+// name), or nothing when the server has no policy.
+std::function<sched::SharingPolicy()> SharingReader(const control::SharingAdmin* admin) {
+  if (admin == nullptr) {
+    return {};
+  }
+  return [admin] { return *admin->Current(); };
+}
+
 HttpServerOptions WithUploadSpool(HttpServerOptions options, const store::BucketStore* buckets) {
   if (buckets != nullptr) {
     options.spool_prefixes = StorageUploadPrefixes();
@@ -56,7 +67,7 @@ struct Server::Impl final : HttpHandler {
              KubeApiOptions{.data_dir = data_dir,
                             .replicas = replicas,
                             .nodes = std::move(nodes),
-                            .sharing = trainyard_v1.sharing}),
+                            .sharing = SharingReader(trainyard_v1.sharing)}),
         http(WithUploadSpool(std::move(options), buckets), *this) {
     if (access.audit != nullptr) {
       audit.emplace(*access.audit, buckets, c);
@@ -78,7 +89,11 @@ struct Server::Impl final : HttpHandler {
                            std::move(trainyard_v1.recorded_replicas));
     }
     AddTrainyardV1SuspendRoutes(router, controller);
+    if (trainyard_v1.sharing != nullptr) {
+      AddTrainyardV1SharingRoutes(router, *trainyard_v1.sharing);
+    }
     if (trainyard_v1.cluster) {
+      cluster = trainyard_v1.cluster;
       AddTrainyardV1ClusterRoute(router, std::move(trainyard_v1.cluster));
     }
     AddTrainyardV1CallerRoute(router,
@@ -92,9 +107,13 @@ struct Server::Impl final : HttpHandler {
                   if (!counts.ok()) {
                     return ErrorResponse(counts.status());
                   }
+                  std::string body = metrics.Render(*counts);
+                  if (std::optional<ClusterView> view = cluster ? cluster() : std::nullopt) {
+                    body += RenderProjectMetrics(view->sharing, view->use, WaitingByProject(*view));
+                  }
                   return HttpResponse{.status = 200,
                                       .content_type = "text/plain; version=0.0.4; charset=utf-8",
-                                      .body = metrics.Render(*counts)};
+                                      .body = std::move(body)};
                 }});
     CheckAccessTable();
   }
@@ -264,6 +283,7 @@ struct Server::Impl final : HttpHandler {
   Router router;
   KubeApi kube;
   Metrics metrics;
+  ClusterLookup cluster;  // the executor's view, for the per-project metrics; unset: none
   std::optional<AccessControl> access_control;  // set when tokens are checked
   std::optional<AuditTrail> audit;              // set when calls are recorded
   HttpServer http;  // last: destroyed (and stopped) first, while the rest still exists

@@ -30,9 +30,9 @@ namespace trainyard::server {
 struct TrainyardV1Sources {
   ClusterLookup cluster;
   ReplicaLookup recorded_replicas;  // the replicas an ended job's last run left
-  // The admin's sharing policy (issue #34; its store is the app's): the priority classes a
-  // TFJob may name. Unset: none.
-  std::function<sched::SharingPolicy()> sharing;
+  // The sharing policy's admin routes (server/trainyard_v1_sharing.h; issue #34), and the policy
+  // the Kubernetes API reads for the priority classes a TFJob may name; not owned. Unset: none.
+  control::SharingAdmin* sharing = nullptr;
 };
 
 class Server {

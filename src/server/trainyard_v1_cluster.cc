@@ -1,10 +1,12 @@
 #include "server/trainyard_v1_cluster.h"
 
+#include <set>
 #include <string_view>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
+#include "sched/sharing_json.h"
 #include "server/http_message.h"
 #include "server/rpc_error.h"
 
@@ -35,6 +37,38 @@ json HolderOf(const ClusterView& view, std::string_view project, std::string_vie
     }
   }
   return nullptr;
+}
+
+// Each project's quota, use and waiting jobs (see the header).
+json Projects(const ClusterView& view) {
+  std::set<std::string, std::less<>> names;
+  for (const sched::ProjectQuota& quota : view.sharing.projects) {
+    names.insert(quota.project);
+  }
+  for (const auto& [project, use] : view.use) {
+    names.insert(project);
+  }
+  const std::map<std::string, int, std::less<>> waiting = WaitingByProject(view);
+  for (const auto& [project, count] : waiting) {
+    names.insert(project);
+  }
+  json projects = json::array();
+  for (const std::string& project : names) {
+    const sched::ProjectQuota* quota = view.sharing.QuotaOf(project);
+    const auto held = view.use.find(project);
+    const sched::QuotaUse use = held != view.use.end() ? held->second : sched::QuotaUse{};
+    const auto queued = waiting.find(project);
+    projects.push_back(
+        {{"project", project},
+         {"quota", quota != nullptr ? json::parse(sched::EncodeProjectQuota(*quota)) : json()},
+         {"use",
+          {{"accelerators", use.accelerators},
+           {"cpus", use.cpus},
+           {"memory", sched::MemoryQuantity(use.memory_mib)},
+           {"jobs", use.jobs}}},
+         {"waitingJobs", queued != waiting.end() ? queued->second : 0}});
+  }
+  return projects;
 }
 
 HttpResponse GetCluster(const ClusterLookup& lookup, const RoutedRequest& request) {
@@ -70,11 +104,22 @@ HttpResponse GetCluster(const ClusterLookup& lookup, const RoutedRequest& reques
         {{"jobId", queued.job_id}, {"position", queued.position}, {"reason", queued.reason}});
   }
   return JsonResponse(json{
-      {"nodes", std::move(nodes)}, {"queue", std::move(queue)}, {"otherProjectsQueued", others}}
-                          .dump());
+      {"nodes", std::move(nodes)},
+      {"queue", std::move(queue)},
+      {"otherProjectsQueued", others},
+      {"projects",
+       Projects(*view)}}.dump());
 }
 
 }  // namespace
+
+std::map<std::string, int, std::less<>> WaitingByProject(const ClusterView& view) {
+  std::map<std::string, int, std::less<>> waiting;
+  for (const control::QueuedInfo& queued : view.queue) {
+    ++waiting[queued.project];
+  }
+  return waiting;
+}
 
 void AddTrainyardV1ClusterRoute(Router& router, ClusterLookup cluster) {
   router.Add(

@@ -6,7 +6,11 @@
 //                            "emulated": true,
 //                            "heldBy": {"jobId": "j1", "taskName": "master-replica-0"}}]}],
 //    "queue": [{"jobId": "j2", "position": 1, "reason": "Waiting for room: …"}],
-//    "otherProjectsQueued": 0}
+//    "otherProjectsQueued": 0,
+//    "projects": [{"project": "p", "quota": {…}, "use": {"accelerators": {"NVIDIA_TESLA_T4": 2},
+//                  "cpus": 8, "memory": "30Gi", "jobs": 1}, "waitingJobs": 1}]}
+// `projects` has every project with a quota (issue #34; sched/sharing_json.h, null without one),
+// something held, or jobs waiting: what the console's cluster page shows beside the devices.
 // Read with `ml.jobs.list` on the project: the caller sees its own project's jobs by name; a
 // device another project's job holds says only `{"otherProject": true}`, and the other projects'
 // queued jobs are only counted (their positions still count in the ones shown).
@@ -20,6 +24,8 @@
 
 #include "control/executor.h"
 #include "sched/inventory.h"
+#include "sched/quota_check.h"
+#include "sched/sharing.h"
 #include "server/router.h"
 
 namespace trainyard::server {
@@ -29,7 +35,12 @@ struct ClusterView {
   sched::Inventory inventory;
   std::map<std::string, std::vector<control::ReplicaInfo>, std::less<>> replicas;  // by "p/jobId"
   std::vector<control::QueuedInfo> queue;
+  sched::SharingPolicy sharing;                             // the quotas (issue #34)
+  std::map<std::string, sched::QuotaUse, std::less<>> use;  // by project
 };
+
+// The QUEUED jobs of each project waiting in `view`'s queue.
+std::map<std::string, int, std::less<>> WaitingByProject(const ClusterView& view);
 
 // The cluster now; nullopt while no executor runs.
 using ClusterLookup = std::function<std::optional<ClusterView>()>;

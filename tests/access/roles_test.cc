@@ -40,6 +40,13 @@ const std::map<std::string, std::string> kExpected = {
     {"storage.objects.delete", "EA"},
     {"storage.objects.update", "EA"},
     {"trainyard.metrics.get", "A"},
+    {"trainyard.quotas.get", "VEA"},
+    {"trainyard.quotas.list", "VEA"},
+    {"trainyard.quotas.update", "A"},
+    {"trainyard.quotas.delete", "A"},
+    {"trainyard.priorityClasses.list", "VEA"},
+    {"trainyard.priorityClasses.update", "A"},
+    {"trainyard.priorityClasses.delete", "A"},
 };
 
 char Letter(Role role) {

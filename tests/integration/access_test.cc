@@ -61,6 +61,13 @@ const std::vector<RouteCase> kRoutes = {
     {"DELETE", "/storage/v1/b/bkt", "", Needs::kWrite, true},  // not empty: 409 once allowed
     {"GET", "/metrics", "", Needs::kServer},
     {"GET", "/trainyard/v1/caller", "", Needs::kToken},
+    {"GET", "/trainyard/v1/sharing", "", Needs::kToken},
+    {"GET", "/trainyard/v1/projects/proj/quota", "", Needs::kRead},
+    {"PUT", "/trainyard/v1/projects/proj/quota", R"({"cpus":{N}})", Needs::kServer},
+    {"DELETE", "/trainyard/v1/projects/other/quota", "", Needs::kServer},  // 404 once allowed
+    {"GET", "/trainyard/v1/priorityClasses", "", Needs::kToken},
+    {"PUT", "/trainyard/v1/priorityClasses/high", R"({"value":{N}})", Needs::kServer},
+    {"DELETE", "/trainyard/v1/priorityClasses/none", "", Needs::kServer},  // 404 once allowed
     {"GET", "/version", "", Needs::kToken},
     {"GET", "/api/v1/namespaces", "", Needs::kToken},
     {"GET", "/apis/kubeflow.org/v1/namespaces/proj/tfjobs", "", Needs::kRead},

@@ -10,8 +10,7 @@
 
 namespace trainyard::testing {
 
-LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens,
-                       std::function<sched::SharingPolicy()> sharing) {
+LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens) {
   auto store = store::OpenSqliteJobStore(dir_.File("trainyard.db"));
   TY_CHECK(store.ok()) << store.status().ToString();
   store_ = *std::move(store);
@@ -24,13 +23,19 @@ LiveServer::LiveServer(server::HttpServerOptions options, bool check_tokens,
   audit_ = std::make_unique<store::FileAuditStore>(store::AuditDir(dir_.path().string()));
   controller_ =
       std::make_unique<control::JobController>(*store_, catalog::Catalog::Builtin(), clock_);
+  auto sharing_store = store::OpenSharingStore(store::SharingStorePath(dir_.path().string()));
+  TY_CHECK(sharing_store.ok()) << sharing_store.status().ToString();
+  sharing_store_ = *std::move(sharing_store);
+  sharing_ = std::make_unique<control::SharingAdmin>(*sharing_store_, catalog::Catalog::Builtin());
+  TY_CHECK(sharing_->Load().ok());
+  controller_->SetSharingPolicy([this] { return sharing_->Current(); });
   options.host = "127.0.0.1";
   options.port = 0;
   server_ = std::make_unique<server::Server>(
       options, *controller_, *store_, buckets_.get(), clock_, dir_.path().string(),
       server::ReplicaLookup(), std::function<std::vector<kube::NodeView>()>(),
       server::ServerAccess{.tokens = check_tokens ? tokens_.get() : nullptr, .audit = audit_.get()},
-      server::TrainyardV1Sources{.sharing = std::move(sharing)});
+      server::TrainyardV1Sources{.sharing = sharing_.get()});
   auto port = server_->Start();
   TY_CHECK(port.ok()) << port.status().ToString();
   port_ = *port;

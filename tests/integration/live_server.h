@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "control/job_controller.h"
+#include "control/sharing_admin.h"
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "sched/sharing.h"
@@ -21,21 +22,22 @@
 #include "store/audit_store.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"
+#include "store/sharing_store.h"
 #include "store/token_store.h"
 
 namespace trainyard::testing {
 
 class LiveServer {
  public:
-  // With `check_tokens`, the server checks bearer tokens of `tokens()` (issue #17). `sharing`:
-  // the admin's sharing policy the server reads (server::TrainyardV1Sources::sharing).
-  explicit LiveServer(server::HttpServerOptions options = {}, bool check_tokens = false,
-                      std::function<sched::SharingPolicy()> sharing = {});
+  // With `check_tokens`, the server checks bearer tokens of `tokens()` (issue #17).
+  explicit LiveServer(server::HttpServerOptions options = {}, bool check_tokens = false);
   ~LiveServer();
 
   int port() const { return port_; }
   const TempDir& dir() const { return dir_; }
   store::TokenStore& tokens() { return *tokens_; }
+  // The sharing policy the server serves and reads (issue #34), for a test to set as an admin.
+  control::SharingAdmin& sharing() { return *sharing_; }
 
  private:
   TempDir dir_;
@@ -45,6 +47,8 @@ class LiveServer {
   std::unique_ptr<store::TokenStore> tokens_;
   std::unique_ptr<store::AuditStore> audit_;
   std::unique_ptr<control::JobController> controller_;
+  std::unique_ptr<store::SharingStore> sharing_store_;
+  std::unique_ptr<control::SharingAdmin> sharing_;  // the quotas' admin routes (issue #34)
   std::unique_ptr<server::Server> server_;
   int port_ = 0;
 };

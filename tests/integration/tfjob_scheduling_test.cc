@@ -2,7 +2,6 @@
 // trainyard v1 (issue #34): a priorityClass is admitted only when the admin's table has it (read
 // on each request), queue and minAvailable are honoured without a warning or refused with their
 // cause, and `jobs/{j}:suspend` shows as the operator's Suspended conditions.
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -53,18 +52,16 @@ class TFJobSchedulingTest : public ::testing::Test {
     return "";
   }
 
-  // The admin's table, as the server reads it on each request.
+  void SetUp() override { AddClass("high", 1000); }
+
+  // The admin sets a class in the server's policy, which the server reads on each request.
   void AddClass(const std::string& name, int value) {
-    const std::lock_guard lock(mutex_);
-    policy_.priority_classes[name] = value;
+    ASSERT_TRUE(server_.sharing()
+                    .SetPriorityClass(name, nlohmann::json{{"value", value}}.dump())
+                    .ok());
   }
 
-  std::mutex mutex_;
-  sched::SharingPolicy policy_{.projects = {}, .priority_classes = {{"high", 1000}}};
-  LiveServer server_{{}, false, [this] {
-                       const std::lock_guard lock(mutex_);
-                       return policy_;
-                     }};
+  LiveServer server_;
   HttpClient client_{server_.port()};
 };
 

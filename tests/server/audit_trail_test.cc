@@ -31,7 +31,11 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
                                                "storage.objects.delete",
                                                "storage.objects.patch",
                                                "storage.objects.compose",
-                                               "storage.objects.rewrite"};
+                                               "storage.objects.rewrite",
+                                               "trainyard.quotas.update",
+                                               "trainyard.quotas.delete",
+                                               "trainyard.priorityClasses.update",
+                                               "trainyard.priorityClasses.delete"};
   for (const RouteAccess& access : RouteAccessTable()) {
     const RouteAudit* row = FindRouteAudit(access.route);
     ASSERT_NE(row, nullptr) << access.route;

@@ -13,6 +13,32 @@ bool Has(const std::string& text, const std::string& line) {
   return text.find(line + "\n") != std::string::npos;
 }
 
+TEST(Metrics, ShowsEachProjectsQuotaUseAndWaitingJobs) {
+  sched::SharingPolicy policy;
+  policy.projects = {{.project = "p",
+                      .accelerators = {{"NVIDIA_TESLA_T4", 4}},
+                      .cpus = 64,
+                      .memory_mib = 1024,
+                      .weight = 2}};
+  const std::string text = RenderProjectMetrics(
+      policy, {{"q", {.accelerators = {{"NVIDIA_TESLA_T4", 1}}, .cpus = 8, .jobs = 1}}},
+      {{"p", 3}});
+  for (const std::string line : {
+           "# TYPE trainyard_project_quota gauge",
+           R"(trainyard_project_quota{project="p",resource="NVIDIA_TESLA_T4"} 4)",
+           R"(trainyard_project_quota{project="p",resource="cpus"} 64)",
+           R"(trainyard_project_quota{project="p",resource="memory_mib"} 1024)",
+           R"(trainyard_project_weight{project="p"} 2)",
+           R"(trainyard_project_use{project="q",resource="NVIDIA_TESLA_T4"} 1)",
+           R"(trainyard_project_use{project="q",resource="cpus"} 8)",
+           R"(trainyard_project_use{project="q",resource="jobs"} 1)",
+           R"(trainyard_project_waiting_jobs{project="p"} 3)",
+       }) {
+    EXPECT_TRUE(Has(text, line)) << line << "\n" << text;
+  }
+  EXPECT_FALSE(Has(text, R"(trainyard_project_quota{project="p",resource="jobs"} 0)")) << text;
+}
+
 TEST(Metrics, CountsRequestsByRouteAndCode) {
   Metrics metrics;
   metrics.Record("jobs.get", 200, 0.001);

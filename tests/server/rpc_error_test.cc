@@ -56,6 +56,17 @@ TEST(RpcErrorBody, CarriesEveryFieldViolationAsBadRequestDetails) {
   EXPECT_EQ(body, expected);
 }
 
+TEST(RpcErrorBody, CarriesAQuotaRefusalsViolationsAsQuotaFailureDetails) {
+  const Status status = Status::FromCode(Code::kResourceExhausted, "over quota",
+                                         {{"project:p", "Quota … is 4; the job needs 8."}});
+  const auto body = nlohmann::json::parse(RpcErrorBody(429, status));
+  const auto expected = nlohmann::json::parse(R"json({"error":{
+      "code":429,"message":"over quota","status":"RESOURCE_EXHAUSTED",
+      "details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[
+        {"subject":"project:p","description":"Quota … is 4; the job needs 8."}]}]}})json");
+  EXPECT_EQ(body, expected);
+}
+
 TEST(RpcErrorBody, HasNoDetailsWithoutViolations) {
   const auto body = nlohmann::json::parse(RpcErrorBody(404, Status::NotFound("no such job")));
   EXPECT_FALSE(body["error"].contains("details"));
