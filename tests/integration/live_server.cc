@@ -52,6 +52,10 @@ nlohmann::json ValidJob(std::string_view job_id) {
   return nlohmann::json::parse(model::EncodeJob(job));
 }
 
+std::string TFJobsPath(std::string_view project) {
+  return "/apis/kubeflow.org/v1/namespaces/" + std::string(project) + "/tfjobs";
+}
+
 std::string JobsPath(std::string_view project) {
   return "/v1/projects/" + std::string(project) + "/jobs";
 }

@@ -59,6 +59,8 @@ nlohmann::json ValidJob(std::string_view job_id);
 // "/v1/projects/<project>/jobs" and "…/jobs/<id>".
 std::string JobsPath(std::string_view project = "proj");
 std::string JobPath(std::string_view job_id, std::string_view project = "proj");
+// The Kubernetes API's TFJob collection in `project`'s namespace.
+std::string TFJobsPath(std::string_view project = "proj");
 
 // The parsed body of `response`, or null (with a test failure) when it is not JSON.
 nlohmann::json Body(const ClientResponse& response);

@@ -20,7 +20,6 @@ using nlohmann::json;
 
 constexpr char kQuota[] = "/trainyard/v1/projects/proj/quota";
 constexpr char kVertexJobs[] = "/v1/projects/proj/locations/us-central1/customJobs";
-constexpr char kTFJobs[] = "/apis/kubeflow.org/v1/namespaces/proj/tfjobs";
 
 class SharingApiTest : public ::testing::Test {
  protected:
@@ -151,7 +150,7 @@ TEST_F(SharingApiTest, AJobThatCanNeverFitItsQuotaIsRefusedInEachApisShape) {
                                  {{{"name", "tensorflow"},
                                    {"image", "localhost/img:1"},
                                    {"resources", {{"limits", {{"cpu", "4"}}}}}}}}}}}}}}}}}}};
-  const ClientResponse kube = Send("editor", "POST", kTFJobs, tfjob.dump());
+  const ClientResponse kube = Send("editor", "POST", TFJobsPath(), tfjob.dump());
   ASSERT_EQ(kube.status, 403) << kube.body;
   const json status = Body(kube);
   EXPECT_EQ(status["kind"], "Status");
@@ -161,13 +160,13 @@ TEST_F(SharingApiTest, AJobThatCanNeverFitItsQuotaIsRefusedInEachApisShape) {
                 "requests.cpu=4, limited: requests.cpu=2"),
             0U)
       << kube.body;
-  EXPECT_EQ(Send("editor", "GET", kTFJobs + std::string("/big")).status, 404);
+  EXPECT_EQ(Send("editor", "GET", TFJobsPath() + std::string("/big")).status, 404);
 
   // Within the quota, each is accepted.
   ASSERT_EQ(Send("admin", "PUT", kQuota, R"({"cpus":64})").status, 200);
   EXPECT_EQ(Send("editor", "POST", JobsPath(), ValidJob("big").dump()).status, 200);
   EXPECT_EQ(Send("editor", "POST", kVertexJobs, custom_job.dump()).status, 200);
-  EXPECT_EQ(Send("editor", "POST", kTFJobs, tfjob.dump()).status, 201);
+  EXPECT_EQ(Send("editor", "POST", TFJobsPath(), tfjob.dump()).status, 201);
 }
 
 }  // namespace

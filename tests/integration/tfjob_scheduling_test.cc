@@ -16,8 +16,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr std::string_view kTFJobs = "/apis/kubeflow.org/v1/namespaces/proj/tfjobs";
-
 std::string TFJob(std::string_view name, const nlohmann::json& scheduling_policy) {
   nlohmann::json job = nlohmann::json::parse(R"({
     "apiVersion": "kubeflow.org/v1", "kind": "TFJob", "metadata": {},
@@ -33,10 +31,10 @@ std::string TFJob(std::string_view name, const nlohmann::json& scheduling_policy
 class TFJobSchedulingTest : public ::testing::Test {
  protected:
   ClientResponse Create(std::string_view name, const nlohmann::json& policy) {
-    return client_.Post(kTFJobs, TFJob(name, policy));
+    return client_.Post(TFJobsPath(), TFJob(name, policy));
   }
   nlohmann::json GetTFJob(std::string_view name) {
-    const ClientResponse got = client_.Get(std::string(kTFJobs) + "/" + std::string(name));
+    const ClientResponse got = client_.Get(TFJobsPath() + "/" + std::string(name));
     EXPECT_EQ(got.status, 200) << got.body;
     return Body(got);
   }
@@ -56,9 +54,8 @@ class TFJobSchedulingTest : public ::testing::Test {
 
   // The admin sets a class in the server's policy, which the server reads on each request.
   void AddClass(const std::string& name, int value) {
-    ASSERT_TRUE(server_.sharing()
-                    .SetPriorityClass(name, nlohmann::json{{"value", value}}.dump())
-                    .ok());
+    ASSERT_TRUE(
+        server_.sharing().SetPriorityClass(name, nlohmann::json{{"value", value}}.dump()).ok());
   }
 
   LiveServer server_;
@@ -77,14 +74,14 @@ TEST_F(TFJobSchedulingTest, APriorityClassMustBeTheAdminsAndIsReadOnEachRequest)
   EXPECT_EQ(status["message"],
             "tfjobs.kubeflow.org \"urgent-two\" is forbidden: no PriorityClass with name urgent "
             "was found");
-  EXPECT_EQ(client_.Get(std::string(kTFJobs) + "/urgent-two").status, 404);
+  EXPECT_EQ(client_.Get(TFJobsPath() + "/urgent-two").status, 404);
 
-  AddClass("urgent", 5000);
+  AddClass("urgent", 900);
   EXPECT_EQ(Create("urgent-two", {{"priorityClass", "urgent"}}).status, 201);
 
   // An update naming a class anew is admitted as a create is.
   const ClientResponse changed =
-      client_.Send("PATCH", std::string(kTFJobs) + "/urgent-one",
+      client_.Send("PATCH", TFJobsPath() + "/urgent-one",
                    R"({"spec":{"runPolicy":{"schedulingPolicy":{"priorityClass":"gone"}}}})",
                    {{"Content-Type", "application/merge-patch+json"}});
   EXPECT_EQ(changed.status, 403) << changed.body;
