@@ -174,7 +174,7 @@ SharingTree::SharingTree(CLI::App& app) : verbs_(std::make_unique<Verbs>()) {
 
   CLI::App* classes = app.add_subcommand(
       "priority-class",
-      "Name priorities (a TFJob's or Vertex job's priorityClass) as ml v1 scheduling.priority "
+      "Name priorities (a TFJob's schedulingPolicy.priorityClass) as ml v1 scheduling.priority "
       "values (admin).");
   classes->require_subcommand(1);
   v.class_set = classes->add_subcommand("set", "Set priority class NAME to VALUE (0 to 1000).");
