@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "base/time_format.h"
+#include "sched/amounts.h"
 #include "sched/fair_share_victims.h"
 #include "sched/room.h"
 #include "sched/wait_reason.h"
@@ -20,56 +21,6 @@ namespace {
 
 std::string ProjectOf(const std::string& project, const std::string& key) {
   return project.empty() ? key.substr(0, key.find('/')) : project;
-}
-
-// What a job holds or asks for, counted as quotas and shares count it.
-struct Amounts {
-  std::map<std::string, std::int64_t, std::less<>> devices;  // by accelerator type
-  std::int64_t cpus = 0;
-  std::int64_t memory_mib = 0;
-  int jobs = 0;
-
-  void Add(const Amounts& other) {
-    for (const auto& [type, count] : other.devices) {
-      devices[type] += count;
-    }
-    cpus += other.cpus;
-    memory_mib += other.memory_mib;
-    jobs += other.jobs;
-  }
-  std::int64_t DevicesOf(std::string_view type) const {
-    const auto found = devices.find(type);
-    return found == devices.end() ? 0 : found->second;
-  }
-};
-
-Amounts AmountsOf(const JobDemand& job) {
-  Amounts amounts{.jobs = 1};
-  for (const ReplicaDemand& replica : job.replicas) {
-    if (replica.accelerator_count > 0) {
-      amounts.devices[replica.accelerator] += replica.accelerator_count;
-    }
-    amounts.cpus += replica.cpus;
-    amounts.memory_mib += replica.memory_mib;
-  }
-  return amounts;
-}
-
-Amounts AmountsOf(const Allocation& allocation, const Inventory& inventory) {
-  Amounts amounts{.jobs = 1};
-  for (const ReplicaAssignment& replica : allocation.replicas) {
-    amounts.cpus += replica.cpus;
-    amounts.memory_mib += replica.memory_mib;
-    if (replica.node >= inventory.nodes.size()) {
-      continue;
-    }
-    for (const Device& device : inventory.nodes[replica.node].devices) {
-      if (std::ranges::find(replica.device_indices, device.index) != replica.device_indices.end()) {
-        ++amounts.devices[device.accelerator];
-      }
-    }
-  }
-  return amounts;
 }
 
 // The first of `quota`'s limits on accelerators, vCPUs and memory that `use` plus `more` passes,

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "sched/amounts.h"
+
 namespace trainyard::sched {
 namespace {
 
@@ -36,16 +38,10 @@ std::vector<QuotaExcess> QuotaExcesses(const ProjectQuota* quota, const JobDeman
   if (quota == nullptr) {
     return excesses;
   }
-  std::map<std::string, std::int64_t, std::less<>> devices;
-  std::int64_t cpus = 0;
-  std::int64_t memory_mib = 0;
-  for (const ReplicaDemand& replica : job.replicas) {
-    if (replica.accelerator_count > 0) {
-      devices[replica.accelerator] += replica.accelerator_count;
-    }
-    cpus += replica.cpus;
-    memory_mib += replica.memory_mib;
-  }
+  const Amounts need = AmountsOf(job);
+  const auto& devices = need.devices;
+  const std::int64_t cpus = need.cpus;
+  const std::int64_t memory_mib = need.memory_mib;
   for (const auto& [accelerator, count] : devices) {
     const auto limit = quota->accelerators.find(accelerator);
     if (limit != quota->accelerators.end() && count > limit->second) {
@@ -125,18 +121,11 @@ std::map<std::string, QuotaUse, std::less<>> UseByProject(const Inventory& inven
     if (jobs.insert(key.substr(0, end)).second) {
       ++project.jobs;
     }
-    for (const ReplicaAssignment& replica : allocation.replicas) {
-      project.cpus += replica.cpus;
-      project.memory_mib += replica.memory_mib;
-      if (replica.node >= inventory.nodes.size()) {
-        continue;
-      }
-      for (const Device& device : inventory.nodes[replica.node].devices) {
-        if (std::ranges::find(replica.device_indices, device.index) !=
-            replica.device_indices.end()) {
-          ++project.accelerators[device.accelerator];
-        }
-      }
+    const Amounts held = AmountsOf(allocation, inventory);
+    project.cpus += static_cast<int>(held.cpus);
+    project.memory_mib += held.memory_mib;
+    for (const auto& [type, count] : held.devices) {
+      project.accelerators[type] += static_cast<int>(count);
     }
   }
   return use;
