@@ -349,8 +349,11 @@ TEST_F(PipStagerTest, CancelStopsTheInstallAndItsChildren) {
   request.pid_file = dir_.File("job/run/staging.pid");
   Status status;
   std::thread staging([&] { status = stager.Stage(request); });
+  // The stager records the install's pid once its spawn returns, which may be after the install
+  // has written its own pids: wait for both.
   ASSERT_TRUE(
-      WaitUntil([&] { return PidsIn(pids).size() == 2; }, std::chrono::milliseconds(kDeadlineMs)));
+      WaitUntil([&] { return PidsIn(pids).size() == 2 && !PidsIn(request.pid_file).empty(); },
+                std::chrono::milliseconds(kDeadlineMs)));
   EXPECT_EQ(PidsIn(request.pid_file), std::vector<int>{PidsIn(pids)[0]});
   stop.request_stop();
   staging.join();
