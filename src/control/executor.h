@@ -182,7 +182,7 @@ class Executor : private RunHost {
   //   - PREPARING with a job the backend accepted whole (Backend::Submitted: a manager's job):
   //     taken over, and RUNNING once the backend says it started.
   //   - PREPARING otherwise: what was started is killed and the job goes back to QUEUED.
-  // Called by Start(); public for tests.
+  // Called by Start(), and by each queue scan until it could list the jobs; public for tests.
   void Recover();
 
  private:
@@ -321,10 +321,11 @@ class Executor : private RunHost {
   // The stop of each staging running on a worker, by its run's or study's key, until it reports:
   // requested when its job no longer wants it (cancelled, suspended, deleted) or on Stop().
   std::map<std::string, std::stop_source> staging_;
-  std::map<std::string, MonoTime, std::less<>> warned_;
+  std::map<std::string, MonoTime, std::less<>> warned_;  // Warn's messages, when last said
   // Recover() has taken over what a previous server left: from then on a job PREPARING, RUNNING
-  // or CANCELLING that no run or study holds is an orphan (reconcile/queue.h).
-  bool recovered_ = false;  // Warn's messages, when last said
+  // or CANCELLING that no run or study holds is an orphan (reconcile/queue.h). Until then the
+  // queue places nothing, and each scan tries Recover() again.
+  bool recovered_ = false;
   MonoTime next_queue_scan_{};
   // Each project's recent use of the inventory's devices, in seconds of all of them, for the
   // fair-share order (sched::ShareInput::usage). In memory only: a restarted server starts afresh.

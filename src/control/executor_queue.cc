@@ -64,6 +64,14 @@ void Executor::CountUsage(const std::vector<sched::Allocation>& running, WallTim
 }
 
 void Executor::ScheduleQueue() {
+  // Nothing is placed before what a previous server left is taken over: its replicas may still
+  // hold the devices. A Recover that could not list the jobs at start is tried again here.
+  if (!recovered_) {
+    Recover();
+    if (!recovered_) {
+      return;  // Recover warned; the next scan tries again
+    }
+  }
   Result<std::vector<std::pair<std::string, model::Job>>> unfinished = store_.ListUnfinished();
   if (!unfinished.ok()) {
     Warn("The queue was not scanned: the job store could not list the queued jobs: " +
@@ -219,6 +227,10 @@ Status Executor::PullImages(const std::vector<std::string>& images,
 void Executor::Recover() {
   Result<std::vector<std::pair<std::string, model::Job>>> unfinished = store_.ListUnfinished();
   if (!unfinished.ok()) {
+    Warn(
+        "What a previous server left was not taken over yet: the job store could not list the "
+        "unfinished jobs: " +
+        unfinished.status().message() + " (tried again on the next queue scan)");
     return;
   }
   for (const auto& [project, job] : *unfinished) {

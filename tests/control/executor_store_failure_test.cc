@@ -131,5 +131,46 @@ TEST_F(ExecutorStoreFailureTest, AJobRecoveryCouldNotEndIsEndedByALaterPass) {
   EXPECT_NE(failed.error_message.find("server restarted"), std::string::npos);
 }
 
+// A server whose store cannot list the jobs when it starts takes over what the previous one left
+// on a later scan, and places nothing before it has: the old replicas may still hold devices.
+TEST_F(ExecutorStoreFailureTest, ARecoveryThatCouldNotListTheJobsIsMadeOnALaterScan) {
+  std::vector<std::string> warnings;
+  customize_ = [&](ExecutorOptions& options) {
+    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
+  };
+  Submit(ValidRuntimeJob("was_running"));
+  ASSERT_TRUE(controller_
+                  ->Mutate(kProject, "was_running",
+                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
+                             model::Job next = current;
+                             next.state = JobState::kRunning;
+                             return std::optional(next);
+                           })
+                  .ok());
+  Submit(ValidRuntimeJob("queued"));
+  failing_->FailLists(Status::Unavailable("sqlite: unable to open database file"));
+  executor().Recover();
+  for (int scan = 0; scan < 3; ++scan) {
+    clock_.Advance(std::chrono::seconds(1));  // the next queue scan
+    Settle();
+  }
+  EXPECT_EQ(Get("was_running").state, JobState::kRunning);
+  EXPECT_EQ(Get("queued").state, JobState::kQueued);
+  EXPECT_TRUE(launcher_.started().empty()) << "nothing placed before the takeover";
+  ASSERT_EQ(warnings.size(), 1U) << "four tries, one warning";
+  EXPECT_NE(warnings[0].find("not taken over yet: the job store could not list the unfinished "
+                             "jobs: sqlite: unable to open database file"),
+            std::string::npos)
+      << warnings[0];
+
+  failing_->FailLists(Status());
+  clock_.Advance(std::chrono::seconds(1));
+  Settle();
+  const model::Job failed = Get("was_running");
+  EXPECT_EQ(failed.state, JobState::kFailed);
+  EXPECT_NE(failed.error_message.find("server restarted"), std::string::npos);
+  EXPECT_EQ(Get("queued").state, JobState::kRunning);
+}
+
 }  // namespace
 }  // namespace trainyard::control

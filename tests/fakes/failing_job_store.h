@@ -1,6 +1,7 @@
 // A `store::JobStore` in front of a real one whose writes can be made to fail with a given status
-// (a full disk: RESOURCE_EXHAUSTED), to test what callers do when the store refuses a change.
-// Reads always go through.
+// (a full disk: RESOURCE_EXHAUSTED), to test what callers do when the store refuses a change,
+// and whose ListUnfinished can be made to fail (a database not readable yet). Other reads always
+// go through.
 #pragma once
 
 #include <memory>
@@ -19,6 +20,12 @@ class FailingJobStore final : public store::JobStore {
   void FailWrites(Status status) {
     std::lock_guard lock(mu_);
     failure_ = std::move(status);
+  }
+
+  // Every ListUnfinished answers `status` until FailLists(Status()).
+  void FailLists(Status status) {
+    std::lock_guard lock(mu_);
+    list_failure_ = std::move(status);
   }
 
   Result<std::string> Create(std::string_view project, const model::Job& job) override {
@@ -51,6 +58,12 @@ class FailingJobStore final : public store::JobStore {
     return real_->ListJson(project, after, limit);
   }
   Result<std::vector<std::pair<std::string, model::Job>>> ListUnfinished() const override {
+    {
+      std::lock_guard lock(mu_);
+      if (!list_failure_.ok()) {
+        return list_failure_;
+      }
+    }
     return real_->ListUnfinished();
   }
   Result<store::RevisionedJob> GetKubeObject(std::string_view project, std::string_view kind,
@@ -76,8 +89,9 @@ class FailingJobStore final : public store::JobStore {
   }
 
   std::unique_ptr<store::JobStore> real_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   Status failure_;
+  Status list_failure_;
 };
 
 }  // namespace trainyard::testing
