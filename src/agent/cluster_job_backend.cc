@@ -224,7 +224,7 @@ void ClusterJobBackend::Observe(JobRun& run) {
   }
   Batch& batch = known->second;
   // The tasks' exit files: a replica's end, as its task recorded it.
-  for (std::size_t i = 0; i < run.replicas.size() && !run.done; ++i) {
+  for (std::size_t i = 0; i < run.replicas.size() && !run.Done(); ++i) {
     JobRun::Replica& replica = run.replicas[i];
     if (!replica.alive) {
       continue;
@@ -236,7 +236,7 @@ void ClusterJobBackend::Observe(JobRun& run) {
     // Slurm's own stop (scancel outside trainyard, the time limit, preemption) reaches the
     // replicas before its state changes: such an end is the manager's to explain, once it says
     // how its job ended (EndBatchWithoutReplicas).
-    if (run.phase != JobRun::Phase::kStopping && status->signaled &&
+    if (!run.Stopping() && status->signaled &&
         std::find(run::local::kStopSignals.begin(), run::local::kStopSignals.end(),
                   status->signal) != run::local::kStopSignals.end()) {
       continue;
@@ -250,7 +250,7 @@ void ClusterJobBackend::Observe(JobRun& run) {
     host_->HandleExit(run, i, *status);
   }
   const auto found = states_.find(batch.id);
-  if (found == states_.end() || run.done) {
+  if (found == states_.end() || run.Done()) {
     return;  // not asked yet
   }
   const run::ClusterJobState& state = found->second;
@@ -316,7 +316,7 @@ void ClusterJobBackend::EndWithoutReplicas(JobRun& run, Batch& batch,
           std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();
     }
   }
-  if (run.phase != JobRun::Phase::kStopping) {
+  if (!run.Stopping()) {
     Result<model::Job> job = host_->StoredJob(run.project, run.job_id);
     const control::ManagerEndOutcome outcome = control::DecideManagerEnd(
         {.manager = manager_.Name(),

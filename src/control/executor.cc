@@ -160,10 +160,10 @@ void Executor::StopAllReplicas() {
   }
   drain(std::chrono::seconds(5));
   for (auto& [key, study] : studies_) {
-    if (study->staged && !study->done) {  // one still PREPARING is left to recovery
-      study->ending = true;
-      study->outcome = model::JobState::kFailed;
-      study->message = "The trainyard server was stopped while the job was running.";
+    if (study->phase == Study::Phase::kTrials) {  // one still PREPARING is left to recovery
+      study->end =
+          Study::End{.outcome = model::JobState::kFailed,
+                     .message = "The trainyard server was stopped while the job was running."};
       FinishStudy(*study);
     }
   }
@@ -234,7 +234,7 @@ void Executor::RunOnce() {
   for (auto it = runs_.begin(); it != runs_.end();) {
     Run& run = *it->second;
     CheckRun(run);
-    if (run.done) {
+    if (run.Done()) {
       backend_->Forget(run);
       if (run.trial_id.empty()) {  // a trial's packages and private dirs are its study's
         stager_.Release(JobLayout(options_.data_dir, run.project, run.job_id).packages_dir());
@@ -276,9 +276,7 @@ void Executor::PublishReplicas() {
                        .pid = replica.pid,
                        .restarts = replica.restarts};
       if (replica.alive) {
-        info.state = run->phase == Run::Phase::kStopping ? "STOPPING"
-                     : backend_->Pending(*run)           ? "PENDING"
-                                                         : "RUNNING";
+        info.state = run->Stopping() ? "STOPPING" : backend_->Pending(*run) ? "PENDING" : "RUNNING";
       } else {
         info.state = replica.restart_at || run->job_restart ? "RESTARTING" : "EXITED";
       }
@@ -361,7 +359,7 @@ void Executor::StopUnwantedStaging() {
     if (auto run = runs_.find(key); run != runs_.end()) {
       wanted = run->second->phase == Run::Phase::kStaging;  // CheckRun stops one it drops
     } else if (auto study = studies_.find(key); study != studies_.end()) {
-      wanted = !study->second->staged && !study->second->done && !study->second->ending;
+      wanted = study->second->phase == Study::Phase::kStaging && !study->second->end;
     }
     if (!wanted) {
       stop.request_stop();

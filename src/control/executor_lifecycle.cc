@@ -43,15 +43,13 @@ void Executor::HandleStaged(const std::string& key, const Status& status,
                             std::optional<model::Job> job) {
   if (auto study = studies_.find(key); study != studies_.end()) {
     Study& staged = *study->second;
-    if (staged.staged || staged.done) {
+    if (staged.phase != Study::Phase::kStaging) {
       return;
     }
-    staged.staged = true;
+    staged.phase = Study::Phase::kTrials;
     std::optional<sched::Allocation> room = std::exchange(staged.pending, std::nullopt);
     if (!status.ok()) {
-      staged.ending = true;
-      staged.outcome = model::JobState::kFailed;
-      staged.message = status.message();
+      staged.end = Study::End{.outcome = model::JobState::kFailed, .message = status.message()};
     } else if (room) {
       StartTrial(staged, std::move(*room));
     }
@@ -86,7 +84,7 @@ void Executor::DropStaging(Run& run) {
     staging->second.request_stop();  // its report drops the run
     return;
   }
-  run.done = true;
+  run.phase = Run::Phase::kDone;
 }
 
 void Executor::Launch(Run& run, std::optional<model::Job> known) {
@@ -96,7 +94,7 @@ void Executor::Launch(Run& run, std::optional<model::Job> known) {
   const model::JobState expected =
       run.trial_id.empty() ? model::JobState::kPreparing : model::JobState::kRunning;
   if (!job.ok() || job->state != expected) {
-    run.done = true;  // cancelled (or deleted) while staging
+    run.phase = Run::Phase::kDone;  // cancelled (or deleted) while staging
     return;
   }
   run.extras = job->extras;
@@ -218,7 +216,7 @@ void Executor::SayTo(const std::string& project, const std::string& job_id,
 }
 
 void Executor::BeginStop(Run& run, model::JobState outcome, std::string message) {
-  if (run.phase == Run::Phase::kStopping) {
+  if (run.Stopping() || run.Done()) {
     return;
   }
   run.phase = Run::Phase::kStopping;
@@ -234,7 +232,7 @@ void Executor::BeginStop(Run& run, model::JobState outcome, std::string message)
 }
 
 bool Executor::FinishIfStopped(Run& run) {
-  if (run.done) {
+  if (run.Done()) {
     return true;
   }
   if (std::any_of(run.replicas.begin(), run.replicas.end(),
@@ -242,7 +240,8 @@ bool Executor::FinishIfStopped(Run& run) {
     return false;
   }
   // What a replica left behind in its process group goes too (once: a group id may be reused).
-  const bool retrying = std::exchange(run.finishing, true);
+  const bool retrying = run.phase == Run::Phase::kFinishing;
+  run.phase = Run::Phase::kFinishing;
   if (!retrying) {
     backend_->KillLeftovers(run);
   }
@@ -283,7 +282,7 @@ bool Executor::FinishIfStopped(Run& run) {
       return false;  // a full disk or a busy store: the next pass writes it
     }
   }
-  run.done = true;
+  run.phase = Run::Phase::kDone;
   return true;
 }
 
@@ -304,13 +303,13 @@ WallTime Executor::EndOf(const Run& run) const {
 }
 
 void Executor::CheckRun(Run& run) {
-  if (run.done) {
+  if (run.Done()) {
     return;
   }
   const MonoTime now = clock_.Monotonic();
-  if (run.phase == Run::Phase::kStopping) {
+  if (run.Stopping()) {
     backend_->Observe(run);
-    if (!run.done && !run.killed && now - run.stop_started >= options_.stop_grace) {
+    if (!run.Done() && !run.killed && now - run.stop_started >= options_.stop_grace) {
       run.killed = true;
       backend_->Kill(run);
     }
@@ -325,11 +324,12 @@ void Executor::CheckRun(Run& run) {
   }
   std::optional<model::Job> job = stored.ok() ? std::optional(std::move(*stored)) : std::nullopt;
   const Study* study = run.trial_id.empty() ? nullptr : StudyOf(run);
-  const RunDecision decision = DecideRun(job,
-                                         {.staging = run.phase == Run::Phase::kStaging,
-                                          .trial = !run.trial_id.empty(),
-                                          .study_ending = study == nullptr || study->ending},
-                                         Now());
+  const RunDecision decision =
+      DecideRun(job,
+                {.staging = run.phase == Run::Phase::kStaging,
+                 .trial = !run.trial_id.empty(),
+                 .study_ending = study == nullptr || study->end.has_value()},
+                Now());
   switch (decision.step) {
     case RunDecision::Step::kDropStaging:
       DropStaging(run);
@@ -368,7 +368,7 @@ void Executor::CheckRun(Run& run) {
     }
   }
   backend_->Observe(run);
-  if (!run.done) {
+  if (!run.Done()) {
     CheckRestarts(run);
   }
 }

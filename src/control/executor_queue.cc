@@ -28,7 +28,7 @@ std::vector<sched::Allocation> Executor::RunningAllocations() const {
   std::vector<sched::Allocation> allocations;
   for (const auto& [key, run] : runs_) {
     allocations.push_back(run->allocation);
-    allocations.back().stopping = run->phase == Run::Phase::kStopping;
+    allocations.back().stopping = run->Stopping();
   }
   for (const auto& [key, study] : studies_) {
     if (study->pending) {
@@ -122,7 +122,7 @@ void Executor::ScheduleQueue() {
     } else if (auto* preempt = std::get_if<PreemptJob>(&action)) {
       // Only a running job is stopped; one still staging is chosen again on a later pass.
       auto run = runs_.find(preempt->project + "/" + preempt->job_id);
-      if (run != runs_.end() && run->second->phase == Run::Phase::kRunning && !run->second->done) {
+      if (run != runs_.end() && run->second->phase == Run::Phase::kRunning) {
         Suspend(*run->second, preempt->message);
       }
     } else if (auto* trial = std::get_if<PlaceTrial>(&action)) {

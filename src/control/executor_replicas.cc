@@ -27,7 +27,7 @@ void Executor::HandleExit(Run& run, std::size_t index, const ExitStatus& status)
     replica.ended_wall = handled;
     replica.seconds += std::chrono::duration<double>(clock_.Monotonic() - replica.started).count();
   }
-  if (run.phase == Run::Phase::kStopping || run.job_restart) {
+  if (run.Stopping() || run.job_restart) {
     return;  // an end trainyard asked for
   }
   // SuccessRule kAllWorkers: whether the master and every other worker have exited 0, not to be

@@ -57,18 +57,22 @@ struct Executor::Study {
   // Completed trials' metric curves, the median stopping rule's reference.
   std::vector<std::vector<tuning::MetricPoint>> curves;
 
-  bool staged = false;
+  // kStaging until its packages' staging reports, then trials start; kDone: to be removed by
+  // the loop.
+  enum class Phase { kStaging, kTrials, kDone };
+  Phase phase = Phase::kStaging;
   std::optional<sched::Allocation> pending;  // the first trial's room, held while staging
   bool exhausted = false;                    // the suggester has no new point
   int wanted = 0;                            // trials to place in the next queue scan
   std::string last_failure;                  // "trial 3: <its message>"
 
-  // Set once the study's end is decided; its running trials are stopped, then it is written.
-  bool ending = false;
-  model::JobState outcome = model::JobState::kUnspecified;
-  std::string message;
-
-  bool done = false;  // to be removed by the loop
+  // The study's end, once decided (in any phase): its running trials are stopped, then it is
+  // written. An end written elsewhere (a cancel while PREPARING) has no outcome of its own.
+  struct End {
+    model::JobState outcome = model::JobState::kUnspecified;
+    std::string message;
+  };
+  std::optional<End> end;
 };
 
 }  // namespace trainyard::control

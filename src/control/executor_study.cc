@@ -57,9 +57,7 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
     study->extra_metrics = job.extras->extra_metrics;
   }
   auto fail = [&](std::string message) {
-    study->ending = true;
-    study->outcome = model::JobState::kFailed;
-    study->message = std::move(message);
+    study->end = Study::End{.outcome = model::JobState::kFailed, .message = std::move(message)};
     return std::move(study);
   };
   Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(job, catalog_);
@@ -119,7 +117,7 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
 void Executor::BeginStudy(const std::string& project, const model::Job& job,
                           sched::Allocation pending) {
   std::unique_ptr<Study> study = NewStudy(project, job);
-  if (!study->ending) {
+  if (!study->end) {
     study->pending = std::move(pending);
   }
   if (!study->prior.empty()) {
@@ -136,7 +134,7 @@ bool Executor::CheckStudies() {
   bool wants_more = false;
   for (auto it = studies_.begin(); it != studies_.end();) {
     wants_more |= CheckStudy(*it->second);
-    if (!it->second->done) {
+    if (it->second->phase != Study::Phase::kDone) {
       ++it;
       continue;
     }
@@ -152,53 +150,55 @@ bool Executor::CheckStudy(Study& study) {
   const int wanted_before = std::exchange(study.wanted, 0);
   Result<model::Job> job = store_.Get(study.project, study.job_id);
   if (!job.ok()) {
-    study.done = job.status().code() == Code::kNotFound && TrialRunsOf(study) == 0;
+    if (job.status().code() == Code::kNotFound && TrialRunsOf(study) == 0) {
+      study.phase = Study::Phase::kDone;
+    }
     return false;  // a store error: try again on the next pass
   }
   if (model::IsTerminal(job->state)) {  // written elsewhere (a cancel while PREPARING)
-    study.ending = true;
-    study.done = TrialRunsOf(study) == 0;
+    if (!study.end) {
+      study.end.emplace();
+    }
+    if (TrialRunsOf(study) == 0) {
+      study.phase = Study::Phase::kDone;
+    }
     return false;
   }
-  if (!study.staged) {
+  if (study.phase == Study::Phase::kStaging) {
     if (job->state != model::JobState::kPreparing) {
-      study.done = true;
+      study.phase = Study::Phase::kDone;
       return false;
     }
     if (PastMaxWaitTime(*job, Now())) {
       EndPreparing(study.project, study.job_id, model::JobState::kCancelled,
                    std::string(MaxWaitTimeMessage()));
-      study.done = true;
+      study.phase = Study::Phase::kDone;
     }
     return false;
   }
-  if (!study.ending && job->state == model::JobState::kRunning) {
+  if (!study.end && job->state == model::JobState::kRunning) {
     if (PastMaxRunningTime(*job, Now())) {
       MarkCancelling(study.project, study.job_id);
-      study.ending = true;
-      study.outcome = model::JobState::kCancelled;
-      study.message = MaxRunningTimeMessage();
+      study.end = Study::End{.outcome = model::JobState::kCancelled,
+                             .message = std::string(MaxRunningTimeMessage())};
     }
   }
-  if (!study.ending && job->state == model::JobState::kCancelling) {
-    study.ending = true;
-    study.outcome = model::JobState::kCancelled;
-    study.message = CancelledMessage();
+  if (!study.end && job->state == model::JobState::kCancelling) {
+    study.end = Study::End{.outcome = model::JobState::kCancelled,
+                           .message = std::string(CancelledMessage())};
   }
-  if (!study.ending) {
+  if (!study.end) {
     const std::vector<model::HyperparameterOutput> none;
     const tuning::StudyDecision decision =
         tuning::DecideStudy(study.spec, job->training_output ? job->training_output->trials : none,
                             study.exhausted, study.last_failure);
     if (decision.finished || decision.stop_running) {
-      study.ending = true;
-      study.outcome = decision.outcome;
-      study.message = decision.message;
+      study.end = Study::End{.outcome = decision.outcome, .message = decision.message};
     } else {
       study.wanted = decision.start;
     }
   }
-  if (study.ending && TrialRunsOf(study) == 0) {
+  if (study.end && TrialRunsOf(study) == 0) {
     FinishStudy(study);
   }
   return study.wanted > wanted_before;
@@ -217,6 +217,7 @@ std::vector<sched::JobDemand> Executor::TrialDemands() const {
 }
 
 void Executor::FinishStudy(Study& study) {
+  const Study::End end = study.end.value_or(Study::End{});
   const WallTime now = Now();
   const std::string tag = tuning::MetricTagOf(study.spec);
   const Result<model::Job> written =
@@ -224,9 +225,9 @@ void Executor::FinishStudy(Study& study) {
         if (model::IsTerminal(current.state)) {
           return false;
         }
-        current.state = study.outcome;
+        current.state = end.outcome;
         current.error_message =
-            study.outcome == model::JobState::kSucceeded ? std::string() : study.message;
+            end.outcome == model::JobState::kSucceeded ? std::string() : end.message;
         current.end_time = now;
         current.job_position = 0;
         if (!current.start_time) {
@@ -245,8 +246,8 @@ void Executor::FinishStudy(Study& study) {
         tuning::SortTrialsForOutput(output.trials, study.spec.goal);
         return true;
       });
-  if (written.ok() && written->state == study.outcome) {
-    std::string closing = OutcomeMessage(study.outcome, study.message);
+  if (written.ok() && written->state == end.outcome) {
+    std::string closing = OutcomeMessage(end.outcome, end.message);
     const auto& trials = written->training_output->trials;
     if (!trials.empty() && trials.front().final_metric) {
       const model::HyperparameterOutput& best = trials.front();
@@ -261,15 +262,15 @@ void Executor::FinishStudy(Study& study) {
                              best.final_metric->objective_value, ParamsText(params));
     }
     closing += ParetoFrontText(*written);
-    SayTo(study.project, study.job_id, "", study.outcome == model::JobState::kFailed, closing);
+    SayTo(study.project, study.job_id, "", end.outcome == model::JobState::kFailed, closing);
   }
-  study.done = true;
+  study.phase = Study::Phase::kDone;
 }
 
 void Executor::RecoverStudy(const std::string& project, const model::Job& job) {
   std::unique_ptr<Study> created = NewStudy(project, job);
   Study& study = *created;
-  study.staged = true;
+  study.phase = Study::Phase::kTrials;
   studies_[study.key] = std::move(created);
   if (!job.training_output) {
     return;

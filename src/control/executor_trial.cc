@@ -31,7 +31,7 @@ constexpr std::size_t kMaxMetricFileBytes = std::size_t{1} << 20;
 }  // namespace
 
 bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
-  if (study.ending || study.done || !study.staged) {
+  if (study.end || study.phase != Study::Phase::kTrials) {
     return false;
   }
   Result<model::Job> job = store_.Get(study.project, study.job_id);
@@ -50,10 +50,9 @@ bool Executor::StartTrial(Study& study, sched::Allocation allocation) {
                         job->extras ? job->extras->trial_measurements : kNoMeasurements),
       1);
   if (!next.ok()) {
-    study.ending = true;
-    study.outcome = model::JobState::kFailed;
-    study.message =
-        "The hyperparameter search could not suggest a trial: " + next.status().message();
+    study.end = Study::End{.outcome = model::JobState::kFailed,
+                           .message = "The hyperparameter search could not suggest a trial: " +
+                                      next.status().message()};
     return false;
   }
   if (next->empty()) {

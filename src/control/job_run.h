@@ -23,10 +23,15 @@
 namespace trainyard::control {
 
 struct JobRun {
+  // Each run goes forward through these, skipping some (a staging dropped is kDone at once).
   enum class Phase {
     kStaging,   // PREPARING: packages being installed
     kRunning,   // replicas started (RUNNING)
     kStopping,  // replicas being stopped; the outcome is written once all have exited
+    // Every replica ended: their groups were killed and the outcome said in the service log;
+    // the store may still refuse the outcome for a while (a full disk), and is asked again.
+    kFinishing,
+    kDone,  // to be removed by the loop
   };
 
   struct Replica {
@@ -83,11 +88,10 @@ struct JobRun {
   bool write_outcome = true;  // false when the job already reached a terminal state elsewhere
   MonoTime stop_started{};
   bool killed = false;  // SIGKILL sent
-  // Set once every replica ended: their groups were killed and the outcome said in the service
-  // log; the store may still refuse the outcome for a while (a full disk), and is asked again.
-  bool finishing = false;
 
-  bool done = false;  // to be removed by the loop
+  // kStopping or kFinishing: its replicas are stopped or ended, its outcome not yet written.
+  bool Stopping() const { return phase == Phase::kStopping || phase == Phase::kFinishing; }
+  bool Done() const { return phase == Phase::kDone; }
 };
 
 }  // namespace trainyard::control
