@@ -1,4 +1,4 @@
-// How a run ends when its cluster manager's job (Slurm's) ended while some of its replicas had
+// How a run ends when its cluster manager's job ended while some of its replicas had
 // not recorded their own end: killed with their task, or never started. Pure: the cluster
 // backend (agent/cluster_job_backend.h) observes, this decides, the backend applies.
 //
@@ -19,7 +19,7 @@
 namespace trainyard::control {
 
 struct ManagerJobEnd {
-  std::string manager;   // "Slurm", as messages name it
+  std::string manager;   // the manager's name, as messages say it
   std::string batch_id;  // the manager's job id
   bool known = true;     // false: the manager no longer knows the job
   std::string state;     // the manager's state word: "TIMEOUT", "CANCELLED", "NODE_FAIL", …
