@@ -27,11 +27,12 @@ cores=$(nproc)
 ctest_jobs=$((cores + 1))
 fuzz_seconds=${TY_FUZZ_SECONDS:-20}
 # Tests that would skip without their tool fail instead: Slurm's test cluster, podman and the base
-# image, the tmpfs of the disk-full test, Chromium for the console.
+# image, the tmpfs of the disk-full test, Chromium for the console, the Node.js client libraries.
 export TRAINYARD_REQUIRE_SLURM=${TRAINYARD_REQUIRE_SLURM:-1}
 export TRAINYARD_REQUIRE_CONTAINERS=${TRAINYARD_REQUIRE_CONTAINERS:-1}
 export TRAINYARD_REQUIRE_TMPFS=${TRAINYARD_REQUIRE_TMPFS:-1}
 export TRAINYARD_REQUIRE_BROWSER=${TRAINYARD_REQUIRE_BROWSER:-1}
+export TRAINYARD_REQUIRE_NODE=${TRAINYARD_REQUIRE_NODE:-1}
 
 # Each stage's share of the run, in seconds, on the machine CI uses (2 cores): measured times
 # with room to spare (README "The tests" has the figures). A stage past its share is reported at

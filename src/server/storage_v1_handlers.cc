@@ -175,7 +175,10 @@ HttpResponse ListObjects(BucketStore& buckets, const RoutedRequest& request) {
                                      {.prefix = QueryOr(request, "prefix"),
                                       .delimiter = QueryOr(request, "delimiter"),
                                       .max_results = *max_results == 0 ? 1000 : *max_results,
-                                      .page_token = QueryOr(request, "pageToken")});
+                                      .page_token = QueryOr(request, "pageToken"),
+                                      .start_offset = QueryOr(request, "startOffset"),
+                                      .end_offset = QueryOr(request, "endOffset"),
+                                      .match_glob = QueryOr(request, "matchGlob")});
   if (!listing.ok()) {
     return StorageErrorResponse(listing.status());
   }

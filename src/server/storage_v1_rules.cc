@@ -47,11 +47,21 @@ const std::vector<MethodParams>& MethodTable() {
       {"storage.buckets.delete", {"ifMetagenerationMatch", "ifMetagenerationNotMatch"}},
       {"storage.buckets.getStorageLayout", {"prefix"}},
       {"storage.managedFolders.list", {"prefix", "pageSize", "pageToken"}},
+      // `force` is the Node.js client's: its `deleteFiles(query)` sends the whole query to
+      // each objects.list (and delete); GCS ignores it (docs/reference/ai-platform-training.md
+      // §11.1).
       {"storage.objects.list",
        {"prefix", "delimiter", "maxResults", "pageToken", "versions", "includeTrailingDelimiter",
-        "includeFoldersAsPrefixes"}},
+        "includeFoldersAsPrefixes", "startOffset", "endOffset", "matchGlob", "force"}},
       {"storage.objects.get", {"generation"}, true},
-      {"storage.objects.delete", {"generation", "force"}, true},
+      // Past `generation` and `force`, the listing's parameters, which the Node.js client's
+      // `deleteFiles({prefix, …})` sends with each object's delete and GCS ignores there (the same
+      // §11.1).
+      {"storage.objects.delete",
+       {"generation", "force", "prefix", "delimiter", "maxResults", "pageToken", "versions",
+        "includeTrailingDelimiter", "includeFoldersAsPrefixes", "startOffset", "endOffset",
+        "matchGlob"},
+       true},
       {"storage.objects.compose", {"destinationPredefinedAcl", "kmsKeyName"}, true},
       {"storage.objects.patch",
        {"generation", "predefinedAcl", "projection", "overrideUnlockedRetention"},
@@ -189,6 +199,9 @@ Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_
   const std::string_view last_text = range.substr(dash + 1);
   if (!first.has_value()) {
     return bad;
+  }
+  if (body_size == 0 && last_text == std::to_string(*first - 1)) {
+    return out;  // an empty range ends nothing more than "bytes */N" does
   }
   out.first = first;
   if (last_text == "*") {  // the body runs to the object's end: its size, unless announced

@@ -21,8 +21,9 @@ namespace trainyard::server {
 // The query parameters the storage method `method` ("storage.objects.get") accepts beyond the
 // standard ones every Google API takes (router.h: `alt`, `fields`, `prettyPrint`, `quotaUser`,
 // …): those it reads, and those GCS documents that change nothing here (`userProject`,
-// `projection`, ACLs, KMS keys, `force` on a delete). Others, which would change what a call
-// means (`matchGlob`, `softDeleted`, …), stay refused. Empty for a method not in the table.
+// `projection`, ACLs, KMS keys, `force`, and the listing parameters the Node.js client's
+// `deleteFiles` sends with each delete). Others, which would change what a call means
+// (`softDeleted`, `filter`, …), stay refused. Empty for a method not in the table.
 std::vector<std::string> StorageQueryParams(std::string_view method);
 
 // What a resumable upload's PUT says of its body.
@@ -42,6 +43,8 @@ struct ChunkRange {
 //   "bytes A-*/*"   the same with N not known beforehand: the body ends the object, which has
 //                   A + body_size bytes (as Google's own storage testbench finalises it);
 //   "bytes */N"     no body: the object has N bytes (finalises once they were all received);
+//   "bytes A-(A-1)/N"  the same, as an empty range: the Node.js client's last chunk in chunked
+//                   mode (`chunkSize`) when it is empty, "bytes 0--1/0" for an empty object;
 //   "bytes */*"     no body: a status query.
 // INVALID_ARGUMENT on "Content-Range" for anything else, and for a range whose length is not
 // the body's.

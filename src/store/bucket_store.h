@@ -113,9 +113,15 @@ struct UploadStatus {
 
 struct ListObjectsRequest {
   std::string prefix;
-  std::string delimiter;   // "" or e.g. "/"
-  int max_results = 1000;  // clamped to [1, 1000]
-  std::string page_token;  // a `next_page_token`; anything else is INVALID_ARGUMENT
+  std::string delimiter;     // "" or e.g. "/"
+  int max_results = 1000;    // clamped to [1, 1000]
+  std::string page_token;    // a `next_page_token`; anything else is INVALID_ARGUMENT
+  std::string start_offset;  // only names >= it ("" for no bound)
+  std::string end_offset;    // only names < it ("" for no bound)
+  // Only names matching this glob (GCS's `matchGlob` syntax, store/object_glob.h; "" for all);
+  // a malformed one is INVALID_ARGUMENT on "matchGlob". With a delimiter, a prefix is listed
+  // when an object folded into it passes these filters.
+  std::string match_glob;
 };
 
 class BucketStore {

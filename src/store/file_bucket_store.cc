@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "store/object_glob.h"
 #include "store/object_names.h"
 
 namespace trainyard::store {
@@ -417,12 +419,25 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
     }
     after = *std::move(decoded);
   }
+  std::optional<ObjectGlob> glob;
+  if (!request.match_glob.empty()) {
+    Result<ObjectGlob> compiled = ObjectGlob::Compile(request.match_glob);
+    if (!compiled.ok()) {
+      return compiled.status();
+    }
+    glob = *std::move(compiled);
+  }
   const int max = std::clamp(request.max_results, 1, kMaxListResults);
   Result<UniqueFd> bucket_fd = BucketFd(bucket);
   if (!bucket_fd.ok()) {
     return ObjectListing{};  // no directory: no objects
   }
-  TreePage page = WalkObjects(bucket_fd->get(), request.prefix, request.delimiter, after, max);
+  const WalkFilter filter{.prefix = request.prefix,
+                          .delimiter = request.delimiter,
+                          .start_offset = request.start_offset,
+                          .end_offset = request.end_offset,
+                          .glob = glob.has_value() ? &*glob : nullptr};
+  TreePage page = WalkObjects(bucket_fd->get(), filter, after, max);
   ObjectListing listing;
   if (page.more && !page.entries.empty()) {
     listing.next_page_token = Base64Encode(page.entries.back().name);

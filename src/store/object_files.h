@@ -19,6 +19,7 @@
 
 #include "base/status.h"
 #include "base/unique_fd.h"
+#include "store/object_glob.h"
 
 namespace trainyard::store::internal {
 
@@ -105,12 +106,22 @@ struct TreePage {
   bool more = false;               // entries after the last one exist
 };
 
+// Which objects a walk lists: ListObjectsRequest's filters.
+struct WalkFilter {
+  std::string_view prefix;
+  std::string_view delimiter;
+  std::string_view start_offset;     // names >= it
+  std::string_view end_offset;       // names < it, unless empty
+  const ObjectGlob* glob = nullptr;  // names it matches, unless null
+};
+
 // Walks the directory `bucket_fd` in byte order of object names, as GCS lists: only names
-// starting with `prefix`; with a `delimiter`, a name holding it after the prefix is folded into
-// its common prefix (up to and including the delimiter); only entries after `after` (the last
-// entry of the previous page); at most `max_entries` entries. Unreadable directories are
-// skipped, and so are links (each directory is opened with O_NOFOLLOW from its parent's).
-TreePage WalkObjects(int bucket_fd, std::string_view prefix, std::string_view delimiter,
-                     std::string_view after, int max_entries);
+// starting with `filter.prefix`, within its offsets and matching its glob; with a delimiter, a
+// name holding it after the prefix is folded into its common prefix (up to and including the
+// delimiter); only entries after `after` (the last entry of the previous page); at most
+// `max_entries` entries. Unreadable directories are skipped, and so are links (each directory is
+// opened with O_NOFOLLOW from its parent's).
+TreePage WalkObjects(int bucket_fd, const WalkFilter& filter, std::string_view after,
+                     int max_entries);
 
 }  // namespace trainyard::store::internal

@@ -50,14 +50,36 @@ UniqueFd OpenSubdir(int dir_fd, const DirEntry& entry) {
   return UniqueFd(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 }
 
-// True when some valid object lies below the directory `dir_fd`.
-bool HoldsObjects(int dir_fd) {
+// Whether the filter's offsets and glob keep the object `name`.
+bool Selected(const WalkFilter& filter, std::string_view name) {
+  return name >= filter.start_offset && (filter.end_offset.empty() || name < filter.end_offset) &&
+         (filter.glob == nullptr || filter.glob->Matches(name));
+}
+
+// Whether no object below the directory `dir` (ending with "/") can be within the offsets.
+bool OutsideOffsets(const WalkFilter& filter, const std::string& dir) {
+  // Every name below starts with `dir`: all are >= it, and all are < the start offset when `dir`
+  // is and is not a beginning of it.
+  return (!filter.end_offset.empty() && dir >= filter.end_offset) ||
+         (dir < filter.start_offset && !filter.start_offset.starts_with(dir));
+}
+
+// True when some valid object the filter keeps lies below the directory `dir_fd`, whose objects'
+// names start with `rel`.
+bool HoldsObjects(int dir_fd, const std::string& rel, const WalkFilter& filter) {
   for (const DirEntry& entry : ReadDir(dir_fd)) {
+    std::string name = rel + entry.key;
     if (!entry.is_dir) {
-      return true;
+      if (Selected(filter, name)) {
+        return true;
+      }
+      continue;
+    }
+    if (OutsideOffsets(filter, name)) {
+      continue;
     }
     const UniqueFd sub = OpenSubdir(dir_fd, entry);
-    if (sub.get() >= 0 && HoldsObjects(sub.get())) {
+    if (sub.get() >= 0 && HoldsObjects(sub.get(), name, filter)) {
       return true;
     }
   }
@@ -66,8 +88,12 @@ bool HoldsObjects(int dir_fd) {
 
 class Walker {
  public:
-  Walker(std::string_view prefix, std::string_view delimiter, std::string_view after, int max)
-      : prefix_(prefix), delimiter_(delimiter), after_(after), max_(max) {}
+  Walker(const WalkFilter& filter, std::string_view after, int max)
+      : filter_(filter),
+        prefix_(filter.prefix),
+        delimiter_(filter.delimiter),
+        after_(after),
+        max_(max) {}
 
   // Visits the directory `dir_fd`, whose objects' names start with `rel` ("" or ending with
   // "/"); false once the page is full and one more entry was seen.
@@ -87,6 +113,9 @@ class Walker {
       if (!after_.empty() && name < after_ && !after_.starts_with(name)) {
         continue;  // all of it was on earlier pages
       }
+      if (OutsideOffsets(filter_, name)) {
+        continue;
+      }
       const UniqueFd sub = OpenSubdir(dir_fd, entry);
       if (sub.get() < 0) {
         continue;
@@ -94,7 +123,7 @@ class Walker {
       if (const std::size_t pos = FoldAt(name); pos != std::string::npos) {
         // Every object below folds into the same prefix: no need to walk it all.
         std::string folded = name.substr(0, pos + delimiter_.size());
-        if (folded != last_key_ && folded > after_ && HoldsObjects(sub.get())) {
+        if (folded != last_key_ && folded > after_ && HoldsObjects(sub.get(), name, filter_)) {
           if (!Add(TreeEntry{.name = std::move(folded), .is_prefix = true})) {
             return false;
           }
@@ -120,7 +149,8 @@ class Walker {
   }
 
   bool Offer(std::string name, const FileStat& stat) {
-    if (!name.starts_with(prefix_) || !CheckObjectName("", name, NameUse::kWrite).ok()) {
+    if (!name.starts_with(prefix_) || !CheckObjectName("", name, NameUse::kWrite).ok() ||
+        !Selected(filter_, name)) {
       return true;
     }
     TreeEntry entry{.name = std::move(name), .stat = stat};
@@ -145,6 +175,7 @@ class Walker {
     return true;
   }
 
+  const WalkFilter& filter_;
   const std::string prefix_;
   const std::string delimiter_;
   const std::string after_;
@@ -155,9 +186,9 @@ class Walker {
 
 }  // namespace
 
-TreePage WalkObjects(int bucket_fd, std::string_view prefix, std::string_view delimiter,
-                     std::string_view after, int max_entries) {
-  Walker walker(prefix, delimiter, after, std::max(1, max_entries));
+TreePage WalkObjects(int bucket_fd, const WalkFilter& filter, std::string_view after,
+                     int max_entries) {
+  Walker walker(filter, after, std::max(1, max_entries));
   walker.Visit(bucket_fd, "");
   return walker.Take();
 }

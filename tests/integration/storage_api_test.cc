@@ -351,6 +351,31 @@ struct ParamsCase {
   int status;
 };
 
+// objects.list's matchGlob, startOffset and endOffset select names before a page is counted
+// (docs/reference/ai-platform-training.md §11.1).
+TEST_F(StorageApiTest, ListFiltersByGlobAndOffsets) {
+  for (const char* name : {"a.txt", "b/c.txt", "b/d.bin", "e.bin"}) {
+    ASSERT_EQ(UploadMedia(name, name).status, 200) << name;
+  }
+  auto names = [this](const std::string& query) {
+    const ClientResponse response = client_.Send("GET", "/storage/v1/b/bkt/o?" + query);
+    EXPECT_EQ(response.status, 200) << query << ": " << response.body;
+    std::vector<std::string> out;
+    for (const auto& item : Body(response).value("items", nlohmann::json::array())) {
+      out.push_back(item["name"].get<std::string>());
+    }
+    return out;
+  };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(names("matchGlob=**.txt"), (Names{"a.txt", "b/c.txt"}));
+  EXPECT_EQ(names("matchGlob=*.bin"), (Names{"e.bin"}));
+  EXPECT_EQ(names("startOffset=b/&endOffset=e"), (Names{"b/c.txt", "b/d.bin"}));
+  EXPECT_EQ(names("matchGlob=**.bin&maxResults=1"), (Names{"b/d.bin"}));
+  const ClientResponse bad = client_.Send("GET", "/storage/v1/b/bkt/o?matchGlob=%7Ba");
+  ASSERT_EQ(bad.status, 400) << bad.body;
+  EXPECT_EQ(Body(bad)["error"]["errors"][0]["location"], "matchGlob") << bad.body;
+}
+
 class StandardParamsTest : public StorageApiTest,
                            public ::testing::WithParamInterface<ParamsCase> {};
 
@@ -378,7 +403,12 @@ INSTANTIATE_TEST_SUITE_P(
                    "/upload/storage/v1/b/bkt/o?uploadType=media&name=x&userProject=p"
                    "&prettyPrint=false&kmsKeyName=k",
                    200},
-        ParamsCase{"ListWithMatchGlob", "GET", "/storage/v1/b/bkt/o?matchGlob=*.txt", 400},
+        // What the Node client's deleteFiles({prefix, force: true}) sends to both methods.
+        ParamsCase{"ListWithForce", "GET", "/storage/v1/b/bkt/o?prefix=o&force=true", 200},
+        ParamsCase{"DeleteWithListingParams", "DELETE",
+                   "/storage/v1/b/bkt/o/obj?prefix=o&matchGlob=o*&force=true", 204},
+        ParamsCase{"ListWithMalformedGlob", "GET", "/storage/v1/b/bkt/o?matchGlob=%5Bab", 400},
+        ParamsCase{"ListWithFilter", "GET", "/storage/v1/b/bkt/o?filter=x", 400},
         ParamsCase{"GetSoftDeleted", "GET", "/storage/v1/b/bkt/o/obj?softDeleted=true", 400}),
     [](const auto& tc) { return tc.param.name; });
 

@@ -193,6 +193,27 @@ TEST_F(StorageApiTest, ResumableStreamIsFinalisedByItsSize) {
   EXPECT_TRUE(Download("streamed.bin").body == kPayload);
 }
 
+// The Node client with a `chunkSize` ends an upload whose last chunk is empty with an empty
+// range, "bytes A-(A-1)/N" (docs/reference/ai-platform-training.md §11.1): an empty object, and
+// one of exactly whole chunks.
+TEST_F(StorageApiTest, ResumableUploadEndsWithAnEmptyRange) {
+  const std::string empty = StartSession("empty.bin");
+  const ClientResponse put = client_.Send("PUT", empty, "", {{"Content-Range", "bytes 0--1/0"}});
+  ASSERT_EQ(put.status, 200) << put.body;
+  EXPECT_EQ(Body(put)["size"], "0");
+  EXPECT_EQ(Download("empty.bin").body, "");
+
+  const std::string whole = StartSession("whole.bin");
+  const ClientResponse chunk = client_.Send(
+      "PUT", whole, kPayload,
+      {{"Content-Range", "bytes 0-41/*"}, {"Content-Type", "application/octet-stream"}});
+  EXPECT_EQ(chunk.status, 308) << chunk.body;
+  const ClientResponse last = client_.Send("PUT", whole, "", {{"Content-Range", "bytes 42-41/42"}});
+  ASSERT_EQ(last.status, 200) << last.body;
+  EXPECT_EQ(Body(last)["size"], "42");
+  EXPECT_TRUE(Download("whole.bin").body == kPayload);
+}
+
 TEST_F(StorageApiTest, ResumableSessionsCanBeCancelled) {
   const ClientResponse started =
       client_.Send("POST", "/upload/storage/v1/b/bkt/o?uploadType=resumable&name=x", "");

@@ -368,6 +368,32 @@ TEST_F(BucketStoreTest, PagesCoverEveryEntryOnce) {
             (std::vector<std::string>{"a", "|", "b/", "|", "c", "|", "d/", "|", "e"}));
 }
 
+// objects.list's startOffset (inclusive), endOffset (exclusive) and matchGlob, which filter
+// before a page is counted: pages stay full, and a prefix is listed only when an object folded
+// into it passes (docs/reference/ai-platform-training.md §11.1).
+TEST_F(BucketStoreTest, FiltersByOffsetsAndGlobBeforePaging) {
+  for (const char* name : {"a.txt", "b/1.txt", "b/2.bin", "c.bin", "d/e/f.txt", "g"}) {
+    Put(name, name);
+  }
+  EXPECT_EQ(ListAll({.start_offset = "b/2", .end_offset = "d/e/f.txt"}),
+            (std::vector<std::string>{"b/2.bin", "c.bin"}));
+  EXPECT_EQ(ListAll({.start_offset = "c"}), (std::vector<std::string>{"c.bin", "d/e/f.txt", "g"}));
+  EXPECT_EQ(ListAll({.end_offset = "b/2.bin"}), (std::vector<std::string>{"a.txt", "b/1.txt"}));
+  EXPECT_EQ(ListAll({.match_glob = "**.txt"}),
+            (std::vector<std::string>{"a.txt", "b/1.txt", "d/e/f.txt"}));
+  EXPECT_EQ(ListAll({.match_glob = "*.bin"}), (std::vector<std::string>{"c.bin"}));
+  EXPECT_EQ(ListAll({.max_results = 1, .match_glob = "**.txt"}),
+            (std::vector<std::string>{"a.txt", "|", "b/1.txt", "|", "d/e/f.txt"}));
+  EXPECT_EQ(ListAll({.delimiter = "/", .match_glob = "**.bin"}),
+            (std::vector<std::string>{"b/", "c.bin"}));
+  EXPECT_EQ(ListAll({.delimiter = "/", .start_offset = "b/3"}),
+            (std::vector<std::string>{"c.bin", "d/", "g"}));
+  auto refused = store_->ListObjects("bkt", {.match_glob = "[ab"});
+  EXPECT_EQ(refused.status().code(), Code::kInvalidArgument);
+  ASSERT_EQ(refused.status().violations().size(), 1U);
+  EXPECT_EQ(refused.status().violations()[0].field, "matchGlob");
+}
+
 TEST_F(BucketStoreTest, RefusesAForeignPageToken) {
   for (const char* token : {"not base64!", "AAAA=", ""}) {
     auto listing = store_->ListObjects("bkt", {.page_token = token});
