@@ -56,13 +56,13 @@ json Projects(const ClusterView& view) {
   for (const std::string& project : names) {
     const sched::ProjectQuota* quota = view.sharing.QuotaOf(project);
     const auto held = view.use.find(project);
-    const sched::QuotaUse use = held != view.use.end() ? held->second : sched::QuotaUse{};
+    const sched::Amounts use = held != view.use.end() ? held->second : sched::Amounts{};
     const auto queued = waiting.find(project);
     projects.push_back(
         {{"project", project},
          {"quota", quota != nullptr ? json::parse(sched::EncodeProjectQuota(*quota)) : json()},
          {"use",
-          {{"accelerators", use.accelerators},
+          {{"accelerators", use.devices},
            {"cpus", use.cpus},
            {"memory", sched::MemoryQuantity(use.memory_mib)},
            {"jobs", use.jobs}}},

@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "control/executor.h"
+#include "sched/amounts.h"
 #include "sched/inventory.h"
-#include "sched/quota_check.h"
 #include "sched/sharing.h"
 #include "server/router.h"
 
@@ -35,8 +35,8 @@ struct ClusterView {
   sched::Inventory inventory;
   std::map<std::string, std::vector<control::ReplicaInfo>, std::less<>> replicas;  // by "p/jobId"
   std::vector<control::QueuedInfo> queue;
-  sched::SharingPolicy sharing;                             // the quotas (issue #34)
-  std::map<std::string, sched::QuotaUse, std::less<>> use;  // by project
+  sched::SharingPolicy sharing;                            // the quotas (issue #34)
+  std::map<std::string, sched::Amounts, std::less<>> use;  // by project
 };
 
 // The QUEUED jobs of each project waiting in `view`'s queue.
