@@ -66,6 +66,12 @@ std::vector<kube::NodeView> NodeViews(const sched::Inventory& inventory) {
   return views;
 }
 
+// Whether CPUs and memory are exclusive (`--strict-resources`), as placement and the cluster view
+// count them.
+sched::Accounting AccountingOf(const ServeOptions& options) {
+  return options.strict_resources ? sched::Accounting::kStrict : sched::Accounting::kShared;
+}
+
 Result<sched::Inventory> BuildInventory(const ServeOptions& options,
                                         const catalog::Catalog& catalog) {
   sched::Inventory inventory;
@@ -425,7 +431,8 @@ Result<int> Daemon::Start() {
                                        .replicas = d.relay_target->AllReplicas(),
                                        .queue = d.relay_target->Queue(),
                                        .sharing = *sharing,
-                                       .use = d.relay_target->UseByProject()};
+                                       .use = d.relay_target->UseByProject(),
+                                       .accounting = AccountingOf(d.options)};
           },
           .recorded_replicas =
               [&d](std::string_view project, std::string_view job_id) {
@@ -449,8 +456,7 @@ Result<int> Daemon::Start() {
     };
   }
   executor.inventory = d.inventory;
-  executor.accounting =
-      d.options.strict_resources ? sched::Accounting::kStrict : sched::Accounting::kShared;
+  executor.accounting = AccountingOf(d.options);
   executor.python = d.options.python.empty() ? DefaultPython() : d.options.python;
   for (const auto& [version, python] : d.options.python_versions) {
     executor.python_by_version[version] = python;

@@ -152,6 +152,11 @@ int RunSuspend(const ApiTarget& target, const std::string& job_id, bool suspend,
 // server cannot say).
 void NoteSuspension(const RestClient& rest, const std::string& project, const std::string& job_id,
                     std::ostream& err);
+// For `jobs describe` of a QUEUED job: its queue position and why it waits ("waitReason: …"), as
+// the cluster view has them, on `err` (nothing when the job is not in the queue, or the server
+// cannot say).
+void NoteQueued(const RestClient& rest, const std::string& project, const std::string& job_id,
+                std::ostream& err);
 // Follows the job's logs to its end; a status line on `err` when `stderr_is_tty`.
 int RunStreamLogs(const ApiTarget& target, const std::string& job_id, const StreamLogsFlags& flags,
                   bool stderr_is_tty, std::ostream& out, std::ostream& err);

@@ -112,6 +112,9 @@ int RunDescribe(const ApiTarget& target, const std::string& job_id, const std::s
   if (!model::IsTerminal(job->state)) {
     NoteSuspension(*rest, target.project, job_id, err);
   }
+  if (job->state == model::JobState::kQueued) {
+    NoteQueued(*rest, target.project, job_id, err);
+  }
   return 0;
 }
 

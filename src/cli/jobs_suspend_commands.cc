@@ -1,6 +1,7 @@
 // `trainyard jobs suspend JOB` and `jobs resume JOB` over trainyard v1's own verbs
 // (server/trainyard_v1_suspend.h; gcloud has none), and what `jobs describe` adds for a
-// suspended job.
+// suspended job and for a queued one (its place in the queue and why it waits, from the cluster
+// view: server/trainyard_v1_cluster.h).
 #include <optional>
 #include <ostream>
 #include <string>
@@ -78,6 +79,28 @@ void NoteSuspension(const RestClient& rest, const std::string& project, const st
       "\nJob [{}] is suspended: {}it waits in the queue until `trainyard jobs "
       "resume {}`.\n",
       job_id, answer->state == "QUEUED" ? "" : "its replicas are being stopped, then ", job_id);
+}
+
+void NoteQueued(const RestClient& rest, const std::string& project, const std::string& job_id,
+                std::ostream& err) {
+  const Result<std::string> body =
+      rest.Call("GET", fmt::format("trainyard/v1/projects/{}/cluster", PercentEncode(project)), "");
+  if (!body.ok()) {
+    return;  // a server without an executor or the route: nothing to add
+  }
+  const nlohmann::json cluster = nlohmann::json::parse(*body, nullptr, /*allow_exceptions=*/false);
+  if (!cluster.is_object() || !cluster.value("queue", nlohmann::json()).is_array()) {
+    return;
+  }
+  for (const nlohmann::json& queued : cluster["queue"]) {
+    if (queued.is_object() && queued.value("jobId", nlohmann::json()) == job_id &&
+        queued.value("position", nlohmann::json()).is_number_integer() &&
+        queued.value("reason", nlohmann::json()).is_string()) {
+      err << fmt::format("\nqueuePosition: {}\nwaitReason: {}\n", queued["position"].get<int>(),
+                         queued["reason"].get<std::string>());
+      return;
+    }
+  }
 }
 
 }  // namespace trainyard::cli

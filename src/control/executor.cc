@@ -335,7 +335,7 @@ void Executor::SetSharingPolicy(SharingPolicyPtr policy) {
   Wake();
 }
 
-std::map<std::string, sched::QuotaUse, std::less<>> Executor::UseByProject() const {
+std::map<std::string, sched::Amounts, std::less<>> Executor::UseByProject() const {
   std::lock_guard lock(mu_);
   return use_;
 }

@@ -51,6 +51,7 @@
 #include "run/container_runtime.h"
 #include "run/launcher.h"
 #include "run/stager.h"
+#include "sched/amounts.h"
 #include "sched/inventory.h"
 #include "sched/placement.h"
 #include "store/job_store.h"
@@ -157,8 +158,9 @@ class Executor : private RunHost {
   // The sharing policy the queue's passes read (issue #34; QueueWorld::sharing): the daemon sets
   // the one loaded at start and each one the admin API makes. Thread-safe; wakes the loop.
   void SetSharingPolicy(SharingPolicyPtr policy);
-  // Each project's use as of the last pass (sched/quota_check.h), by project. Thread-safe.
-  std::map<std::string, sched::QuotaUse, std::less<>> UseByProject() const;
+  // Each project's use as of the last pass (sched/quota_check.h UseByProject), by project.
+  // Thread-safe.
+  std::map<std::string, sched::Amounts, std::less<>> UseByProject() const;
 
   // Something changed (a submit, a cancel): reconcile soon.
   void Wake();
@@ -339,7 +341,7 @@ class Executor : private RunHost {
   std::map<std::string, std::vector<ReplicaInfo>, std::less<>> replicas_;  // guarded by mu_
   std::vector<QueuedInfo> queue_;                                          // guarded by mu_
   SharingPolicyPtr sharing_ = std::make_shared<sched::SharingPolicy>();    // guarded by mu_
-  std::map<std::string, sched::QuotaUse, std::less<>> use_;                // guarded by mu_
+  std::map<std::string, sched::Amounts, std::less<>> use_;                 // guarded by mu_
   bool woken_ = false;                                                     // guarded by mu_
   bool stopping_ = false;                                                  // guarded by mu_
   bool stopped_ = false;  // guarded by mu_: Stop() ran

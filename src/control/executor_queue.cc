@@ -133,7 +133,7 @@ void Executor::ScheduleQueue() {
       StartQueued(std::get<PlaceJob>(action), now);
     }
   }
-  std::map<std::string, sched::QuotaUse, std::less<>> use =
+  std::map<std::string, sched::Amounts, std::less<>> use =
       sched::UseByProject(options_.inventory, RunningAllocations());
   std::lock_guard lock(mu_);
   queue_.swap(pass.queue);

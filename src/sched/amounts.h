@@ -1,6 +1,7 @@
 // What a job asks for, or an allocation holds, counted as quotas and shares count it (issue #34):
 // devices per accelerator type, the replicas' vCPUs and memory, one job. Pure; the sharing pass
-// (fair_share.h) and the quota rules (quota_check.h) count with these.
+// (fair_share.h), the quota rules (quota_check.h) and what a project holds (UseByProject) count
+// with these.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,8 @@ struct Amounts {
 
   void Add(const Amounts& other);
   std::int64_t DevicesOf(std::string_view type) const;
+
+  friend bool operator==(const Amounts&, const Amounts&) = default;
 };
 
 // What `job` asks for: its replicas' accelerators, vCPUs and memory; one job.

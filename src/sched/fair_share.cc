@@ -13,6 +13,7 @@
 #include "base/time_format.h"
 #include "sched/amounts.h"
 #include "sched/fair_share_victims.h"
+#include "sched/project_share.h"
 #include "sched/room.h"
 #include "sched/wait_reason.h"
 
@@ -76,14 +77,10 @@ struct Reservation {
 
 class Pass {
  public:
-  explicit Pass(const ShareInput& input) : in_(input), room_(input.inventory, input.accounting) {
-    for (const Node& node : in_.inventory.nodes) {
-      for (const Device& device : node.devices) {
-        ++capacity_.devices[device.accelerator];
-      }
-      capacity_.cpus += node.cpus;
-      capacity_.memory_mib += node.memory_mib;
-    }
+  explicit Pass(const ShareInput& input)
+      : in_(input),
+        room_(input.inventory, input.accounting),
+        capacity_(CapacityOf(input.inventory)) {
     for (const RunningJob& job : in_.running) {
       room_.Take(job.allocation);
       holding_.push_back(job.allocation);
@@ -151,32 +148,16 @@ class Pass {
     return in_.policy == nullptr ? nullptr : in_.policy->QuotaOf(project);
   }
 
-  // Weighted dominant share: the largest fraction of any contended resource, over the weight.
+  // Weighted dominant share (sched/project_share.h), with the project's past usage when known.
   double ShareOf(const std::string& project) {
-    const Amounts& use = use_[project];
-    double share = 0;
-    for (const auto& [type, count] : use.devices) {
-      if (const std::int64_t total = capacity_.DevicesOf(type); total > 0) {
-        share = std::max(share, static_cast<double>(count) / static_cast<double>(total));
-      }
+    const ProjectShare standing =
+        ShareOfProject(use_[project], QuotaOf(project), capacity_, in_.accounting);
+    if (in_.usage == nullptr) {
+      return standing.Weighted(standing.share);
     }
-    if (in_.accounting == Accounting::kStrict) {
-      if (capacity_.cpus > 0) {
-        share =
-            std::max(share, static_cast<double>(use.cpus) / static_cast<double>(capacity_.cpus));
-      }
-      if (capacity_.memory_mib > 0) {
-        share = std::max(
-            share, static_cast<double>(use.memory_mib) / static_cast<double>(capacity_.memory_mib));
-      }
-    }
-    if (in_.usage != nullptr) {
-      const auto past = in_.usage->find(project);
-      share = (past == in_.usage->end() ? 0 : past->second) +
-              share * static_cast<double>(in_.usage_horizon.count());
-    }
-    const ProjectQuota* quota = QuotaOf(project);
-    return share / std::max(1, quota == nullptr ? 1 : quota->weight);
+    const auto past = in_.usage->find(project);
+    return standing.Weighted((past == in_.usage->end() ? 0 : past->second) +
+                             standing.share * static_cast<double>(in_.usage_horizon.count()));
   }
 
   // Each project's running jobs, oldest first, against its quota: those past it are borrowed.

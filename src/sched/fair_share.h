@@ -11,9 +11,10 @@
 // - `jobs` is a hard limit: a project at it starts nothing more.
 // Order (the queue's positions): higher priority first; among equal priorities, the job that was
 // first on the last pass (JobDemand::head: so a reservation holds until its job starts, however
-// the shares move meanwhile), then the project with the smallest weighted dominant share (DRF:
-// its use of each accelerator type, and of vCPUs and memory under kStrict accounting, over the
-// inventory's, the largest of these divided by its weight; recomputed after each start), then
+// the shares move meanwhile), then the project with the smallest weighted dominant share (DRF,
+// sched/project_share.h: its use of each accelerator type, and of vCPUs and memory under kStrict
+// accounting, over the inventory's, the largest of these divided by its weight; recomputed after
+// each start), then
 // FIFO.
 // Reservation (Slurm's backfill): the first job in that order that does not fit gets a
 // reservation: the devices it would get once enough running jobs end, in the order of their

@@ -109,24 +109,18 @@ std::string KubeQuotaMessage(std::string_view project, const std::vector<QuotaEx
   return fmt::format("exceeded quota: {}, requested: {}, limited: {}", project, requested, limited);
 }
 
-std::map<std::string, QuotaUse, std::less<>> UseByProject(const Inventory& inventory,
-                                                          const std::vector<Allocation>& running) {
-  std::map<std::string, QuotaUse, std::less<>> use;
+std::map<std::string, Amounts, std::less<>> UseByProject(const Inventory& inventory,
+                                                         const std::vector<Allocation>& running) {
+  std::map<std::string, Amounts, std::less<>> use;
   std::set<std::string_view, std::less<>> jobs;
   for (const Allocation& allocation : running) {
     const std::string_view key = allocation.key;
     const std::size_t slash = key.find('/');
-    QuotaUse& project = use[std::string(key.substr(0, slash))];
+    Amounts& project = use[std::string(key.substr(0, slash))];
+    Amounts held = AmountsOf(allocation, inventory);
     const std::size_t end = slash == std::string_view::npos ? key.size() : key.find('/', slash + 1);
-    if (jobs.insert(key.substr(0, end)).second) {
-      ++project.jobs;
-    }
-    const Amounts held = AmountsOf(allocation, inventory);
-    project.cpus += static_cast<int>(held.cpus);
-    project.memory_mib += held.memory_mib;
-    for (const auto& [type, count] : held.devices) {
-      project.accelerators[type] += static_cast<int>(count);
-    }
+    held.jobs = jobs.insert(key.substr(0, end)).second ? 1 : 0;  // a study's trials: one job
+    project.Add(held);
   }
   return use;
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "sched/amounts.h"
 #include "sched/inventory.h"
 #include "sched/placement.h"
 #include "sched/sharing.h"
@@ -54,20 +55,10 @@ Status QuotaRefusal(std::string_view project, const std::vector<QuotaExcess>& ex
 // requests.cpu=96, limited: requests.cpu=64" (the job's own need: there is no "used" to add).
 std::string KubeQuotaMessage(std::string_view project, const std::vector<QuotaExcess>& excesses);
 
-// What a project holds at once, counted as its quota is: devices per accelerator type, the
-// replicas' vCPUs and memory, and its jobs (a tuning job's trials are one job).
-struct QuotaUse {
-  std::map<std::string, int, std::less<>> accelerators;
-  int cpus = 0;
-  std::int64_t memory_mib = 0;
-  int jobs = 0;
-
-  friend bool operator==(const QuotaUse&, const QuotaUse&) = default;
-};
-
-// The use of each project holding anything in `running` (keys "project/jobId[/…]"), by project;
-// a device's type is the inventory's.
-std::map<std::string, QuotaUse, std::less<>> UseByProject(const Inventory& inventory,
-                                                          const std::vector<Allocation>& running);
+// What each project holding anything in `running` (keys "project/jobId[/…]") holds at once,
+// counted as its quota is: devices by the inventory's types, the replicas' vCPUs and memory, and
+// its jobs (a tuning job's trials are one job).
+std::map<std::string, Amounts, std::less<>> UseByProject(const Inventory& inventory,
+                                                         const std::vector<Allocation>& running);
 
 }  // namespace trainyard::sched

@@ -36,7 +36,7 @@ std::string Escape(std::string_view value) {
 }  // namespace
 
 std::string RenderProjectMetrics(const sched::SharingPolicy& policy,
-                                 const std::map<std::string, sched::QuotaUse, std::less<>>& use,
+                                 const std::map<std::string, sched::Amounts, std::less<>>& use,
                                  const std::map<std::string, int, std::less<>>& waiting) {
   std::string quota_text;
   std::string weight_text;
@@ -70,7 +70,7 @@ std::string RenderProjectMetrics(const sched::SharingPolicy& policy,
                      "trainyard_project_use{{project=\"{}\",resource=\"{}\"}} {}\n", project,
                      Escape(resource), value);
     };
-    for (const auto& [accelerator, count] : held.accelerators) {
+    for (const auto& [accelerator, count] : held.devices) {
       gauge(accelerator, count);
     }
     gauge("cpus", held.cpus);

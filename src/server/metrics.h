@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "model/job.h"
-#include "sched/quota_check.h"
+#include "sched/amounts.h"
 #include "sched/sharing.h"
 
 namespace trainyard::server {
 
 // The per-project gauges above, for every project with a quota, a use or waiting jobs.
 std::string RenderProjectMetrics(const sched::SharingPolicy& policy,
-                                 const std::map<std::string, sched::QuotaUse, std::less<>>& use,
+                                 const std::map<std::string, sched::Amounts, std::less<>>& use,
                                  const std::map<std::string, int, std::less<>>& waiting);
 
 class Metrics {

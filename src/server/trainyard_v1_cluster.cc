@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sched/project_share.h"
 #include "sched/sharing_json.h"
 #include "server/http_message.h"
 #include "server/rpc_error.h"
@@ -39,7 +40,15 @@ json HolderOf(const ClusterView& view, std::string_view project, std::string_vie
   return nullptr;
 }
 
-// Each project's quota, use and waiting jobs (see the header).
+// `amounts` as `use` and `borrowed` are shown (see the header).
+json AmountsJson(const sched::Amounts& amounts) {
+  return {{"accelerators", amounts.devices},
+          {"cpus", amounts.cpus},
+          {"memory", sched::MemoryQuantity(amounts.memory_mib)},
+          {"jobs", amounts.jobs}};
+}
+
+// Each project's quota, use, borrowed, share and waiting jobs (see the header).
 json Projects(const ClusterView& view) {
   std::set<std::string, std::less<>> names;
   for (const sched::ProjectQuota& quota : view.sharing.projects) {
@@ -52,20 +61,22 @@ json Projects(const ClusterView& view) {
   for (const auto& [project, count] : waiting) {
     names.insert(project);
   }
+  const sched::Amounts capacity = sched::CapacityOf(view.inventory);
   json projects = json::array();
   for (const std::string& project : names) {
     const sched::ProjectQuota* quota = view.sharing.QuotaOf(project);
     const auto held = view.use.find(project);
-    const sched::QuotaUse use = held != view.use.end() ? held->second : sched::QuotaUse{};
+    const sched::Amounts use = held != view.use.end() ? held->second : sched::Amounts{};
+    const sched::ProjectShare standing =
+        sched::ShareOfProject(use, quota, capacity, view.accounting);
     const auto queued = waiting.find(project);
     projects.push_back(
         {{"project", project},
          {"quota", quota != nullptr ? json::parse(sched::EncodeProjectQuota(*quota)) : json()},
-         {"use",
-          {{"accelerators", use.accelerators},
-           {"cpus", use.cpus},
-           {"memory", sched::MemoryQuantity(use.memory_mib)},
-           {"jobs", use.jobs}}},
+         {"use", AmountsJson(use)},
+         {"borrowed", AmountsJson(standing.borrowed)},
+         {"share", standing.share},
+         {"weight", standing.weight},
          {"waitingJobs", queued != waiting.end() ? queued->second : 0}});
   }
   return projects;

@@ -8,9 +8,15 @@
 //    "queue": [{"jobId": "j2", "position": 1, "reason": "Waiting for room: …"}],
 //    "otherProjectsQueued": 0,
 //    "projects": [{"project": "p", "quota": {…}, "use": {"accelerators": {"NVIDIA_TESLA_T4": 2},
-//                  "cpus": 8, "memory": "30Gi", "jobs": 1}, "waitingJobs": 1}]}
+//                  "cpus": 8, "memory": "30Gi", "jobs": 1},
+//                  "borrowed": {"accelerators": {"NVIDIA_TESLA_T4": 1}, "cpus": 0,
+//                               "memory": "0Ti", "jobs": 0},
+//                  "share": 0.5, "weight": 2, "waitingJobs": 1}]}
 // `projects` has every project with a quota (issue #34; sched/sharing_json.h, null without one),
 // something held, or jobs waiting: what the console's cluster page shows beside the devices.
+// `borrowed` (the shape of `use`) and `share` are as the sharing pass counts them
+// (sched/project_share.h): the use beyond each quota limit (none without a quota), and the
+// dominant share of the inventory, 0..1, before `weight` (the quota's; 1 without one).
 // Read with `ml.jobs.list` on the project: the caller sees its own project's jobs by name; a
 // device another project's job holds says only `{"otherProject": true}`, and the other projects'
 // queued jobs are only counted (their positions still count in the ones shown).
@@ -23,8 +29,9 @@
 #include <vector>
 
 #include "control/executor.h"
+#include "sched/amounts.h"
 #include "sched/inventory.h"
-#include "sched/quota_check.h"
+#include "sched/placement.h"
 #include "sched/sharing.h"
 #include "server/router.h"
 
@@ -35,8 +42,9 @@ struct ClusterView {
   sched::Inventory inventory;
   std::map<std::string, std::vector<control::ReplicaInfo>, std::less<>> replicas;  // by "p/jobId"
   std::vector<control::QueuedInfo> queue;
-  sched::SharingPolicy sharing;                             // the quotas (issue #34)
-  std::map<std::string, sched::QuotaUse, std::less<>> use;  // by project
+  sched::SharingPolicy sharing;                               // the quotas (issue #34)
+  std::map<std::string, sched::Amounts, std::less<>> use;     // by project
+  sched::Accounting accounting = sched::Accounting::kShared;  // as the executor counts
 };
 
 // The QUEUED jobs of each project waiting in `view`'s queue.

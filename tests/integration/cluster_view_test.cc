@@ -1,11 +1,17 @@
 // trainyard v1's cluster view (server/trainyard_v1_cluster.h) with real jobs: a running GPU job
 // holds an emulated device, a job that needs more than is free waits in the queue with its
-// position and reason, and the job's replicas say where they run, and once it ended, how.
+// position and reason (which `trainyard jobs describe` prints too), each project's quota, use,
+// borrowed and share, and the job's replicas say where they run, and once it ended, how.
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "cli/commands.h"
+#include "cli/environment.h"
 #include "integration/executing_server.h"
 
 namespace trainyard::testing {
@@ -49,6 +55,19 @@ class ClusterViewTest : public ExecutionTest {
     EXPECT_EQ(response.status, 200) << response.body;
     return nlohmann::json::parse(response.body, nullptr, false);
   }
+
+  // `trainyard jobs describe JOB` against the server: what it wrote on stderr.
+  std::string DescribeErr(const std::string& job_id) {
+    std::ostringstream out;
+    std::ostringstream err;
+    const int rc = cli::Run({"jobs", "describe", job_id}, out, err,
+                            {.server = fmt::format("http://127.0.0.1:{}/", server_.port()),
+                             .project = "proj",
+                             .region = "us-central1"});
+    EXPECT_EQ(rc, 0) << err.str();
+    EXPECT_THAT(out.str(), HasSubstr("jobId: " + job_id + "\n"));
+    return err.str();
+  }
 };
 
 // The devices of `cluster` that `job_id` holds.
@@ -88,6 +107,11 @@ TEST_F(ClusterViewTest, ShowsWhoHoldsEachDeviceAndWhyQueuedJobsWait) {
   EXPECT_EQ(queued["position"], 1);
   EXPECT_THAT(queued["reason"].get<std::string>(), HasSubstr("2 × NVIDIA_TESLA_T4 (1 of 2 free)"));
 
+  // `jobs describe` says where the queued job stands and why; nothing for the running one.
+  EXPECT_EQ(DescribeErr("waiter"),
+            "\nqueuePosition: 1\nwaitReason: " + queued["reason"].get<std::string>() + "\n");
+  EXPECT_EQ(DescribeErr("holder"), "");
+
   // Another project sees the device as taken, by nobody it may name, and no queue of its own.
   const nlohmann::json other = Cluster("elsewhere");
   EXPECT_EQ(HeldBy(other, "holder"), 0) << other.dump();
@@ -117,6 +141,59 @@ TEST_F(ClusterViewTest, ShowsWhoHoldsEachDeviceAndWhyQueuedJobsWait) {
   EXPECT_EQ(ended["replicas"][0]["state"], "EXITED");
   EXPECT_EQ(ended["replicas"][0]["node"], "box");
   EXPECT_THAT(ended["replicas"][0].value("exitStatus", ""), HasSubstr("signal"));
+}
+
+// The project's entry (`projects[]`) of `cluster`; null when it has none.
+nlohmann::json ProjectEntry(const nlohmann::json& cluster, std::string_view project) {
+  for (const nlohmann::json& entry : cluster["projects"]) {
+    if (entry["project"] == project) {
+      return entry;
+    }
+  }
+  return nullptr;
+}
+
+TEST_F(ClusterViewTest, ShowsEachProjectsQuotaUseBorrowedAndShare) {
+  const nlohmann::json quota = {
+      {"project", "proj"}, {"accelerators", {{"NVIDIA_TESLA_T4", 1}}}, {"weight", 2}};
+  const ClientResponse set =
+      server_.client().Send("PUT", "/trainyard/v1/projects/proj/quota", quota.dump());
+  ASSERT_EQ(set.status, 200) << set.body;
+  server_.Submit(SleepingGpuJob("within", 1));
+  server_.WaitForState("within", {"RUNNING"});
+  server_.Submit(SleepingGpuJob("beyond", 1));  // the other T4 is idle: borrowed
+  server_.WaitForState("beyond", {"RUNNING"});
+
+  nlohmann::json entry;
+  EXPECT_TRUE(Eventually([&] {
+    entry = ProjectEntry(Cluster(), "proj");
+    return entry.is_object() && entry["use"]["jobs"] == 2;
+  })) << entry.dump();
+  EXPECT_EQ(entry["quota"], quota);
+  EXPECT_EQ(entry["use"]["accelerators"], (nlohmann::json{{"NVIDIA_TESLA_T4", 2}}));
+  EXPECT_EQ(entry["use"]["cpus"], 16);
+  EXPECT_EQ(entry["borrowed"], (nlohmann::json{{"accelerators", {{"NVIDIA_TESLA_T4", 1}}},
+                                               {"cpus", 0},
+                                               {"memory", "0Ti"},
+                                               {"jobs", 0}}));
+  EXPECT_EQ(entry["share"], 1.0);  // both T4s; vCPUs are shared, so not counted
+  EXPECT_EQ(entry["weight"], 2);
+  EXPECT_EQ(entry["waitingJobs"], 0);
+
+  // A project without a quota borrows nothing and has weight 1.
+  ASSERT_EQ(server_.client().Send("DELETE", "/trainyard/v1/projects/proj/quota", "").status, 200);
+  EXPECT_TRUE(Eventually([&] {
+    entry = ProjectEntry(Cluster(), "proj");
+    return entry.is_object() && entry["quota"].is_null();
+  })) << entry.dump();
+  EXPECT_TRUE(entry["borrowed"]["accelerators"].empty()) << entry.dump();
+  EXPECT_EQ(entry["weight"], 1);
+  EXPECT_EQ(entry["share"], 1.0);
+
+  EXPECT_EQ(server_.Cancel("beyond").status, 200);
+  EXPECT_EQ(server_.Cancel("within").status, 200);
+  server_.WaitForState("within");
+  server_.WaitForState("beyond");
 }
 
 }  // namespace

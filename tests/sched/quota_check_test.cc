@@ -141,9 +141,8 @@ TEST(QuotaCheckTest, UseCountsEachProjectsDevicesByTypeAndItsJobsOnce) {
   ASSERT_EQ(use.size(), 2U);
   EXPECT_EQ(
       use.at("p"),
-      (QuotaUse{
-          .accelerators = {{kT4, 2}, {kV100, 1}}, .cpus = 16, .memory_mib = 1024, .jobs = 2}));
-  EXPECT_EQ(use.at("q"), (QuotaUse{.cpus = 2, .jobs = 1}));
+      (Amounts{.devices = {{kT4, 2}, {kV100, 1}}, .cpus = 16, .memory_mib = 1024, .jobs = 2}));
+  EXPECT_EQ(use.at("q"), (Amounts{.cpus = 2, .jobs = 1}));
 }
 
 }  // namespace

@@ -21,8 +21,7 @@ TEST(Metrics, ShowsEachProjectsQuotaUseAndWaitingJobs) {
                       .memory_mib = 1024,
                       .weight = 2}};
   const std::string text = RenderProjectMetrics(
-      policy, {{"q", {.accelerators = {{"NVIDIA_TESLA_T4", 1}}, .cpus = 8, .jobs = 1}}},
-      {{"p", 3}});
+      policy, {{"q", {.devices = {{"NVIDIA_TESLA_T4", 1}}, .cpus = 8, .jobs = 1}}}, {{"p", 3}});
   for (const std::string line : {
            "# TYPE trainyard_project_quota gauge",
            R"(trainyard_project_quota{project="p",resource="NVIDIA_TESLA_T4"} 4)",

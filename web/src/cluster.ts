@@ -1,9 +1,11 @@
 // The cluster page (trainyard v1 `…/cluster`): every node with its CPUs, memory and devices,
-// which of this project's jobs holds each device, and the queue in order with why each job waits.
+// which of this project's jobs holds each device, each project's quota, use, borrowed and share
+// (projects.ts), and the queue in order with why each job waits.
 
 import { call, enc } from "./api";
 import { fill, h } from "./dom";
 import { Page, href } from "./page";
+import { ProjectStanding, projectsTable } from "./projects";
 
 interface Holder {
   jobId?: string;
@@ -29,6 +31,7 @@ interface Cluster {
   nodes: ClusterNode[];
   queue: { jobId: string; position: number; reason: string }[];
   otherProjectsQueued: number;
+  projects: ProjectStanding[];
 }
 
 export function renderCluster(page: Page): void {
@@ -112,6 +115,8 @@ export function renderCluster(page: Page): void {
           ),
         ),
       ),
+      h("h2", {}, "Projects"),
+      projectsTable(cluster.projects ?? []),
       h("h2", {}, "Queue"),
       cluster.queue.length === 0
         ? h("p", { class: "empty", id: "queue-empty" }, "No job of this project waits.")

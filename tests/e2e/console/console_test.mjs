@@ -337,8 +337,14 @@ echo "x=$x kind=$kind score=$v"`;
   });
 
   await check(
-    "the cluster page shows an emulated GPU held by a running job, and the queue; the jobs filter",
+    "the cluster page shows an emulated GPU held by a running job, each project's quota, use, " +
+      "borrowed and share, and the queue; the jobs filter",
     async () => {
+      // A quota set through the sharing API: the project's one T4, weight 2.
+      await api(server, "PUT", `/trainyard/v1/projects/${PROJECT}/quota`, {
+        accelerators: { NVIDIA_TESLA_T4: 1 },
+        weight: 2,
+      });
       const gpu = { scaleTier: "CUSTOM", masterType: "n1-standard-4" };
       const config = (id) => ({
         ...shellJob(id, "exec sleep 600").trainingInput.masterConfig,
@@ -361,6 +367,33 @@ echo "x=$x kind=$kind score=$v"`;
       if ((await row.locator("td").nth(2).textContent()) !== "emulated")
         throw new Error("not emulated");
       await page.waitForSelector('#queue tr[data-job-id="gpu_2"]');
+      // The Projects table: gpu_1 holds the one emulated T4 (a 100% share), within the quota.
+      const projectRow = `#projects tr[data-project="${PROJECT}"]`;
+      const cell = (column) => page.locator(`${projectRow} td[data-column="${column}"]`);
+      await page.waitForFunction(
+        (row) =>
+          document.querySelector(`${row} td[data-column="waiting"]`)?.textContent === "1" &&
+          document.querySelector(`${row} td[data-column="use"]`)?.textContent.includes("T4"),
+        projectRow,
+      );
+      const shown = {};
+      for (const column of ["quota", "use", "borrowed", "share", "weight", "waiting"])
+        shown[column] = await cell(column).innerText();
+      const expect = (column, ok) => {
+        if (!ok) throw new Error(`Projects ${column} is ${JSON.stringify(shown[column])}`);
+      };
+      expect("quota", shown.quota === "1 × NVIDIA_TESLA_T4");
+      expect("use", shown.use.split("\n").includes("1 × NVIDIA_TESLA_T4"));
+      expect("borrowed", shown.borrowed === "none");
+      expect("share", shown.share === "100%");
+      expect("weight", shown.weight === "2");
+      // Another project's job: that project has no quota ("—") and weight 1.
+      await api(server, "POST", "/v1/projects/other/jobs", shellJob("other_1", "exec sleep 600"));
+      const otherRow = '#projects tr[data-project="other"]';
+      await page.waitForSelector(otherRow);
+      const other = await page.locator(`${otherRow} td`).allInnerTexts();
+      if (other[1] !== "—" || other[3] !== "none" || other[5] !== "1")
+        throw new Error("project other shows " + JSON.stringify(other));
       await page.screenshot({ path: path.join(shots, "cluster.png"), fullPage: true });
       await page.click('nav a:text-is("Jobs")');
       await waitState('tr[data-job-id="gpu_2"]', "QUEUED");
@@ -376,6 +409,8 @@ echo "x=$x kind=$kind score=$v"`;
       );
       await api(server, "POST", `/v1/projects/${PROJECT}/jobs/gpu_2:cancel`, {});
       await api(server, "POST", `/v1/projects/${PROJECT}/jobs/gpu_1:cancel`, {});
+      await api(server, "POST", "/v1/projects/other/jobs/other_1:cancel", {});
+      await api(server, "DELETE", `/trainyard/v1/projects/${PROJECT}/quota`);
     },
   );
 
