@@ -71,6 +71,9 @@ Result<std::int64_t> ParseMemoryMib(std::string_view text) {
 }
 
 std::string MemoryQuantity(std::int64_t mib) {
+  if (mib == 0) {
+    return "0";  // a use or borrowed amount of none (a quota is positive)
+  }
   if (mib % kMibPerTib == 0) {
     return fmt::format("{}Ti", mib / kMibPerTib);
   }

@@ -24,7 +24,7 @@ namespace trainyard::sched {
 
 // "256Gi" → 262144; INVALID_ARGUMENT (on field "memory") for another spelling, 0 or too large.
 Result<std::int64_t> ParseMemoryMib(std::string_view text);
-// 262144 → "256Gi", 1536 → "1536Mi": the largest of Ti, Gi, Mi that divides it.
+// 262144 → "256Gi", 1536 → "1536Mi": the largest of Ti, Gi, Mi that divides it; 0 → "0".
 std::string MemoryQuantity(std::int64_t mib);
 
 Result<ProjectQuota> DecodeProjectQuota(std::string_view project, std::string_view json,

@@ -10,7 +10,7 @@
 //    "projects": [{"project": "p", "quota": {…}, "use": {"accelerators": {"NVIDIA_TESLA_T4": 2},
 //                  "cpus": 8, "memory": "30Gi", "jobs": 1},
 //                  "borrowed": {"accelerators": {"NVIDIA_TESLA_T4": 1}, "cpus": 0,
-//                               "memory": "0Ti", "jobs": 0},
+//                               "memory": "0", "jobs": 0},
 //                  "share": 0.5, "weight": 2, "waitingJobs": 1}]}
 // `projects` has every project with a quota (issue #34; sched/sharing_json.h, null without one),
 // something held, or jobs waiting: what the console's cluster page shows beside the devices.

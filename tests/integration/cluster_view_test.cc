@@ -172,10 +172,10 @@ TEST_F(ClusterViewTest, ShowsEachProjectsQuotaUseBorrowedAndShare) {
   EXPECT_EQ(entry["quota"], quota);
   EXPECT_EQ(entry["use"]["accelerators"], (nlohmann::json{{"NVIDIA_TESLA_T4", 2}}));
   EXPECT_EQ(entry["use"]["cpus"], 16);
-  EXPECT_EQ(entry["borrowed"], (nlohmann::json{{"accelerators", {{"NVIDIA_TESLA_T4", 1}}},
-                                               {"cpus", 0},
-                                               {"memory", "0Ti"},
-                                               {"jobs", 0}}));
+  EXPECT_EQ(
+      entry["borrowed"],
+      (nlohmann::json{
+          {"accelerators", {{"NVIDIA_TESLA_T4", 1}}}, {"cpus", 0}, {"memory", "0"}, {"jobs", 0}}));
   EXPECT_EQ(entry["share"], 1.0);  // both T4s; vCPUs are shared, so not counted
   EXPECT_EQ(entry["weight"], 2);
   EXPECT_EQ(entry["waitingJobs"], 0);

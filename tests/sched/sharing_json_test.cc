@@ -78,6 +78,7 @@ TEST(SharingJsonTest, MemoryQuantities) {
     ASSERT_TRUE(parsed.ok()) << text;
     EXPECT_EQ(*parsed, mib) << text;
   }
+  EXPECT_EQ(MemoryQuantity(0), "0");
   EXPECT_EQ(MemoryQuantity(1536), "1536Mi");
   EXPECT_EQ(MemoryQuantity(262144), "256Gi");
   EXPECT_EQ(MemoryQuantity(2097152), "2Ti");
