@@ -1,0 +1,233 @@
+#include "base/json_dialects.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace trainyard {
+namespace {
+
+using nlohmann::json;
+
+bool IsItemFault(JsonFault fault) {
+  return fault == JsonFault::kBadItem || fault == JsonFault::kNullItem;
+}
+
+// --- google.rpc (ml v1 and Vertex) ---
+
+std::string GoogleUnknownMember(const JsonProblem& p) {
+  return fmt::format("Invalid JSON payload received. Unknown name {} at '{}': Cannot find field.",
+                     QuoteForMessage(p.member), p.parent);
+}
+
+// A JSON value as an ml v1 message shows it: scalars as written, containers by kind (never dumped
+// whole: they may be huge or deeply nested).
+std::string Show(const json& value) {
+  if (value.is_string()) {
+    return QuoteForMessage(value.get_ref<const std::string&>());
+  }
+  if (value.is_object()) {
+    return "{...}";
+  }
+  if (value.is_array()) {
+    return "[...]";
+  }
+  return value.dump();  // number, boolean or null
+}
+
+template <typename Int>
+std::string OutOfRange() {
+  return fmt::format("out of range [{}, {}]", std::numeric_limits<Int>::min(),
+                     std::numeric_limits<Int>::max());
+}
+
+std::string MlV1Why(const JsonProblem& p) {
+  switch (p.fault) {
+    case JsonFault::kNotIntegral:
+      return "not an integer";
+    case JsonFault::kNotDecimal:
+      return "not a base-10 integer";
+    case JsonFault::kOutOfRange:
+      return p.expected == JsonExpected::kInt32 ? OutOfRange<std::int32_t>()
+                                                : OutOfRange<std::int64_t>();
+    case JsonFault::kNotFinite:
+      return "expected a finite number";
+    case JsonFault::kNotUtf8:
+      return "not valid UTF-8";
+    case JsonFault::kNullItem:
+      return p.expected == JsonExpected::kString ? "null is not allowed as a map value"
+                                                 : "null is not allowed in a list";
+    case JsonFault::kBadKey:
+      return "a key is not valid UTF-8";
+    case JsonFault::kMissing:
+      return "a value is required";
+    case JsonFault::kInvalid:
+      return std::string(p.detail);
+    default:
+      break;
+  }
+  switch (p.expected) {
+    case JsonExpected::kString:
+      return "expected a string";
+    case JsonExpected::kInt32:
+    case JsonExpected::kInt64:
+      return "expected an integer, as a number or a decimal string";
+    case JsonExpected::kBool:
+      return "expected true or false";
+    case JsonExpected::kNumber:
+      return "expected a number";
+    case JsonExpected::kObject:
+      return "expected a JSON object";
+    case JsonExpected::kStringMap:
+      return "expected a JSON object of strings";
+    case JsonExpected::kArray:
+    case JsonExpected::kStringList:
+      return "expected a JSON array";
+  }
+  return "invalid";
+}
+
+// "Invalid value at 'path' (TYPE), value: why", Google's words plus what is accepted.
+std::string MlV1ValueError(const JsonProblem& p) {
+  const std::string_view type = p.fault == JsonFault::kNullItem ? std::string_view()
+                                : p.member.empty()              ? p.names.type
+                                                                : p.names.item;
+  const std::string type_part = type.empty() ? "" : fmt::format(" ({})", type);
+  const std::string shown = p.value == nullptr ? "null" : Show(*p.value);
+  return fmt::format("Invalid value at '{}'{}, {}: {}", p.at, type_part, shown, MlV1Why(p));
+}
+
+std::string MlV1Unsupported(const JsonProblem& p) {
+  return fmt::format("Invalid JSON payload received. '{}' is not supported: {}.", p.at, p.detail);
+}
+
+std::string VertexExpected(const JsonProblem& p) {
+  if (p.fault == JsonFault::kInvalid) {
+    return std::string(p.detail);
+  }
+  switch (p.expected) {
+    case JsonExpected::kString:
+      return "a string";
+    case JsonExpected::kInt32:
+      return p.fault == JsonFault::kOutOfRange ? "a 32-bit integer" : "an integer";
+    case JsonExpected::kInt64:
+      return "an integer";
+    case JsonExpected::kBool:
+      return "true or false";
+    case JsonExpected::kNumber:
+      return "a number";
+    case JsonExpected::kObject:
+      return "an object";
+    case JsonExpected::kArray:
+      return "a list";
+    case JsonExpected::kStringList:
+      return "a list of strings";
+    case JsonExpected::kStringMap:
+      return "an object of strings";
+  }
+  return "a valid value";
+}
+
+std::string VertexValueError(const JsonProblem& p) {
+  return fmt::format("Invalid value at '{}': expected {}", p.at, VertexExpected(p));
+}
+
+std::string VertexUnsupported(const JsonProblem& p) {
+  return fmt::format("{} is not supported by trainyard: {}", p.at, p.detail);
+}
+
+// --- Kubernetes ---
+
+// Go's name for what the JSON held, as encoding/json's UnmarshalTypeError says it.
+std::string GoKind(const json* value) {
+  if (value == nullptr) {
+    return "null";
+  }
+  switch (value->type()) {
+    case json::value_t::string:
+      return "string";
+    case json::value_t::boolean:
+      return "bool";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+      return "number " + value->dump();
+    default:
+      return "null";
+  }
+}
+
+// Go names the field that holds a list or map, not the item, and the item's type.
+std::string KubeValueError(const JsonProblem& p) {
+  if (p.fault == JsonFault::kInvalid) {
+    return std::string(p.detail);
+  }
+  const bool item = IsItemFault(p.fault);
+  return fmt::format("json: cannot unmarshal {} into Go struct field {}.{} of type {}",
+                     GoKind(p.value), p.names.owner, item ? p.parent : p.at,
+                     item ? p.names.item : p.names.type);
+}
+
+// --- the catalog ---
+
+std::string CatalogProblem(const JsonProblem& p) {
+  switch (p.fault) {
+    case JsonFault::kMissing:
+      return "missing";
+    case JsonFault::kInvalid:
+      return std::string(p.detail);
+    default:
+      break;
+  }
+  switch (p.expected) {
+    case JsonExpected::kString:
+      return "expected a non-empty string";
+    case JsonExpected::kInt32:
+    case JsonExpected::kInt64:
+      return "expected an integer";
+    case JsonExpected::kBool:
+      return "expected true or false";
+    case JsonExpected::kNumber:
+      return "expected a number >= 0";
+    case JsonExpected::kObject:
+    case JsonExpected::kStringMap:
+      return "expected an object";
+    case JsonExpected::kArray:
+      return "expected an array";
+    case JsonExpected::kStringList:
+      return IsItemFault(p.fault) ? "expected an array of non-empty strings"
+                                  : "expected an array of strings";
+  }
+  return "invalid";
+}
+
+std::string CatalogValueError(const JsonProblem& p) {
+  if (p.at.empty()) {  // the entry itself
+    return fmt::format("expected a JSON object, got {}",
+                       p.value == nullptr ? "null" : p.value->type_name());
+  }
+  return fmt::format("field \"{}\": {}", p.at, CatalogProblem(p));
+}
+
+std::string CatalogUnknownMember(const JsonProblem& p) {
+  return fmt::format("unknown field \"{}\"", p.member);
+}
+
+}  // namespace
+
+// Each row: the root's name, null is absent, integers from strings and 1.0, then the wording.
+constexpr JsonDialect kMlV1JsonDialect{
+    "", true, true, MlV1ValueError, GoogleUnknownMember, MlV1Unsupported};
+constexpr JsonDialect kVertexJsonDialect{
+    "root", true, true, VertexValueError, GoogleUnknownMember, VertexUnsupported};
+constexpr JsonDialect kKubeJsonDialect{"", true, false, KubeValueError, nullptr, nullptr};
+constexpr JsonDialect kCatalogJsonDialect{
+    "", false, false, CatalogValueError, CatalogUnknownMember, nullptr};
+
+}  // namespace trainyard
