@@ -174,6 +174,12 @@ std::string KubeValueError(const JsonProblem& p) {
                      item ? p.names.item : p.names.type);
 }
 
+// A member the API knows and trainyard refuses; the TFJob decoder lists these itself, as
+// Forbidden causes for validation (kube/tfjob_validate.h), so this is for other readers.
+std::string KubeUnsupported(const JsonProblem& p) {
+  return fmt::format("{}: not supported by trainyard: {}", p.at, p.detail);
+}
+
 // --- the catalog ---
 
 std::string CatalogProblem(const JsonProblem& p) {
@@ -215,6 +221,10 @@ std::string CatalogValueError(const JsonProblem& p) {
   return fmt::format("field \"{}\": {}", p.at, CatalogProblem(p));
 }
 
+std::string CatalogUnsupported(const JsonProblem& p) {
+  return fmt::format("field \"{}\": not supported: {}", p.at, p.detail);
+}
+
 std::string CatalogUnknownMember(const JsonProblem& p) {
   return fmt::format("unknown field \"{}\"", p.member);
 }
@@ -226,8 +236,8 @@ constexpr JsonDialect kMlV1JsonDialect{
     "", true, true, MlV1ValueError, GoogleUnknownMember, MlV1Unsupported};
 constexpr JsonDialect kVertexJsonDialect{
     "root", true, true, VertexValueError, GoogleUnknownMember, VertexUnsupported};
-constexpr JsonDialect kKubeJsonDialect{"", true, false, KubeValueError, nullptr, nullptr};
+constexpr JsonDialect kKubeJsonDialect{"", true, false, KubeValueError, nullptr, KubeUnsupported};
 constexpr JsonDialect kCatalogJsonDialect{
-    "", false, false, CatalogValueError, CatalogUnknownMember, nullptr};
+    "", false, false, CatalogValueError, CatalogUnknownMember, CatalogUnsupported};
 
 }  // namespace trainyard

@@ -104,6 +104,7 @@ struct JsonDialect {
   std::string_view root_name;     // how messages name the root (the empty path)
   bool null_is_absent = true;     // proto3 and Go: a null member is unset
   bool lenient_integers = false;  // proto3 JSON: "12" and 12.0 are the integer 12
+  // Every dialect words value errors and refused members.
   std::string (*value_error)(const JsonProblem&) = nullptr;
   // Null: unknown members are only listed (`JsonReader::unknown`), not reported.
   std::string (*unknown_member)(const JsonProblem&) = nullptr;

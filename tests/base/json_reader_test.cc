@@ -147,6 +147,10 @@ const Row kRows[] = {
       "json: cannot unmarshal null into Go struct field Spec.spec.list of type string",
       "json: cannot unmarshal bool into Go struct field Spec.spec.map of type string"}},
     {"kube_unknown_not_reported", &kKubeJsonDialect, R"({"zz":1,"o":{"y":2}})", {}},
+    {"kube_unsupported",
+     &kKubeJsonDialect,
+     R"({"old":1})",
+     {"spec.old: not supported by trainyard: it is gone"}},
 
     // The catalog: null is a wrong type; required members.
     {"catalog_wrong",
@@ -163,7 +167,10 @@ const Row kRows[] = {
      &kCatalogJsonDialect,
      R"({"list":[1]})",
      {"field \"list\": expected an array of non-empty strings"}},
-    {"catalog_unknown", &kCatalogJsonDialect, R"({"zz":1})", {"unknown field \"zz\""}},
+    {"catalog_unknown_and_unsupported",
+     &kCatalogJsonDialect,
+     R"({"zz":1,"old":2})",
+     {"field \"old\": not supported: it is gone", "unknown field \"zz\""}},
 };
 
 class JsonReaderTable : public testing::TestWithParam<Row> {};
