@@ -1,6 +1,7 @@
-// Internal to kube/: the reader the TFJob decoder is built on. It checks each value's JSON type
-// against the Go type the operator declares, keeps the first type error (as apimachinery stops at
-// the first), and lists unknown and unsupported fields as it walks. Not part of the API.
+// Internal to kube/: the reader the TFJob decoder is built on, base/json_reader.h in Kubernetes'
+// dialect. It checks each value's JSON type against the Go type the operator declares, keeps the
+// first type error (as apimachinery stops at the first), and lists unknown and unsupported fields
+// as it walks. Not part of the API.
 #pragma once
 
 #include <cstdint>
