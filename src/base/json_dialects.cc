@@ -1,8 +1,11 @@
 #include "base/json_dialects.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -10,6 +13,32 @@ namespace trainyard {
 namespace {
 
 using nlohmann::json;
+
+// What a dialect says a value should have been, by JsonExpected: string, int32, int64, bool,
+// number, object, array, list of strings, map of strings.
+using ExpectedWords = std::array<std::string_view, 9>;
+static_assert(static_cast<std::size_t>(JsonExpected::kStringMap) + 1 == ExpectedWords{}.size());
+
+constexpr ExpectedWords kMlV1Expected = {"expected a string",
+                                         "expected an integer, as a number or a decimal string",
+                                         "expected an integer, as a number or a decimal string",
+                                         "expected true or false",
+                                         "expected a number",
+                                         "expected a JSON object",
+                                         "expected a JSON array",
+                                         "expected a JSON array",
+                                         "expected a JSON object of strings"};
+constexpr ExpectedWords kVertexExpected = {
+    "a string",  "an integer", "an integer",        "true or false",       "a number",
+    "an object", "a list",     "a list of strings", "an object of strings"};
+constexpr ExpectedWords kCatalogExpected = {
+    "expected a non-empty string", "expected an integer",          "expected an integer",
+    "expected true or false",      "expected a number >= 0",       "expected an object",
+    "expected an array",           "expected an array of strings", "expected an object"};
+
+std::string_view Phrase(const ExpectedWords& words, JsonExpected expected) {
+  return words.at(static_cast<std::size_t>(expected));
+}
 
 bool IsItemFault(JsonFault fault) {
   return fault == JsonFault::kBadItem || fault == JsonFault::kNullItem;
@@ -68,25 +97,7 @@ std::string MlV1Why(const JsonProblem& p) {
     default:
       break;
   }
-  switch (p.expected) {
-    case JsonExpected::kString:
-      return "expected a string";
-    case JsonExpected::kInt32:
-    case JsonExpected::kInt64:
-      return "expected an integer, as a number or a decimal string";
-    case JsonExpected::kBool:
-      return "expected true or false";
-    case JsonExpected::kNumber:
-      return "expected a number";
-    case JsonExpected::kObject:
-      return "expected a JSON object";
-    case JsonExpected::kStringMap:
-      return "expected a JSON object of strings";
-    case JsonExpected::kArray:
-    case JsonExpected::kStringList:
-      return "expected a JSON array";
-  }
-  return "invalid";
+  return std::string(Phrase(kMlV1Expected, p.expected));
 }
 
 // "Invalid value at 'path' (TYPE), value: why", Google's words plus what is accepted.
@@ -107,27 +118,10 @@ std::string VertexExpected(const JsonProblem& p) {
   if (p.fault == JsonFault::kInvalid) {
     return std::string(p.detail);
   }
-  switch (p.expected) {
-    case JsonExpected::kString:
-      return "a string";
-    case JsonExpected::kInt32:
-      return p.fault == JsonFault::kOutOfRange ? "a 32-bit integer" : "an integer";
-    case JsonExpected::kInt64:
-      return "an integer";
-    case JsonExpected::kBool:
-      return "true or false";
-    case JsonExpected::kNumber:
-      return "a number";
-    case JsonExpected::kObject:
-      return "an object";
-    case JsonExpected::kArray:
-      return "a list";
-    case JsonExpected::kStringList:
-      return "a list of strings";
-    case JsonExpected::kStringMap:
-      return "an object of strings";
+  if (p.expected == JsonExpected::kInt32 && p.fault == JsonFault::kOutOfRange) {
+    return "a 32-bit integer";
   }
-  return "a valid value";
+  return std::string(Phrase(kVertexExpected, p.expected));
 }
 
 std::string VertexValueError(const JsonProblem& p) {
@@ -191,26 +185,10 @@ std::string CatalogProblem(const JsonProblem& p) {
     default:
       break;
   }
-  switch (p.expected) {
-    case JsonExpected::kString:
-      return "expected a non-empty string";
-    case JsonExpected::kInt32:
-    case JsonExpected::kInt64:
-      return "expected an integer";
-    case JsonExpected::kBool:
-      return "expected true or false";
-    case JsonExpected::kNumber:
-      return "expected a number >= 0";
-    case JsonExpected::kObject:
-    case JsonExpected::kStringMap:
-      return "expected an object";
-    case JsonExpected::kArray:
-      return "expected an array";
-    case JsonExpected::kStringList:
-      return IsItemFault(p.fault) ? "expected an array of non-empty strings"
-                                  : "expected an array of strings";
+  if (p.expected == JsonExpected::kStringList && IsItemFault(p.fault)) {
+    return "expected an array of non-empty strings";
   }
-  return "invalid";
+  return std::string(Phrase(kCatalogExpected, p.expected));
 }
 
 std::string CatalogValueError(const JsonProblem& p) {
