@@ -36,7 +36,7 @@ Status EntryError(std::string_view where, std::string_view problem) {
 
 ObjectReader::ObjectReader(const nlohmann::json& object, std::string where)
     : where_(std::move(where)),
-      reader_(kCatalogJsonDialect, [this](JsonError error) { Fail(error.message); }),
+      reader_(kCatalogJsonDialect, [this](const JsonError& error) { Fail(error.message); }),
       object_(reader_, object, "") {}
 
 void ObjectReader::Name(std::string_view name) {

@@ -23,7 +23,7 @@ Location Location::Index(std::size_t index) const {
 }
 
 Decoder::Decoder(std::string version)
-    : version_(std::move(version)), reader_(kKubeJsonDialect, [this](JsonError error) {
+    : version_(std::move(version)), reader_(kKubeJsonDialect, [this](const JsonError& error) {
         if (!error_.has_value()) {
           error_ = BadRequest(fmt::format(
               "TFJob in version \"{}\" cannot be handled as a TFJob: {}", version_, error.message));

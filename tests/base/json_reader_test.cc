@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -202,7 +203,7 @@ TEST(JsonReader, KubernetesListsUnknownMembersByPath) {
 TEST(JsonReader, TheRootIsShownByName) {
   std::vector<JsonError> errors;
   JsonReader reader(
-      kMlV1JsonDialect, [&](JsonError error) { errors.push_back(error); }, "job");
+      kMlV1JsonDialect, [&](JsonError error) { errors.push_back(std::move(error)); }, "job");
   JsonObject object(reader, json::array(), "", {.type = "Job"});
   EXPECT_FALSE(object.is_object());
   EXPECT_EQ(object.Take("anything"), nullptr);
@@ -211,13 +212,15 @@ TEST(JsonReader, TheRootIsShownByName) {
   EXPECT_EQ(errors[0].message, "Invalid value at 'job' (Job), [...]: expected a JSON object");
 
   errors.clear();
-  JsonReader vertex(kVertexJsonDialect, [&](JsonError error) { errors.push_back(error); });
+  JsonReader vertex(kVertexJsonDialect,
+                    [&](JsonError error) { errors.push_back(std::move(error)); });
   JsonObject root(vertex, json(3), "");
   ASSERT_EQ(errors.size(), 1U);
   EXPECT_EQ(errors[0].message, "Invalid value at 'root': expected an object");
 
   errors.clear();
-  JsonReader catalog(kCatalogJsonDialect, [&](JsonError error) { errors.push_back(error); });
+  JsonReader catalog(kCatalogJsonDialect,
+                     [&](JsonError error) { errors.push_back(std::move(error)); });
   JsonObject entry(catalog, json("x"), "");
   ASSERT_EQ(errors.size(), 1U);
   EXPECT_EQ(errors[0].message, "expected a JSON object, got string");
@@ -225,7 +228,8 @@ TEST(JsonReader, TheRootIsShownByName) {
 
 TEST(JsonReader, ARequiredMemberThatIsAbsentIsMissing) {
   std::vector<JsonError> errors;
-  JsonReader reader(kCatalogJsonDialect, [&](JsonError error) { errors.push_back(error); });
+  JsonReader reader(kCatalogJsonDialect,
+                    [&](JsonError error) { errors.push_back(std::move(error)); });
   const json document = json::object();
   JsonObject object(reader, document, "");
   EXPECT_EQ(object.Take("name", /*required=*/true), nullptr);
@@ -251,7 +255,8 @@ TEST(JsonReader, ReadsValuesAndLeavesOutputAloneOnError) {
 
 TEST(JsonReader, ANumberMustBeFinite) {
   std::vector<std::string> messages;
-  JsonReader reader(kMlV1JsonDialect, [&](JsonError error) { messages.push_back(error.message); });
+  JsonReader reader(kMlV1JsonDialect,
+                    [&](const JsonError& error) { messages.push_back(error.message); });
   double number = 1;
   EXPECT_FALSE(reader.Number(json(std::numeric_limits<double>::infinity()), "n", number,
                              {.type = "TYPE_DOUBLE"}));
