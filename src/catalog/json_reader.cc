@@ -1,5 +1,6 @@
 #include "catalog/json_reader.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <limits>
@@ -7,6 +8,8 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "base/json_dialects.h"
 
 namespace trainyard::catalog::internal {
 
@@ -32,11 +35,9 @@ Status EntryError(std::string_view where, std::string_view problem) {
 }
 
 ObjectReader::ObjectReader(const nlohmann::json& object, std::string where)
-    : object_(object), where_(std::move(where)) {
-  if (!object_.is_object()) {
-    Fail(fmt::format("expected a JSON object, got {}", object_.type_name()));
-  }
-}
+    : where_(std::move(where)),
+      reader_(kCatalogJsonDialect, [this](const JsonError& error) { Fail(error.message); }),
+      object_(reader_, object, "") {}
 
 void ObjectReader::Name(std::string_view name) {
   if (!name.empty()) {
@@ -54,51 +55,30 @@ void ObjectReader::FailField(std::string_view key, std::string_view problem) {
   Fail(fmt::format("field \"{}\": {}", key, problem));
 }
 
-const nlohmann::json* ObjectReader::Find(std::string_view key, bool required) {
-  if (!object_.is_object()) {
-    return nullptr;
+std::string ObjectReader::ReadString(const nlohmann::json& value, std::string_view key) {
+  std::string out;
+  if (reader_.String(value, key, out) && out.empty()) {
+    FailField(key, "expected a non-empty string");
   }
-  read_.emplace(key);
-  const auto it = object_.find(key);
-  if (it == object_.end()) {
-    if (required) {
-      FailField(key, "missing");
-    }
-    return nullptr;
-  }
-  return &*it;
+  return out;
 }
 
 std::string ObjectReader::String(std::string_view key) {
-  const nlohmann::json* value = Find(key, /*required=*/true);
-  if (value == nullptr) {
-    return "";
-  }
-  if (!value->is_string() || value->get_ref<const std::string&>().empty()) {
-    FailField(key, "expected a non-empty string");
-    return "";
-  }
-  return value->get<std::string>();
+  const nlohmann::json* value = object_.Take(key, /*required=*/true);
+  return value == nullptr ? "" : ReadString(*value, key);
 }
 
 std::string ObjectReader::OptionalString(std::string_view key) {
-  const nlohmann::json* value = Find(key, /*required=*/false);
-  if (value == nullptr) {
-    return "";
-  }
-  return String(key);
+  const nlohmann::json* value = object_.Take(key);
+  return value == nullptr ? "" : ReadString(*value, key);
 }
 
 int ObjectReader::Int(std::string_view key, int min_value) {
-  const nlohmann::json* value = Find(key, /*required=*/true);
-  if (value == nullptr) {
+  const nlohmann::json* value = object_.Take(key, /*required=*/true);
+  std::int64_t number = 0;
+  if (value == nullptr || !reader_.Int64(*value, key, number)) {
     return 0;
   }
-  if (!value->is_number_integer()) {
-    FailField(key, "expected an integer");
-    return 0;
-  }
-  const auto number = value->get<std::int64_t>();
   if (number < min_value || number > std::numeric_limits<int>::max()) {
     FailField(key, fmt::format("{} is out of range (at least {})", number, min_value));
     return 0;
@@ -107,60 +87,54 @@ int ObjectReader::Int(std::string_view key, int min_value) {
 }
 
 int ObjectReader::OptionalInt(std::string_view key, int min_value) {
-  return Find(key, /*required=*/false) == nullptr ? 0 : Int(key, min_value);
+  return object_.Take(key) == nullptr ? 0 : Int(key, min_value);
 }
 
 double ObjectReader::Number(std::string_view key) {
-  const nlohmann::json* value = Find(key, /*required=*/true);
-  if (value == nullptr) {
+  const nlohmann::json* value = object_.Take(key, /*required=*/true);
+  double number = 0;
+  if (value == nullptr || !reader_.Number(*value, key, number)) {
     return 0;
   }
-  if (!value->is_number() || value->get<double>() < 0) {
+  if (number < 0) {
     FailField(key, "expected a number >= 0");
     return 0;
   }
-  return value->get<double>();
+  return number;
+}
+
+bool ObjectReader::ReadBool(const nlohmann::json& value, std::string_view key) {
+  bool out = false;
+  reader_.Bool(value, key, out);
+  return out;
 }
 
 bool ObjectReader::Bool(std::string_view key) {
-  const nlohmann::json* value = Find(key, /*required=*/true);
-  if (value == nullptr) {
-    return false;
-  }
-  if (!value->is_boolean()) {
-    FailField(key, "expected true or false");
-    return false;
-  }
-  return value->get<bool>();
+  const nlohmann::json* value = object_.Take(key, /*required=*/true);
+  return value != nullptr && ReadBool(*value, key);
 }
 
 bool ObjectReader::OptionalBool(std::string_view key, bool fallback) {
-  return Find(key, /*required=*/false) == nullptr ? fallback : Bool(key);
+  const nlohmann::json* value = object_.Take(key);
+  return value == nullptr ? fallback : ReadBool(*value, key);
 }
 
 std::vector<std::string> ObjectReader::StringList(std::string_view key, bool required) {
   std::vector<std::string> out;
-  const nlohmann::json* value = Find(key, required);
-  if (value == nullptr) {
-    return out;
+  const nlohmann::json* value = object_.Take(key, required);
+  if (value == nullptr || !reader_.StringList(*value, key, out)) {
+    return {};
   }
-  if (!value->is_array()) {
-    FailField(key, "expected an array of strings");
-    return out;
-  }
-  for (const auto& item : *value) {
-    if (!item.is_string() || item.get_ref<const std::string&>().empty()) {
-      FailField(key, "expected an array of non-empty strings");
-      return {};
-    }
-    out.push_back(item.get<std::string>());
+  if (std::ranges::any_of(out, [](const std::string& item) { return item.empty(); })) {
+    FailField(key, "expected an array of non-empty strings");
+    return {};
   }
   return out;
 }
 
 std::vector<int> ObjectReader::CountList(std::string_view key, bool allow_empty) {
   std::vector<int> out;
-  const nlohmann::json* value = Find(key, /*required=*/true);
+  const nlohmann::json* value = object_.Take(key, /*required=*/true);
   if (value == nullptr) {
     return out;
   }
@@ -184,31 +158,19 @@ std::vector<int> ObjectReader::CountList(std::string_view key, bool allow_empty)
 }
 
 const nlohmann::json* ObjectReader::Array(std::string_view key, bool required) {
-  const nlohmann::json* value = Find(key, required);
-  if (value != nullptr && !value->is_array()) {
-    FailField(key, "expected an array");
-    return nullptr;
-  }
-  return value;
+  const nlohmann::json* value = object_.Take(key, required);
+  return value != nullptr && reader_.Array(*value, key) ? value : nullptr;
 }
 
 const nlohmann::json* ObjectReader::Object(std::string_view key) {
-  const nlohmann::json* value = Find(key, /*required=*/true);
-  if (value != nullptr && !value->is_object()) {
-    FailField(key, "expected an object");
-    return nullptr;
-  }
-  return value;
+  const nlohmann::json* value = object_.Take(key, /*required=*/true);
+  return value != nullptr && reader_.Object(*value, key) ? value : nullptr;
 }
 
-Status ObjectReader::Finish() const {
+Status ObjectReader::Finish() {
+  object_.Finish();  // unknown members, reported only when nothing else was
   if (!error_.empty()) {
     return EntryError(where_, error_);
-  }
-  for (const auto& item : object_.items()) {
-    if (!read_.contains(item.key())) {
-      return EntryError(where_, fmt::format("unknown field \"{}\"", item.key()));
-    }
   }
   return Status();
 }

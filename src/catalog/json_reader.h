@@ -1,19 +1,21 @@
-// Internal to catalog/: reads the members of one JSON object of a data file without throwing.
+// Internal to catalog/: reads the members of one JSON object of a data file without throwing,
+// with the base reader (base/json_reader.h) in the catalog's dialect (base/json_dialects.h).
 //
 // Each getter records the first problem it meets (missing member, wrong type, out of range) and
 // returns a default; `Finish()` then reports that problem, or a member nobody read (a typo in
-// the data), as an INVALID_ARGUMENT naming the file and the entry. Not thread-safe; one reader
-// per object.
+// the data), as an INVALID_ARGUMENT naming the file and the entry. The checks that are the
+// catalog's own (non-empty strings, minimums, increasing counts) are here. Not thread-safe; one
+// reader per object.
 #pragma once
 
 #include <functional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "base/json_reader.h"
 #include "base/status.h"
 
 namespace trainyard::catalog::internal {
@@ -28,6 +30,8 @@ class ObjectReader {
  public:
   // `where` names the object in errors, e.g. "machine_types.json: machine_types[3]".
   ObjectReader(const nlohmann::json& object, std::string where);
+  ObjectReader(const ObjectReader&) = delete;
+  ObjectReader& operator=(const ObjectReader&) = delete;
 
   // Adds the entry's name to `where` once it is known: `machine_types[3] ("n1-standard-4")`.
   void Name(std::string_view name);
@@ -53,17 +57,17 @@ class ObjectReader {
   bool failed() const { return !error_.empty(); }
 
   // The first problem, or an unread member, as INVALID_ARGUMENT; OK otherwise.
-  Status Finish() const;
+  Status Finish();
 
  private:
-  // The member `key`, or null when absent (recording an error when `required`).
-  const nlohmann::json* Find(std::string_view key, bool required);
   void FailField(std::string_view key, std::string_view problem);
+  std::string ReadString(const nlohmann::json& value, std::string_view key);
+  bool ReadBool(const nlohmann::json& value, std::string_view key);
 
-  const nlohmann::json& object_;
   std::string where_;
-  std::set<std::string, std::less<>> read_;
   std::string error_;
+  JsonReader reader_;
+  JsonObject object_;
 };
 
 // Reads a document `{"notes": "...", "<array_key>": [{...}, ...]}`, calling `read_entry` with a

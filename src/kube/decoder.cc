@@ -1,38 +1,16 @@
-#include <limits>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "base/json_dialects.h"
 #include "base/time_format.h"
 #include "kube/decode_internal.h"
 
 namespace trainyard::kube::internal {
-namespace {
-
-// Go's name for what the JSON held, as encoding/json's UnmarshalTypeError says it.
-std::string JsonKind(const json& value) {
-  switch (value.type()) {
-    case json::value_t::string:
-      return "string";
-    case json::value_t::boolean:
-      return "bool";
-    case json::value_t::array:
-      return "array";
-    case json::value_t::object:
-      return "object";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-      return "number " + value.dump();
-    default:
-      return "null";
-  }
-}
-
-}  // namespace
 
 Location Location::Key(std::string_view key) const {
-  return Location{path.empty() ? std::string(key) : fmt::format("{}.{}", path, key),
+  return Location{JsonChildPath(path, key),
                   field.empty() ? std::string(key) : fmt::format("{}.{}", field, key)};
 }
 
@@ -41,114 +19,38 @@ Location Location::MapKey(std::string_view key) const {
 }
 
 Location Location::Index(std::size_t index) const {
-  return Location{fmt::format("{}[{}]", path, index), fmt::format("{}[{}]", field, index)};
+  return Location{JsonIndexPath(path, index), JsonIndexPath(field, index)};
 }
 
-void Decoder::TypeError(const json& value, const Location& at, std::string_view go_struct,
-                        std::string_view go_type) {
-  if (error_.has_value()) {
-    return;
-  }
-  error_ = BadRequest(
-      fmt::format("TFJob in version \"{}\" cannot be handled as a TFJob: json: cannot unmarshal "
-                  "{} into Go struct field {}.{} of type {}",
-                  version_, JsonKind(value), go_struct, at.path, go_type));
-}
-
-void Decoder::String(const json& value, const Location& at, std::string_view go_struct,
-                     std::string& out) {
-  if (value.is_string()) {
-    out = value.get<std::string>();
-  } else if (!value.is_null()) {
-    TypeError(value, at, go_struct, "string");
-  }
-}
+Decoder::Decoder(std::string version)
+    : version_(std::move(version)), reader_(kKubeJsonDialect, [this](const JsonError& error) {
+        if (!error_.has_value()) {
+          error_ = BadRequest(fmt::format(
+              "TFJob in version \"{}\" cannot be handled as a TFJob: {}", version_, error.message));
+        }
+      }) {}
 
 void Decoder::OptionalString(const json& value, const Location& at, std::string_view go_struct,
                              std::optional<std::string>& out) {
-  if (value.is_string()) {
-    out = value.get<std::string>();
-  } else if (!value.is_null()) {
-    TypeError(value, at, go_struct, "string");
+  std::string text;
+  if (reader_.String(value, at.path, text, {.type = "string", .owner = go_struct})) {
+    out = std::move(text);
   }
-}
-
-std::optional<std::int64_t> Decoder::Integer(const json& value, const Location& at,
-                                             std::string_view go_struct, std::string_view go_type,
-                                             std::int64_t min, std::int64_t max) {
-  if (value.is_null()) {
-    return std::nullopt;
-  }
-  // Go refuses a fraction and anything out of the type's range, "1.0" included.
-  std::optional<std::int64_t> number;
-  if (value.is_number_unsigned()) {
-    if (value.get<std::uint64_t>() <= static_cast<std::uint64_t>(max)) {
-      number = static_cast<std::int64_t>(value.get<std::uint64_t>());
-    }
-  } else if (value.is_number_integer()) {
-    const std::int64_t n = value.get<std::int64_t>();
-    if (n >= min && n <= max) {
-      number = n;
-    }
-  }
-  if (!number.has_value()) {
-    TypeError(value, at, go_struct, go_type);
-  }
-  return number;
 }
 
 void Decoder::Int32(const json& value, const Location& at, std::string_view go_struct,
                     std::optional<std::int32_t>& out) {
-  if (const auto number =
-          Integer(value, at, go_struct, "int32", std::numeric_limits<std::int32_t>::min(),
-                  std::numeric_limits<std::int32_t>::max())) {
-    out = static_cast<std::int32_t>(*number);
+  std::int32_t number = 0;
+  if (reader_.Int32(value, at.path, number, {.type = "int32", .owner = go_struct})) {
+    out = number;
   }
 }
 
 void Decoder::Int64(const json& value, const Location& at, std::string_view go_struct,
                     std::optional<std::int64_t>& out) {
-  if (const auto number =
-          Integer(value, at, go_struct, "int64", std::numeric_limits<std::int64_t>::min(),
-                  std::numeric_limits<std::int64_t>::max())) {
+  std::int64_t number = 0;
+  if (reader_.Int64(value, at.path, number, {.type = "int64", .owner = go_struct})) {
     out = number;
-  }
-}
-
-void Decoder::Bool(const json& value, const Location& at, std::string_view go_struct, bool& out) {
-  if (value.is_boolean()) {
-    out = value.get<bool>();
-  } else if (!value.is_null()) {
-    TypeError(value, at, go_struct, "bool");
-  }
-}
-
-void Decoder::Strings(const json& value, const Location& at, std::string_view go_struct,
-                      std::vector<std::string>& out) {
-  if (!Array(value, at, go_struct, "[]string")) {
-    return;
-  }
-  out.clear();
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    if (!value[i].is_string()) {
-      TypeError(value[i], at, go_struct, "string");
-      return;
-    }
-    out.push_back(value[i].get<std::string>());
-  }
-}
-
-void Decoder::Map(const json& value, const Location& at, std::string_view go_struct,
-                  StringMap& out) {
-  if (!Object(value, at, go_struct, "map[string]string")) {
-    return;
-  }
-  for (const auto& [key, item] : value.items()) {
-    if (!item.is_string()) {
-      TypeError(item, at, go_struct, "string");
-      return;
-    }
-    out[key] = item.get<std::string>();
   }
 }
 
@@ -163,7 +65,12 @@ void Decoder::Quantities(const json& value, const Location& at, std::string_view
     } else if (item.is_number()) {
       out[key] = item.dump();  // `nvidia.com/gpu: 1` in YAML arrives as the number 1
     } else {
-      TypeError(item, at.Key(key), go_struct, "resource.Quantity");
+      const std::string item_path = at.Key(key).path;
+      reader_.Report({.fault = JsonFault::kWrongType,
+                      .at = item_path,
+                      .parent = at.path,
+                      .value = &item,
+                      .names = {.type = "resource.Quantity", .owner = go_struct}});
       return;
     }
   }
@@ -171,42 +78,18 @@ void Decoder::Quantities(const json& value, const Location& at, std::string_view
 
 void Decoder::Time(const json& value, const Location& at, std::string_view go_struct,
                    std::optional<WallTime>& out) {
-  if (value.is_null()) {
-    return;  // `creationTimestamp: null`, as kubectl and old manifests write it
-  }
-  if (!value.is_string()) {
-    TypeError(value, at, go_struct, "v1.Time");
+  // Null is `creationTimestamp: null`, as kubectl and old manifests write it.
+  std::string text;
+  if (!reader_.String(value, at.path, text, {.type = "v1.Time", .owner = go_struct})) {
     return;
   }
-  out = ParseTimestamp(value.get<std::string>());
-  if (!out.has_value() && !error_.has_value()) {
-    error_ = BadRequest(
-        fmt::format("TFJob in version \"{}\" cannot be handled as a TFJob: parsing time {} as "
-                    "\"2006-01-02T15:04:05Z07:00\": cannot parse it as RFC 3339 ({})",
-                    version_, value.dump(), at.path));
+  out = ParseTimestamp(text);
+  if (!out.has_value()) {
+    const std::string why = fmt::format(
+        "parsing time {} as \"2006-01-02T15:04:05Z07:00\": cannot parse it as RFC 3339 ({})",
+        value.dump(), at.path);
+    reader_.Report({.fault = JsonFault::kInvalid, .at = at.path, .parent = at.path, .detail = why});
   }
-}
-
-bool Decoder::Object(const json& value, const Location& at, std::string_view go_struct,
-                     std::string_view go_type) {
-  if (value.is_object()) {
-    return true;
-  }
-  if (!value.is_null()) {
-    TypeError(value, at, go_struct, go_type);
-  }
-  return false;
-}
-
-bool Decoder::Array(const json& value, const Location& at, std::string_view go_struct,
-                    std::string_view go_type) {
-  if (value.is_array()) {
-    return true;
-  }
-  if (!value.is_null()) {
-    TypeError(value, at, go_struct, go_type);
-  }
-  return false;
 }
 
 }  // namespace trainyard::kube::internal

@@ -111,7 +111,7 @@ void DecodeEnv(Decoder& d, const json& value, const Location& at, std::vector<En
       } else if (key == "valueFrom") {
         var.value_from = !item.is_null();  // validation refuses it by the variable's name
       } else {
-        d.Unknown(here);
+        d.Unknown(item_at, key);
       }
     }
     out.push_back(std::move(var));
@@ -140,7 +140,7 @@ void DecodePorts(Decoder& d, const json& value, const Location& at,
       } else if (key == "hostPort" || key == "hostIP") {
         d.Unsupported(here, "replicas use the node's network; trainyard picks their ports");
       } else if (key != "protocol") {
-        d.Unknown(here);
+        d.Unknown(item_at, key);
       }
     }
     out.push_back(std::move(port));
@@ -160,7 +160,7 @@ void DecodeResources(Decoder& d, const json& value, const Location& at, Containe
     } else if (key == "claims") {
       d.Unsupported(here, "use resources.limits with nvidia.com/gpu");
     } else {
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }
@@ -194,7 +194,7 @@ void DecodeContainer(Decoder& d, const json& value, const Location& at, Containe
     } else if (const Refusal* refusal = FindRefusal(kContainerRefused, key)) {
       d.Unsupported(here, refusal->why);
     } else if (!Contains(kContainerIgnored, key)) {
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }
@@ -227,7 +227,7 @@ void DecodePodSpec(Decoder& d, const json& value, const Location& at, PodTemplat
       d.Unsupported(here, refusal->why);
     } else if (!Contains(kPodSpecIgnored, key)) {
       // The seed's pod-level imagePullPolicy (docs/reference/kubeflow-tfjob.md §9).
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }
@@ -248,7 +248,7 @@ void DecodeTemplateMetadata(Decoder& d, const json& value, const Location& at, P
       std::optional<WallTime> ignored;
       d.Time(item, here, "ObjectMeta", ignored);
     } else if (key != "name" && key != "namespace" && key != "generateName" && key != "uid") {
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }
@@ -266,7 +266,7 @@ void DecodeTemplate(Decoder& d, const json& value, const Location& at, PodTempla
     } else if (key == "spec") {
       DecodePodSpec(d, item, here, out);
     } else {
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }

@@ -59,7 +59,7 @@ void DecodeMetadata(Decoder& d, const json& value, ObjectMeta& out) {
       d.Unsupported(here, "trainyard deletes a TFJob when asked and has no owners or finalizers");
     } else if (key != "managedFields" && key != "selfLink" && key != "deletionGracePeriodSeconds") {
       // The three above are the server's bookkeeping, which a client may echo back.
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }
@@ -83,7 +83,7 @@ void DecodeSchedulingPolicy(Decoder& d, const json& value, const Location& at,
     } else if (key == "scheduleTimeoutSeconds") {
       d.Int32(item, here, "SchedulingPolicy", policy.schedule_timeout_seconds);
     } else {
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
   out = std::move(policy);
@@ -123,7 +123,7 @@ void DecodeRunPolicy(Decoder& d, const json& value, const Location& at, RunPolic
     } else if (key == "managedBy") {
       d.OptionalString(item, here, "RunPolicy", out.managed_by);
     } else {
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }
@@ -145,7 +145,7 @@ void DecodeReplicaSpec(Decoder& d, const json& value, const Location& at, Replic
     } else {
       // The seed's replica-level nodeSelector and imagePullPolicy
       // (docs/reference/kubeflow-tfjob.md §9).
-      d.Unknown(here);
+      d.Unknown(at, key);
     }
   }
 }
@@ -198,7 +198,7 @@ void DecodeSpec(Decoder& d, const json& value, TFJob& out) {
     } else if (v1 && key == "enableDynamicWorker") {
       d.Bool(item, here, "TFJobSpec", out.enable_dynamic_worker);
     } else {
-      d.Unknown(here);  // v1beta2 had no runPolicy, successPolicy or enableDynamicWorker
+      d.Unknown(at, key);  // v1beta2 had no runPolicy, successPolicy or enableDynamicWorker
     }
   }
 }
@@ -242,7 +242,7 @@ KubeResult<DecodedTFJob> DecodeTFJob(std::string_view body) {
       DecodeSpec(d, item, out.job);
     } else if (key != "apiVersion" && key != "kind" && key != "status") {
       // `status` belongs to the status subresource: the API server drops it on create/update.
-      d.Unknown(Location{key, key});
+      d.Unknown(Location{}, key);
     }
   }
   if (d.failed()) {

@@ -2,7 +2,7 @@
 //
 // Paths are camelCase, dotted, with indices and map keys as the API's error messages spell them:
 // "trainingInput.hyperparameters.params[2].minValue", "labels.team". The empty path is the
-// document's root, shown under the root's name ("job").
+// document's root, shown under the root's name ("job"). Paths are built with base/json_reader.h.
 #pragma once
 
 #include <cstddef>
@@ -13,19 +13,6 @@
 #include "base/status.h"
 
 namespace trainyard::model::internal {
-
-inline std::string ChildPath(std::string_view parent, std::string_view name) {
-  std::string out(parent);
-  if (!out.empty()) {
-    out += '.';
-  }
-  out += name;
-  return out;
-}
-
-inline std::string IndexPath(std::string_view parent, std::size_t index) {
-  return std::string(parent) + '[' + std::to_string(index) + ']';
-}
 
 // Collects violations, keeping the first `kMaxKept` so that a pathological document (a million
 // bad array elements) cannot turn into a million-line error. Each may name a more precise

@@ -4,8 +4,6 @@
 #include <charconv>
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
-
 namespace trainyard::model::internal {
 namespace {
 
@@ -57,17 +55,6 @@ std::optional<Duration> ParseDurationInRange(std::string_view text) {
     return std::nullopt;
   }
   return ParseDuration(text);
-}
-
-std::string QuoteForMessage(std::string_view text) {
-  constexpr std::size_t kMaxShown = 100;
-  const bool cut = text.size() > kMaxShown;
-  const nlohmann::json shown(std::string(text.substr(0, kMaxShown)));
-  std::string quoted = shown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (cut) {
-    quoted.insert(quoted.size() - 1, "...");
-  }
-  return quoted;
 }
 
 }  // namespace trainyard::model::internal

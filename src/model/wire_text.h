@@ -28,8 +28,4 @@ std::optional<WallTime> ParseTimestampInRange(std::string_view text);
 // `ParseDuration`, limited to what an int64 of nanoseconds holds (about ±292 years).
 std::optional<Duration> ParseDurationInRange(std::string_view text);
 
-// `text` as a quoted JSON string for an error message: escaped, invalid UTF-8 replaced, and
-// shortened to about 100 bytes.
-std::string QuoteForMessage(std::string_view text);
-
 }  // namespace trainyard::model::internal

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
+#include "base/json_reader.h"
 #include "model/fields.h"
 #include "model/wire_text.h"
 #include "model/yaml_bool.h"
@@ -120,7 +121,7 @@ class Converter {
         continue;
       }
       const std::string& name = entry.first.Scalar();
-      const std::string child = ChildPath(path, name);
+      const std::string child = JsonChildPath(path, name);
       Remember(child, entry.first.Mark());
       FieldConverter field(*this, name, entry.second, child);
       const M schema{};
@@ -143,7 +144,7 @@ class Converter {
     json array = json::array();
     std::size_t index = 0;
     for (const auto& item : node) {
-      const std::string item_path = IndexPath(path, index++);
+      const std::string item_path = JsonIndexPath(path, index++);
       Remember(item_path, item.Mark());
       array.push_back(Value<T>(item, item_path));
     }
@@ -160,7 +161,7 @@ class Converter {
       if (!IsNewKey(entry.first, object, path)) {
         continue;
       }
-      const std::string child = ChildPath(path, entry.first.Scalar());
+      const std::string child = JsonChildPath(path, entry.first.Scalar());
       Remember(child, entry.first.Mark());
       object[entry.first.Scalar()] = Value<std::string>(entry.second, child);
     }

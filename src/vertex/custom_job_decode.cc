@@ -47,8 +47,8 @@ std::optional<ContainerSpec> ReadContainerSpec(Reader& pool) {
   }
   Reader spec(*value, pool.ChildPath("containerSpec"), pool.problems());
   ContainerSpec out{.image_uri = spec.String("imageUri"),
-                    .command = spec.Strings("command"),
-                    .args = spec.Strings("args"),
+                    .command = spec.StringList("command"),
+                    .args = spec.StringList("args"),
                     .env = spec.EnvVars("env")};
   spec.Finish();
   return out;
@@ -61,9 +61,9 @@ std::optional<PythonPackageSpec> ReadPythonPackageSpec(Reader& pool) {
   }
   Reader spec(*value, pool.ChildPath("pythonPackageSpec"), pool.problems());
   PythonPackageSpec out{.executor_image_uri = spec.String("executorImageUri"),
-                        .package_uris = spec.Strings("packageUris"),
+                        .package_uris = spec.StringList("packageUris"),
                         .python_module = spec.String("pythonModule"),
-                        .args = spec.Strings("args"),
+                        .args = spec.StringList("args"),
                         .env = spec.EnvVars("env")};
   spec.Finish();
   return out;

@@ -1,12 +1,12 @@
-// Internal to vertex/: a strict proto3-JSON reader for Vertex AI's messages. Each `Reader` walks
-// one JSON object; the getters mark a member known, check its JSON type and record a violation
-// (path in camelCase from the resource) when it is wrong; `Finish` reports every member nobody
-// asked for, in Google's words ("Invalid JSON payload received. Unknown name \"x\" at 'jobSpec':
-// Cannot find field."). Null means unset, as in proto3. Not thread-safe; one reader per object.
+// Internal to vertex/: Vertex AI's messages read with the base reader (base/json_reader.h) in
+// the Vertex dialect (base/json_dialects.h): each `Reader` walks one JSON object, taking members
+// by name; a member of the wrong type is a violation with its camelCase path from the resource
+// ("Invalid value at 'jobSpec.workerPoolSpecs[0].replicaCount': expected an integer"), and
+// `Finish` reports every member nobody took in Google's words ("Invalid JSON payload received.
+// Unknown name "x" at 'jobSpec': Cannot find field."). Null means unset, as in proto3. Not
+// thread-safe; one reader per object.
 #pragma once
 
-#include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_reader.h"
 #include "base/status.h"
 #include "base/time_format.h"
 
@@ -23,53 +24,38 @@ namespace trainyard::vertex::internal {
 // Violations found so far, shared by the readers of one document.
 class Problems {
  public:
+  Problems();
+  Problems(const Problems&) = delete;
+  Problems& operator=(const Problems&) = delete;
+
   void Add(std::string field, std::string description);
   bool empty() const { return violations_.empty(); }
   // INVALID_ARGUMENT with every violation (OK when there is none).
   Status ToStatus() const;
 
+  JsonReader& reader() { return reader_; }
+
  private:
   std::vector<FieldViolation> violations_;
+  JsonReader reader_;
 };
 
-class Reader {
+// The base object reader, plus the two shapes Vertex has that JSON does not: a Duration and
+// the EnvVar list.
+class Reader : public JsonObject {
  public:
   // `object` must outlive the reader. A non-object value is reported at `path` once.
-  Reader(const nlohmann::json& object, std::string path, Problems& problems);
+  Reader(const nlohmann::json& object, std::string path, Problems& problems)
+      : JsonObject(problems.reader(), object, std::move(path)), problems_(problems) {}
 
-  std::string String(std::string_view name);
-  std::vector<std::string> Strings(std::string_view name);
-  std::int64_t Int64(std::string_view name);  // a number or a decimal string
-  std::int32_t Int32(std::string_view name);
-  double Double(std::string_view name);
-  bool Bool(std::string_view name);
   std::optional<Duration> DurationValue(std::string_view name);  // "3600s"
-  std::map<std::string, std::string> StringMap(std::string_view name);
   // `[{"name": …, "value": …}]`, Vertex's EnvVar list.
   std::vector<std::pair<std::string, std::string>> EnvVars(std::string_view name);
-  // A nested message or a list of them: null when absent (or malformed, already reported).
-  const nlohmann::json* Object(std::string_view name);
-  const nlohmann::json* Array(std::string_view name);
-  // A field of the API that the caller reads no further (output only, or accepted as is).
-  void Ignore(std::string_view name);
-  // A field trainyard refuses when set, saying why.
-  void Unsupported(std::string_view name, std::string_view why);
 
-  std::string ChildPath(std::string_view name) const;
-  const std::string& path() const { return path_; }
   Problems& problems() { return problems_; }
 
-  // Reports the members no getter named.
-  void Finish();
-
  private:
-  const nlohmann::json* Take(std::string_view name);
-  void Wrong(std::string_view name, std::string_view expected);
-
-  const nlohmann::json* object_;  // null when the value was not an object
-  std::string path_;
   Problems& problems_;
-  std::vector<std::string> known_;
 };
 
 // Parses `text` as a JSON object; a syntax error is INVALID_ARGUMENT in Google's words.

@@ -66,8 +66,8 @@ int ReadValueSpecs(Reader& parameter, model::ParameterSpec& out) {
   if (const json* value = parameter.Object("doubleValueSpec"); value != nullptr) {
     Reader spec(*value, parameter.ChildPath("doubleValueSpec"), problems);
     out.type = model::ParameterType::kDouble;
-    out.min_value = spec.Double("minValue");
-    out.max_value = spec.Double("maxValue");
+    out.min_value = spec.Number("minValue");
+    out.max_value = spec.Number("maxValue");
     spec.Ignore("defaultValue");
     spec.Finish();
     ++specs;
@@ -84,7 +84,7 @@ int ReadValueSpecs(Reader& parameter, model::ParameterSpec& out) {
   if (const json* value = parameter.Object("categoricalValueSpec"); value != nullptr) {
     Reader spec(*value, parameter.ChildPath("categoricalValueSpec"), problems);
     out.type = model::ParameterType::kCategorical;
-    out.categorical_values = spec.Strings("values");
+    out.categorical_values = spec.StringList("values");
     spec.Ignore("defaultValue");
     spec.Finish();
     ++specs;
@@ -167,7 +167,7 @@ void ReadConditional(const json& value, const std::string& path, const std::stri
   if (const json* categories = conditional.Object("parentCategoricalValues");
       categories != nullptr) {
     Reader holder(*categories, conditional.ChildPath("parentCategoricalValues"), problems);
-    condition.parent_categories = holder.Strings("values");
+    condition.parent_categories = holder.StringList("values");
     holder.Finish();
     ++kinds;
   }

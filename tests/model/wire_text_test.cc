@@ -50,12 +50,5 @@ TEST(ParseDurationInRange, AcceptsOnlyWhatNanosecondsHold) {
   EXPECT_FALSE(ParseDurationInRange("5").has_value());
 }
 
-TEST(QuoteForMessage, EscapesAndShortens) {
-  EXPECT_EQ(QuoteForMessage("a\"b\n"), R"("a\"b\n")");
-  EXPECT_EQ(QuoteForMessage("\xff"), "\"\xEF\xBF\xBD\"");
-  const std::string quoted = QuoteForMessage(std::string(500, 'x'));
-  EXPECT_EQ(quoted, "\"" + std::string(100, 'x') + "...\"");
-}
-
 }  // namespace
 }  // namespace trainyard::model::internal

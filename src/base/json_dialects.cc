@@ -1,0 +1,221 @@
+#include "base/json_dialects.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace trainyard {
+namespace {
+
+using nlohmann::json;
+
+// What a dialect says a value should have been, by JsonExpected: string, int32, int64, bool,
+// number, object, array, list of strings, map of strings.
+using ExpectedWords = std::array<std::string_view, 9>;
+static_assert(static_cast<std::size_t>(JsonExpected::kStringMap) + 1 == ExpectedWords{}.size());
+
+constexpr ExpectedWords kMlV1Expected = {"expected a string",
+                                         "expected an integer, as a number or a decimal string",
+                                         "expected an integer, as a number or a decimal string",
+                                         "expected true or false",
+                                         "expected a number",
+                                         "expected a JSON object",
+                                         "expected a JSON array",
+                                         "expected a JSON array",
+                                         "expected a JSON object of strings"};
+constexpr ExpectedWords kVertexExpected = {
+    "a string",  "an integer", "an integer",        "true or false",       "a number",
+    "an object", "a list",     "a list of strings", "an object of strings"};
+constexpr ExpectedWords kCatalogExpected = {
+    "expected a non-empty string", "expected an integer",          "expected an integer",
+    "expected true or false",      "expected a number >= 0",       "expected an object",
+    "expected an array",           "expected an array of strings", "expected an object"};
+
+std::string_view Phrase(const ExpectedWords& words, JsonExpected expected) {
+  return words.at(static_cast<std::size_t>(expected));
+}
+
+bool IsItemFault(JsonFault fault) {
+  return fault == JsonFault::kBadItem || fault == JsonFault::kNullItem;
+}
+
+// --- google.rpc (ml v1 and Vertex) ---
+
+std::string GoogleUnknownMember(const JsonProblem& p) {
+  return fmt::format("Invalid JSON payload received. Unknown name {} at '{}': Cannot find field.",
+                     QuoteForMessage(p.member), p.parent);
+}
+
+// A JSON value as an ml v1 message shows it: scalars as written, containers by kind (never dumped
+// whole: they may be huge or deeply nested).
+std::string Show(const json& value) {
+  if (value.is_string()) {
+    return QuoteForMessage(value.get_ref<const std::string&>());
+  }
+  if (value.is_object()) {
+    return "{...}";
+  }
+  if (value.is_array()) {
+    return "[...]";
+  }
+  return value.dump();  // number, boolean or null
+}
+
+template <typename Int>
+std::string OutOfRange() {
+  return fmt::format("out of range [{}, {}]", std::numeric_limits<Int>::min(),
+                     std::numeric_limits<Int>::max());
+}
+
+std::string MlV1Why(const JsonProblem& p) {
+  switch (p.fault) {
+    case JsonFault::kNotIntegral:
+      return "not an integer";
+    case JsonFault::kNotDecimal:
+      return "not a base-10 integer";
+    case JsonFault::kOutOfRange:
+      return p.expected == JsonExpected::kInt32 ? OutOfRange<std::int32_t>()
+                                                : OutOfRange<std::int64_t>();
+    case JsonFault::kNotFinite:
+      return "expected a finite number";
+    case JsonFault::kNotUtf8:
+      return "not valid UTF-8";
+    case JsonFault::kNullItem:
+      return p.expected == JsonExpected::kString ? "null is not allowed as a map value"
+                                                 : "null is not allowed in a list";
+    case JsonFault::kBadKey:
+      return "a key is not valid UTF-8";
+    case JsonFault::kMissing:
+      return "a value is required";
+    case JsonFault::kInvalid:
+      return std::string(p.detail);
+    default:
+      break;
+  }
+  return std::string(Phrase(kMlV1Expected, p.expected));
+}
+
+// "Invalid value at 'path' (TYPE), value: why", Google's words plus what is accepted.
+std::string MlV1ValueError(const JsonProblem& p) {
+  const std::string_view type = p.fault == JsonFault::kNullItem ? std::string_view()
+                                : p.member.empty()              ? p.names.type
+                                                                : p.names.item;
+  const std::string type_part = type.empty() ? "" : fmt::format(" ({})", type);
+  const std::string shown = p.value == nullptr ? "null" : Show(*p.value);
+  return fmt::format("Invalid value at '{}'{}, {}: {}", p.at, type_part, shown, MlV1Why(p));
+}
+
+std::string MlV1Unsupported(const JsonProblem& p) {
+  return fmt::format("Invalid JSON payload received. '{}' is not supported: {}.", p.at, p.detail);
+}
+
+std::string VertexExpected(const JsonProblem& p) {
+  if (p.fault == JsonFault::kInvalid) {
+    return std::string(p.detail);
+  }
+  if (p.expected == JsonExpected::kInt32 && p.fault == JsonFault::kOutOfRange) {
+    return "a 32-bit integer";
+  }
+  return std::string(Phrase(kVertexExpected, p.expected));
+}
+
+std::string VertexValueError(const JsonProblem& p) {
+  return fmt::format("Invalid value at '{}': expected {}", p.at, VertexExpected(p));
+}
+
+std::string VertexUnsupported(const JsonProblem& p) {
+  return fmt::format("{} is not supported by trainyard: {}", p.at, p.detail);
+}
+
+// --- Kubernetes ---
+
+// Go's name for what the JSON held, as encoding/json's UnmarshalTypeError says it.
+std::string GoKind(const json* value) {
+  if (value == nullptr) {
+    return "null";
+  }
+  switch (value->type()) {
+    case json::value_t::string:
+      return "string";
+    case json::value_t::boolean:
+      return "bool";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+      return "number " + value->dump();
+    default:
+      return "null";
+  }
+}
+
+// Go names the field that holds a list or map, not the item, and the item's type.
+std::string KubeValueError(const JsonProblem& p) {
+  if (p.fault == JsonFault::kInvalid) {
+    return std::string(p.detail);
+  }
+  const bool item = IsItemFault(p.fault);
+  return fmt::format("json: cannot unmarshal {} into Go struct field {}.{} of type {}",
+                     GoKind(p.value), p.names.owner, item ? p.parent : p.at,
+                     item ? p.names.item : p.names.type);
+}
+
+// A member the API knows and trainyard refuses; the TFJob decoder lists these itself, as
+// Forbidden causes for validation (kube/tfjob_validate.h), so this is for other readers.
+std::string KubeUnsupported(const JsonProblem& p) {
+  return fmt::format("{}: not supported by trainyard: {}", p.at, p.detail);
+}
+
+// --- the catalog ---
+
+std::string CatalogProblem(const JsonProblem& p) {
+  switch (p.fault) {
+    case JsonFault::kMissing:
+      return "missing";
+    case JsonFault::kInvalid:
+      return std::string(p.detail);
+    default:
+      break;
+  }
+  if (p.expected == JsonExpected::kStringList && IsItemFault(p.fault)) {
+    return "expected an array of non-empty strings";
+  }
+  return std::string(Phrase(kCatalogExpected, p.expected));
+}
+
+std::string CatalogValueError(const JsonProblem& p) {
+  if (p.at.empty()) {  // the entry itself
+    return fmt::format("expected a JSON object, got {}",
+                       p.value == nullptr ? "null" : p.value->type_name());
+  }
+  return fmt::format("field \"{}\": {}", p.at, CatalogProblem(p));
+}
+
+std::string CatalogUnsupported(const JsonProblem& p) {
+  return fmt::format("field \"{}\": not supported: {}", p.at, p.detail);
+}
+
+std::string CatalogUnknownMember(const JsonProblem& p) {
+  return fmt::format("unknown field \"{}\"", p.member);
+}
+
+}  // namespace
+
+// Each row: the root's name, null is absent, integers from strings and 1.0, then the wording.
+constexpr JsonDialect kMlV1JsonDialect{
+    "", true, true, MlV1ValueError, GoogleUnknownMember, MlV1Unsupported};
+constexpr JsonDialect kVertexJsonDialect{
+    "root", true, true, VertexValueError, GoogleUnknownMember, VertexUnsupported};
+constexpr JsonDialect kKubeJsonDialect{"", true, false, KubeValueError, nullptr, KubeUnsupported};
+constexpr JsonDialect kCatalogJsonDialect{
+    "", false, false, CatalogValueError, CatalogUnknownMember, CatalogUnsupported};
+
+}  // namespace trainyard

@@ -1,0 +1,31 @@
+// The wording of each API's JSON decoding errors, as data for base/json_reader.h: which words
+// each kind of problem gets, whether null is an absent member, whether integers may come as
+// strings. Pure.
+#pragma once
+
+#include "base/json_reader.h"
+
+namespace trainyard {
+
+// AI Platform Training's ml v1 (google.rpc field violations, proto3 JSON): the value quoted and
+// the proto type named, "Invalid value at 'job.trainingInput.region' (TYPE_STRING), 3: expected
+// a string"; unknown members "Invalid JSON payload received. Unknown name "x" at 'job': Cannot
+// find field.". The root's name is the caller's ("job", "trainingInput").
+extern const JsonDialect kMlV1JsonDialect;
+
+// Vertex AI (google.rpc field violations, proto3 JSON) in shorter words: "Invalid value at
+// 'jobSpec.workerPoolSpecs[0].replicaCount': expected an integer"; unknown members as ml v1; the
+// root is "root".
+extern const JsonDialect kVertexJsonDialect;
+
+// Kubernetes' API server decoding a custom resource: Go's encoding/json type errors, "json:
+// cannot unmarshal string into Go struct field ReplicaSpec.spec.tfReplicaSpecs.PS.replicas of
+// type int32" (owner and type from `JsonNames`); unknown members only listed, for the caller's
+// strict decoding ("strict decoding error: unknown field "spec.x"").
+extern const JsonDialect kKubeJsonDialect;
+
+// The catalog's data files: `field "zones": expected an array`, `unknown field "x"`; a null
+// member is a wrong type.
+extern const JsonDialect kCatalogJsonDialect;
+
+}  // namespace trainyard
