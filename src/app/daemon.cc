@@ -473,6 +473,7 @@ Result<int> Daemon::Start() {
   executor.restart.max_restarts = d.options.max_restarts;
   executor.stop_grace = d.options.stop_grace;
   executor.hold_queue = d.options.hold_queue;
+  executor.usage_store = d.sharing_store.get();  // the fair-share order's memory, kept
   executor.containers = d.containers.get();
   executor.containers_on_host = d.options.containers == "host";
   // What a job's replicas see (control/job_view.h): its project's buckets, as they are when it

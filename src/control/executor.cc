@@ -80,6 +80,7 @@ void Executor::Warn(const std::string& message) {
 }
 
 void Executor::Start() {
+  RestoreUsage();
   Recover();
   PublishReplicas();
   std::lock_guard lock(mu_);
@@ -103,6 +104,7 @@ void Executor::Stop(bool stop_replicas) {
   if (loop_.joinable()) {
     loop_.join();
   }
+  CountUsage(RunningAllocations(), Now());  // up to now, before the replicas are stopped
   // Installs end now (recovery stages again); their runs wait for no one.
   for (auto& [key, stop] : staging_) {
     stop.request_stop();
@@ -110,6 +112,8 @@ void Executor::Stop(bool stop_replicas) {
   if (stop_replicas) {
     StopAllReplicas();
   }
+  // What was counted since the last write is kept for the next server.
+  CountUsage(RunningAllocations(), Now(), /*force=*/true);
   std::vector<Worker> workers;
   {
     std::lock_guard lock(mu_);

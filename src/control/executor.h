@@ -54,7 +54,9 @@
 #include "sched/amounts.h"
 #include "sched/inventory.h"
 #include "sched/placement.h"
+#include "sched/recent_usage.h"
 #include "store/job_store.h"
+#include "store/sharing_store.h"
 
 namespace trainyard::control {
 
@@ -102,6 +104,13 @@ struct ExecutorOptions {
   // Where each job's private directories are, in `<private_root>/<project>/<job>` (shared by its
   // replicas, removed when the job ends); "": each replica gets empty ones of its own.
   std::string private_root;
+
+  // Where each project's recent use of the devices (the fair-share order's memory,
+  // sched/recent_usage.h) is kept across a restart: read back, decayed for the time the server
+  // was down, at Start(); written when device-time was counted, at most once every
+  // `usage_write_interval`, and at Stop(). Not owned; null: kept in memory only.
+  store::SharingStore* usage_store = nullptr;
+  std::chrono::seconds usage_write_interval{60};
 
   // Where the loop reports what it could not do and will try again (a store write refused):
   // the server's log. Unset: stderr, prefixed "trainyard: ".
@@ -299,8 +308,11 @@ class Executor : private RunHost {
                                 const std::function<bool(model::Job&)>& change);
   std::vector<sched::Allocation> RunningAllocations() const;
   // Adds what `running` held since the last call to each project's recent use (usage_), which
-  // halves every day.
-  void CountUsage(const std::vector<sched::Allocation>& running, WallTime now);
+  // halves every day, and writes it to the usage store when that is due (or `force`d and
+  // anything was counted since the last write). A failed write is warned about and tried again.
+  void CountUsage(const std::vector<sched::Allocation>& running, WallTime now, bool force = false);
+  // Start(): takes back the usage a previous server wrote (sched::RestoreUsage).
+  void RestoreUsage();
   WallTime Now() const override;
   // When `run` ended: the latest end of its replicas (as their exit files record it, else when
   // their exits were handled), no later than now; now when none has ended.
@@ -330,9 +342,10 @@ class Executor : private RunHost {
   bool recovered_ = false;
   MonoTime next_queue_scan_{};
   // Each project's recent use of the inventory's devices, in seconds of all of them, for the
-  // fair-share order (sched::ShareInput::usage). In memory only: a restarted server starts afresh.
-  std::map<std::string, double, std::less<>> usage_;
-  std::optional<WallTime> usage_counted_;
+  // fair-share order (sched::ShareInput::usage); kept in options_.usage_store.
+  sched::RecentUsage usage_;
+  bool usage_unwritten_ = false;                 // device-time was counted since the last write
+  std::optional<WallTime> usage_write_attempt_;  // the last write tried
 
   // Shared with other threads.
   mutable std::mutex mu_;

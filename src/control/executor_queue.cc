@@ -38,29 +38,48 @@ std::vector<sched::Allocation> Executor::RunningAllocations() const {
   return allocations;
 }
 
-void Executor::CountUsage(const std::vector<sched::Allocation>& running, WallTime now) {
-  constexpr double kHalfLife = 24 * 3600.0;
-  double devices = 0;
-  for (const sched::Node& node : options_.inventory.nodes) {
-    devices += static_cast<double>(node.devices.size());
+void Executor::CountUsage(const std::vector<sched::Allocation>& running, WallTime now, bool force) {
+  if (sched::CountUsage(usage_, options_.inventory, running, now)) {
+    usage_unwritten_ = true;
   }
-  const double seconds =
-      usage_counted_ ? std::chrono::duration<double>(now - *usage_counted_).count() : 0;
-  usage_counted_ = now;
-  if (seconds <= 0 || devices == 0) {
+  if (options_.usage_store == nullptr ||
+      !(force ? usage_unwritten_
+              : sched::UsageWriteDue(usage_unwritten_, usage_write_attempt_, now,
+                                     options_.usage_write_interval))) {
     return;
   }
-  const double decay = std::exp2(-seconds / kHalfLife);
-  for (auto& [project, used] : usage_) {
-    used *= decay;
+  usage_write_attempt_ = now;
+  store::UsageRows rows{
+      .counted_unix_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count()};
+  rows.projects.assign(usage_.seconds.begin(), usage_.seconds.end());
+  if (Status written = options_.usage_store->PutUsage(rows); !written.ok()) {
+    Warn("The projects' recent use of the devices was not saved (tried again in " +
+         std::to_string(options_.usage_write_interval.count()) + " s): " + written.message());
+    return;
   }
-  for (const sched::Allocation& allocation : running) {
-    double held = 0;
-    for (const sched::ReplicaAssignment& replica : allocation.replicas) {
-      held += static_cast<double>(replica.device_indices.size());
-    }
-    usage_[allocation.key.substr(0, allocation.key.find('/'))] += held * seconds / devices;
+  usage_unwritten_ = false;
+}
+
+void Executor::RestoreUsage() {
+  if (options_.usage_store == nullptr) {
+    return;
   }
+  Result<store::UsageRows> rows = options_.usage_store->LoadUsage();
+  if (!rows.ok()) {
+    Warn(
+        "The projects' recent use of the devices could not be read; the fair-share order "
+        "starts afresh: " +
+        rows.status().message());
+    return;
+  }
+  sched::RecentUsage saved;
+  saved.seconds.insert(rows->projects.begin(), rows->projects.end());
+  if (rows->counted_unix_ms != 0) {
+    saved.counted = WallTime(std::chrono::duration_cast<WallTime::duration>(
+        std::chrono::milliseconds(rows->counted_unix_ms)));
+  }
+  usage_ = sched::RestoreUsage(saved, Now());
 }
 
 void Executor::ScheduleQueue() {
@@ -104,7 +123,7 @@ void Executor::ScheduleQueue() {
                                    .hold = options_.hold_queue,
                                    .held = recovered_ ? &held : nullptr,
                                    .sharing = sharing.get(),
-                                   .usage = &usage_});
+                                   .usage = &usage_.seconds});
   for (QueueAction& action : pass.actions) {
     if (auto* end = std::get_if<EndQueuedJob>(&action)) {
       WriteIf(model::JobState::kQueued, end->project, end->job_id, "end", [&](model::Job& current) {

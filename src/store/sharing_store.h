@@ -1,9 +1,12 @@
 // Where issue #34's sharing policy is kept: `<data dir>/sharing.db`, one row per project quota
-// and one per priority class, surviving a restart. Each change is one statement (one write). The
+// and one per priority class, surviving a restart; and the projects' recent use of the devices
+// (sched/recent_usage.h), which the executor writes now and then so that a restarted server still
+// knows who used them. Each change is one statement (one write; the usage, one transaction). The
 // store keeps a quota as the text the admin API accepted (sched/sharing_json.h; store/ does not
 // read it); control/sharing_admin.h decodes it. Thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,6 +23,12 @@ struct SharingRows {
   std::vector<std::pair<std::string, int>> priority_classes;  // name → value, by name
 };
 
+// The recent usage as last written: seconds of the whole inventory by project, as of `counted`.
+struct UsageRows {
+  std::vector<std::pair<std::string, double>> projects;  // by project
+  std::int64_t counted_unix_ms = 0;                      // 0: nothing was ever written
+};
+
 class SharingStore {
  public:
   virtual ~SharingStore() = default;
@@ -32,6 +41,10 @@ class SharingStore {
   virtual Status PutPriorityClass(std::string_view name, int value) = 0;
   // NOT_FOUND when there is none of that name.
   virtual Status DeletePriorityClass(std::string_view name) = 0;
+
+  virtual Result<UsageRows> LoadUsage() const = 0;
+  // Replaces the whole record (projects not in `usage` are removed), in one transaction.
+  virtual Status PutUsage(const UsageRows& usage) = 0;
 };
 
 // Opens (creating) the sharing database at `path`.

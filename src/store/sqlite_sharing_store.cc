@@ -1,4 +1,6 @@
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -27,7 +29,21 @@ CREATE TABLE priority_classes (
 );
 )sql";
 
-constexpr std::array kSharingMigrations = {Migration{1, kV1Sharing}};
+// The recent usage (sched/recent_usage.h): one row per project, in microseconds of the whole
+// inventory, and the one time it was counted at.
+constexpr std::string_view kV2Usage = R"sql(
+CREATE TABLE project_usage (
+  project   TEXT    NOT NULL PRIMARY KEY,
+  device_us INTEGER NOT NULL
+);
+CREATE TABLE usage_counted (
+  id        INTEGER NOT NULL PRIMARY KEY CHECK (id = 1),
+  unix_ms   INTEGER NOT NULL
+);
+)sql";
+
+constexpr std::array kSharingMigrations = {Migration{1, kV1Sharing}, Migration{2, kV2Usage}};
+constexpr double kMicros = 1e6;
 
 class SqliteSharingStore final : public SharingStore {
  public:
@@ -66,6 +82,65 @@ class SqliteSharingStore final : public SharingStore {
                                          static_cast<int>(classes->ColumnInt64(1)));
     }
     return rows;
+  }
+
+  Result<UsageRows> LoadUsage() const override {
+    std::lock_guard lock(mu_);
+    UsageRows usage;
+    Result<Statement> counted = db_->Prepare("SELECT unix_ms FROM usage_counted WHERE id = 1");
+    if (!counted.ok()) {
+      return counted.status();
+    }
+    Result<bool> found = counted->Step();
+    if (!found.ok()) {
+      return found.status();
+    }
+    if (!*found) {
+      return usage;
+    }
+    usage.counted_unix_ms = counted->ColumnInt64(0);
+    Result<Statement> projects =
+        db_->Prepare("SELECT project, device_us FROM project_usage ORDER BY project");
+    if (!projects.ok()) {
+      return projects.status();
+    }
+    for (Result<bool> row = projects->Step();; row = projects->Step()) {
+      if (!row.ok()) {
+        return row.status();
+      }
+      if (!*row) {
+        break;
+      }
+      usage.projects.emplace_back(projects->ColumnText(0),
+                                  static_cast<double>(projects->ColumnInt64(1)) / kMicros);
+    }
+    return usage;
+  }
+
+  Status PutUsage(const UsageRows& usage) override {
+    std::lock_guard lock(mu_);
+    internal::Transaction transaction(*db_);
+    TY_RETURN_IF_ERROR(transaction.status());
+    TY_RETURN_IF_ERROR(db_->Exec("DELETE FROM project_usage"));
+    for (const auto& [project, seconds] : usage.projects) {
+      Result<Statement> insert =
+          db_->Prepare("INSERT INTO project_usage (project, device_us) VALUES (?1, ?2)");
+      if (!insert.ok()) {
+        return insert.status();
+      }
+      insert->Bind(1, project);
+      insert->Bind(2, static_cast<std::int64_t>(std::llround(seconds * kMicros)));
+      TY_RETURN_IF_ERROR(insert->Run());
+    }
+    Result<Statement> counted = db_->Prepare(
+        "INSERT INTO usage_counted (id, unix_ms) VALUES (1, ?1) "
+        "ON CONFLICT (id) DO UPDATE SET unix_ms = excluded.unix_ms");
+    if (!counted.ok()) {
+      return counted.status();
+    }
+    counted->Bind(1, usage.counted_unix_ms);
+    TY_RETURN_IF_ERROR(counted->Run());
+    return transaction.Commit();
   }
 
   Status PutQuota(std::string_view project, std::string_view quota_json) override {

@@ -1,7 +1,9 @@
 // The executor when the job store refuses a change for a while (a full disk: SQLite answers
 // SQLITE_FULL, RESOURCE_EXHAUSTED): the outcome of a job whose replicas ended is written once the
 // store takes it again, without a restart, and said in the service log once; a queued job's start
-// the store refused is warned about once and made on a later scan.
+// the store refused is warned about once and made on a later scan; the projects' recent use
+// (sched/recent_usage.h) is written at most once an interval, and a refused write is warned about
+// and made an interval later.
 #include <csignal>
 #include <fstream>
 #include <sstream>
@@ -14,6 +16,7 @@
 #include "control/executor_fixture.h"
 #include "control/job_layout.h"
 #include "fakes/failing_job_store.h"
+#include "store/sharing_store.h"
 
 namespace trainyard::control {
 namespace {
@@ -170,6 +173,77 @@ TEST_F(ExecutorStoreFailureTest, ARecoveryThatCouldNotListTheJobsIsMadeOnALaterS
   EXPECT_EQ(failed.state, JobState::kFailed);
   EXPECT_NE(failed.error_message.find("server restarted"), std::string::npos);
   EXPECT_EQ(Get("queued").state, JobState::kRunning);
+}
+
+// The usage half of a sharing store, refusing writes while `refusal` is set.
+class UsageStore final : public store::SharingStore {
+ public:
+  Result<store::SharingRows> Load() const override { return store::SharingRows{}; }
+  Status PutQuota(std::string_view, std::string_view) override { return {}; }
+  Status DeleteQuota(std::string_view) override { return {}; }
+  Status PutPriorityClass(std::string_view, int) override { return {}; }
+  Status DeletePriorityClass(std::string_view) override { return {}; }
+  Result<store::UsageRows> LoadUsage() const override { return rows; }
+  Status PutUsage(const store::UsageRows& usage) override {
+    ++attempts;
+    if (!refusal.ok()) {
+      return refusal;
+    }
+    rows = usage;
+    return {};
+  }
+
+  Status refusal;
+  int attempts = 0;
+  store::UsageRows rows;
+};
+
+TEST_F(ExecutorStoreFailureTest, TheUsageIsWrittenAtMostOnceAnIntervalAndARefusedWriteAgain) {
+  UsageStore usage;
+  std::vector<std::string> warnings;
+  customize_ = [&](ExecutorOptions& options) {
+    options.usage_store = &usage;
+    options.usage_write_interval = std::chrono::seconds(60);
+    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
+  };
+  Submit(WithGpus(ValidRuntimeJob("gpu"), 1));
+  Settle();
+  clock_.Advance(std::chrono::seconds(2));
+  Settle();
+  ASSERT_EQ(Get("gpu").state, JobState::kRunning);
+  const int first = usage.attempts;
+  EXPECT_EQ(first, 1) << "the first device-time counted is written";
+  for (int i = 0; i < 5; ++i) {  // passes within the interval write nothing
+    clock_.Advance(std::chrono::seconds(2));
+    Settle();
+  }
+  EXPECT_EQ(usage.attempts, first);
+
+  usage.refusal = DiskFullError("store the change in its database", "database or disk is full");
+  clock_.Advance(std::chrono::seconds(60));
+  Settle();
+  EXPECT_EQ(usage.attempts, first + 1);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("The projects' recent use of the devices was not saved (tried again "
+                             "in 60 s)"),
+            std::string::npos)
+      << warnings[0];
+  clock_.Advance(std::chrono::seconds(2));
+  Settle();
+  EXPECT_EQ(usage.attempts, first + 1) << "tried again an interval later, not on every pass";
+
+  usage.refusal = Status();
+  clock_.Advance(std::chrono::seconds(60));
+  Settle();
+  EXPECT_EQ(usage.attempts, first + 2);
+  ASSERT_EQ(usage.rows.projects.size(), 1U);
+  EXPECT_EQ(usage.rows.projects[0].first, "p");
+  // 1 of the 2 GPUs for the 134 s since it was placed: 67 s of the inventory, less a little
+  // decay (a day halves it).
+  EXPECT_NEAR(usage.rows.projects[0].second, 67.0, 0.05);
+  EXPECT_EQ(usage.rows.counted_unix_ms,
+            std::chrono::duration_cast<std::chrono::milliseconds>(clock_.Now().time_since_epoch())
+                .count());
 }
 
 }  // namespace

@@ -51,6 +51,8 @@ class ExecutingServer {
   void Stop();
   // After Stop(): a new daemon on the same data dir (a new port, a new client).
   void Restart();
+  // The options the next Restart() uses (the fixture's listen address and data dir stay).
+  app::ServeOptions& options() { return options_; }
 
   int port() const { return port_; }
   HttpClient& client() { return *client_; }

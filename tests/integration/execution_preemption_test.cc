@@ -1,6 +1,8 @@
 // Preemption for real (issue #34, sched/fair_share.h): on one emulated T4, a low-priority job
 // running is preempted by a high-priority one: its replica gets SIGTERM, it goes back to QUEUED
 // (not FAILED), its service log says by what, and once the high-priority job ends it runs again.
+// And the fair-share order's memory of who used the devices (sched/recent_usage.h) survives a
+// restart of the server on the same data dir.
 #include <filesystem>
 #include <string>
 
@@ -78,6 +80,41 @@ TEST_F(PreemptionTest, ALowPriorityJobGivesWayThenRunsAgain) {
 
   ASSERT_EQ(server_.Cancel("low").status, 200);
   EXPECT_EQ(server_.WaitForState("low")["state"], "CANCELLED");
+}
+
+TEST_F(PreemptionTest, TheProjectThatUsedLessStillGoesFirstAfterARestart) {
+  HttpClient& client = server_.client();
+  auto state = [&](std::string_view project, std::string_view job_id) {
+    return Body(server_.client().Get(JobPath(job_id, project))).value("state", "");
+  };
+  // Project "heavy" uses the T4 (its trainer runs), then its job is cancelled.
+  ASSERT_EQ(client.Post(JobsPath("heavy"), SleeperOnT4("used", package_uri(), 0).dump()).status,
+            200);
+  EXPECT_TRUE(Eventually([&] { return state("heavy", "used") == "RUNNING"; }));
+  EXPECT_NE(SleeperPid("used"), 0);
+  ASSERT_EQ(client.Post(JobPath("used", "heavy") + ":cancel", "{}").status, 200);
+  EXPECT_TRUE(Eventually([&] { return state("heavy", "used") == "CANCELLED"; }));
+
+  // Restarted holding the queue, so that both next jobs are queued before any pass orders them:
+  // heavy's first, then light's.
+  server_.options().hold_queue = true;
+  server_.Restart();
+  for (const auto& [project, job_id] :
+       {std::pair{"heavy", "heavy_next"}, {"light", "light_next"}}) {
+    const ClientResponse created =
+        server_.client().Post(JobsPath(project), SleeperOnT4(job_id, package_uri(), 0).dump());
+    ASSERT_EQ(created.status, 200) << created.body;
+  }
+  server_.options().hold_queue = false;
+  server_.Restart();
+
+  // The T4 goes to the project that used less, although heavy's job came first.
+  EXPECT_TRUE(Eventually([&] { return state("light", "light_next") == "RUNNING"; }));
+  const nlohmann::json waiting = Body(server_.client().Get(JobPath("heavy_next", "heavy")));
+  EXPECT_EQ(waiting.value("state", ""), "QUEUED") << waiting.dump();
+  EXPECT_EQ(waiting.value("jobPosition", ""), "1") << waiting.dump();
+  ASSERT_EQ(server_.client().Post(JobPath("light_next", "light") + ":cancel", "{}").status, 200);
+  ASSERT_EQ(server_.client().Post(JobPath("heavy_next", "heavy") + ":cancel", "{}").status, 200);
 }
 
 }  // namespace

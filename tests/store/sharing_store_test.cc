@@ -43,6 +43,31 @@ TEST(SharingStoreTest, PutsReplaceDeletesRemoveAndAReopenedStoreReadsTheSame) {
   EXPECT_EQ(rows->priority_classes, (Classes{{"high", 1000}, {"low", 0}}));
 }
 
+TEST(SharingStoreTest, TheUsageIsReplacedWholeAndReadBackByAReopenedStore) {
+  testing::TempDir dir;
+  const std::string path = SharingStorePath(dir.path().string());
+  {
+    Result<std::unique_ptr<SharingStore>> store = OpenSharingStore(path);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    Result<UsageRows> never = (*store)->LoadUsage();
+    ASSERT_TRUE(never.ok()) << never.status().ToString();
+    EXPECT_EQ(never->counted_unix_ms, 0);
+    EXPECT_TRUE(never->projects.empty());
+    ASSERT_TRUE((*store)->PutUsage({.projects = {{"gone", 3}}, .counted_unix_ms = 1000}).ok());
+    ASSERT_TRUE((*store)
+                    ->PutUsage({.projects = {{"b", 0.25}, {"a", 1800.5}},
+                                .counted_unix_ms = 1'767'225'600'123})
+                    .ok());
+  }
+  Result<std::unique_ptr<SharingStore>> reopened = OpenSharingStore(path);
+  ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+  Result<UsageRows> usage = (*reopened)->LoadUsage();
+  ASSERT_TRUE(usage.ok()) << usage.status().ToString();
+  EXPECT_EQ(usage->counted_unix_ms, 1'767'225'600'123);
+  EXPECT_EQ(usage->projects,
+            (std::vector<std::pair<std::string, double>>{{"a", 1800.5}, {"b", 0.25}}));
+}
+
 TEST(SharingStoreTest, TheFileIsInTheDataDirectory) {
   EXPECT_EQ(SharingStorePath("/var/lib/trainyard"), "/var/lib/trainyard/sharing.db");
   EXPECT_EQ(SharingStorePath("/d/"), "/d/sharing.db");

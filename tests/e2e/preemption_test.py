@@ -1,0 +1,114 @@
+#!/usr/bin/python3
+"""Issue #34's preemption with the real gcloud and a real checkpointing trainer.
+
+One emulated T4 (`trainyard serve --accelerator-emulation 1`); every job is
+examples/trainers/checkpointing on 1 × T4 (tests/e2e/preemption_scenario.py). A low-priority job
+takes the T4; a job of priority 500 (ml v1 `trainingInput.scheduling.priority`, in gcloud's
+`--config`) is submitted: the victim goes back to QUEUED, not FAILED, and its log (`gcloud
+ai-platform jobs stream-logs`) names the urgent job; the urgent job runs and SUCCEEDS; the victim
+runs again from its checkpoint and SUCCEEDS, having lost at most its checkpoint interval (read
+from what the trainer wrote, not from times). A job labelled `trainyard-preemptible=false` is not
+preempted: the urgent job waits, first in the queue, while it goes on, and runs once it is
+cancelled.
+
+Usage: preemption_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
+"""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcloud_env  # noqa: E402
+import preemption_scenario  # noqa: E402
+
+TRAINYARD = None  # set by main()
+EVERY = 5  # the victims' checkpoint interval, in steps
+
+
+class PreemptionTest(unittest.TestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(gcloud_env.GCLOUD):
+            raise unittest.SkipTest("gcloud is not installed")
+        cls.s = preemption_scenario.Scenario(TRAINYARD, stop_grace_s=5)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.s.close()
+
+    def submitted(self, job_id, priority, steps, **kwargs):
+        run = self.s.submit(job_id, priority, steps, **kwargs)
+        self.assertEqual(run.rc, 0, run)
+        self.assertIn("Job [%s] submitted successfully." % job_id, run.err)
+
+    def test_a_victim_requeues_resumes_from_its_checkpoint_and_succeeds(self):
+        s = self.s
+        # No checkpoint at SIGTERM: what the victim keeps is its last periodic checkpoint.
+        self.submitted("victim", 0, steps=60, every=EVERY, sigterm_checkpoint=False)
+        s.wait_for_state("victim", "RUNNING")
+        s.wait("the victim past its second checkpoint", lambda: s.progress("victim") > 2 * EVERY)
+
+        self.submitted("urgent", 500, steps=50)
+        s.wait_for_state("victim", "QUEUED")
+        urgent = s.wait_for_state("urgent", "SUCCEEDED")
+        self.assertNotIn("errorMessage", urgent)
+        victim = s.wait_for_state("victim", "SUCCEEDED")
+        self.assertIn("QUEUED", s.seen["victim"][s.seen["victim"].index("RUNNING"):], s.seen)
+        self.assertNotIn("FAILED", s.seen["victim"])
+        self.assertNotIn("errorMessage", victim)
+
+        # Its history names the preempting job.
+        logs = s.gcloud("ai-platform", "jobs", "stream-logs", "victim", "--polling-interval=1")
+        self.assertEqual(logs.rc, 0, logs)
+        self.assertIn("The job was preempted by job p/urgent, of higher priority (500 over 0)",
+                      logs.out + logs.err)
+
+        # The trainer's own account: two starts, the second from a checkpoint, losing at most
+        # the interval; the urgent trainer ran while the victim was stopped.
+        starts = s.lines("victim", "starts.jsonl")
+        self.assertEqual(len(starts), 2, starts)
+        second = starts[1]
+        self.assertGreaterEqual(second["resumed_from"], 2 * EVERY, starts)
+        self.assertEqual(second["resumed_from"] % EVERY, 0, starts)
+        lost = second["reached_before"] - second["resumed_from"]
+        self.assertGreaterEqual(lost, 0, starts)
+        self.assertLessEqual(lost, EVERY, starts)
+        self.assertEqual(len(s.lines("victim", "stops.jsonl")), 1)
+        self.assertEqual(s.progress("victim"), 60)
+        urgent_start = s.lines("urgent", "starts.jsonl")[0]["time"]
+        self.assertLess(s.lines("victim", "stops.jsonl")[0]["time"], urgent_start)
+        self.assertLess(urgent_start, second["time"])
+
+    def test_a_job_that_opted_out_is_not_preempted(self):
+        s = self.s
+        # Longer than the test: it ends by cancel, once the urgent job has had every chance.
+        self.submitted("keeper", 0, steps=3000, labels={"trainyard-preemptible": "false"})
+        s.wait_for_state("keeper", "RUNNING")
+        s.wait("the keeper's first steps", lambda: s.progress("keeper") >= 3)
+
+        self.submitted("urgent_too", 500, steps=3)
+        # Ordered first in the queue: the pass that would have preempted has run.
+        queued = s.wait("urgent_too queued first",
+                        lambda: (lambda job: job if job.get("jobPosition") == "1" else None)(
+                            s.describe("urgent_too")))
+        self.assertEqual(queued["state"], "QUEUED")
+        # The keeper goes on (20 more steps) without a SIGTERM.
+        went_on = s.progress("keeper") + 20
+        s.wait("the keeper going on or stopped",
+               lambda: s.progress("keeper") >= went_on or s.lines("keeper", "stops.jsonl"))
+        self.assertEqual(s.lines("keeper", "stops.jsonl"), [])
+        self.assertEqual(s.describe("keeper")["state"], "RUNNING")
+        self.assertEqual(s.describe("urgent_too")["state"], "QUEUED")
+
+        run = s.gcloud("ai-platform", "jobs", "cancel", "keeper")
+        self.assertEqual(run.rc, 0, run)
+        s.wait_for_state("keeper", "CANCELLED")
+        s.wait_for_state("urgent_too", "SUCCEEDED")
+        self.assertNotIn("QUEUED", s.seen["keeper"][s.seen["keeper"].index("RUNNING"):], s.seen)
+        self.assertEqual(len(s.lines("keeper", "starts.jsonl")), 1)
+
+if __name__ == "__main__":
+    gcloud_env.main(__doc__, lambda path: globals().__setitem__("TRAINYARD", path))
