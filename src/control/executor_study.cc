@@ -157,7 +157,7 @@ bool Executor::CheckStudy(Study& study) {
   }
   if (model::IsTerminal(job->state)) {  // written elsewhere (a cancel while PREPARING)
     if (!study.end) {
-      study.end.emplace();
+      study.end = Study::End{};
     }
     if (TrialRunsOf(study) == 0) {
       study.phase = Study::Phase::kDone;
