@@ -5,6 +5,7 @@ docs/reference/ai-platform-training.md §12) runs `python -m trainyard_algorithm
 --job-dir DIR` with Debian's
 interpreter and libraries instead of the image. `tabular` reads and preprocesses the CSV data the
 tabular algorithms share, `runner` their arguments, outputs and tuning metric; `xgboost_train`
-is the single-replica XGBoost algorithm, `linear_learner` the linear learner and
+is the single-replica XGBoost algorithm, `xgboost_dist` the distributed one (its replicas meet
+over XGBoost's collective), `linear_learner` the linear learner and
 `wide_deep` wide and deep (both on PyTorch).
 """

@@ -40,8 +40,21 @@ def load_spec(name):
         if os.path.exists(path):
             with open(path, encoding='utf-8') as table:
                 doc = json.load(table)
-            return next(a for a in doc['algorithms'] if a['name'] == name)
+            return _resolved(doc, name)
     raise UsageError('builtin_algorithms.json is missing beside {}'.format(here))
+
+
+def _resolved(doc, name):
+    """The entry `name`, with `extends`: its own arguments, then the other algorithm's, less those
+    `without` names and its own (as src/algorithms/algorithms.cc reads the table)."""
+    spec = next(a for a in doc['algorithms'] if a['name'] == name)
+    extends = spec.get('extends')
+    if not extends:
+        return spec
+    skip = set(extends.get('without', [])) | {a['name'] for a in spec['arguments']}
+    base = _resolved(doc, extends['algorithm'])
+    return dict(spec, arguments=spec['arguments'] +
+                [a for a in base['arguments'] if a['name'] not in skip])
 
 
 def convert(argument, text):
@@ -117,7 +130,8 @@ def parse_args(argv, spec):
             raise UsageError('--{} is required'.format(argument['name']))
     values = {a['name']: convert(a, a['default']) for a in spec['arguments'] if 'default' in a}
     values.update(given)
-    if values['validation_split'] + values['test_split'] > spec['max_split_sum'] + 1e-9:
+    if (spec.get('max_split_sum') and
+            values['validation_split'] + values['test_split'] > spec['max_split_sum'] + 1e-9):
         raise UsageError('validation_split + test_split must be at most {:.2f}'
                          .format(spec['max_split_sum']))
     return values, given, job_dir

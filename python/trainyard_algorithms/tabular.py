@@ -95,14 +95,44 @@ def read_csv(uri):
     return rows
 
 
+def _numbers(rows, column, strict=True):
+    """The column of `rows` as a float array, NaN where a value is missing; with `strict`, None
+    when a present value is not a (finite) number, else NaN for it. numpy parses a column of
+    plain numbers at C speed; any other column takes the value-by-value path."""
+    import numpy as np
+    texts = [row[column] for _, row in rows]
+    try:
+        values = np.array(texts, dtype=float)
+        if np.isfinite(values).all():
+            return values
+    except ValueError:
+        pass
+    values = np.empty(len(texts))
+    for i, text in enumerate(texts):
+        number = float('nan') if _missing(text) else _number(text)
+        if number is None:
+            if strict:
+                return None
+            number = float('nan')
+        values[i] = number
+    return values
+
+
+def _numeric_matrix(rows):
+    """All of `rows` as one float array when every value is a finite number (none missing), else
+    None: the common case, parsed at C speed in one pass."""
+    import numpy as np
+    try:
+        matrix = np.array([row for _, row in rows], dtype=float)
+    except ValueError:
+        return None
+    return matrix if matrix.ndim == 2 and np.isfinite(matrix).all() else None
+
+
 def _column_types(rows, width):
     """'numerical' for a column whose present values are all numbers, else 'categorical'."""
-    types = []
-    for column in range(1, width):
-        numeric = all(_missing(row[column]) or _number(row[column]) is not None
-                      for _, row in rows)
-        types.append('numerical' if numeric else 'categorical')
-    return types
+    return ['numerical' if _numbers(rows, column) is not None else 'categorical'
+            for column in range(1, width)]
 
 
 def split(rows, validation_split, test_split, seed):
@@ -122,29 +152,35 @@ class Preprocessor:
     """The column statistics of the training rows, and the transformation they define."""
 
     def __init__(self, training_rows, uri, preprocess):
+        import numpy as np
         width = len(training_rows[0][1])
         self.width = width
         self.preprocess = preprocess
-        self.types = _column_types(training_rows, width)
+        matrix = _numeric_matrix(training_rows)
+        self.types = (['numerical'] * (width - 1) if matrix is not None else
+                      _column_types(training_rows, width))
         self.columns = []
         for column, kind in enumerate(self.types, start=1):
-            values = [row[column] for _, row in training_rows if not _missing(row[column])]
             if kind == 'categorical' and not preprocess:
                 number, row = next((n, r) for n, r in training_rows
                                    if not _missing(r[column]) and _number(r[column]) is None)
                 raise DataError('{} line {}: column {} "{}" is not a number (--preprocess '
                                 'encodes categorical columns)'
                                 .format(uri, number, column + 1, row[column]))
-            stats = {'index': column, 'type': kind,
-                     'missing': sum(_missing(row[column]) for _, row in training_rows)}
+            stats = {'index': column, 'type': kind}
             if kind == 'numerical':
-                numbers = [float(v) for v in values]
-                mean = sum(numbers) / len(numbers) if numbers else 0.0
-                stats.update(mean=mean, min=min(numbers, default=0.0),
-                             max=max(numbers, default=0.0),
-                             stddev=math.sqrt(sum((v - mean) ** 2 for v in numbers) /
-                                              len(numbers)) if numbers else 0.0)
+                numbers = (matrix[:, column] if matrix is not None else
+                           _numbers(training_rows, column))
+                present = numbers[~np.isnan(numbers)]
+                mean = float(present.mean()) if present.size else 0.0
+                stats.update(missing=int(numbers.size - present.size), mean=mean,
+                             min=float(present.min()) if present.size else 0.0,
+                             max=float(present.max()) if present.size else 0.0,
+                             stddev=math.sqrt(float(((present - mean) ** 2).mean()))
+                             if present.size else 0.0)
             else:
+                values = [row[column] for _, row in training_rows if not _missing(row[column])]
+                stats['missing'] = len(training_rows) - len(values)
                 stats['vocabulary'] = sorted(set(v.strip() for v in values))
             self.columns.append(stats)
 
@@ -158,25 +194,30 @@ class Preprocessor:
         return names
 
     def transform(self, rows):
-        """(features, targets) as lists of float rows; NaN for a missing value without
-        --preprocess (XGBoost treats it as missing)."""
-        features, targets = [], []
-        for _, row in rows:
-            out = []
-            for stats in self.columns:
-                text = row[stats['index']]
-                if stats['type'] == 'numerical':
-                    if _missing(text):
-                        out.append(stats['mean'] if self.preprocess else float('nan'))
-                    else:
-                        value = _number(text)
-                        out.append(value if value is not None else float('nan'))
-                else:
-                    word = text.strip()
-                    out.extend(1.0 if word == v else 0.0 for v in stats['vocabulary'])
-            features.append(out)
-            targets.append(float(row[0]))
-        return features, targets
+        """(features, targets): a float array of a row per row and a feature per column (a
+        numeric column's value, NaN when it is not a number, and when it is missing without
+        --preprocess: XGBoost treats NaN as missing; a categorical column's one-hot block), and
+        the targets as a list."""
+        import numpy as np
+        if all(kind == 'numerical' for kind in self.types):
+            matrix = _numeric_matrix(rows)
+            if matrix is not None:
+                return matrix[:, 1:], matrix[:, 0].tolist()
+        blocks = []
+        for stats in self.columns:
+            column = stats['index']
+            if stats['type'] == 'numerical':
+                values = _numbers(rows, column, strict=False)
+                if self.preprocess and np.isnan(values).any():
+                    missing = np.array([_missing(row[column]) for _, row in rows], dtype=bool)
+                    values[missing] = stats['mean']
+                blocks.append(values[:, None])
+            else:
+                words = [row[column].strip() for _, row in rows]
+                blocks.append(np.array([[1.0 if word == v else 0.0 for v in stats['vocabulary']]
+                                        for word in words]).reshape(len(rows), -1))
+        features = np.hstack(blocks) if blocks else np.zeros((len(rows), 0))
+        return features, [float(row[0]) for _, row in rows]
 
     def metadata(self):
         return {'target_column': 0, 'columns': self.columns,

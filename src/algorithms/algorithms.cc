@@ -1,7 +1,10 @@
 #include "algorithms/algorithms.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -64,12 +67,34 @@ std::vector<Algorithm> Load() {
                         .python = entry.value("python", std::string()),
                         .module = entry.value("module", std::string()),
                         .max_replicas = entry.value("max_replicas", 0),
+                        .roles = entry.value("roles", std::vector<std::string>()),
                         .max_split_sum = entry.value("max_split_sum", 0.0),
                         .arguments = {}};
     for (const nlohmann::json& argument : entry.value("arguments", nlohmann::json::array())) {
       algorithm.arguments.push_back(ParseArgument(argument));
     }
     out.push_back(std::move(algorithm));
+  }
+  // `extends`: the other algorithm's arguments after its own, once every entry is read.
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const nlohmann::json& entry = doc.at("algorithms").at(i);
+    if (!entry.contains("extends")) {
+      continue;
+    }
+    const nlohmann::json& extends = entry.at("extends");
+    const auto base =
+        std::ranges::find(out, extends.at("algorithm").get<std::string>(), &Algorithm::name);
+    TY_CHECK(base != out.end()) << "builtin_algorithms.json: " << out[i].name
+                                << " extends an unknown algorithm";
+    const auto without = extends.value("without", std::vector<std::string>());
+    std::vector<Argument> inherited;
+    for (const Argument& argument : base->arguments) {
+      if (std::ranges::find(without, argument.name) == without.end() &&
+          out[i].FindArgument(argument.name) == nullptr) {
+        inherited.push_back(argument);
+      }
+    }
+    out[i].arguments.insert(out[i].arguments.end(), inherited.begin(), inherited.end());
   }
   return out;
 }

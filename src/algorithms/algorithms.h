@@ -43,10 +43,15 @@ struct Algorithm {
   std::string python_version;
   std::string python;    // the interpreter: Debian's, whose libraries it uses
   std::string module;    // run with `python -m`
-  int max_replicas = 0;  // 1: master only
+  int max_replicas = 0;  // 1: master only; 0: no limit
+  // The replicas it runs on, as validate/ names them ("master", "worker", "parameter server",
+  // "evaluator"); empty: any.
+  std::vector<std::string> roles;
   // The most validation_split + test_split may add up to (0 when the algorithm has no splits).
   double max_split_sum = 0;
-  std::vector<Argument> arguments;  // in documentation order
+  // In documentation order; with `extends`, the other algorithm's follow, less those `without`
+  // names and those named here.
+  std::vector<Argument> arguments;
 
   const Argument* FindArgument(std::string_view argument_name) const;
 };

@@ -253,6 +253,15 @@ void CheckBuiltInAlgorithm(const JobContext& job, Violations& out) {
   std::int64_t replicas = 0;
   for (const RunningReplica& replica : job.running) {
     replicas += replica.count;
+    // Google's distributed XGBoost page: "Do not specify any parameter servers."
+    if (!algorithm->roles.empty() &&
+        std::ranges::find(algorithm->roles, replica.view->noun) == algorithm->roles.end()) {
+      out.Add(
+          job.custom() ? replica.view->count_path : job.path.Child("scaleTier"),
+          fmt::format(
+              "the built-in {} algorithm runs on its {} replicas only: do not specify any {}s",
+              algorithm->display_name, fmt::join(algorithm->roles, " and "), replica.view->noun));
+    }
   }
   if (algorithm->max_replicas > 0 && replicas > algorithm->max_replicas) {
     out.Add(job.path.Child(job.custom() ? "workerCount" : "scaleTier"),

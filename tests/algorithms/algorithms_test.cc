@@ -36,11 +36,11 @@ INSTANTIATE_TEST_SUITE_P(
         LookupCase{"gcr.io/cloud-ml-algos/boosted_trees_x:latest", ""},
         LookupCase{"localhost:5000/cloud-ml-algos/boosted_trees", ""}, LookupCase{"", ""}));
 
-TEST(BuiltinAlgorithms, TheSingleReplicaXgboostTheLinearLearnerAndWideAndDeepRunHere) {
+TEST(BuiltinAlgorithms, BothXgboostsTheLinearLearnerAndWideAndDeepRunHere) {
   for (const Algorithm& algorithm : BuiltinAlgorithms()) {
-    EXPECT_EQ(algorithm.available, algorithm.name == "xgboost" ||
-                                       algorithm.name == "linear_learner" ||
-                                       algorithm.name == "wide_deep")
+    EXPECT_EQ(algorithm.available,
+              algorithm.name == "xgboost" || algorithm.name == "xgboost_distributed" ||
+                  algorithm.name == "linear_learner" || algorithm.name == "wide_deep")
         << algorithm.name;
     EXPECT_FALSE(algorithm.display_name.empty());
     EXPECT_FALSE(algorithm.images.empty());
@@ -100,7 +100,9 @@ void ExpectValidDefaults(const Algorithm& algorithm) {
   }
   ASSERT_NE(algorithm.FindArgument("training_data_path"), nullptr);
   EXPECT_TRUE(algorithm.FindArgument("training_data_path")->required);
-  EXPECT_DOUBLE_EQ(algorithm.max_split_sum, 0.4);
+  // The splits of --preprocess, which the distributed XGBoost algorithm does not have.
+  EXPECT_DOUBLE_EQ(algorithm.max_split_sum,
+                   algorithm.FindArgument("preprocess") != nullptr ? 0.4 : 0.0);
 }
 
 TEST(BuiltinAlgorithms, EveryDefaultIsAValidValue) {
@@ -111,7 +113,31 @@ TEST(BuiltinAlgorithms, EveryDefaultIsAValidValue) {
       ++available;
     }
   }
-  EXPECT_EQ(available, 3);
+  EXPECT_EQ(available, 4);
+}
+
+// Its own data arguments, then the single-replica algorithm's XGBoost parameters (`extends`),
+// without --preprocess and its splits; master and workers only.
+TEST(BuiltinAlgorithms, DistributedXgboostTakesTheXgboostParametersWithoutPreprocessing) {
+  const Algorithm* distributed = FindAlgorithm("gcr.io/cloud-ml-algos/xgboost_dist:latest");
+  const Algorithm* single = FindAlgorithm("gcr.io/cloud-ml-algos/boosted_trees");
+  ASSERT_NE(distributed, nullptr);
+  ASSERT_NE(single, nullptr);
+  EXPECT_EQ(distributed->module, "trainyard_algorithms.xgboost_dist");
+  EXPECT_EQ(distributed->roles, (std::vector<std::string>{"master", "worker"}));
+  EXPECT_EQ(distributed->max_replicas, 0);
+  ASSERT_GE(distributed->arguments.size(), 5U);
+  EXPECT_EQ(distributed->arguments[0].name, "training_data_path");
+  EXPECT_EQ(distributed->arguments[2].name, "model_saving_period");
+  for (const char* name : {"preprocess", "test_data_path", "validation_split", "test_split"}) {
+    EXPECT_EQ(distributed->FindArgument(name), nullptr) << name;
+  }
+  for (const char* name : {"objective", "num_round", "max_depth", "eta", "tree_method"}) {
+    ASSERT_NE(distributed->FindArgument(name), nullptr) << name;
+    EXPECT_EQ(distributed->FindArgument(name)->default_value,
+              single->FindArgument(name)->default_value);
+    EXPECT_EQ(distributed->FindArgument(name)->tunable, single->FindArgument(name)->tunable);
+  }
 }
 
 TEST(BuiltinAlgorithms, TheLinearLearnerNeedsItsModelType) {

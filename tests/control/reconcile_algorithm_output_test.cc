@@ -31,7 +31,7 @@ TEST(AlgorithmOutput, MarksTheJobsOfAnAlgorithmThisServerRuns) {
   EXPECT_FALSE(job.training_output->built_in_algorithm_output->python_version.empty());
   EXPECT_EQ(job.training_output->built_in_algorithm_output->model_path, "");
 
-  for (const char* other : {"gcr.io/p/trainer:1", "gcr.io/cloud-ml-algos/xgboost_dist", ""}) {
+  for (const char* other : {"gcr.io/p/trainer:1", "gcr.io/cloud-ml-algos/tab_net", ""}) {
     model::Job plain = JobWithImage(other);
     MarkBuiltInAlgorithm(plain);
     EXPECT_FALSE(plain.training_output.has_value()) << other;

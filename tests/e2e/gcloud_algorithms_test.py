@@ -11,7 +11,10 @@ XGBOOST, Debian's XGBoost and Python versions, modelPath); the model under the j
 xgboost and its AUC on the held-out rows (artifacts/metadata.json names their lines) is the one
 reported in artifacts/metrics.json. gcloud also shows the refusals: an argument out of range
 (INVALID_ARGUMENT naming trainingInput.args[i]) and an algorithm this server does not run
-(FAILED_PRECONDITION), which start no job. One job runs: the suite is kept short for CI.
+(FAILED_PRECONDITION), which start no job. Then the distributed XGBoost algorithm
+(gcr.io/cloud-ml-algos/xgboost_dist) on a master and two workers (CUSTOM tier): its replicas meet
+over XGBoost's collective, the master writes the model, whose AUC on the validation file is the
+reported one. Two jobs run: the suite is kept short for CI.
 
 Needs Debian's python3-xgboost and python3-sklearn. Usage: gcloud_algorithms_test.py --trainyard
 PATH [unittest args]. Ends with "N passed, M failed".
@@ -140,6 +143,59 @@ class AlgorithmsTest(gcloud_env.ServerTestCase):
         self.assertEqual(algorithm["pythonVersion"], "%s.%s" % (major, minor))
         self.assertIn("validation-logloss", self.job_log("xgb_e2e"))
 
+    def test_distributed_xgboost_on_a_master_and_two_workers(self):
+        # The same data, as the distributed algorithm wants it (no --preprocess): two training
+        # files matched by a pattern, the last 169 rows held out in a validation file.
+        csv = os.path.join(self.tmp, "dist-data.csv")
+        run = self.run_command([PYTHON, "-c", WRITE_DATA, csv])
+        self.assertEqual(run.rc, 0, run)
+        with open(csv, encoding="utf-8") as f:
+            lines = f.read().splitlines(keepends=True)
+        parts = {"train-1.csv": lines[:200], "train-2.csv": lines[200:400],
+                 "valid.csv": lines[400:]}
+        self.gcloud("storage", "buckets", "create", "gs://%s-dist" % BUCKET)
+        for name, part in parts.items():
+            with open(os.path.join(self.tmp, name), "w", encoding="utf-8") as f:
+                f.writelines(part)
+            self.gcloud("storage", "cp", os.path.join(self.tmp, name),
+                        "gs://%s-dist/%s" % (BUCKET, name))
+
+        run = self.gcloud("ai-platform", "jobs", "submit", "training", "xgb_dist_e2e",
+                          "--master-image-uri", "gcr.io/cloud-ml-algos/xgboost_dist:latest",
+                          "--scale-tier", "CUSTOM", "--master-machine-type", "n1-standard-4",
+                          "--worker-machine-type", "n1-standard-4", "--worker-count", "2",
+                          "--region", "us-central1", "--job-dir", "gs://%s-dist/out" % BUCKET,
+                          "--", "--training_data_path=gs://%s-dist/train-*.csv" % BUCKET,
+                          "--validation_data_path=gs://%s-dist/valid.csv" % BUCKET,
+                          "--objective=binary:logistic", "--eval_metric=auc",
+                          "--eval_log_period=1")
+        self.assertIn("Job [xgb_dist_e2e] submitted successfully.", run.out + run.err)
+        job = self.wait("xgb_dist_e2e")
+        self.assertEqual(job["state"], "SUCCEEDED",
+                         "%s\n%s" % (json.dumps(job, indent=2), self.job_log("xgb_dist_e2e")))
+        output = job["trainingOutput"]
+        self.assertTrue(output.get("isBuiltInAlgorithmJob"), output)
+        self.assertEqual(output["builtInAlgorithmOutput"]["modelPath"],
+                         "gs://%s-dist/out/model" % BUCKET)
+
+        job_dir = os.path.join(self.data, "buckets", BUCKET + "-dist", "out")
+        with open(os.path.join(job_dir, "artifacts", "metrics.json"), encoding="utf-8") as f:
+            reported = json.load(f)["validation"]["auc"]
+        with open(os.path.join(job_dir, "artifacts", "metadata.json"), encoding="utf-8") as f:
+            self.assertEqual(json.load(f)["replicas"], 3)
+        model = os.path.join(job_dir, "model", "model.bst")
+        every_line = json.dumps(list(range(1, len(parts["valid.csv"]) + 1)))
+        run = self.run_command([PYTHON, "-c", SCORE, model, os.path.join(self.tmp, "valid.csv"),
+                                every_line])
+        self.assertEqual(run.rc, 0, run)
+        auc = float(run.out.strip().splitlines()[0])
+        self.assertAlmostEqual(auc, reported, places=6)
+        self.assertGreater(auc, 0.95)
+        log = self.job_log("xgb_dist_e2e")
+        for rank in range(3):
+            self.assertIn("as replica %d of 3" % rank, log)
+        self.assertIn("validation-auc", log)
+
     def test_refusals_start_no_job(self):
         run = self.gcloud("ai-platform", "jobs", "submit", "training", "xgb_bad",
                           "--master-image-uri", IMAGE, "--region", "us-central1", "--",
@@ -148,6 +204,15 @@ class AlgorithmsTest(gcloud_env.ServerTestCase):
         self.assertIn("INVALID_ARGUMENT", run.err)
         self.assertIn("trainingInput.args[1]", run.err)
         self.assertIn("--eta must be in the range [0, 1]; got 1.5", run.err)
+
+        # STANDARD_1 has parameter servers, which the distributed XGBoost algorithm refuses.
+        run = self.gcloud("ai-platform", "jobs", "submit", "training", "xgb_dist_bad",
+                          "--master-image-uri", "gcr.io/cloud-ml-algos/xgboost_dist",
+                          "--scale-tier", "STANDARD_1", "--region", "us-central1", "--",
+                          "--training_data_path=gs://%s/data.csv" % BUCKET, ok=False)
+        self.assertNotEqual(run.rc, 0, run)
+        self.assertIn("INVALID_ARGUMENT", run.err)
+        self.assertIn("do not specify any parameter servers", run.err)
 
         image = "gcr.io/cloud-ml-algos/image_classification:latest"
         run = self.gcloud("ai-platform", "jobs", "submit", "training", "image_1",
@@ -158,6 +223,7 @@ class AlgorithmsTest(gcloud_env.ServerTestCase):
         self.assertIn("built-in algorithm %s" % image, run.err)
         run = self.gcloud("ai-platform", "jobs", "list", "--format", "value(jobId)")
         self.assertNotIn("xgb_bad", run.out)
+        self.assertNotIn("xgb_dist_bad", run.out)
         self.assertNotIn("image_1", run.out)
 
 

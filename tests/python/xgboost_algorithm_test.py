@@ -146,8 +146,24 @@ class Preprocessing(AlgorithmTestCase):
         self.assertEqual(pre.columns[9]['vocabulary'], ['blue', 'red'])
         features, targets = pre.transform(kept)
         self.assertEqual(features[1][2], 2.0)  # the missing value, filled with the mean
-        self.assertEqual(features[0][-2:], [0.0, 1.0])  # red, one-hot
+        self.assertEqual(list(features[0][-2:]), [0.0, 1.0])  # red, one-hot
         self.assertEqual(targets, [1.0, 1.0, 0.0])
+
+    def test_numeric_files_take_the_fast_path_with_the_same_results(self):
+        # All numbers: one numpy parse; "inf" or a blank is not, and takes the value-by-value path.
+        rows = [(1, ['1', '2.5', ' 3']), (2, ['0', '-1e2', '4'])]
+        pre = tabular.Preprocessor(rows, 'gs://b/d.csv', preprocess=False)
+        self.assertEqual(pre.types, ['numerical', 'numerical'])
+        self.assertEqual(pre.columns[0]['mean'], -48.75)
+        features, targets = pre.transform(rows)
+        self.assertEqual(features.tolist(), [[2.5, 3.0], [-100.0, 4.0]])
+        self.assertEqual(targets, [1.0, 0.0])
+        odd = [(1, ['1', 'inf', '']), (2, ['0', '2', '4'])]
+        pre = tabular.Preprocessor(odd, 'gs://b/d.csv', preprocess=True)
+        self.assertEqual(pre.types, ['categorical', 'numerical'])
+        self.assertEqual(pre.columns[1]['missing'], 1)
+        features, _ = pre.transform(odd)
+        self.assertEqual(features.tolist(), [[0.0, 1.0, 4.0], [1.0, 0.0, 4.0]])
 
     def test_documented_splits(self):
         rows = [(n, ['0', '1']) for n in range(1, 101)]

@@ -298,9 +298,75 @@ INSTANTIATE_TEST_SUITE_P(
                       "hidden_units is not a tunable argument of the built-in wide and deep"}),
     [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
 
+// The distributed XGBoost algorithm: `--master-image-uri gcr.io/cloud-ml-algos/xgboost_dist
+// --scale-tier CUSTOM --master-machine-type … --worker-count 2 --
+// --training_data_path=gs://b/*.csv`.
+Job DistributedXgboostJob() {
+  Job job = XgboostJob();
+  Master(job).image_uri = "gcr.io/cloud-ml-algos/xgboost_dist:latest";
+  In(job).scale_tier = model::ScaleTier::kCustom;
+  In(job).master_type = "n1-standard-4";
+  In(job).worker_type = "n1-standard-4";
+  In(job).worker_count = 2;
+  In(job).args = {"--training_data_path=gs://b/train-*.csv", "--validation_data_path=gs://b/v.csv",
+                  "--objective=binary:logistic"};
+  return job;
+}
+
+class DistributedXgboostRules : public ::testing::TestWithParam<AlgorithmCase> {};
+
+TEST_P(DistributedXgboostRules, NameTheArgumentInTheirWords) {
+  ExpectRule(GetParam(), DistributedXgboostJob());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DistributedXgboost, DistributedXgboostRules,
+    ::testing::Values(
+        AlgorithmCase{"Documented", [](Job&) {}, "", ""},
+        AlgorithmCase{"ItsOwnArguments",
+                      [](Job& j) {
+                        In(j).args.push_back("--model_saving_period=5");
+                        In(j).args.push_back("--eval_log_period=1");
+                        In(j).args.push_back("--silent=1");
+                        In(j).args.push_back("--tree_method=hist");
+                      },
+                      "", ""},
+        AlgorithmCase{"SingleReplica", [](Job& j) { In(j).worker_count = 0; }, "", ""},
+        AlgorithmCase{"NoPreprocessing", [](Job& j) { In(j).args.push_back("--preprocess"); },
+                      "trainingInput.args[3]",
+                      "Unknown argument --preprocess for the built-in distributed XGBoost "
+                      "algorithm"},
+        AlgorithmCase{"NoSplits", [](Job& j) { In(j).args.push_back("--validation_split=0.2"); },
+                      "trainingInput.args[3]", "Unknown argument --validation_split"},
+        AlgorithmCase{"SilentIsZeroOrOne", [](Job& j) { In(j).args.push_back("--silent=2"); },
+                      "trainingInput.args[3]", "--silent must be in the range [0, 1]; got 2"},
+        AlgorithmCase{"SavingPeriodPositive",
+                      [](Job& j) { In(j).args.push_back("--model_saving_period=0"); },
+                      "trainingInput.args[3]", "--model_saving_period must be in the range [1,"},
+        AlgorithmCase{"ParameterServers",
+                      [](Job& j) {
+                        In(j).parameter_server_type = "n1-standard-4";
+                        In(j).parameter_server_count = 1;
+                      },
+                      "trainingInput.parameterServerCount",
+                      "the built-in distributed XGBoost algorithm runs on its master and worker "
+                      "replicas only: do not specify any parameter servers"},
+        AlgorithmCase{"ScaleTierWithParameterServers",
+                      [](Job& j) {
+                        In(j).scale_tier = model::ScaleTier::kStandard1;
+                        In(j).master_type.clear();
+                        In(j).worker_type.clear();
+                        In(j).worker_count = 0;
+                      },
+                      "trainingInput.scaleTier", "do not specify any parameter servers"},
+        AlgorithmCase{"MissingTrainingData", [](Job& j) { In(j).args.erase(In(j).args.begin()); },
+                      "trainingInput.args",
+                      "--training_data_path is required by the built-in distributed XGBoost"}),
+    [](const ::testing::TestParamInfo<AlgorithmCase>& param) { return param.param.name; });
+
 TEST(AlgorithmAvailability, AnAlgorithmThisServerDoesNotRunIsAFailedPrecondition) {
   for (const char* image :
-       {"gcr.io/cloud-ml-algos/tab_net:latest", "gcr.io/cloud-ml-algos/xgboost_dist",
+       {"gcr.io/cloud-ml-algos/tab_net:latest", "gcr.io/cloud-ml-algos/image_classification",
         "gcr.io/cloud-ml-algos/image_object_detection:latest"}) {
     Job job = ContainerJob();
     Master(job).image_uri = image;
