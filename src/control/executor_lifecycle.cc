@@ -202,7 +202,14 @@ void Executor::SaveRecord(const Run& run) {
   record.restarts = run.restarts;
   backend_->Record(run, record);
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
-  (void)WriteRunRecord(layout.run_record(), record);  // failing it only costs adoption later
+  // Failing it costs only adoption: a server restarted meanwhile ends the job rather than risk
+  // running its replicas twice. It is said, and written again at the run's next change.
+  if (Status written = WriteRunRecord(layout.run_record(), record); !written.ok()) {
+    Warn(
+        fmt::format("The run record of {} was not written; a restarted server could not adopt "
+                    "its replicas: {}",
+                    run.key, written.message()));
+  }
 }
 
 void Executor::Say(const Run& run, bool error, std::string_view message) {

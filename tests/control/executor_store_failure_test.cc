@@ -5,6 +5,7 @@
 // (sched/recent_usage.h) is written at most once an interval, and a refused write is warned about
 // and made an interval later.
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -132,6 +133,26 @@ TEST_F(ExecutorStoreFailureTest, AJobRecoveryCouldNotEndIsEndedByALaterPass) {
   const model::Job failed = Get("was_running");
   EXPECT_EQ(failed.state, JobState::kFailed);
   EXPECT_NE(failed.error_message.find("server restarted"), std::string::npos);
+}
+
+// A run record that cannot be written (here a directory stands where it goes) is said: without
+// it a restarted server cannot adopt the replicas. The job runs on regardless.
+TEST_F(ExecutorStoreFailureTest, ARunRecordThatCannotBeWrittenIsWarnedAbout) {
+  std::vector<std::string> warnings;
+  customize_ = [&](ExecutorOptions& options) {
+    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
+  };
+  Submit(ValidRuntimeJob("unrecorded"));
+  const JobLayout layout(dir_.path().string(), std::string(kProject), "unrecorded");
+  std::filesystem::create_directories(layout.run_record() + "/in-the-way");
+  clock_.Advance(std::chrono::seconds(1));  // the next queue scan
+  Settle();
+  EXPECT_EQ(Get("unrecorded").state, JobState::kRunning);
+  ASSERT_EQ(warnings.size(), 1U);
+  EXPECT_NE(warnings[0].find("The run record of p/unrecorded was not written; a restarted server "
+                             "could not adopt its replicas"),
+            std::string::npos)
+      << warnings[0];
 }
 
 // A server whose store cannot list the jobs when it starts takes over what the previous one left
