@@ -101,6 +101,19 @@ class ExecutorTest : public ::testing::Test {
 
   model::Job Get(std::string_view id) { return *controller_->Get(kProject, id); }
 
+  // Stores `id` in `state` as a server that stopped mid-way left it (no run of this executor).
+  void SetStoredState(std::string_view id, model::JobState state) {
+    ASSERT_TRUE(
+        controller_
+            ->Mutate(kProject, id,
+                     [state](const model::Job& current) -> Result<std::optional<model::Job>> {
+                       model::Job next = current;
+                       next.state = state;
+                       return std::optional(next);
+                     })
+            .ok());
+  }
+
   // A few passes: enough for staging events posted by one pass to be handled by the next.
   void Settle() {
     for (int i = 0; i < 3; ++i) {

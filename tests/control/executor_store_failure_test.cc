@@ -46,7 +46,15 @@ class ExecutorStoreFailureTest : public ExecutorTest {
     return count;
   }
 
+  // Warn's messages go to warnings_ instead of stderr.
+  void CaptureWarnings() {
+    customize_ = [this](ExecutorOptions& options) {
+      options.warn = [this](std::string_view message) { warnings_.emplace_back(message); };
+    };
+  }
+
   FailingJobStore* failing_ = nullptr;
+  std::vector<std::string> warnings_;
 };
 
 TEST_F(ExecutorStoreFailureTest, AnOutcomeTheStoreRefusedIsWrittenOnceItHasRoomAgain) {
@@ -76,10 +84,7 @@ TEST_F(ExecutorStoreFailureTest, AnOutcomeTheStoreRefusedIsWrittenOnceItHasRoomA
 }
 
 TEST_F(ExecutorStoreFailureTest, AStartTheStoreRefusedIsWarnedOnceAndMadeOnALaterScan) {
-  std::vector<std::string> warnings;
-  customize_ = [&](ExecutorOptions& options) {
-    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
-  };
+  CaptureWarnings();
   Submit(ValidRuntimeJob("queued"));
   failing_->FailWrites(
       DiskFullError("store the change in its database", "database or disk is full"));
@@ -89,10 +94,10 @@ TEST_F(ExecutorStoreFailureTest, AStartTheStoreRefusedIsWarnedOnceAndMadeOnALate
   }
   EXPECT_EQ(Get("queued").state, JobState::kQueued);
   EXPECT_TRUE(launcher_.started().empty());
-  ASSERT_EQ(warnings.size(), 1U) << "three scans, one warning";
-  EXPECT_NE(warnings[0].find("The job p/queued was not updated (start while QUEUED)"),
+  ASSERT_EQ(warnings_.size(), 1U) << "three scans, one warning";
+  EXPECT_NE(warnings_[0].find("The job p/queued was not updated (start while QUEUED)"),
             std::string::npos)
-      << warnings[0];
+      << warnings_[0];
 
   failing_->FailWrites(Status());
   clock_.Advance(std::chrono::seconds(1));
@@ -105,27 +110,17 @@ TEST_F(ExecutorStoreFailureTest, AStartTheStoreRefusedIsWarnedOnceAndMadeOnALate
 // over are orphans, ended by a later pass once the store takes writes again (level-triggered:
 // nothing remembers that recovery's write was lost).
 TEST_F(ExecutorStoreFailureTest, AJobRecoveryCouldNotEndIsEndedByALaterPass) {
-  std::vector<std::string> warnings;
-  customize_ = [&](ExecutorOptions& options) {
-    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
-  };
+  CaptureWarnings();
   Submit(ValidRuntimeJob("was_running"));
-  ASSERT_TRUE(controller_
-                  ->Mutate(kProject, "was_running",
-                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
-                             model::Job next = current;
-                             next.state = JobState::kRunning;
-                             return std::optional(next);
-                           })
-                  .ok());
+  SetStoredState("was_running", JobState::kRunning);
   failing_->FailWrites(Status::Unavailable("sqlite: database is locked"));
   executor().Recover();
   Settle();
   EXPECT_EQ(Get("was_running").state, JobState::kRunning) << "the store refused every change";
-  ASSERT_EQ(warnings.size(), 1U);
-  EXPECT_NE(warnings[0].find("The job p/was_running was not updated (taken back while RUNNING)"),
+  ASSERT_EQ(warnings_.size(), 1U);
+  EXPECT_NE(warnings_[0].find("The job p/was_running was not updated (taken back while RUNNING)"),
             std::string::npos)
-      << warnings[0];
+      << warnings_[0];
 
   failing_->FailWrites(Status());
   clock_.Advance(std::chrono::seconds(1));  // the next queue scan
@@ -138,39 +133,26 @@ TEST_F(ExecutorStoreFailureTest, AJobRecoveryCouldNotEndIsEndedByALaterPass) {
 // A run record that cannot be written (here a directory stands where it goes) is said: without
 // it a restarted server cannot adopt the replicas. The job runs on regardless.
 TEST_F(ExecutorStoreFailureTest, ARunRecordThatCannotBeWrittenIsWarnedAbout) {
-  std::vector<std::string> warnings;
-  customize_ = [&](ExecutorOptions& options) {
-    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
-  };
+  CaptureWarnings();
   Submit(ValidRuntimeJob("unrecorded"));
   const JobLayout layout(dir_.path().string(), std::string(kProject), "unrecorded");
   std::filesystem::create_directories(layout.run_record() + "/in-the-way");
   clock_.Advance(std::chrono::seconds(1));  // the next queue scan
   Settle();
   EXPECT_EQ(Get("unrecorded").state, JobState::kRunning);
-  ASSERT_EQ(warnings.size(), 1U);
-  EXPECT_NE(warnings[0].find("The run record of p/unrecorded was not written; a restarted server "
-                             "could not adopt its replicas"),
+  ASSERT_EQ(warnings_.size(), 1U);
+  EXPECT_NE(warnings_[0].find("The run record of p/unrecorded was not written; a restarted server "
+                              "could not adopt its replicas"),
             std::string::npos)
-      << warnings[0];
+      << warnings_[0];
 }
 
 // A server whose store cannot list the jobs when it starts takes over what the previous one left
 // on a later scan, and places nothing before it has: the old replicas may still hold devices.
 TEST_F(ExecutorStoreFailureTest, ARecoveryThatCouldNotListTheJobsIsMadeOnALaterScan) {
-  std::vector<std::string> warnings;
-  customize_ = [&](ExecutorOptions& options) {
-    options.warn = [&](std::string_view message) { warnings.emplace_back(message); };
-  };
+  CaptureWarnings();
   Submit(ValidRuntimeJob("was_running"));
-  ASSERT_TRUE(controller_
-                  ->Mutate(kProject, "was_running",
-                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
-                             model::Job next = current;
-                             next.state = JobState::kRunning;
-                             return std::optional(next);
-                           })
-                  .ok());
+  SetStoredState("was_running", JobState::kRunning);
   Submit(ValidRuntimeJob("queued"));
   failing_->FailLists(Status::Unavailable("sqlite: unable to open database file"));
   executor().Recover();
@@ -181,11 +163,11 @@ TEST_F(ExecutorStoreFailureTest, ARecoveryThatCouldNotListTheJobsIsMadeOnALaterS
   EXPECT_EQ(Get("was_running").state, JobState::kRunning);
   EXPECT_EQ(Get("queued").state, JobState::kQueued);
   EXPECT_TRUE(launcher_.started().empty()) << "nothing placed before the takeover";
-  ASSERT_EQ(warnings.size(), 1U) << "four tries, one warning";
-  EXPECT_NE(warnings[0].find("not taken over yet: the job store could not list the unfinished "
-                             "jobs: sqlite: unable to open database file"),
+  ASSERT_EQ(warnings_.size(), 1U) << "four tries, one warning";
+  EXPECT_NE(warnings_[0].find("not taken over yet: the job store could not list the unfinished "
+                              "jobs: sqlite: unable to open database file"),
             std::string::npos)
-      << warnings[0];
+      << warnings_[0];
 
   failing_->FailLists(Status());
   clock_.Advance(std::chrono::seconds(1));

@@ -386,14 +386,7 @@ TEST_F(ExecutorRecoveryTest, PreparingJobWhoseEveryReplicaStartedIsTakenOverNotS
   Settle();
   const std::vector<FakeLauncher::Started> started = launcher_.started();
   ASSERT_EQ(started.size(), 2U);
-  ASSERT_TRUE(controller_
-                  ->Mutate(kProject, "d",
-                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
-                             model::Job next = current;
-                             next.state = JobState::kPreparing;
-                             return std::optional(next);
-                           })
-                  .ok());
+  SetStoredState("d", JobState::kPreparing);
   WriteExitFile(started[0].spec, "exited 0\n");
   launcher_.AdoptAnswer(started[0].pid, false);
   launcher_.AdoptAnswer(started[1].pid, true);
@@ -411,14 +404,7 @@ TEST_F(ExecutorRecoveryTest, PreparingJobWhoseEveryReplicaStartedIsTakenOverNotS
 // to the queue, and adopted in place of the recorded pid of a replica it restarted.
 TEST_F(ExecutorRecoveryTest, PreparingJobsUnrecordedReplicaIsKilledBeforeTheJobIsRequeued) {
   Submit(ValidRuntimeJob("j"));
-  ASSERT_TRUE(controller_
-                  ->Mutate(kProject, "j",
-                           [](const model::Job& current) -> Result<std::optional<model::Job>> {
-                             model::Job next = current;
-                             next.state = JobState::kPreparing;
-                             return std::optional(next);
-                           })
-                  .ok());
+  SetStoredState("j", JobState::kPreparing);
   launcher_.StartedElsewhere(
       JobLayout(dir_.path().string(), std::string(kProject), "j").exit_path("master-replica-0"),
       4242);
