@@ -111,8 +111,9 @@ def compile_commands(build_dir):
 
 
 def changed_since(rev):
-    """Files changed between `rev` and the working tree, untracked files included."""
-    changed = set(git("diff", "--name-only", rev, "--").split())
+    """Files changed between `rev` and the working tree (deleted ones left out: nothing includes
+    them any more), untracked files included."""
+    changed = set(git("diff", "--name-only", "--diff-filter=d", rev, "--").split())
     changed |= set(git("ls-files", "--others", "--exclude-standard").split())
     return changed
 
