@@ -73,7 +73,7 @@ class Scenario:
         return gcloud_env.Run(proc)
 
     def submit(self, job_id, priority, steps, step_s=0.1, every=5, labels=None,
-               sigterm_checkpoint=True):
+               sigterm_checkpoint=True, pause_at=0):
         """Submits the checkpointing trainer on 1 × T4 at `priority`; gcloud's Run."""
         config = os.path.join(self.tmp, "%s.yaml" % job_id)
         with open(config, "w", encoding="utf-8") as f:
@@ -83,6 +83,8 @@ class Scenario:
                 "--checkpoint-every", str(every)]
         if not sigterm_checkpoint:
             args.append("--no-checkpoint-on-sigterm")
+        if pause_at:
+            args += ["--pause-at", str(pause_at)]
         return self.gcloud("ai-platform", "jobs", "submit", "training", job_id,
                            "--config", config, "--package-path", self.package,
                            "--module-name", "trainer.task", "--staging-bucket", "gs://" + BUCKET,
@@ -130,6 +132,11 @@ class Scenario:
 
     def job_file(self, job_id, name):
         return os.path.join(self.data, "buckets", BUCKET, job_id, name)
+
+    def release(self, job_id):
+        """Lets a trainer submitted with `pause_at` go on past that step."""
+        with open(self.job_file(job_id, "release"), "w", encoding="utf-8"):
+            pass
 
     def lines(self, job_id, name):
         """The JSON lines of starts.jsonl or stops.jsonl."""

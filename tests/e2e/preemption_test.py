@@ -46,13 +46,17 @@ class PreemptionTest(unittest.TestCase):
 
     def test_a_victim_requeues_resumes_from_its_checkpoint_and_succeeds(self):
         s = self.s
-        # No checkpoint at SIGTERM: what the victim keeps is its last periodic checkpoint.
-        self.submitted("victim", 0, steps=60, every=EVERY, sigterm_checkpoint=False)
+        # No checkpoint at SIGTERM: what the victim keeps is its last periodic checkpoint. It
+        # holds one step past its second one until the urgent job has taken its GPU, so that it
+        # cannot finish first however long gcloud takes to submit on a loaded machine.
+        self.submitted("victim", 0, steps=60, every=EVERY, sigterm_checkpoint=False,
+                       pause_at=2 * EVERY + 1)
         s.wait_for_state("victim", "RUNNING")
         s.wait("the victim past its second checkpoint", lambda: s.progress("victim") > 2 * EVERY)
 
         self.submitted("urgent", 500, steps=50)
         s.wait_for_state("victim", "QUEUED")
+        s.release("victim")
         urgent = s.wait_for_state("urgent", "SUCCEEDED")
         self.assertNotIn("errorMessage", urgent)
         victim = s.wait_for_state("victim", "SUCCEEDED")

@@ -12,6 +12,10 @@ It "trains" for --steps steps of --step-seconds each and keeps its state in --jo
 - stops.jsonl: one line per SIGTERM, {"pid", "time", "step"};
 - done.json at the end: {"steps", "starts"}.
 
+With --pause-at N it stops working when it reaches step N and waits, doing no steps, until a file
+named `release` is in --job-dir (or SIGTERM comes): a test holds a job mid-run this way, whatever
+the machine's load, and a start after the file exists goes straight on.
+
 Run it with gcloud as any package (`--package-path examples/trainers/checkpointing/trainer
 --module-name trainer.task`); tests/e2e/preemption_test.py and bench/scheduling/preempt_run.py do.
 """
@@ -32,6 +36,8 @@ def parse_args():
     parser.add_argument("--checkpoint-every", type=int, default=10)
     parser.add_argument("--no-checkpoint-on-sigterm", dest="checkpoint_on_sigterm",
                         action="store_false")
+    parser.add_argument("--pause-at", type=int, default=0,
+                        help="wait at this step until --job-dir holds a file named release")
     return parser.parse_args()
 
 
@@ -76,6 +82,9 @@ def main():
                 write_json(checkpoint, {"step": step})
                 print("SIGTERM: checkpointed step %d" % step, flush=True)
             sys.exit(128 + signal.SIGTERM)
+        if step == args.pause_at and not os.path.exists(os.path.join(args.job_dir, "release")):
+            time.sleep(0.05)  # held: no work until the file appears
+            continue
         time.sleep(args.step_seconds)  # the step's work
         step += 1
         write_json(progress, {"step": step, "pid": os.getpid()})
