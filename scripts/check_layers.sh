@@ -8,26 +8,28 @@ cd "$(dirname "$0")/.."
 # module -> the modules its sources may include (besides itself).
 declare -A allowed=(
   [base]=""
+  # The OS seam (os/): spawning, running commands; only base/ below it.
+  [os]="base"
   [model]="base"
   [catalog]="base"
   [algorithms]="base"
   [validate]="base model catalog algorithms tuning"
   [plan]="base model catalog algorithms"
   [tuning]="base model"
-  [sched]="base model catalog"
+  [sched]="base os model catalog"
   [kube]="base model catalog"
   [vertex]="base model catalog tuning"
   [access]="base"
-  [logs]="base model"
-  [store]="base model logs access"
-  [run]="base model catalog algorithms plan logs"
-  [control]="base model catalog algorithms validate plan tuning vertex sched run logs store"
-  [server]="base model catalog algorithms validate control logs store sched kube vertex access"
+  [logs]="base os model"
+  [store]="base os model logs access"
+  [run]="base os model catalog algorithms plan logs"
+  [control]="base os model catalog algorithms validate plan tuning vertex sched run logs store"
+  [server]="base os model catalog algorithms validate control logs store sched kube vertex access"
   # The composition root (app/): the one module that knows every backend.
-  [app]="base model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server"
+  [app]="base os model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server"
   # The cluster backend and its node agent (`trainyard batch-task`).
-  [agent]="base model catalog algorithms plan sched run control"
-  [cli]="base model catalog algorithms validate control agent app store run logs sched plan tuning kube vertex access"
+  [agent]="base os model catalog algorithms plan sched run control"
+  [cli]="base os model catalog algorithms validate control agent app store run logs sched plan tuning kube vertex access"
 )
 status=0
 for dir in src/*/; do
