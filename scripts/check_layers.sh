@@ -55,6 +55,11 @@ for module in model catalog algorithms validate plan tuning kube vertex access; 
     status=1
   fi
 done
+# One way to start a process (os/spawn.h): posix_spawn and its file actions only in os/.
+if grep -rnE '#include <spawn\.h>' src | grep -v '^src/os/'; then
+  echo "check_layers: start processes through os/spawn.h; <spawn.h> belongs to os/ alone"
+  status=1
+fi
 # The reconcile rules (control/reconcile/) are pure too: they include only pure modules (sched/'s
 # placement, not its host detection) and each other, and the executor applies what they decide.
 while IFS= read -r line; do
