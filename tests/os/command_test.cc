@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
                           .out = "1\n2\n3\n4\n"}),
     [](const auto& tc) { return tc.param.name; });
 
-TEST(RunCommand, SilenceEndsAnIdleTimeout) {
+TEST(OsRunCommand, SilenceEndsAnIdleTimeout) {
   Result<CommandResult> result =
       RunCommand({"sh", "-c", "echo started; sleep 300"}, {.timeout = 200ms, .idle_timeout = true});
   ASSERT_FALSE(result.ok());
@@ -88,7 +88,7 @@ bool Ends(int pid, std::chrono::milliseconds limit) {
   return poll(&fd, 1, static_cast<int>(limit.count())) == 1;
 }
 
-TEST(RunCommand, TimeoutKillsTheWholeProcessGroup) {
+TEST(OsRunCommand, TimeoutKillsTheWholeProcessGroup) {
   int sleeper = 0;
   Result<CommandResult> result = RunCommand(
       {"sh", "-c", "sleep 300 & echo $!; wait"},
@@ -101,14 +101,14 @@ TEST(RunCommand, TimeoutKillsTheWholeProcessGroup) {
   kill(sleeper, SIGKILL);  // in case it did
 }
 
-TEST(RunCommand, TimeoutInThisProcessGroupKillsTheCommand) {
+TEST(OsRunCommand, TimeoutInThisProcessGroupKillsTheCommand) {
   Result<CommandResult> result =
       RunCommand({"sleep", "300"}, {.timeout = 100ms, .new_process_group = false});
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status(), Status::DeadlineExceeded("sleep did not finish within 0.1 s"));
 }
 
-TEST(RunCommand, MissingProgramNamesItAndGivesTheErrno) {
+TEST(OsRunCommand, MissingProgramNamesItAndGivesTheErrno) {
   int error = 0;
   Result<CommandResult> result = RunCommand({"/nonexistent/python"}, {}, &error);
   ASSERT_FALSE(result.ok());
@@ -117,7 +117,7 @@ TEST(RunCommand, MissingProgramNamesItAndGivesTheErrno) {
   EXPECT_EQ(error, ENOENT);
 }
 
-TEST(RunCommand, EmptyArgvIsRefused) {
+TEST(OsRunCommand, EmptyArgvIsRefused) {
   EXPECT_EQ(RunCommand({}, {}).status().code(), Code::kInternal);
 }
 

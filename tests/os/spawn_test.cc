@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(
                   .out = "4\n"}),  // 0, 1, 2 and ls's own directory
     [](const auto& tc) { return tc.param.name; });
 
-TEST(Spawn, ChildStdinFromADescriptorAndAPipe) {
+TEST(OsSpawn, ChildStdinFromADescriptorAndAPipe) {
   TempDir dir;
   const std::string file = dir.File("in.txt");
   ASSERT_EQ(system(("printf from-file > " + file).c_str()), 0);
