@@ -226,6 +226,9 @@ int PosixSpawn(const ChildPlan& plan, pid_t& pid) {
 }  // namespace
 
 Result<Child> Spawn(const SpawnOptions& options, int* start_errno) {
+  if (start_errno != nullptr) {
+    *start_errno = 0;
+  }
   if (options.argv.empty()) {
     return Status::Internal("Spawn: empty argv");
   }
@@ -236,12 +239,7 @@ Result<Child> Spawn(const SpawnOptions& options, int* start_errno) {
     return program.status();
   }
   Plumbing plumbing;
-  if (Status plumbed = Plumb({options.in, options.out, options.err}, plumbing); !plumbed.ok()) {
-    if (start_errno != nullptr) {
-      *start_errno = errno;
-    }
-    return plumbed;
-  }
+  TY_RETURN_IF_ERROR(Plumb({options.in, options.out, options.err}, plumbing));
   std::vector<std::string> args = options.argv;
   std::vector<char*> argv = Pointers(args);
   std::vector<std::string> env_strings;

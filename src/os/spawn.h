@@ -83,8 +83,8 @@ struct Child {
 
 // Starts `options`. FAILED_PRECONDITION "Cannot run <argv[0]>: <why>" when the program cannot be
 // run (os/environment.h's FindProgram, or the exec's error); INTERNAL "Cannot start <argv[0]>:
-// <why>" when the system refuses. `start_errno`, when given, gets the errno of what failed (for
-// callers that word the error their own way).
+// <why>" when the system refuses. `start_errno`, when given, gets the errno of what failed to
+// run the program (for callers that word that error their own way), 0 otherwise.
 Result<Child> Spawn(const SpawnOptions& options, int* start_errno = nullptr);
 
 // Waits for the child `pid` to end and reaps it.
