@@ -8,26 +8,28 @@ cd "$(dirname "$0")/.."
 # module -> the modules its sources may include (besides itself).
 declare -A allowed=(
   [base]=""
+  # The OS seam (os/): spawning, running commands; only base/ below it.
+  [os]="base"
   [model]="base"
   [catalog]="base"
   [algorithms]="base"
   [validate]="base model catalog algorithms tuning"
   [plan]="base model catalog algorithms"
   [tuning]="base model"
-  [sched]="base model catalog"
+  [sched]="base os model catalog"
   [kube]="base model catalog"
   [vertex]="base model catalog tuning"
   [access]="base"
-  [logs]="base model"
-  [store]="base model logs access"
-  [run]="base model catalog algorithms plan logs"
-  [control]="base model catalog algorithms validate plan tuning vertex sched run logs store"
-  [server]="base model catalog algorithms validate control logs store sched kube vertex access"
+  [logs]="base os model"
+  [store]="base os model logs access"
+  [run]="base os model catalog algorithms plan logs"
+  [control]="base os model catalog algorithms validate plan tuning vertex sched run logs store"
+  [server]="base os model catalog algorithms validate control logs store sched kube vertex access"
   # The composition root (app/): the one module that knows every backend.
-  [app]="base model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server"
+  [app]="base os model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server"
   # The cluster backend and its node agent (`trainyard batch-task`).
-  [agent]="base model catalog algorithms plan sched run control"
-  [cli]="base model catalog algorithms validate control agent app store run logs sched plan tuning kube vertex access"
+  [agent]="base os model catalog algorithms plan sched run control"
+  [cli]="base os model catalog algorithms validate control agent app store run logs sched plan tuning kube vertex access"
 )
 status=0
 for dir in src/*/; do
@@ -53,6 +55,11 @@ for module in model catalog algorithms validate plan tuning kube vertex access; 
     status=1
   fi
 done
+# One way to start a process (os/spawn.h): posix_spawn and its file actions only in os/.
+if grep -rnE '#include <spawn\.h>' src | grep -v '^src/os/'; then
+  echo "check_layers: start processes through os/spawn.h; <spawn.h> belongs to os/ alone"
+  status=1
+fi
 # The reconcile rules (control/reconcile/) are pure too: they include only pure modules (sched/'s
 # placement, not its host detection) and each other, and the executor applies what they decide.
 while IFS= read -r line; do

@@ -5,8 +5,8 @@
 // the server, whose output goes to log files), nothing here redirects output.
 //
 // Every child starts with an empty signal mask (this process may block signals while it waits)
-// and SIGPIPE at its default action; descriptors from 3 up are not inherited. Thread-safe:
-// plain functions of their arguments.
+// and SIGPIPE at its default action; descriptors from 3 up are not inherited (os/spawn.h, which
+// does the starting). Thread-safe: plain functions of their arguments.
 #pragma once
 
 #include <filesystem>
@@ -44,5 +44,15 @@ struct CapturedOutput {
 // Runs `argv` (PATH lookup as above) to completion in the foreground group with stdin from
 // /dev/null; fails only when it cannot be started.
 Result<CapturedOutput> CaptureStdout(const std::vector<std::string>& argv);
+
+struct ProcessResult {
+  int exit_code = 0;   // as `ExitCodeOf`
+  std::string output;  // stdout and stderr, interleaved as written
+};
+
+// Runs `argv` to completion as `CaptureStdout` does, in `working_dir`, with stdout and stderr
+// captured together (`trainyard`'s sdist build). Fails only when it cannot be started.
+Result<ProcessResult> RunProcess(const std::vector<std::string>& argv,
+                                 const std::filesystem::path& working_dir);
 
 }  // namespace trainyard::cli

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <unistd.h>  // access
 
-#include "cli/subprocess.h"
+#include "cli/child_process.h"
 
 namespace trainyard::cli {
 namespace {

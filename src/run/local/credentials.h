@@ -1,5 +1,5 @@
 // The user of `serve --run-as` (issue #17): looked up once at the server's start, and passed to
-// the supervisor as "UID:GID" (the switch itself is run/local/child_setup.h's). Internal to run/.
+// the supervisor as "UID:GID" (the switch itself is os/child_setup.h's). Internal to run/.
 #pragma once
 
 #include <optional>

@@ -27,8 +27,8 @@
 #include "base/status.h"
 #include "base/unique_fd.h"
 #include "logs/capture.h"
+#include "os/child_setup.h"
 #include "run/exit_file.h"
-#include "run/local/child_setup.h"
 #include "run/local/credentials.h"
 #include "run/local/replica_init.h"
 #include "run/local/sandbox.h"
@@ -84,7 +84,7 @@ constexpr int kSwitchingStage = 1;
                               const std::optional<RunAs>& user) {
   ExecError failure;
   if (user.has_value()) {  // first: a change of ids clears the parent-death signal
-    failure.error = SwitchToUser(user->uid, user->gid);
+    failure.error = os::SwitchToUser(user->uid, user->gid);
     failure.stage = failure.error != 0 ? kSwitchingStage : 0;
   }
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
@@ -95,11 +95,11 @@ constexpr int kSwitchingStage = 1;
         dup2(stderr_fd, STDERR_FILENO) < 0) {
       failure.error = errno;
     } else {
-      DefaultAllSignals();
+      os::DefaultAllSignals();
       sigset_t none;  // a stop signal pending since the fork is delivered here
       sigemptyset(&none);
       sigprocmask(SIG_SETMASK, &none, nullptr);
-      CloseOthersOnExec();
+      os::CloseOthersOnExec();
       execve(argv[0], argv, envp);
       failure.error = errno;
     }
@@ -227,7 +227,7 @@ void RemoveContainer(const std::string& client, const std::string& name, char* c
     for (int fd = 0; fd <= STDERR_FILENO; ++fd) {
       dup2(null, fd);
     }
-    CloseOthersOnExec();
+    os::CloseOthersOnExec();
     execve(argv[0], argv.data(), envp);
     _exit(kCannotExecute);
   }

@@ -1,9 +1,9 @@
-// What a forked child does between fork and exec to become a replica (the supervisor's trainer)
-// or pip (run/local/spawn.h, with a user): only async-signal-safe system calls, since the parent
-// may have had other threads. Internal to run/.
+// What a forked child does between fork and exec (os/spawn.h's forked path, and the replica
+// supervisor before its trainer): only async-signal-safe system calls, since the parent may have
+// had other threads.
 #pragma once
 
-namespace trainyard::run::local {
+namespace trainyard::os {
 
 // Every signal at its default action, glibc's own two included (glibc's sigaction refuses them,
 // and posix_spawn from a threaded process leaves them ignored).
@@ -21,4 +21,4 @@ void CloseAllAbove(int fd) noexcept;
 // between fork and exec). The parent-death signal is cleared by the switch: set it after.
 int SwitchToUser(unsigned uid, unsigned gid) noexcept;
 
-}  // namespace trainyard::run::local
+}  // namespace trainyard::os

@@ -1,8 +1,8 @@
-#include "run/command.h"
+#include "os/command.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 #include <string_view>
 
 #include <fcntl.h>
@@ -10,34 +10,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/timerfd.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/status.h"
 #include "base/unique_fd.h"
-#include "run/local/spawn.h"
+#include "os/spawn.h"
 
-namespace trainyard::run {
+namespace trainyard::os {
 namespace {
-
-// A pipe whose ends are close-on-exec (the child gets dup2'd copies); `ours` is made non-blocking.
-struct Pipe {
-  UniqueFd read;
-  UniqueFd write;
-};
-
-Result<Pipe> MakePipe(bool ours_is_read) {
-  std::array<int, 2> fds{};
-  if (pipe2(fds.data(), O_CLOEXEC) != 0) {
-    return Status::Internal("Cannot create a pipe: " + Errno(errno));
-  }
-  Pipe pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
-  const int ours = ours_is_read ? pipe.read.get() : pipe.write.get();
-  if (fcntl(ours, F_SETFL, fcntl(ours, F_GETFL) | O_NONBLOCK) != 0) {
-    return Status::Internal("Cannot make a pipe non-blocking: " + Errno(errno));
-  }
-  return pipe;
-}
 
 // Blocks SIGPIPE in the calling thread while it lives, so that writing to a command that closed
 // its stdin gives EPIPE instead of killing the process; a SIGPIPE raised meanwhile is consumed.
@@ -93,94 +72,100 @@ struct Sink {
     }
   }
 
-  // Reads what is there now; closes the descriptor at EOF (or on an error).
-  void Drain() {
+  // Reads what is there now; closes the descriptor at EOF (or on an error). True when it read.
+  bool Drain() {
     std::array<char, 65536> buffer{};
+    bool read_some = false;
     while (fd.valid()) {
       const ssize_t n = read(fd.get(), buffer.data(), buffer.size());
       if (n > 0) {
+        read_some = true;
         const std::size_t room = max - std::min(max, text.size());
         text.append(buffer.data(), std::min(room, static_cast<std::size_t>(n)));
         Report(false);
       } else if (n < 0 && errno == EINTR) {
         continue;
       } else if (n < 0 && errno == EAGAIN) {
-        return;
+        break;
       } else {
         fd.reset();
         Report(true);
       }
     }
+    return read_some;
   }
 };
 
-ExitStatus FromWaitStatus(int status) {
-  if (WIFSIGNALED(status)) {
-    return ExitStatus{.signaled = true, .signal = WTERMSIG(status)};
+Status NonBlocking(const UniqueFd& fd) {
+  if (fd.valid() && fcntl(fd.get(), F_SETFL, fcntl(fd.get(), F_GETFL) | O_NONBLOCK) != 0) {
+    return Status::Internal("Cannot make a pipe non-blocking: " + Errno(errno));
   }
-  return ExitStatus{.code = WEXITSTATUS(status)};
+  return {};
 }
 
-// Reaps the child `pid` (a child of this process, exited or killed).
-int Reap(int pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
-}  // namespace
-
-Result<CommandResult> RunCommand(const std::vector<std::string>& argv, const std::string& input,
-                                 std::chrono::milliseconds timeout, std::size_t max_output,
-                                 const LineCallback& on_line) {
-  if (argv.empty()) {
-    return Status::Internal("RunCommand: empty argv");
-  }
-  Result<Pipe> in = MakePipe(/*ours_is_read=*/false);
-  Result<Pipe> out = in.ok() ? MakePipe(true) : in.status();
-  Result<Pipe> err = out.ok() ? MakePipe(true) : out.status();
-  if (!err.ok()) {
-    return err.status();
-  }
-  UniqueFd timer(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC));
-  if (!timer.valid()) {
-    return Status::Internal("Cannot create a timer: " + Errno(errno));
-  }
-
-  local::SpawnSpec spec{.argv = argv,
-                        .stdin_fd = in->read.get(),
-                        .stdout_fd = out->write.get(),
-                        .stderr_fd = err->write.get()};
-  Result<int> pid = local::SpawnProcess(spec, local::CurrentEnvironment());
-  // The child has its copies; ours must go, or the pipes never reach EOF.
-  in->read.reset();
-  out->write.reset();
-  err->write.reset();
-  if (!pid.ok()) {
-    return pid.status();
-  }
-  const UniqueFd pidfd(local::OpenPidFd(*pid));
-  if (!pidfd.valid()) {
-    const std::string why = Errno(errno);
-    kill(-*pid, SIGKILL);
-    Reap(*pid);
-    return Status::Internal(fmt::format("Cannot watch {}: {}", argv[0], why));
-  }
-  const auto ms = std::max<std::int64_t>(timeout.count(), 1);
+void Arm(const UniqueFd& timer, std::int64_t ms) {
   itimerspec when{};
   when.it_value.tv_sec = static_cast<time_t>(ms / 1000);
   when.it_value.tv_nsec = static_cast<long>(ms % 1000) * 1'000'000;  // NOLINT(google-runtime-int)
   timerfd_settime(timer.get(), 0, &when, nullptr);
+}
+
+}  // namespace
+
+Result<CommandResult> RunCommand(const std::vector<std::string>& argv,
+                                 const CommandOptions& options, int* start_errno) {
+  if (argv.empty()) {
+    return Status::Internal("RunCommand: empty argv");
+  }
+  const bool timed = options.timeout.count() > 0;
+  UniqueFd timer(timed ? timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC) : -1);
+  if (timed && !timer.valid()) {
+    return Status::Internal("Cannot create a timer: " + Errno(errno));
+  }
+  using Stderr = CommandOptions::Stderr;
+  Result<Child> child =
+      Spawn(SpawnOptions{.argv = argv,
+                         .env = MergeEnvironment(CurrentEnvironment(), options.env),
+                         .working_dir = options.working_dir,
+                         .in = options.input.empty() ? Stdio::Null() : Stdio::Pipe(),
+                         .out = Stdio::Pipe(),
+                         .err = options.err == Stderr::kCapture ? Stdio::Pipe()
+                                : options.err == Stderr::kMerge ? Stdio::SameAsOut()
+                                                                : Stdio::Null(),
+                         .new_process_group = options.new_process_group,
+                         .default_all_signals = true},
+            start_errno);
+  if (!child.ok()) {
+    return child.status();
+  }
+  const int pid = child->pid;
+  const int group = options.new_process_group ? -pid : pid;  // what a timeout kills
+  auto abandon = [&](const std::string& what) {
+    const std::string why = Errno(errno);
+    kill(group, SIGKILL);
+    Wait(pid);
+    return Status::Internal(fmt::format("Cannot {} {}: {}", what, argv[0], why));
+  };
+  const UniqueFd pidfd(OpenPidFd(pid));
+  if (!pidfd.valid()) {
+    return abandon("watch");
+  }
+  for (const UniqueFd* fd : {&child->in, &child->out, &child->err}) {
+    if (!NonBlocking(*fd).ok()) {
+      return abandon("set up the pipes of");
+    }
+  }
+  const std::int64_t ms = std::max<std::int64_t>(options.timeout.count(), 1);
+  if (timed) {
+    Arm(timer, ms);
+  }
 
   SigpipeBlock sigpipe;
-  UniqueFd stdin_fd = std::move(in->write);
-  std::string_view pending_input = input;
-  if (pending_input.empty()) {
-    stdin_fd.reset();
-  }
-  std::array<Sink, 2> sinks = {Sink{std::move(out->read), {}, max_output, &on_line},
-                               Sink{std::move(err->read), {}, max_output, &on_line}};
+  UniqueFd stdin_fd = std::move(child->in);
+  std::string_view pending_input = options.input;
+  std::array<Sink, 2> sinks = {
+      Sink{std::move(child->out), {}, options.max_output, &options.on_line},
+      Sink{std::move(child->err), {}, options.max_output, &options.on_line}};
   bool timed_out = false;
   bool exited = false;
   while (!exited) {
@@ -196,10 +181,7 @@ Result<CommandResult> RunCommand(const std::vector<std::string>& argv, const std
       if (errno == EINTR) {
         continue;
       }
-      const std::string why = Errno(errno);
-      kill(-*pid, SIGKILL);
-      Reap(*pid);
-      return Status::Internal(fmt::format("Cannot wait for {}: {}", argv[0], why));
+      return abandon("wait for");
     }
     if (fds[kStdin].revents != 0) {
       const ssize_t n = write(stdin_fd.get(), pending_input.data(), pending_input.size());
@@ -213,29 +195,30 @@ Result<CommandResult> RunCommand(const std::vector<std::string>& argv, const std
       }
     }
     for (int i : {kStdout, kStderr}) {
-      if (fds[i].revents != 0) {
-        sinks.at(static_cast<std::size_t>(i - kStdout)).Drain();
+      if (fds[i].revents != 0 && sinks.at(static_cast<std::size_t>(i - kStdout)).Drain() &&
+          options.idle_timeout && !timed_out) {
+        Arm(timer, ms);  // it printed: the silence starts again
       }
     }
     if (fds[kTimer].revents != 0) {
       timed_out = true;
-      kill(-*pid, SIGKILL);  // its whole group; the pid is not reaped yet, so the group is its
+      kill(group, SIGKILL);  // the pid is not reaped yet, so the group is its
     }
     exited = fds[kPid].revents != 0;
   }
-  const int wait_status = Reap(*pid);
+  const ExitStatus status = Wait(pid);
   if (timed_out) {
-    return Status::DeadlineExceeded(
-        fmt::format("{} did not finish within {} s", argv[0], static_cast<double>(ms) / 1000.0));
+    return Status::DeadlineExceeded(fmt::format("{} did not finish within {} s{}", argv[0],
+                                                static_cast<double>(ms) / 1000.0,
+                                                options.idle_timeout ? " of silence" : ""));
   }
   // Everything the command wrote is in the pipes now. A process it left behind may hold them
   // open: what is there is read, the rest is not waited for.
   for (Sink& sink : sinks) {
     sink.Drain();
   }
-  return CommandResult{.status = FromWaitStatus(wait_status),
-                       .out = std::move(sinks[0].text),
-                       .err = std::move(sinks[1].text)};
+  return CommandResult{
+      .status = status, .out = std::move(sinks[0].text), .err = std::move(sinks[1].text)};
 }
 
-}  // namespace trainyard::run
+}  // namespace trainyard::os

@@ -1,4 +1,4 @@
-#include "run/local/child_setup.h"
+#include "os/child_setup.h"
 
 #include <cerrno>
 
@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-namespace trainyard::run::local {
+namespace trainyard::os {
 
 // The kernel's struct is a handler, then flags, restorer and mask, all zero here.
 void DefaultAllSignals() noexcept {
@@ -58,4 +58,4 @@ int SwitchToUser(unsigned uid, unsigned gid) noexcept {
   return 0;
 }
 
-}  // namespace trainyard::run::local
+}  // namespace trainyard::os
