@@ -25,6 +25,12 @@ namespace {
 
 using access::Principal;
 
+// A Kubernetes route's row: its project is the path's namespace.
+constexpr RouteAccess InNamespace(std::string_view route, std::string_view permission,
+                                  KubeVerb kube) {
+  return RouteAccess{route, permission, ProjectFrom::kNamespace, "namespace", kube};
+}
+
 constexpr std::array kRouteAccess = {
     // ml v1 (and trainyard v1's view of a running job)
     RouteAccess{"jobs.create", "ml.jobs.create"},
@@ -87,69 +93,25 @@ constexpr std::array kRouteAccess = {
                 "destinationBucket"},
     // the server's own
     RouteAccess{"metrics", "trainyard.metrics.get", ProjectFrom::kServer},
-    // Kubernetes (server/kube_api.h): discovery and namespaces need only a valid token
+    // Kubernetes (server/kube_api.h): discovery and namespaces need only a valid token; each
+    // verb names the Kubernetes verb and resource of its 403
     RouteAccess{"kube.version", "", ProjectFrom::kAnyCaller},
     RouteAccess{"kube.discovery", "", ProjectFrom::kAnyCaller},
     RouteAccess{"kube.openapi", "", ProjectFrom::kAnyCaller},
     RouteAccess{"core.namespaces.list", "", ProjectFrom::kAnyCaller},
     RouteAccess{"core.namespaces.get", "", ProjectFrom::kAnyCaller},
-    RouteAccess{"kubeflow.tfjobs.list",
-                "ml.jobs.list",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"list", "kubeflow.org", "tfjobs"}},
-    RouteAccess{"kubeflow.tfjobs.create",
-                "ml.jobs.create",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"create", "kubeflow.org", "tfjobs"}},
-    RouteAccess{"kubeflow.tfjobs.get",
-                "ml.jobs.get",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"get", "kubeflow.org", "tfjobs"}},
-    RouteAccess{"kubeflow.tfjobs.getStatus",
-                "ml.jobs.get",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"get", "kubeflow.org", "tfjobs"}},
-    RouteAccess{"kubeflow.tfjobs.update",
-                "ml.jobs.update",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"update", "kubeflow.org", "tfjobs"}},
-    RouteAccess{"kubeflow.tfjobs.patch",
-                "ml.jobs.update",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"patch", "kubeflow.org", "tfjobs"}},
-    RouteAccess{"kubeflow.tfjobs.delete",
-                "ml.jobs.cancel",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"delete", "kubeflow.org", "tfjobs"}},
-    RouteAccess{"core.pods.list",
-                "ml.jobs.list",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"list", "", "pods"}},
-    RouteAccess{
-        "core.pods.get", "ml.jobs.get", ProjectFrom::kNamespace, "namespace", {"get", "", "pods"}},
-    RouteAccess{"core.pods.getStatus",
-                "ml.jobs.get",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"get", "", "pods/status"}},
-    RouteAccess{"core.pods.log",
-                "logging.logEntries.list",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"get", "", "pods/log"}},
-    RouteAccess{"core.events.list",
-                "logging.logEntries.list",
-                ProjectFrom::kNamespace,
-                "namespace",
-                {"list", "", "events"}},
+    InNamespace("kubeflow.tfjobs.list", "ml.jobs.list", {"list", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.create", "ml.jobs.create", {"create", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.get", "ml.jobs.get", {"get", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.getStatus", "ml.jobs.get", {"get", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.update", "ml.jobs.update", {"update", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.patch", "ml.jobs.update", {"patch", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.delete", "ml.jobs.cancel", {"delete", "kubeflow.org", "tfjobs"}),
+    InNamespace("core.pods.list", "ml.jobs.list", {"list", "", "pods"}),
+    InNamespace("core.pods.get", "ml.jobs.get", {"get", "", "pods"}),
+    InNamespace("core.pods.getStatus", "ml.jobs.get", {"get", "", "pods/status"}),
+    InNamespace("core.pods.log", "logging.logEntries.list", {"get", "", "pods/log"}),
+    InNamespace("core.events.list", "logging.logEntries.list", {"list", "", "events"}),
 };
 
 constexpr std::string_view kGoogleUnauthenticated =
