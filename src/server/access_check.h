@@ -10,8 +10,9 @@
 // * Authorization: `RouteAccessTable()` says, for every route, the permission it needs
 //   (access/data/roles.json) and where the project comes from: the path's `{project}`, the
 //   `project` query parameter, the project that owns the path's bucket, the projects an
-//   `entries:list` body reads, or none (server-wide: admin only; or any one project, for what a
-//   caller asks about itself). Outside the caller's grants:
+//   `entries:list` body reads, a Kubernetes path's namespace, or none (server-wide: admin only;
+//   or any one project, for what a caller asks about itself; or any caller with a valid token,
+//   for Kubernetes discovery). Outside the caller's grants:
 //   403 PERMISSION_DENIED, worded as Google words it ("… (or it may not exist)") whether or not
 //   the job exists. A bucket's name is global, so a bucket the caller may not see (no
 //   storage.buckets.get in its project) is answered as a missing bucket (404), the same as one
