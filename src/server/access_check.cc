@@ -11,6 +11,8 @@
 
 #include "access/audit.h"
 #include "base/time_format.h"
+#include "kube/tfjob_validate.h"
+#include "server/audit_trail.h"
 #include "server/discovery.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
@@ -22,6 +24,12 @@ namespace trainyard::server {
 namespace {
 
 using access::Principal;
+
+// A Kubernetes route's row: its project is the path's namespace.
+constexpr RouteAccess InNamespace(std::string_view route, std::string_view permission,
+                                  KubeVerb kube) {
+  return RouteAccess{route, permission, ProjectFrom::kNamespace, "namespace", kube};
+}
 
 constexpr std::array kRouteAccess = {
     // ml v1 (and trainyard v1's view of a running job)
@@ -85,6 +93,25 @@ constexpr std::array kRouteAccess = {
                 "destinationBucket"},
     // the server's own
     RouteAccess{"metrics", "trainyard.metrics.get", ProjectFrom::kServer},
+    // Kubernetes (server/kube_api.h): discovery and namespaces need only a valid token; each
+    // verb names the Kubernetes verb and resource of its 403
+    RouteAccess{"kube.version", "", ProjectFrom::kAnyCaller},
+    RouteAccess{"kube.discovery", "", ProjectFrom::kAnyCaller},
+    RouteAccess{"kube.openapi", "", ProjectFrom::kAnyCaller},
+    RouteAccess{"core.namespaces.list", "", ProjectFrom::kAnyCaller},
+    RouteAccess{"core.namespaces.get", "", ProjectFrom::kAnyCaller},
+    InNamespace("kubeflow.tfjobs.list", "ml.jobs.list", {"list", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.create", "ml.jobs.create", {"create", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.get", "ml.jobs.get", {"get", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.getStatus", "ml.jobs.get", {"get", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.update", "ml.jobs.update", {"update", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.patch", "ml.jobs.update", {"patch", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.delete", "ml.jobs.cancel", {"delete", "kubeflow.org", "tfjobs"}),
+    InNamespace("core.pods.list", "ml.jobs.list", {"list", "", "pods"}),
+    InNamespace("core.pods.get", "ml.jobs.get", {"get", "", "pods"}),
+    InNamespace("core.pods.getStatus", "ml.jobs.get", {"get", "", "pods/status"}),
+    InNamespace("core.pods.log", "logging.logEntries.list", {"get", "", "pods/log"}),
+    InNamespace("core.events.list", "logging.logEntries.list", {"list", "", "events"}),
 };
 
 constexpr std::string_view kGoogleUnauthenticated =
@@ -117,6 +144,37 @@ std::string Quoted(std::string_view name) {
 
 std::span<const RouteAccess> RouteAccessTable() {
   return kRouteAccess;
+}
+
+std::string_view KubeVerbOf(const RouteAccess& row, const RoutedRequest& request) {
+  return row.kube.verb == "list" && KubeWatches(request) ? "watch" : row.kube.verb;
+}
+
+std::vector<std::string> RouteTableProblems(const std::vector<std::string>& route_names,
+                                            const std::function<bool(std::string_view)>& open) {
+  std::vector<std::string> problems;
+  for (const RouteAccess& row : kRouteAccess) {
+    const bool any_caller = row.from == ProjectFrom::kAnyCaller;
+    if (any_caller ? !row.permission.empty() : !access::IsKnownPermission(row.permission)) {
+      problems.push_back(fmt::format("route {} names the unknown permission {}", Quoted(row.route),
+                                     Quoted(row.permission)));
+    }
+  }
+  for (const std::string& name : route_names) {
+    if (open && open(name)) {
+      continue;
+    }
+    if (std::ranges::none_of(kRouteAccess,
+                             [&](const RouteAccess& row) { return row.route == name; })) {
+      problems.push_back(
+          fmt::format("route {} has no access rule (server/access_check.cc)", Quoted(name)));
+    }
+    if (FindRouteAudit(name) == nullptr) {
+      problems.push_back(
+          fmt::format("route {} has no audit row (server/audit_trail.cc)", Quoted(name)));
+    }
+  }
+  return problems;
 }
 
 ErrorDialect DialectOf(std::string_view target) {
@@ -276,6 +334,22 @@ std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
           continue;
         }
         return PermissionDenied(dialect, principal.name, row.permission, "any project");
+      case ProjectFrom::kNamespace: {
+        const std::string* found = request.FindParam(row.variable);
+        const std::string namespace_name = found != nullptr ? *found : std::string();
+        if (!namespace_name.empty() && !kube::IsDns1123Label(namespace_name)) {
+          continue;  // the route refuses the malformed namespace as it does for anyone
+        }
+        if (access::Allows(principal, row.permission, namespace_name)) {
+          continue;
+        }
+        const std::string* name = request.FindParam("name");
+        return KubeForbidden(principal.name, KubeVerbOf(row, request), row.kube.group,
+                             row.kube.resource, name != nullptr ? *name : std::string(),
+                             namespace_name);
+      }
+      case ProjectFrom::kAnyCaller:
+        continue;
     }
     for (const std::string& project : projects) {
       if (!access::Allows(principal, row.permission, project)) {

@@ -9,6 +9,7 @@
 
 #include "server/access_check.h"
 #include "server/json_member.h"
+#include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 
 namespace trainyard::server {
@@ -120,6 +121,39 @@ constexpr std::array kRouteAudit = {
     RouteAudit{"storage.objects.rewrite", kStorage, "storage.objects.rewrite", true,
                AuditResource::kRewriteTarget},
     RouteAudit{"metrics", kTrainyard, "trainyard.metrics.get", false, AuditResource::kServer},
+    // Kubernetes (server/kube_api.h): the methods its API server's audit names
+    RouteAudit{"kube.version", kKubernetes, "io.k8s.version.get", false, AuditResource::kServer},
+    RouteAudit{"kube.discovery", kKubernetes, "io.k8s.discovery.get", false,
+               AuditResource::kServer},
+    RouteAudit{"kube.openapi", kKubernetes, "io.k8s.openapi.get", false, AuditResource::kServer},
+    RouteAudit{"core.namespaces.list", kKubernetes, "io.k8s.core.v1.namespaces.list", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"core.namespaces.get", kKubernetes, "io.k8s.core.v1.namespaces.get", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"kubeflow.tfjobs.list", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.list", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"kubeflow.tfjobs.create", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.create",
+               true, AuditResource::kKubeObject},
+    RouteAudit{"kubeflow.tfjobs.get", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.get", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"kubeflow.tfjobs.getStatus", kKubernetes,
+               "io.k8s.kubeflow.{version}.tfjobs.status.get", false, AuditResource::kKubeObject},
+    RouteAudit{"kubeflow.tfjobs.update", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.update",
+               true, AuditResource::kKubeObject},
+    RouteAudit{"kubeflow.tfjobs.patch", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.patch", true,
+               AuditResource::kKubeObject},
+    RouteAudit{"kubeflow.tfjobs.delete", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.delete",
+               true, AuditResource::kKubeObject},
+    RouteAudit{"core.pods.list", kKubernetes, "io.k8s.core.v1.pods.list", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"core.pods.get", kKubernetes, "io.k8s.core.v1.pods.get", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"core.pods.getStatus", kKubernetes, "io.k8s.core.v1.pods.status.get", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"core.pods.log", kKubernetes, "io.k8s.core.v1.pods.log.get", false,
+               AuditResource::kKubeObject},
+    RouteAudit{"core.events.list", kKubernetes, "io.k8s.core.v1.events.list", false,
+               AuditResource::kKubeObject},
 };
 
 std::string BucketName(std::string_view bucket) {
@@ -180,6 +214,10 @@ std::string ResourceOf(const RouteAudit& row, const RoutedRequest& routed,
     }
     case AuditResource::kRewriteTarget:
       return ObjectName(param("destinationBucket"), param("destinationObject"));
+    case AuditResource::kKubeObject: {
+      std::optional<KubePath> path = KubePathOf(routed.http.target);
+      return path.has_value() ? std::move(path->resource) : std::string();
+    }
     case AuditResource::kServer:
       return "";
   }
@@ -210,8 +248,13 @@ std::string ProjectOf(const RouteAccess& row, const RoutedRequest& routed,
       Result<std::vector<std::string>> projects = EntriesListProjects(routed.http.body);
       return projects.ok() && !projects->empty() ? projects->front() : std::string();
     }
+    case ProjectFrom::kNamespace: {
+      const std::string* namespace_name = routed.FindParam(row.variable);
+      return namespace_name != nullptr ? *namespace_name : std::string();
+    }
     case ProjectFrom::kServer:
     case ProjectFrom::kAnyProject:
+    case ProjectFrom::kAnyCaller:
       return {};
   }
   return {};
@@ -244,6 +287,7 @@ std::string ResourceFromAnswer(const RouteAudit& row, const HttpResponse& respon
     case AuditResource::kProject:
     case AuditResource::kRewriteTarget:
     case AuditResource::kServer:
+    case AuditResource::kKubeObject:
       return {};
   }
   return {};
@@ -273,68 +317,37 @@ const RouteAudit* FindRouteAudit(std::string_view route) {
   return it != kRouteAudit.end() ? &*it : nullptr;
 }
 
-std::optional<KubeAuditTarget> KubeAuditTargetOf(std::string_view http_method,
-                                                 std::string_view target) {
-  const std::string_view path = target.substr(0, target.find('?'));
-  const std::vector<std::string_view> parts = PathParts(path);
-  // /apis/<group>/<version>/… or /api/v1/…
+std::optional<KubePath> KubePathOf(std::string_view target) {
+  const std::vector<std::string_view> parts = PathParts(target.substr(0, target.find('?')));
+  // /apis/<group>/<version>/… or /api/v1/…: the core group is "core"
   std::size_t at = 0;
-  std::string group;
-  std::string prefix;
   if (parts.size() >= 3 && parts[0] == "apis") {
-    group = std::string(parts[1]);
-    prefix = group;
-    at = 3;
-  } else if (parts.size() >= 2 && parts[0] == "api") {
-    group = "core";
-    prefix = "core";
     at = 2;
+  } else if (parts.size() >= 2 && parts[0] == "api") {
+    at = 1;
   } else {
     return std::nullopt;
   }
-  const std::string_view version = parts[at - 1];
-  KubeAuditTarget out;
-  std::string resource = fmt::format("{}/{}", prefix, version);
-  if (parts.size() > at + 1 && parts[at] == "namespaces") {
-    out.project = std::string(parts[at + 1]);
-    resource += fmt::format("/namespaces/{}", parts[at + 1]);
-    at += 2;
+  KubePath out{.version = std::string(parts[at]),
+               .resource = parts[0] == "api" ? std::string("core") : std::string(parts[1])};
+  for (std::size_t i = at; i < parts.size(); ++i) {
+    out.resource += "/" + std::string(parts[i]);
   }
-  if (parts.size() <= at) {
-    return std::nullopt;  // discovery, or the namespaces themselves
-  }
-  std::string kind(parts[at]);
-  std::string name;
-  resource += "/" + kind;
-  if (parts.size() > at + 1) {
-    name = std::string(parts[at + 1]);
-    resource += "/" + name;
-  }
-  for (std::size_t i = at + 2; i < parts.size(); ++i) {  // a subresource: pods/x/log
-    kind += "." + std::string(parts[i]);
-    resource += "/" + std::string(parts[i]);
-  }
-  std::string verb;
-  if (http_method == "GET") {
-    const bool watch = target.find("watch=true") != std::string_view::npos ||
-                       target.find("watch=1") != std::string_view::npos;
-    verb = watch ? "watch" : name.empty() ? "list" : "get";
-  } else if (http_method == "POST") {
-    verb = "create";
-  } else if (http_method == "PUT") {
-    verb = "update";
-  } else if (http_method == "PATCH") {
-    verb = "patch";
-  } else if (http_method == "DELETE") {
-    verb = "delete";
-  } else {
-    return std::nullopt;
-  }
-  const std::string short_group = group.substr(0, group.find('.'));  // "kubeflow.org": kubeflow
-  out.method = fmt::format("io.k8s.{}.{}.{}.{}", short_group, version, kind, verb);
-  out.resource = std::move(resource);
-  out.mutating = http_method != "GET" && parts[at] == "tfjobs";
   return out;
+}
+
+std::string AuditMethodOf(const RouteAudit& row, const RoutedRequest& routed) {
+  std::string method(row.method);
+  constexpr std::string_view kVersion = "{version}";
+  if (const std::size_t at = method.find(kVersion); at != std::string::npos) {
+    const std::optional<KubePath> path = KubePathOf(routed.http.target);
+    method.replace(at, kVersion.size(), path.has_value() ? path->version : std::string());
+  }
+  constexpr std::string_view kList = ".list";
+  if (row.service == kKubernetes && method.ends_with(kList) && KubeWatches(routed)) {
+    method.replace(method.size() - kList.size(), kList.size(), ".watch");
+  }
+  return method;
 }
 
 std::string ErrorMessageOf(const HttpResponse& response) {
@@ -377,7 +390,7 @@ void AuditTrail::Note(const RoutedRequest& routed, const access::Principal* prin
       continue;
     }
     std::string project = ProjectOf(access_row, routed, buckets_);
-    if (principal != nullptr) {
+    if (principal != nullptr && !access_row.permission.empty()) {
       const std::string* bucket =
           access_row.from == ProjectFrom::kBucket ? routed.FindParam(access_row.variable) : nullptr;
       std::string resource = bucket != nullptr ? BucketName(*bucket) : ProjectName(project);
@@ -392,6 +405,7 @@ void AuditTrail::Note(const RoutedRequest& routed, const access::Principal* prin
     }
   }
   if (row != nullptr) {
+    note.method = AuditMethodOf(*row, routed);
     note.resource = ResourceOf(*row, routed, note.project);
   }
 }
@@ -407,38 +421,27 @@ std::optional<AuditEvent> AuditTrail::EventOf(const HttpRequest& request,
                    .code = access::CodeOfHttpStatus(response.status)};
   const bool refused =
       note.unauthenticated || note.refused || response.status == 401 || response.status == 403;
-  if (note.kube) {
-    std::optional<KubeAuditTarget> target = KubeAuditTargetOf(request.method, request.target);
-    if (!target.has_value() || (!target->mutating && !refused)) {
-      return std::nullopt;
-    }
-    event.project = std::move(target->project);
-    event.service = kKubernetes;
-    event.method = std::move(target->method);
-    event.resource = std::move(target->resource);
-  } else {
-    if (!note.noted) {
-      return std::nullopt;  // no route: nothing to name (a 401 to an unknown path is not kept)
-    }
-    const RouteAudit* row = FindRouteAudit(note.route);
-    if (row == nullptr || (!row->mutating && !refused)) {
-      return std::nullopt;
-    }
-    // A resumable upload in progress (308), or one begun but not yet written: its last chunk
-    // is the object's creation.
-    const bool upload_begun = row->route == "storage.objects.insert" && response.status < 300 &&
-                              (request.target.starts_with("/resumable/") ||
-                               request.target.find("uploadType=resumable") != std::string::npos);
-    if (response.status == 308 || upload_begun) {
-      return std::nullopt;
-    }
-    event.project = note.project;
-    event.service = row->service;
-    event.method = row->method;
-    event.resource = ResourceFromAnswer(*row, response, note.project);
-    if (event.resource.empty()) {
-      event.resource = note.resource;
-    }
+  if (!note.noted) {
+    return std::nullopt;  // no route: nothing to name (a 401 to an unknown path is not kept)
+  }
+  const RouteAudit* row = FindRouteAudit(note.route);
+  if (row == nullptr || (!row->mutating && !refused)) {
+    return std::nullopt;
+  }
+  // A resumable upload in progress (308), or one begun but not yet written: its last chunk
+  // is the object's creation.
+  const bool upload_begun = row->route == "storage.objects.insert" && response.status < 300 &&
+                            (request.target.starts_with("/resumable/") ||
+                             request.target.find("uploadType=resumable") != std::string::npos);
+  if (response.status == 308 || upload_begun) {
+    return std::nullopt;
+  }
+  event.project = note.project;
+  event.service = row->service;
+  event.method = note.method;
+  event.resource = ResourceFromAnswer(*row, response, note.project);
+  if (event.resource.empty()) {
+    event.resource = note.resource;
   }
   if (event.project.empty()) {
     event.project = std::string(access::kServerWideProject);

@@ -4,7 +4,7 @@
 //
 // A call is recorded when its route changes something (whatever the outcome), or when it was
 // refused: 401, or the access check's refusal (403, or the 404 of a bucket the caller may not
-// know of); the Kubernetes subset's changes to TFJobs and its 401s and 403s likewise. Recording
+// know of). The Kubernetes routes have their rows here too (k8s.io's method names). Recording
 // never fails a request: a store error is reported on stderr and the answer goes out as it was.
 // Records of unauthenticated calls (401) are bounded per client address and project
 // (server/audit_limiter.h): past the limit they are summarised. Thread-safe.
@@ -37,13 +37,19 @@ enum class AuditResource {
   kObject,         // "projects/_/buckets/B/objects/O" (O: the path's, else the written object's)
   kRewriteTarget,  // the destination object of a rewrite
   kServer,         // "" (the server itself)
+  // A Kubernetes path as the API server's audit names it: "kubeflow.org/v1/namespaces/N/tfjobs/X",
+  // "core/v1/namespaces/N/pods/X/log" (the core group is "core").
+  kKubeObject,
 };
 
 struct RouteAudit {
   std::string_view route;    // Route::name
   std::string_view service;  // "ml.googleapis.com"
-  std::string_view method;   // "google.cloud.ml.v1.JobService.CreateJob"
-  bool mutating = false;     // recorded whatever the outcome
+  // "google.cloud.ml.v1.JobService.CreateJob"; a Kubernetes route's "{version}" is its path's
+  // API version ("io.k8s.kubeflow.{version}.tfjobs.create"), and a list that watches is named
+  // ".watch" instead of ".list"
+  std::string_view method;
+  bool mutating = false;  // recorded whatever the outcome
   AuditResource resource = AuditResource::kProject;
 };
 
@@ -53,30 +59,31 @@ const RouteAudit* FindRouteAudit(std::string_view route);
 
 // What one request was, noted while it is answered.
 struct AuditNote {
-  bool kube = false;                     // a Kubernetes call (its target is parsed from the path)
   bool unauthenticated = false;          // refused with 401
   bool refused = false;                  // refused by the access check
   std::optional<std::string> principal;  // the caller, once known
-  // Router calls to record: the route, its project and resource, and the permissions checked
-  // (each row of the access table, with whether the caller holds it).
+  // Router calls to record: the route, its method name (its row's, "{version}" filled in), its
+  // project and resource, and the permissions checked (each row of the access table, with
+  // whether the caller holds it).
   std::string route;
+  std::string method;
   std::string project;
   std::string resource;
   std::vector<access::AuthorizationCheck> authorization;
   bool noted = false;  // a router call was noted (Note ran)
 };
 
-// A Kubernetes call as the audit log names it: "io.k8s.kubeflow.v1.tfjobs.create",
-// "kubeflow.org/v1/namespaces/ns/tfjobs/name", the namespace (the project; "" for all), and
-// whether it changes something. nullopt for discovery and anything outside the API's objects.
-struct KubeAuditTarget {
-  std::string method;
+// A Kubernetes path as its audit record names it: the API version and the resource
+// ("kubeflow.org/v1/namespaces/ns/tfjobs/name"); nullopt for a path outside /api/v1 and
+// /apis/<group>/<version>.
+struct KubePath {
+  std::string version;
   std::string resource;
-  std::string project;
-  bool mutating = false;
 };
-std::optional<KubeAuditTarget> KubeAuditTargetOf(std::string_view http_method,
-                                                 std::string_view target);
+std::optional<KubePath> KubePathOf(std::string_view target);
+
+// `row`'s method name for `routed` (see RouteAudit::method).
+std::string AuditMethodOf(const RouteAudit& row, const RoutedRequest& routed);
 
 // The message of an error answer's body in any of the server's dialects (google.rpc's and GCS's
 // error.message, a Kubernetes Status's message); empty when there is none.

@@ -13,7 +13,11 @@
 //
 // A TFJob is a trainyard job (kube/ maps it): it is queued, placed, logged and restarted like any
 // job and shows in `gcloud ai-platform jobs list`. Errors are Kubernetes `Status` objects
-// (kube/kube_status.h). The rules live in kube/ (pure) and control/; this is the wire.
+// (kube/kube_status.h). Each path and verb is a row of the server's one `Router`, named
+// ("kubeflow.tfjobs.create", "core.pods.log", …) like the other APIs' routes, with its rows in
+// the access table (the permission each verb needs in the namespace's project, and the verb and
+// resource a 403 names) and the audit table. The rules live in kube/ (pure) and control/; this is
+// the wire.
 #pragma once
 
 #include <functional>
@@ -28,6 +32,7 @@
 #include "kube/tfjob_mapping.h"
 #include "sched/sharing.h"
 #include "server/http_message.h"
+#include "server/router.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/job_store.h"
 
@@ -44,18 +49,18 @@ struct KubeApiOptions {
   std::function<sched::SharingPolicy()> sharing;
 };
 
-// Who calls and what they may do (issue #17, server/access_check.h): each verb needs a permission
-// of access/data/roles.json in the namespace's project (get, list and watch of TFJobs and pods:
-// ml.jobs.get/list; create: ml.jobs.create; update and patch: ml.jobs.update; delete:
-// ml.jobs.cancel; logs and events: logging.logEntries.list); without a namespace (`-A`) only a
-// role that spans projects may. Discovery and namespaces need only a valid token.
-struct KubeCaller {
-  std::string user;
-  std::function<bool(std::string_view permission, std::string_view project)> allows;
-};
-
 // The 401 answer, as a Kubernetes API server words it.
 HttpResponse KubeUnauthorized();
+
+// The 403 answer as RBAC words it (kube::ForbiddenVerb): `user` may not `verb` `resource` of
+// `group` ("" for the core group), named `name` ("" for a collection) in `namespace_name` (""
+// for every namespace).
+HttpResponse KubeForbidden(std::string_view user, std::string_view verb, std::string_view group,
+                           std::string_view resource, std::string_view name,
+                           std::string_view namespace_name);
+
+// Whether a routed Kubernetes list asks to watch (`?watch=1`, as the API server reads it).
+bool KubeWatches(const RoutedRequest& request);
 
 class KubeApi {
  public:
@@ -69,9 +74,19 @@ class KubeApi {
   // Whether `target` is a Kubernetes path (/version, /api…, /apis…, /openapi/…).
   static bool Serves(std::string_view target);
 
-  // Thread-safe. The answer's `route` is a metrics label ("kube.tfjobs.create", …). With a
-  // `caller`, each verb is checked against its grants first (403 `Forbidden` as RBAC words it).
-  HttpResponse Handle(const HttpRequest& request, const KubeCaller* caller = nullptr) const;
+  // How the Kubernetes paths answer the router's refusals (a `Status`: 400, 404 "the server could
+  // not find the requested resource", 405) and take query parameters (any: a verb ignores those
+  // it does not read).
+  static ApiDialect Dialect();
+
+  // The names of the routes `AddRoutes` adds ("kubeflow.tfjobs.create", "core.pods.log", …),
+  // each of which has its rows in server/access_check.cc and server/audit_trail.cc.
+  static std::vector<std::string> RouteNames();
+
+  // Adds a route for each Kubernetes path and verb to `router`; this API must outlive it. The
+  // router's access check runs first (a `namespace` path variable is the project); a malformed
+  // namespace is then refused before the handler runs.
+  void AddRoutes(Router& router) const;
 
  private:
   struct Impl;

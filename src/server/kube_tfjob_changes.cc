@@ -1,10 +1,8 @@
 // Changing and deleting TFJobs: update (PUT), merge and JSON patches (what client-side `kubectl
 // apply`, `kubectl patch` and `kubectl edit` send), delete.
 //
-// What may change: metadata (labels, annotations) always; the spec while the job has not started
-// (it is mapped again); once started, only runPolicy.suspend (suspend and resume),
-// activeDeadlineSeconds, backoffLimit and ttlSecondsAfterFinished. Anything else is a 422 that
-// says to delete the TFJob and apply it again, as trainyard cannot reshape a running cluster.
+// What may change is kube::ApplyUpdate's rule (kube/tfjob_update.h); this applies it to the
+// stored job through the controller.
 #include <optional>
 #include <string>
 #include <utility>
@@ -14,7 +12,7 @@
 
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
-#include "kube/tfjob_validate.h"
+#include "kube/tfjob_update.h"
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
 #include "validate/validate.h"
@@ -36,24 +34,6 @@ HttpResponse StoreError(const Status& status, std::string_view name) {
   return Error(kube::InternalError(status.message()));
 }
 
-// The spec without what may change once the job has started.
-kube::TFJob FixedPart(kube::TFJob job) {
-  job.metadata = {};
-  job.api_version.clear();
-  job.run_policy.suspend = false;
-  job.run_policy.active_deadline_seconds.reset();
-  job.run_policy.backoff_limit.reset();
-  job.run_policy.ttl_seconds_after_finished.reset();
-  job.unsupported.clear();
-  return job;
-}
-
-kube::TFJob SpecOnly(kube::TFJob job) {
-  job.metadata = {};
-  job.api_version.clear();
-  return job;
-}
-
 std::optional<kube::DecodedTFJob> StoredTFJob(const store::RevisionedJob& current) {
   kube::KubeResult<kube::DecodedTFJob> decoded =
       kube::DecodeTFJob(current.job.extras->kube->document);
@@ -70,19 +50,19 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!decoded.ok()) {
     return Error(decoded.error());
   }
-  kube::TFJob tfjob = std::move(decoded->job);
-  if (tfjob.metadata.name != request.name) {
-    return Error(kube::BadRequest("the name of the object (" + tfjob.metadata.name +
+  kube::TFJob submitted = std::move(decoded->job);
+  if (submitted.metadata.name != request.name) {
+    return Error(kube::BadRequest("the name of the object (" + submitted.metadata.name +
                                   ") does not match the name on the URL (" + request.name + ")"));
   }
-  if (tfjob.metadata.namespace_name.empty()) {
-    tfjob.metadata.namespace_name = request.namespace_name;
-  } else if (tfjob.metadata.namespace_name != request.namespace_name) {
+  if (submitted.metadata.namespace_name.empty()) {
+    submitted.metadata.namespace_name = request.namespace_name;
+  } else if (submitted.metadata.namespace_name != request.namespace_name) {
     return Error(kube::BadRequest(
         "the namespace of the provided object does not match the namespace sent on the request"));
   }
-  if (!tfjob.metadata.resource_version.empty() &&
-      tfjob.metadata.resource_version != std::to_string(current.revision)) {
+  if (!submitted.metadata.resource_version.empty() &&
+      submitted.metadata.resource_version != std::to_string(current.revision)) {
     return StoreError(Status::Aborted("stale"), request.name);
   }
   HttpResponse answer;
@@ -93,33 +73,17 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!old.has_value()) {
     return Error(kube::InternalError("the stored TFJob " + request.name + " cannot be read"));
   }
-  // With the operator's defaults filled in, as the stored one has them, so that leaving a
-  // defaulted field out of the manifest is no change.
-  if (kube::KubeResult<kube::DecodedTFJob> defaulted =
-          kube::DecodeTFJob(kube::EncodeTFJob(tfjob, nullptr));
-      defaulted.ok()) {
-    defaulted->job.metadata = tfjob.metadata;
-    tfjob = std::move(defaulted->job);
-  }
-  std::vector<kube::StatusCause> causes = kube::ValidateTFJob(tfjob, &old->job);
   const bool started =
       current.job.state != model::JobState::kQueued || current.job.start_time.has_value();
-  if (started && FixedPart(tfjob) != FixedPart(old->job)) {
-    causes.push_back(kube::ForbiddenCause(
-        "spec",
-        "the TFJob has started: only runPolicy.suspend, activeDeadlineSeconds, "
-        "backoffLimit and ttlSecondsAfterFinished may change; delete it and apply it "
-        "again to change the rest"));
+  kube::KubeResult<kube::TFJobUpdate> update =
+      kube::ApplyUpdate(old->job, std::move(submitted), started);
+  if (!update.ok()) {
+    return Error(update.error());
   }
-  if (!causes.empty()) {
-    return Error(kube::Invalid(kTFJobKind, kGroup, tfjob.metadata.name, std::move(causes)));
-  }
+  const kube::TFJob& tfjob = update->job;
   // A class named anew is admitted as on create; one the job already had stays (even if the
   // admin has removed it since: it then counts as priority 0).
-  const auto priority_class = [](const kube::TFJob& j) {
-    return j.run_policy.scheduling_policy ? j.run_policy.scheduling_policy->priority_class : "";
-  };
-  if (priority_class(tfjob) != priority_class(old->job)) {
+  if (update->priority_class_changed) {
     if (std::optional<kube::KubeError> refused = CheckPriorityClass(context, tfjob)) {
       return Error(*refused);
     }
@@ -136,7 +100,7 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!mapped.ok()) {
     return Error(MappedJobInvalid(tfjob, mapped.status()));
   }
-  const bool spec_changed = SpecOnly(tfjob) != SpecOnly(old->job);
+  const bool spec_changed = update->spec_changed;
   const bool dry_run = request.Query("dryRun") != nullptr;
   std::optional<Status> refused;
   Result<model::Job> changed = context.controller.Mutate(

@@ -133,10 +133,47 @@ bool Router::Match(const CompiledRoute& compiled, const std::vector<std::string_
   return true;
 }
 
+void Router::AddDialect(ApiDialect dialect) {
+  TY_CHECK(dialect.refuse != nullptr) << "a dialect without its refusals";
+  for (const std::string& root : dialect.roots) {
+    TY_CHECK(!root.empty() && root.front() == '/' && root.back() != '/') << root;
+  }
+  dialects_.push_back(std::move(dialect));
+}
+
+bool UnderRoot(std::string_view target, std::string_view root) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  return path.starts_with(root) && (path.size() == root.size() || path[root.size()] == '/');
+}
+
+const ApiDialect* Router::DialectOf(std::string_view target) const {
+  for (const ApiDialect& dialect : dialects_) {
+    if (std::ranges::any_of(dialect.roots,
+                            [&](const std::string& root) { return UnderRoot(target, root); })) {
+      return &dialect;
+    }
+  }
+  return nullptr;
+}
+
+HttpResponse Router::Refuse(const RouterRefusal& refusal, std::string_view target) const {
+  if (const ApiDialect* dialect = DialectOf(target)) {
+    return dialect->refuse(refusal);
+  }
+  HttpResponse response = ErrorResponse(refusal.http_status, refusal.status);
+  if (refusal.http_status == 405) {
+    response.headers.emplace_back("Allow", fmt::format("{}", fmt::join(refusal.allowed, ", ")));
+  }
+  return response;
+}
+
 HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& check) const {
   auto target = ParseTarget(request.target);
   if (!target.ok()) {
-    return Unmatched(ErrorResponse(target.status()));
+    return Unmatched(Refuse({.http_status = HttpStatusFor(target.status().code()),
+                             .status = target.status(),
+                             .method = request.method},
+                            request.target));
   }
   const std::vector<std::string_view> path = SplitPath(target->path);
 
@@ -154,8 +191,13 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
     std::erase_if(matches, [](const auto& m) { return m.first->verb.empty(); });
   }
   if (matches.empty()) {
-    return Unmatched(ErrorResponse(Status::NotFound(
-        fmt::format("The requested URL {} was not found on this server.", target->path))));
+    return Unmatched(
+        Refuse({.http_status = 404,
+                .status = Status::NotFound(fmt::format(
+                    "The requested URL {} was not found on this server.", target->path)),
+                .method = request.method,
+                .path = target->path},
+               request.target));
   }
   const auto chosen = std::ranges::find_if(
       matches, [&](const auto& m) { return m.first->route.method == request.method; });
@@ -165,15 +207,19 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
     for (const auto& m : matches) {
       allowed.push_back(m.first->route.method);
     }
-    HttpResponse response = ErrorResponse(
-        405,
+    Status why =
         Status::Unimplemented(fmt::format("Method {} is not allowed on {}; allowed: {}.",
-                                          request.method, target->path, fmt::join(allowed, ", "))));
-    response.headers.emplace_back("Allow", fmt::format("{}", fmt::join(allowed, ", ")));
-    return Unmatched(std::move(response));
+                                          request.method, target->path, fmt::join(allowed, ", ")));
+    return Unmatched(Refuse({.http_status = 405,
+                             .status = std::move(why),
+                             .method = request.method,
+                             .path = target->path,
+                             .allowed = std::move(allowed)},
+                            request.target));
   }
 
   const CompiledRoute& compiled = *chosen->first;
+  const ApiDialect* dialect = DialectOf(request.target);
   RoutedRequest routed{.http = request, .route = compiled.route.name};
   std::size_t next_value = 0;
   for (const Segment& segment : compiled.segments) {
@@ -185,7 +231,11 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
                        ? DecodePathRest(raw, segment.text)
                        : DecodePathSegment(raw, segment.text);
     if (!decoded.ok()) {
-      HttpResponse response = ErrorResponse(decoded.status());
+      HttpResponse response = Refuse({.http_status = HttpStatusFor(decoded.status().code()),
+                                      .status = decoded.status(),
+                                      .method = request.method,
+                                      .path = target->path},
+                                     request.target);
       response.route = compiled.route.name;
       return response;
     }
@@ -194,6 +244,7 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
   std::vector<FieldViolation> unknown;
   for (auto& [name, value] : target->query) {
     const bool declared =
+        (dialect != nullptr && dialect->any_query) ||
         std::ranges::find(compiled.route.query_params, name) != compiled.route.query_params.end();
     if (!declared && std::ranges::find(kStandardQueryParams, name) != kStandardQueryParams.end()) {
       continue;
@@ -218,7 +269,11 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
   }
   HttpResponse response = unknown.empty()
                               ? compiled.route.handler(routed)
-                              : ErrorResponse(Status::InvalidArgument(std::move(unknown)));
+                              : Refuse({.http_status = 400,
+                                        .status = Status::InvalidArgument(std::move(unknown)),
+                                        .method = request.method,
+                                        .path = target->path},
+                                       request.target);
   response.route = compiled.route.name;
   return response;
 }

@@ -7,11 +7,12 @@
 // sent as "a%2Fb" or "a/b"), and its handler checks what else it may hold.
 //
 // Unknown paths are 404 and a known path with another method is 405 (with `Allow`), both as
-// google.rpc errors. Query parameters a route does not declare are INVALID_ARGUMENT, except the
-// standard ones every Google API accepts (`alt`, `prettyPrint`, `fields`, `$.xgafv`, `key`,
-// `quotaUser`, …), which are ignored unless the route declares them (the storage API reads `alt`
-// and `uploadType`). Add every route before serving; `Dispatch` is then
-// thread-safe (the handlers must be too).
+// google.rpc errors unless the path's API words them its own way (`AddDialect`: the Kubernetes
+// paths answer in `Status` objects). Query parameters a route does not declare are
+// INVALID_ARGUMENT, except the standard ones every Google API accepts (`alt`, `prettyPrint`,
+// `fields`, `$.xgafv`, `key`, `quotaUser`, …), which are ignored unless the route declares them
+// (the storage API reads `alt` and `uploadType`). Add every route before serving; `Dispatch` is
+// then thread-safe (the handlers must be too).
 #pragma once
 
 #include <functional>
@@ -21,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/status.h"
 #include "server/http_message.h"
 
 namespace trainyard::server {
@@ -52,6 +54,29 @@ struct Route {
   bool slashes_in_variables = false;
 };
 
+// A refusal the router gives before any handler runs: 400 (a malformed target or path variable,
+// an undeclared query parameter), 404 (no route has the path) or 405 (none has it for the
+// method). `status` is the google.rpc wording; `allowed` the methods the path has (405).
+struct RouterRefusal {
+  int http_status = 400;
+  Status status;
+  std::string_view method;
+  std::string_view path;  // the target's path ("" when the target is malformed)
+  std::vector<std::string> allowed;
+};
+
+// How the API under some path roots answers the router's refusals, and whether its routes take
+// any query parameter (Kubernetes ignores the ones a verb does not read).
+struct ApiDialect {
+  std::vector<std::string> roots;  // "/apis": the path "/apis" and every path under "/apis/"
+  std::function<HttpResponse(const RouterRefusal&)> refuse;
+  bool any_query = false;  // every query parameter reaches the handler in `RoutedRequest::query`
+};
+
+// Whether `target`'s path is `root` or under it ("/apis" serves "/apis" and "/apis/x", not
+// "/apisx").
+bool UnderRoot(std::string_view target, std::string_view root);
+
 // Asked before a matched route's handler runs (issue #17): nullopt lets the request through,
 // an answer refuses it (401, 403, or the 404 of a resource the caller may not know of).
 using AccessCheck = std::function<std::optional<HttpResponse>(const RoutedRequest&)>;
@@ -63,6 +88,10 @@ class Router {
 
   // Aborts on a malformed pattern: patterns are code, not input.
   void Add(Route route);
+
+  // The paths under `dialect.roots` are refused (and take query parameters) its way; the rest
+  // as google.rpc errors. Add before serving.
+  void AddDialect(ApiDialect dialect);
 
   // Finds the route for `request` and calls it, after `check` (when set) let it through; the
   // response's `route` names the route. The route's name is `RoutedRequest::route`.
@@ -87,7 +116,12 @@ class Router {
   static bool Match(const CompiledRoute& compiled, const std::vector<std::string_view>& path,
                     std::vector<std::string_view>& values);
 
+  // The dialect of `target`'s path; nullptr: google.rpc.
+  const ApiDialect* DialectOf(std::string_view target) const;
+  HttpResponse Refuse(const RouterRefusal& refusal, std::string_view target) const;
+
   std::vector<CompiledRoute> routes_;
+  std::vector<ApiDialect> dialects_;
 };
 
 }  // namespace trainyard::server

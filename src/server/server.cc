@@ -6,6 +6,9 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "access/audit.h"
 #include "access/roles.h"
@@ -96,6 +99,8 @@ struct Server::Impl final : HttpHandler {
       cluster = trainyard_v1.cluster;
       AddTrainyardV1ClusterRoute(router, std::move(trainyard_v1.cluster));
     }
+    kube.AddRoutes(router);
+    router.AddDialect(KubeApi::Dialect());
     AddTrainyardV1CallerRoute(router,
                               [this](const HttpRequest& request) { return Caller(request); });
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
@@ -130,21 +135,15 @@ struct Server::Impl final : HttpHandler {
     return access::Principal{};  // cannot happen after the check: then it may see nothing
   }
 
-  // Every route has its rows in server/access_check.cc, naming permissions roles.json knows:
-  // a route added without one would be refused to everyone once tokens are on.
+  // Every route has its rows in server/access_check.cc and server/audit_trail.cc, naming
+  // permissions roles.json knows: a route added without one would be refused to everyone once
+  // tokens are on, or go unrecorded.
   void CheckAccessTable() const {
-    for (const RouteAccess& row : RouteAccessTable()) {
-      TY_CHECK(access::IsKnownPermission(row.permission))
-          << "unknown permission " << row.permission;
-    }
-    for (const std::string& name : router.RouteNames()) {
-      const bool listed = std::ranges::any_of(
-          RouteAccessTable(), [&](const RouteAccess& row) { return row.route == name; });
-      const bool open = name == "healthz" || IsDiscoveryRoute(name);  // public, reads nothing
-      TY_CHECK(listed || open) << "route " << name << " has no access rule";
-      TY_CHECK(FindRouteAudit(name) != nullptr || open)
-          << "route " << name << " has no audit row (server/audit_trail.cc)";
-    }
+    const std::vector<std::string> problems =
+        RouteTableProblems(router.RouteNames(), [](std::string_view name) {
+          return name == "healthz" || IsDiscoveryRoute(name);  // public, reads nothing
+        });
+    TY_CHECK(problems.empty()) << fmt::format("{}", fmt::join(problems, "; "));
   }
 
   // Notes `routed` for the audit log when it must be (server/audit_trail.h).
@@ -160,7 +159,7 @@ struct Server::Impl final : HttpHandler {
   HttpResponse Unauthenticated(const HttpRequest& request, HttpResponse refused,
                                AuditNote& note) const {
     note.unauthenticated = true;
-    if (audit && !note.kube) {  // route it only to name the call it refuses
+    if (audit) {  // route it only to name the call it refuses
       router.Dispatch(request, [&](const RoutedRequest& routed) {
         Note(routed, nullptr, true, note);
         return std::optional<HttpResponse>(HttpResponse{.status = refused.status});
@@ -171,8 +170,6 @@ struct Server::Impl final : HttpHandler {
   }
 
   HttpResponse Answer(const HttpRequest& request, AuditNote& note) const {
-    const bool kube_path = KubeApi::Serves(request.target);
-    note.kube = kube_path;
     if (ConsoleServes(request.target)) {
       return ConsoleAnswer(request);
     }
@@ -181,11 +178,10 @@ struct Server::Impl final : HttpHandler {
     }
     if (!access_control) {
       note.principal = std::string(access::kAnonymous);
-      return kube_path ? kube.Handle(request)
-                       : router.Dispatch(request, [&](const RoutedRequest& routed) {
-                           Note(routed, nullptr, false, note);
-                           return std::optional<HttpResponse>();
-                         });
+      return router.Dispatch(request, [&](const RoutedRequest& routed) {
+        Note(routed, nullptr, false, note);
+        return std::optional<HttpResponse>();
+      });
     }
     std::variant<access::Principal, HttpResponse> caller = access_control->Authenticate(request);
     if (auto* refused = std::get_if<HttpResponse>(&caller)) {
@@ -193,19 +189,6 @@ struct Server::Impl final : HttpHandler {
     }
     const access::Principal& principal = std::get<access::Principal>(caller);
     note.principal = principal.name;
-    if (kube_path) {
-      const KubeCaller kube_caller{
-          .user = principal.name,
-          .allows = [&](std::string_view permission, std::string_view project) {
-            const bool granted = access::Allows(principal, permission, project);
-            const std::string_view named = project.empty() ? access::kServerWideProject : project;
-            note.authorization.push_back({.resource = "projects/" + std::string(named),
-                                          .permission = std::string(permission),
-                                          .granted = granted});
-            return granted;
-          }};
-      return kube.Handle(request, &kube_caller);
-    }
     return router.Dispatch(request, [&](const RoutedRequest& routed) {
       std::optional<HttpResponse> refused = access_control->Authorize(principal, routed);
       Note(routed, &principal, refused.has_value(), note);
@@ -227,7 +210,6 @@ struct Server::Impl final : HttpHandler {
       return {.authenticated = true};
     }
     AuditNote note;
-    note.kube = KubeApi::Serves(head.target);
     HttpResponse refused = Unauthenticated(head, std::get<HttpResponse>(std::move(caller)), note);
     Finish(head, refused, note, start);
     return {.refusal = std::move(refused)};

@@ -1,6 +1,6 @@
 // The audit trail's tables and pure parts (server/audit_trail.h): every route has Google's names
-// and the changing ones are exactly the mutations, the Kubernetes calls' names, and the message
-// of an error answer in each dialect.
+// and the changing ones are exactly the mutations, the Kubernetes calls' names (with their
+// version and watch), and the message of an error answer in each dialect.
 #include "server/audit_trail.h"
 
 #include <algorithm>
@@ -35,7 +35,11 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
                                                "trainyard.quotas.update",
                                                "trainyard.quotas.delete",
                                                "trainyard.priorityClasses.update",
-                                               "trainyard.priorityClasses.delete"};
+                                               "trainyard.priorityClasses.delete",
+                                               "kubeflow.tfjobs.create",
+                                               "kubeflow.tfjobs.update",
+                                               "kubeflow.tfjobs.patch",
+                                               "kubeflow.tfjobs.delete"};
   for (const RouteAccess& access : RouteAccessTable()) {
     const RouteAudit* row = FindRouteAudit(access.route);
     ASSERT_NE(row, nullptr) << access.route;
@@ -59,48 +63,54 @@ TEST(AuditTrailTest, NotesChangesAndRefusalsOnly) {
   EXPECT_TRUE(AuditTrail::MustNote("jobs.get", false, true));
 }
 
-TEST(KubeAuditTargetTest, NamesEachKubernetesCall) {
+TEST(KubeAuditTest, NamesEachKubernetesCallAsItsApiServerDoes) {
   const struct {
+    std::string_view route;
     std::string_view method;
     std::string_view target;
-    std::optional<KubeAuditTarget> expected;
+    std::string_view audit_method;
+    std::string_view resource;  // "" when the path is not under /api/v1 or /apis/<g>/<v>
   } cases[] = {
-      {"POST", "/apis/kubeflow.org/v1/namespaces/p/tfjobs",
-       KubeAuditTarget{"io.k8s.kubeflow.v1.tfjobs.create", "kubeflow.org/v1/namespaces/p/tfjobs",
-                       "p", true}},
-      {"PATCH", "/apis/kubeflow.org/v1/namespaces/p/tfjobs/mnist?fieldValidation=Strict",
-       KubeAuditTarget{"io.k8s.kubeflow.v1.tfjobs.patch",
-                       "kubeflow.org/v1/namespaces/p/tfjobs/mnist", "p", true}},
-      {"PUT", "/apis/kubeflow.org/v1beta2/namespaces/p/tfjobs/mnist",
-       KubeAuditTarget{"io.k8s.kubeflow.v1beta2.tfjobs.update",
-                       "kubeflow.org/v1beta2/namespaces/p/tfjobs/mnist", "p", true}},
-      {"DELETE", "/apis/kubeflow.org/v1/namespaces/p/tfjobs/mnist",
-       KubeAuditTarget{"io.k8s.kubeflow.v1.tfjobs.delete",
-                       "kubeflow.org/v1/namespaces/p/tfjobs/mnist", "p", true}},
-      {"GET", "/apis/kubeflow.org/v1/tfjobs?watch=true",
-       KubeAuditTarget{"io.k8s.kubeflow.v1.tfjobs.watch", "kubeflow.org/v1/tfjobs", "", false}},
-      {"GET", "/api/v1/namespaces/p/pods/mnist-worker-0/log",
-       KubeAuditTarget{"io.k8s.core.v1.pods.log.get",
-                       "core/v1/namespaces/p/pods/mnist-worker-0/log", "p", false}},
-      {"GET", "/api/v1/namespaces/p/events",
-       KubeAuditTarget{"io.k8s.core.v1.events.list", "core/v1/namespaces/p/events", "p", false}},
-      {"GET", "/version", std::nullopt},
-      {"GET", "/apis/kubeflow.org/v1", std::nullopt},
-      {"GET", "/api/v1/namespaces",
-       KubeAuditTarget{"io.k8s.core.v1.namespaces.list", "core/v1/namespaces", "", false}},
-      {"OPTIONS", "/apis/kubeflow.org/v1/namespaces/p/tfjobs", std::nullopt},
-      {"GET", "", std::nullopt},
+      {"kubeflow.tfjobs.create", "POST", "/apis/kubeflow.org/v1/namespaces/p/tfjobs",
+       "io.k8s.kubeflow.v1.tfjobs.create", "kubeflow.org/v1/namespaces/p/tfjobs"},
+      {"kubeflow.tfjobs.patch", "PATCH",
+       "/apis/kubeflow.org/v1/namespaces/p/tfjobs/mnist?fieldValidation=Strict",
+       "io.k8s.kubeflow.v1.tfjobs.patch", "kubeflow.org/v1/namespaces/p/tfjobs/mnist"},
+      {"kubeflow.tfjobs.update", "PUT", "/apis/kubeflow.org/v1beta2/namespaces/p/tfjobs/mnist",
+       "io.k8s.kubeflow.v1beta2.tfjobs.update", "kubeflow.org/v1beta2/namespaces/p/tfjobs/mnist"},
+      {"kubeflow.tfjobs.delete", "DELETE", "/apis/kubeflow.org/v1/namespaces/p/tfjobs/mnist",
+       "io.k8s.kubeflow.v1.tfjobs.delete", "kubeflow.org/v1/namespaces/p/tfjobs/mnist"},
+      {"kubeflow.tfjobs.list", "GET", "/apis/kubeflow.org/v1/tfjobs?watch=true",
+       "io.k8s.kubeflow.v1.tfjobs.watch", "kubeflow.org/v1/tfjobs"},
+      {"kubeflow.tfjobs.list", "GET", "/apis/kubeflow.org/v1/tfjobs?watch=0",
+       "io.k8s.kubeflow.v1.tfjobs.list", "kubeflow.org/v1/tfjobs"},
+      {"kubeflow.tfjobs.getStatus", "GET", "/apis/kubeflow.org/v1/namespaces/p/tfjobs/x/status",
+       "io.k8s.kubeflow.v1.tfjobs.status.get", "kubeflow.org/v1/namespaces/p/tfjobs/x/status"},
+      {"core.pods.log", "GET", "/api/v1/namespaces/p/pods/mnist-worker-0/log",
+       "io.k8s.core.v1.pods.log.get", "core/v1/namespaces/p/pods/mnist-worker-0/log"},
+      {"core.pods.list", "GET", "/api/v1/pods?watch=1", "io.k8s.core.v1.pods.watch",
+       "core/v1/pods"},
+      {"core.events.list", "GET", "/api/v1/namespaces/p/events", "io.k8s.core.v1.events.list",
+       "core/v1/namespaces/p/events"},
+      {"core.namespaces.list", "GET", "/api/v1/namespaces", "io.k8s.core.v1.namespaces.list",
+       "core/v1/namespaces"},
+      {"kube.version", "GET", "/version", "io.k8s.version.get", ""},
+      {"kube.discovery", "GET", "/apis", "io.k8s.discovery.get", ""},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(std::string(c.method) + " " + std::string(c.target));
-    const std::optional<KubeAuditTarget> got = KubeAuditTargetOf(c.method, c.target);
-    ASSERT_EQ(got.has_value(), c.expected.has_value());
-    if (got.has_value()) {
-      EXPECT_EQ(got->method, c.expected->method);
-      EXPECT_EQ(got->resource, c.expected->resource);
-      EXPECT_EQ(got->project, c.expected->project);
-      EXPECT_EQ(got->mutating, c.expected->mutating);
+    const RouteAudit* row = FindRouteAudit(c.route);
+    ASSERT_NE(row, nullptr);
+    EXPECT_EQ(row->service, "k8s.io");
+    const HttpRequest http{.method = std::string(c.method), .target = std::string(c.target)};
+    RoutedRequest routed{.http = http, .route = c.route};
+    if (const std::size_t query = c.target.find('?'); query != std::string_view::npos) {
+      const std::string_view pair = c.target.substr(query + 1);
+      routed.query.emplace_back(pair.substr(0, pair.find('=')), pair.substr(pair.find('=') + 1));
     }
+    EXPECT_EQ(AuditMethodOf(*row, routed), c.audit_method);
+    const std::optional<KubePath> path = KubePathOf(c.target);
+    EXPECT_EQ(path.has_value() ? path->resource : "", c.resource);
   }
 }
 

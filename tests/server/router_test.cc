@@ -169,6 +169,138 @@ TEST_F(RouterTest, NamesEveryUnknownQueryParam) {
   EXPECT_EQ(violations[1]["field"], "bar");
 }
 
+TEST(UnderRootTest, IsTheRootOrBelowIt) {
+  const struct {
+    std::string_view target;
+    std::string_view root;
+    bool under;
+  } cases[] = {
+      {"/apis", "/apis", true},     {"/apis/x/y", "/apis", true}, {"/apis?watch=1", "/apis", true},
+      {"/apisx", "/apis", false},   {"/api", "/apis", false},     {"/v1/apis", "/apis", false},
+      {"/x?/apis", "/apis", false},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(UnderRoot(c.target, c.root), c.under) << c.target << " " << c.root;
+  }
+}
+
+// A router with google.rpc routes and a dialect for the paths under /k and /kv.
+class RouterDialectTest : public RouterTest {
+ protected:
+  RouterDialectTest() {
+    router_.Add(Echo("GET", "/k/{namespace}/items", "k.items.list"));
+    router_.Add(Echo("PUT", "/k/{namespace}/items/{name}", "k.items.update"));
+    router_.AddDialect({.roots = {"/k", "/kv"},
+                        .refuse =
+                            [](const RouterRefusal& refusal) {
+                              nlohmann::json body = {{"kind", "Status"},
+                                                     {"code", refusal.http_status},
+                                                     {"method", refusal.method},
+                                                     {"path", refusal.path},
+                                                     {"allowed", refusal.allowed}};
+                              return JsonResponse(body.dump(), refusal.http_status);
+                            },
+                        .any_query = true});
+  }
+};
+
+struct DialectCase {
+  std::string name;
+  std::string method;
+  std::string target;
+  int status;
+  bool dialect;          // refused in the dialect's words (else google.rpc's, or the handler ran)
+  std::string route;     // the response's metrics label
+  nlohmann::json extra;  // the dialect's refusal: its path and allowed methods
+};
+
+class RouterDialectTableTest : public RouterDialectTest,
+                               public ::testing::WithParamInterface<DialectCase> {};
+
+TEST_P(RouterDialectTableTest, RefusesEachPathInItsApisWords) {
+  const DialectCase& tc = GetParam();
+  const HttpResponse response = Dispatch(tc.method, tc.target);
+  EXPECT_EQ(response.status, tc.status) << response.body;
+  EXPECT_EQ(response.route, tc.route);
+  const auto body = nlohmann::json::parse(response.body);
+  if (tc.dialect) {
+    EXPECT_EQ(body["kind"], "Status") << response.body;
+    EXPECT_EQ(body["code"], tc.status);
+    EXPECT_EQ(body["method"], tc.method);
+    for (const auto& [key, value] : tc.extra.items()) {
+      EXPECT_EQ(body[key], value) << key;
+    }
+    EXPECT_TRUE(response.headers.empty()) << "the dialect says whether to send Allow";
+  } else if (tc.status >= 400) {
+    EXPECT_EQ(body["error"]["code"], tc.status) << response.body;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, RouterDialectTableTest,
+    ::testing::Values(
+        DialectCase{"UnknownPathUnderRootIsTheDialects404",
+                    "GET",
+                    "/k/ns/other",
+                    404,
+                    true,
+                    "unmatched",
+                    {{"path", "/k/ns/other"}}},
+        DialectCase{
+            "TheRootItselfIsTheDialects", "GET", "/kv", 404, true, "unmatched", {{"path", "/kv"}}},
+        DialectCase{"WrongMethodIsTheDialects405",
+                    "POST",
+                    "/k/ns/items",
+                    405,
+                    true,
+                    "unmatched",
+                    {{"allowed", {"GET"}}}},
+        DialectCase{"BadVariableIsTheDialects400",
+                    "PUT",
+                    "/k/ns/items/a%2Fb",
+                    400,
+                    true,
+                    "k.items.update",
+                    {{"path", "/k/ns/items/a%2Fb"}}},
+        DialectCase{"MalformedTargetUnderRootIsTheDialects400",
+                    "GET",
+                    "/k/ns/items?a=%zz",
+                    400,
+                    true,
+                    "unmatched",
+                    {}},
+        DialectCase{"AnyQueryParamReachesTheHandler",
+                    "GET",
+                    "/k/ns/items?watch=1&labelSelector=a",
+                    200,
+                    false,
+                    "k.items.list",
+                    {}},
+        DialectCase{
+            "APathBesideTheRootIsGoogles", "GET", "/kx/ns/items", 404, false, "unmatched", {}},
+        DialectCase{"OtherPathsStayGoogles405",
+                    "DELETE",
+                    "/v1/projects/p/jobs/j",
+                    405,
+                    false,
+                    "unmatched",
+                    {}},
+        DialectCase{"OtherPathsStillRefuseUnknownParams",
+                    "GET",
+                    "/v1/projects/p/jobs/j?watch=1",
+                    400,
+                    false,
+                    "jobs.get",
+                    {}}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST_F(RouterDialectTest, PassesEveryQueryParamUnderItsRoots) {
+  const HttpResponse response = Dispatch("GET", "/k/ns/items?watch=1&fieldManager=kubectl");
+  ASSERT_EQ(response.status, 200) << response.body;
+  EXPECT_EQ(nlohmann::json::parse(response.body)["query"],
+            (nlohmann::json{{"watch", "1"}, {"fieldManager", "kubectl"}}));
+}
+
 TEST(RouterDeathTest, RefusesMalformedPatterns) {
   Router router;
   EXPECT_DEATH(router.Add(Echo("GET", "v1/x", "x")), "");

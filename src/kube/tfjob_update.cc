@@ -1,0 +1,62 @@
+#include "kube/tfjob_update.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kube/tfjob_decode.h"
+#include "kube/tfjob_validate.h"
+
+namespace trainyard::kube {
+namespace {
+
+// The spec without what may change once the job has started.
+TFJob FixedPart(TFJob job) {
+  job.metadata = {};
+  job.api_version.clear();
+  job.run_policy.suspend = false;
+  job.run_policy.active_deadline_seconds.reset();
+  job.run_policy.backoff_limit.reset();
+  job.run_policy.ttl_seconds_after_finished.reset();
+  job.unsupported.clear();
+  return job;
+}
+
+TFJob SpecOnly(TFJob job) {
+  job.metadata = {};
+  job.api_version.clear();
+  return job;
+}
+
+std::string PriorityClass(const TFJob& job) {
+  return job.run_policy.scheduling_policy ? job.run_policy.scheduling_policy->priority_class : "";
+}
+
+}  // namespace
+
+KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started) {
+  // With the operator's defaults filled in, as the stored one has them, so that leaving a
+  // defaulted field out of the manifest is no change.
+  if (KubeResult<DecodedTFJob> defaulted = DecodeTFJob(EncodeTFJob(next, nullptr));
+      defaulted.ok()) {
+    defaulted->job.metadata = next.metadata;
+    next = std::move(defaulted->job);
+  }
+  std::vector<StatusCause> causes = ValidateTFJob(next, &old);
+  if (started && FixedPart(next) != FixedPart(old)) {
+    causes.push_back(
+        ForbiddenCause("spec",
+                       "the TFJob has started: only runPolicy.suspend, activeDeadlineSeconds, "
+                       "backoffLimit and ttlSecondsAfterFinished may change; delete it and apply "
+                       "it again to change the rest"));
+  }
+  if (!causes.empty()) {
+    return Invalid(kTFJobKind, kGroup, next.metadata.name, std::move(causes));
+  }
+  TFJobUpdate update{.spec_changed = SpecOnly(next) != SpecOnly(old),
+                     .priority_class_changed = PriorityClass(next) != PriorityClass(old)};
+  update.job = std::move(next);
+  return update;
+}
+
+}  // namespace trainyard::kube

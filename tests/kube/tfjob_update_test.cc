@@ -1,0 +1,101 @@
+// kube::ApplyUpdate (kube/tfjob_update.h): which fields of a TFJob may change before and after it
+// has started, whether the spec changed (the generation moves on), and whether the priority class
+// is named anew.
+#include "kube/tfjob_update.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kube/tfjob_decode.h"
+#include "kube/tfjob_fixtures.h"
+
+namespace trainyard::kube {
+namespace {
+
+ReplicaSpec& WorkerOf(TFJob& job) {
+  for (ReplicaSpec& spec : job.replica_specs) {
+    if (spec.type == "Worker") {
+      return spec;
+    }
+  }
+  ADD_FAILURE() << "no Worker";
+  return job.replica_specs.front();
+}
+
+struct ApplyUpdateCase {
+  std::string name;
+  bool started;
+  std::function<void(TFJob&)> change;
+  // The answer: "" for a success, else the field of the 422's first cause.
+  std::string refused_field;
+  bool spec_changed = false;
+  bool priority_class_changed = false;
+};
+
+class ApplyUpdateTest : public ::testing::TestWithParam<ApplyUpdateCase> {};
+
+// A TFJob as it is stored: as a GET shows it, with the operator's defaults filled in.
+TFJob Stored(const TFJob& job) {
+  KubeResult<DecodedTFJob> decoded = DecodeTFJob(EncodeTFJob(job, nullptr));
+  EXPECT_TRUE(decoded.ok());
+  return decoded.ok() ? decoded->job : job;
+}
+
+TEST_P(ApplyUpdateTest, ChangesWhatMayChange) {
+  const ApplyUpdateCase& tc = GetParam();
+  const TFJob old = Stored(testing::ValidTFJob());
+  TFJob next = old;
+  tc.change(next);
+  const KubeResult<TFJobUpdate> update = ApplyUpdate(old, next, tc.started);
+  if (!tc.refused_field.empty()) {
+    ASSERT_FALSE(update.ok());
+    EXPECT_EQ(update.error().code, 422);
+    EXPECT_EQ(update.error().reason, "Invalid");
+    ASSERT_FALSE(update.error().causes.empty());
+    EXPECT_EQ(update.error().causes.front().field, tc.refused_field) << update.error().message;
+    return;
+  }
+  ASSERT_TRUE(update.ok()) << update.error().message;
+  EXPECT_EQ(update->spec_changed, tc.spec_changed);
+  EXPECT_EQ(update->priority_class_changed, tc.priority_class_changed);
+  EXPECT_EQ(update->job.metadata, next.metadata);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ApplyUpdateTest,
+    ::testing::Values(
+        ApplyUpdateCase{"NothingBeforeStart", false, [](TFJob&) {}, ""},
+        ApplyUpdateCase{"NothingAfterStart", true, [](TFJob&) {}, ""},
+        ApplyUpdateCase{"LabelsAfterStart", true, [](TFJob& j) { j.metadata.labels["team"] = "a"; },
+                        ""},
+        ApplyUpdateCase{"ReplicasBeforeStart", false, [](TFJob& j) { WorkerOf(j).replicas = 3; },
+                        "", true},
+        ApplyUpdateCase{"ReplicasAfterStartRefused", true,
+                        [](TFJob& j) { WorkerOf(j).replicas = 3; }, "spec"},
+        ApplyUpdateCase{"ImageAfterStartRefused", true,
+                        [](TFJob& j) { WorkerOf(j).template_.containers.front().image = "other"; },
+                        "spec"},
+        ApplyUpdateCase{"SuspendAfterStart", true, [](TFJob& j) { j.run_policy.suspend = true; },
+                        "", true},
+        ApplyUpdateCase{"DeadlineAfterStart", true,
+                        [](TFJob& j) { j.run_policy.active_deadline_seconds = 60; }, "", true},
+        ApplyUpdateCase{"BackoffLimitAfterStart", true,
+                        [](TFJob& j) { j.run_policy.backoff_limit = 2; }, "", true},
+        ApplyUpdateCase{"TtlAfterStart", true,
+                        [](TFJob& j) { j.run_policy.ttl_seconds_after_finished = 5; }, "", true},
+        ApplyUpdateCase{"PriorityClassNamed", false,
+                        [](TFJob& j) {
+                          j.run_policy.scheduling_policy =
+                              SchedulingPolicy{.priority_class = "high"};
+                        },
+                        "", true, true},
+        ApplyUpdateCase{"InvalidReplicasRefused", false,
+                        [](TFJob& j) { WorkerOf(j).replicas = -1; },
+                        "spec.tfReplicaSpecs[Worker].replicas"}),
+    [](const auto& tc) { return tc.param.name; });
+
+}  // namespace
+}  // namespace trainyard::kube
