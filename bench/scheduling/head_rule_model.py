@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """A model of the sharing pass's order in slurm_compare.py's 2:1 case (see README.md there): why
-trainyard gave project a 61 % of the GPU-time and not the 66.7 % its weight asks for.
+trainyard gave project a 61 % of the GPU-time, not the 66.7 % its weight asks for, while the last
+pass's first job of one device kept its place (`--head`, the rule before 44801bb).
 
 4 GPUs, two projects with weights 2 and 1, each with an endless backlog of 1-GPU jobs of 10 s
 (plus up to 0.5 s, so jobs end a little apart, as in the real run) submitted interleaved; a pass
