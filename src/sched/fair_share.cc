@@ -99,12 +99,13 @@ class Pass {
     std::set<Entry> order;
     auto enter = [&](const std::string& project) {
       const JobDemand* head = queues[project].front();
-      order.emplace(-head->priority, !head->head, ShareOf(project), head->sequence, project);
+      order.emplace(-head->priority, !KeepsItsPlace(*head), ShareOf(project), head->sequence,
+                    project);
     };
     for (auto& [project, jobs] : queues) {
-      std::ranges::stable_sort(jobs, [](const JobDemand* a, const JobDemand* b) {
-        return std::tuple(-a->priority, !a->head, a->sequence) <
-               std::tuple(-b->priority, !b->head, b->sequence);
+      std::ranges::stable_sort(jobs, [&](const JobDemand* a, const JobDemand* b) {
+        return std::tuple(-a->priority, !KeepsItsPlace(*a), a->sequence) <
+               std::tuple(-b->priority, !KeepsItsPlace(*b), b->sequence);
       });
       enter(project);
     }
@@ -146,6 +147,22 @@ class Pass {
 
   const ProjectQuota* QuotaOf(std::string_view project) const {
     return in_.policy == nullptr ? nullptr : in_.policy->QuotaOf(project);
+  }
+
+  // Whether the last pass's head goes before the shares (fair_share.h, "Order"): only one that
+  // could be starved without its place, a job of more than one device or any under kStrict.
+  bool KeepsItsPlace(const JobDemand& job) const {
+    if (!job.head) {
+      return false;
+    }
+    if (in_.accounting == Accounting::kStrict) {
+      return true;
+    }
+    int devices = 0;
+    for (const ReplicaDemand& replica : job.replicas) {
+      devices += replica.accelerator_count;
+    }
+    return devices > 1;
   }
 
   // Weighted dominant share (sched/project_share.h), with the project's past usage when known.

@@ -11,7 +11,11 @@
 // - `jobs` is a hard limit: a project at it starts nothing more.
 // Order (the queue's positions): higher priority first; among equal priorities, the job that was
 // first on the last pass (JobDemand::head: so a reservation holds until its job starts, however
-// the shares move meanwhile), then the project with the smallest weighted dominant share (DRF,
+// the shares move meanwhile) when it needs more than one device, or under kStrict accounting (a
+// head of one device, or none, fits whenever one frees, so losing its place cannot starve it,
+// and keeping it would place by the shares of the pass before: 61 % instead of 66.7 % for a
+// weight of 2 against 1 with 1-GPU jobs, bench/scheduling/README.md), then the project with the
+// smallest weighted dominant share (DRF,
 // sched/project_share.h: its use of each accelerator type, and of vCPUs and memory under kStrict
 // accounting, over the inventory's, the largest of these divided by its weight; recomputed after
 // each start), then

@@ -49,7 +49,8 @@ struct JobDemand {
   std::string project = {};  // "" = the key's part before its first '/'
   std::optional<std::chrono::nanoseconds> max_running_time = {};  // scheduling.maxRunningTime
   // It was first in the queue on the last pass (its jobPosition is 1): it keeps that place among
-  // jobs of its priority, so a reservation holds until its job starts.
+  // jobs of its priority, so a reservation holds until its job starts, when it needs more than
+  // one device or accounting is strict (sched/fair_share.h, "Order").
   bool head = false;
 };
 

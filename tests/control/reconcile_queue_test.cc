@@ -37,6 +37,16 @@ model::Job GpuJob(std::string id, seconds age) {
   return job;
 }
 
+// The same on 2 × K80 (a CUSTOM n1-standard-8 master): a gang of more than one device.
+model::Job TwoGpuJob(std::string id, seconds age) {
+  model::Job job = GpuJob(std::move(id), age);
+  job.training_input->scale_tier = model::ScaleTier::kCustom;
+  job.training_input->master_type = "n1-standard-8";
+  job.training_input->master_config = model::ReplicaConfig{
+      .accelerator_config = model::AcceleratorConfig{.count = 2, .type = "NVIDIA_TESLA_K80"}};
+  return job;
+}
+
 // Node "n0": 8 vCPUs, 30 GiB and `k80s` K80s.
 sched::Inventory Machine(int k80s) {
   sched::Node node{.name = "n0", .cpus = 8, .memory_mib = 30 * 1024, .devices = {}};
@@ -229,12 +239,20 @@ std::vector<QueueCase> QueueCases() {
        .held = std::set<std::string, std::less<>>{"p/study"},
        .actions = {"position p/hi 1"},
        .queue = {"p/hi #1: " + wait_one_k80}},
-      {.name = "the job at position 1 keeps its place ahead of older ones of its priority",
+      {.name = "the job at position 1 keeps its place ahead of older ones of its priority when "
+               "it needs more than one device",
+       .jobs = {{"p", TwoGpuJob("older", seconds(1))},
+                {"q", WithPosition(TwoGpuJob("first", seconds(2)), 1)}},
+       .inventory = Machine(2),
+       .actions = {"place q/first master-replica-0@0:0,1 (1 shapes)", "position p/older 1"},
+       .queue = {"p/older #1: Waiting for room: its replica needs 2 × NVIDIA_TESLA_K80 (0 of 2 "
+                 "free)."}},
+      {.name = "a job at position 1 that needs one device goes by the shares, then FIFO",
        .jobs = {{"p", GpuJob("older", seconds(1))},
                 {"q", WithPosition(GpuJob("first", seconds(2)), 1)}},
        .inventory = Machine(1),
-       .actions = {"place q/first master-replica-0@0:0 (1 shapes)", "position p/older 1"},
-       .queue = {"p/older #1: " + wait_one_k80}},
+       .actions = {"place p/older master-replica-0@0:0 (1 shapes)"},
+       .queue = {"q/first #1: " + wait_one_k80}},
       {.name = "the sharing policy's quotas give the wait reason",
        .jobs = {{"p", RunningSince(GpuJob("r", seconds(0)), seconds(10))},
                 {"p", GpuJob("a", seconds(20))}},

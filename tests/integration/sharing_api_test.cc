@@ -28,6 +28,7 @@ class SharingApiTest : public ::testing::Test {
          std::vector<std::tuple<std::string, Role, std::vector<std::string>>>{
              {"viewer", Role::kViewer, {"proj"}},
              {"editor", Role::kEditor, {"proj"}},
+             {"outsider", Role::kViewer, {"other"}},
              {"admin", Role::kAdmin, {}},
          }) {
       tokens_[name] = *server_.tokens().Create({.name = name,
@@ -57,6 +58,11 @@ TEST_F(SharingApiTest, AnAdminSetsAViewerReadsAndBadInputChangesNothing) {
   EXPECT_EQ(Body(Send("viewer", "GET", kQuota)), quota);
   EXPECT_EQ(Body(Send("viewer", "GET", "/trainyard/v1/sharing")),
             (json{{"projects", {quota}}, {"priorityClasses", json::object()}}));
+  // The whole policy is readable with a role in any project, proj's quota by a viewer of another
+  // (README "Sharing the GPUs": decided as Slurm's default, not Kueue's); its own quota route not.
+  EXPECT_EQ(Body(Send("outsider", "GET", "/trainyard/v1/sharing")),
+            (json{{"projects", {quota}}, {"priorityClasses", json::object()}}));
+  EXPECT_EQ(Send("outsider", "GET", kQuota).status, 403);
 
   const ClientResponse refused = Send("viewer", "PUT", kQuota, R"({"cpus":1})");
   EXPECT_EQ(refused.status, 403) << refused.body;

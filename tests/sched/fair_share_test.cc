@@ -91,6 +91,7 @@ struct ShareCase {
   std::vector<JobDemand> queue;
   std::optional<SharingPolicy> policy;
   std::optional<std::map<std::string, double, std::less<>>> usage = std::nullopt;
+  Accounting accounting = Accounting::kShared;
   std::string started;                 // Render() of what starts
   std::vector<std::string> preempted;  // "victim by job: message"
   std::vector<std::string> waiting;    // "key: reason", in the queue's order
@@ -102,6 +103,7 @@ class ShareTest : public ::testing::TestWithParam<ShareCase> {};
 TEST_P(ShareTest, DecidesAsTheRuleSays) {
   const ShareCase& c = GetParam();
   const SharePass pass = Share({.inventory = c.inventory,
+                                .accounting = c.accounting,
                                 .running = c.running,
                                 .queue = c.queue,
                                 .policy = c.policy ? &*c.policy : nullptr,
@@ -225,6 +227,22 @@ INSTANTIATE_TEST_SUITE_P(
                   .inventory = kBox4,
                   .queue = {Queued("a/1", 1, 1), Head(Queued("b/big", 4, 2))},
                   .started = "b/big{master-replica-0@0[0,1,2,3]}",
+                  .waiting = {"a/1: Waiting for room: its replica needs 1 × NVIDIA_TESLA_T4 (0 "
+                              "of 4 free)."}},
+        // A head of one device fits whenever one frees: the shares decide (a holds 1, b 2).
+        ShareCase{.name = "AHeadOfOneDeviceGoesByTheShares",
+                  .inventory = kBox4,
+                  .running = {Running("a/r", {0}), Running("b/r1", {1}), Running("b/r2", {2})},
+                  .queue = {Head(Queued("b/1", 1, 1)), Queued("a/1", 1, 2)},
+                  .started = "a/1{master-replica-0@0[3]}",
+                  .waiting = {"b/1: Waiting for room: its replica needs 1 × NVIDIA_TESLA_T4 (0 "
+                              "of 4 free)."}},
+        ShareCase{.name = "AHeadOfOneDeviceKeepsItsPlaceUnderStrictAccounting",
+                  .inventory = kBox4,
+                  .running = {Running("a/r", {0}), Running("b/r1", {1}), Running("b/r2", {2})},
+                  .queue = {Head(Queued("b/1", 1, 1)), Queued("a/1", 1, 2)},
+                  .accounting = Accounting::kStrict,
+                  .started = "b/1{master-replica-0@0[3]}",
                   .waiting = {"a/1: Waiting for room: its replica needs 1 × NVIDIA_TESLA_T4 (0 "
                               "of 4 free)."}},
         ShareCase{.name = "HigherPriorityGoesBeforeAnyShare",

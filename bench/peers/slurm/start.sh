@@ -27,6 +27,8 @@ usage: $0 [options]
   --sched-params S    SchedulerParameters (default $default_sched_params)
   --scheduler NAME    backfill (default) or builtin (FIFO; sbatch then refuses het jobs)
   --jobcomp NAME      filetxt (default: finished jobs readable with \`sacct -c\`) or none
+  --priority NAME     basic (default: FIFO order) or multifactor (fair-share needs --accounting)
+  --conf-extra FILE   lines appended to slurm.conf (e.g. PriorityWeightFairshare=...)
   --accounting        also run slurmdbd + MariaDB so sacct works (installs them if missing)
   --no-install        fail instead of installing missing packages
   --restart           restart even if the same cluster is already running
@@ -38,7 +40,7 @@ default_sched_params=bf_interval=1
 state_dir=$TY_SLURM_DEFAULT_STATE_DIR
 sched_params=$default_sched_params
 nodes=4 cpus=2 memory=4000 gpus=2 gpu_type=fake node_prefix=n port_base=16817
-min_job_age=5 scheduler=backfill jobcomp=filetxt accounting=0 install=1 restart=0 timeout=90
+min_job_age=5 scheduler=backfill jobcomp=filetxt priority=basic conf_extra="" accounting=0 install=1 restart=0 timeout=90
 while (($#)); do
   case $1 in
     --state-dir) state_dir=$2; shift 2 ;;
@@ -53,6 +55,8 @@ while (($#)); do
     --sched-params) sched_params=$2; shift 2 ;;
     --scheduler) scheduler=$2; shift 2 ;;
     --jobcomp) jobcomp=$2; shift 2 ;;
+    --priority) priority=$2; shift 2 ;;
+    --conf-extra) conf_extra=$2; shift 2 ;;
     --accounting) accounting=1; shift ;;
     --no-install) install=0; shift ;;
     --restart) restart=1; shift ;;
@@ -70,6 +74,8 @@ done
 [[ $gpu_type =~ ^[A-Za-z0-9_-]+$ ]] || ty_die "--gpu-type must match [A-Za-z0-9_-]+"
 [[ $scheduler == backfill || $scheduler == builtin ]] || ty_die "--scheduler: backfill or builtin"
 [[ $jobcomp == filetxt || $jobcomp == none ]] || ty_die "--jobcomp: filetxt or none"
+[[ $priority == basic || $priority == multifactor ]] || ty_die "--priority: basic or multifactor"
+[[ -z $conf_extra || -f $conf_extra ]] || ty_die "--conf-extra: no file $conf_extra"
 [[ $EUID -eq 0 ]] || ty_die "must run as root (slurmd launches jobs as their users)"
 mkdir -p "$state_dir"
 state_dir=$(cd "$state_dir" && pwd)
@@ -170,7 +176,7 @@ MaxJobCount=200000
 MaxArraySize=100001
 SchedulerType=sched/$scheduler
 SchedulerParameters=$sched_params
-PriorityType=priority/basic
+PriorityType=priority/$priority
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=100
@@ -178,6 +184,7 @@ $accounting_lines
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/$jobcomp
 JobCompLoc=$state_dir/log/jobcomp.log
+$([[ -z $conf_extra ]] || cat "$conf_extra")
 $gres_types
 NodeName=$node_range NodeHostname=$host NodeAddr=127.0.0.1 Port=$node_ports CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=$memory $gres_line State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP

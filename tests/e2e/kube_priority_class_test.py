@@ -1,0 +1,226 @@
+#!/usr/bin/python3
+"""Issue #34's priority classes with the real kubectl: a TFJob whose
+`runPolicy.schedulingPolicy.priorityClass` is one an admin set with `trainyard priority-class set`
+is accepted and placed with the class's priority; one the admin has not defined (or deleted) is
+refused with a Kubernetes Status naming it, and nothing is stored.
+
+One emulated T4 (`trainyard serve --cluster-file` of one node, `--containers host`), held by a job
+that opted out of preemption (`trainyard-preemptible: "false"`: a `sleep` command job through the
+ml v1 API), so every other job waits for it and the queue's order (ml v1 `jobPosition`) shows each
+job's priority. Waiting on the T4, in the order they were submitted: a TFJob without a class
+(priority 0), an ml v1 job of priority 499, the TFJob of class `urgent` (500), an ml v1 job of
+priority 501. The queue must read 501, urgent, 499, the plain TFJob: the class's job went ahead of
+an earlier job of lower priority and stayed behind a later one of higher, so its priority is 500,
+the admin's number. Nothing runs but the holder's `sleep`: no image is needed.
+
+Usage: kube_priority_class_test.py --trainyard PATH [unittest args]. Ends with "N passed, M
+failed".
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcloud_env  # noqa: E402
+
+KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
+TRAINYARD = None  # set by main()
+PROJECT = "p"
+DEADLINE_S = 120  # per wait: a 2-core machine shared with other tests
+
+# One node, its only device one emulated T4: a TFJob's nvidia.com/gpu is a T4 there.
+CLUSTER = """nodes:
+  - name: localhost
+    cpus: 8
+    memory: 16Gi
+    accelerators: {NVIDIA_TESLA_T4: 1}
+    emulated: true
+"""
+
+# One worker on one GPU.
+TFJOB = """apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata:
+  name: %s
+spec:
+%s  tfReplicaSpecs:
+    Worker:
+      replicas: 1
+      template:
+        spec:
+          containers:
+          - name: tensorflow
+            image: localhost/trainer:1
+            resources:
+              limits:
+                nvidia.com/gpu: 1
+"""
+
+
+def tfjob(name, priority_class=None):
+    policy = ("  runPolicy:\n    schedulingPolicy: {priorityClass: %s}\n" % priority_class
+              if priority_class else "")
+    return TFJOB % (name, policy)
+
+
+def command_job(job_id, priority, labels=None):
+    """An ml v1 job running `sleep` on one T4 at `priority` (--containers host: no image)."""
+    return {"jobId": job_id, "labels": labels or {},
+            "trainingInput": {"region": "us-central1", "scaleTier": "CUSTOM",
+                              "masterType": "n1-standard-4",
+                              "masterConfig": {"imageUri": "local/sleep",
+                                               "containerCommand": ["/bin/sleep", "600"],
+                                               "acceleratorConfig": {
+                                                   "count": "1", "type": "NVIDIA_TESLA_T4"}},
+                              "scheduling": {"priority": priority}}}
+
+
+class KubePriorityClassTest(gcloud_env.ServerTestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(KUBECTL):
+            raise unittest.SkipTest("%s is not installed" % KUBECTL)
+        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-kube-class-")
+        cluster = os.path.join(cls.tmp, "cluster.yaml")
+        with open(cluster, "w", encoding="utf-8") as f:
+            f.write(CLUSTER)
+        cls.server = gcloud_env.start_server(
+            TRAINYARD, cls.tmp, os.path.join(cls.tmp, "data"),
+            extra_args=["--cluster-file", cluster, "--containers", "host",
+                        "--stop-grace", "1", "--stop-jobs-on-exit"])
+        made = subprocess.run([TRAINYARD, "kubeconfig", "--server", cls.server.url,
+                               "--namespace", PROJECT], capture_output=True, text=True, check=True)
+        kubeconfig = os.path.join(cls.tmp, "kubeconfig")
+        with open(kubeconfig, "w", encoding="utf-8") as f:
+            f.write(made.stdout)
+        cls.kube_env = dict(os.environ, KUBECONFIG=kubeconfig, HOME=cls.tmp)
+        cls.cli_env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
+        cls.cli_env["TRAINYARD_SERVER"] = cls.server.url
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def run_tool(self, cmd, env, stdin=None):
+        proc = subprocess.run(cmd, env=env, cwd=self.tmp, input=stdin, capture_output=True,
+                              text=True, timeout=120)
+        return gcloud_env.Run(proc)
+
+    def trainyard(self, *args):
+        run = self.run_tool([TRAINYARD, *args], self.cli_env)
+        self.assertEqual(run.rc, 0, run)
+        return run
+
+    def kubectl(self, *args, stdin=None):
+        return self.run_tool([KUBECTL, *args], self.kube_env, stdin=stdin)
+
+    def call(self, method, path, body=None):
+        """(HTTP status, JSON answer) of one request to the server."""
+        request = urllib.request.Request(
+            self.server.url.rstrip("/") + path, method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def job(self, job_id):
+        status, job = self.call("GET", "/v1/projects/%s/jobs/%s" % (PROJECT, job_id))
+        self.assertEqual(status, 200, job)
+        return job
+
+    def wait(self, what, condition):
+        deadline = time.monotonic() + DEADLINE_S
+        while True:
+            value = condition()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                self.fail("%s did not happen in time\n--- trainyard serve\n%s"
+                          % (what, self.server.log()[-3000:]))
+            time.sleep(0.2)
+
+    def queue(self, job_ids):
+        """The jobs in the order of their jobPosition once every one is QUEUED with one."""
+        jobs = {job_id: self.job(job_id) for job_id in job_ids}
+        if not all(j["state"] == "QUEUED" and j.get("jobPosition") for j in jobs.values()):
+            return None
+        return sorted(job_ids, key=lambda job_id: int(jobs[job_id]["jobPosition"]))
+
+    # -- tests ------------------------------------------------------------------------------
+
+    def test_a_class_set_by_an_admin_gives_a_tfjob_its_priority_and_an_unknown_one_is_refused(
+            self):
+        self.trainyard("priority-class", "set", "urgent", "500")
+        self.assertIn("urgent", self.trainyard("priority-class", "list").out)
+
+        # The T4's holder: no other job may take it, whatever its priority.
+        status, answer = self.call("POST", "/v1/projects/%s/jobs" % PROJECT, command_job(
+            "holder", 0, labels={"trainyard-preemptible": "false"}))
+        self.assertEqual(status, 200, answer)
+        self.wait("the holder running", lambda: self.job("holder")["state"] == "RUNNING")
+
+        created = self.kubectl("create", "-f", "-", stdin=tfjob("plain"))
+        self.assertEqual(created.rc, 0, created)
+        status, answer = self.call("POST", "/v1/projects/%s/jobs" % PROJECT,
+                                   command_job("before", 499))
+        self.assertEqual(status, 200, answer)
+        created = self.kubectl("create", "-f", "-", stdin=tfjob("urgent", "urgent"))
+        self.assertEqual(created.rc, 0, created)
+        self.assertIn("tfjob.kubeflow.org/urgent created", created.out)
+        self.assertNotIn("schedulingPolicy", created.err)  # honoured, not warned about
+        status, answer = self.call("POST", "/v1/projects/%s/jobs" % PROJECT,
+                                   command_job("after", 501))
+        self.assertEqual(status, 200, answer)
+
+        order = ["after", "urgent", "before", "plain"]
+        self.assertEqual(self.wait("every job queued behind the holder",
+                                   lambda: self.queue(order)), order)
+        self.assertEqual(self.job("holder")["state"], "RUNNING")  # nobody preempted it
+        shown = self.kubectl("get", "tfjob", "urgent", "-o",
+                             "jsonpath={.spec.runPolicy.schedulingPolicy.priorityClass}")
+        self.assertEqual((shown.rc, shown.out), (0, "urgent"), shown)
+
+        # An unknown class: refused as Kubernetes's admission refuses one, nothing stored.
+        self.trainyard("priority-class", "delete", "urgent")
+        refused = self.kubectl("create", "-f", "-", stdin=tfjob("again", "urgent"))
+        self.assertNotEqual(refused.rc, 0, refused)
+        self.assertIn('Error from server (Forbidden): error when creating "STDIN": '
+                      'tfjobs.kubeflow.org "again" is forbidden: no PriorityClass with name '
+                      "urgent was found", refused.err)
+        self.assertNotEqual(self.kubectl("get", "tfjob", "again").rc, 0)
+        manifest = json.loads(self.kubectl("create", "--dry-run=client", "-o", "json", "-f", "-",
+                                           stdin=tfjob("again", "nightly")).out)
+        status, answer = self.call(
+            "POST", "/apis/kubeflow.org/v1/namespaces/%s/tfjobs" % PROJECT, manifest)
+        self.assertEqual(status, 403, answer)
+        self.assertEqual(answer, {
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+            "message": 'tfjobs.kubeflow.org "again" is forbidden: no PriorityClass with name '
+                       "nightly was found",
+            "reason": "Forbidden",
+            "details": {"name": "again", "group": "kubeflow.org", "kind": "tfjobs"},
+            "code": 403})
+        self.assertEqual(self.call("GET", "/v1/projects/%s/jobs/again" % PROJECT)[0], 404)
+
+        for name in ("plain", "urgent"):
+            deleted = self.kubectl("delete", "tfjob", name)
+            self.assertEqual(deleted.rc, 0, deleted)
+        for job_id in ("holder", "before", "after"):
+            status, answer = self.call("POST",
+                                       "/v1/projects/%s/jobs/%s:cancel" % (PROJECT, job_id), {})
+            self.assertEqual(status, 200, answer)
+
+
+if __name__ == "__main__":
+    gcloud_env.main(__doc__, lambda path: globals().__setitem__("TRAINYARD", path))
