@@ -98,11 +98,14 @@ class AlgorithmsCase(gcloud_env.ServerTestCase):
             time.sleep(0.5)
 
     def job_log(self, job_id):
+        """The tail of each replica's log of the job, its trials' included."""
         path = os.path.join(self.data, "jobs", PROJECT, job_id, "logs")
         out = []
-        for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
-            with open(os.path.join(path, name), encoding="utf-8", errors="replace") as f:
-                out.append(f.read()[-3000:])
+        for directory, _, names in sorted(os.walk(path)):
+            for name in sorted(names):
+                with open(os.path.join(directory, name), encoding="utf-8",
+                          errors="replace") as f:
+                    out.append(f.read()[-3000:])
         return "\n".join(out)
 
     def write_data(self, path):
