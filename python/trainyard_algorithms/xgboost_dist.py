@@ -21,14 +21,26 @@ with the same model. The master then leaves the collective, evaluates the model 
 training and validation rows, and writes under the job dir (or <job dir>/<trial> in a tuning trial)
 what the single-replica algorithm writes (xgboost_train.finish: model/model.bst, artifacts/
 metadata.json and metrics.json, the hypertune metric); the workers write nothing. Every
---model_saving_period rounds the master also keeps the model so far in checkpoints/model.bst;
---eval_log_period logs the evaluation every that many rounds (0: never); --silent=1 quiets XGBoost.
+--model_saving_period rounds the master also keeps the model so far in checkpoints/model.bst (0
+or less: never); --eval_log_period logs the evaluation every that many rounds (0 or less: never);
+--silent=1 quiets XGBoost.
+
+A replica that dies while training (a crash, the OOM killer) breaks the others' allreduce:
+XGBoost 1.7's collective cannot take a replica back into a training under way, so a restart of
+that replica alone cannot resume it. Each survivor then exits 1 saying which replicas the
+collective lost (those whose cluster address refuses a connection: every worker answers on its
+own, the master's tracker on its), so the job FAILS with an errorMessage naming the dead replica,
+and writes nothing under model/. It never calls collective.finalize() after such a failure: that
+waits for the tracker, which may never answer (a hang, measured).
 """
 
 import glob
 import json
 import os
+import socket
 import sys
+import threading
+import time
 
 from trainyard_algorithms import runner, tabular, xgboost_train
 
@@ -36,6 +48,90 @@ ALGORITHM = 'xgboost_distributed'
 TRACKER_WAIT_SECONDS = 600  # how long the master waits for the workers to leave the collective
 # Rabit waits 2, 4, 6, … seconds between tries to reach the tracker: about 90 s in all.
 CONNECT_RETRIES = 10
+PROBE_TIMEOUT_SECONDS = 2  # how long a replica waits for another's address to answer
+PROBE_TRIES = 4  # a replica that finds none gone looks again, this many times in all
+PROBE_PAUSE_SECONDS = 0.25  # between those looks: well within a restarted replica's start
+
+
+def members():
+    """[(name, (host, port))] of every replica in rank order ("master 0", "worker 0", …), from
+    CLUSTER_SPEC, else TF_CONFIG."""
+    spec = json.loads(os.environ.get('CLUSTER_SPEC') or os.environ.get('TF_CONFIG') or '{}')
+    cluster = spec.get('cluster') or {}
+    named = [('master 0', (cluster.get('master') or cluster.get('chief') or [])[:1])]
+    named.append(('worker', cluster.get('worker') or []))
+    out = []
+    for name, addresses in named:
+        for index, address in enumerate(addresses):
+            host, _, port = address.rpartition(':')
+            out.append((name if name == 'master 0' else '{} {}'.format(name, index),
+                        (host, int(port))))
+    return out
+
+
+def answer_probes(address):
+    """Listens on this worker's own cluster address (the master's is the tracker's), so that the
+    others can tell it is alive when the collective fails (lost_replicas); None when it cannot."""
+    try:
+        server = socket.create_server(address)
+    except OSError:
+        return None
+
+    def serve():
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+
+
+def stop_answering(server):
+    """Closes what answer_probes opened; shut down first, as a close alone leaves the thread's
+    accept holding the socket open."""
+    try:
+        server.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    server.close()
+
+
+def lost_replicas(rank):
+    """The names of the other replicas whose address refuses a connection: those that died. A
+    replica trainyard restarts listens again only after its program has started anew, so just
+    after a failure its address refuses."""
+    lost = []
+    for other, (name, address) in enumerate(members()):
+        if other == rank:
+            continue
+        try:
+            socket.create_connection(address, timeout=PROBE_TIMEOUT_SECONDS).close()
+        except ConnectionRefusedError:
+            lost.append(name)
+        except OSError:  # no answer in time: alive but busy, or unreachable; not known lost
+            pass
+    return lost
+
+
+def collective_failure(rank, error):
+    """The DataError of replica `rank` whose collective failed in training (`error`, boost's):
+    XGBoost 1.7's collective cannot take a replica back into a training under way, so the job
+    cannot go on without every replica; it names those found gone."""
+    lost = lost_replicas(rank)
+    for _ in range(PROBE_TRIES - 1):
+        if lost:
+            break
+        time.sleep(PROBE_PAUSE_SECONDS)
+        lost = lost_replicas(rank)
+    who = ('the collective lost {}'.format(' and '.join(lost)) if lost else
+           'a replica left the collective')
+    return tabular.DataError(
+        'replica {} of the distributed XGBoost job stopped: {} while training, and the '
+        'algorithm cannot go on without every replica (XGBoost: {})'.format(
+            members()[rank][0], who, str(error).rpartition(': ')[2]))
 
 
 def cluster():
@@ -153,7 +249,9 @@ def train(values, given, job_dir):
         xgboost.__version__, rank, world, len(shard(training, rank, world)), len(training),
         len(preprocessor.feature_names())), flush=True)
 
+    probes = None
     if address is not None:
+        probes = answer_probes(members()[rank][1]) if rank != 0 else None
         collective.init(DMLC_TRACKER_URI=address[0], DMLC_TRACKER_PORT=address[1],
                         DMLC_TASK_ID='{:06d}'.format(rank),
                         DMLC_WORKER_CONNECT_RETRY=CONNECT_RETRIES)
@@ -161,14 +259,21 @@ def train(values, given, job_dir):
             raise tabular.DataError('replica {} joined a collective of {}, not {}'.format(
                 rank, collective.get_world_size(), world))
     try:
-        callbacks = [Checkpoints(job_dir, values['model_saving_period']).callback()] if (
-            rank == 0) else []
+        saving, logging = values['model_saving_period'], values['eval_log_period']
+        callbacks = [Checkpoints(job_dir, saving).callback()] if rank == 0 and saving > 0 else []
         booster = xgboost_train.boost(params, matrices, values['num_round'], uri,
-                                      verbose_eval=values['eval_log_period'] or False,
+                                      verbose_eval=logging if logging > 0 else False,
                                       callbacks=callbacks)
-    finally:
-        if address is not None:
-            collective.finalize()
+    except tabular.DataError as error:
+        if address is None:
+            raise
+        # No collective.finalize(): it asks the tracker to see this replica out, and after a
+        # failure that tracker may never answer (the process would hang, measured).
+        raise collective_failure(rank, error) from None
+    if address is not None:
+        collective.finalize()
+        if probes is not None:
+            stop_answering(probes)
     if rabit is not None:
         rabit.thread.join(TRACKER_WAIT_SECONDS)
     if rank != 0:

@@ -61,7 +61,8 @@ print(xgb.__version__, sys.version_info[0], sys.version_info[1])
 """
 
 
-class AlgorithmsTest(gcloud_env.ServerTestCase):
+class AlgorithmsCase(gcloud_env.ServerTestCase):
+    """A server, gcloud and the job helpers every built-in algorithm suite uses; no tests."""
 
     maxDiff = None
 
@@ -97,17 +98,27 @@ class AlgorithmsTest(gcloud_env.ServerTestCase):
             time.sleep(0.5)
 
     def job_log(self, job_id):
+        """The tail of each replica's log of the job, its trials' included."""
         path = os.path.join(self.data, "jobs", PROJECT, job_id, "logs")
         out = []
-        for name in sorted(os.listdir(path)) if os.path.isdir(path) else []:
-            with open(os.path.join(path, name), encoding="utf-8", errors="replace") as f:
-                out.append(f.read()[-3000:])
+        for directory, _, names in sorted(os.walk(path)):
+            for name in sorted(names):
+                with open(os.path.join(directory, name), encoding="utf-8",
+                          errors="replace") as f:
+                    out.append(f.read()[-3000:])
         return "\n".join(out)
+
+    def write_data(self, path):
+        """scikit-learn's breast-cancer rows at `path`: no header, target first."""
+        run = self.run_command([PYTHON, "-c", WRITE_DATA, path])
+        self.assertEqual(run.rc, 0, run)
+
+
+class AlgorithmsTest(AlgorithmsCase):
 
     def test_xgboost_trains_and_its_model_predicts_the_held_out_rows(self):
         csv = os.path.join(self.tmp, "data.csv")
-        run = self.run_command([PYTHON, "-c", WRITE_DATA, csv])
-        self.assertEqual(run.rc, 0, run)
+        self.write_data(csv)
         self.gcloud("storage", "buckets", "create", "gs://" + BUCKET)
         self.gcloud("storage", "cp", csv, "gs://%s/data.csv" % BUCKET)
 
@@ -147,8 +158,7 @@ class AlgorithmsTest(gcloud_env.ServerTestCase):
         # The same data, as the distributed algorithm wants it (no --preprocess): two training
         # files matched by a pattern, the last 169 rows held out in a validation file.
         csv = os.path.join(self.tmp, "dist-data.csv")
-        run = self.run_command([PYTHON, "-c", WRITE_DATA, csv])
-        self.assertEqual(run.rc, 0, run)
+        self.write_data(csv)
         with open(csv, encoding="utf-8") as f:
             lines = f.read().splitlines(keepends=True)
         parts = {"train-1.csv": lines[:200], "train-2.csv": lines[200:400],

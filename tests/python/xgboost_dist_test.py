@@ -91,6 +91,42 @@ class Cluster(DistributedTestCase):
             xgboost_dist.cluster()
 
 
+class LostReplicas(DistributedTestCase):
+    """After the collective fails, a replica names those whose cluster address refuses a
+    connection: each live worker answers on its own address (the master's is the tracker's)."""
+
+    def test_the_replicas_whose_address_refuses_are_named(self):
+        ports = [free_port() for _ in range(3)]
+        spec = {'cluster': {'master': ['127.0.0.1:{}'.format(ports[0])],
+                            'worker': ['127.0.0.1:{}'.format(p) for p in ports[1:]]},
+                'task': {'type': 'worker', 'index': 1}}
+        os.environ['CLUSTER_SPEC'] = json.dumps(spec)
+        self.addCleanup(os.environ.pop, 'CLUSTER_SPEC', None)
+        self.assertEqual([name for name, _ in xgboost_dist.members()],
+                         ['master 0', 'worker 0', 'worker 1'])
+        alive = {}
+        for case, listening, lost in [
+                ('all_alive', ('master 0', 'worker 0'), []),
+                ('a_worker_died', ('master 0',), ['worker 0']),
+                ('the_master_died', ('worker 0',), ['master 0']),
+                ('both_died', (), ['master 0', 'worker 0'])]:
+            with self.subTest(case):
+                for name, address in xgboost_dist.members()[:2]:
+                    if name in listening and name not in alive:
+                        alive[name] = xgboost_dist.answer_probes(address)
+                    elif name not in listening and name in alive:
+                        xgboost_dist.stop_answering(alive.pop(name))
+                self.assertEqual(xgboost_dist.lost_replicas(2), lost)
+        for server in alive.values():
+            xgboost_dist.stop_answering(server)
+        error = xgboost_dist.collective_failure(2, tabular.DataError(
+            'XGBoost cannot train on gs://b/t.csv: [01:02:03] utils.h:86: Allreduce failed'))
+        self.assertEqual(str(error), 'replica worker 1 of the distributed XGBoost job stopped: '
+                         'the collective lost master 0 and worker 0 while training, and the '
+                         'algorithm cannot go on without every replica (XGBoost: Allreduce '
+                         'failed)')
+
+
 class Data(DistributedTestCase):
 
     def test_each_replica_keeps_every_nth_row_from_its_rank(self):
@@ -133,7 +169,8 @@ class Data(DistributedTestCase):
                                  'XGBoost algorithm'),
                 ('--test_split=0.1', 'Unknown argument --test_split'),
                 ('--silent=2', '--silent is out of range'),
-                ('--model_saving_period=0', '--model_saving_period is out of range'),
+                ('--model_saving_period=1.5', '--model_saving_period must be an integer'),
+                ('--eval_log_period=x', '--eval_log_period must be an integer'),
                 ('--eta=2', '--eta is out of range')]:
             with self.subTest(extra):
                 rc, err = self.run_main('--training_data_path=gs://b/train-*.csv', extra)

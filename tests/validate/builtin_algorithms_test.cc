@@ -340,9 +340,19 @@ INSTANTIATE_TEST_SUITE_P(
                       "trainingInput.args[3]", "Unknown argument --validation_split"},
         AlgorithmCase{"SilentIsZeroOrOne", [](Job& j) { In(j).args.push_back("--silent=2"); },
                       "trainingInput.args[3]", "--silent must be in the range [0, 1]; got 2"},
-        AlgorithmCase{"SavingPeriodPositive",
-                      [](Job& j) { In(j).args.push_back("--model_saving_period=0"); },
-                      "trainingInput.args[3]", "--model_saving_period must be in the range [1,"},
+        // Google's distributed table: 0 or less saves no intermediate model, logs no evaluation.
+        AlgorithmCase{"NoIntermediateModels",
+                      [](Job& j) { In(j).args.push_back("--model_saving_period=0"); }, "", ""},
+        AlgorithmCase{"NoEvaluationLogs",
+                      [](Job& j) { In(j).args.push_back("--eval_log_period=-1"); }, "", ""},
+        AlgorithmCase{"SavingPeriodIsAnInteger",
+                      [](Job& j) { In(j).args.push_back("--model_saving_period=1.5"); },
+                      "trainingInput.args[3]", "--model_saving_period must be an integer"},
+        AlgorithmCase{"LogPeriodIsAnInteger",
+                      [](Job& j) { In(j).args.push_back("--eval_log_period=often"); },
+                      "trainingInput.args[3]", "--eval_log_period must be an integer"},
+        AlgorithmCase{"SilentIsAnInteger", [](Job& j) { In(j).args.push_back("--silent=true"); },
+                      "trainingInput.args[3]", "--silent must be an integer"},
         AlgorithmCase{"ParameterServers",
                       [](Job& j) {
                         In(j).parameter_server_type = "n1-standard-4";

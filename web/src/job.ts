@@ -1,7 +1,9 @@
 // A job's page: its summary and state timeline, errorMessage when it failed, the request as
 // YAML, its replicas (trainyard v1), live logs, cancel, "submit again", and for a tuning job its
-// study (study.ts). Refreshed every second while the job has not ended.
+// study (study.ts), for a built-in algorithm's its output (algorithm.ts). Refreshed every second
+// while the job has not ended.
 
+import { algorithmOutput } from "./algorithm";
 import { ApiError, call, enc } from "./api";
 import { fill, h } from "./dom";
 import { stateBadge } from "./jobs";
@@ -239,6 +241,7 @@ export function renderJob(page: Page, jobId: string): void {
           ? [h("dt", {}, "ML units"), h("dd", {}, job.trainingOutput.consumedMLUnits)]
           : null,
       ),
+      algorithmOutput(job),
       job.state === "FAILED" && job.errorMessage
         ? h(
             "div",

@@ -490,6 +490,54 @@ echo "x=$x kind=$kind score=$v"`;
     },
   );
 
+  // A built-in algorithm's job (issue #35): its page shows trainingOutput.builtInAlgorithmOutput.
+  await check("a built-in algorithm job's page shows its framework, versions and model", async () => {
+    await api(server, "POST", `/storage/v1/b?project=${PROJECT}`, { name: "console-algo" });
+    const rows = Array.from({ length: 60 }, (_, i) => {
+      const x = ((i * 37) % 101) / 101;
+      return `${x > 0.5 ? 1 : 0},${x.toFixed(4)},${(((i * 13) % 17) / 17).toFixed(4)}`;
+    });
+    await api(
+      server,
+      "POST",
+      "/upload/storage/v1/b/console-algo/o?uploadType=media&name=data.csv",
+      rows.join("\n") + "\n",
+      "text/csv",
+    );
+    await api(server, "POST", `/v1/projects/${PROJECT}/jobs`, {
+      jobId: "xgb_console",
+      trainingInput: {
+        region: "us-central1",
+        scaleTier: "BASIC",
+        jobDir: "gs://console-algo/out",
+        masterConfig: { imageUri: "gcr.io/cloud-ml-algos/boosted_trees:latest" },
+        args: [
+          "--preprocess",
+          "--training_data_path=gs://console-algo/data.csv",
+          "--objective=binary:logistic",
+        ],
+      },
+    });
+    const job = await waitForJob(server, "xgb_console", ["SUCCEEDED", "FAILED", "CANCELLED"]);
+    if (job.state !== "SUCCEEDED") throw new Error(JSON.stringify(job));
+    const expected = job.trainingOutput.builtInAlgorithmOutput;
+    await page.goto(consoleUrl("jobs", "xgb_console"));
+    await page.waitForSelector("#algorithm-output");
+    for (const [id, value] of [
+      ["#algorithm-framework", "XGBOOST"],
+      ["#algorithm-runtime", expected.runtimeVersion],
+      ["#algorithm-python", expected.pythonVersion],
+      ["#algorithm-model", "gs://console-algo/out/model"],
+    ]) {
+      const shown = await page.locator(id).textContent();
+      if (!value || shown !== value) throw new Error(`${id} shows ${shown}, not ${value}`);
+    }
+    // Not on another job's page.
+    await page.goto(consoleUrl("jobs", "fails"));
+    await page.waitForSelector("#error-message");
+    if (await page.locator("#algorithm-output").count()) throw new Error("shown for a shell job");
+  });
+
   await check("no script error on any page", async () => {
     if (errors.length) throw new Error(errors.join("\n"));
   });

@@ -1,0 +1,93 @@
+#!/usr/bin/python3
+"""A worker of a distributed XGBoost job that dies mid-training, through the real gcloud and a
+real `trainyard serve`.
+
+gcloud submits gcr.io/cloud-ml-algos/xgboost_dist on a master and two workers (CUSTOM tier) with
+enough rounds to be still training when the test SIGKILLs worker 0's process (found on the host by
+its command line and its CLUSTER_SPEC, as the kernel's OOM killer would end it). trainyard's
+restart policy for an ml v1 job restarts a replica killed by a signal it did not send
+(docs/ARCHITECTURE.md, "How a job runs"), but XGBoost 1.7's collective cannot take a replica back
+into a training under way: the others' allreduce fails. The job must end FAILED, never hang,
+with an errorMessage that names worker 0 as the replica the collective lost, and leave no model/
+under the job dir.
+
+Needs Debian's python3-xgboost and python3-sklearn. Usage: gcloud_algorithms_failure_test.py
+--trainyard PATH [unittest args]. Ends with "N passed, M failed".
+"""
+
+import json
+import os
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcloud_algorithms_test as algorithms  # noqa: E402  (needs the path above)
+import gcloud_env  # noqa: E402
+
+BUCKET = "algo-e2e-dies"
+JOB = "xgb_dist_dies"
+
+
+def replica_pids(marker, kind, index):
+    """The host pids of the job's replica `kind` `index`: processes whose command line names
+    `marker` and whose CLUSTER_SPEC's task is that replica."""
+    found = []
+    for pid, _ in gcloud_env.marked_processes(marker):
+        try:
+            with open("/proc/%d/environ" % pid, "rb") as f:
+                env = dict(item.split(b"=", 1) for item in f.read().split(b"\0") if b"=" in item)
+            task = json.loads(env.get(b"CLUSTER_SPEC", b"{}")).get("task", {})
+        except (OSError, ValueError):
+            continue
+        if task.get("type") == kind and int(task.get("index", -1)) == index:
+            found.append(pid)
+    return found
+
+
+class DistributedFailureTest(algorithms.AlgorithmsCase):
+
+    def wait_for(self, what, predicate):
+        deadline = time.monotonic() + algorithms.JOB_DEADLINE_S
+        while not predicate():
+            self.assertLess(time.monotonic(), deadline, "%s\n%s" % (what, self.job_log(JOB)))
+            time.sleep(0.2)
+
+    def test_a_worker_killed_mid_training_fails_the_job_naming_it(self):
+        csv = os.path.join(self.tmp, "data.csv")
+        self.write_data(csv)
+        with open(csv, encoding="utf-8") as f:
+            lines = f.read().splitlines(keepends=True)
+        self.gcloud("storage", "buckets", "create", "gs://" + BUCKET)
+        for name, part in (("train.csv", lines[:400]), ("valid.csv", lines[400:])):
+            with open(os.path.join(self.tmp, name), "w", encoding="utf-8") as f:
+                f.writelines(part)
+            self.gcloud("storage", "cp", os.path.join(self.tmp, name),
+                        "gs://%s/%s" % (BUCKET, name))
+
+        self.gcloud("ai-platform", "jobs", "submit", "training", JOB,
+                    "--master-image-uri", "gcr.io/cloud-ml-algos/xgboost_dist:latest",
+                    "--scale-tier", "CUSTOM", "--master-machine-type", "n1-standard-4",
+                    "--worker-machine-type", "n1-standard-4", "--worker-count", "2",
+                    "--region", "us-central1", "--job-dir", "gs://%s/out" % BUCKET,
+                    "--", "--training_data_path=gs://%s/train.csv" % BUCKET,
+                    "--validation_data_path=gs://%s/valid.csv" % BUCKET,
+                    "--objective=binary:logistic", "--eval_metric=auc", "--num_round=100000",
+                    "--eval_log_period=20", "--model_saving_period=100000")
+        # Training is under way once the master has logged its 20th round.
+        self.wait_for("the master logs no round", lambda: "[20]\tvalidation-auc" in
+                      self.job_log(JOB))
+        pids = replica_pids("gs://%s/train.csv" % BUCKET, "worker", 0)
+        self.assertEqual(len(pids), 1, gcloud_env.marked_processes(BUCKET))
+        os.kill(pids[0], signal.SIGKILL)
+
+        job = self.wait(JOB)
+        self.assertEqual(job["state"], "FAILED", "%s\n%s" % (json.dumps(job, indent=2),
+                                                            self.job_log(JOB)))
+        self.assertIn("the collective lost worker 0", job["errorMessage"])
+        self.assertFalse(os.path.exists(os.path.join(self.data, "buckets", BUCKET, "out",
+                                                     "model")))
+
+
+if __name__ == "__main__":
+    gcloud_env.main(__doc__, algorithms._set_trainyard)  # pylint: disable=protected-access
