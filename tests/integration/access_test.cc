@@ -58,6 +58,7 @@ const std::vector<RouteCase> kRoutes = {
     {"DELETE", "/upload/storage/v1/b/bkt/o?upload_id=none", "", Needs::kWrite, true},
     {"DELETE", "/storage/v1/b/bkt/o/missing", "", Needs::kWrite, true},
     {"POST", "/storage/v1/b/bkt/o/obj/rewriteTo/b/bkt/o/copy-{N}", "", Needs::kWrite, true},
+    {"PATCH", "/storage/v1/b/bkt", R"({"labels":{"n":"{N}"}})", Needs::kWrite, true},
     {"DELETE", "/storage/v1/b/bkt", "", Needs::kWrite, true},  // not empty: 409 once allowed
     {"GET", "/metrics", "", Needs::kServer},
     {"GET", "/trainyard/v1/caller", "", Needs::kToken},
