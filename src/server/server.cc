@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "access/audit.h"
 #include "access/roles.h"
@@ -96,8 +97,9 @@ struct Server::Impl final : HttpHandler {
       cluster = trainyard_v1.cluster;
       AddTrainyardV1ClusterRoute(router, std::move(trainyard_v1.cluster));
     }
-    AddTrainyardV1CallerRoute(router,
-                              [this](const HttpRequest& request) { return Caller(request); });
+    AddTrainyardV1CallerRoute(
+        router, [this](const HttpRequest& request) { return Caller(request); },
+        [this, buckets]() { return HeldProjects(buckets); });
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
                   return HttpResponse{
                       .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
@@ -128,6 +130,20 @@ struct Server::Impl final : HttpHandler {
       return std::move(*principal);
     }
     return access::Principal{};  // cannot happen after the check: then it may see nothing
+  }
+
+  // The projects that hold jobs or buckets (the console's picker).
+  Result<std::vector<std::string>> HeldProjects(const store::BucketStore* buckets) const {
+    Result<std::vector<std::string>> projects = store.Projects();
+    if (!projects.ok() || buckets == nullptr) {
+      return projects;
+    }
+    Result<std::vector<std::string>> bucket_projects = buckets->BucketProjects();
+    if (!bucket_projects.ok()) {
+      return bucket_projects.status();
+    }
+    projects->insert(projects->end(), bucket_projects->begin(), bucket_projects->end());
+    return projects;
   }
 
   // Every route has its rows in server/access_check.cc, naming permissions roles.json knows:

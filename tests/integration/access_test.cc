@@ -225,8 +225,11 @@ TEST_F(AccessTest, TheCallerRouteSaysWhoCallsAndTheirProjects) {
   EXPECT_EQ(viewer["name"], "viewer");
   EXPECT_EQ(viewer["grants"], nlohmann::json::parse(R"([{"role":"viewer","project":"proj"}])"));
   EXPECT_EQ(viewer["allProjects"], false);
+  EXPECT_EQ(viewer["projects"], nlohmann::json::parse(R"(["proj"])"));
   const nlohmann::json admin = Body(Send("admin", "GET", "/trainyard/v1/caller"));
   EXPECT_EQ(admin["allProjects"], true) << admin.dump();
+  // Those holding jobs or buckets, and "default".
+  EXPECT_EQ(admin["projects"], nlohmann::json::parse(R"(["default","other","proj"])"));
 }
 
 TEST_F(AccessTest, TheMissingTokenIsSaidInEachApisShape) {

@@ -445,6 +445,51 @@ echo "x=$x kind=$kind score=$v"`;
   });
 
   await check(
+    "the project picker offers the projects holding jobs or buckets; picking p2 shows its " +
+      "jobs, and the choice survives a reload and the next visit",
+    async () => {
+      await api(server, "POST", "/v1/projects/p2/jobs", shellJob("p2_job", "echo p2"));
+      await api(server, "POST", "/storage/v1/b?project=p3", { name: "p3-data" });
+      await page.goto(consoleUrl("jobs"));
+      const offered = () =>
+        page.$$eval("select#project option", (options) =>
+          options.map((o) => o.value).filter((v) => v !== "…"),
+        );
+      await page.waitForFunction(
+        () => document.querySelectorAll("select#project option").length > 1,
+      );
+      // "other" holds a job of the cluster check, "console" jobs and a bucket, p3 a bucket only.
+      const expected = ["console", "default", "other", "p2", "p3"];
+      if (JSON.stringify(await offered()) !== JSON.stringify(expected))
+        throw new Error("offers " + (await offered()));
+      await page.selectOption("select#project", "p2");
+      await page.waitForSelector('tr[data-job-id="p2_job"]');
+      if (await page.locator(`tr[data-job-id="state_1"]`).count())
+        throw new Error("p2 shows a job of " + PROJECT);
+      const onP2 = async (what, tab = page) => {
+        await tab.waitForSelector('tr[data-job-id="p2_job"]');
+        const [hash, picked] = [
+          await tab.evaluate(() => location.hash),
+          await tab.inputValue("select#project"),
+        ];
+        if (hash !== "#/p/p2/jobs" || picked !== "p2")
+          throw new Error(`${what}: at ${hash} with ${picked} picked`);
+      };
+      await onP2("after picking");
+      await page.reload();
+      await onP2("after a reload");
+      // The next visit: a new tab (its own session storage) opening the bare console.
+      const next = await context.newPage();
+      try {
+        await next.goto(`${server.url}/console/`);
+        await onP2("on the next visit", next);
+      } finally {
+        await next.close();
+      }
+    },
+  );
+
+  await check(
     "with --auth tokens, the console asks for a token and shows only the token's projects",
     async () => {
       const secured = await startServer("auth", ["--auth", "tokens"]);
