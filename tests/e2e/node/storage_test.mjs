@@ -13,7 +13,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { check, expectEqual, expectRejects, finish, load, startServer, tmp } from "./harness.mjs";
+import { expectEqual, expectRejects, openSuite } from "./harness.mjs";
+
+const { check, finish, load, startServer, tmp } = openSuite("ty-node-storage-");
 
 const { Storage } = await load("@google-cloud/storage");
 const PROJECT = "node-storage";
