@@ -74,7 +74,21 @@ HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(Status::InvalidArgument(
         {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
   }
+  // The labels it is created with (the Node client's createBucket(name, {labels})), checked
+  // before anything is made; the other members keep the values this server has.
+  Result<BucketPatch> labels = ParseBucketPatch(
+      nlohmann::json{{"labels", body.value("labels", nlohmann::json::object())}}.dump());
+  if (!labels.ok()) {
+    return StorageErrorResponse(labels.status());
+  }
+  const std::map<std::string, std::string> initial = store::ApplyKeyChanges({}, labels->labels);
+  if (std::vector<FieldViolation> bad = validate::ValidateLabels(initial); !bad.empty()) {
+    return StorageErrorResponse(Status::InvalidArgument(std::move(bad)));
+  }
   auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
+  if (bucket.ok() && !initial.empty()) {
+    bucket = buckets.UpdateBucket(bucket->name, initial, bucket->metageneration);
+  }
   if (!bucket.ok()) {
     return StorageErrorResponse(bucket.status());
   }

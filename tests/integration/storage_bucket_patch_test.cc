@@ -53,6 +53,20 @@ TEST_F(BucketPatchTest, LabelsMergeAndTheMetagenerationGoesUp) {
   EXPECT_EQ(Body(cleared)["metageneration"], "4");
 }
 
+// buckets.insert keeps the labels it is given (they were dropped silently), after the same
+// checks: a bad one creates nothing.
+TEST_F(BucketPatchTest, ABucketIsCreatedWithItsLabels) {
+  const ClientResponse created =
+      client_.Post("/storage/v1/b?project=proj", R"({"name":"lab","labels":{"team":"ml"}})");
+  ASSERT_EQ(created.status, 200) << created.body;
+  EXPECT_EQ(Body(created)["labels"], (nlohmann::json{{"team", "ml"}}));
+  EXPECT_EQ(Body(client_.Get("/storage/v1/b/lab"))["labels"], (nlohmann::json{{"team", "ml"}}));
+  const ClientResponse bad =
+      client_.Post("/storage/v1/b?project=proj", R"({"name":"lab-2","labels":{"T":"x"}})");
+  EXPECT_EQ(bad.status, 400) << bad.body;
+  EXPECT_EQ(client_.Get("/storage/v1/b/lab-2").status, 404);
+}
+
 TEST_F(BucketPatchTest, MetagenerationPreconditionsHoldOrAnswer412) {
   ASSERT_EQ(Patch("/storage/v1/b/bkt", R"({"labels":{"a":"1"}})").status, 200);  // now 2
   const ClientResponse stale =

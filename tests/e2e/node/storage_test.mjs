@@ -201,6 +201,9 @@ try {
       expectEqual((await other.getLabels())[0], { team: "cv" }, "after deleteLabels(stage)");
       await other.deleteLabels();
       expectEqual((await other.getLabels())[0], {}, "after deleteLabels()");
+      const [labelled] = await storage.createBucket("node-labelled", { labels: { made: "here" } });
+      expectEqual((await labelled.getLabels())[0], { made: "here" }, "created with labels");
+      await labelled.delete();
     },
   );
 
