@@ -62,8 +62,8 @@ std::vector<std::string> VisibleProjects(const std::optional<access::Principal>&
       }
     }
   }
-  std::ranges::sort(projects);
-  projects.erase(std::ranges::unique(projects).begin(), projects.end());
+  std::sort(projects.begin(), projects.end());
+  projects.erase(std::unique(projects.begin(), projects.end()), projects.end());
   return projects;
 }
 
