@@ -99,6 +99,8 @@ constexpr std::array kRouteAudit = {
                false, AuditResource::kBucket},
     RouteAudit{"storage.buckets.delete", kStorage, "storage.buckets.delete", true,
                AuditResource::kBucket},
+    RouteAudit{"storage.buckets.patch", kStorage, "storage.buckets.update", true,
+               AuditResource::kBucket},
     RouteAudit{"storage.objects.list", kStorage, "storage.objects.list", false,
                AuditResource::kBucket},
     RouteAudit{"storage.managedFolders.list", kStorage, "storage.managedFolders.list", false,

@@ -101,8 +101,9 @@ struct Server::Impl final : HttpHandler {
     }
     kube.AddRoutes(router);
     router.AddDialect(KubeApi::Dialect());
-    AddTrainyardV1CallerRoute(router,
-                              [this](const HttpRequest& request) { return Caller(request); });
+    AddTrainyardV1CallerRoute(
+        router, [this](const HttpRequest& request) { return Caller(request); },
+        [this, buckets]() { return HeldProjects(buckets); });
     router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
                   return HttpResponse{
                       .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
@@ -133,6 +134,20 @@ struct Server::Impl final : HttpHandler {
       return std::move(*principal);
     }
     return access::Principal{};  // cannot happen after the check: then it may see nothing
+  }
+
+  // The projects that hold jobs or buckets (the console's picker).
+  Result<std::vector<std::string>> HeldProjects(const store::BucketStore* buckets) const {
+    Result<std::vector<std::string>> projects = store.Projects();
+    if (!projects.ok() || buckets == nullptr) {
+      return projects;
+    }
+    Result<std::vector<std::string>> bucket_projects = buckets->BucketProjects();
+    if (!bucket_projects.ok()) {
+      return bucket_projects.status();
+    }
+    projects->insert(projects->end(), bucket_projects->begin(), bucket_projects->end());
+    return projects;
   }
 
   // Every route has its rows in server/access_check.cc and server/audit_trail.cc, naming

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -13,6 +14,7 @@
 #include "base/unique_fd.h"
 #include "server/storage_v1_json.h"
 #include "server/storage_v1_rules.h"
+#include "validate/validate.h"
 
 namespace trainyard::server {
 namespace {
@@ -72,11 +74,32 @@ HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(Status::InvalidArgument(
         {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
   }
+  // The labels it is created with (the Node client's createBucket(name, {labels})), checked
+  // before anything is made; the other members keep the values this server has.
+  Result<BucketPatch> labels = ParseBucketPatch(
+      nlohmann::json{{"labels", body.value("labels", nlohmann::json::object())}}.dump());
+  if (!labels.ok()) {
+    return StorageErrorResponse(labels.status());
+  }
+  const std::map<std::string, std::string> initial = store::ApplyKeyChanges({}, labels->labels);
+  if (std::vector<FieldViolation> bad = validate::ValidateLabels(initial); !bad.empty()) {
+    return StorageErrorResponse(Status::InvalidArgument(std::move(bad)));
+  }
   auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
+  if (bucket.ok() && !initial.empty()) {
+    bucket = buckets.UpdateBucket(bucket->name, initial, bucket->metageneration);
+  }
   if (!bucket.ok()) {
     return StorageErrorResponse(bucket.status());
   }
   return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
+}
+
+// The answer when the request's metageneration preconditions do not hold for `bucket` (buckets
+// take only those two); nullopt when they hold.
+std::optional<HttpResponse> BucketConditionsAnswer(const RoutedRequest& request,
+                                                   const store::BucketInfo& bucket, bool is_read) {
+  return VersionAnswer(request, ObjectVersion{.metageneration = bucket.metageneration}, is_read);
 }
 
 HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request) {
@@ -84,7 +107,45 @@ HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request)
   if (!bucket.ok()) {
     return StorageErrorResponse(bucket.status());
   }
+  if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/true)) {
+    return *std::move(answer);
+  }
   return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
+}
+
+// buckets.patch: the body's labels merged into the bucket's, checked against the label rules,
+// and stored only if the bucket is still the one the preconditions were evaluated on (a change
+// in between evaluates them again on the new state).
+HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
+  constexpr int kAttempts = 3;
+  Result<BucketPatch> patch = ParseBucketPatch(request.http.body);
+  if (!patch.ok()) {
+    return StorageErrorResponse(patch.status());
+  }
+  const std::string& name = request.Param("bucket");
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    auto bucket = buckets.GetBucket(name);
+    if (!bucket.ok()) {
+      return StorageErrorResponse(bucket.status());
+    }
+    if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/false)) {
+      return *std::move(answer);
+    }
+    std::map<std::string, std::string> labels =
+        store::ApplyKeyChanges(bucket->labels, patch->labels);
+    if (std::vector<FieldViolation> bad = validate::ValidateLabels(labels); !bad.empty()) {
+      return StorageErrorResponse(Status::InvalidArgument(std::move(bad)));
+    }
+    auto updated = buckets.UpdateBucket(name, labels, bucket->metageneration);
+    if (updated.ok()) {
+      return JsonResponse(BucketJson(*updated, BaseUrl(request.http)));
+    }
+    if (updated.status().code() != Code::kAborted) {
+      return StorageErrorResponse(updated.status());
+    }
+  }
+  return StorageErrorResponse(
+      Status::Unavailable(fmt::format("The bucket {} is being changed; try again.", name)));
 }
 
 HttpResponse ListBuckets(const BucketStore& buckets, const RoutedRequest& request) {
@@ -101,6 +162,15 @@ HttpResponse ListBuckets(const BucketStore& buckets, const RoutedRequest& reques
 }
 
 HttpResponse DeleteBucket(BucketStore& buckets, const RoutedRequest& request) {
+  if (HasPreconditions(request)) {
+    auto bucket = buckets.GetBucket(request.Param("bucket"));
+    if (!bucket.ok()) {
+      return StorageErrorResponse(bucket.status());
+    }
+    if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/false)) {
+      return *std::move(answer);
+    }
+  }
   const Status status = buckets.DeleteBucket(request.Param("bucket"));
   if (!status.ok()) {
     return StorageErrorResponse(status);
@@ -343,17 +413,12 @@ HttpResponse PatchObject(BucketStore& buckets, const RoutedRequest& request) {
 
 }  // namespace
 
-std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
-                                               const std::optional<store::ObjectInfo>& current,
-                                               bool is_read, std::string_view infix) {
+std::optional<HttpResponse> VersionAnswer(const RoutedRequest& request,
+                                          const std::optional<ObjectVersion>& version, bool is_read,
+                                          std::string_view infix) {
   Result<Preconditions> conditions = ParsePreconditions(request.query, infix);
   if (!conditions.ok()) {
     return StorageErrorResponse(conditions.status());
-  }
-  std::optional<ObjectVersion> version;
-  if (current.has_value()) {
-    version =
-        ObjectVersion{.generation = current->generation, .metageneration = current->metageneration};
   }
   switch (EvaluatePreconditions(*conditions, version, is_read)) {
     case PreconditionOutcome::kHolds:
@@ -364,6 +429,17 @@ std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
       break;
   }
   return PreconditionFailedResponse();
+}
+
+std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
+                                               const std::optional<store::ObjectInfo>& current,
+                                               bool is_read, std::string_view infix) {
+  std::optional<ObjectVersion> version;
+  if (current.has_value()) {
+    version =
+        ObjectVersion{.generation = current->generation, .metageneration = current->metageneration};
+  }
+  return VersionAnswer(request, version, is_read, infix);
 }
 
 std::optional<HttpResponse> CheckWritePreconditions(BucketStore& buckets,
@@ -411,11 +487,12 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
     std::string_view name;
     Handler handler;
   };
-  static constexpr std::array<Row, 12> kRows = {{
+  static constexpr std::array<Row, 13> kRows = {{
       {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>},
       {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>},
       {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>},
       {"DELETE", kBucket, "storage.buckets.delete", &Call<&DeleteBucket>},
+      {"PATCH", kBucket, "storage.buckets.patch", &Call<&PatchBucket>},
       {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>},
       {"GET", kObject, "storage.objects.get", &Call<&GetObject>},
       {"DELETE", kObject, "storage.objects.delete", &Call<&DeleteObject>},

@@ -1,11 +1,12 @@
 // The storage v1 JSON API (what gcloud and the GCS client libraries call), as routes over a
 // `store::BucketStore` (docs/reference/ai-platform-training.md §11): buckets
-// insert/get/list/delete; objects get (metadata, or the bytes with `alt=media`, also under
-// /download/), list (prefix, delimiter, pages), patch (metadata), compose, delete and rewrite (a
-// copy, for `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media, multipart
-// and resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud storage rm -r`
-// needs (a flat storage layout, no managed folders). Each handler maps HTTP to a store call and the
-// answer or error back, as GCS shapes them (storage_v1_json.h); the rules are the store's.
+// insert/get/list/delete/patch (labels); objects get (metadata, or the bytes with `alt=media`, also
+// under /download/), list (prefix, delimiter, pages), patch (metadata), compose, delete and rewrite
+// (a copy, for `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media,
+// multipart and resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud
+// storage rm -r` needs (a flat storage layout, no managed folders). Each handler maps HTTP to a
+// store call and the answer or error back, as GCS shapes them (storage_v1_json.h); the rules are
+// the store's.
 //
 // Upload bodies are expected spooled to files (`StorageUploadPrefixes`), so the object size is
 // bounded by the server's spool limit, not by memory. Downloads stream from the object's file
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "server/router.h"
+#include "server/storage_v1_rules.h"
 #include "store/bucket_store.h"
 
 namespace trainyard::server {
@@ -28,6 +30,13 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets);
 
 // The path prefixes whose request bodies should be spooled to `buckets.scratch_dir()`.
 std::vector<std::string> StorageUploadPrefixes();
+
+// The answer when the request's preconditions (storage_v1_rules.h; `infix` as below) do not hold
+// for `version` (nullopt: no live object): 400 for a bad value, 412, or 304 for a read; nullopt
+// when they hold.
+std::optional<HttpResponse> VersionAnswer(const RoutedRequest& request,
+                                          const std::optional<ObjectVersion>& version, bool is_read,
+                                          std::string_view infix = "");
 
 // The answer when the request's preconditions (storage_v1_rules.h; `infix` "Source" for a
 // rewrite's source) do not hold for `current` (nullopt: no live object): 400 for a bad value,

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/base64.h"
 #include "base/time_format.h"
 #include "server/rpc_error.h"
 
@@ -73,22 +74,38 @@ Json ObjectResource(const store::ObjectInfo& object, std::string_view base_url) 
   return json;
 }
 
+// GCS's etag of a bucket: base64 of a protobuf holding its metageneration as field 1 ("CAE="
+// for metageneration 1), so it changes with every metadata change.
+std::string BucketEtag(std::int64_t metageneration) {
+  std::string bytes = "\x08";
+  auto value = static_cast<std::uint64_t>(metageneration);
+  do {
+    const auto low = static_cast<unsigned char>(value & 0x7F);
+    value >>= 7;
+    bytes.push_back(static_cast<char>(value != 0 ? (low | 0x80) : low));
+  } while (value != 0);
+  return Base64Encode(bytes, Base64Alphabet::kStandard);
+}
+
 Json BucketResource(const store::BucketInfo& bucket, std::string_view base_url) {
-  const std::string created = Timestamp(bucket.create_time);
-  return {
+  Json json = {
       {"kind", "storage#bucket"},
       {"id", bucket.name},
       {"selfLink", fmt::format("{}/storage/v1/b/{}", base_url, PercentEncode(bucket.name))},
       {"projectNumber", ProjectNumber(bucket.project)},
       {"name", bucket.name},
-      {"timeCreated", created},
-      {"updated", created},
-      {"metageneration", "1"},
+      {"timeCreated", Timestamp(bucket.create_time)},
+      {"updated", Timestamp(bucket.updated)},
+      {"metageneration", std::to_string(bucket.metageneration)},
       {"location", "US"},
       {"locationType", "multi-region"},
       {"storageClass", "STANDARD"},
-      {"etag", "CAE="},
+      {"etag", BucketEtag(bucket.metageneration)},
   };
+  if (!bucket.labels.empty()) {
+    json["labels"] = bucket.labels;
+  }
+  return json;
 }
 
 struct ErrorShape {

@@ -36,8 +36,7 @@ struct MethodParams {
   bool source_preconditions = false;  // ifSourceGenerationMatch, …
 };
 
-// GCS's JSON API reference, per method (bucket metageneration conditions are accepted, and hold:
-// a bucket here never changes).
+// GCS's JSON API reference, per method.
 const std::vector<MethodParams>& MethodTable() {
   static const std::vector<MethodParams> table = {
       {"storage.buckets.insert",
@@ -45,6 +44,9 @@ const std::vector<MethodParams>& MethodTable() {
       {"storage.buckets.list", {"project", "maxResults", "pageToken", "prefix"}},
       {"storage.buckets.get", {"ifMetagenerationMatch", "ifMetagenerationNotMatch"}},
       {"storage.buckets.delete", {"ifMetagenerationMatch", "ifMetagenerationNotMatch"}},
+      {"storage.buckets.patch",
+       {"ifMetagenerationMatch", "ifMetagenerationNotMatch", "predefinedAcl",
+        "predefinedDefaultObjectAcl"}},
       {"storage.buckets.getStorageLayout", {"prefix"}},
       {"storage.managedFolders.list", {"prefix", "pageSize", "pageToken"}},
       // `force` is the Node.js client's: its `deleteFiles(query)` sends the whole query to
@@ -264,6 +266,28 @@ std::optional<std::int64_t> Int64Member(const nlohmann::json& json, const char* 
   return std::nullopt;
 }
 
+// A map member of a PATCH body (an object's `metadata`, a bucket's `labels`): null clears every
+// key; in an object, a string sets its key and null removes it.
+store::KeyChanges KeyChangesOf(const std::string& member, const nlohmann::json& value,
+                               std::vector<FieldViolation>& violations) {
+  store::KeyChanges changes{.clear = value.is_null()};
+  if (!value.is_null() && !value.is_object()) {
+    violations.push_back({member, fmt::format("Invalid value for {}: an object or null.", member)});
+    return changes;
+  }
+  for (const auto& [name, entry] : value.items()) {
+    if (entry.is_null()) {
+      changes.keys[name] = std::nullopt;
+    } else if (entry.is_string()) {
+      changes.keys[name] = entry.get<std::string>();
+    } else {
+      const std::string where = fmt::format("{}.{}", member, name);
+      violations.push_back({where, fmt::format("Invalid value for {}: a string or null.", where)});
+    }
+  }
+  return changes;
+}
+
 }  // namespace
 
 Result<ObjectWrite> ParseObjectWrite(std::string_view text) {
@@ -359,26 +383,47 @@ Result<store::ObjectPatch> ParseObjectPatch(std::string_view body) {
       patch.headers[static_cast<std::size_t>(header - store::kObjectHeaderFields.begin())] =
           text(key, value);
     } else if (key == "metadata") {
-      if (value.is_null()) {
-        patch.clear_metadata = true;
-      } else if (!value.is_object()) {
-        violations.push_back({key, "Invalid value for metadata: an object or null."});
-      } else {
-        for (const auto& [name, entry] : value.items()) {
-          if (entry.is_null()) {
-            patch.metadata[name] = std::nullopt;
-          } else if (entry.is_string()) {
-            patch.metadata[name] = entry.get<std::string>();
-          } else {
-            violations.push_back(
-                {"metadata." + name,
-                 fmt::format("Invalid value for metadata.{}: a string or null.", name)});
-          }
-        }
-      }
+      patch.metadata = KeyChangesOf(key, value, violations);
     } else if (std::ranges::find(kOutputOnly, key) == kOutputOnly.end()) {
       violations.push_back(
           {key, fmt::format("The object field {} cannot be changed on this server.", key)});
+    }
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  return patch;
+}
+
+Result<BucketPatch> ParseBucketPatch(std::string_view body) {
+  // The bucket resource's output-only members: a client may send them back, unchanged or not.
+  static constexpr std::array<std::string_view, 9> kOutputOnly = {
+      "kind",    "id",   "selfLink",       "projectNumber", "name",
+      "updated", "etag", "metageneration", "timeCreated"};
+  // Members this server answers with one value: sent back as they are, they change nothing.
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 3> kFixed = {
+      {{"location", "US"}, {"locationType", "multi-region"}, {"storageClass", "STANDARD"}}};
+  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return Status::InvalidArgument(
+        {{"body", "The request body must be a JSON object (a partial bucket resource)."}});
+  }
+  BucketPatch patch;
+  std::vector<FieldViolation> violations;
+  for (const auto& [key, value] : json.items()) {
+    const auto* fixed =
+        std::ranges::find(kFixed, key, &std::pair<std::string_view, std::string_view>::first);
+    if (key == "labels") {
+      patch.labels = KeyChangesOf(key, value, violations);
+    } else if (fixed != kFixed.end()) {
+      if (!value.is_string() || value.get<std::string>() != fixed->second) {
+        violations.push_back({key, fmt::format("The bucket's {} is {} on this server; it cannot "
+                                               "be changed.",
+                                               key, fixed->second)});
+      }
+    } else if (std::ranges::find(kOutputOnly, key) == kOutputOnly.end()) {
+      violations.push_back(
+          {key, fmt::format("The bucket field {} cannot be changed on this server.", key)});
     }
   }
   if (!violations.empty()) {

@@ -117,9 +117,21 @@ Result<ComposeRequest> ParseComposeRequest(std::string_view body);
 // The body of objects.patch, a partial object resource, as the change it asks for:
 // `contentType`, `cacheControl`, `contentDisposition`, `contentEncoding`, `contentLanguage`
 // (a string, or null to clear) and `metadata` (an object whose values are strings, or null to
-// remove that key; null for the whole member removes every key). The resource's output-only
-// fields (`name`, `generation`, `size`, …) are ignored, as GCS ignores them; any other member
+// remove that key; null for the whole member removes every key: `store::KeyChanges`). The
+// resource's output-only fields (`name`, `generation`, `size`, …) are ignored, as GCS ignores them;
+// any other member
 // (`acl`, `temporaryHold`, …) is INVALID_ARGUMENT naming it: this server does not keep it.
 Result<store::ObjectPatch> ParseObjectPatch(std::string_view body);
+
+// The body of buckets.patch, a partial bucket resource, as the change it asks for: `labels`,
+// merged as `metadata` is in an object's (`store::KeyChanges`; the merged labels are checked
+// against the label rules by the caller). The output-only members (`name`, `metageneration`, …)
+// are ignored, and so are `location`, `locationType` and `storageClass` when they hold the one
+// value this server has; any other member (`versioning`, `lifecycle`, `cors`, …) is
+// INVALID_ARGUMENT naming it: this server does not keep it.
+struct BucketPatch {
+  store::KeyChanges labels;
+};
+Result<BucketPatch> ParseBucketPatch(std::string_view body);
 
 }  // namespace trainyard::server

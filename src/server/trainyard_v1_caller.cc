@@ -1,5 +1,6 @@
 #include "server/trainyard_v1_caller.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -7,40 +8,73 @@
 
 #include "access/audit.h"
 #include "access/roles.h"
+#include "server/rpc_error.h"
 
 namespace trainyard::server {
 namespace {
 
-HttpResponse GetCaller(const CallerLookup& lookup, const RoutedRequest& request) {
+constexpr std::string_view kDefaultProject = "default";
+
+HttpResponse GetCaller(const CallerLookup& lookup, const HeldProjects& held,
+                       const RoutedRequest& request) {
   const std::optional<access::Principal> caller = lookup(request.http);
-  if (!caller) {
-    return JsonResponse(nlohmann::json{
-        {"name", std::string(access::kAnonymous)},
-        {"grants", nlohmann::json::array()},
-        {"allProjects",
-         true}}.dump());
+  std::vector<std::string> stored;
+  if (SeesAllProjects(caller)) {
+    Result<std::vector<std::string>> read = held();
+    if (!read.ok()) {
+      return ErrorResponse(read.status());
+    }
+    stored = *std::move(read);
   }
   nlohmann::json grants = nlohmann::json::array();
-  bool all_projects = false;
-  for (const access::Grant& grant : caller->grants) {
-    all_projects = all_projects || access::RoleSpansProjects(grant.role);
+  for (const access::Grant& grant :
+       caller.has_value() ? caller->grants : std::vector<access::Grant>{}) {
     grants.push_back(
         {{"role", std::string(access::RoleName(grant.role))}, {"project", grant.project}});
   }
-  return JsonResponse(nlohmann::json{
-      {"name", caller->name}, {"grants", std::move(grants)}, {"allProjects", all_projects}}
-                          .dump());
+  return JsonResponse(
+      nlohmann::json{{"name", caller.has_value() ? caller->name : std::string(access::kAnonymous)},
+                     {"grants", std::move(grants)},
+                     {"allProjects", SeesAllProjects(caller)},
+                     {"projects", VisibleProjects(caller, stored)}}
+          .dump());
 }
 
 }  // namespace
 
-void AddTrainyardV1CallerRoute(Router& router, CallerLookup caller) {
-  router.Add(
-      {"GET",
-       "/trainyard/v1/caller",
-       "trainyard.caller.get",
-       {},
-       [caller = std::move(caller)](const RoutedRequest& r) { return GetCaller(caller, r); }});
+bool SeesAllProjects(const std::optional<access::Principal>& caller) {
+  return !caller.has_value() || std::ranges::any_of(caller->grants, [](const access::Grant& grant) {
+    return access::RoleSpansProjects(grant.role);
+  });
+}
+
+std::vector<std::string> VisibleProjects(const std::optional<access::Principal>& caller,
+                                         const std::vector<std::string>& held) {
+  std::vector<std::string> projects;
+  if (SeesAllProjects(caller)) {
+    projects = held;
+    projects.emplace_back(kDefaultProject);
+  }
+  if (caller.has_value()) {
+    for (const access::Grant& grant : caller->grants) {
+      if (!grant.project.empty()) {
+        projects.push_back(grant.project);
+      }
+    }
+  }
+  std::sort(projects.begin(), projects.end());
+  projects.erase(std::unique(projects.begin(), projects.end()), projects.end());
+  return projects;
+}
+
+void AddTrainyardV1CallerRoute(Router& router, CallerLookup caller, HeldProjects held) {
+  router.Add({"GET",
+              "/trainyard/v1/caller",
+              "trainyard.caller.get",
+              {},
+              [caller = std::move(caller), held = std::move(held)](const RoutedRequest& r) {
+                return GetCaller(caller, held, r);
+              }});
 }
 
 }  // namespace trainyard::server

@@ -43,10 +43,37 @@
 
 namespace trainyard::store {
 
+// A change of a map of strings (an object's user metadata, a bucket's labels) as GCS's PATCH
+// sends it: the member null drops every key (`clear`), then each key named is set to its value
+// or, when null (nullopt), removed.
+struct KeyChanges {
+  bool clear = false;
+  std::map<std::string, std::optional<std::string>> keys;
+};
+
+// `current` with `changes` applied (a removed key that is not there is no error, as GCS).
+inline std::map<std::string, std::string> ApplyKeyChanges(
+    std::map<std::string, std::string> current, const KeyChanges& changes) {
+  if (changes.clear) {
+    current.clear();
+  }
+  for (const auto& [key, value] : changes.keys) {
+    if (value.has_value()) {
+      current[key] = *value;
+    } else {
+      current.erase(key);
+    }
+  }
+  return current;
+}
+
 struct BucketInfo {
   std::string name;
   std::string project;
   WallTime create_time;
+  std::int64_t metageneration = 1;  // 1 at creation, then one more at each metadata change
+  WallTime updated;                 // the last metadata change (`create_time` before any)
+  std::map<std::string, std::string> labels;
 };
 
 // The object fields GCS serves as a download's headers, set when the object is written ("" when
@@ -94,9 +121,7 @@ struct ObjectPatch {
   std::optional<std::string> content_type;
   // By kObjectHeaderFields' order.
   std::array<std::optional<std::string>, kObjectHeaderFields.size()> headers;
-  bool clear_metadata = false;  // every user metadata key goes first (GCS's "metadata": null)
-  // Then each key set to a value, or removed when nullopt.
-  std::map<std::string, std::optional<std::string>> metadata;
+  KeyChanges metadata;  // of the user metadata
 };
 
 struct ObjectListing {
@@ -134,6 +159,15 @@ class BucketStore {
   virtual Result<std::vector<BucketInfo>> ListBuckets(std::string_view project) const = 0;
   // FAILED_PRECONDITION when the bucket is not empty.
   virtual Status DeleteBucket(std::string_view name) = 0;
+  // Replaces the bucket's changeable fields (its labels) when its metageneration is still
+  // `expected_metageneration` (compare-and-swap), raising the metageneration by one and setting
+  // `updated`. ABORTED when it moved on, NOT_FOUND when there is no such bucket. The labels are
+  // stored as given: the caller checks them.
+  virtual Result<BucketInfo> UpdateBucket(std::string_view name,
+                                          const std::map<std::string, std::string>& labels,
+                                          std::int64_t expected_metageneration) = 0;
+  // The projects that hold a bucket, in order.
+  virtual Result<std::vector<std::string>> BucketProjects() const = 0;
 
   // Writes the object from the file at `source_path` (moved into place when on the same file
   // system, so a large upload is never copied through memory) and returns its metadata.

@@ -112,8 +112,11 @@ Result<BucketInfo> FileBucketStore::CreateBucket(std::string_view project, std::
   if (project.empty()) {
     return Status::InvalidArgument({{"project", "A bucket belongs to a project; none given."}});
   }
-  BucketInfo bucket{
-      .name = std::string(name), .project = std::string(project), .create_time = clock_.Now()};
+  const WallTime now = clock_.Now();
+  BucketInfo bucket{.name = std::string(name),
+                    .project = std::string(project),
+                    .create_time = now,
+                    .updated = now};
   TY_RETURN_IF_ERROR(db_->InsertBucket(bucket));
   std::error_code ec;
   std::filesystem::create_directories(BucketDir(name), ec);
@@ -138,6 +141,17 @@ Result<BucketInfo> FileBucketStore::GetBucket(std::string_view name) const {
 
 Result<std::vector<BucketInfo>> FileBucketStore::ListBuckets(std::string_view project) const {
   return db_->ListBuckets(project);
+}
+
+Result<BucketInfo> FileBucketStore::UpdateBucket(std::string_view name,
+                                                 const std::map<std::string, std::string>& labels,
+                                                 std::int64_t expected_metageneration) {
+  TY_RETURN_IF_ERROR(CheckBucketName(name));
+  return db_->UpdateBucket(name, labels, expected_metageneration, clock_.Now());
+}
+
+Result<std::vector<std::string>> FileBucketStore::BucketProjects() const {
+  return db_->BucketProjects();
 }
 
 Status FileBucketStore::DeleteBucket(std::string_view name) {
@@ -355,16 +369,7 @@ Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::st
         row.headers.*kObjectHeaderFields[i].field = *patch.headers[i];
       }
     }
-    if (patch.clear_metadata) {
-      row.metadata.clear();
-    }
-    for (const auto& [key, value] : patch.metadata) {
-      if (value.has_value()) {
-        row.metadata[key] = *value;
-      } else {
-        row.metadata.erase(key);
-      }
-    }
+    row.metadata = ApplyKeyChanges(std::move(row.metadata), patch.metadata);
     row.metageneration += 1;
     row.updated_ns = ToNanos(clock_.Now());
     TY_RETURN_IF_ERROR(db_->PutObject(bucket, name, row));

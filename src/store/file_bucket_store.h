@@ -31,6 +31,10 @@ class FileBucketStore final : public BucketStore {
   Result<BucketInfo> GetBucket(std::string_view name) const override;
   Result<std::vector<BucketInfo>> ListBuckets(std::string_view project) const override;
   Status DeleteBucket(std::string_view name) override;
+  Result<BucketInfo> UpdateBucket(std::string_view name,
+                                  const std::map<std::string, std::string>& labels,
+                                  std::int64_t expected_metageneration) override;
+  Result<std::vector<std::string>> BucketProjects() const override;
 
   Result<ObjectInfo> PutObjectFromFile(std::string_view bucket, std::string_view name,
                                        const std::string& source_path,

@@ -95,6 +95,9 @@ class JobStore {
 
   // Number of jobs per state across all projects (for /metrics).
   virtual Result<std::vector<std::pair<model::JobState, std::int64_t>>> CountByState() const = 0;
+
+  // The projects that hold a job (of any state), in order (the console's project picker).
+  virtual Result<std::vector<std::string>> Projects() const = 0;
 };
 
 }  // namespace trainyard::store

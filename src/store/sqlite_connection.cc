@@ -106,6 +106,20 @@ std::string Statement::ColumnText(int index) const {
   return text == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(text), size);
 }
 
+Result<std::vector<std::string>> Statement::FirstColumnTexts() {
+  std::vector<std::string> texts;
+  while (true) {
+    Result<bool> row = Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return texts;
+    }
+    texts.push_back(ColumnText(0));
+  }
+}
+
 Result<std::unique_ptr<Connection>> Connection::Open(const std::string& path, bool read_only) {
   sqlite3* raw = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;

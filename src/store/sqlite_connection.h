@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "base/status.h"
 
@@ -59,6 +60,8 @@ class Statement {
   std::int64_t ColumnInt64(int index) const;
   std::string ColumnText(int index) const;
   bool IsNull(int index) const;  // the column's value is SQL NULL
+  // Steps through every row left, collecting the first column's text.
+  Result<std::vector<std::string>> FirstColumnTexts();
 
  private:
   sqlite3_stmt* stmt_;  // null once moved from

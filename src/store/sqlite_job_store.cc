@@ -65,6 +65,8 @@ constexpr std::string_view kListAfter =
     "ORDER BY create_time_ns DESC, job_id LIMIT ?4";
 constexpr std::string_view kCountByState =
     "SELECT state, COUNT(*) FROM jobs GROUP BY state ORDER BY state";
+// The primary key (project, job_id) answers it without reading the rows.
+constexpr std::string_view kProjects = "SELECT DISTINCT project FROM jobs ORDER BY project";
 
 // "SELECT project, body FROM jobs WHERE state IN (<every non-terminal state>) …", so the rule of
 // what is terminal stays in model::IsTerminal.
@@ -321,6 +323,15 @@ class SqliteJobStore final : public JobStore {
       return row.status();
     }
     return *row ? select->ColumnInt64(0) : 0;
+  }
+
+  Result<std::vector<std::string>> Projects() const override {
+    ConnectionPool::Lease reader = readers_->Acquire();
+    Result<Statement> select = reader->Prepare(kProjects);
+    if (!select.ok()) {
+      return select.status();
+    }
+    return select->FirstColumnTexts();
   }
 
   Result<std::vector<std::pair<model::JobState, std::int64_t>>> CountByState() const override {

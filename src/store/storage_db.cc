@@ -3,6 +3,7 @@
 #include <array>
 #include <chrono>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
@@ -58,8 +59,22 @@ constexpr std::string_view kV3Metageneration = R"sql(
 ALTER TABLE objects ADD COLUMN metageneration INTEGER NOT NULL DEFAULT 1;
 )sql";
 
+// v4: what a bucket's metadata change (buckets.patch) sets: its labels (a JSON object), its
+// metageneration and the time of the last change (its creation for the buckets before).
+constexpr std::string_view kV4BucketFields = R"sql(
+ALTER TABLE buckets ADD COLUMN labels TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE buckets ADD COLUMN metageneration INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE buckets ADD COLUMN updated_ns INTEGER NOT NULL DEFAULT 0;
+UPDATE buckets SET updated_ns = create_time_ns;
+)sql";
+
 constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}, Migration{2, kV2Headers},
-                                           Migration{3, kV3Metageneration}};
+                                           Migration{3, kV3Metageneration},
+                                           Migration{4, kV4BucketFields}};
+
+// A bucket's columns, in the order `BucketOf` reads them.
+constexpr std::string_view kBucketColumns =
+    "name, project, create_time_ns, labels, metageneration, updated_ns";
 
 std::string EncodeMetadata(const std::map<std::string, std::string>& metadata) {
   return nlohmann::json(metadata).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -99,6 +114,16 @@ ObjectHeaders DecodeHeaders(const std::string& text) {
   return headers;
 }
 
+// The bucket of a row selected with kBucketColumns.
+BucketInfo BucketOf(const Statement& row) {
+  return BucketInfo{.name = row.ColumnText(0),
+                    .project = row.ColumnText(1),
+                    .create_time = FromNanos(row.ColumnInt64(2)),
+                    .metageneration = row.ColumnInt64(4),
+                    .updated = FromNanos(row.ColumnInt64(5)),
+                    .labels = DecodeMetadata(row.ColumnText(3))};
+}
+
 // Runs `sql` with text parameters `args` (1-based, in order) and no result rows.
 Status RunText(Connection& db, std::string_view sql, std::initializer_list<std::string_view> args) {
   Result<Statement> statement = db.Prepare(sql);
@@ -126,14 +151,18 @@ Result<std::unique_ptr<StorageDb>> StorageDb::Open(const std::string& path) {
 
 Status StorageDb::InsertBucket(const BucketInfo& bucket) {
   std::lock_guard lock(mu_);
-  Result<Statement> insert =
-      db_->Prepare("INSERT INTO buckets (name, project, create_time_ns) VALUES (?1, ?2, ?3)");
+  Result<Statement> insert = db_->Prepare(
+      "INSERT INTO buckets (name, project, create_time_ns, labels, metageneration, updated_ns) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   if (!insert.ok()) {
     return insert.status();
   }
   insert->Bind(1, bucket.name);
   insert->Bind(2, bucket.project);
   insert->Bind(3, ToNanos(bucket.create_time));
+  insert->Bind(4, EncodeMetadata(bucket.labels));
+  insert->Bind(5, bucket.metageneration);
+  insert->Bind(6, ToNanos(bucket.updated));
   Status status = insert->Run();
   if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
     return Status::AlreadyExists("The bucket " + bucket.name + " already exists.");
@@ -143,8 +172,12 @@ Status StorageDb::InsertBucket(const BucketInfo& bucket) {
 
 Result<std::optional<BucketInfo>> StorageDb::GetBucket(std::string_view name) {
   std::lock_guard lock(mu_);
+  return GetBucketLocked(name);
+}
+
+Result<std::optional<BucketInfo>> StorageDb::GetBucketLocked(std::string_view name) {
   Result<Statement> select =
-      db_->Prepare("SELECT project, create_time_ns FROM buckets WHERE name = ?1");
+      db_->Prepare(fmt::format("SELECT {} FROM buckets WHERE name = ?1", kBucketColumns));
   if (!select.ok()) {
     return select.status();
   }
@@ -153,18 +186,13 @@ Result<std::optional<BucketInfo>> StorageDb::GetBucket(std::string_view name) {
   if (!row.ok()) {
     return row.status();
   }
-  if (!*row) {
-    return std::optional<BucketInfo>();
-  }
-  return std::optional<BucketInfo>(BucketInfo{.name = std::string(name),
-                                              .project = select->ColumnText(0),
-                                              .create_time = FromNanos(select->ColumnInt64(1))});
+  return *row ? std::optional<BucketInfo>(BucketOf(*select)) : std::nullopt;
 }
 
 Result<std::vector<BucketInfo>> StorageDb::ListBuckets(std::string_view project) {
   std::lock_guard lock(mu_);
-  Result<Statement> select =
-      db_->Prepare("SELECT name, create_time_ns FROM buckets WHERE project = ?1 ORDER BY name");
+  Result<Statement> select = db_->Prepare(
+      fmt::format("SELECT {} FROM buckets WHERE project = ?1 ORDER BY name", kBucketColumns));
   if (!select.ok()) {
     return select.status();
   }
@@ -178,10 +206,47 @@ Result<std::vector<BucketInfo>> StorageDb::ListBuckets(std::string_view project)
     if (!*row) {
       return buckets;
     }
-    buckets.push_back(BucketInfo{.name = select->ColumnText(0),
-                                 .project = std::string(project),
-                                 .create_time = FromNanos(select->ColumnInt64(1))});
+    buckets.push_back(BucketOf(*select));
   }
+}
+
+Result<BucketInfo> StorageDb::UpdateBucket(std::string_view name,
+                                           const std::map<std::string, std::string>& labels,
+                                           std::int64_t expected_metageneration, WallTime updated) {
+  std::lock_guard lock(mu_);
+  Result<Statement> update = db_->Prepare(
+      "UPDATE buckets SET labels = ?1, metageneration = metageneration + 1, updated_ns = ?2 "
+      "WHERE name = ?3 AND metageneration = ?4");
+  if (!update.ok()) {
+    return update.status();
+  }
+  update->Bind(1, EncodeMetadata(labels));
+  update->Bind(2, ToNanos(updated));
+  update->Bind(3, name);
+  update->Bind(4, expected_metageneration);
+  TY_RETURN_IF_ERROR(update->Run());
+  const bool changed = db_->Changes() > 0;
+  Result<std::optional<BucketInfo>> bucket = GetBucketLocked(name);
+  if (!bucket.ok()) {
+    return bucket.status();
+  }
+  if (!bucket->has_value()) {
+    return Status::NotFound("The specified bucket does not exist.");
+  }
+  if (!changed) {
+    return Status::Aborted(fmt::format("The bucket {} changed meanwhile (metageneration {}).", name,
+                                       (*bucket)->metageneration));
+  }
+  return **bucket;
+}
+
+Result<std::vector<std::string>> StorageDb::BucketProjects() {
+  std::lock_guard lock(mu_);
+  Result<Statement> select = db_->Prepare("SELECT DISTINCT project FROM buckets ORDER BY project");
+  if (!select.ok()) {
+    return select.status();
+  }
+  return select->FirstColumnTexts();
 }
 
 Status StorageDb::DeleteBucket(std::string_view name) {
@@ -316,17 +381,7 @@ Result<std::vector<std::string>> StorageDb::UploadsBefore(std::int64_t create_ns
     return select.status();
   }
   select->Bind(1, create_ns);
-  std::vector<std::string> ids;
-  while (true) {
-    Result<bool> row = select->Step();
-    if (!row.ok()) {
-      return row.status();
-    }
-    if (!*row) {
-      return ids;
-    }
-    ids.push_back(select->ColumnText(0));
-  }
+  return select->FirstColumnTexts();
 }
 
 }  // namespace trainyard::store::internal

@@ -54,6 +54,12 @@ class StorageDb {
   Result<std::vector<BucketInfo>> ListBuckets(std::string_view project);
   // Removes the bucket and every row of its objects and uploads.
   Status DeleteBucket(std::string_view name);
+  // Sets the labels when the metageneration is `expected_metageneration`, raising it and setting
+  // `updated`; ABORTED when it is another, NOT_FOUND when there is no such bucket.
+  Result<BucketInfo> UpdateBucket(std::string_view name,
+                                  const std::map<std::string, std::string>& labels,
+                                  std::int64_t expected_metageneration, WallTime updated);
+  Result<std::vector<std::string>> BucketProjects();
 
   Result<std::optional<ObjectRow>> GetObject(std::string_view bucket, std::string_view name);
   Status PutObject(std::string_view bucket, std::string_view name, const ObjectRow& row);
@@ -68,6 +74,9 @@ class StorageDb {
 
  private:
   explicit StorageDb(std::unique_ptr<Connection> db) : db_(std::move(db)) {}
+
+  // GetBucket with mu_ held.
+  Result<std::optional<BucketInfo>> GetBucketLocked(std::string_view name);
 
   std::mutex mu_;
   std::unique_ptr<Connection> db_;  // guarded by mu_

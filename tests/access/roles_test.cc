@@ -34,6 +34,7 @@ const std::map<std::string, std::string> kExpected = {
     {"storage.buckets.get", "VEA"},
     {"storage.buckets.create", "EA"},
     {"storage.buckets.delete", "EA"},
+    {"storage.buckets.update", "EA"},
     {"storage.objects.list", "VEA"},
     {"storage.objects.get", "VEA"},
     {"storage.objects.create", "EA"},

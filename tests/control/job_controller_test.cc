@@ -352,6 +352,8 @@ class RacingStore final : public store::JobStore {
     return inner_.CountByState();
   }
 
+  Result<std::vector<std::string>> Projects() const override { return inner_.Projects(); }
+
  private:
   store::JobStore& inner_;
 };

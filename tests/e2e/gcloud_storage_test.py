@@ -101,6 +101,28 @@ class GcloudStorageTest(gcloud_env.ServerTestCase):
         self.assertEqual(again.rc, 1, again)
         self.assertIn("HTTPError 409", again.err)
 
+    def test_buckets_update_changes_the_labels_with_a_patch(self):
+        self.make_bucket("e2e-labels")
+
+        def labels():
+            described = json.loads(self.ok("storage", "buckets", "describe", "gs://e2e-labels",
+                                           "--format", "json").out)
+            return described.get("labels")
+
+        self.ok("storage", "buckets", "update", "gs://e2e-labels",
+                "--update-labels", "team=ml,env=dev")
+        self.assertEqual(labels(), {"env": "dev", "team": "ml"})
+        self.ok("storage", "buckets", "update", "gs://e2e-labels",
+                "--update-labels", "stage=raw", "--remove-labels", "env")
+        self.assertEqual(labels(), {"stage": "raw", "team": "ml"})
+        bad = self.gcloud("storage", "buckets", "update", "gs://e2e-labels",
+                          "--update-labels", "team=UPPER")
+        self.assertEqual(bad.rc, 1, bad)
+        self.assertIn("HTTPError 400", bad.err)
+        self.assertEqual(labels(), {"stage": "raw", "team": "ml"})
+        self.ok("storage", "buckets", "update", "gs://e2e-labels", "--clear-labels")
+        self.assertIsNone(labels())
+
     def test_a_missing_bucket_is_not_found(self):
         run = self.gcloud("storage", "ls", "gs://e2e-no-such-bucket/")
         self.assertEqual(run.rc, 1, run)

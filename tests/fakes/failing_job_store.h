@@ -82,6 +82,8 @@ class FailingJobStore final : public store::JobStore {
     return real_->CountByState();
   }
 
+  Result<std::vector<std::string>> Projects() const override { return real_->Projects(); }
+
  private:
   Status Failure() {
     std::lock_guard lock(mu_);

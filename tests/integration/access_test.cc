@@ -58,6 +58,7 @@ const std::vector<RouteCase> kRoutes = {
     {"DELETE", "/upload/storage/v1/b/bkt/o?upload_id=none", "", Needs::kWrite, true},
     {"DELETE", "/storage/v1/b/bkt/o/missing", "", Needs::kWrite, true},
     {"POST", "/storage/v1/b/bkt/o/obj/rewriteTo/b/bkt/o/copy-{N}", "", Needs::kWrite, true},
+    {"PATCH", "/storage/v1/b/bkt", R"({"labels":{"n":"{N}"}})", Needs::kWrite, true},
     {"DELETE", "/storage/v1/b/bkt", "", Needs::kWrite, true},  // not empty: 409 once allowed
     {"GET", "/metrics", "", Needs::kServer},
     {"GET", "/trainyard/v1/caller", "", Needs::kToken},
@@ -224,8 +225,11 @@ TEST_F(AccessTest, TheCallerRouteSaysWhoCallsAndTheirProjects) {
   EXPECT_EQ(viewer["name"], "viewer");
   EXPECT_EQ(viewer["grants"], nlohmann::json::parse(R"([{"role":"viewer","project":"proj"}])"));
   EXPECT_EQ(viewer["allProjects"], false);
+  EXPECT_EQ(viewer["projects"], nlohmann::json::parse(R"(["proj"])"));
   const nlohmann::json admin = Body(Send("admin", "GET", "/trainyard/v1/caller"));
   EXPECT_EQ(admin["allProjects"], true) << admin.dump();
+  // Those holding jobs or buckets, and "default".
+  EXPECT_EQ(admin["projects"], nlohmann::json::parse(R"(["default","other","proj"])"));
 }
 
 TEST_F(AccessTest, TheMissingTokenIsSaidInEachApisShape) {

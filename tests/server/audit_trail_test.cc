@@ -26,6 +26,7 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
                                                "aiplatform.hyperparameterTuningJobs.cancel",
                                                "storage.buckets.insert",
                                                "storage.buckets.delete",
+                                               "storage.buckets.patch",
                                                "storage.objects.insert",
                                                "storage.objects.upload",
                                                "storage.objects.delete",

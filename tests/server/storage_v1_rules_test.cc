@@ -11,6 +11,22 @@
 namespace trainyard::server {
 namespace {
 
+// Checks a parse against its case: refused as INVALID_ARGUMENT at `bad_field`, or accepted when
+// that is "". True when the parse was accepted, so the case's values can be checked.
+template <typename T>
+bool AcceptedAsExpected(const Result<T>& parsed, const std::string& bad_field) {
+  if (!bad_field.empty()) {
+    EXPECT_FALSE(parsed.ok());
+    EXPECT_EQ(parsed.status().code(), Code::kInvalidArgument);
+    EXPECT_TRUE(!parsed.ok() && parsed.status().violations().size() >= 1 &&
+                parsed.status().violations()[0].field == bad_field)
+        << parsed.status().ToString();
+    return false;
+  }
+  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
+  return parsed.ok();
+}
+
 struct RangeCase {
   std::string name;
   std::string header;
@@ -250,20 +266,16 @@ class ParseObjectPatchTest : public ::testing::TestWithParam<PatchCase> {};
 TEST_P(ParseObjectPatchTest, ReadsThePartialResource) {
   const PatchCase& tc = GetParam();
   const Result<store::ObjectPatch> patch = ParseObjectPatch(tc.body);
-  if (!tc.bad_field.empty()) {
-    ASSERT_FALSE(patch.ok());
-    EXPECT_EQ(patch.status().code(), Code::kInvalidArgument);
-    EXPECT_EQ(patch.status().violations()[0].field, tc.bad_field) << patch.status().ToString();
+  if (!AcceptedAsExpected(patch, tc.bad_field)) {
     return;
   }
-  ASSERT_TRUE(patch.ok()) << patch.status().ToString();
   EXPECT_EQ(patch->content_type, tc.content_type);
   EXPECT_EQ(patch->headers[0], tc.cache_control);
   for (std::size_t i = 1; i < patch->headers.size(); ++i) {
     EXPECT_FALSE(patch->headers[i].has_value()) << i;
   }
-  EXPECT_EQ(patch->clear_metadata, tc.clear_metadata);
-  EXPECT_EQ(patch->metadata, tc.metadata);
+  EXPECT_EQ(patch->metadata.clear, tc.clear_metadata);
+  EXPECT_EQ(patch->metadata.keys, tc.metadata);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -311,13 +323,9 @@ class ParseComposeRequestTest : public ::testing::TestWithParam<ComposeCase> {};
 TEST_P(ParseComposeRequestTest, ReadsSourcesAndRefusesWhatGcsRefuses) {
   const ComposeCase& tc = GetParam();
   const Result<ComposeRequest> request = ParseComposeRequest(tc.body);
-  if (!tc.bad_field.empty()) {
-    ASSERT_FALSE(request.ok());
-    EXPECT_EQ(request.status().code(), Code::kInvalidArgument);
-    EXPECT_EQ(request.status().violations()[0].field, tc.bad_field) << request.status().ToString();
+  if (!AcceptedAsExpected(request, tc.bad_field)) {
     return;
   }
-  ASSERT_TRUE(request.ok()) << request.status().ToString();
   EXPECT_EQ(request->sources.size(), tc.sources);
 }
 
@@ -374,6 +382,58 @@ TEST(ParseObjectWrite, BlankIsEmptyAndNonObjectsAreRefused) {
   ASSERT_TRUE(write.ok());
   EXPECT_EQ(write->name, "n");
   EXPECT_EQ(write->metadata.at("x"), "1");  // kept as its JSON text
+}
+
+struct BucketPatchCase {
+  std::string name;
+  std::string body;
+  std::string bad_field;  // "" when the body is accepted
+  store::KeyChanges labels = {};
+};
+
+class ParseBucketPatchTest : public ::testing::TestWithParam<BucketPatchCase> {};
+
+TEST_P(ParseBucketPatchTest, ReadsThePartialResource) {
+  const BucketPatchCase& tc = GetParam();
+  const Result<BucketPatch> patch = ParseBucketPatch(tc.body);
+  if (!AcceptedAsExpected(patch, tc.bad_field)) {
+    return;
+  }
+  EXPECT_EQ(patch->labels.clear, tc.labels.clear);
+  EXPECT_EQ(patch->labels.keys, tc.labels.keys);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Bodies, ParseBucketPatchTest,
+    ::testing::Values(
+        BucketPatchCase{"Empty", "{}", ""},
+        BucketPatchCase{"LabelsSetAndRemove",
+                        R"({"labels":{"team":"ml","old":null}})",
+                        "",
+                        {.keys = {{"team", "ml"}, {"old", std::nullopt}}}},
+        BucketPatchCase{"NullLabelsClearAll", R"({"labels":null})", "", {.clear = true}},
+        // gcloud sends back the resource it read, with the labels changed.
+        BucketPatchCase{"TheResourceAsServed",
+                        R"({"kind":"storage#bucket","id":"b","name":"b","projectNumber":"1",)"
+                        R"("metageneration":"3","etag":"CAM=","location":"US",)"
+                        R"("locationType":"multi-region","storageClass":"STANDARD",)"
+                        R"("timeCreated":"t","updated":"t","selfLink":"s","labels":{"a":"1"}})",
+                        "",
+                        {.keys = {{"a", "1"}}}},
+        BucketPatchCase{"NotAnObject", "[]", "body"}, BucketPatchCase{"NotJson", "{", "body"},
+        BucketPatchCase{"LabelsNotAnObject", R"({"labels":["a"]})", "labels"},
+        BucketPatchCase{"LabelValueNotAString", R"({"labels":{"k":1}})", "labels.k"},
+        BucketPatchCase{"AnotherLocation", R"({"location":"EU"})", "location"},
+        BucketPatchCase{"AnotherStorageClass", R"({"storageClass":"NEARLINE"})", "storageClass"},
+        BucketPatchCase{"Versioning", R"({"versioning":{"enabled":true}})", "versioning"},
+        BucketPatchCase{"Lifecycle", R"({"lifecycle":{"rule":[]}})", "lifecycle"}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST(StorageQueryParams, BucketPatchTakesMetagenerationPreconditionsOnly) {
+  const std::vector<std::string> params = StorageQueryParams("storage.buckets.patch");
+  EXPECT_NE(std::ranges::find(params, "ifMetagenerationMatch"), params.end());
+  EXPECT_NE(std::ranges::find(params, "ifMetagenerationNotMatch"), params.end());
+  EXPECT_EQ(std::ranges::find(params, "ifGenerationMatch"), params.end());
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "base/file.h"
 #include "fakes/fake_clock.h"
 #include "fakes/temp_dir.h"
-#include "store/sqlite_connection.h"
+#include "store/rewind_storage_db.h"
 
 namespace trainyard::store {
 namespace {
@@ -155,16 +155,7 @@ TEST_F(BucketStoreTest, PutsAndReadsAnObjectAsAPlainFile) {
 TEST_F(BucketStoreTest, ObjectsOfAVersion1DatabaseHaveNoHeaders) {
   ASSERT_TRUE(store_->PutObject("bkt", "old", "hello", "text/plain", {}, {}).ok());
   store_.reset();
-  {  // the database as version 1 of the schema left it
-    auto db = internal::Connection::Open(dir_.File("storage.db"), /*read_only=*/false);
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    ASSERT_TRUE((*db)
-                    ->Exec("ALTER TABLE objects DROP COLUMN headers;"
-                           "ALTER TABLE uploads DROP COLUMN headers;"
-                           "ALTER TABLE objects DROP COLUMN metageneration;"
-                           "UPDATE schema_version SET version = 1;")
-                    .ok());
-  }
+  RewindStorageDb(dir_.File("storage.db"), 1);
   Reopen();
   auto got = store_->GetObject("bkt", "old");
   ASSERT_TRUE(got.ok()) << got.status().ToString();
@@ -181,7 +172,7 @@ TEST_F(BucketStoreTest, PatchesMetadataAndKeepsItAcrossARestart) {
   ASSERT_TRUE(put.ok()) << put.status().ToString();
   EXPECT_EQ(put->metageneration, 1);
   clock_.Advance(std::chrono::seconds(5));
-  ObjectPatch patch{.content_type = "", .metadata = {{"a", std::nullopt}, {"c", "3"}}};
+  ObjectPatch patch{.content_type = "", .metadata = {.keys = {{"a", std::nullopt}, {"c", "3"}}}};
   patch.headers[0] = "";    // cacheControl cleared
   patch.headers[3] = "en";  // contentLanguage set
   auto patched = store_->PatchObject("bkt", "p", patch);
@@ -203,7 +194,7 @@ TEST_F(BucketStoreTest, PatchesMetadataAndKeepsItAcrossARestart) {
   // patched too; a missing one is NOT_FOUND.
   EXPECT_EQ(Put("p", "new").metageneration, 1);
   WriteFile(Root() / "bkt/plain", "x");
-  auto plain = store_->PatchObject("bkt", "plain", {.clear_metadata = true});
+  auto plain = store_->PatchObject("bkt", "plain", {.metadata = {.clear = true}});
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   EXPECT_EQ(plain->metageneration, 2);
   EXPECT_EQ(store_->PatchObject("bkt", "none", {}).status().code(), Code::kNotFound);
@@ -212,14 +203,7 @@ TEST_F(BucketStoreTest, PatchesMetadataAndKeepsItAcrossARestart) {
 TEST_F(BucketStoreTest, ObjectsOfAVersion2DatabaseAreAtMetageneration1) {
   ASSERT_TRUE(store_->PutObject("bkt", "old", "hello", "text/plain", {}, {}).ok());
   store_.reset();
-  {  // the database as version 2 of the schema left it
-    auto db = internal::Connection::Open(dir_.File("storage.db"), /*read_only=*/false);
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    ASSERT_TRUE((*db)
-                    ->Exec("ALTER TABLE objects DROP COLUMN metageneration;"
-                           "UPDATE schema_version SET version = 2;")
-                    .ok());
-  }
+  RewindStorageDb(dir_.File("storage.db"), 2);
   Reopen();
   auto got = store_->GetObject("bkt", "old");
   ASSERT_TRUE(got.ok()) << got.status().ToString();

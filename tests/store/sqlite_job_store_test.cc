@@ -279,6 +279,14 @@ TEST_F(SqliteJobStoreTest, CountByStateCountsEveryProject) {
                                                                      {JobState::kFailed, 1}}));
 }
 
+TEST_F(SqliteJobStoreTest, ProjectsAreThoseHoldingAJobOfAnyState) {
+  EXPECT_EQ(*store_->Projects(), std::vector<std::string>{});
+  ASSERT_TRUE(store_->Create("b", MakeJob("j1", 100, JobState::kSucceeded)).ok());
+  ASSERT_TRUE(store_->Create("a", MakeJob("j1", 100, JobState::kQueued)).ok());
+  ASSERT_TRUE(store_->Create("a", MakeJob("j2", 100, JobState::kFailed)).ok());
+  EXPECT_EQ(*store_->Projects(), (std::vector<std::string>{"a", "b"}));
+}
+
 TEST_F(SqliteJobStoreTest, ReopeningKeepsEveryJobAndUpdate) {
   for (int i = 0; i < 50; ++i) {
     ASSERT_TRUE(store_->Create("proj", MakeJob("job_" + std::to_string(i), 100 + i)).ok());

@@ -83,6 +83,7 @@ export interface Caller {
   name: string;
   grants: { role: string; project: string }[];
   allProjects: boolean;
+  projects: string[]; // what the project picker offers, sorted
 }
 
 let callerCache: Promise<Caller> | null = null;

@@ -1,7 +1,7 @@
 // The console's shell: the top bar (project, pages, sign-in) and the router over the URL's
 // fragment, "#/p/<project>/<page>/…". Each page lives in its own module.
 
-import { caller, setOnUnauthenticated, setToken, token } from "./api";
+import { caller, forgetCaller, setOnUnauthenticated, setToken, token } from "./api";
 import { h, fill } from "./dom";
 import { Page, Route, href } from "./page";
 import { renderJobs } from "./jobs";
@@ -10,6 +10,7 @@ import { renderCluster } from "./cluster";
 import { renderBuckets } from "./buckets";
 import { renderSignIn } from "./signin";
 
+// The last project opened, kept between visits (localStorage): a bare /console/ opens it.
 const PROJECT_KEY = "trainyard.project";
 let current: Page | null = null;
 
@@ -24,43 +25,54 @@ function parse(): Route | null {
   return { project: parts[1], path: parts.slice(2), query: new URLSearchParams(queryPart ?? "") };
 }
 
+// Another project than those offered, for a caller who may see every project.
+const OTHER = "…"; // no project id has it
+
+// The header's project select: the projects the caller may see (trainyard v1 caller: a token's
+// own projects; without tokens or for an admin, those holding jobs or buckets, and "default"),
+// the current one first until they are known. Picking one opens the same page there, which the
+// next visit opens too.
+function projectPicker(route: Route): HTMLSelectElement {
+  const page = route.path[0] ?? "jobs";
+  const option = (p: string) => h("option", { value: p, selected: p === route.project }, p);
+  const select = h(
+    "select",
+    {
+      id: "project",
+      "aria-label": "project",
+      onchange: () => {
+        let chosen: string | null = select.value;
+        if (chosen === OTHER) chosen = prompt("Project id")?.trim() || null;
+        if (chosen && chosen !== route.project) location.hash = href(chosen, page);
+        else select.value = route.project;
+      },
+    },
+    option(route.project),
+  ) as HTMLSelectElement;
+  forgetCaller(); // asked afresh on each page: projects come and go
+  caller()
+    .then((who) => {
+      const projects = who.projects.includes(route.project)
+        ? who.projects
+        : [route.project, ...who.projects];
+      const options = projects.map(option);
+      if (who.allProjects) options.push(h("option", { value: OTHER }, "other…"));
+      fill(select, ...options);
+      select.value = route.project;
+      if (who.grants.length)
+        select.title = `${who.name}: ${who.grants.map((g) => `${g.role} on ${g.project || "every project"}`).join(", ")}`;
+    })
+    .catch(() => {});
+  return select;
+}
+
 function nav(route: Route): HTMLElement {
   const links: [string, string][] = [
     ["jobs", "Jobs"],
     ["cluster", "Cluster"],
     ["buckets", "Buckets"],
   ];
-  const projectInput = h("input", {
-    id: "project",
-    value: route.project,
-    "aria-label": "project",
-    size: 18,
-    onchange: (e: Event) => {
-      const value = (e.target as HTMLInputElement).value.trim();
-      if (value) location.hash = href(value, route.path[0] ?? "jobs");
-    },
-  });
-  const projectLabel = h("label", {}, "project ", projectInput);
-  // A token scoped to some projects: offer only those.
-  caller()
-    .then((who) => {
-      const projects = [...new Set(who.grants.map((g) => g.project).filter((p) => p))];
-      if (who.allProjects || projects.length === 0) return;
-      if (!projects.includes(route.project)) projects.unshift(route.project);
-      const select = h(
-        "select",
-        {
-          id: "project",
-          "aria-label": "project",
-          onchange: (e: Event) =>
-            (location.hash = href((e.target as HTMLSelectElement).value, route.path[0] ?? "jobs")),
-        },
-        projects.map((p) => h("option", { value: p, selected: p === route.project }, p)),
-      );
-      projectInput.replaceWith(select);
-      projectLabel.title = `${who.name}: ${who.grants.map((g) => `${g.role} on ${g.project}`).join(", ")}`;
-    })
-    .catch(() => {});
+  const projectLabel = h("label", {}, "project ", projectPicker(route));
   return h(
     "nav",
     {},
@@ -97,15 +109,15 @@ function show(): void {
     const root = h("main");
     fill(app, root);
     current = new Page(root, { project: "", path: ["signin"], query: new URLSearchParams() });
-    renderSignIn(current, sessionStorage.getItem(PROJECT_KEY) ?? "");
+    renderSignIn(current, localStorage.getItem(PROJECT_KEY) ?? "");
     return;
   }
   const route = parse();
   if (!route) {
-    location.replace(href(sessionStorage.getItem(PROJECT_KEY) ?? "default", "jobs"));
+    location.replace(href(localStorage.getItem(PROJECT_KEY) ?? "default", "jobs"));
     return;
   }
-  sessionStorage.setItem(PROJECT_KEY, route.project);
+  localStorage.setItem(PROJECT_KEY, route.project);
   const root = h("main");
   fill(app, nav(route), root);
   const page = new Page(root, route);

@@ -12,25 +12,17 @@
 // Prints one line per check and "N passed, M failed"; exits 1 on a failure, 77 (skipped) when
 // there is no Chromium and TRAINYARD_REQUIRE_BROWSER is not 1.
 
-import { spawn, execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { WAIT_MS, openSuite, waitFor } from "../node/harness.mjs";
 
-const args = Object.fromEntries(
-  process.argv
-    .slice(2)
-    .reduce(
-      (pairs, arg, i, all) =>
-        arg.startsWith("--") ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs,
-      [],
-    ),
-);
 const CHROMIUM = process.env.TY_CHROMIUM ?? "/usr/bin/chromium";
 const PROJECT = "console";
-const WAIT_MS = 120_000; // a bound for the slowest step on a loaded 2-core machine, not a timing
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ty-console-"));
+const { args, check, exitWithout, finish, load, startServer, tmp } = openSuite("ty-console-", {
+  required: "TRAINYARD_REQUIRE_BROWSER",
+});
 const shots = path.resolve(
   process.env.TY_CONSOLE_SCREENSHOTS ??
     args.screenshots ??
@@ -38,54 +30,10 @@ const shots = path.resolve(
 );
 fs.mkdirSync(shots, { recursive: true });
 
-if (!fs.existsSync(CHROMIUM)) {
-  console.log(`no browser at ${CHROMIUM} (scripts/setup.sh installs Debian's chromium)`);
-  process.exit(process.env.TRAINYARD_REQUIRE_BROWSER === "1" ? 1 : 77);
-}
-const { chromium } = createRequire(path.resolve(args["node-modules"], "_"))("playwright-core");
-
-// One `trainyard serve` on a free port; its output kept for a failure's report.
-async function startServer(name, extra = []) {
-  const data = path.join(tmp, name);
-  fs.mkdirSync(data);
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith("TRAINYARD_")),
-  );
-  const proc = spawn(
-    args.trainyard,
-    [
-      "serve",
-      "--listen",
-      "127.0.0.1:0",
-      "--data-dir",
-      data,
-      "--containers",
-      "host",
-      "--stop-grace",
-      "2",
-      ...extra,
-    ],
-    { env, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  let log = "";
-  const url = await new Promise((resolve, reject) => {
-    proc.stderr.on("data", (chunk) => {
-      log += chunk;
-      const match = /serving on (https?:\/\/[^/\s]+:\d+)\//.exec(log);
-      if (match) resolve(match[1]);
-    });
-    proc.on("exit", (code) => reject(new Error(`trainyard serve exited with ${code}:\n${log}`)));
-  });
-  return { url, data, proc, log: () => log, token: null };
-}
-
-// SIGTERM, then its exit.
-async function stop(proc) {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => proc.once("exit", resolve));
-  proc.kill("SIGTERM");
-  await exited;
-}
+if (!fs.existsSync(CHROMIUM))
+  exitWithout(`no browser at ${CHROMIUM} (scripts/setup.sh installs Debian's chromium)`);
+const { chromium } = await load("playwright-core");
+const serve = (name, extra = []) => startServer({ name, extra: ["--stop-grace", "2", ...extra] });
 
 async function api(server, method, urlPath, body, contentType = "application/json") {
   const headers = { "Content-Type": contentType };
@@ -120,32 +68,19 @@ const gate = (name) => path.join(tmp, "gate-" + name);
 const waitGate = (name) => `while [ ! -e ${gate(name)} ]; do sleep 0.1; done`;
 const open = (name) => fs.writeFileSync(gate(name), "");
 
-// Polls the job until its state is one of `states`; an error after WAIT_MS.
+// Polls the job until its state is one of `states`.
 async function waitForJob(server, jobId, states) {
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    const job = await api(server, "GET", `/v1/projects/${PROJECT}/jobs/${jobId}`);
-    if (states.includes(job.state)) return job;
-    if (Date.now() > deadline)
-      throw new Error(`${jobId} is still ${job.state}: ${JSON.stringify(job)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let job = null;
+  return waitFor(
+    async () => {
+      job = await api(server, "GET", `/v1/projects/${PROJECT}/jobs/${jobId}`);
+      return states.includes(job.state) && job;
+    },
+    () => `${jobId} is still ${job?.state}: ${JSON.stringify(job)}`,
+  );
 }
 
-const results = [];
-async function check(name, body) {
-  const start = Date.now();
-  try {
-    await body();
-    results.push([name, null]);
-    console.log(`ok    ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
-  } catch (error) {
-    results.push([name, error]);
-    console.log(`FAIL  ${name}\n${error.stack ?? error}`);
-  }
-}
-
-const server = await startServer("main", ["--accelerator-emulation=1"]);
+const server = await serve("main", ["--accelerator-emulation=1"]);
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: ["--no-sandbox", "--disable-gpu"],
@@ -445,9 +380,54 @@ echo "x=$x kind=$kind score=$v"`;
   });
 
   await check(
+    "the project picker offers the projects holding jobs or buckets; picking p2 shows its " +
+      "jobs, and the choice survives a reload and the next visit",
+    async () => {
+      await api(server, "POST", "/v1/projects/p2/jobs", shellJob("p2_job", "echo p2"));
+      await api(server, "POST", "/storage/v1/b?project=p3", { name: "p3-data" });
+      await page.goto(consoleUrl("jobs"));
+      const offered = () =>
+        page.$$eval("select#project option", (options) =>
+          options.map((o) => o.value).filter((v) => v !== "…"),
+        );
+      await page.waitForFunction(
+        () => document.querySelectorAll("select#project option").length > 1,
+      );
+      // "other" holds a job of the cluster check, "console" jobs and a bucket, p3 a bucket only.
+      const expected = ["console", "default", "other", "p2", "p3"];
+      if (JSON.stringify(await offered()) !== JSON.stringify(expected))
+        throw new Error("offers " + (await offered()));
+      await page.selectOption("select#project", "p2");
+      await page.waitForSelector('tr[data-job-id="p2_job"]');
+      if (await page.locator(`tr[data-job-id="state_1"]`).count())
+        throw new Error("p2 shows a job of " + PROJECT);
+      const onP2 = async (what, tab = page) => {
+        await tab.waitForSelector('tr[data-job-id="p2_job"]');
+        const [hash, picked] = [
+          await tab.evaluate(() => location.hash),
+          await tab.inputValue("select#project"),
+        ];
+        if (hash !== "#/p/p2/jobs" || picked !== "p2")
+          throw new Error(`${what}: at ${hash} with ${picked} picked`);
+      };
+      await onP2("after picking");
+      await page.reload();
+      await onP2("after a reload");
+      // The next visit: a new tab (its own session storage) opening the bare console.
+      const next = await context.newPage();
+      try {
+        await next.goto(`${server.url}/console/`);
+        await onP2("on the next visit", next);
+      } finally {
+        await next.close();
+      }
+    },
+  );
+
+  await check(
     "with --auth tokens, the console asks for a token and shows only the token's projects",
     async () => {
-      const secured = await startServer("auth", ["--auth", "tokens"]);
+      const secured = await serve("auth", ["--auth", "tokens"]);
       try {
         const out = execFileSync(
           args.trainyard,
@@ -485,7 +465,7 @@ echo "x=$x kind=$kind score=$v"`;
         await page.goto(`${secured.url}/console/#/p/other/jobs`);
         await page.waitForSelector('.error:has-text("Permission")');
       } finally {
-        await stop(secured.proc);
+        await secured.stop();
       }
     },
   );
@@ -543,11 +523,6 @@ echo "x=$x kind=$kind score=$v"`;
   });
 } finally {
   await browser.close();
-  await stop(server.proc);
+  await server.stop();
 }
-
-const failed = results.filter(([, error]) => error);
-if (failed.length) console.log("server log:\n" + server.log());
-console.log(`${results.length - failed.length} passed, ${failed.length} failed`);
-if (!failed.length) fs.rmSync(tmp, { recursive: true, force: true }); // kept for a failure's study
-process.exit(failed.length ? 1 : 0);
+finish(server);

@@ -15,23 +15,15 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { PassThrough } from "node:stream";
-import {
-  args,
-  check,
-  expectEqual,
-  expectRejects,
-  finish,
-  load,
-  startServer,
-  tmp,
-} from "./harness.mjs";
+import { WAIT_MS, expectEqual, expectRejects, openSuite, waitFor } from "./harness.mjs";
+
+const { args, check, finish, load, startServer, tmp } = openSuite("ty-node-kube-");
 
 const k8s = await load("@kubernetes/client-node");
 const NAMESPACE = "node-kube";
 const JOB = "nodejob";
 const POD = `${JOB}-worker-0`;
 const TFJOBS = { group: "kubeflow.org", version: "v1", namespace: NAMESPACE, plural: "tfjobs" };
-const WAIT_MS = 120_000; // a bound for a loaded 2-core machine, not a timing
 const gate = path.join(tmp, "gate");
 const TRAINER = [
   "import os, time",
@@ -149,15 +141,14 @@ try {
       if (text.includes("step 0") && !fs.existsSync(gate)) fs.writeFileSync(gate, ""); // only now
     });
     // The pod exists once the job is admitted; follow asks for it while it runs.
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      const pod = await core
-        .readNamespacedPod({ name: POD, namespace: NAMESPACE })
-        .catch(() => null);
-      if (pod?.status?.phase === "Running") break;
-      if (Date.now() > deadline) throw new Error(`the pod is ${JSON.stringify(pod?.status)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    let pod = null;
+    await waitFor(
+      async () => {
+        pod = await core.readNamespacedPod({ name: POD, namespace: NAMESPACE }).catch(() => null);
+        return pod?.status?.phase === "Running";
+      },
+      () => `the pod is ${JSON.stringify(pod?.status)}`,
+    );
     await new k8s.Log(kc).log(NAMESPACE, POD, "tensorflow", out, { follow: true });
     await ended;
     expectEqual(text, "step 0\nstep 1\nstep 2\n", "the followed log");

@@ -2,7 +2,7 @@
 // `trainyard serve`, configured as its docs say for an emulator: `apiEndpoint` in the options,
 // and `STORAGE_EMULATOR_HOST` in the environment (which trainyard gives every replica). Every
 // check asserts what the library returns (bytes, generations, metadata), not only that it did
-// not throw: buckets created, listed, read, changed and deleted; uploads of several sizes in every
+// not throw: buckets created, listed, read, labelled and deleted; uploads of several sizes in every
 // mode the library has (`save` resumable and not, with a `chunkSize`, `createWriteStream`,
 // `bucket.upload`); gzip; byte ranges; preconditions; metadata; listing with prefix, delimiter,
 // pages, matchGlob and offsets; copy, move, compose, delete and `deleteFiles`.
@@ -13,7 +13,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { check, expectEqual, expectRejects, finish, load, startServer, tmp } from "./harness.mjs";
+import { expectEqual, expectRejects, openSuite } from "./harness.mjs";
+
+const { check, finish, load, startServer, tmp } = openSuite("ty-node-storage-");
 
 const { Storage } = await load("@google-cloud/storage");
 const PROJECT = "node-storage";
@@ -172,6 +174,36 @@ try {
         "a stale metadata change",
       );
       expectEqual((await file.exists())[0], true, "after the refusals");
+    },
+  );
+
+  await check(
+    "bucket labels: setLabels, setMetadata merging (null removes), getLabels, deleteLabels, " +
+      "metageneration preconditions",
+    async () => {
+      const other = viaEnvironment.bucket("node-other");
+      expectEqual((await other.getLabels())[0], {}, "labels of a new bucket");
+      await other.setLabels({ team: "ml", env: "dev" });
+      expectEqual((await other.getLabels())[0], { env: "dev", team: "ml" }, "after setLabels");
+      const [changed] = await other.setMetadata({ labels: { env: null, stage: "raw" } });
+      expectEqual(changed.labels, { stage: "raw", team: "ml" }, "setMetadata merges");
+      expectEqual(changed.metageneration, "3", "the metageneration after two changes");
+      const [read] = await storage.bucket("node-other").getMetadata();
+      expectEqual(read.labels, { stage: "raw", team: "ml" }, "read afresh");
+      await expectRejects(
+        other.setMetadata({ labels: { team: "x" } }, { ifMetagenerationMatch: 2 }),
+        412,
+        "a stale ifMetagenerationMatch",
+      );
+      await other.setMetadata({ labels: { team: "cv" } }, { ifMetagenerationMatch: 3 });
+      await expectRejects(other.setLabels({ Team: "upper" }), 400, "a key with a capital");
+      await other.deleteLabels("stage");
+      expectEqual((await other.getLabels())[0], { team: "cv" }, "after deleteLabels(stage)");
+      await other.deleteLabels();
+      expectEqual((await other.getLabels())[0], {}, "after deleteLabels()");
+      const [labelled] = await storage.createBucket("node-labelled", { labels: { made: "here" } });
+      expectEqual((await labelled.getLabels())[0], { made: "here" }, "created with labels");
+      await labelled.delete();
     },
   );
 
