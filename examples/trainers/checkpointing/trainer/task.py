@@ -37,7 +37,7 @@ def parse_args():
     parser.add_argument("--no-checkpoint-on-sigterm", dest="checkpoint_on_sigterm",
                         action="store_false")
     parser.add_argument("--pause-at", type=int, default=0,
-                        help="wait at this step until --job-dir holds a file named release")
+                        help="wait at this step (N > 0) until --job-dir holds a file named release")
     return parser.parse_args()
 
 
@@ -82,7 +82,7 @@ def main():
                 write_json(checkpoint, {"step": step})
                 print("SIGTERM: checkpointed step %d" % step, flush=True)
             sys.exit(128 + signal.SIGTERM)
-        if step == args.pause_at and not os.path.exists(os.path.join(args.job_dir, "release")):
+        if 0 < args.pause_at == step and not os.path.exists(os.path.join(args.job_dir, "release")):
             time.sleep(0.05)  # held: no work until the file appears
             continue
         time.sleep(args.step_seconds)  # the step's work
