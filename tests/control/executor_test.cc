@@ -287,18 +287,8 @@ TEST_F(ExecutorTest, MaxWaitTimeCancelsAJobThatWaitedTooLong) {
 TEST_F(ExecutorTest, RecoveryRequeuesPreparingAndFailsRunningJobs) {
   Submit(ValidRuntimeJob("was_running"));
   Submit(ValidRuntimeJob("was_preparing"));
-  for (auto [id, state] : {std::pair{"was_running", JobState::kRunning},
-                           std::pair{"was_preparing", JobState::kPreparing}}) {
-    ASSERT_TRUE(
-        controller_
-            ->Mutate(kProject, id,
-                     [state](const model::Job& current) -> Result<std::optional<model::Job>> {
-                       model::Job next = current;
-                       next.state = state;
-                       return std::optional(next);
-                     })
-            .ok());
-  }
+  SetStoredState("was_running", JobState::kRunning);
+  SetStoredState("was_preparing", JobState::kPreparing);
   executor().Recover();
   EXPECT_EQ(Get("was_preparing").state, JobState::kQueued);
   const model::Job failed = Get("was_running");
