@@ -16,7 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 
 // gcloud's date format in UTC, so the rows do not depend on the machine's zone.
-std::string UtcDate(WallTime time) {
+std::string GcloudUtcDate(WallTime time) {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
@@ -27,7 +27,7 @@ std::string UtcDate(WallTime time) {
 std::string Rows(const LogEntriesPage& page, bool allow_multiline) {
   std::string rows;
   for (const ListedLogEntry& entry : page.entries) {
-    rows += FormatLogEntry(entry, allow_multiline, UtcDate);
+    rows += FormatLogEntry(entry, allow_multiline, GcloudUtcDate);
   }
   return rows;
 }
@@ -164,7 +164,7 @@ TEST(FormatLogEntry, ATimestampThatDoesNotParseShowsEmpty) {
                              .severity = "INFO",
                              .task_name = "master-replica-0",
                              .message = "m"};
-  EXPECT_EQ(FormatLogEntry(entry, false, UtcDate), "INFO\t\tmaster-replica-0\t\tm\n");
+  EXPECT_EQ(FormatLogEntry(entry, false, GcloudUtcDate), "INFO\t\tmaster-replica-0\t\tm\n");
 }
 
 // Vertex AI's LOG_FORMAT (command_lib/ai/log_util.py) has no trial_id column.
@@ -175,7 +175,7 @@ TEST(FormatLogEntry, VertexRowsHaveNoTrialColumn) {
                              .task_name = "workerpool0-0",
                              .trial_id = "3",
                              .message = "a\nb"};
-  EXPECT_EQ(FormatLogEntry(entry, false, UtcDate, /*trial_column=*/false),
+  EXPECT_EQ(FormatLogEntry(entry, false, GcloudUtcDate, /*trial_column=*/false),
             "INFO\t2026-11-21 09:35:01 +0000\tworkerpool0-0\ta\n"
             "INFO\t2026-11-21 09:35:01 +0000\tworkerpool0-0\tb\n");
 }
@@ -186,7 +186,7 @@ TEST(FormatLogEntry, ShowsTheTimeInTheFormattersZoneToTheSecond) {
                              .severity = "INFO",
                              .task_name = "service",
                              .message = "Job completed successfully."};
-  EXPECT_THAT(FormatLogEntry(entry, false, UtcDate),
+  EXPECT_THAT(FormatLogEntry(entry, false, GcloudUtcDate),
               ::testing::StrEq("INFO\t2026-11-21 23:59:59 +0000\tservice\t\tJob completed "
                                "successfully.\n"));
   // LocalLogDate ends with the zone's numeric offset.

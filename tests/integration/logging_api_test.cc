@@ -235,23 +235,23 @@ TEST_F(LoggingApiTest, FiltersByTaskNameSeverityAndTime) {
   EXPECT_EQ(List(json{{"projectIds", {"proj"}}, {"pageSize", 2}})["entries"].size(), 2u);
 }
 
-struct BadCase {
+struct BadLogCase {
   std::string name;
   std::string body;
   std::string field;    // the field violation's field
   std::string message;  // a part of the error message
 };
 
-void PrintTo(const BadCase& c, std::ostream* os) {
+void PrintTo(const BadLogCase& c, std::ostream* os) {
   *os << c.name;
 }
 
 class LoggingApiBadRequestTest : public LoggingApiTest,
-                                 public ::testing::WithParamInterface<BadCase> {};
+                                 public ::testing::WithParamInterface<BadLogCase> {};
 
 TEST_P(LoggingApiBadRequestTest, IsInvalidArgumentNamingTheField) {
   WriteJob();
-  const BadCase& c = GetParam();
+  const BadLogCase& c = GetParam();
   const ClientResponse response = client_.Post(kPath, c.body);
   ASSERT_EQ(response.status, 400) << response.body;
   const json error = Body(response)["error"];
@@ -266,31 +266,31 @@ const std::string kProject = R"("resourceNames":["projects/proj"])";
 
 INSTANTIATE_TEST_SUITE_P(
     Requests, LoggingApiBadRequestTest,
-    ::testing::Values(BadCase{"NotJson", "{\"filter\": ", "", "Invalid JSON payload"},
-                      BadCase{"NotAnObject", "[1]", "", "Expected a JSON object"},
-                      BadCase{"UnknownField", "{" + kProject + ",\"limit\":3}", "limit",
+    ::testing::Values(BadLogCase{"NotJson", "{\"filter\": ", "", "Invalid JSON payload"},
+                      BadLogCase{"NotAnObject", "[1]", "", "Expected a JSON object"},
+                      BadLogCase{"UnknownField", "{" + kProject + ",\"limit\":3}", "limit",
                               "Unknown name"},
-                      BadCase{"FilterNotAString", "{" + kProject + ",\"filter\":3}", "filter",
+                      BadLogCase{"FilterNotAString", "{" + kProject + ",\"filter\":3}", "filter",
                               "Expected a string"},
-                      BadCase{"UnknownFilterField",
+                      BadLogCase{"UnknownFilterField",
                               "{" + kProject + R"(,"filter":"color=\"red\""})", "filter", "color"},
-                      BadCase{"UnbalancedFilter",
+                      BadLogCase{"UnbalancedFilter",
                               "{" + kProject + R"(,"filter":"(severity>=ERROR"})", "filter", ""},
-                      BadCase{"OrderBySeverity", "{" + kProject + R"(,"orderBy":"severity desc"})",
+                      BadLogCase{"OrderBySeverity", "{" + kProject + R"(,"orderBy":"severity desc"})",
                               "orderBy", "timestamp desc"},
-                      BadCase{"PageSizeTooLarge", "{" + kProject + R"(,"pageSize":1001})",
+                      BadLogCase{"PageSizeTooLarge", "{" + kProject + R"(,"pageSize":1001})",
                               "pageSize", "from 0 to 1000"},
-                      BadCase{"PageSizeNegative", "{" + kProject + R"(,"pageSize":-1})", "pageSize",
+                      BadLogCase{"PageSizeNegative", "{" + kProject + R"(,"pageSize":-1})", "pageSize",
                               "from 0 to 1000"},
-                      BadCase{"PageSizeNotANumber", "{" + kProject + R"(,"pageSize":"ten"})",
+                      BadLogCase{"PageSizeNotANumber", "{" + kProject + R"(,"pageSize":"ten"})",
                               "pageSize", "from 0 to 1000"},
-                      BadCase{"MalformedToken", "{" + kProject + R"(,"pageToken":"abc"})",
+                      BadLogCase{"MalformedToken", "{" + kProject + R"(,"pageToken":"abc"})",
                               "pageToken", "malformed"},
-                      BadCase{"NoProject", R"({"filter":"severity>=ERROR"})", "resourceNames",
+                      BadLogCase{"NoProject", R"({"filter":"severity>=ERROR"})", "resourceNames",
                               "Name the project"},
-                      BadCase{"NotAProject", R"({"resourceNames":["organizations/1"]})",
+                      BadLogCase{"NotAProject", R"({"resourceNames":["organizations/1"]})",
                               "resourceNames[0]", "projects/<PROJECT_ID>"},
-                      BadCase{"BadProjectId", R"({"resourceNames":["projects/../x"]})",
+                      BadLogCase{"BadProjectId", R"({"resourceNames":["projects/../x"]})",
                               "resourceNames[0]", "malformed"}),
     [](const auto& tc) { return tc.param.name; });
 

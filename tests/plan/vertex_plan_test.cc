@@ -50,7 +50,7 @@ std::string Var(const ReplicaLaunch& launch, std::string_view name) {
   return "<unset>";
 }
 
-std::vector<ReplicaLaunch> Plan(const model::Job& job, std::string trial = "") {
+std::vector<ReplicaLaunch> PlanVertex(const model::Job& job, std::string trial = "") {
   Result<std::vector<ReplicaShape>> shapes = JobReplicas(job, catalog::Catalog::Builtin());
   EXPECT_TRUE(shapes.ok()) << shapes.status().ToString();
   std::vector<ReplicaPlacement> placements;
@@ -67,7 +67,7 @@ std::vector<ReplicaLaunch> Plan(const model::Job& job, std::string trial = "") {
 
 TEST(VertexPlanTest, ReplicasAreNamedByPool) {
   std::vector<std::string> names;
-  for (const ReplicaLaunch& launch : Plan(VertexJob())) {
+  for (const ReplicaLaunch& launch : PlanVertex(VertexJob())) {
     names.push_back(launch.task_name);
   }
   EXPECT_THAT(names,
@@ -76,7 +76,7 @@ TEST(VertexPlanTest, ReplicasAreNamedByPool) {
 }
 
 TEST(VertexPlanTest, ClusterSpecIsKeyedByPoolAndTfConfigNamesTheChief) {
-  const std::vector<ReplicaLaunch> plan = Plan(VertexJob(), "7");
+  const std::vector<ReplicaLaunch> plan = PlanVertex(VertexJob(), "7");
   const auto spec = nlohmann::json::parse(Var(plan[3], "CLUSTER_SPEC"));
   EXPECT_EQ(spec["cluster"]["workerpool0"], nlohmann::json::array({"127.0.0.1:2000"}));
   EXPECT_EQ(spec["cluster"]["workerpool3"], nlohmann::json::array({"127.0.0.1:2003"}));
@@ -89,18 +89,18 @@ TEST(VertexPlanTest, ClusterSpecIsKeyedByPoolAndTfConfigNamesTheChief) {
 }
 
 TEST(VertexPlanTest, OutputDirectoriesComeFromTheBaseAndTheTrial) {
-  std::vector<ReplicaLaunch> plan = Plan(VertexJob());
+  std::vector<ReplicaLaunch> plan = PlanVertex(VertexJob());
   EXPECT_EQ(Var(plan[0], "AIP_MODEL_DIR"), "gs://bkt1/out/model/");
   EXPECT_EQ(Var(plan[1], "AIP_CHECKPOINT_DIR"), "gs://bkt1/out/checkpoints/");
   EXPECT_EQ(Var(plan[2], "AIP_TENSORBOARD_LOG_DIR"), "gs://bkt1/out/logs/");
-  plan = Plan(VertexJob(), "3");
+  plan = PlanVertex(VertexJob(), "3");
   EXPECT_EQ(Var(plan[0], "AIP_MODEL_DIR"), "gs://bkt1/out/3/model/");
-  plan = Plan(VertexJob(""));
+  plan = PlanVertex(VertexJob(""));
   EXPECT_EQ(Var(plan[0], "AIP_MODEL_DIR"), "<unset>");
 }
 
 TEST(VertexPlanTest, APoolsOwnArgsReplaceTheJobs) {
-  const std::vector<ReplicaLaunch> plan = Plan(VertexJob());
+  const std::vector<ReplicaLaunch> plan = PlanVertex(VertexJob());
   EXPECT_THAT(plan[0].argv, ElementsAre("python3", "-m", "trainer.task", "--shared"));
   EXPECT_THAT(plan[1].argv, ElementsAre("python3", "-m", "trainer.task", "--as=worker"));
 }

@@ -18,7 +18,7 @@ using model::Algorithm;
 using model::GoalType;
 
 // optimizer {sgd, adam}; momentum {0.5, 0.9} only for sgd; width {32, 64} only for adam.
-ConditionalSpace Space() {
+ConditionalSpace OptimizerSpace() {
   const std::vector<model::ParameterCondition> conditions = {{.parameter = "momentum",
                                                               .parent = "optimizer",
                                                               .parent_values = {},
@@ -44,7 +44,7 @@ std::string Trial(const ConditionalSpace& space, const Assignment& point) {
 // Runs a study of `algorithm` until the suggester has nothing new (at most `limit` trials), each
 // trial observed at once; the trials' parameters in order.
 std::vector<std::string> RunStudy(Algorithm algorithm, int limit) {
-  const ConditionalSpace space = Space();
+  const ConditionalSpace space = OptimizerSpace();
   Result<std::unique_ptr<Suggester>> suggester =
       MakeStudySuggester(space, algorithm, GoalType::kMaximize, 3);
   EXPECT_TRUE(suggester.ok()) << suggester.status().ToString();
