@@ -1,7 +1,7 @@
 #include "server/access_check.h"
 
 #include <algorithm>
-#include <array>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,8 +12,6 @@
 #include "access/audit.h"
 #include "base/time_format.h"
 #include "kube/tfjob_validate.h"
-#include "server/audit_trail.h"
-#include "server/discovery.h"
 #include "server/kube_api.h"
 #include "server/logging_v2_handlers.h"
 #include "server/rpc_error.h"
@@ -24,96 +22,6 @@ namespace trainyard::server {
 namespace {
 
 using access::Principal;
-
-// A Kubernetes route's row: its project is the path's namespace.
-constexpr RouteAccess InNamespace(std::string_view route, std::string_view permission,
-                                  KubeVerb kube) {
-  return RouteAccess{route, permission, ProjectFrom::kNamespace, "namespace", kube};
-}
-
-constexpr std::array kRouteAccess = {
-    // ml v1 (and trainyard v1's view of a running job)
-    RouteAccess{"jobs.create", "ml.jobs.create"},
-    RouteAccess{"jobs.list", "ml.jobs.list"},
-    RouteAccess{"jobs.get", "ml.jobs.get"},
-    RouteAccess{"jobs.patch", "ml.jobs.update"},
-    RouteAccess{"jobs.cancel", "ml.jobs.cancel"},
-    RouteAccess{"projects.getConfig", "ml.projects.getConfig"},
-    RouteAccess{"trainyard.jobs.replicas", "ml.jobs.get"},
-    RouteAccess{"trainyard.jobs.suspend", "ml.jobs.suspend"},
-    RouteAccess{"trainyard.jobs.resume", "ml.jobs.suspend"},
-    RouteAccess{"trainyard.jobs.getSuspension", "ml.jobs.get"},
-    // Vertex AI (aiplatform v1, v1beta1)
-    RouteAccess{"aiplatform.customJobs.create", "aiplatform.customJobs.create"},
-    RouteAccess{"aiplatform.customJobs.list", "aiplatform.customJobs.list"},
-    RouteAccess{"aiplatform.customJobs.get", "aiplatform.customJobs.get"},
-    RouteAccess{"aiplatform.customJobs.cancel", "aiplatform.customJobs.cancel"},
-    RouteAccess{"aiplatform.hyperparameterTuningJobs.create",
-                "aiplatform.hyperparameterTuningJobs.create"},
-    RouteAccess{"aiplatform.hyperparameterTuningJobs.list",
-                "aiplatform.hyperparameterTuningJobs.list"},
-    RouteAccess{"aiplatform.hyperparameterTuningJobs.get",
-                "aiplatform.hyperparameterTuningJobs.get"},
-    RouteAccess{"aiplatform.hyperparameterTuningJobs.cancel",
-                "aiplatform.hyperparameterTuningJobs.cancel"},
-    RouteAccess{"trainyard.cluster.get", "ml.jobs.list"},
-    RouteAccess{"trainyard.caller.get", "ml.jobs.list", ProjectFrom::kAnyProject},
-    // trainyard v1's sharing policy (issue #34): read by viewers, changed by admins
-    RouteAccess{"trainyard.sharing.get", "trainyard.quotas.list", ProjectFrom::kAnyProject},
-    RouteAccess{"trainyard.quotas.get", "trainyard.quotas.get"},
-    RouteAccess{"trainyard.quotas.update", "trainyard.quotas.update"},
-    RouteAccess{"trainyard.quotas.delete", "trainyard.quotas.delete"},
-    RouteAccess{"trainyard.priorityClasses.list", "trainyard.priorityClasses.list",
-                ProjectFrom::kAnyProject},
-    RouteAccess{"trainyard.priorityClasses.update", "trainyard.priorityClasses.update",
-                ProjectFrom::kServer},
-    RouteAccess{"trainyard.priorityClasses.delete", "trainyard.priorityClasses.delete",
-                ProjectFrom::kServer},
-    // logging v2
-    RouteAccess{"entries.list", "logging.logEntries.list", ProjectFrom::kLogRequest},
-    // storage v1
-    RouteAccess{"storage.buckets.insert", "storage.buckets.create", ProjectFrom::kQueryProject},
-    RouteAccess{"storage.buckets.list", "storage.buckets.list", ProjectFrom::kQueryProject},
-    RouteAccess{"storage.buckets.get", "storage.buckets.get", ProjectFrom::kBucket},
-    RouteAccess{"storage.buckets.getStorageLayout", "storage.buckets.get", ProjectFrom::kBucket},
-    RouteAccess{"storage.buckets.delete", "storage.buckets.delete", ProjectFrom::kBucket},
-    RouteAccess{"storage.buckets.patch", "storage.buckets.update", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.list", "storage.objects.list", ProjectFrom::kBucket},
-    RouteAccess{"storage.managedFolders.list", "storage.objects.list", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.get", "storage.objects.get", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.insert", "storage.objects.create", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.upload", "storage.objects.create", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.cancelUpload", "storage.objects.create", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.delete", "storage.objects.delete", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.patch", "storage.objects.update", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.compose", "storage.objects.get", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.compose", "storage.objects.create", ProjectFrom::kBucket},
-    RouteAccess{"storage.objects.rewrite", "storage.objects.get", ProjectFrom::kBucket,
-                "sourceBucket"},
-    RouteAccess{"storage.objects.rewrite", "storage.objects.create", ProjectFrom::kBucket,
-                "destinationBucket"},
-    // the server's own
-    RouteAccess{"metrics", "trainyard.metrics.get", ProjectFrom::kServer},
-    // Kubernetes (server/kube_api.h): discovery and namespaces need only a valid token; each
-    // verb names the Kubernetes verb and resource of its 403
-    RouteAccess{"kube.version", "", ProjectFrom::kAnyCaller},
-    RouteAccess{"kube.discovery", "", ProjectFrom::kAnyCaller},
-    RouteAccess{"kube.openapi", "", ProjectFrom::kAnyCaller},
-    RouteAccess{"core.namespaces.list", "", ProjectFrom::kAnyCaller},
-    RouteAccess{"core.namespaces.get", "", ProjectFrom::kAnyCaller},
-    InNamespace("kubeflow.tfjobs.list", "ml.jobs.list", {"list", "kubeflow.org", "tfjobs"}),
-    InNamespace("kubeflow.tfjobs.create", "ml.jobs.create", {"create", "kubeflow.org", "tfjobs"}),
-    InNamespace("kubeflow.tfjobs.get", "ml.jobs.get", {"get", "kubeflow.org", "tfjobs"}),
-    InNamespace("kubeflow.tfjobs.getStatus", "ml.jobs.get", {"get", "kubeflow.org", "tfjobs"}),
-    InNamespace("kubeflow.tfjobs.update", "ml.jobs.update", {"update", "kubeflow.org", "tfjobs"}),
-    InNamespace("kubeflow.tfjobs.patch", "ml.jobs.update", {"patch", "kubeflow.org", "tfjobs"}),
-    InNamespace("kubeflow.tfjobs.delete", "ml.jobs.cancel", {"delete", "kubeflow.org", "tfjobs"}),
-    InNamespace("core.pods.list", "ml.jobs.list", {"list", "", "pods"}),
-    InNamespace("core.pods.get", "ml.jobs.get", {"get", "", "pods"}),
-    InNamespace("core.pods.getStatus", "ml.jobs.get", {"get", "", "pods/status"}),
-    InNamespace("core.pods.log", "logging.logEntries.list", {"get", "", "pods/log"}),
-    InNamespace("core.events.list", "logging.logEntries.list", {"list", "", "events"}),
-};
 
 constexpr std::string_view kGoogleUnauthenticated =
     "Request is missing required authentication credential. Expected a trainyard access token "
@@ -143,37 +51,39 @@ std::string Quoted(std::string_view name) {
 
 }  // namespace
 
-std::span<const RouteAccess> RouteAccessTable() {
-  return kRouteAccess;
+std::string_view KubeVerbOf(const RouteAccess& rule, const RoutedRequest& request) {
+  const std::string_view verb = rule.kube.verb;
+  return verb == "list" && KubeWatches(request) ? "watch" : verb;
 }
 
-std::string_view KubeVerbOf(const RouteAccess& row, const RoutedRequest& request) {
-  return row.kube.verb == "list" && KubeWatches(request) ? "watch" : row.kube.verb;
-}
-
-std::vector<std::string> RouteTableProblems(const std::vector<std::string>& route_names,
-                                            const std::function<bool(std::string_view)>& open) {
+std::vector<std::string> RouteProblems(const Route& route) {
   std::vector<std::string> problems;
-  for (const RouteAccess& row : kRouteAccess) {
-    const bool any_caller = row.from == ProjectFrom::kAnyCaller;
-    if (any_caller ? !row.permission.empty() : !access::IsKnownPermission(row.permission)) {
-      problems.push_back(fmt::format("route {} names the unknown permission {}", Quoted(row.route),
-                                     Quoted(row.permission)));
+  const std::string name = Quoted(route.name);
+  if (route.open) {
+    if (!route.access.empty() || !route.audit.method.empty()) {
+      problems.push_back(
+          fmt::format("route {} is open to anyone yet has access rules or an audit method", name));
+    }
+    return problems;
+  }
+  if (route.access.empty()) {
+    problems.push_back(fmt::format("route {} has no access rule", name));
+  }
+  for (const RouteAccess& rule : route.access) {
+    const bool any_caller = rule.from == ProjectFrom::kAnyCaller;
+    if (any_caller ? !rule.permission.empty() : !access::IsKnownPermission(rule.permission)) {
+      problems.push_back(
+          fmt::format("route {} names the unknown permission {}", name, Quoted(rule.permission)));
+    }
+    if (rule.from == ProjectFrom::kNamespace &&
+        (rule.kube.verb.empty() || rule.kube.resource.empty())) {
+      problems.push_back(fmt::format(
+          "route {} takes its project from a namespace but names no Kubernetes verb and resource",
+          name));
     }
   }
-  for (const std::string& name : route_names) {
-    if (open && open(name)) {
-      continue;
-    }
-    if (std::ranges::none_of(kRouteAccess,
-                             [&](const RouteAccess& row) { return row.route == name; })) {
-      problems.push_back(
-          fmt::format("route {} has no access rule (server/access_check.cc)", Quoted(name)));
-    }
-    if (FindRouteAudit(name) == nullptr) {
-      problems.push_back(
-          fmt::format("route {} has no audit row (server/audit_trail.cc)", Quoted(name)));
-    }
+  if (route.audit.service.empty() || route.audit.method.empty()) {
+    problems.push_back(fmt::format("route {} has no audit service and method", name));
   }
   return problems;
 }
@@ -208,13 +118,6 @@ AccessControl::AccessControl(ServerAccess access, const store::BucketStore* buck
                              const Clock& clock)
     : access_(std::move(access)), buckets_(buckets), clock_(clock) {
   TY_CHECK(access_.tokens != nullptr) << "AccessControl without a token store";
-}
-
-bool AccessControl::IsOpen(const HttpRequest& request) {
-  const std::string_view target = request.target;
-  const std::string_view path = target.substr(0, target.find('?'));
-  // Google's discovery documents are public (server/discovery.h).
-  return request.method == "GET" && (path == "/healthz" || IsDiscoveryPath(path));
 }
 
 std::variant<Principal, HttpResponse> AccessControl::Authenticate(
@@ -267,12 +170,10 @@ std::variant<Principal, HttpResponse> AccessControl::Authenticate(
 std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
                                                      const RoutedRequest& request) const {
   const ErrorDialect dialect = DialectOf(request.http.target);
-  bool listed = false;
-  for (const RouteAccess& row : kRouteAccess) {
-    if (row.route != request.route) {
-      continue;
-    }
-    listed = true;
+  const std::span<const RouteAccess> rules =
+      request.matched != nullptr ? std::span<const RouteAccess>(request.matched->access)
+                                 : std::span<const RouteAccess>();
+  for (const RouteAccess& row : rules) {
     std::vector<std::string> projects;
     std::string resource;
     switch (row.from) {
@@ -362,7 +263,7 @@ std::optional<HttpResponse> AccessControl::Authorize(const Principal& principal,
       }
     }
   }
-  if (!listed) {  // a route the table forgot: refused rather than open
+  if (rules.empty()) {  // a route without rules: refused rather than open
     return ErrorResponse(Status::PermissionDenied(
         fmt::format("The route {} has no access rule; refusing it.", Quoted(request.route))));
   }

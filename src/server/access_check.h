@@ -7,8 +7,8 @@
 //   `WWW-Authenticate: Bearer`). `GET /healthz`, the discovery documents (server/discovery.h)
 //   and the web console's files (server/console_assets.h, answered before this check) need no
 //   token.
-// * Authorization: `RouteAccessTable()` says, for every route, the permission it needs
-//   (access/data/roles.json) and where the project comes from: the path's `{project}`, the
+// * Authorization: each route's row (server/router.h `Route::access`) says the permissions it
+//   needs (access/data/roles.json) and where the project comes from: the path's `{project}`, the
 //   `project` query parameter, the project that owns the path's bucket, the projects an
 //   `entries:list` body reads, a Kubernetes path's namespace, or none (server-wide: admin only;
 //   or any one project, for what a caller asks about itself; or any caller with a valid token,
@@ -25,7 +25,6 @@
 
 #include <functional>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -41,50 +40,15 @@
 
 namespace trainyard::server {
 
-// Where a route's project comes from.
-enum class ProjectFrom {
-  kPathProject,   // the `{project}` path variable
-  kQueryProject,  // the `project` query parameter (storage buckets.insert, buckets.list)
-  kBucket,        // the project owning the bucket the path variable `variable` names
-  kLogRequest,    // the projects an entries:list body reads (resourceNames, else its filter)
-  kServer,        // none: the permission spans projects (admin)
-  kAnyProject,    // none: the permission in any one project (a route about the caller itself)
-  // The Kubernetes namespace the path variable `variable` names; without one (`kubectl -A`), the
-  // permission must span projects. A malformed namespace is left to the route to refuse.
-  kNamespace,
-  kAnyCaller,  // none, and no permission: any authenticated caller (Kubernetes discovery)
-};
+// The verb a Kubernetes 403 and audit record name for `request` under `rule`.
+std::string_view KubeVerbOf(const RouteAccess& rule, const RoutedRequest& request);
 
-// What a Kubernetes 403 names, as RBAC words it: `User "u" cannot <verb> resource "<resource>"
-// in API group "<group>"`. A "list" is a "watch" when the request watches (`?watch=1`).
-struct KubeVerb {
-  std::string_view verb;      // "create"
-  std::string_view group;     // "kubeflow.org"; "" for the core group
-  std::string_view resource;  // "tfjobs", "pods/log"
-};
-
-struct RouteAccess {
-  std::string_view route;       // Route::name
-  std::string_view permission;  // a permission of access/data/roles.json ("" for kAnyCaller)
-  ProjectFrom from = ProjectFrom::kPathProject;
-  // kBucket: the path variable naming the bucket; kNamespace: the one naming the namespace
-  std::string_view variable = "bucket";
-  KubeVerb kube{};  // kNamespace: what the 403 names
-};
-
-// The verb a Kubernetes 403 and audit record name for `request` on `row`'s route.
-std::string_view KubeVerbOf(const RouteAccess& row, const RoutedRequest& request);
-
-// What every route needs; a route may have several rows (a rewrite reads one bucket and writes
-// another), all of which must allow the call. A route with no row is refused (fail closed).
-std::span<const RouteAccess> RouteAccessTable();
-
-// What the server checks at start: each of `route_names` has an access row and an audit row
-// (server/audit_trail.cc), and every row names a permission roles.json knows. The problems
-// found, worded for the operator; empty when there are none. `open` routes (healthz, Google's
-// discovery documents) need no rows.
-std::vector<std::string> RouteTableProblems(const std::vector<std::string>& route_names,
-                                            const std::function<bool(std::string_view)>& open);
+// What the server checks of each route at start (server/route_rules.h): an open route has no
+// access rules and no audit method; any other has at least one rule, each naming a permission
+// roles.json knows (none for kAnyCaller) and, for a namespace, the Kubernetes verb and resource
+// its 403 names; and it has its audit service and method. The problems found, worded for the
+// operator; empty when there are none.
+std::vector<std::string> RouteProblems(const Route& route);
 
 // How an API words its errors.
 enum class ErrorDialect { kGoogle, kStorage, kKubernetes };
@@ -107,14 +71,12 @@ class AccessControl {
   // outlive this.
   AccessControl(ServerAccess access, const store::BucketStore* buckets, const Clock& clock);
 
-  // Whether `request` may be answered without a token (GET /healthz, a discovery document).
-  static bool IsOpen(const HttpRequest& request);
-
   // The caller of `request`, or the 401 answer in the request's dialect.
   std::variant<access::Principal, HttpResponse> Authenticate(const HttpRequest& request) const;
 
-  // nullopt when `principal` may call the routed request; else the refusal (403, or 404 for a
-  // bucket it may not know of). A store error reading a bucket's owner is a 500/503.
+  // nullopt when `principal` may call the routed request (each access rule of its route
+  // allows it); else the refusal (403, or 404 for a bucket it may not know of). A store error
+  // reading a bucket's owner is a 500/503.
   std::optional<HttpResponse> Authorize(const access::Principal& principal,
                                         const RoutedRequest& request) const;
 

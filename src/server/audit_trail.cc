@@ -1,7 +1,6 @@
 #include "server/audit_trail.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -16,147 +15,6 @@ namespace trainyard::server {
 namespace {
 
 using access::AuditEvent;
-
-constexpr std::string_view kMl = "ml.googleapis.com";
-constexpr std::string_view kStorage = "storage.googleapis.com";
-constexpr std::string_view kLogging = "logging.googleapis.com";
-constexpr std::string_view kTrainyard = "trainyard";
-constexpr std::string_view kAiPlatform = "aiplatform.googleapis.com";
-constexpr std::string_view kKubernetes = "k8s.io";
-
-// Google's names for each call (the methodName its audit logs carry), and what it changes.
-constexpr std::array kRouteAudit = {
-    RouteAudit{"jobs.create", kMl, "google.cloud.ml.v1.JobService.CreateJob", true,
-               AuditResource::kJob},
-    RouteAudit{"jobs.list", kMl, "google.cloud.ml.v1.JobService.ListJobs", false,
-               AuditResource::kProject},
-    RouteAudit{"jobs.get", kMl, "google.cloud.ml.v1.JobService.GetJob", false, AuditResource::kJob},
-    RouteAudit{"jobs.patch", kMl, "google.cloud.ml.v1.JobService.UpdateJob", true,
-               AuditResource::kJob},
-    RouteAudit{"jobs.cancel", kMl, "google.cloud.ml.v1.JobService.CancelJob", true,
-               AuditResource::kJob},
-    RouteAudit{"projects.getConfig", kMl, "google.cloud.ml.v1.ProjectManagementService.GetConfig",
-               false, AuditResource::kProject},
-    RouteAudit{"trainyard.jobs.replicas", kTrainyard, "trainyard.v1.JobService.ListReplicas", false,
-               AuditResource::kJob},
-    RouteAudit{"trainyard.jobs.suspend", kTrainyard, "trainyard.v1.JobService.SuspendJob", true,
-               AuditResource::kJob},
-    RouteAudit{"trainyard.jobs.resume", kTrainyard, "trainyard.v1.JobService.ResumeJob", true,
-               AuditResource::kJob},
-    RouteAudit{"trainyard.jobs.getSuspension", kTrainyard, "trainyard.v1.JobService.GetSuspension",
-               false, AuditResource::kJob},
-    RouteAudit{"aiplatform.customJobs.create", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.CreateCustomJob", true,
-               AuditResource::kVertexJob},
-    RouteAudit{"aiplatform.customJobs.list", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.ListCustomJobs", false,
-               AuditResource::kProject},
-    RouteAudit{"aiplatform.customJobs.get", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.GetCustomJob", false,
-               AuditResource::kVertexJob},
-    RouteAudit{"aiplatform.customJobs.cancel", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.CancelCustomJob", true,
-               AuditResource::kVertexJob},
-    RouteAudit{"aiplatform.hyperparameterTuningJobs.create", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.CreateHyperparameterTuningJob", true,
-               AuditResource::kVertexJob},
-    RouteAudit{"aiplatform.hyperparameterTuningJobs.list", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.ListHyperparameterTuningJobs", false,
-               AuditResource::kProject},
-    RouteAudit{"aiplatform.hyperparameterTuningJobs.get", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.GetHyperparameterTuningJob", false,
-               AuditResource::kVertexJob},
-    RouteAudit{"aiplatform.hyperparameterTuningJobs.cancel", kAiPlatform,
-               "google.cloud.aiplatform.v1.JobService.CancelHyperparameterTuningJob", true,
-               AuditResource::kVertexJob},
-    RouteAudit{"trainyard.cluster.get", kTrainyard, "trainyard.v1.ClusterService.GetCluster", false,
-               AuditResource::kProject},
-    RouteAudit{"trainyard.caller.get", kTrainyard, "trainyard.v1.CallerService.GetCaller", false,
-               AuditResource::kServer},
-    RouteAudit{"trainyard.sharing.get", kTrainyard, "trainyard.v1.SharingService.GetSharingPolicy",
-               false, AuditResource::kServer},
-    RouteAudit{"trainyard.quotas.get", kTrainyard, "trainyard.v1.SharingService.GetQuota", false,
-               AuditResource::kProject},
-    RouteAudit{"trainyard.quotas.update", kTrainyard, "trainyard.v1.SharingService.UpdateQuota",
-               true, AuditResource::kProject},
-    RouteAudit{"trainyard.quotas.delete", kTrainyard, "trainyard.v1.SharingService.DeleteQuota",
-               true, AuditResource::kProject},
-    RouteAudit{"trainyard.priorityClasses.list", kTrainyard,
-               "trainyard.v1.SharingService.ListPriorityClasses", false, AuditResource::kServer},
-    RouteAudit{"trainyard.priorityClasses.update", kTrainyard,
-               "trainyard.v1.SharingService.UpdatePriorityClass", true, AuditResource::kServer},
-    RouteAudit{"trainyard.priorityClasses.delete", kTrainyard,
-               "trainyard.v1.SharingService.DeletePriorityClass", true, AuditResource::kServer},
-    RouteAudit{"entries.list", kLogging, "google.logging.v2.LoggingServiceV2.ListLogEntries", false,
-               AuditResource::kProject},
-    RouteAudit{"storage.buckets.insert", kStorage, "storage.buckets.create", true,
-               AuditResource::kBucket},
-    RouteAudit{"storage.buckets.list", kStorage, "storage.buckets.list", false,
-               AuditResource::kProject},
-    RouteAudit{"storage.buckets.get", kStorage, "storage.buckets.get", false,
-               AuditResource::kBucket},
-    RouteAudit{"storage.buckets.getStorageLayout", kStorage, "storage.buckets.getStorageLayout",
-               false, AuditResource::kBucket},
-    RouteAudit{"storage.buckets.delete", kStorage, "storage.buckets.delete", true,
-               AuditResource::kBucket},
-    RouteAudit{"storage.buckets.patch", kStorage, "storage.buckets.update", true,
-               AuditResource::kBucket},
-    RouteAudit{"storage.objects.list", kStorage, "storage.objects.list", false,
-               AuditResource::kBucket},
-    RouteAudit{"storage.managedFolders.list", kStorage, "storage.managedFolders.list", false,
-               AuditResource::kBucket},
-    RouteAudit{"storage.objects.get", kStorage, "storage.objects.get", false,
-               AuditResource::kObject},
-    RouteAudit{"storage.objects.insert", kStorage, "storage.objects.create", true,
-               AuditResource::kObject},
-    RouteAudit{"storage.objects.upload", kStorage, "storage.objects.create", true,
-               AuditResource::kObject},
-    // Dropping an unfinished upload changes no object.
-    RouteAudit{"storage.objects.cancelUpload", kStorage, "storage.objects.create", false,
-               AuditResource::kBucket},
-    RouteAudit{"storage.objects.delete", kStorage, "storage.objects.delete", true,
-               AuditResource::kObject},
-    RouteAudit{"storage.objects.patch", kStorage, "storage.objects.update", true,
-               AuditResource::kObject},
-    RouteAudit{"storage.objects.compose", kStorage, "storage.objects.compose", true,
-               AuditResource::kObject},
-    RouteAudit{"storage.objects.rewrite", kStorage, "storage.objects.rewrite", true,
-               AuditResource::kRewriteTarget},
-    RouteAudit{"metrics", kTrainyard, "trainyard.metrics.get", false, AuditResource::kServer},
-    // Kubernetes (server/kube_api.h): the methods its API server's audit names
-    RouteAudit{"kube.version", kKubernetes, "io.k8s.version.get", false, AuditResource::kServer},
-    RouteAudit{"kube.discovery", kKubernetes, "io.k8s.discovery.get", false,
-               AuditResource::kServer},
-    RouteAudit{"kube.openapi", kKubernetes, "io.k8s.openapi.get", false, AuditResource::kServer},
-    RouteAudit{"core.namespaces.list", kKubernetes, "io.k8s.core.v1.namespaces.list", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"core.namespaces.get", kKubernetes, "io.k8s.core.v1.namespaces.get", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"kubeflow.tfjobs.list", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.list", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"kubeflow.tfjobs.create", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.create",
-               true, AuditResource::kKubeObject},
-    RouteAudit{"kubeflow.tfjobs.get", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.get", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"kubeflow.tfjobs.getStatus", kKubernetes,
-               "io.k8s.kubeflow.{version}.tfjobs.status.get", false, AuditResource::kKubeObject},
-    RouteAudit{"kubeflow.tfjobs.update", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.update",
-               true, AuditResource::kKubeObject},
-    RouteAudit{"kubeflow.tfjobs.patch", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.patch", true,
-               AuditResource::kKubeObject},
-    RouteAudit{"kubeflow.tfjobs.delete", kKubernetes, "io.k8s.kubeflow.{version}.tfjobs.delete",
-               true, AuditResource::kKubeObject},
-    RouteAudit{"core.pods.list", kKubernetes, "io.k8s.core.v1.pods.list", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"core.pods.get", kKubernetes, "io.k8s.core.v1.pods.get", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"core.pods.getStatus", kKubernetes, "io.k8s.core.v1.pods.status.get", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"core.pods.log", kKubernetes, "io.k8s.core.v1.pods.log.get", false,
-               AuditResource::kKubeObject},
-    RouteAudit{"core.events.list", kKubernetes, "io.k8s.core.v1.events.list", false,
-               AuditResource::kKubeObject},
-};
 
 std::string BucketName(std::string_view bucket) {
   return fmt::format("projects/_/buckets/{}", bucket);
@@ -263,8 +121,8 @@ std::string ProjectOf(const RouteAccess& row, const RoutedRequest& routed,
 }
 
 // A created or written resource's name from the answer (the new job's, bucket's, object's).
-std::string ResourceFromAnswer(const RouteAudit& row, const HttpResponse& response,
-                               std::string_view project) {
+std::string ResourceFromAnswer(const RouteAudit& row, std::string_view route,
+                               const HttpResponse& response, std::string_view project) {
   if (response.status >= 300 || response.body.empty()) {
     return {};
   }
@@ -276,7 +134,7 @@ std::string ResourceFromAnswer(const RouteAudit& row, const HttpResponse& respon
     case AuditResource::kVertexJob:
       return JsonMember(response.body, "name");
     case AuditResource::kBucket:
-      if (row.route == "storage.buckets.insert") {
+      if (route == "storage.buckets.insert") {
         const std::string bucket = JsonMember(response.body, "name");
         return bucket.empty() ? std::string() : BucketName(bucket);
       }
@@ -310,15 +168,6 @@ std::vector<std::string_view> PathParts(std::string_view path) {
 
 }  // namespace
 
-std::span<const RouteAudit> RouteAuditTable() {
-  return kRouteAudit;
-}
-
-const RouteAudit* FindRouteAudit(std::string_view route) {
-  const auto it = std::ranges::find(kRouteAudit, route, &RouteAudit::route);
-  return it != kRouteAudit.end() ? &*it : nullptr;
-}
-
 std::optional<KubePath> KubePathOf(std::string_view target) {
   const std::vector<std::string_view> parts = PathParts(target.substr(0, target.find('?')));
   // /apis/<group>/<version>/… or /api/v1/…: the core group is "core"
@@ -346,7 +195,7 @@ std::string AuditMethodOf(const RouteAudit& row, const RoutedRequest& routed) {
     method.replace(at, kVersion.size(), path.has_value() ? path->version : std::string());
   }
   constexpr std::string_view kList = ".list";
-  if (row.service == kKubernetes && method.ends_with(kList) && KubeWatches(routed)) {
+  if (row.service == kKubernetesService && method.ends_with(kList) && KubeWatches(routed)) {
     method.replace(method.size() - kList.size(), kList.size(), ".watch");
   }
   return method;
@@ -373,24 +222,20 @@ AuditTrail::AuditTrail(store::AuditStore& store, const store::BucketStore* bucke
                        const Clock& clock, AuditLimits limits)
     : store_(store), buckets_(buckets), clock_(clock), unauthenticated_(clock, limits) {}
 
-bool AuditTrail::MustNote(std::string_view route, bool refused, bool unauthenticated) {
-  if (refused || unauthenticated) {
-    return true;
-  }
-  const RouteAudit* row = FindRouteAudit(route);
-  return row != nullptr && row->mutating;
+bool AuditTrail::MustNote(const RouteAudit& audit, bool refused, bool unauthenticated) {
+  return refused || unauthenticated || audit.mutating;
 }
 
 void AuditTrail::Note(const RoutedRequest& routed, const access::Principal* principal,
                       AuditNote& note) const {
   note.noted = true;
   note.route = std::string(routed.route);
-  const RouteAudit* row = FindRouteAudit(routed.route);
+  if (routed.matched == nullptr) {
+    return;
+  }
+  note.audit = &routed.matched->audit;
   bool first = true;
-  for (const RouteAccess& access_row : RouteAccessTable()) {
-    if (access_row.route != routed.route) {
-      continue;
-    }
+  for (const RouteAccess& access_row : routed.matched->access) {
     std::string project = ProjectOf(access_row, routed, buckets_);
     if (principal != nullptr && !access_row.permission.empty()) {
       const std::string* bucket =
@@ -406,10 +251,8 @@ void AuditTrail::Note(const RoutedRequest& routed, const access::Principal* prin
       first = false;
     }
   }
-  if (row != nullptr) {
-    note.method = AuditMethodOf(*row, routed);
-    note.resource = ResourceOf(*row, routed, note.project);
-  }
+  note.method = AuditMethodOf(*note.audit, routed);
+  note.resource = ResourceOf(*note.audit, routed, note.project);
 }
 
 std::optional<AuditEvent> AuditTrail::EventOf(const HttpRequest& request,
@@ -426,22 +269,23 @@ std::optional<AuditEvent> AuditTrail::EventOf(const HttpRequest& request,
   if (!note.noted) {
     return std::nullopt;  // no route: nothing to name (a 401 to an unknown path is not kept)
   }
-  const RouteAudit* row = FindRouteAudit(note.route);
-  if (row == nullptr || (!row->mutating && !refused)) {
+  static const RouteAudit kUnnamed;  // a note made without its route's row
+  const RouteAudit& row = note.audit != nullptr ? *note.audit : kUnnamed;
+  if (!row.mutating && !refused) {
     return std::nullopt;
   }
   // A resumable upload in progress (308), or one begun but not yet written: its last chunk
   // is the object's creation.
-  const bool upload_begun = row->route == "storage.objects.insert" && response.status < 300 &&
+  const bool upload_begun = note.route == "storage.objects.insert" && response.status < 300 &&
                             (request.target.starts_with("/resumable/") ||
                              request.target.find("uploadType=resumable") != std::string::npos);
   if (response.status == 308 || upload_begun) {
     return std::nullopt;
   }
   event.project = note.project;
-  event.service = row->service;
+  event.service = row.service;
   event.method = note.method;
-  event.resource = ResourceFromAnswer(*row, response, note.project);
+  event.resource = ResourceFromAnswer(row, note.route, response, note.project);
   if (event.resource.empty()) {
     event.resource = note.resource;
   }

@@ -56,34 +56,28 @@ HttpResponse Serve(const RoutedRequest& request, std::string_view scheme, std::s
 }  // namespace
 
 void AddDiscoveryRoutes(Router& router, const std::string& scheme) {
-  router.Add({"GET",
-              std::string(kRestPath),
-              std::string(kRestRoute),
-              {},
-              [scheme](const RoutedRequest& r) {
-                return Serve(r, scheme, r.Param("api"), r.Param("version"));
-              }});
-  router.Add({"GET",
-              std::string(kDollarPath),
-              std::string(kDollarRoute),
-              {"version"},
-              [scheme](const RoutedRequest& r) {
-                const std::string* version = r.Query("version");
-                if (version == nullptr) {
-                  return ErrorResponse(Status::InvalidArgument(std::vector<FieldViolation>{
-                      {"version", "Required: the API version, e.g. version=v1."}}));
-                }
-                return Serve(r, scheme, "ml", *version);
-              }});
-}
-
-bool IsDiscoveryPath(std::string_view path) {
-  constexpr std::string_view kPrefix = "/discovery/v1/apis/";
-  return path == kDollarPath || (path.starts_with(kPrefix) && path.ends_with("/rest"));
-}
-
-bool IsDiscoveryRoute(std::string_view route) {
-  return route == kRestRoute || route == kDollarRoute;
+  router.Add({.method = "GET",
+              .pattern = std::string(kRestPath),
+              .name = std::string(kRestRoute),
+              .handler =
+                  [scheme](const RoutedRequest& r) {
+                    return Serve(r, scheme, r.Param("api"), r.Param("version"));
+                  },
+              .open = true});
+  router.Add({.method = "GET",
+              .pattern = std::string(kDollarPath),
+              .name = std::string(kDollarRoute),
+              .query_params = {"version"},
+              .handler =
+                  [scheme](const RoutedRequest& r) {
+                    const std::string* version = r.Query("version");
+                    if (version == nullptr) {
+                      return ErrorResponse(Status::InvalidArgument(std::vector<FieldViolation>{
+                          {"version", "Required: the API version, e.g. version=v1."}}));
+                    }
+                    return Serve(r, scheme, "ml", *version);
+                  },
+              .open = true});
 }
 
 Result<std::string> DiscoveryDocument(std::string_view api, std::string_view version,

@@ -27,14 +27,9 @@
 
 namespace trainyard::server {
 
-// Adds the discovery routes; `scheme` ("http" or "https") is how clients reach this server.
+// Adds the discovery routes, open to anyone (public, they read nothing); `scheme` ("http" or
+// "https") is how clients reach this server.
 void AddDiscoveryRoutes(Router& router, const std::string& scheme);
-
-// Whether `path` (no query) is a discovery route's: a GET of it needs no token.
-bool IsDiscoveryPath(std::string_view path);
-
-// Whether `route` names a discovery route (no access rule or audit row: public, reads nothing).
-bool IsDiscoveryRoute(std::string_view route);
 
 // The document of `api` `version` with its URLs under `root_url` ("http://127.0.0.1:8080/");
 // NOT_FOUND when trainyard serves no such API version.

@@ -146,13 +146,37 @@ HttpResponse GetNamespace(const Context&, const Request& request) {
 
 // A route: `pattern`'s "{v}" stands for each version of the kubeflow.org group (kVersions); a
 // pattern without it is added once, as version "v1". A `{namespace}` is checked
-// (kube_internal::CheckNamespace) before the handler runs; `{name}` names the object.
+// (kube_internal::CheckNamespace) before the handler runs; `{name}` names the object. Its project
+// is its namespace, and its audit method k8s.io's.
 struct KubeRoute {
   std::string_view method;
   std::string_view pattern;
-  std::string_view name;  // the route's name in the access and audit tables
+  std::string_view name;
   HttpResponse (*handler)(const Context&, const Request&);
+  RouteAccess access;
+  RouteAudit audit;
 };
+
+// What the verb needs: `permission` in the path's namespace; a 403 names `verb` on `resource`.
+RouteAccess InNamespace(std::string_view permission, std::string_view verb, std::string_view group,
+                        std::string_view resource) {
+  return {.permission = std::string(permission),
+          .from = ProjectFrom::kNamespace,
+          .variable = "namespace",
+          .kube = {std::string(verb), std::string(group), std::string(resource)}};
+}
+// Discovery: any caller with a valid token.
+const RouteAccess kAnyCaller = {.from = ProjectFrom::kAnyCaller};
+
+RouteAudit KubeReads(std::string method, AuditResource resource = AuditResource::kKubeObject) {
+  return {.service = kKubernetesService, .method = std::move(method), .resource = resource};
+}
+RouteAudit KubeChanges(std::string method) {
+  return {.service = kKubernetesService,
+          .method = std::move(method),
+          .mutating = true,
+          .resource = AuditResource::kKubeObject};
+}
 
 constexpr std::string_view kVersionMark = "{v}";
 constexpr std::string_view kTFJobs = "/apis/kubeflow.org/{v}/namespaces/{namespace}/tfjobs";
@@ -162,6 +186,8 @@ constexpr std::string_view kTFJobStatus =
     "/apis/kubeflow.org/{v}/namespaces/{namespace}/tfjobs/{name}/status";
 constexpr std::string_view kPodStatus = "/api/v1/namespaces/{namespace}/pods/{name}/status";
 constexpr std::string_view kPodLog = "/api/v1/namespaces/{namespace}/pods/{name}/log";
+constexpr AuditResource kServerWide = AuditResource::kServer;
+using kube_internal::kGroup;
 
 using kube_internal::CreateTFJob;
 using kube_internal::DeleteTFJob;
@@ -174,36 +200,75 @@ using kube_internal::PatchTFJob;
 using kube_internal::PodLog;
 using kube_internal::ReplaceTFJob;
 
-constexpr std::array kRoutes = {
+const std::array kRoutes = {
     // discovery: what kubectl reads before any verb
-    KubeRoute{"GET", "/version", "kube.version", Version},
-    KubeRoute{"GET", "/api", "kube.discovery", ApiVersions},
-    KubeRoute{"GET", "/api/v1", "kube.discovery", CoreV1},
-    KubeRoute{"GET", "/apis", "kube.discovery", ApiGroups},
-    KubeRoute{"GET", "/apis/kubeflow.org", "kube.discovery", Group},
-    KubeRoute{"GET", "/apis/kubeflow.org/{v}", "kube.discovery", GroupVersion},
-    KubeRoute{"GET", "/openapi/v3", "kube.openapi", OpenApi},
-    KubeRoute{"GET", "/openapi/v3/apis/kubeflow.org/{v}", "kube.openapi", OpenApiVersion},
+    KubeRoute{"GET", "/version", "kube.version", Version, kAnyCaller,
+              KubeReads("io.k8s.version.get", kServerWide)},
+    KubeRoute{"GET", "/api", "kube.discovery", ApiVersions, kAnyCaller,
+              KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/api/v1", "kube.discovery", CoreV1, kAnyCaller,
+              KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/apis", "kube.discovery", ApiGroups, kAnyCaller,
+              KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/apis/kubeflow.org", "kube.discovery", Group, kAnyCaller,
+              KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/apis/kubeflow.org/{v}", "kube.discovery", GroupVersion, kAnyCaller,
+              KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/openapi/v3", "kube.openapi", OpenApi, kAnyCaller,
+              KubeReads("io.k8s.openapi.get", kServerWide)},
+    KubeRoute{"GET", "/openapi/v3/apis/kubeflow.org/{v}", "kube.openapi", OpenApiVersion,
+              kAnyCaller, KubeReads("io.k8s.openapi.get", kServerWide)},
     // TFJobs; the status is trainyard's to write: kubectl only reads it
-    KubeRoute{"GET", "/apis/kubeflow.org/{v}/tfjobs", "kubeflow.tfjobs.list", ListTFJobs},
-    KubeRoute{"GET", kTFJobs, "kubeflow.tfjobs.list", ListTFJobs},
-    KubeRoute{"POST", kTFJobs, "kubeflow.tfjobs.create", CreateTFJob},
-    KubeRoute{"GET", kTFJob, "kubeflow.tfjobs.get", GetTFJob},
-    KubeRoute{"PUT", kTFJob, "kubeflow.tfjobs.update", ReplaceTFJob},
-    KubeRoute{"PATCH", kTFJob, "kubeflow.tfjobs.patch", PatchTFJob},
-    KubeRoute{"DELETE", kTFJob, "kubeflow.tfjobs.delete", DeleteTFJob},
-    KubeRoute{"GET", kTFJobStatus, "kubeflow.tfjobs.getStatus", GetTFJob},
+    KubeRoute{"GET", "/apis/kubeflow.org/{v}/tfjobs", "kubeflow.tfjobs.list", ListTFJobs,
+              InNamespace("ml.jobs.list", "list", kGroup, "tfjobs"),
+              KubeReads("io.k8s.kubeflow.{version}.tfjobs.list")},
+    KubeRoute{"GET", kTFJobs, "kubeflow.tfjobs.list", ListTFJobs,
+              InNamespace("ml.jobs.list", "list", kGroup, "tfjobs"),
+              KubeReads("io.k8s.kubeflow.{version}.tfjobs.list")},
+    KubeRoute{"POST", kTFJobs, "kubeflow.tfjobs.create", CreateTFJob,
+              InNamespace("ml.jobs.create", "create", kGroup, "tfjobs"),
+              KubeChanges("io.k8s.kubeflow.{version}.tfjobs.create")},
+    KubeRoute{"GET", kTFJob, "kubeflow.tfjobs.get", GetTFJob,
+              InNamespace("ml.jobs.get", "get", kGroup, "tfjobs"),
+              KubeReads("io.k8s.kubeflow.{version}.tfjobs.get")},
+    KubeRoute{"PUT", kTFJob, "kubeflow.tfjobs.update", ReplaceTFJob,
+              InNamespace("ml.jobs.update", "update", kGroup, "tfjobs"),
+              KubeChanges("io.k8s.kubeflow.{version}.tfjobs.update")},
+    KubeRoute{"PATCH", kTFJob, "kubeflow.tfjobs.patch", PatchTFJob,
+              InNamespace("ml.jobs.update", "patch", kGroup, "tfjobs"),
+              KubeChanges("io.k8s.kubeflow.{version}.tfjobs.patch")},
+    KubeRoute{"DELETE", kTFJob, "kubeflow.tfjobs.delete", DeleteTFJob,
+              InNamespace("ml.jobs.cancel", "delete", kGroup, "tfjobs"),
+              KubeChanges("io.k8s.kubeflow.{version}.tfjobs.delete")},
+    KubeRoute{"GET", kTFJobStatus, "kubeflow.tfjobs.getStatus", GetTFJob,
+              InNamespace("ml.jobs.get", "get", kGroup, "tfjobs"),
+              KubeReads("io.k8s.kubeflow.{version}.tfjobs.status.get")},
     // the core group: namespaces, each replica as a pod, the service's messages as events
-    KubeRoute{"GET", "/api/v1/namespaces", "core.namespaces.list", ListNamespaces},
-    KubeRoute{"GET", "/api/v1/namespaces/{namespace}", "core.namespaces.get", GetNamespace},
-    KubeRoute{"GET", "/api/v1/pods", "core.pods.list", ListPods},
-    KubeRoute{"GET", "/api/v1/namespaces/{namespace}/pods", "core.pods.list", ListPods},
-    KubeRoute{"GET", kPod, "core.pods.get", GetPod},
+    KubeRoute{"GET", "/api/v1/namespaces", "core.namespaces.list", ListNamespaces, kAnyCaller,
+              KubeReads("io.k8s.core.v1.namespaces.list")},
+    KubeRoute{"GET", "/api/v1/namespaces/{namespace}", "core.namespaces.get", GetNamespace,
+              kAnyCaller, KubeReads("io.k8s.core.v1.namespaces.get")},
+    KubeRoute{"GET", "/api/v1/pods", "core.pods.list", ListPods,
+              InNamespace("ml.jobs.list", "list", "", "pods"),
+              KubeReads("io.k8s.core.v1.pods.list")},
+    KubeRoute{"GET", "/api/v1/namespaces/{namespace}/pods", "core.pods.list", ListPods,
+              InNamespace("ml.jobs.list", "list", "", "pods"),
+              KubeReads("io.k8s.core.v1.pods.list")},
+    KubeRoute{"GET", kPod, "core.pods.get", GetPod, InNamespace("ml.jobs.get", "get", "", "pods"),
+              KubeReads("io.k8s.core.v1.pods.get")},
     // the status subresource answers the whole pod
-    KubeRoute{"GET", kPodStatus, "core.pods.getStatus", GetPod},
-    KubeRoute{"GET", kPodLog, "core.pods.log", PodLog},
-    KubeRoute{"GET", "/api/v1/events", "core.events.list", ListEvents},
-    KubeRoute{"GET", "/api/v1/namespaces/{namespace}/events", "core.events.list", ListEvents},
+    KubeRoute{"GET", kPodStatus, "core.pods.getStatus", GetPod,
+              InNamespace("ml.jobs.get", "get", "", "pods/status"),
+              KubeReads("io.k8s.core.v1.pods.status.get")},
+    KubeRoute{"GET", kPodLog, "core.pods.log", PodLog,
+              InNamespace("logging.logEntries.list", "get", "", "pods/log"),
+              KubeReads("io.k8s.core.v1.pods.log.get")},
+    KubeRoute{"GET", "/api/v1/events", "core.events.list", ListEvents,
+              InNamespace("logging.logEntries.list", "list", "", "events"),
+              KubeReads("io.k8s.core.v1.events.list")},
+    KubeRoute{"GET", "/api/v1/namespaces/{namespace}/events", "core.events.list", ListEvents,
+              InNamespace("logging.logEntries.list", "list", "", "events"),
+              KubeReads("io.k8s.core.v1.events.list")},
 };
 
 // The roots of the Kubernetes paths.
@@ -283,16 +348,6 @@ ApiDialect KubeApi::Dialect() {
   };
 }
 
-std::vector<std::string> KubeApi::RouteNames() {
-  std::vector<std::string> names;
-  for (const KubeRoute& route : kRoutes) {
-    if (std::ranges::find(names, route.name) == names.end()) {
-      names.emplace_back(route.name);
-    }
-  }
-  return names;
-}
-
 void KubeApi::AddRoutes(Router& router) const {
   static constexpr std::array<std::string_view, 1> kCore = {"v1"};
   const Context* context = &impl_->context;
@@ -305,13 +360,15 @@ void KubeApi::AddRoutes(Router& router) const {
       if (mark != std::string_view::npos) {
         pattern.replace(mark, kVersionMark.size(), version);
       }
-      router.Add({std::string(route.method),
-                  std::move(pattern),
-                  std::string(route.name),
-                  {},
-                  [context, handler = route.handler, version](const RoutedRequest& routed) {
-                    return Serve(*context, handler, version, routed);
-                  }});
+      router.Add({.method = std::string(route.method),
+                  .pattern = std::move(pattern),
+                  .name = std::string(route.name),
+                  .handler =
+                      [context, handler = route.handler, version](const RoutedRequest& routed) {
+                        return Serve(*context, handler, version, routed);
+                      },
+                  .access = {route.access},
+                  .audit = route.audit});
     }
   }
 }

@@ -14,10 +14,9 @@
 // A TFJob is a trainyard job (kube/ maps it): it is queued, placed, logged and restarted like any
 // job and shows in `gcloud ai-platform jobs list`. Errors are Kubernetes `Status` objects
 // (kube/kube_status.h). Each path and verb is a row of the server's one `Router`, named
-// ("kubeflow.tfjobs.create", "core.pods.log", …) like the other APIs' routes, with its rows in
-// the access table (the permission each verb needs in the namespace's project, and the verb and
-// resource a 403 names) and the audit table. The rules live in kube/ (pure) and control/; this is
-// the wire.
+// ("kubeflow.tfjobs.create", "core.pods.log", …) like the other APIs' routes; its row says the
+// permission the verb needs in the namespace's project, the verb and resource a 403 names, and
+// the k8s.io audit method. The rules live in kube/ (pure) and control/; this is the wire.
 #pragma once
 
 #include <functional>
@@ -79,13 +78,11 @@ class KubeApi {
   // it does not read).
   static ApiDialect Dialect();
 
-  // The names of the routes `AddRoutes` adds ("kubeflow.tfjobs.create", "core.pods.log", …),
-  // each of which has its rows in server/access_check.cc and server/audit_trail.cc.
-  static std::vector<std::string> RouteNames();
-
-  // Adds a route for each Kubernetes path and verb to `router`; this API must outlive it. The
-  // router's access check runs first (a `namespace` path variable is the project); a malformed
-  // namespace is then refused before the handler runs.
+  // Adds a route for each Kubernetes path and verb to `router` ("kubeflow.tfjobs.create",
+  // "core.pods.log", …); this API must outlive it. Discovery needs any valid token; every other
+  // route a permission in the path's namespace (the project), and a 403 names the Kubernetes
+  // verb and resource. The router's access check runs first; a malformed namespace is then
+  // refused before the handler runs.
   void AddRoutes(Router& router) const;
 
  private:

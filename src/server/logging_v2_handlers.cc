@@ -474,13 +474,15 @@ Result<std::vector<std::string>> EntriesListProjects(std::string_view body) {
 }
 
 void AddLoggingV2Routes(Router& router, std::string data_dir) {
-  router.Add({"POST",
-              "/v2/entries:list",
-              "entries.list",
-              {},
-              [data_dir = std::move(data_dir)](const RoutedRequest& request) {
-                return ListEntries(data_dir, request);
-              }});
+  router.Add(
+      {.method = "POST",
+       .pattern = "/v2/entries:list",
+       .name = "entries.list",
+       .handler = [data_dir = std::move(data_dir)](
+                      const RoutedRequest& request) { return ListEntries(data_dir, request); },
+       .access = {{.permission = "logging.logEntries.list", .from = ProjectFrom::kLogRequest}},
+       .audit = {.service = kLoggingService,
+                 .method = "google.logging.v2.LoggingServiceV2.ListLogEntries"}});
 }
 
 }  // namespace trainyard::server

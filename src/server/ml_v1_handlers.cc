@@ -155,26 +155,57 @@ HttpResponse GetConfig(const RoutedRequest& request) {
 
 void AddMlV1Routes(Router& router, JobController& controller) {
   JobController* c = &controller;
-  router.Add({"POST", std::string(kJobs), "jobs.create", {}, [c](const RoutedRequest& r) {
-                return CreateJob(*c, r);
-              }});
-  router.Add({"GET",
-              std::string(kJobs),
-              "jobs.list",
-              {"pageSize", "pageToken", "filter"},
-              [c](const RoutedRequest& r) { return ListJobs(*c, r); }});
-  router.Add({"GET", std::string(kJob), "jobs.get", {}, [c](const RoutedRequest& r) {
-                return GetJob(*c, r);
-              }});
+  router.Add({.method = "POST",
+              .pattern = std::string(kJobs),
+              .name = "jobs.create",
+              .handler = [c](const RoutedRequest& r) { return CreateJob(*c, r); },
+              .access = {{.permission = "ml.jobs.create"}},
+              .audit = {.service = kMlService,
+                        .method = "google.cloud.ml.v1.JobService.CreateJob",
+                        .mutating = true,
+                        .resource = AuditResource::kJob}});
   router.Add(
-      {"PATCH", std::string(kJob), "jobs.patch", {"updateMask"}, [c](const RoutedRequest& r) {
-         return PatchJob(*c, r);
-       }});
-  router.Add(
-      {"POST", std::string(kJob) + ":cancel", "jobs.cancel", {}, [c](const RoutedRequest& r) {
-         return CancelJob(*c, r);
-       }});
-  router.Add({"GET", "/v1/projects/{project}:getConfig", "projects.getConfig", {}, GetConfig});
+      {.method = "GET",
+       .pattern = std::string(kJobs),
+       .name = "jobs.list",
+       .query_params = {"pageSize", "pageToken", "filter"},
+       .handler = [c](const RoutedRequest& r) { return ListJobs(*c, r); },
+       .access = {{.permission = "ml.jobs.list"}},
+       .audit = {.service = kMlService, .method = "google.cloud.ml.v1.JobService.ListJobs"}});
+  router.Add({.method = "GET",
+              .pattern = std::string(kJob),
+              .name = "jobs.get",
+              .handler = [c](const RoutedRequest& r) { return GetJob(*c, r); },
+              .access = {{.permission = "ml.jobs.get"}},
+              .audit = {.service = kMlService,
+                        .method = "google.cloud.ml.v1.JobService.GetJob",
+                        .resource = AuditResource::kJob}});
+  router.Add({.method = "PATCH",
+              .pattern = std::string(kJob),
+              .name = "jobs.patch",
+              .query_params = {"updateMask"},
+              .handler = [c](const RoutedRequest& r) { return PatchJob(*c, r); },
+              .access = {{.permission = "ml.jobs.update"}},
+              .audit = {.service = kMlService,
+                        .method = "google.cloud.ml.v1.JobService.UpdateJob",
+                        .mutating = true,
+                        .resource = AuditResource::kJob}});
+  router.Add({.method = "POST",
+              .pattern = std::string(kJob) + ":cancel",
+              .name = "jobs.cancel",
+              .handler = [c](const RoutedRequest& r) { return CancelJob(*c, r); },
+              .access = {{.permission = "ml.jobs.cancel"}},
+              .audit = {.service = kMlService,
+                        .method = "google.cloud.ml.v1.JobService.CancelJob",
+                        .mutating = true,
+                        .resource = AuditResource::kJob}});
+  router.Add({.method = "GET",
+              .pattern = "/v1/projects/{project}:getConfig",
+              .name = "projects.getConfig",
+              .handler = GetConfig,
+              .access = {{.permission = "ml.projects.getConfig"}},
+              .audit = {.service = kMlService,
+                        .method = "google.cloud.ml.v1.ProjectManagementService.GetConfig"}});
 }
 
 }  // namespace trainyard::server

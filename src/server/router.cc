@@ -167,16 +167,8 @@ HttpResponse Router::Refuse(const RouterRefusal& refusal, std::string_view targe
   return response;
 }
 
-HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& check) const {
-  auto target = ParseTarget(request.target);
-  if (!target.ok()) {
-    return Unmatched(Refuse({.http_status = HttpStatusFor(target.status().code()),
-                             .status = target.status(),
-                             .method = request.method},
-                            request.target));
-  }
-  const std::vector<std::string_view> path = SplitPath(target->path);
-
+Router::Choice Router::Choose(std::string_view method,
+                              const std::vector<std::string_view>& path) const {
   // Routes whose pattern matches; a route with a verb beats one without ("x:cancel").
   std::vector<std::pair<const CompiledRoute*, std::vector<std::string_view>>> matches;
   bool verb_matched = false;
@@ -190,7 +182,37 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
   if (verb_matched) {
     std::erase_if(matches, [](const auto& m) { return m.first->verb.empty(); });
   }
-  if (matches.empty()) {
+  Choice choice;
+  for (auto& [compiled, raw] : matches) {
+    if (compiled->route.method == method) {
+      choice.chosen = compiled;
+      choice.values = std::move(raw);
+      return choice;
+    }
+    choice.allowed.push_back(compiled->route.method);
+  }
+  return choice;
+}
+
+const Route* Router::Find(const HttpRequest& request) const {
+  auto target = ParseTarget(request.target);
+  if (!target.ok()) {
+    return nullptr;
+  }
+  const Choice choice = Choose(request.method, SplitPath(target->path));
+  return choice.chosen != nullptr ? &choice.chosen->route : nullptr;
+}
+
+HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& check) const {
+  auto target = ParseTarget(request.target);
+  if (!target.ok()) {
+    return Unmatched(Refuse({.http_status = HttpStatusFor(target.status().code()),
+                             .status = target.status(),
+                             .method = request.method},
+                            request.target));
+  }
+  Choice choice = Choose(request.method, SplitPath(target->path));
+  if (choice.chosen == nullptr && choice.allowed.empty()) {
     return Unmatched(
         Refuse({.http_status = 404,
                 .status = Status::NotFound(fmt::format(
@@ -199,34 +221,27 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
                 .path = target->path},
                request.target));
   }
-  const auto chosen = std::ranges::find_if(
-      matches, [&](const auto& m) { return m.first->route.method == request.method; });
-  if (chosen == matches.end()) {
-    std::vector<std::string> allowed;
-    allowed.reserve(matches.size());
-    for (const auto& m : matches) {
-      allowed.push_back(m.first->route.method);
-    }
-    Status why =
-        Status::Unimplemented(fmt::format("Method {} is not allowed on {}; allowed: {}.",
-                                          request.method, target->path, fmt::join(allowed, ", ")));
+  if (choice.chosen == nullptr) {
+    Status why = Status::Unimplemented(fmt::format("Method {} is not allowed on {}; allowed: {}.",
+                                                   request.method, target->path,
+                                                   fmt::join(choice.allowed, ", ")));
     return Unmatched(Refuse({.http_status = 405,
                              .status = std::move(why),
                              .method = request.method,
                              .path = target->path,
-                             .allowed = std::move(allowed)},
+                             .allowed = std::move(choice.allowed)},
                             request.target));
   }
 
-  const CompiledRoute& compiled = *chosen->first;
+  const CompiledRoute& compiled = *choice.chosen;
   const ApiDialect* dialect = DialectOf(request.target);
-  RoutedRequest routed{.http = request, .route = compiled.route.name};
+  RoutedRequest routed{.http = request, .route = compiled.route.name, .matched = &compiled.route};
   std::size_t next_value = 0;
   for (const Segment& segment : compiled.segments) {
     if (!segment.variable) {
       continue;
     }
-    const std::string_view raw = chosen->second[next_value++];
+    const std::string_view raw = choice.values[next_value++];
     auto decoded = segment.rest || compiled.route.slashes_in_variables
                        ? DecodePathRest(raw, segment.text)
                        : DecodePathSegment(raw, segment.text);
@@ -276,6 +291,15 @@ HttpResponse Router::Dispatch(const HttpRequest& request, const AccessCheck& che
                                        request.target);
   response.route = compiled.route.name;
   return response;
+}
+
+std::vector<const Route*> Router::Routes() const {
+  std::vector<const Route*> routes;
+  routes.reserve(routes_.size());
+  for (const CompiledRoute& compiled : routes_) {
+    routes.push_back(&compiled.route);
+  }
+  return routes;
 }
 
 std::vector<std::string> Router::RouteNames() const {

@@ -11,8 +11,10 @@
 // paths answer in `Status` objects). Query parameters a route does not declare are
 // INVALID_ARGUMENT, except the standard ones every Google API accepts (`alt`, `prettyPrint`,
 // `fields`, `$.xgafv`, `key`, `quotaUser`, …), which are ignored unless the route declares them
-// (the storage API reads `alt` and `uploadType`). Add every route before serving; `Dispatch` is
-// then thread-safe (the handlers must be too).
+// (the storage API reads `alt` and `uploadType`). Each route's row also says who may call it and
+// what the audit log calls it (server/route_rules.h); the router hands the matched row to the
+// access check and the handler. Add every route before serving; `Dispatch` is then thread-safe
+// (the handlers must be too).
 #pragma once
 
 #include <functional>
@@ -24,8 +26,11 @@
 
 #include "base/status.h"
 #include "server/http_message.h"
+#include "server/route_rules.h"
 
 namespace trainyard::server {
+
+struct Route;
 
 // What a handler sees of its request.
 struct RoutedRequest {
@@ -33,6 +38,7 @@ struct RoutedRequest {
   std::string_view route;                                   // the route's name, e.g. "jobs.create"
   std::vector<std::pair<std::string, std::string>> params;  // decoded path variables
   std::vector<std::pair<std::string, std::string>> query;   // the route's own parameters
+  const Route* matched = nullptr;  // the route's row (set by `Router::Dispatch`)
 
   // The variable `name` of the route's pattern (always present).
   const std::string& Param(std::string_view name) const;
@@ -43,15 +49,24 @@ struct RoutedRequest {
   const std::string* Query(std::string_view name) const;
 };
 
+// One route: what it matches, what answers it, who may call it and what the audit log calls it.
+// Written with designated initializers; the server refuses to start if a row lacks its access
+// rules or audit method, or names a permission roles.json does not know
+// (server/access_check.h `RouteProblems`).
 struct Route {
-  std::string method;                     // "GET"
-  std::string pattern;                    // "/v1/projects/{project}/jobs"
-  std::string name;                       // the metrics label, e.g. "jobs.list"
-  std::vector<std::string> query_params;  // accepted besides the standard ones
+  std::string method;                          // "GET"
+  std::string pattern;                         // "/v1/projects/{project}/jobs"
+  std::string name;                            // the metrics label, e.g. "jobs.list"
+  std::vector<std::string> query_params = {};  // accepted besides the standard ones
   std::function<HttpResponse(const RoutedRequest&)> handler;
   // Every variable is decoded by `DecodePathRest`: it may hold "/" sent as %2F (a GCS object
   // name in the middle of a path), and the handler checks what else it may hold.
   bool slashes_in_variables = false;
+  std::vector<RouteAccess> access = {};  // each must allow the caller; none: refused to all
+  RouteAudit audit = {};
+  // Answered to anyone, without a token, and never audited (/healthz, discovery documents):
+  // such a route has no access rules and no audit method.
+  bool open = false;
 };
 
 // A refusal the router gives before any handler runs: 400 (a malformed target or path variable,
@@ -97,8 +112,15 @@ class Router {
   // response's `route` names the route. The route's name is `RoutedRequest::route`.
   HttpResponse Dispatch(const HttpRequest& request, const AccessCheck& check = {}) const;
 
+  // The route `Dispatch` would call for `request`'s method and path; nullptr when none (404,
+  // 405, a malformed target).
+  const Route* Find(const HttpRequest& request) const;
+
   // The names of every route added, in order (once each).
   std::vector<std::string> RouteNames() const;
+
+  // Every route added, in order.
+  std::vector<const Route*> Routes() const;
 
  private:
   struct Segment {
@@ -115,6 +137,15 @@ class Router {
   // The raw (still encoded) values of `compiled`'s variables, or false when `path` is not its.
   static bool Match(const CompiledRoute& compiled, const std::vector<std::string_view>& path,
                     std::vector<std::string_view>& values);
+
+  // The route for `method` among those matching `path` (with its raw variables), else the
+  // methods the path has (none: no route has the path).
+  struct Choice {
+    const CompiledRoute* chosen = nullptr;
+    std::vector<std::string_view> values;
+    std::vector<std::string> allowed;
+  };
+  Choice Choose(std::string_view method, const std::vector<std::string_view>& path) const;
 
   // The dialect of `target`'s path; nullptr: google.rpc.
   const ApiDialect* DialectOf(std::string_view target) const;

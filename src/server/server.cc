@@ -104,24 +104,38 @@ struct Server::Impl final : HttpHandler {
     AddTrainyardV1CallerRoute(
         router, [this](const HttpRequest& request) { return Caller(request); },
         [this, buckets]() { return HeldProjects(buckets); });
-    router.Add({"GET", "/healthz", "healthz", {}, [](const RoutedRequest&) {
-                  return HttpResponse{
-                      .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
-                }});
-    router.Add({"GET", "/metrics", "metrics", {}, [this](const RoutedRequest&) {
-                  auto counts = store.CountByState();
-                  if (!counts.ok()) {
-                    return ErrorResponse(counts.status());
-                  }
-                  std::string body = metrics.Render(*counts);
-                  if (std::optional<ClusterView> view = cluster ? cluster() : std::nullopt) {
-                    body += RenderProjectMetrics(view->sharing, view->use, WaitingByProject(*view));
-                  }
-                  return HttpResponse{.status = 200,
-                                      .content_type = "text/plain; version=0.0.4; charset=utf-8",
-                                      .body = std::move(body)};
-                }});
-    CheckAccessTable();
+    router.Add({.method = "GET",
+                .pattern = "/healthz",
+                .name = "healthz",
+                .handler =
+                    [](const RoutedRequest&) {
+                      return HttpResponse{
+                          .status = 200, .content_type = "text/plain; charset=utf-8", .body = "ok"};
+                    },
+                .open = true});
+    router.Add(
+        {.method = "GET",
+         .pattern = "/metrics",
+         .name = "metrics",
+         .handler =
+             [this](const RoutedRequest&) {
+               auto counts = store.CountByState();
+               if (!counts.ok()) {
+                 return ErrorResponse(counts.status());
+               }
+               std::string body = metrics.Render(*counts);
+               if (std::optional<ClusterView> view = cluster ? cluster() : std::nullopt) {
+                 body += RenderProjectMetrics(view->sharing, view->use, WaitingByProject(*view));
+               }
+               return HttpResponse{.status = 200,
+                                   .content_type = "text/plain; version=0.0.4; charset=utf-8",
+                                   .body = std::move(body)};
+             },
+         .access = {{.permission = "trainyard.metrics.get", .from = ProjectFrom::kServer}},
+         .audit = {.service = kTrainyardService,
+                   .method = "trainyard.metrics.get",
+                   .resource = AuditResource::kServer}});
+    CheckRoutes();
   }
 
   // The caller of a request the access check let through; nullopt when no tokens are checked.
@@ -150,21 +164,30 @@ struct Server::Impl final : HttpHandler {
     return projects;
   }
 
-  // Every route has its rows in server/access_check.cc and server/audit_trail.cc, naming
-  // permissions roles.json knows: a route added without one would be refused to everyone once
-  // tokens are on, or go unrecorded.
-  void CheckAccessTable() const {
-    const std::vector<std::string> problems =
-        RouteTableProblems(router.RouteNames(), [](std::string_view name) {
-          return name == "healthz" || IsDiscoveryRoute(name);  // public, reads nothing
-        });
+  // Every route's row has its access rules and audit method, naming permissions roles.json
+  // knows: a route without them would be refused to everyone once tokens are on, or go
+  // unrecorded.
+  void CheckRoutes() const {
+    std::vector<std::string> problems;
+    for (const Route* route : router.Routes()) {
+      for (std::string& problem : RouteProblems(*route)) {
+        problems.push_back(std::move(problem));
+      }
+    }
     TY_CHECK(problems.empty()) << fmt::format("{}", fmt::join(problems, "; "));
+  }
+
+  // Whether `request` is for an open route (server/router.h `Route::open`): no token needed.
+  bool IsOpen(const HttpRequest& request) const {
+    const Route* route = router.Find(request);
+    return route != nullptr && route->open;
   }
 
   // Notes `routed` for the audit log when it must be (server/audit_trail.h).
   void Note(const RoutedRequest& routed, const access::Principal* principal, bool refused,
             AuditNote& note) const {
-    if (audit && AuditTrail::MustNote(routed.route, refused, note.unauthenticated)) {
+    if (audit && routed.matched != nullptr &&
+        AuditTrail::MustNote(routed.matched->audit, refused, note.unauthenticated)) {
       audit->Note(routed, principal, note);
       note.refused = refused;
     }
@@ -188,7 +211,7 @@ struct Server::Impl final : HttpHandler {
     if (ConsoleServes(request.target)) {
       return ConsoleAnswer(request);
     }
-    if (AccessControl::IsOpen(request)) {
+    if (IsOpen(request)) {
       return router.Dispatch(request);
     }
     if (!access_control) {
@@ -216,7 +239,7 @@ struct Server::Impl final : HttpHandler {
   // unauthenticated client never has a body read, held in memory or spooled to disk.
   // Authorization, which may need the body, stays in `Answer`.
   Admission Admit(const HttpRequest& head) override {
-    if (!access_control || ConsoleServes(head.target) || AccessControl::IsOpen(head)) {
+    if (!access_control || ConsoleServes(head.target) || IsOpen(head)) {
       return {};
     }
     const MonoTime start = clock.Monotonic();
@@ -233,7 +256,7 @@ struct Server::Impl final : HttpHandler {
   // A stream answered to a token ends once the token is revoked or expires (issue #31). A store
   // error while re-checking leaves it open: the next check decides.
   void EndWithToken(const HttpRequest& request, HttpResponse& response) const {
-    if (!response.stream || !access_control || AccessControl::IsOpen(request)) {
+    if (!response.stream || !access_control || IsOpen(request)) {
       return;
     }
     HttpRequest head{
@@ -305,6 +328,10 @@ Result<int> Server::Start() {
 
 void Server::Stop() {
   impl_->http.Stop();
+}
+
+std::vector<const Route*> Server::Routes() const {
+  return impl_->router.Routes();
 }
 
 }  // namespace trainyard::server

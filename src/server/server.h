@@ -17,6 +17,7 @@
 #include "sched/sharing.h"
 #include "server/access_check.h"
 #include "server/http_server.h"
+#include "server/router.h"
 #include "server/trainyard_v1_cluster.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/bucket_store.h"
@@ -60,6 +61,10 @@ class Server {
   Result<int> Start();
   // Stops serving and joins the threads; idempotent.
   void Stop();
+
+  // Every route served, in the order added: its row says what it matches, who may call it and
+  // what the audit log calls it (server/router.h `Route`).
+  std::vector<const Route*> Routes() const;
 
  private:
   struct Impl;

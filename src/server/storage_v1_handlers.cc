@@ -463,13 +463,9 @@ std::vector<std::string> StorageUploadPrefixes() {
   return {"/upload/", "/resumable/upload/"};
 }
 
-Route StorageRoute(std::string_view method, std::string_view pattern, std::string_view name,
-                   std::function<HttpResponse(const RoutedRequest&)> handler) {
-  return Route{.method = std::string(method),
-               .pattern = std::string(pattern),
-               .name = std::string(name),
-               .query_params = StorageQueryParams(name),
-               .handler = std::move(handler)};
+Route StorageRoute(Route route) {
+  route.query_params = StorageQueryParams(route.name);
+  return route;
 }
 
 // A handler as a plain function of the store, whichever constness it takes the store with.
@@ -486,33 +482,73 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
     std::string_view path;  // below the API's root
     std::string_view name;
     Handler handler;
+    RouteAccess access;
+    RouteAudit audit;
+    RouteAccess also = {};  // a second rule, when the route reads one bucket and writes another
   };
-  static constexpr std::array<Row, 13> kRows = {{
-      {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>},
-      {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>},
-      {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>},
-      {"DELETE", kBucket, "storage.buckets.delete", &Call<&DeleteBucket>},
-      {"PATCH", kBucket, "storage.buckets.patch", &Call<&PatchBucket>},
-      {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>},
-      {"GET", kObject, "storage.objects.get", &Call<&GetObject>},
-      {"DELETE", kObject, "storage.objects.delete", &Call<&DeleteObject>},
-      {"PATCH", kObject, "storage.objects.patch", &Call<&PatchObject>},
-      {"GET", kLayout, "storage.buckets.getStorageLayout", &Call<&GetStorageLayout>},
-      {"GET", kManagedFolders, "storage.managedFolders.list", &Call<&ListManagedFolders>},
-      {"POST", kRewrite, "storage.objects.rewrite", &Call<&RewriteObject>},
-      {"POST", kCompose, "storage.objects.compose", &Call<&ComposeObject>},
+  const std::array<Row, 13> rows = {{
+      {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>,
+       InQueryProject("storage.buckets.create"),
+       StorageChanges("storage.buckets.create", AuditResource::kBucket)},
+      {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>,
+       InQueryProject("storage.buckets.list"),
+       StorageReads("storage.buckets.list", AuditResource::kProject)},
+      {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>, InBucket("storage.buckets.get"),
+       StorageReads("storage.buckets.get", AuditResource::kBucket)},
+      {"DELETE", kBucket, "storage.buckets.delete", &Call<&DeleteBucket>,
+       InBucket("storage.buckets.delete"),
+       StorageChanges("storage.buckets.delete", AuditResource::kBucket)},
+      {"PATCH", kBucket, "storage.buckets.patch", &Call<&PatchBucket>,
+       InBucket("storage.buckets.update"),
+       StorageChanges("storage.buckets.update", AuditResource::kBucket)},
+      {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>,
+       InBucket("storage.objects.list"),
+       StorageReads("storage.objects.list", AuditResource::kBucket)},
+      {"GET", kObject, "storage.objects.get", &Call<&GetObject>, InBucket("storage.objects.get"),
+       StorageReads("storage.objects.get", AuditResource::kObject)},
+      {"DELETE", kObject, "storage.objects.delete", &Call<&DeleteObject>,
+       InBucket("storage.objects.delete"),
+       StorageChanges("storage.objects.delete", AuditResource::kObject)},
+      {"PATCH", kObject, "storage.objects.patch", &Call<&PatchObject>,
+       InBucket("storage.objects.update"),
+       StorageChanges("storage.objects.update", AuditResource::kObject)},
+      {"GET", kLayout, "storage.buckets.getStorageLayout", &Call<&GetStorageLayout>,
+       InBucket("storage.buckets.get"),
+       StorageReads("storage.buckets.getStorageLayout", AuditResource::kBucket)},
+      {"GET", kManagedFolders, "storage.managedFolders.list", &Call<&ListManagedFolders>,
+       InBucket("storage.objects.list"),
+       StorageReads("storage.managedFolders.list", AuditResource::kBucket)},
+      {"POST", kRewrite, "storage.objects.rewrite", &Call<&RewriteObject>,
+       InBucket("storage.objects.get", "sourceBucket"),
+       StorageChanges("storage.objects.rewrite", AuditResource::kRewriteTarget),
+       InBucket("storage.objects.create", "destinationBucket")},
+      {"POST", kCompose, "storage.objects.compose", &Call<&ComposeObject>,
+       InBucket("storage.objects.get"),
+       StorageChanges("storage.objects.compose", AuditResource::kObject),
+       InBucket("storage.objects.create")},
   }};
   for (const std::string_view root : kApiRoots) {
-    for (const Row& row : kRows) {
-      Route route = StorageRoute(
-          row.method, fmt::format("{}{}", root, row.path), row.name,
-          [b, handler = row.handler](const RoutedRequest& r) { return handler(*b, r); });
-      route.slashes_in_variables = row.path == kRewrite || row.path == kCompose;
-      router.Add(std::move(route));
+    for (const Row& row : rows) {
+      std::vector<RouteAccess> access = {row.access};
+      if (!row.also.permission.empty()) {
+        access.push_back(row.also);
+      }
+      router.Add(StorageRoute(
+          {.method = std::string(row.method),
+           .pattern = fmt::format("{}{}", root, row.path),
+           .name = std::string(row.name),
+           .handler = [b, handler = row.handler](const RoutedRequest& r) { return handler(*b, r); },
+           .slashes_in_variables = row.path == kRewrite || row.path == kCompose,
+           .access = std::move(access),
+           .audit = row.audit}));
     }
   }
-  router.Add(StorageRoute("GET", kDownload, "storage.objects.get",
-                          [b](const RoutedRequest& r) { return GetObject(*b, r); }));
+  router.Add(StorageRoute({.method = "GET",
+                           .pattern = std::string(kDownload),
+                           .name = "storage.objects.get",
+                           .handler = [b](const RoutedRequest& r) { return GetObject(*b, r); },
+                           .access = {InBucket("storage.objects.get")},
+                           .audit = StorageReads("storage.objects.get", AuditResource::kObject)}));
   AddStorageUploadRoutes(router, buckets);
 }
 

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "server/router.h"
@@ -51,10 +52,33 @@ std::optional<HttpResponse> CheckWritePreconditions(store::BucketStore& buckets,
                                                     const RoutedRequest& request,
                                                     std::string_view bucket, std::string_view name);
 
-// The route `method` `pattern` named `name` ("storage.objects.get"), with the query parameters
-// that method accepts (`StorageQueryParams`).
-Route StorageRoute(std::string_view method, std::string_view pattern, std::string_view name,
-                   std::function<HttpResponse(const RoutedRequest&)> handler);
+// `route` ("storage.objects.get") with the query parameters its method accepts
+// (`StorageQueryParams`).
+Route StorageRoute(Route route);
+
+// A storage route's access rule: `permission` in the project that owns the bucket the path
+// variable `variable` names, or in the `project` query parameter's.
+inline RouteAccess InBucket(std::string permission, std::string variable = "bucket") {
+  return {.permission = std::move(permission),
+          .from = ProjectFrom::kBucket,
+          .variable = std::move(variable)};
+}
+
+inline RouteAccess InQueryProject(std::string permission) {
+  return {.permission = std::move(permission), .from = ProjectFrom::kQueryProject};
+}
+
+// What the audit log calls a storage call (`method`, Google's name) that reads or changes
+// `resource`.
+inline RouteAudit StorageReads(std::string method, AuditResource resource) {
+  return {.service = kStorageService, .method = std::move(method), .resource = resource};
+}
+inline RouteAudit StorageChanges(std::string method, AuditResource resource) {
+  return {.service = kStorageService,
+          .method = std::move(method),
+          .mutating = true,
+          .resource = resource};
+}
 
 // objects.compose (storage_v1_uploads.cc): the sources' bytes, in order, written as the
 // destination, after the destination's preconditions and each source's generation checks.

@@ -348,13 +348,29 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
 void AddStorageUploadRoutes(Router& router, store::BucketStore& buckets) {
   BucketStore* b = &buckets;
   for (const std::string_view pattern : {kUpload, kResumableUpload}) {
-    router.Add(StorageRoute("POST", pattern, "storage.objects.insert",
-                            [b](const RoutedRequest& r) { return InsertObject(*b, r); }));
+    router.Add(
+        StorageRoute({.method = "POST",
+                      .pattern = std::string(pattern),
+                      .name = "storage.objects.insert",
+                      .handler = [b](const RoutedRequest& r) { return InsertObject(*b, r); },
+                      .access = {InBucket("storage.objects.create")},
+                      .audit = StorageChanges("storage.objects.create", AuditResource::kObject)}));
   }
-  router.Add(StorageRoute("PUT", kUpload, "storage.objects.upload",
-                          [b](const RoutedRequest& r) { return ResumeUpload(*b, r); }));
-  router.Add(StorageRoute("DELETE", kUpload, "storage.objects.cancelUpload",
-                          [b](const RoutedRequest& r) { return CancelUpload(*b, r); }));
+  router.Add(
+      StorageRoute({.method = "PUT",
+                    .pattern = std::string(kUpload),
+                    .name = "storage.objects.upload",
+                    .handler = [b](const RoutedRequest& r) { return ResumeUpload(*b, r); },
+                    .access = {InBucket("storage.objects.create")},
+                    .audit = StorageChanges("storage.objects.create", AuditResource::kObject)}));
+  // Dropping an unfinished upload changes no object.
+  router.Add(
+      StorageRoute({.method = "DELETE",
+                    .pattern = std::string(kUpload),
+                    .name = "storage.objects.cancelUpload",
+                    .handler = [b](const RoutedRequest& r) { return CancelUpload(*b, r); },
+                    .access = {InBucket("storage.objects.create")},
+                    .audit = StorageReads("storage.objects.create", AuditResource::kBucket)}));
 }
 
 }  // namespace trainyard::server

@@ -68,13 +68,15 @@ std::vector<std::string> VisibleProjects(const std::optional<access::Principal>&
 }
 
 void AddTrainyardV1CallerRoute(Router& router, CallerLookup caller, HeldProjects held) {
-  router.Add({"GET",
-              "/trainyard/v1/caller",
-              "trainyard.caller.get",
-              {},
-              [caller = std::move(caller), held = std::move(held)](const RoutedRequest& r) {
-                return GetCaller(caller, held, r);
-              }});
+  router.Add({.method = "GET",
+              .pattern = "/trainyard/v1/caller",
+              .name = "trainyard.caller.get",
+              .handler = [caller = std::move(caller), held = std::move(held)](
+                             const RoutedRequest& r) { return GetCaller(caller, held, r); },
+              .access = {{.permission = "ml.jobs.list", .from = ProjectFrom::kAnyProject}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.CallerService.GetCaller",
+                        .resource = AuditResource::kServer}});
 }
 
 }  // namespace trainyard::server

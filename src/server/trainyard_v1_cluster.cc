@@ -133,12 +133,14 @@ std::map<std::string, int, std::less<>> WaitingByProject(const ClusterView& view
 }
 
 void AddTrainyardV1ClusterRoute(Router& router, ClusterLookup cluster) {
-  router.Add(
-      {"GET",
-       "/trainyard/v1/projects/{project}/cluster",
-       "trainyard.cluster.get",
-       {},
-       [cluster = std::move(cluster)](const RoutedRequest& r) { return GetCluster(cluster, r); }});
+  router.Add({.method = "GET",
+              .pattern = "/trainyard/v1/projects/{project}/cluster",
+              .name = "trainyard.cluster.get",
+              .handler = [cluster = std::move(cluster)](
+                             const RoutedRequest& r) { return GetCluster(cluster, r); },
+              .access = {{.permission = "ml.jobs.list"}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.ClusterService.GetCluster"}});
 }
 
 }  // namespace trainyard::server

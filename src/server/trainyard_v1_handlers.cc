@@ -47,12 +47,17 @@ HttpResponse ListReplicas(const control::JobController& controller, const Replic
 void AddTrainyardV1Routes(Router& router, const control::JobController& controller,
                           ReplicaLookup replicas, ReplicaLookup recorded) {
   const control::JobController* c = &controller;
-  router.Add({"GET",
-              "/trainyard/v1/projects/{project}/jobs/{jobId}/replicas",
-              "trainyard.jobs.replicas",
-              {"includeEnded"},
-              [c, replicas = std::move(replicas), recorded = std::move(recorded)](
-                  const RoutedRequest& r) { return ListReplicas(*c, replicas, recorded, r); }});
+  router.Add(
+      {.method = "GET",
+       .pattern = "/trainyard/v1/projects/{project}/jobs/{jobId}/replicas",
+       .name = "trainyard.jobs.replicas",
+       .query_params = {"includeEnded"},
+       .handler = [c, replicas = std::move(replicas), recorded = std::move(recorded)](
+                      const RoutedRequest& r) { return ListReplicas(*c, replicas, recorded, r); },
+       .access = {{.permission = "ml.jobs.get"}},
+       .audit = {.service = kTrainyardService,
+                 .method = "trainyard.v1.JobService.ListReplicas",
+                 .resource = AuditResource::kJob}});
 }
 
 }  // namespace trainyard::server

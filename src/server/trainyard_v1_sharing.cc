@@ -53,37 +53,71 @@ HttpResponse PutClass(SharingAdmin& admin, const RoutedRequest& request) {
 
 void AddTrainyardV1SharingRoutes(Router& router, SharingAdmin& admin) {
   SharingAdmin* a = &admin;
+  router.Add({.method = "GET",
+              .pattern = "/trainyard/v1/sharing",
+              .name = "trainyard.sharing.get",
+              .handler =
+                  [a](const RoutedRequest&) {
+                    return JsonResponse(sched::EncodeSharingPolicy(*a->Current()));
+                  },
+              .access = {{.permission = "trainyard.quotas.list", .from = ProjectFrom::kAnyProject}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.SharingService.GetSharingPolicy",
+                        .resource = AuditResource::kServer}});
   router.Add(
-      {"GET", "/trainyard/v1/sharing", "trainyard.sharing.get", {}, [a](const RoutedRequest&) {
-         return JsonResponse(sched::EncodeSharingPolicy(*a->Current()));
-       }});
-  router.Add({"GET", std::string(kQuota), "trainyard.quotas.get", {}, [a](const RoutedRequest& r) {
-                return GetQuota(*a, r);
-              }});
+      {.method = "GET",
+       .pattern = std::string(kQuota),
+       .name = "trainyard.quotas.get",
+       .handler = [a](const RoutedRequest& r) { return GetQuota(*a, r); },
+       .access = {{.permission = "trainyard.quotas.get"}},
+       .audit = {.service = kTrainyardService, .method = "trainyard.v1.SharingService.GetQuota"}});
+  router.Add({.method = "PUT",
+              .pattern = std::string(kQuota),
+              .name = "trainyard.quotas.update",
+              .handler = [a](const RoutedRequest& r) { return PutQuota(*a, r); },
+              .access = {{.permission = "trainyard.quotas.update"}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.SharingService.UpdateQuota",
+                        .mutating = true}});
   router.Add(
-      {"PUT", std::string(kQuota), "trainyard.quotas.update", {}, [a](const RoutedRequest& r) {
-         return PutQuota(*a, r);
-       }});
+      {.method = "DELETE",
+       .pattern = std::string(kQuota),
+       .name = "trainyard.quotas.delete",
+       .handler = [a](const RoutedRequest& r) { return Done(a->DeleteQuota(r.Param("project"))); },
+       .access = {{.permission = "trainyard.quotas.delete"}},
+       .audit = {.service = kTrainyardService,
+                 .method = "trainyard.v1.SharingService.DeleteQuota",
+                 .mutating = true}});
+  router.Add({.method = "GET",
+              .pattern = "/trainyard/v1/priorityClasses",
+              .name = "trainyard.priorityClasses.list",
+              .handler = [a](const RoutedRequest&) { return ListClasses(*a); },
+              .access = {{.permission = "trainyard.priorityClasses.list",
+                          .from = ProjectFrom::kAnyProject}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.SharingService.ListPriorityClasses",
+                        .resource = AuditResource::kServer}});
   router.Add(
-      {"DELETE", std::string(kQuota), "trainyard.quotas.delete", {}, [a](const RoutedRequest& r) {
-         return Done(a->DeleteQuota(r.Param("project")));
-       }});
-  router.Add({"GET",
-              "/trainyard/v1/priorityClasses",
-              "trainyard.priorityClasses.list",
-              {},
-              [a](const RoutedRequest&) { return ListClasses(*a); }});
-  router.Add({"PUT",
-              std::string(kClass),
-              "trainyard.priorityClasses.update",
-              {},
-              [a](const RoutedRequest& r) { return PutClass(*a, r); }});
+      {.method = "PUT",
+       .pattern = std::string(kClass),
+       .name = "trainyard.priorityClasses.update",
+       .handler = [a](const RoutedRequest& r) { return PutClass(*a, r); },
+       .access = {{.permission = "trainyard.priorityClasses.update", .from = ProjectFrom::kServer}},
+       .audit = {.service = kTrainyardService,
+                 .method = "trainyard.v1.SharingService.UpdatePriorityClass",
+                 .mutating = true,
+                 .resource = AuditResource::kServer}});
   router.Add(
-      {"DELETE",
-       std::string(kClass),
-       "trainyard.priorityClasses.delete",
-       {},
-       [a](const RoutedRequest& r) { return Done(a->DeletePriorityClass(r.Param("name"))); }});
+      {.method = "DELETE",
+       .pattern = std::string(kClass),
+       .name = "trainyard.priorityClasses.delete",
+       .handler =
+           [a](const RoutedRequest& r) { return Done(a->DeletePriorityClass(r.Param("name"))); },
+       .access = {{.permission = "trainyard.priorityClasses.delete", .from = ProjectFrom::kServer}},
+       .audit = {.service = kTrainyardService,
+                 .method = "trainyard.v1.SharingService.DeletePriorityClass",
+                 .mutating = true,
+                 .resource = AuditResource::kServer}});
 }
 
 }  // namespace trainyard::server

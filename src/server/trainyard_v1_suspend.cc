@@ -38,23 +38,35 @@ HttpResponse Change(control::JobController& controller, const RoutedRequest& req
 
 void AddTrainyardV1SuspendRoutes(Router& router, control::JobController& controller) {
   control::JobController* c = &controller;
-  router.Add({"POST",
-              std::string(kJob) + ":suspend",
-              "trainyard.jobs.suspend",
-              {},
-              [c](const RoutedRequest& r) { return Change(*c, r, true); }});
-  router.Add({"POST",
-              std::string(kJob) + ":resume",
-              "trainyard.jobs.resume",
-              {},
-              [c](const RoutedRequest& r) { return Change(*c, r, false); }});
-  router.Add({"GET",
-              std::string(kJob) + "/suspension",
-              "trainyard.jobs.getSuspension",
-              {},
-              [c](const RoutedRequest& r) {
-                return Answer(c->Get(r.Param("project"), r.Param("jobId")));
-              }});
+  router.Add({.method = "POST",
+              .pattern = std::string(kJob) + ":suspend",
+              .name = "trainyard.jobs.suspend",
+              .handler = [c](const RoutedRequest& r) { return Change(*c, r, true); },
+              .access = {{.permission = "ml.jobs.suspend"}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.JobService.SuspendJob",
+                        .mutating = true,
+                        .resource = AuditResource::kJob}});
+  router.Add({.method = "POST",
+              .pattern = std::string(kJob) + ":resume",
+              .name = "trainyard.jobs.resume",
+              .handler = [c](const RoutedRequest& r) { return Change(*c, r, false); },
+              .access = {{.permission = "ml.jobs.suspend"}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.JobService.ResumeJob",
+                        .mutating = true,
+                        .resource = AuditResource::kJob}});
+  router.Add({.method = "GET",
+              .pattern = std::string(kJob) + "/suspension",
+              .name = "trainyard.jobs.getSuspension",
+              .handler =
+                  [c](const RoutedRequest& r) {
+                    return Answer(c->Get(r.Param("project"), r.Param("jobId")));
+                  },
+              .access = {{.permission = "ml.jobs.get"}},
+              .audit = {.service = kTrainyardService,
+                        .method = "trainyard.v1.JobService.GetSuspension",
+                        .resource = AuditResource::kJob}});
 }
 
 }  // namespace trainyard::server

@@ -132,6 +132,13 @@ HttpResponse Get(const Context& context, const Resource& resource, const RoutedR
   return JsonAnswer(resource.encode(request.Param("project"), *job));
 }
 
+// Google's methodName of `verb` on `kind` ("Create", "CustomJob"; a list's is plural).
+std::string JobServiceMethod(std::string_view verb, std::string_view kind) {
+  return "google.cloud.aiplatform.v1.JobService." + std::string(verb) + std::string(kind) +
+         (verb == "List" ? "s" : "");
+}
+
+// Each resource's routes: route name and permission "aiplatform.<collection>.<verb>".
 void AddResourceRoutes(Router& router, const std::shared_ptr<const Context>& context,
                        const Resource& resource) {
   const std::string name = "aiplatform." + std::string(resource.collection);
@@ -139,27 +146,52 @@ void AddResourceRoutes(Router& router, const std::shared_ptr<const Context>& con
     const std::string jobs = vertex_internal::CollectionPattern(version, resource.collection);
     const std::string job = jobs + "/{jobId}";
     const Resource* r = &resource;
-    router.Add({"POST", jobs, name + ".create", {}, [context, r](const RoutedRequest& request) {
-                  return Create(*context, *r, request);
-                }});
-    router.Add({"GET",
-                jobs,
-                name + ".list",
-                {"pageSize", "pageToken", "filter", "readMask"},
-                [context, r](const RoutedRequest& request) {
-                  return vertex_internal::ListJobs(*context->controller, request, r->kind,
-                                                   r->collection,
-                                                   [&request, r](const model::Job& j) {
-                                                     return r->encode(request.Param("project"), j);
-                                                   });
-                }});
-    router.Add({"GET", job, name + ".get", {}, [context, r](const RoutedRequest& request) {
-                  return Get(*context, *r, request);
-                }});
     router.Add(
-        {"POST", job + ":cancel", name + ".cancel", {}, [context, r](const RoutedRequest& request) {
-           return vertex_internal::CancelJob(*context->controller, request, r->kind);
-         }});
+        {.method = "POST",
+         .pattern = jobs,
+         .name = name + ".create",
+         .handler = [context,
+                     r](const RoutedRequest& request) { return Create(*context, *r, request); },
+         .access = {{.permission = name + ".create"}},
+         .audit = {.service = kAiPlatformService,
+                   .method = JobServiceMethod("Create", r->kind),
+                   .mutating = true,
+                   .resource = AuditResource::kVertexJob}});
+    router.Add(
+        {.method = "GET",
+         .pattern = jobs,
+         .name = name + ".list",
+         .query_params = {"pageSize", "pageToken", "filter", "readMask"},
+         .handler =
+             [context, r](const RoutedRequest& request) {
+               return vertex_internal::ListJobs(*context->controller, request, r->kind,
+                                                r->collection, [&request, r](const model::Job& j) {
+                                                  return r->encode(request.Param("project"), j);
+                                                });
+             },
+         .access = {{.permission = name + ".list"}},
+         .audit = {.service = kAiPlatformService, .method = JobServiceMethod("List", r->kind)}});
+    router.Add({.method = "GET",
+                .pattern = job,
+                .name = name + ".get",
+                .handler = [context,
+                            r](const RoutedRequest& request) { return Get(*context, *r, request); },
+                .access = {{.permission = name + ".get"}},
+                .audit = {.service = kAiPlatformService,
+                          .method = JobServiceMethod("Get", r->kind),
+                          .resource = AuditResource::kVertexJob}});
+    router.Add({.method = "POST",
+                .pattern = job + ":cancel",
+                .name = name + ".cancel",
+                .handler =
+                    [context, r](const RoutedRequest& request) {
+                      return vertex_internal::CancelJob(*context->controller, request, r->kind);
+                    },
+                .access = {{.permission = name + ".cancel"}},
+                .audit = {.service = kAiPlatformService,
+                          .method = JobServiceMethod("Cancel", r->kind),
+                          .mutating = true,
+                          .resource = AuditResource::kVertexJob}});
   }
 }
 
