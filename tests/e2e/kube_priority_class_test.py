@@ -23,7 +23,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 import urllib.error
 import urllib.request
@@ -139,17 +138,6 @@ class KubePriorityClassTest(gcloud_env.ServerTestCase):
         self.assertEqual(status, 200, job)
         return job
 
-    def wait(self, what, condition):
-        deadline = time.monotonic() + DEADLINE_S
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                self.fail("%s did not happen in time\n--- trainyard serve\n%s"
-                          % (what, self.server.log()[-3000:]))
-            time.sleep(0.2)
-
     def queue(self, job_ids):
         """The jobs in the order of their jobPosition once every one is QUEUED with one."""
         jobs = {job_id: self.job(job_id) for job_id in job_ids}
@@ -168,7 +156,9 @@ class KubePriorityClassTest(gcloud_env.ServerTestCase):
         status, answer = self.call("POST", "/v1/projects/%s/jobs" % PROJECT, command_job(
             "holder", 0, labels={"trainyard-preemptible": "false"}))
         self.assertEqual(status, 200, answer)
-        self.wait("the holder running", lambda: self.job("holder")["state"] == "RUNNING")
+        gcloud_env.wait_until("the holder running",
+                              lambda: self.job("holder")["state"] == "RUNNING", DEADLINE_S,
+                              self.server.log)
 
         created = self.kubectl("create", "-f", "-", stdin=tfjob("plain"))
         self.assertEqual(created.rc, 0, created)
@@ -184,8 +174,9 @@ class KubePriorityClassTest(gcloud_env.ServerTestCase):
         self.assertEqual(status, 200, answer)
 
         order = ["after", "urgent", "before", "plain"]
-        self.assertEqual(self.wait("every job queued behind the holder",
-                                   lambda: self.queue(order)), order)
+        self.assertEqual(gcloud_env.wait_until("every job queued behind the holder",
+                                               lambda: self.queue(order), DEADLINE_S,
+                                               self.server.log), order)
         self.assertEqual(self.job("holder")["state"], "RUNNING")  # nobody preempted it
         shown = self.kubectl("get", "tfjob", "urgent", "-o",
                              "jsonpath={.spec.runPolicy.schedulingPolicy.priorityClass}")

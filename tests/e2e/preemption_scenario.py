@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 
 import gcloud_env
 
@@ -99,17 +98,8 @@ class Scenario:
         return json.loads(run.out)
 
     def wait(self, what, condition):
-        """Polls `condition` until it returns something true, which it returns; raises
-        AssertionError naming `what` after DEADLINE_S."""
-        deadline = time.monotonic() + DEADLINE_S
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError("%s did not happen in time\n--- trainyard serve\n%s"
-                                     % (what, self.server.log()[-4000:]))
-            time.sleep(0.2)
+        """gcloud_env.wait_until with DEADLINE_S and this server's output."""
+        return gcloud_env.wait_until(what, condition, DEADLINE_S, self.server.log)
 
     def wait_for_state(self, job_id, *states):
         """The job as described once its state is one of `states`; AssertionError if it ends
