@@ -42,6 +42,7 @@ class Scenario:
 
     def __init__(self, trainyard, stop_grace_s=5):
         self.stop_grace_s = stop_grace_s
+        self.trainyard_path = trainyard
         self.seen = {}  # job id -> the states wait_for_state saw, in order
         self.tmp = tempfile.mkdtemp(prefix="trainyard-preempt-")
         self.data = os.path.join(self.tmp, "data")
@@ -90,6 +91,14 @@ class Scenario:
                            "--region", "us-central1", "--runtime-version", "2.11",
                            "--python-version", "3.7", "--job-dir",
                            "gs://%s/%s" % (BUCKET, job_id), *flags, "--", *args)
+
+    def trainyard(self, *args):
+        """The trainyard CLI on this server and project (`jobs suspend`, ...): its Run."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
+        proc = subprocess.run([self.trainyard_path, *args, "--server", self.server.url,
+                               "--project", PROJECT], env=env, cwd=self.tmp,
+                              capture_output=True, text=True, timeout=180)
+        return gcloud_env.Run(proc)
 
     def describe(self, job_id):
         run = self.gcloud("ai-platform", "jobs", "describe", job_id, "--format", "json")
