@@ -129,6 +129,14 @@ model::Job Labelled(model::Job job, std::string key, std::string value) {
   return job;
 }
 
+// `job` of TFJob priority class `name` (its extras).
+model::Job OfClass(model::Job job, std::string name) {
+  job.extras.emplace().priority_class = std::move(name);
+  return job;
+}
+
+const sched::SharingPolicy kClassTop{.projects = {}, .priority_classes = {{"top", 900}}};
+
 const std::string kPreemptedByHi =
     "The job was preempted by job p/hi, of higher priority (5 over 0): its replicas are stopped, "
     "and it waits in the queue to run again.";
@@ -222,6 +230,26 @@ std::vector<QueueCase> QueueCases() {
        .held = std::set<std::string, std::less<>>{"p/low"},
        .actions = {"preempt p/low: " + kPreemptedByHi, "position p/hi 1"},
        .queue = {"p/hi #1: Preempting p/low to make room; it starts once they have stopped."}},
+      {.name = "a running job's priority class counts: a lower job does not preempt it",
+       .jobs = {{"p", OfClass(RunningSince(GpuJob("cls", seconds(0)), seconds(10)), "top")},
+                {"p", WithPriority(GpuJob("hi", seconds(20)), 500)}},
+       .inventory = Machine(1),
+       .running = {HoldsDevice0("p/cls")},
+       .held = std::set<std::string, std::less<>>{"p/cls"},
+       .sharing = kClassTop,
+       .actions = {"position p/hi 1"},
+       .queue = {"p/hi #1: " + wait_one_k80}},
+      {.name = "a running job's priority class counts: a higher job preempts it, naming both",
+       .jobs = {{"p", OfClass(RunningSince(GpuJob("cls", seconds(0)), seconds(10)), "top")},
+                {"p", WithPriority(GpuJob("hi", seconds(20)), 1000)}},
+       .inventory = Machine(1),
+       .running = {HoldsDevice0("p/cls")},
+       .held = std::set<std::string, std::less<>>{"p/cls"},
+       .sharing = kClassTop,
+       .actions = {"preempt p/cls: The job was preempted by job p/hi, of higher priority (1000 "
+                   "over 900): its replicas are stopped, and it waits in the queue to run again.",
+                   "position p/hi 1"},
+       .queue = {"p/hi #1: Preempting p/cls to make room; it starts once they have stopped."}},
       {.name = "a job labelled trainyard-preemptible false is never preempted",
        .jobs = {{"p", Labelled(RunningSince(GpuJob("low", seconds(0)), seconds(10)),
                                "trainyard-preemptible", "false")},

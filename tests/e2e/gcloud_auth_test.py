@@ -7,11 +7,11 @@ the same over TLS (`--tls-cert`/`--tls-key`, a CA made here with openssl): gclou
 `tokenFile` only over https.
 
 An editor of project p uploads, submits, describes and follows a job's logs; a viewer reads but
-is refused a cancel and an upload with 403; no token is 401; an editor of another project is
-refused p's job with 403 whether or not it exists; `gcloud logging read` of the project's
-activity audit log shows the submit and a refused cancel; a revoked token stops working at once;
-and `trainyard serve` refuses a non-loopback address without authentication unless told
-`--insecure-no-auth`.
+is refused a cancel, an upload and `trainyard jobs suspend`/`resume` with 403; no token is 401;
+an editor of another project is refused p's job with 403 whether or not it exists; `gcloud
+logging read` of the project's activity audit log shows the submit and a refused cancel; a
+revoked token stops working at once; and `trainyard serve` refuses a non-loopback address without
+authentication unless told `--insecure-no-auth`.
 
 Usage: gcloud_auth_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
@@ -220,6 +220,14 @@ class GcloudAuthTest(gcloud_env.ServerTestCase):
         self.assertIn("viewer does not have storage.objects.create access to bucket %s" % BUCKET,
                       upload.err)
         self.assertFalse(os.path.exists(os.path.join(self.data, "buckets", BUCKET, "viewer.txt")))
+        # trainyard's own suspend verb needs ml.jobs.suspend, which a viewer lacks.
+        for verb in ("suspend", "resume"):
+            refused = self.trainyard("jobs", verb, JOB, "--token-file", self.token_files["viewer"])
+            self.assertEqual(refused.rc, 1, refused)
+            self.assertEqual(refused.err, "ERROR: (trainyard.jobs.%s) PERMISSION_DENIED: "
+                                          "Permission 'ml.jobs.suspend' denied on resource "
+                                          "'projects/p/jobs/%s' (or it may not exist).\n"
+                             % (verb, JOB))
 
     def test_no_token_is_unauthenticated(self):
         run = self.gcloud(None, "ai-platform", "jobs", "describe", JOB)

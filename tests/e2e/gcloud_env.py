@@ -161,6 +161,21 @@ def gcloud_environment(config_dir, project, url, storage_url=None, logging_url=N
     return env
 
 
+def wait_until(what, condition, timeout_s, log=lambda: "", interval_s=0.2):
+    """Polls `condition` every `interval_s` until it returns something true, which it returns;
+    after `timeout_s` an AssertionError naming `what`, with the tail of `log()` (a server's
+    output) to show why."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("%s did not happen within %g s\n--- trainyard serve\n%s"
+                                 % (what, timeout_s, log()[-4000:]))
+        time.sleep(interval_s)
+
+
 class Run:
     """One finished command: exit code and output."""
 

@@ -185,6 +185,32 @@ def request(port, method, path, body=None, timeout=10):
         conn.close()
 
 
+def list_jobs(port, project=PROJECT):
+    """Every job of `project` (ml v1 jobs.list, page by page)."""
+    jobs, token = [], ""
+    while True:
+        path = "/v1/projects/%s/jobs?pageSize=1000" % project
+        status, body = request(port, "GET", path + ("&pageToken=" + token if token else ""))
+        if status != 200:
+            raise RuntimeError("jobs.list: %d %s" % (status, body))
+        jobs += body.get("jobs", [])
+        token = body.get("nextPageToken", "")
+        if not token:
+            return jobs
+
+
+def marks_of(marks_dir, job_id):
+    """{"start": n, "end": n, "concurrent": n} from the job's marks file in `marks_dir`."""
+    counts = {"start": 0, "end": 0, "concurrent": 0}
+    try:
+        with open(os.path.join(marks_dir, job_id), encoding="utf-8") as f:
+            for line in f:
+                counts[line.split()[0]] += 1
+    except FileNotFoundError:
+        pass
+    return counts
+
+
 def percentile(values, q):
     xs = sorted(values)
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else 0.0
@@ -246,9 +272,9 @@ class Server:
 
 
 class Clients:
-    """CLIENTS threads creating jobs until stopped; each outcome recorded per job id."""
+    """`count` threads creating jobs until stopped; each outcome recorded per job id."""
 
-    def __init__(self, port, marks_dir):
+    def __init__(self, port, marks_dir, count=CLIENTS):
         self.port = port
         self.marks = marks_dir
         self.packages = []  # [(sdist path, package name)] of the current round
@@ -259,7 +285,7 @@ class Clients:
         self.lock = threading.Lock()
         self.done = threading.Event()
         self.threads = [threading.Thread(target=self.run, args=(i,), daemon=True)
-                        for i in range(CLIENTS)]
+                        for i in range(count)]
 
     def job(self, job_id, rng):
         marks = os.path.join(self.marks, job_id)
@@ -488,39 +514,14 @@ class KillRestartTest(unittest.TestCase):
             shutil.rmtree(cls.tmp, ignore_errors=True)
 
     @classmethod
-    def list_jobs(cls):
-        jobs, token = [], ""
-        while True:
-            path = "/v1/projects/%s/jobs?pageSize=1000" % PROJECT
-            status, body = request(cls.port, "GET", path + ("&pageToken=" + token if token else ""))
-            if status != 200:
-                raise RuntimeError("jobs.list: %d %s" % (status, body))
-            jobs += body.get("jobs", [])
-            token = body.get("nextPageToken", "")
-            if not token:
-                return jobs
-
-    @classmethod
     def wait_for_all_ended(cls):
         deadline = time.monotonic() + END_TIMEOUT_S
         while True:
-            jobs = cls.list_jobs()
+            jobs = list_jobs(cls.port)
             if all(j.get("state") in TERMINAL for j in jobs) or time.monotonic() > deadline:
                 return jobs
             reap_orphans({cls.server.proc.pid})
             time.sleep(0.2)
-
-    @classmethod
-    def marks_of(cls, job_id):
-        """{"start": n, "end": n, "concurrent": n} from the job's marks file."""
-        counts = {"start": 0, "end": 0, "concurrent": 0}
-        try:
-            with open(os.path.join(cls.marks, job_id), encoding="utf-8") as f:
-                for line in f:
-                    counts[line.split()[0]] += 1
-        except FileNotFoundError:
-            pass
-        return counts
 
     @classmethod
     def ipc_namespaces_left(cls):
@@ -537,7 +538,7 @@ class KillRestartTest(unittest.TestCase):
         ids = [j["jobId"] for j in cls.jobs]
         existing = set(ids)
         acked = cls.clients.acknowledged
-        marks = {job_id: cls.marks_of(job_id) for job_id in existing}
+        marks = {job_id: marks_of(cls.marks, job_id) for job_id in existing}
         ran = {name for name in os.listdir(cls.marks) if not name.endswith(".lock")}
         states = {}
         for job in cls.jobs:
@@ -650,8 +651,8 @@ class KillRestartTest(unittest.TestCase):
         self.assertEqual(self.figures["ran_to_end_twice"], [])
         self.assertEqual(self.figures["concurrent_runs"], [])
         self.assertEqual(self.figures["ran_without_job"], [])
-        missing = sorted(j["jobId"] for j in self.jobs
-                         if j["state"] == "SUCCEEDED" and self.marks_of(j["jobId"])["end"] != 1)
+        missing = sorted(j["jobId"] for j in self.jobs if j["state"] == "SUCCEEDED"
+                         and marks_of(self.marks, j["jobId"])["end"] != 1)
         self.assertEqual(missing, [])
 
     def test_no_process_left(self):

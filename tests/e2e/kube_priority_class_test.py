@@ -11,7 +11,13 @@ job's priority. Waiting on the T4, in the order they were submitted: a TFJob wit
 (priority 0), an ml v1 job of priority 499, the TFJob of class `urgent` (500), an ml v1 job of
 priority 501. The queue must read 501, urgent, 499, the plain TFJob: the class's job went ahead of
 an earlier job of lower priority and stayed behind a later one of higher, so its priority is 500,
-the admin's number. Nothing runs but the holder's `sleep`: no image is needed.
+the admin's number.
+
+Then preemption by class: a TFJob of class `top` (900; its container's command a `sleep`) takes the
+T4 from a running ml v1 job of priority 0, which goes back to QUEUED; running, the TFJob keeps its
+class's number, so an ml v1 job of 500 waits for room and one of 1000 preempts it, the TFJob's
+events (`kubectl describe`) saying "(1000 over 900)". Nothing runs but `sleep`: no image is
+needed.
 
 Usage: kube_priority_class_test.py --trainyard PATH [unittest args]. Ends with "N passed, M
 failed".
@@ -23,7 +29,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 import urllib.error
 import urllib.request
@@ -139,16 +144,10 @@ class KubePriorityClassTest(gcloud_env.ServerTestCase):
         self.assertEqual(status, 200, job)
         return job
 
-    def wait(self, what, condition):
-        deadline = time.monotonic() + DEADLINE_S
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                self.fail("%s did not happen in time\n--- trainyard serve\n%s"
-                          % (what, self.server.log()[-3000:]))
-            time.sleep(0.2)
+    def submit(self, job):
+        """Creates an ml v1 job through the API."""
+        status, answer = self.call("POST", "/v1/projects/%s/jobs" % PROJECT, job)
+        self.assertEqual(status, 200, answer)
 
     def queue(self, job_ids):
         """The jobs in the order of their jobPosition once every one is QUEUED with one."""
@@ -168,7 +167,9 @@ class KubePriorityClassTest(gcloud_env.ServerTestCase):
         status, answer = self.call("POST", "/v1/projects/%s/jobs" % PROJECT, command_job(
             "holder", 0, labels={"trainyard-preemptible": "false"}))
         self.assertEqual(status, 200, answer)
-        self.wait("the holder running", lambda: self.job("holder")["state"] == "RUNNING")
+        gcloud_env.wait_until("the holder running",
+                              lambda: self.job("holder")["state"] == "RUNNING", DEADLINE_S,
+                              self.server.log)
 
         created = self.kubectl("create", "-f", "-", stdin=tfjob("plain"))
         self.assertEqual(created.rc, 0, created)
@@ -184,8 +185,9 @@ class KubePriorityClassTest(gcloud_env.ServerTestCase):
         self.assertEqual(status, 200, answer)
 
         order = ["after", "urgent", "before", "plain"]
-        self.assertEqual(self.wait("every job queued behind the holder",
-                                   lambda: self.queue(order)), order)
+        self.assertEqual(gcloud_env.wait_until("every job queued behind the holder",
+                                               lambda: self.queue(order), DEADLINE_S,
+                                               self.server.log), order)
         self.assertEqual(self.job("holder")["state"], "RUNNING")  # nobody preempted it
         shown = self.kubectl("get", "tfjob", "urgent", "-o",
                              "jsonpath={.spec.runPolicy.schedulingPolicy.priorityClass}")
@@ -220,6 +222,45 @@ class KubePriorityClassTest(gcloud_env.ServerTestCase):
             status, answer = self.call("POST",
                                        "/v1/projects/%s/jobs/%s:cancel" % (PROJECT, job_id), {})
             self.assertEqual(status, 200, answer)
+
+    def test_a_tfjob_of_a_higher_class_preempts_and_is_preempted_by_its_classs_number(self):
+        self.trainyard("priority-class", "set", "top", "900")
+        self.submit(command_job("low", 0))
+        gcloud_env.wait_until("low running", lambda: self.job("low")["state"] == "RUNNING",
+                              DEADLINE_S, self.server.log)
+
+        # A TFJob of class top (900) takes the T4 from the ml v1 job of 0.
+        created = self.kubectl("create", "-f", "-", stdin=tfjob("top", "top").replace(
+            "image: localhost/trainer:1\n",
+            "image: localhost/trainer:1\n            command: [/bin/sleep, '600']\n"))
+        self.assertEqual(created.rc, 0, created)
+        waited = self.kubectl("wait", "--for=condition=Running", "tfjob/top", "--timeout=120s")
+        self.assertEqual(waited.rc, 0, waited)
+        self.assertEqual(self.job("low")["state"], "QUEUED")
+
+        # Running, it keeps its class's number: a job of 500 waits, one of 1000 preempts it.
+        self.submit(command_job("mid", 500))
+        self.assertEqual(gcloud_env.wait_until("mid first in the queue", lambda: self.queue(
+            ["mid", "low"]), DEADLINE_S, self.server.log), ["mid", "low"])
+        status, cluster = self.call("GET", "/trainyard/v1/projects/%s/cluster" % PROJECT)
+        self.assertEqual(status, 200, cluster)
+        self.assertEqual(cluster["queue"][0]["jobId"], "mid", cluster)
+        self.assertEqual(cluster["queue"][0]["reason"], "Waiting for room: its replica needs 1 × "
+                                                        "NVIDIA_TESLA_T4 (0 of 1 free).", cluster)
+        self.submit(command_job("higher", 1000))
+        gcloud_env.wait_until("higher running", lambda: self.job("higher")["state"] == "RUNNING",
+                              DEADLINE_S, self.server.log)
+        described = self.kubectl("describe", "tfjob", "top")
+        self.assertIn("The job was preempted by job p/higher, of higher priority (1000 over 900)",
+                      described.out)
+        self.assertNotIn("preempted by job p/mid", described.out)
+
+        self.assertEqual(self.kubectl("delete", "tfjob", "top").rc, 0)
+        for job_id in ("low", "mid", "higher"):
+            status, answer = self.call("POST",
+                                       "/v1/projects/%s/jobs/%s:cancel" % (PROJECT, job_id), {})
+            self.assertEqual(status, 200, answer)
+        self.trainyard("priority-class", "delete", "top")
 
 
 if __name__ == "__main__":

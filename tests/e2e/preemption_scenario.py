@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 
 import gcloud_env
 
@@ -43,6 +42,7 @@ class Scenario:
 
     def __init__(self, trainyard, stop_grace_s=5):
         self.stop_grace_s = stop_grace_s
+        self.trainyard_path = trainyard
         self.seen = {}  # job id -> the states wait_for_state saw, in order
         self.tmp = tempfile.mkdtemp(prefix="trainyard-preempt-")
         self.data = os.path.join(self.tmp, "data")
@@ -92,6 +92,14 @@ class Scenario:
                            "--python-version", "3.7", "--job-dir",
                            "gs://%s/%s" % (BUCKET, job_id), *flags, "--", *args)
 
+    def trainyard(self, *args):
+        """The trainyard CLI on this server and project (`jobs suspend`, ...): its Run."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
+        proc = subprocess.run([self.trainyard_path, *args, "--server", self.server.url,
+                               "--project", PROJECT], env=env, cwd=self.tmp,
+                              capture_output=True, text=True, timeout=180)
+        return gcloud_env.Run(proc)
+
     def describe(self, job_id):
         run = self.gcloud("ai-platform", "jobs", "describe", job_id, "--format", "json")
         if run.rc != 0:
@@ -99,17 +107,8 @@ class Scenario:
         return json.loads(run.out)
 
     def wait(self, what, condition):
-        """Polls `condition` until it returns something true, which it returns; raises
-        AssertionError naming `what` after DEADLINE_S."""
-        deadline = time.monotonic() + DEADLINE_S
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError("%s did not happen in time\n--- trainyard serve\n%s"
-                                     % (what, self.server.log()[-4000:]))
-            time.sleep(0.2)
+        """gcloud_env.wait_until with DEADLINE_S and this server's output."""
+        return gcloud_env.wait_until(what, condition, DEADLINE_S, self.server.log)
 
     def wait_for_state(self, job_id, *states):
         """The job as described once its state is one of `states`; AssertionError if it ends

@@ -11,6 +11,14 @@ from what the trainer wrote, not from times). A job labelled `trainyard-preempti
 preempted: the urgent job waits, first in the queue, while it goes on, and runs once it is
 cancelled.
 
+Suspend and resume of a job gcloud submitted (trainyard's own verbs, `trainyard jobs suspend` and
+`resume`: ml v1 has none): its trainer gets SIGTERM and no process of it is left; `gcloud
+ai-platform jobs describe` shows it QUEUED without a jobPosition or startTime (ml v1 has no
+suspended state) and `trainyard jobs describe` says it is suspended; a later job takes the T4
+while it waits; resumed, it goes on from its checkpoint to SUCCEEDED, and its log says it was
+suspended. Suspending or resuming it once ended, or an unknown job, is refused with the CLI's
+error.
+
 Usage: preemption_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
 
@@ -113,6 +121,69 @@ class PreemptionTest(unittest.TestCase):
         s.wait_for_state("urgent_too", "SUCCEEDED")
         self.assertNotIn("QUEUED", s.seen["keeper"][s.seen["keeper"].index("RUNNING"):], s.seen)
         self.assertEqual(len(s.lines("keeper", "starts.jsonl")), 1)
+    def test_suspend_stops_a_gcloud_job_and_resume_runs_it_on_from_its_checkpoint(self):
+        s = self.s
+        # Held at its second checkpoint (no checkpoint at SIGTERM: it resumes from that one).
+        self.submitted("paused", 0, steps=3 * EVERY, every=EVERY, sigterm_checkpoint=False,
+                       pause_at=2 * EVERY)
+        s.wait_for_state("paused", "RUNNING")
+        s.wait("paused at its step", lambda: s.progress("paused") == 2 * EVERY)
+        trainer = os.path.join(s.data, "buckets", preemption_scenario.BUCKET, "paused") + " "
+        self.assertNotEqual(gcloud_env.marked_processes(trainer), [])
+
+        run = s.trainyard("jobs", "suspend", "paused")
+        self.assertEqual(run.rc, 0, run)
+        self.assertEqual(run.err, "Suspended job [paused]: its replicas are being stopped, then "
+                                  "it waits in the queue until `trainyard jobs resume paused`.\n")
+        s.wait_for_state("paused", "QUEUED")
+        # What gcloud shows: QUEUED (ml v1 has no suspended state), out of the queue's
+        # positions (no jobPosition), its start forgotten; the trainyard CLI says why.
+        described = s.gcloud("ai-platform", "jobs", "describe", "paused")
+        self.assertEqual(described.rc, 0, described)
+        self.assertIn("\nstate: QUEUED\n", described.out)
+        for absent in ("jobPosition", "startTime", "errorMessage"):
+            self.assertNotIn(absent, described.out)
+        shown = s.trainyard("jobs", "describe", "paused")
+        self.assertEqual(shown.rc, 0, shown)
+        self.assertIn("\nJob [paused] is suspended: it waits in the queue until `trainyard jobs "
+                      "resume paused`.\n", shown.err)
+        # Its replicas really stopped: the trainer got its SIGTERM and no process of it is left.
+        self.assertEqual([stop["step"] for stop in s.lines("paused", "stops.jsonl")], [2 * EVERY])
+        self.assertEqual(gcloud_env.marked_processes(trainer), [])
+
+        # Not placed while suspended: a later job of the same priority takes the T4 and ends.
+        self.submitted("meanwhile", 0, steps=3)
+        s.wait_for_state("meanwhile", "SUCCEEDED")
+        self.assertEqual(s.describe("paused")["state"], "QUEUED")
+        self.assertEqual(len(s.lines("paused", "starts.jsonl")), 1)
+
+        s.release("paused")
+        run = s.trainyard("jobs", "resume", "paused")
+        self.assertEqual(run.rc, 0, run)
+        self.assertEqual(run.err, "Resumed job [paused]: it starts when there is room for it.\n")
+        done = s.wait_for_state("paused", "SUCCEEDED")
+        self.assertNotIn("errorMessage", done)
+        self.assertNotIn("FAILED", s.seen["paused"])
+        starts = s.lines("paused", "starts.jsonl")
+        self.assertEqual([start["resumed_from"] for start in starts], [0, 2 * EVERY], starts)
+        self.assertEqual(s.progress("paused"), 3 * EVERY)
+        logs = s.gcloud("ai-platform", "jobs", "stream-logs", "paused", "--polling-interval=1")
+        self.assertEqual(logs.rc, 0, logs)
+        self.assertIn("The job was suspended: its replicas are stopped, and it waits in the queue.",
+                      logs.out + logs.err)
+
+        # Refusals, in the CLI's words; nothing changes.
+        for verb, word in (("suspend", "suspended"), ("resume", "resumed")):
+            run = s.trainyard("jobs", verb, "paused")
+            self.assertEqual(run.rc, 1, run)
+            self.assertEqual(run.err, "ERROR: (trainyard.jobs.%s) FAILED_PRECONDITION: Job paused "
+                                      "is SUCCEEDED: only a job that has not ended can be %s.\n"
+                             % (verb, word))
+        run = s.trainyard("jobs", "suspend", "no_such_job")
+        self.assertEqual(run.rc, 1, run)
+        self.assertEqual(run.err, "ERROR: (trainyard.jobs.suspend) NOT_FOUND: Field: name Error: "
+                                  "The specified job was not found.\n")
+        self.assertEqual(s.describe("paused")["state"], "SUCCEEDED")
 
 if __name__ == "__main__":
     gcloud_env.main(__doc__, lambda path: globals().__setitem__("TRAINYARD", path))

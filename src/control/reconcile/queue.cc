@@ -97,7 +97,9 @@ std::vector<sched::RunningJob> RunningJobs(const QueueWorld& world) {
     job.preemptible = job.preemptible && sched::PreemptibleByLabels(stored.labels);
     if (Result<std::vector<plan::ReplicaShape>> shapes = plan::JobReplicas(stored, world.catalog);
         shapes.ok()) {
-      if (Result<sched::JobDemand> demand = JobDemandOf(project, stored, *shapes, world.catalog);
+      // With the policy: a running TFJob's priority is its class's number, as it was queued with.
+      if (Result<sched::JobDemand> demand =
+              JobDemandOf(project, stored, *shapes, world.catalog, world.sharing);
           demand.ok()) {
         job.priority = demand->priority;
       }

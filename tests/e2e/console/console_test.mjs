@@ -273,7 +273,8 @@ echo "x=$x kind=$kind score=$v"`;
 
   await check(
     "the cluster page shows an emulated GPU held by a running job, each project's quota, use, " +
-      "borrowed and share, and the queue; the jobs filter",
+      "borrowed and share, and the queue; a job beyond the quota is refused naming it; the jobs " +
+      "filter",
     async () => {
       // A quota set through the sharing API: the project's one T4, weight 2.
       await api(server, "PUT", `/trainyard/v1/projects/${PROJECT}/quota`, {
@@ -342,6 +343,20 @@ echo "x=$x kind=$kind score=$v"`;
             .map((r) => r.dataset.jobId)
             .join() === "fails",
       );
+      // A job beyond the quota, sent again from gpu_1's page: refused, the quota named.
+      await page.goto(consoleUrl("jobs", "gpu_1"));
+      await page.click("#submit-again");
+      const twice = (await page.inputValue("#resubmit-text")).replace(
+        '"count": "1"',
+        '"count": "2"',
+      );
+      await page.fill("#resubmit-text", twice);
+      await page.click("#resubmit-send");
+      const refusal = await page.waitForSelector("#resubmit-errors p");
+      const said = await refusal.textContent();
+      const quota = `The job needs 2 NVIDIA_TESLA_T4 at once and project ${PROJECT}'s quota is 1`;
+      if (!said.includes(quota)) throw new Error("the quota refusal reads " + JSON.stringify(said));
+      await page.keyboard.press("Escape");
       await api(server, "POST", `/v1/projects/${PROJECT}/jobs/gpu_2:cancel`, {});
       await api(server, "POST", `/v1/projects/${PROJECT}/jobs/gpu_1:cancel`, {});
       await api(server, "POST", "/v1/projects/other/jobs/other_1:cancel", {});
