@@ -30,6 +30,10 @@ constexpr RouteAccess InNamespace(std::string_view route, std::string_view permi
                                   KubeVerb kube) {
   return RouteAccess{route, permission, ProjectFrom::kNamespace, "namespace", kube};
 }
+// A Kubernetes route any caller with a valid token may use; `kube` is what `can-i` asks of it.
+constexpr RouteAccess ForAnyCaller(std::string_view route, KubeVerb kube) {
+  return RouteAccess{route, "", ProjectFrom::kAnyCaller, "namespace", kube};
+}
 
 constexpr std::array kRouteAccess = {
     // ml v1 (and trainyard v1's view of a running job)
@@ -99,8 +103,8 @@ constexpr std::array kRouteAccess = {
     RouteAccess{"kube.version", "", ProjectFrom::kAnyCaller},
     RouteAccess{"kube.discovery", "", ProjectFrom::kAnyCaller},
     RouteAccess{"kube.openapi", "", ProjectFrom::kAnyCaller},
-    RouteAccess{"core.namespaces.list", "", ProjectFrom::kAnyCaller},
-    RouteAccess{"core.namespaces.get", "", ProjectFrom::kAnyCaller},
+    ForAnyCaller("core.namespaces.list", {"list", "", "namespaces"}),
+    ForAnyCaller("core.namespaces.get", {"get", "", "namespaces"}),
     InNamespace("kubeflow.tfjobs.list", "ml.jobs.list", {"list", "kubeflow.org", "tfjobs"}),
     InNamespace("kubeflow.tfjobs.create", "ml.jobs.create", {"create", "kubeflow.org", "tfjobs"}),
     InNamespace("kubeflow.tfjobs.get", "ml.jobs.get", {"get", "kubeflow.org", "tfjobs"}),
@@ -113,6 +117,11 @@ constexpr std::array kRouteAccess = {
     InNamespace("core.pods.getStatus", "ml.jobs.get", {"get", "", "pods/status"}),
     InNamespace("core.pods.log", "logging.logEntries.list", {"get", "", "pods/log"}),
     InNamespace("core.events.list", "logging.logEntries.list", {"list", "", "events"}),
+    // issue #36: `kubectl auth can-i` asks about the caller itself (server/kube_reviews.h)
+    ForAnyCaller("authorization.selfsubjectaccessreviews.create",
+                 {"create", "authorization.k8s.io", "selfsubjectaccessreviews"}),
+    ForAnyCaller("authorization.selfsubjectrulesreviews.create",
+                 {"create", "authorization.k8s.io", "selfsubjectrulesreviews"}),
 };
 
 constexpr std::string_view kGoogleUnauthenticated =

@@ -156,6 +156,13 @@ constexpr std::array kRouteAudit = {
                AuditResource::kKubeObject},
     RouteAudit{"core.events.list", kKubernetes, "io.k8s.core.v1.events.list", false,
                AuditResource::kKubeObject},
+    // issue #36: reviews change nothing (a question about the caller)
+    RouteAudit{"authorization.selfsubjectaccessreviews.create", kKubernetes,
+               "io.k8s.authorization.v1.selfsubjectaccessreviews.create", false,
+               AuditResource::kServer},
+    RouteAudit{"authorization.selfsubjectrulesreviews.create", kKubernetes,
+               "io.k8s.authorization.v1.selfsubjectrulesreviews.create", false,
+               AuditResource::kServer},
 };
 
 std::string BucketName(std::string_view bucket) {

@@ -35,9 +35,14 @@ HttpResponse DataResponse(std::string_view name) {
   return kube_internal::Json(json::parse(DataFile(name)).dump());
 }
 
-// GET /apis/kubeflow.org: the group, from the group list.
-HttpResponse GroupResponse() {
-  json group = json::parse(DataFile("api_groups.json"))["groups"][0];
+// GET /apis/<name>: the group, from the group list.
+HttpResponse GroupResponse(std::string_view name) {
+  json group;
+  for (const json& listed : json::parse(DataFile("api_groups.json"))["groups"]) {
+    if (listed["name"] == name) {
+      group = listed;
+    }
+  }
   group["kind"] = "APIGroup";
   group["apiVersion"] = "v1";
   return kube_internal::Json(group.dump());
@@ -119,7 +124,13 @@ HttpResponse ApiGroups(const Context&, const Request&) {
   return DataResponse("api_groups.json");
 }
 HttpResponse Group(const Context&, const Request&) {
-  return GroupResponse();
+  return GroupResponse(kube_internal::kGroup);
+}
+HttpResponse AuthorizationGroup(const Context&, const Request&) {
+  return GroupResponse("authorization.k8s.io");
+}
+HttpResponse AuthorizationV1(const Context&, const Request&) {
+  return DataResponse("authorization_v1.json");
 }
 HttpResponse GroupVersion(const Context&, const Request& request) {
   return DataResponse("kubeflow_" + request.version + ".json");
@@ -163,6 +174,8 @@ constexpr std::string_view kTFJobStatus =
 constexpr std::string_view kPodStatus = "/api/v1/namespaces/{namespace}/pods/{name}/status";
 constexpr std::string_view kPodLog = "/api/v1/namespaces/{namespace}/pods/{name}/log";
 
+using kube_internal::CreateAccessReview;
+using kube_internal::CreateRulesReview;
 using kube_internal::CreateTFJob;
 using kube_internal::DeleteTFJob;
 using kube_internal::GetPod;
@@ -204,6 +217,13 @@ constexpr std::array kRoutes = {
     KubeRoute{"GET", kPodLog, "core.pods.log", PodLog},
     KubeRoute{"GET", "/api/v1/events", "core.events.list", ListEvents},
     KubeRoute{"GET", "/api/v1/namespaces/{namespace}/events", "core.events.list", ListEvents},
+    // authorization.k8s.io: what `kubectl auth can-i` asks (server/kube_reviews.h)
+    KubeRoute{"GET", "/apis/authorization.k8s.io", "kube.discovery", AuthorizationGroup},
+    KubeRoute{"GET", "/apis/authorization.k8s.io/v1", "kube.discovery", AuthorizationV1},
+    KubeRoute{"POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+              "authorization.selfsubjectaccessreviews.create", CreateAccessReview},
+    KubeRoute{"POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+              "authorization.selfsubjectrulesreviews.create", CreateRulesReview},
 };
 
 // The roots of the Kubernetes paths.

@@ -10,6 +10,8 @@
 //        (follow), its status subresource (the whole pod, as Kubernetes answers it)
 //   GET  /api/v1[/namespaces/{ns}]/events   the service's messages about a TFJob as events
 //   GET  /api/v1/namespaces[/{ns}]   namespaces (a namespace is a trainyard project)
+//   POST /apis/authorization.k8s.io/v1/selfsubject{access,rules}reviews   `kubectl auth can-i`
+//        [--list], answered from the access table (server/kube_reviews.h)
 //
 // A TFJob is a trainyard job (kube/ maps it): it is queued, placed, logged and restarted like any
 // job and shows in `gcloud ai-platform jobs list`. Errors are Kubernetes `Status` objects
@@ -33,6 +35,7 @@
 #include "sched/sharing.h"
 #include "server/http_message.h"
 #include "server/router.h"
+#include "server/trainyard_v1_caller.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/job_store.h"
 
@@ -47,6 +50,9 @@ struct KubeApiOptions {
   // The admin's sharing policy (issue #34), read for the priority classes a TFJob may name;
   // unset: none, so every class is refused.
   std::function<sched::SharingPolicy()> sharing;
+  // The caller of a request, for `kubectl auth can-i` (server/kube_reviews.h); unset, or
+  // nullopt: the server checks no tokens.
+  CallerLookup caller;
 };
 
 // The 401 answer, as a Kubernetes API server words it.

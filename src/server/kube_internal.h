@@ -84,5 +84,8 @@ HttpResponse ListPods(const Context& context, const Request& request);
 HttpResponse GetPod(const Context& context, const Request& request);
 HttpResponse PodLog(const Context& context, const Request& request);
 HttpResponse ListEvents(const Context& context, const Request& request);
+// kube_reviews.cc: `kubectl auth can-i` (server/kube_reviews.h)
+HttpResponse CreateAccessReview(const Context& context, const Request& request);
+HttpResponse CreateRulesReview(const Context& context, const Request& request);
 
 }  // namespace trainyard::server::kube_internal
