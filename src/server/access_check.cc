@@ -112,6 +112,8 @@ constexpr std::array kRouteAccess = {
     InNamespace("kubeflow.tfjobs.update", "ml.jobs.update", {"update", "kubeflow.org", "tfjobs"}),
     InNamespace("kubeflow.tfjobs.patch", "ml.jobs.update", {"patch", "kubeflow.org", "tfjobs"}),
     InNamespace("kubeflow.tfjobs.delete", "ml.jobs.cancel", {"delete", "kubeflow.org", "tfjobs"}),
+    InNamespace("kubeflow.tfjobs.deletecollection", "ml.jobs.cancel",
+                {"deletecollection", "kubeflow.org", "tfjobs"}),
     InNamespace("core.pods.list", "ml.jobs.list", {"list", "", "pods"}),
     InNamespace("core.pods.get", "ml.jobs.get", {"get", "", "pods"}),
     InNamespace("core.pods.getStatus", "ml.jobs.get", {"get", "", "pods/status"}),

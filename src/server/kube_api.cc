@@ -85,6 +85,7 @@ HttpResponse OpenApiGroupVersion(std::string_view version) {
       {"get", {{"x-kubernetes-group-version-kind", gvk}, {"responses", ok}}},
       {"post",
        {{"x-kubernetes-group-version-kind", gvk}, {"parameters", parameters}, {"responses", ok}}},
+      {"delete", {{"x-kubernetes-group-version-kind", gvk}, {"responses", ok}}},
   };
   const std::string base =
       "/apis/kubeflow.org/" + std::string(version) + "/namespaces/{namespace}/tfjobs";
@@ -178,6 +179,7 @@ using kube_internal::CreateAccessReview;
 using kube_internal::CreateRulesReview;
 using kube_internal::CreateTFJob;
 using kube_internal::DeleteTFJob;
+using kube_internal::DeleteTFJobs;
 using kube_internal::GetPod;
 using kube_internal::GetTFJob;
 using kube_internal::ListEvents;
@@ -201,6 +203,7 @@ constexpr std::array kRoutes = {
     KubeRoute{"GET", "/apis/kubeflow.org/{v}/tfjobs", "kubeflow.tfjobs.list", ListTFJobs},
     KubeRoute{"GET", kTFJobs, "kubeflow.tfjobs.list", ListTFJobs},
     KubeRoute{"POST", kTFJobs, "kubeflow.tfjobs.create", CreateTFJob},
+    KubeRoute{"DELETE", kTFJobs, "kubeflow.tfjobs.deletecollection", DeleteTFJobs},
     KubeRoute{"GET", kTFJob, "kubeflow.tfjobs.get", GetTFJob},
     KubeRoute{"PUT", kTFJob, "kubeflow.tfjobs.update", ReplaceTFJob},
     KubeRoute{"PATCH", kTFJob, "kubeflow.tfjobs.patch", PatchTFJob},

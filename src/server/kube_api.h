@@ -5,7 +5,8 @@
 //   GET  /openapi/v3[/apis/kubeflow.org/{v}]   enough OpenAPI for kubectl to know that the
 //        server validates fields itself (fieldValidation), so `kubectl apply` validates here
 //   /apis/kubeflow.org/{v}[/namespaces/{ns}]/tfjobs[/{name}[/status]]   TFJobs (v1 and v1beta2):
-//        create, get, list, watch, update, merge/JSON patch (client-side apply), delete
+//        create, get, list, watch, update, merge/JSON patch (client-side apply), server-side
+//        apply (simplified: no managedFields, kube/tfjob_update.h), delete, deletecollection
 //   GET  /api/v1[/namespaces/{ns}]/pods[/{name}[/log|/status]]   each replica as a pod, its logs
 //        (follow), its status subresource (the whole pod, as Kubernetes answers it)
 //   GET  /api/v1[/namespaces/{ns}]/events   the service's messages about a TFJob as events

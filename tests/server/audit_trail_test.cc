@@ -40,7 +40,8 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
                                                "kubeflow.tfjobs.create",
                                                "kubeflow.tfjobs.update",
                                                "kubeflow.tfjobs.patch",
-                                               "kubeflow.tfjobs.delete"};
+                                               "kubeflow.tfjobs.delete",
+                                               "kubeflow.tfjobs.deletecollection"};
   for (const RouteAccess& access : RouteAccessTable()) {
     const RouteAudit* row = FindRouteAudit(access.route);
     ASSERT_NE(row, nullptr) << access.route;
