@@ -6,7 +6,8 @@
 // activeDeadlineSeconds, backoffLimit and ttlSecondsAfterFinished. Anything else is a 422 that
 // says to delete the TFJob and apply it again, as trainyard cannot reshape a running cluster.
 //
-// A server-side apply (`kubectl apply --server-side`) is an update too, simplified: trainyard
+// A server-side apply (`kubectl apply --server-side`, docs/reference/kubeflow-tfjob.md §13) is an
+// update too, simplified: trainyard
 // keeps no managedFields, so a manifest sets the fields it names over the TFJob as last written
 // and leaves the others (ServerSideApplyBase), and never conflicts with another manager.
 #pragma once
