@@ -372,6 +372,17 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         ok("delete", "tfjobs", "--all")
         self.assertEqual(ok("get", "tfjobs", "-o", "name").out.split(), [])
 
+    def test_auth_can_i_without_tokens_answers_what_a_route_serves(self):
+        """A server that checks no tokens lets anyone use every route (issue #36): can-i says
+        yes to those and no, with why, to what no route serves."""
+        self.assertEqual(self.ok("auth", "can-i", "delete", "tfjobs").out.strip(), "yes")
+        self.assertEqual(self.ok("auth", "can-i", "get", "pods", "--subresource=log").out.strip(),
+                         "yes")
+        refused = self.kubectl("auth", "can-i", "escalate", "tfjobs")
+        self.assertEqual(refused.rc, 1, refused)
+        self.assertEqual(refused.out.strip(),
+                         "no - trainyard serves no route to escalate tfjobs.kubeflow.org")
+
     def test_explain_describes_the_fields(self):
         spec = self.ok("explain", "tfjob.spec").out
         self.assertIn("TFJobSpec is the desired state of the TFJob", spec)
