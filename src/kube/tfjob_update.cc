@@ -4,11 +4,15 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_validate.h"
 
 namespace trainyard::kube {
 namespace {
+
+using nlohmann::json;
 
 // The spec without what may change once the job has started.
 TFJob FixedPart(TFJob job) {
@@ -57,6 +61,34 @@ KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started) 
                      .priority_class_changed = PriorityClass(next) != PriorityClass(old)};
   update.job = std::move(next);
   return update;
+}
+
+}  // namespace trainyard::kube
+
+namespace trainyard::kube {
+
+KubeResult<std::string> ServerSideApplyBase(std::string_view stored, std::string_view manifest) {
+  json patch = json::parse(manifest, nullptr, false);
+  if (!patch.is_object()) {
+    return BadRequest(
+        "the apply patch is not a JSON object: trainyard reads apply patches written as JSON "
+        "(as kubectl sends them)");
+  }
+  patch.erase("status");  // trainyard's to write
+  json object = json::parse(stored, nullptr, false);
+  if (!object.is_object()) {
+    return InternalError("the stored TFJob cannot be read");
+  }
+  object.erase("status");
+  if (const auto metadata = object.find("metadata");
+      metadata != object.end() && metadata->is_object()) {
+    for (const char* set_by_server : {"resourceVersion", "uid", "generation", "creationTimestamp",
+                                      "deletionTimestamp", "managedFields"}) {
+      metadata->erase(set_by_server);
+    }
+  }
+  object.merge_patch(patch);
+  return object.dump();
 }
 
 }  // namespace trainyard::kube

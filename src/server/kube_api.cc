@@ -35,9 +35,14 @@ HttpResponse DataResponse(std::string_view name) {
   return kube_internal::Json(json::parse(DataFile(name)).dump());
 }
 
-// GET /apis/kubeflow.org: the group, from the group list.
-HttpResponse GroupResponse() {
-  json group = json::parse(DataFile("api_groups.json"))["groups"][0];
+// GET /apis/<name>: the group, from the group list.
+HttpResponse GroupResponse(std::string_view name) {
+  json group;
+  for (const json& listed : json::parse(DataFile("api_groups.json"))["groups"]) {
+    if (listed["name"] == name) {
+      group = listed;
+    }
+  }
   group["kind"] = "APIGroup";
   group["apiVersion"] = "v1";
   return kube_internal::Json(group.dump());
@@ -80,6 +85,7 @@ HttpResponse OpenApiGroupVersion(std::string_view version) {
       {"get", {{"x-kubernetes-group-version-kind", gvk}, {"responses", ok}}},
       {"post",
        {{"x-kubernetes-group-version-kind", gvk}, {"parameters", parameters}, {"responses", ok}}},
+      {"delete", {{"x-kubernetes-group-version-kind", gvk}, {"responses", ok}}},
   };
   const std::string base =
       "/apis/kubeflow.org/" + std::string(version) + "/namespaces/{namespace}/tfjobs";
@@ -119,7 +125,13 @@ HttpResponse ApiGroups(const Context&, const Request&) {
   return DataResponse("api_groups.json");
 }
 HttpResponse Group(const Context&, const Request&) {
-  return GroupResponse();
+  return GroupResponse(kube_internal::kGroup);
+}
+HttpResponse AuthorizationGroup(const Context&, const Request&) {
+  return GroupResponse("authorization.k8s.io");
+}
+HttpResponse AuthorizationV1(const Context&, const Request&) {
+  return DataResponse("authorization_v1.json");
 }
 HttpResponse GroupVersion(const Context&, const Request& request) {
   return DataResponse("kubeflow_" + request.version + ".json");
@@ -167,6 +179,12 @@ RouteAccess InNamespace(std::string_view permission, std::string_view verb, std:
 }
 // Discovery: any caller with a valid token.
 const RouteAccess kAnyCaller = {.from = ProjectFrom::kAnyCaller};
+// A resource any caller with a valid token may use; what `kubectl auth can-i` asks of it.
+RouteAccess AnyCaller(std::string_view verb, std::string_view group, std::string_view resource) {
+  return {.from = ProjectFrom::kAnyCaller,
+          .variable = "namespace",
+          .kube = {std::string(verb), std::string(group), std::string(resource)}};
+}
 
 RouteAudit KubeReads(std::string method, AuditResource resource = AuditResource::kKubeObject) {
   return {.service = kKubernetesService, .method = std::move(method), .resource = resource};
@@ -189,8 +207,11 @@ constexpr std::string_view kPodLog = "/api/v1/namespaces/{namespace}/pods/{name}
 constexpr AuditResource kServerWide = AuditResource::kServer;
 using kube_internal::kGroup;
 
+using kube_internal::CreateAccessReview;
+using kube_internal::CreateRulesReview;
 using kube_internal::CreateTFJob;
 using kube_internal::DeleteTFJob;
+using kube_internal::DeleteTFJobs;
 using kube_internal::GetPod;
 using kube_internal::GetTFJob;
 using kube_internal::ListEvents;
@@ -228,6 +249,9 @@ const std::array kRoutes = {
     KubeRoute{"POST", kTFJobs, "kubeflow.tfjobs.create", CreateTFJob,
               InNamespace("ml.jobs.create", "create", kGroup, "tfjobs"),
               KubeChanges("io.k8s.kubeflow.{version}.tfjobs.create")},
+    KubeRoute{"DELETE", kTFJobs, "kubeflow.tfjobs.deletecollection", DeleteTFJobs,
+              InNamespace("ml.jobs.cancel", "deletecollection", kGroup, "tfjobs"),
+              KubeChanges("io.k8s.kubeflow.{version}.tfjobs.deletecollection")},
     KubeRoute{"GET", kTFJob, "kubeflow.tfjobs.get", GetTFJob,
               InNamespace("ml.jobs.get", "get", kGroup, "tfjobs"),
               KubeReads("io.k8s.kubeflow.{version}.tfjobs.get")},
@@ -244,10 +268,11 @@ const std::array kRoutes = {
               InNamespace("ml.jobs.get", "get", kGroup, "tfjobs"),
               KubeReads("io.k8s.kubeflow.{version}.tfjobs.status.get")},
     // the core group: namespaces, each replica as a pod, the service's messages as events
-    KubeRoute{"GET", "/api/v1/namespaces", "core.namespaces.list", ListNamespaces, kAnyCaller,
+    KubeRoute{"GET", "/api/v1/namespaces", "core.namespaces.list", ListNamespaces,
+              AnyCaller("list", "", "namespaces"),
               KubeReads("io.k8s.core.v1.namespaces.list")},
     KubeRoute{"GET", "/api/v1/namespaces/{namespace}", "core.namespaces.get", GetNamespace,
-              kAnyCaller, KubeReads("io.k8s.core.v1.namespaces.get")},
+              AnyCaller("get", "", "namespaces"), KubeReads("io.k8s.core.v1.namespaces.get")},
     KubeRoute{"GET", "/api/v1/pods", "core.pods.list", ListPods,
               InNamespace("ml.jobs.list", "list", "", "pods"),
               KubeReads("io.k8s.core.v1.pods.list")},
@@ -269,6 +294,20 @@ const std::array kRoutes = {
     KubeRoute{"GET", "/api/v1/namespaces/{namespace}/events", "core.events.list", ListEvents,
               InNamespace("logging.logEntries.list", "list", "", "events"),
               KubeReads("io.k8s.core.v1.events.list")},
+    // authorization.k8s.io: what `kubectl auth can-i` asks (server/kube_reviews.h); a review
+    // is a question about the caller, so any caller may ask and nothing changes
+    KubeRoute{"GET", "/apis/authorization.k8s.io", "kube.discovery", AuthorizationGroup,
+              kAnyCaller, KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/apis/authorization.k8s.io/v1", "kube.discovery", AuthorizationV1,
+              kAnyCaller, KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+              "authorization.selfsubjectaccessreviews.create", CreateAccessReview,
+              AnyCaller("create", "authorization.k8s.io", "selfsubjectaccessreviews"),
+              KubeReads("io.k8s.authorization.v1.selfsubjectaccessreviews.create", kServerWide)},
+    KubeRoute{"POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+              "authorization.selfsubjectrulesreviews.create", CreateRulesReview,
+              AnyCaller("create", "authorization.k8s.io", "selfsubjectrulesreviews"),
+              KubeReads("io.k8s.authorization.v1.selfsubjectrulesreviews.create", kServerWide)},
 };
 
 // The roots of the Kubernetes paths.
@@ -346,6 +385,17 @@ ApiDialect KubeApi::Dialect() {
           },
       .any_query = true,
   };
+}
+
+std::span<const RouteAccess> KubeRouteAccess() {
+  static const std::vector<RouteAccess> rows = [] {
+    std::vector<RouteAccess> each;
+    for (const KubeRoute& route : kRoutes) {
+      each.push_back(route.access);
+    }
+    return each;
+  }();
+  return rows;
 }
 
 void KubeApi::AddRoutes(Router& router) const {

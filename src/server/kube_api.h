@@ -5,11 +5,14 @@
 //   GET  /openapi/v3[/apis/kubeflow.org/{v}]   enough OpenAPI for kubectl to know that the
 //        server validates fields itself (fieldValidation), so `kubectl apply` validates here
 //   /apis/kubeflow.org/{v}[/namespaces/{ns}]/tfjobs[/{name}[/status]]   TFJobs (v1 and v1beta2):
-//        create, get, list, watch, update, merge/JSON patch (client-side apply), delete
+//        create, get, list, watch, update, merge/JSON patch (client-side apply), server-side
+//        apply (simplified: no managedFields, kube/tfjob_update.h), delete, deletecollection
 //   GET  /api/v1[/namespaces/{ns}]/pods[/{name}[/log|/status]]   each replica as a pod, its logs
 //        (follow), its status subresource (the whole pod, as Kubernetes answers it)
 //   GET  /api/v1[/namespaces/{ns}]/events   the service's messages about a TFJob as events
 //   GET  /api/v1/namespaces[/{ns}]   namespaces (a namespace is a trainyard project)
+//   POST /apis/authorization.k8s.io/v1/selfsubject{access,rules}reviews   `kubectl auth can-i`
+//        [--list], answered from the access table (server/kube_reviews.h)
 //
 // A TFJob is a trainyard job (kube/ maps it): it is queued, placed, logged and restarted like any
 // job and shows in `gcloud ai-platform jobs list`. Errors are Kubernetes `Status` objects
@@ -21,6 +24,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +36,7 @@
 #include "sched/sharing.h"
 #include "server/http_message.h"
 #include "server/router.h"
+#include "server/trainyard_v1_caller.h"
 #include "server/trainyard_v1_handlers.h"
 #include "store/job_store.h"
 
@@ -46,6 +51,9 @@ struct KubeApiOptions {
   // The admin's sharing policy (issue #34), read for the priority classes a TFJob may name;
   // unset: none, so every class is refused.
   std::function<sched::SharingPolicy()> sharing;
+  // The caller of a request, for `kubectl auth can-i` (server/kube_reviews.h); unset, or
+  // nullopt: the server checks no tokens.
+  CallerLookup caller;
 };
 
 // The 401 answer, as a Kubernetes API server words it.
@@ -57,6 +65,11 @@ HttpResponse KubeUnauthorized();
 HttpResponse KubeForbidden(std::string_view user, std::string_view verb, std::string_view group,
                            std::string_view resource, std::string_view name,
                            std::string_view namespace_name);
+
+// The access rule of each Kubernetes route, in the route table's order (a route added once per
+// kubeflow.org version appears once): what `kubectl auth can-i` answers from
+// (server/kube_reviews.h), so it and the access check read the same rows.
+std::span<const RouteAccess> KubeRouteAccess();
 
 // Whether a routed Kubernetes list asks to watch (`?watch=1`, as the API server reads it).
 bool KubeWatches(const RoutedRequest& request);

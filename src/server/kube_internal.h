@@ -75,14 +75,20 @@ kube::KubeError MappedJobInvalid(const kube::TFJob& tfjob, const Status& status)
 
 // Handlers (kube_tfjobs.cc, kube_pods.cc, kube_events.cc).
 HttpResponse CreateTFJob(const Context& context, const Request& request);
+// Creates the TFJob in `body` (JSON): a create, or a server-side apply of an absent object.
+HttpResponse CreateTFJobFrom(const Context& context, const Request& request, std::string_view body);
 HttpResponse GetTFJob(const Context& context, const Request& request);
 HttpResponse ListTFJobs(const Context& context, const Request& request);
 HttpResponse ReplaceTFJob(const Context& context, const Request& request);
 HttpResponse PatchTFJob(const Context& context, const Request& request);
 HttpResponse DeleteTFJob(const Context& context, const Request& request);
+HttpResponse DeleteTFJobs(const Context& context, const Request& request);  // deletecollection
 HttpResponse ListPods(const Context& context, const Request& request);
 HttpResponse GetPod(const Context& context, const Request& request);
 HttpResponse PodLog(const Context& context, const Request& request);
 HttpResponse ListEvents(const Context& context, const Request& request);
+// kube_reviews.cc: `kubectl auth can-i` (server/kube_reviews.h)
+HttpResponse CreateAccessReview(const Context& context, const Request& request);
+HttpResponse CreateRulesReview(const Context& context, const Request& request);
 
 }  // namespace trainyard::server::kube_internal

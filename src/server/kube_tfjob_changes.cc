@@ -1,8 +1,13 @@
 // Changing and deleting TFJobs: update (PUT), merge and JSON patches (what client-side `kubectl
-// apply`, `kubectl patch` and `kubectl edit` send), delete.
+// apply`, `kubectl patch` and `kubectl edit` send), server-side apply (`kubectl apply
+// --server-side`), delete and deletecollection (`kubectl delete tfjobs --all`, `-l`).
 //
 // What may change is kube::ApplyUpdate's rule (kube/tfjob_update.h); this applies it to the
 // stored job through the controller.
+//
+// Server-side apply is simplified (README, "kubectl"): trainyard keeps no managedFields, so an
+// apply sets the fields its manifest names over the object as it is (a JSON merge patch) and
+// leaves the others; it never reports a conflict, and `force` changes nothing.
 #include <optional>
 #include <string>
 #include <utility>
@@ -15,6 +20,7 @@
 #include "kube/tfjob_update.h"
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
+#include "server/kube_selectors.h"
 #include "validate/validate.h"
 
 namespace trainyard::server::kube_internal {
@@ -162,6 +168,55 @@ Result<store::RevisionedJob> Current(const Context& context, const Request& requ
   return context.store.GetKubeObject(request.namespace_name, kTFJobKind, request.name);
 }
 
+constexpr std::string_view kApplyPatch = "application/apply-patch+yaml";
+
+// The options an apply patch needs, and those only it takes (apimachinery's
+// ValidatePatchOptions): nullopt when `request` may go on.
+std::optional<HttpResponse> CheckPatchOptions(const Request& request, bool apply) {
+  const std::string* manager = request.Query("fieldManager");
+  if (apply && (manager == nullptr || manager->empty())) {
+    return Error(
+        kube::Invalid("PatchOptions", "meta.k8s.io", "",
+                      {kube::RequiredCause("fieldManager", "is required for apply patch")}));
+  }
+  if (!apply && request.Query("force") != nullptr) {
+    return Error(
+        kube::Invalid("PatchOptions", "meta.k8s.io", "",
+                      {kube::ForbiddenCause("force", "may not be specified for non-apply patch")}));
+  }
+  return std::nullopt;
+}
+
+// Marks `current` deleted and stops its replicas (dry run: nothing); the object leaves the API
+// once they have (a watch says DELETED).
+std::optional<HttpResponse> MarkDeleted(const Context& context, const store::RevisionedJob& current,
+                                        bool dry_run) {
+  if (dry_run) {
+    return std::nullopt;
+  }
+  const std::string& name = current.job.extras->kube->name;
+  const WallTime now = context.clock.Now();
+  Result<model::Job> marked =
+      context.controller.Mutate(current.project, current.job.job_id,
+                                [&](const model::Job& job) -> Result<std::optional<model::Job>> {
+                                  if (!job.extras.has_value() || !job.extras->kube.has_value() ||
+                                      job.extras->kube->deletion_time.has_value()) {
+                                    return std::optional<model::Job>();
+                                  }
+                                  model::Job next = job;
+                                  next.extras->kube->deletion_time = now;
+                                  return std::optional<model::Job>(std::move(next));
+                                });
+  if (!marked.ok()) {
+    return StoreError(marked.status(), name);
+  }
+  const Status cancelled = context.controller.Cancel(current.project, current.job.job_id);
+  if (!cancelled.ok() && cancelled.code() != Code::kFailedPrecondition) {
+    return StoreError(cancelled, name);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 HttpResponse ReplaceTFJob(const Context& context, const Request& request) {
@@ -173,11 +228,40 @@ HttpResponse ReplaceTFJob(const Context& context, const Request& request) {
 }
 
 HttpResponse PatchTFJob(const Context& context, const Request& request) {
+  const std::string type = request.http.content_type.substr(0, request.http.content_type.find(';'));
+  const bool apply = type == kApplyPatch;
+  if (std::optional<HttpResponse> refused = CheckPatchOptions(request, apply)) {
+    return *refused;
+  }
   Result<store::RevisionedJob> current = Current(context, request);
+  if (apply) {
+    const bool absent = !current.ok() && current.status().code() == Code::kNotFound;
+    if (!current.ok() && !absent) {
+      return StoreError(current.status(), request.name);
+    }
+    kube::KubeResult<std::string> object = kube::ServerSideApplyBase(
+        absent ? std::string_view("{}") : current->job.extras->kube->document, request.http.body);
+    if (!object.ok()) {
+      return Error(object.error());
+    }
+    if (!absent) {
+      return Replace(context, request, *object, *current);
+    }
+    // An apply creates what is absent; its name is the URL's.
+    const json created = json::parse(*object);
+    const json::json_pointer at("/metadata/name");
+    const std::string name = created.contains(at) && created[at].is_string()
+                                 ? created[at].get<std::string>()
+                                 : std::string();
+    if (name != request.name) {
+      return Error(kube::BadRequest("the name of the object (" + name +
+                                    ") does not match the name on the URL (" + request.name + ")"));
+    }
+    return CreateTFJobFrom(context, request, *object);
+  }
   if (!current.ok()) {
     return StoreError(current.status(), request.name);
   }
-  const std::string type = request.http.content_type.substr(0, request.http.content_type.find(';'));
   json patch;
   try {
     patch = json::parse(request.http.body);
@@ -214,33 +298,55 @@ HttpResponse DeleteTFJob(const Context& context, const Request& request) {
     return StoreError(current.status(), request.name);
   }
   const std::string uid = current->job.extras->kube->uid;
-  if (request.Query("dryRun") == nullptr) {
-    const WallTime now = context.clock.Now();
-    Result<model::Job> marked =
-        context.controller.Mutate(current->project, current->job.job_id,
-                                  [&](const model::Job& job) -> Result<std::optional<model::Job>> {
-                                    if (!job.extras.has_value() || !job.extras->kube.has_value() ||
-                                        job.extras->kube->deletion_time.has_value()) {
-                                      return std::optional<model::Job>();
-                                    }
-                                    model::Job next = job;
-                                    next.extras->kube->deletion_time = now;
-                                    return std::optional<model::Job>(std::move(next));
-                                  });
-    if (!marked.ok()) {
-      return StoreError(marked.status(), request.name);
-    }
-    // Its replicas are stopped; the object leaves the API once they have (a watch says DELETED).
-    const Status cancelled = context.controller.Cancel(current->project, current->job.job_id);
-    if (!cancelled.ok() && cancelled.code() != Code::kFailedPrecondition) {
-      return StoreError(cancelled, request.name);
-    }
+  if (std::optional<HttpResponse> failed =
+          MarkDeleted(context, *current, request.Query("dryRun") != nullptr)) {
+    return *failed;
   }
   Result<store::RevisionedJob> after = Current(context, request);
   if (!after.ok()) {
     return Json(kube::EncodeSuccessStatus(request.name, kGroup, kTFJobResource, uid));
   }
   return Json(RenderTFJob(context, *after));
+}
+
+}  // namespace trainyard::server::kube_internal
+
+namespace trainyard::server::kube_internal {
+
+// DELETE on the collection: every TFJob of the namespace its selectors choose, deleted as one
+// DELETE deletes it; the answer lists them as they are once marked (a TFJobList).
+HttpResponse DeleteTFJobs(const Context& context, const Request& request) {
+  Result<Selector> labels = Selector::ParseLabels(
+      request.Query("labelSelector") != nullptr ? *request.Query("labelSelector") : "");
+  Result<Selector> fields = Selector::ParseFields(
+      request.Query("fieldSelector") != nullptr ? *request.Query("fieldSelector") : "");
+  if (!labels.ok() || !fields.ok()) {
+    return Error(
+        kube::BadRequest(!labels.ok() ? labels.status().message() : fields.status().message()));
+  }
+  Result<std::vector<store::RevisionedJob>> jobs = context.store.ListKubeObjects(
+      request.namespace_name, kTFJobKind, 0, /*live_only=*/true, kMaxListed);
+  if (!jobs.ok()) {
+    return Error(kube::InternalError(jobs.status().message()));
+  }
+  const bool dry_run = request.Query("dryRun") != nullptr;
+  json items = json::array();
+  for (const store::RevisionedJob& job : *jobs) {
+    if (!SelectsTFJob(*labels, *fields, job)) {
+      continue;
+    }
+    if (std::optional<HttpResponse> failed = MarkDeleted(context, job, dry_run)) {
+      return *failed;
+    }
+    Result<store::RevisionedJob> after =
+        context.store.GetKubeObject(job.project, kTFJobKind, job.job.extras->kube->name);
+    items.push_back(json::parse(RenderTFJob(context, after.ok() ? *after : job)));
+  }
+  return Json(json{{"apiVersion", std::string(kGroup) + "/" + request.version},
+                   {"kind", "TFJobList"},
+                   {"metadata", {{"resourceVersion", std::to_string(CurrentRevision(context))}}},
+                   {"items", std::move(items)}}
+                  .dump());
 }
 
 }  // namespace trainyard::server::kube_internal

@@ -111,7 +111,12 @@ kube::KubeError MappedJobInvalid(const kube::TFJob& tfjob, const Status& status)
 }
 
 HttpResponse CreateTFJob(const Context& context, const Request& request) {
-  auto decoded = kube::DecodeTFJob(request.http.body);
+  return CreateTFJobFrom(context, request, request.http.body);
+}
+
+HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
+                             std::string_view body) {
+  auto decoded = kube::DecodeTFJob(body);
   if (!decoded.ok()) {
     return Error(decoded.error());
   }

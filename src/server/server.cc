@@ -67,10 +67,12 @@ struct Server::Impl final : HttpHandler {
         store(job_store),
         clock(c),
         kube(controller, job_store, catalog::Catalog::Builtin(), c,
-             KubeApiOptions{.data_dir = data_dir,
-                            .replicas = replicas,
-                            .nodes = std::move(nodes),
-                            .sharing = SharingReader(trainyard_v1.sharing)}),
+             KubeApiOptions{
+                 .data_dir = data_dir,
+                 .replicas = replicas,
+                 .nodes = std::move(nodes),
+                 .sharing = SharingReader(trainyard_v1.sharing),
+                 .caller = [this](const HttpRequest& request) { return Caller(request); }}),
         http(WithUploadSpool(std::move(options), buckets), *this) {
     if (access.audit != nullptr) {
       audit.emplace(*access.audit, buckets, c);

@@ -415,15 +415,53 @@ class GcloudAuthTlsTest(gcloud_env.ServerTestCase):
         self.assertEqual(plain.rc, 1, plain)
         self.assertIn("This server speaks HTTPS only", plain.err)
 
-    def test_kubectl_sends_its_token_over_https(self):
+    def kubectl_env(self, who):
+        """kubectl's environment with a kubeconfig sending `who`'s token."""
         made = self.run_command([TRAINYARD, "kubeconfig", "--server", self.server.url,
                                  "--namespace", PROJECT, "--token-file",
-                                 self.token_files["viewer"], "--certificate-authority", self.ca])
+                                 self.token_files[who], "--certificate-authority", self.ca])
         self.assertEqual(made.rc, 0, made)
-        config = os.path.join(self.tmp, "kubeconfig")
+        config = os.path.join(self.tmp, "kubeconfig-" + who)
         with open(config, "w", encoding="utf-8") as f:
             f.write(made.out)
-        env = dict(os.environ, KUBECONFIG=config, HOME=self.tmp)
+        return dict(os.environ, KUBECONFIG=config, HOME=self.tmp)
+
+    def test_kubectl_auth_can_i_answers_from_the_callers_role(self):
+        """`kubectl auth can-i` (issue #36): yes/no (exit 0/1) per role and namespace, as the
+        request itself would be answered; `--list` names the verbs."""
+        cases = [
+            ("viewer", ["get", "tfjobs"], "yes"),
+            ("viewer", ["watch", "pods"], "yes"),
+            ("viewer", ["get", "pods", "--subresource", "log"], "yes"),
+            ("viewer", ["create", "tfjobs"], "no"),
+            ("viewer", ["delete", "tfjobs"], "no"),
+            ("editor", ["create", "tfjobs"], "yes"),
+            ("editor", ["delete", "tfjobs"], "yes"),
+            ("editor", ["create", "tfjobs", "-n", "other"], "no"),
+            ("editor", ["list", "tfjobs", "-A"], "no"),
+            ("editor", ["get", "/version"], "yes"),
+        ]
+        envs = {who: self.kubectl_env(who) for who in ("viewer", "editor")}
+        for who, args, answer in cases:
+            run = self.run_command([KUBECTL, "auth", "can-i", *args], envs[who])
+            self.assertEqual(run.out.strip().split(" - ")[0], answer, (who, args, run))
+            self.assertEqual(run.rc, 0 if answer == "yes" else 1, (who, args, run))
+        refused = self.run_command([KUBECTL, "auth", "can-i", "create", "tfjobs"], envs["viewer"])
+        self.assertEqual(refused.out.strip(), "no - ml.jobs.create is not among the caller's "
+                         "grants in project p", refused)
+        listed = self.run_command([KUBECTL, "auth", "can-i", "--list"], envs["viewer"])
+        self.assertEqual(listed.rc, 0, listed)
+        self.assertRegex(listed.out, r"tfjobs\.kubeflow\.org\s+\[\]\s+\[\]\s+\[list watch get\]",
+                         listed.out)
+        self.assertRegex(listed.out, r"pods/log\s+\[\]\s+\[\]\s+\[get\]", listed.out)
+        # What can-i says is what the request gets.
+        denied = self.run_command([KUBECTL, "delete", "tfjob", "x"], envs["viewer"])
+        self.assertIn('cannot delete resource "tfjobs"', denied.err)
+        allowed = self.run_command([KUBECTL, "delete", "tfjob", "x"], envs["editor"])
+        self.assertIn('tfjobs.kubeflow.org "x" not found', allowed.err)
+
+    def test_kubectl_sends_its_token_over_https(self):
+        env = self.kubectl_env("viewer")
         listed = self.run_command([KUBECTL, "get", "tfjobs"], env)
         self.assertEqual(listed.rc, 0, listed)
         self.assertIn("No resources found in p namespace.", listed.err)

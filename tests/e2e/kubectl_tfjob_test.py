@@ -12,7 +12,8 @@ jobs list`'s API; a second apply of a changed manifest; a change of a started jo
 invalid manifest refused with a 422 naming the field; `trainyard jobs suspend`/`resume` seen as
 the operator's Suspended conditions; schedulingPolicy's queue and minAvailable honoured, what
 cannot be refused, and an unknown priorityClass refused as admission does; the literal seed (misplaced fields) refused
-under strict validation and accepted with --validate=warn; delete leaving no container.
+under strict validation and accepted with --validate=warn; delete leaving no container;
+`apply --server-side` (issue #36), `delete -l`, `--all` and the collection's DELETE.
 
 Usage: kubectl_tfjob_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 Exits 77 (skipped) when the fixture could not build the images, or 1 with
@@ -316,6 +317,71 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
                       "trainyard starts all 2 replicas together or none", partial.err)
         for name in ("elsewhere", "partial"):
             self.assertNotEqual(self.kubectl("get", "tfjob", name).rc, 0)
+
+    def test_server_side_apply_and_delete_by_selector(self):
+        """`kubectl apply --server-side` (issue #36) creates, re-applies an unchanged manifest
+        without writing (generation and resourceVersion stay), applies a change under the update
+        rules; `kubectl delete tfjobs -l`, `--all` and the collection's DELETE (deletecollection,
+        with a label selector) delete what they choose. The jobs are suspended (nothing runs), in a
+        namespace of their own."""
+        def ok(*args, **kwargs):
+            return self.ok(*args, "-n", "apply-e2e", **kwargs)
+
+        def held(name, team):
+            return manifest(name, ["--mode=print"],
+                            extra_spec="  runPolicy: {suspend: true}\n").replace(
+                                "team: a", "team: " + team)
+
+        def versions(name):
+            return ok("get", "tfjob", name, "-o", "jsonpath={.metadata.generation} "
+                      "{.metadata.resourceVersion}").out
+
+        text = held("applied", "a")
+        created = ok("apply", "--server-side", "-f", "-", stdin=text)
+        self.assertIn("tfjob.kubeflow.org/applied serverside-applied", created.out)
+        before = versions("applied")
+        ok("apply", "--server-side", "-f", "-", stdin=text)
+        self.assertEqual(versions("applied"), before)
+        ok("apply", "--server-side", "--force-conflicts", "-f", "-",
+           stdin=text.replace("replicas: 2", "replicas: 3"))
+        generation, _ = versions("applied").split()
+        self.assertEqual(int(generation), int(before.split()[0]) + 1)
+        self.assertEqual(ok("get", "tfjob", "applied", "-o",
+                            "jsonpath={.spec.tfReplicaSpecs.Worker.replicas}").out, "3")
+        refused = self.kubectl("apply", "--server-side", "-n", "apply-e2e", "-f", "-",
+                               stdin=text.replace("restartPolicy: OnFailure",
+                                                  "restartPolicy: Sometimes"))
+        self.assertNotEqual(refused.rc, 0)
+        self.assertIn("spec.tfReplicaSpecs[Worker].restartPolicy: Unsupported value: "
+                      '"Sometimes"', refused.err)
+
+        for name, team in (("sel-1", "b"), ("sel-2", "b"), ("sel-3", "c"), ("sel-4", "d")):
+            ok("apply", "-f", "-", stdin=held(name, team))
+        ok("delete", "tfjobs", "-l", "team=c")
+        collection = json.loads(ok(
+            "delete", "--raw",
+            "/apis/kubeflow.org/v1/namespaces/apply-e2e/tfjobs?labelSelector=team%3Db").out)
+        self.assertEqual(collection["kind"], "TFJobList")
+        self.assertEqual(sorted(item["metadata"]["name"] for item in collection["items"]),
+                         ["sel-1", "sel-2"])
+        left = ok("get", "tfjobs", "-o", "name").out.split()
+        self.assertIn("tfjob.kubeflow.org/sel-4", left)
+        self.assertIn("tfjob.kubeflow.org/applied", left)
+        for gone in ("sel-1", "sel-2", "sel-3"):
+            self.assertNotIn("tfjob.kubeflow.org/" + gone, left)
+        ok("delete", "tfjobs", "--all")
+        self.assertEqual(ok("get", "tfjobs", "-o", "name").out.split(), [])
+
+    def test_auth_can_i_without_tokens_answers_what_a_route_serves(self):
+        """A server that checks no tokens lets anyone use every route (issue #36): can-i says
+        yes to those and no, with why, to what no route serves."""
+        self.assertEqual(self.ok("auth", "can-i", "delete", "tfjobs").out.strip(), "yes")
+        self.assertEqual(self.ok("auth", "can-i", "get", "pods", "--subresource=log").out.strip(),
+                         "yes")
+        refused = self.kubectl("auth", "can-i", "escalate", "tfjobs")
+        self.assertEqual(refused.rc, 1, refused)
+        self.assertEqual(refused.out.strip(),
+                         "no - trainyard serves no route to escalate tfjobs.kubeflow.org")
 
     def test_explain_describes_the_fields(self):
         spec = self.ok("explain", "tfjob.spec").out

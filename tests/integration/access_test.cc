@@ -82,6 +82,14 @@ const std::vector<RouteCase> kRoutes = {
     {"GET", "/api/v1/namespaces/proj/pods/x/log", "", Needs::kRead},
     {"GET", "/api/v1/namespaces/proj/pods/x/status", "", Needs::kRead},
     {"GET", "/api/v1/namespaces/proj/events", "", Needs::kRead},
+    // issue #36: deletecollection, and `kubectl auth can-i`'s reviews (about the caller itself)
+    {"DELETE", "/apis/kubeflow.org/v1/namespaces/proj/tfjobs?labelSelector=n%3D{N}", "",
+     Needs::kWrite},
+    {"POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+     R"({"spec":{"resourceAttributes":{"verb":"get","resource":"tfjobs","group":"kubeflow.org"}}})",
+     Needs::kToken},
+    {"POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+     R"({"spec":{"namespace":"proj"}})", Needs::kToken},
 };
 
 struct Caller {

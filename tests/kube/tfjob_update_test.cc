@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_fixtures.h"
@@ -96,6 +97,63 @@ INSTANTIATE_TEST_SUITE_P(
                         [](TFJob& j) { WorkerOf(j).replicas = -1; },
                         "spec.tfReplicaSpecs[Worker].replicas"}),
     [](const auto& tc) { return tc.param.name; });
+
+}  // namespace
+}  // namespace trainyard::kube
+
+namespace trainyard::kube {
+namespace {
+
+// Server-side apply's object: the stored TFJob without what the server sets, the manifest over it.
+TEST(ServerSideApplyBaseTest, SetsTheManifestsFieldsOverTheStoredObject) {
+  const std::string stored =
+      R"({"apiVersion":"kubeflow.org/v1","kind":"TFJob","metadata":{"name":"x","namespace":"p",)"
+      R"("uid":"u","resourceVersion":"7","generation":2,"creationTimestamp":"2026-01-01T00:00:00Z",)"
+      R"("labels":{"team":"a","kept":"yes"}},"spec":{"runPolicy":{"suspend":true}},)"
+      R"("status":{"conditions":[]}})";
+  const std::string base =
+      R"({"apiVersion":"kubeflow.org/v1","kind":"TFJob","metadata":{"name":"x","namespace":"p",)"
+      R"("labels":{"team":"a","kept":"yes"}},"spec":{"runPolicy":{"suspend":true}}})";
+  const struct {
+    std::string_view stored;
+    std::string manifest;
+    std::string want;
+  } cases[] = {
+      // the same manifest: the stored object back, so nothing is written
+      {stored,
+       R"({"apiVersion":"kubeflow.org/v1","kind":"TFJob","metadata":{"name":"x",)"
+       R"("labels":{"team":"a"}},"spec":{"runPolicy":{"suspend":true}}})",
+       base},
+      // a changed field changes; one the manifest leaves out stays (no managedFields)
+      {stored, R"({"metadata":{"labels":{"team":"b"}},"status":{"x":1}})",
+       R"({"apiVersion":"kubeflow.org/v1","kind":"TFJob","metadata":{"name":"x","namespace":"p",)"
+       R"("labels":{"team":"b","kept":"yes"}},"spec":{"runPolicy":{"suspend":true}}})"},
+      // a resourceVersion the manifest names stays, to be checked
+      {stored, R"({"metadata":{"resourceVersion":"3"}})",
+       R"({"apiVersion":"kubeflow.org/v1","kind":"TFJob","metadata":{"name":"x","namespace":"p",)"
+       R"("labels":{"team":"a","kept":"yes"},"resourceVersion":"3"},)"
+       R"("spec":{"runPolicy":{"suspend":true}}})"},
+      // absent: the manifest alone, without a status
+      {"{}", R"({"kind":"TFJob","metadata":{"name":"y"},"status":{}})",
+       R"({"kind":"TFJob","metadata":{"name":"y"}})"},
+  };
+  for (const auto& c : cases) {
+    KubeResult<std::string> merged = ServerSideApplyBase(c.stored, c.manifest);
+    ASSERT_TRUE(merged.ok()) << c.manifest;
+    EXPECT_EQ(nlohmann::json::parse(*merged), nlohmann::json::parse(c.want)) << c.manifest;
+  }
+}
+
+TEST(ServerSideApplyBaseTest, RefusesAManifestThatIsNotAJsonObject) {
+  for (const std::string_view manifest : {"kind: TFJob", "[]", "", "\"x\""}) {
+    KubeResult<std::string> merged = ServerSideApplyBase("{}", manifest);
+    ASSERT_FALSE(merged.ok()) << manifest;
+    EXPECT_EQ(merged.error().code, 400);
+    EXPECT_EQ(merged.error().message,
+              "the apply patch is not a JSON object: trainyard reads apply patches written as "
+              "JSON (as kubectl sends them)");
+  }
+}
 
 }  // namespace
 }  // namespace trainyard::kube

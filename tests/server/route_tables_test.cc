@@ -174,7 +174,8 @@ TEST_F(EveryRouteTest, HasItsRulesAndOnlyChangesAreMutating) {
                                           "kubeflow.tfjobs.create",
                                           "kubeflow.tfjobs.update",
                                           "kubeflow.tfjobs.patch",
-                                          "kubeflow.tfjobs.delete"};
+                                          "kubeflow.tfjobs.delete",
+                                          "kubeflow.tfjobs.deletecollection"};
   const std::set<std::string> open = {"healthz", "discovery.apis.getRest", "discovery.rest"};
   std::set<std::string> names;
   for (const Route* route : server_->Routes()) {
