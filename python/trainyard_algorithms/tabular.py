@@ -21,6 +21,7 @@ import os
 import random
 
 MAX_MISSING_FRACTION = 0.10
+READ_CHUNK = 1 << 20
 
 
 class DataError(Exception):
@@ -53,13 +54,22 @@ def _missing(text):
     return text.strip() == ''
 
 
-def read_csv(uri):
+def read_csv(uri, on_read=None):
     """The rows of a CSV file as lists of strings, checked: not empty, UTF-8, no header, the same
-    number of columns on every line, a numeric target on every line."""
+    number of columns on every line, a numeric target on every line. `on_read(n)`, when given, is
+    told of every READ_CHUNK of n bytes read."""
     path = local_path(uri)
     try:
         with open(path, 'rb') as data:
-            raw = data.read()
+            chunks = []
+            while True:
+                chunk = data.read(READ_CHUNK)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                if on_read is not None:
+                    on_read(len(chunk))
+            raw = b''.join(chunks)
     except FileNotFoundError:
         raise DataError('{}: no such object'.format(uri)) from None
     except OSError as error:

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""A worker of a distributed XGBoost job that dies mid-training, through the real gcloud and a
-real `trainyard serve`.
+"""A worker of a distributed XGBoost job that dies, or freezes, mid-training, through the real
+gcloud and a real `trainyard serve`.
 
 gcloud submits gcr.io/cloud-ml-algos/xgboost_dist on a master and two workers (CUSTOM tier) with
 enough rounds to be still training when the test SIGKILLs worker 0's process (found on the host by
@@ -10,6 +10,11 @@ restart policy for an ml v1 job restarts a replica killed by a signal it did not
 into a training under way: the others' allreduce fails. The job must end FAILED, never hang,
 with an errorMessage that names worker 0 as the replica the collective lost, and leave no model/
 under the job dir.
+
+The same job again, with worker 0 SIGSTOPped instead: it breaks no socket, so only the other
+replicas' watchdogs (python/trainyard_algorithms/liveness.py) can end the wait; the job must end
+FAILED naming worker 0 as the replica that stopped answering, and leave no model/. The test
+SIGCONTs and SIGKILLs the process it stopped at the end.
 
 Needs Debian's python3-xgboost and python3-sklearn. Usage: gcloud_algorithms_failure_test.py
 --trainyard PATH [unittest args]. Ends with "N passed, M failed".
@@ -27,6 +32,8 @@ import gcloud_env  # noqa: E402
 
 BUCKET = "algo-e2e-dies"
 JOB = "xgb_dist_dies"
+FROZEN_BUCKET = "algo-e2e-freezes"
+FROZEN_JOB = "xgb_dist_freezes"
 
 
 def replica_pids(marker, kind, index):
@@ -47,46 +54,70 @@ def replica_pids(marker, kind, index):
 
 class DistributedFailureTest(algorithms.AlgorithmsCase):
 
-    def wait_for(self, what, predicate):
+    def wait_for(self, what, predicate, job):
         deadline = time.monotonic() + algorithms.JOB_DEADLINE_S
         while not predicate():
-            self.assertLess(time.monotonic(), deadline, "%s\n%s" % (what, self.job_log(JOB)))
+            self.assertLess(time.monotonic(), deadline, "%s\n%s" % (what, self.job_log(job)))
             time.sleep(0.2)
 
-    def test_a_worker_killed_mid_training_fails_the_job_naming_it(self):
+    def start_training(self, bucket, job):
+        """Submits the job on its own bucket; worker 0's host pid once the master has logged its
+        20th round (training is under way)."""
         csv = os.path.join(self.tmp, "data.csv")
         self.write_data(csv)
         with open(csv, encoding="utf-8") as f:
             lines = f.read().splitlines(keepends=True)
-        self.gcloud("storage", "buckets", "create", "gs://" + BUCKET)
+        self.gcloud("storage", "buckets", "create", "gs://" + bucket)
         for name, part in (("train.csv", lines[:400]), ("valid.csv", lines[400:])):
             with open(os.path.join(self.tmp, name), "w", encoding="utf-8") as f:
                 f.writelines(part)
             self.gcloud("storage", "cp", os.path.join(self.tmp, name),
-                        "gs://%s/%s" % (BUCKET, name))
+                        "gs://%s/%s" % (bucket, name))
 
-        self.gcloud("ai-platform", "jobs", "submit", "training", JOB,
+        self.gcloud("ai-platform", "jobs", "submit", "training", job,
                     "--master-image-uri", "gcr.io/cloud-ml-algos/xgboost_dist:latest",
                     "--scale-tier", "CUSTOM", "--master-machine-type", "n1-standard-4",
                     "--worker-machine-type", "n1-standard-4", "--worker-count", "2",
-                    "--region", "us-central1", "--job-dir", "gs://%s/out" % BUCKET,
-                    "--", "--training_data_path=gs://%s/train.csv" % BUCKET,
-                    "--validation_data_path=gs://%s/valid.csv" % BUCKET,
+                    "--region", "us-central1", "--job-dir", "gs://%s/out" % bucket,
+                    "--", "--training_data_path=gs://%s/train.csv" % bucket,
+                    "--validation_data_path=gs://%s/valid.csv" % bucket,
                     "--objective=binary:logistic", "--eval_metric=auc", "--num_round=100000",
                     "--eval_log_period=20", "--model_saving_period=100000")
-        # Training is under way once the master has logged its 20th round.
         self.wait_for("the master logs no round", lambda: "[20]\tvalidation-auc" in
-                      self.job_log(JOB))
-        pids = replica_pids("gs://%s/train.csv" % BUCKET, "worker", 0)
-        self.assertEqual(len(pids), 1, gcloud_env.marked_processes(BUCKET))
-        os.kill(pids[0], signal.SIGKILL)
+                      self.job_log(job), job)
+        pids = replica_pids("gs://%s/train.csv" % bucket, "worker", 0)
+        self.assertEqual(len(pids), 1, gcloud_env.marked_processes(bucket))
+        return pids[0]
 
-        job = self.wait(JOB)
-        self.assertEqual(job["state"], "FAILED", "%s\n%s" % (json.dumps(job, indent=2),
-                                                            self.job_log(JOB)))
-        self.assertIn("the collective lost worker 0", job["errorMessage"])
-        self.assertFalse(os.path.exists(os.path.join(self.data, "buckets", BUCKET, "out",
+    def assert_failed_naming(self, bucket, job, text):
+        job_state = self.wait(job)
+        self.assertEqual(job_state["state"], "FAILED", "%s\n%s" % (
+            json.dumps(job_state, indent=2), self.job_log(job)))
+        self.assertIn(text, job_state["errorMessage"])
+        self.assertFalse(os.path.exists(os.path.join(self.data, "buckets", bucket, "out",
                                                      "model")))
+
+    def test_a_worker_killed_mid_training_fails_the_job_naming_it(self):
+        os.kill(self.start_training(BUCKET, JOB), signal.SIGKILL)
+        self.assert_failed_naming(BUCKET, JOB, "the collective lost worker 0")
+
+    def test_a_worker_frozen_mid_training_fails_the_job_naming_it(self):
+        """SIGSTOP: the worker neither dies nor answers; the others' watchdogs name it within
+        liveness.BOUND_SECONDS (not asserted: a loaded machine stretches it)."""
+        pid = self.start_training(FROZEN_BUCKET, FROZEN_JOB)
+        os.kill(pid, signal.SIGSTOP)
+        self.addCleanup(self.end_frozen, pid)
+        self.assert_failed_naming(FROZEN_BUCKET, FROZEN_JOB, "worker 0 stopped answering")
+
+    @staticmethod
+    def end_frozen(pid):
+        """A stopped process takes only SIGKILL: the server's end of the job may not have been
+        one, so the test ends what it stopped."""
+        for sig in (signal.SIGCONT, signal.SIGKILL):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                return
 
 
 if __name__ == "__main__":
