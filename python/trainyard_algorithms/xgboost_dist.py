@@ -172,7 +172,7 @@ def matching_uris(uri):
 def read_rows(uri, on_read=None):
     """The rows of every file `uri` names, in order, each checked as the single-replica
     algorithm checks its file (tabular.read_csv, a target on every row)."""
-    rows = []
+    parts = []
     width = None
     for each in matching_uris(uri):
         these = tabular.read_csv(each, on_read)
@@ -181,8 +181,8 @@ def read_rows(uri, on_read=None):
             raise tabular.DataError('{}: {} columns, but {} has {}'.format(
                 each, len(these[0][1]), uri, width))
         width = len(these[0][1])
-        rows.extend(these)
-    return rows
+        parts.append(these)
+    return tabular.concat(parts)
 
 
 def shard(rows, rank, world):
