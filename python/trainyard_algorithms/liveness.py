@@ -38,6 +38,9 @@ LOOK_SECONDS = 1  # between two looks
 # From a stop in training: STALL_SECONDS, then SILENT_SECONDS of unanswered probes of
 # PROBE_TIMEOUT_SECONDS each (about 17 s; 30 s allows for a loaded machine).
 BOUND_SECONDS = 30
+# From a read that stops: READ_STALL_SECONDS, after the others stand still (measured: 70 s from
+# the start of a job whose worker's file never opens).
+READ_BOUND_SECONDS = 75
 MAGIC = 'trainyard-xgboost-dist'
 
 

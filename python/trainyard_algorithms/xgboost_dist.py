@@ -100,9 +100,10 @@ def collective_failure(rank, error):
 def stopped_message(rank, progress, found):
     """What replica `rank` says when its watchdog finds the replicas `found` stopped."""
     return ('replica {} of the distributed XGBoost job stopped: {} while {}, and the algorithm '
-            'cannot go on without every replica (a replica that stops answering fails the job '
-            'within {} s)'.format(members()[rank][0], found, liveness.PHASES[progress.phase],
-                                  liveness.BOUND_SECONDS))
+            'cannot go on without every replica (a replica that stops answering while training '
+            'fails the job within {} s; one whose data read stops, within {} s)'.format(
+                members()[rank][0], found, liveness.PHASES[progress.phase],
+                liveness.BOUND_SECONDS, liveness.READ_BOUND_SECONDS))
 
 
 def watch(rank, progress):

@@ -201,7 +201,8 @@ class Watchdog(DistributedTestCase):
                                                       'for 10 s)'),
             'replica master 0 of the distributed XGBoost job stopped: worker 0 stopped answering '
             '(no answer for 10 s) while training, and the algorithm cannot go on without every '
-            'replica (a replica that stops answering fails the job within 30 s)')
+            'replica (a replica that stops answering while training fails the job within 30 s; '
+            'one whose data read stops, within 75 s)')
 
 
 class Data(DistributedTestCase):
