@@ -13,15 +13,15 @@ So each replica keeps its `Progress` (its phase and a count: the bytes it has re
 has trained) and answers it on its own cluster address (`Responder`: one line per connection,
 from a thread, so a replica busy in XGBoost's C code still answers). A `Watchdog` thread looks at
 the others while this replica's own progress stands still for STALL_SECONDS: a replica that
-answered before and now refuses a connection has died; one that answered before and answers no
+answered before and now refuses a connection has died; one whose address accepts but answers no
 probe for SILENT_SECONDS while this one trains has stopped (a stopped process's kernel still
 accepts the connection, but nothing writes the line; before training, SILENT_BEFORE_SECONDS, as
 numpy's parse of a big file can hold the interpreter's lock that long); one still reading whose
 byte count has not moved for READ_STALL_SECONDS while this one is past reading is stuck in its
 read. The watchdog then fails this replica
 (`on_stop`) with a message naming that replica, within about BOUND_SECONDS of the stop. A replica
-that is merely slow answers, so it is never named. A replica whose address cannot be bound, or
-that never answered, is not watched.
+that is merely slow answers, so it is never named. A replica whose address cannot be bound is
+watched for nothing but silence (its address refuses from the start, like a dead one's).
 """
 
 import socket
@@ -35,9 +35,10 @@ SILENT_BEFORE_SECONDS = 120  # the same before this replica trains
 READ_STALL_SECONDS = 60  # a replica reading whose byte count stands still this long is stuck
 PROBE_TIMEOUT_SECONDS = 2  # how long one probe waits for a replica's line
 LOOK_SECONDS = 1  # between two looks
-# From a stop in training: STALL_SECONDS, then SILENT_SECONDS of unanswered probes of
-# PROBE_TIMEOUT_SECONDS each (about 17 s; 30 s allows for a loaded machine).
-BOUND_SECONDS = 30
+# From a stop in training to the job's FAILED: STALL_SECONDS, then SILENT_SECONDS of unanswered
+# probes of PROBE_TIMEOUT_SECONDS each (about 17 s), then the server's end of the job, whose stopped
+# replica ignores its SIGTERM until the stop grace runs out (measured: 30 s at a load of 10-18).
+BOUND_SECONDS = 40
 # From a read that stops: READ_STALL_SECONDS, after the others stand still (measured: 70 s from
 # the start of a job whose worker's file never opens).
 READ_BOUND_SECONDS = 75
@@ -180,11 +181,13 @@ class Watchdog:
                 continue
             answer = probe(address)
             if answer == 'refused' or answer is None:
-                if name not in self.known or not still:
+                if not still:
                     continue
-                if answer == 'refused':
-                    found.append('the collective lost {}'.format(name))
+                if answer == 'refused':  # only a peer seen before: its address may be unbindable
+                    if name in self.known:
+                        found.append('the collective lost {}'.format(name))
                     continue
+                # Silent: something listens there, so its responder was bound; known or not.
                 since = self.silent_since.setdefault(name, now)
                 training = self.progress.phase >= PHASES.index('training')
                 if now - since >= (SILENT_SECONDS if training else SILENT_BEFORE_SECONDS):

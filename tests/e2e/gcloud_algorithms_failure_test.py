@@ -2,9 +2,10 @@
 """A worker of a distributed XGBoost job that dies, or freezes, mid-training, through the real
 gcloud and a real `trainyard serve`.
 
-gcloud submits gcr.io/cloud-ml-algos/xgboost_dist twice at once, each on a master and two workers
-(CUSTOM tier) with enough rounds to be still training when the test signals worker 0's process
-(found on the host by its command line, which names its job's output, and its CLUSTER_SPEC).
+gcloud submits gcr.io/cloud-ml-algos/xgboost_dist twice at once (CUSTOM tier: a master and two
+workers, and a master and one worker) with enough rounds to be still training when the test
+signals worker 0's process, once the master has logged its first round (found on the host by its
+command line, which names its job's output, and its CLUSTER_SPEC).
 
 One job's worker 0 is SIGKILLed, as the kernel's OOM killer would end it. trainyard's restart
 policy for an ml v1 job restarts a replica killed by a signal it did not send
@@ -73,12 +74,12 @@ class DistributedFailureTest(algorithms.AlgorithmsCase):
             self.gcloud("storage", "cp", os.path.join(self.tmp, name),
                         "gs://%s/%s" % (BUCKET, name))
 
-    def submit(self, job):
+    def submit(self, job, workers):
         """The job, its output under gs://BUCKET/<job> (which its replicas' command lines name)."""
         self.gcloud("ai-platform", "jobs", "submit", "training", job,
                     "--master-image-uri", "gcr.io/cloud-ml-algos/xgboost_dist:latest",
                     "--scale-tier", "CUSTOM", "--master-machine-type", "n1-standard-4",
-                    "--worker-machine-type", "n1-standard-4", "--worker-count", "2",
+                    "--worker-machine-type", "n1-standard-4", "--worker-count", str(workers),
                     "--region", "us-central1", "--job-dir", "gs://%s/%s" % (BUCKET, job),
                     "--", "--training_data_path=gs://%s/train.csv" % BUCKET,
                     "--validation_data_path=gs://%s/valid.csv" % BUCKET,
@@ -86,8 +87,8 @@ class DistributedFailureTest(algorithms.AlgorithmsCase):
                     "--eval_log_period=20", "--model_saving_period=100000")
 
     def worker_0(self, job):
-        """Worker 0's host pid once the job's master has logged its 20th round."""
-        self.wait_for("the master logs no round", lambda: "[20]\tvalidation-auc" in
+        """Worker 0's host pid once the job's master has logged its first round."""
+        self.wait_for("the master logs no round", lambda: "[0]\tvalidation-auc" in
                       self.job_log(job), job)
         marker = "/%s/%s" % (BUCKET, job)
         pids = replica_pids(marker, "worker", 0)
@@ -100,8 +101,8 @@ class DistributedFailureTest(algorithms.AlgorithmsCase):
         watchdogs end the wait, within liveness.BOUND_SECONDS (not asserted: a loaded machine
         stretches it)."""
         self.put_data()
-        for job in (KILLED, FROZEN):
-            self.submit(job)
+        self.submit(KILLED, 2)
+        self.submit(FROZEN, 1)
         killed, frozen = self.worker_0(KILLED), self.worker_0(FROZEN)
         os.kill(killed, signal.SIGKILL)
         os.kill(frozen, signal.SIGSTOP)

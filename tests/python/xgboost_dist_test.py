@@ -129,8 +129,9 @@ class LostReplicas(DistributedTestCase):
 
 class Watchdog(DistributedTestCase):
     """liveness.Watchdog.look, one row per rule, on a clock the test moves: a peer that answered
-    before and then refuses, or stops answering, or stands still reading, is named once this
-    replica has stood still long enough; a peer that answers, or never did, is not."""
+    before and then refuses, a peer whose address accepts but answers nothing, and a peer that
+    stands still reading are named once this replica has stood still long enough; a peer that
+    answers, or refuses without ever having answered, is not."""
 
     def peer(self, kind, phase='training', count=0):
         """(name, address) of a peer that answers with (phase, count), refuses (nothing
@@ -156,6 +157,8 @@ class Watchdog(DistributedTestCase):
             ('refuses_while_i_move', 'training', 'refuses', True, [(0, [])]),
             ('refuses', 'training', 'refuses', True, [(stall, ['the collective lost w'])]),
             ('never_answered', 'training', 'refuses', False, [(stall + 60, [])]),
+            ('silent_never_answered', 'training', 'silent', False,
+             [(stall, []), (stall + silent, ['w stopped answering'])]),
             ('silent', 'training', 'silent', True,
              [(stall, []), (stall + silent - 1, []),
               (stall + silent, ['w stopped answering (no answer for 10 s)'])]),
@@ -201,7 +204,7 @@ class Watchdog(DistributedTestCase):
                                                       'for 10 s)'),
             'replica master 0 of the distributed XGBoost job stopped: worker 0 stopped answering '
             '(no answer for 10 s) while training, and the algorithm cannot go on without every '
-            'replica (a replica that stops answering while training fails the job within 30 s; '
+            'replica (a replica that stops answering while training fails the job within 40 s; '
             'one whose data read stops, within 75 s)')
 
 
