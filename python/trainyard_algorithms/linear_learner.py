@@ -250,7 +250,7 @@ def save(scorer, sets, preprocessor, kind, classes, uri, rows, values, job_dir, 
                     test_split=values['test_split'], seed=values.get('seed', 0),
                     model_type=values['model_type'], classes=classes if kind != 'regression'
                     else None, torch_version=torch.__version__,
-                    rows={n: [number for number, _ in r] for n, r in rows.items()})
+                    rows={n: tabular.line_numbers(r) for n, r in rows.items()})
     scripted = torch.jit.script(scorer)
     out = runner.write_outputs(
         job_dir, lambda directory: scripted.save(os.path.join(directory, 'model.pt')), metadata,

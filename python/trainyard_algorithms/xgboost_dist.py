@@ -7,9 +7,10 @@ python3-xgboost and its collective (Rabit).
 
 Every replica of the job (the master and the workers; the server refuses parameter servers and
 evaluators at submit) runs this program with the same arguments. They meet over XGBoost's own
-collective: the master starts `xgboost.tracker.RabitTracker` on its own cluster address (CLUSTER_SPEC,
-else TF_CONFIG: trainyard gives each replica the cluster's addresses) and every replica, the master
-included, joins it as rank 0 (the master) or 1 + its index (worker i). A job of a single replica
+collective: the master starts `xgboost.tracker.RabitTracker` on a free port of its host and
+answers on its own cluster address (CLUSTER_SPEC, else TF_CONFIG: trainyard gives each replica the
+cluster's addresses) with that port (liveness.Responder); every replica, the master included,
+joins the tracker as rank 0 (the master) or 1 + its index (worker i). A job of a single replica
 trains alone, without the tracker.
 
 The data: --training_data_path and --validation_data_path are gs:// paths or patterns (`*`, `?`,
@@ -28,27 +29,28 @@ or less: never); --eval_log_period logs the evaluation every that many rounds (0
 A replica that dies while training (a crash, the OOM killer) breaks the others' allreduce:
 XGBoost 1.7's collective cannot take a replica back into a training under way, so a restart of
 that replica alone cannot resume it. Each survivor then exits 1 saying which replicas the
-collective lost (those whose cluster address refuses a connection: every worker answers on its
-own, the master's tracker on its), so the job FAILS with an errorMessage naming the dead replica,
-and writes nothing under model/. It never calls collective.finalize() after such a failure: that
-waits for the tracker, which may never answer (a hang, measured).
+collective lost (those whose cluster address refuses a connection: every replica answers on its
+own), so the job FAILS with an errorMessage naming the dead replica, and writes nothing under
+model/. It never calls collective.finalize() after such a failure: that waits for the tracker,
+which may never answer (a hang, measured). A replica that freezes instead (SIGSTOP, a data read
+that never returns) breaks nothing, so the others would wait for ever: each replica's watchdog
+(liveness.py) finds it (no answer on its address while training, or no byte read for a minute
+while the others wait) and exits 1 naming it, within liveness.BOUND_SECONDS of a stop in training.
 """
 
 import glob
 import json
 import os
-import socket
 import sys
-import threading
 import time
 
-from trainyard_algorithms import runner, tabular, xgboost_train
+from trainyard_algorithms import liveness, runner, tabular, xgboost_train
 
 ALGORITHM = 'xgboost_distributed'
 TRACKER_WAIT_SECONDS = 600  # how long the master waits for the workers to leave the collective
 # Rabit waits 2, 4, 6, … seconds between tries to reach the tracker: about 90 s in all.
 CONNECT_RETRIES = 10
-PROBE_TIMEOUT_SECONDS = 2  # how long a replica waits for another's address to answer
+JOIN_SECONDS = 90  # how long a worker waits for the master to answer with the tracker's port
 PROBE_TRIES = 4  # a replica that finds none gone looks again, this many times in all
 PROBE_PAUSE_SECONDS = 0.25  # between those looks: well within a restarted replica's start
 
@@ -69,51 +71,12 @@ def members():
     return out
 
 
-def answer_probes(address):
-    """Listens on this worker's own cluster address (the master's is the tracker's), so that the
-    others can tell it is alive when the collective fails (lost_replicas); None when it cannot."""
-    try:
-        server = socket.create_server(address)
-    except OSError:
-        return None
-
-    def serve():
-        while True:
-            try:
-                connection, _ = server.accept()
-            except OSError:
-                return
-            connection.close()
-
-    threading.Thread(target=serve, daemon=True).start()
-    return server
-
-
-def stop_answering(server):
-    """Closes what answer_probes opened; shut down first, as a close alone leaves the thread's
-    accept holding the socket open."""
-    try:
-        server.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-    server.close()
-
-
 def lost_replicas(rank):
     """The names of the other replicas whose address refuses a connection: those that died. A
     replica trainyard restarts listens again only after its program has started anew, so just
     after a failure its address refuses."""
-    lost = []
-    for other, (name, address) in enumerate(members()):
-        if other == rank:
-            continue
-        try:
-            socket.create_connection(address, timeout=PROBE_TIMEOUT_SECONDS).close()
-        except ConnectionRefusedError:
-            lost.append(name)
-        except OSError:  # no answer in time: alive but busy, or unreachable; not known lost
-            pass
-    return lost
+    return [name for other, (name, address) in enumerate(members())
+            if other != rank and liveness.probe(address) == 'refused']
 
 
 def collective_failure(rank, error):
@@ -132,6 +95,42 @@ def collective_failure(rank, error):
         'replica {} of the distributed XGBoost job stopped: {} while training, and the '
         'algorithm cannot go on without every replica (XGBoost: {})'.format(
             members()[rank][0], who, str(error).rpartition(': ')[2]))
+
+
+def stopped_message(rank, progress, found):
+    """What replica `rank` says when its watchdog finds the replicas `found` stopped."""
+    return ('replica {} of the distributed XGBoost job stopped: {} while {}, and the algorithm '
+            'cannot go on without every replica (a replica that stops answering while training '
+            'fails the job within {} s; one whose data read stops, within {} s)'.format(
+                members()[rank][0], found, liveness.PHASES[progress.phase],
+                liveness.BOUND_SECONDS, liveness.READ_BOUND_SECONDS))
+
+
+def watch(rank, progress):
+    """The started watchdog of replica `rank` over the others: when one stops, this replica says
+    so and exits 1 at once (its main thread is waiting inside XGBoost's collective)."""
+    def on_stop(found):
+        print('ERROR: {}'.format(stopped_message(rank, progress, found)), file=sys.stderr,
+              flush=True)
+        os._exit(1)  # pylint: disable=protected-access
+
+    peers = [member for other, member in enumerate(members()) if other != rank]
+    return liveness.Watchdog(progress, peers, on_stop).start()
+
+
+def tracker_port(rank, address):
+    """The port of the tracker, from the master's answer on its cluster address `address`; a
+    DataError when the master has not answered within JOIN_SECONDS."""
+    deadline = time.monotonic() + JOIN_SECONDS
+    while True:
+        answer = liveness.probe(address)
+        if isinstance(answer, tuple) and answer[2] > 0:
+            return answer[2]
+        if time.monotonic() > deadline:
+            raise tabular.DataError(
+                'replica {} of the distributed XGBoost job found no master answering at {}:{} '
+                'within {} s'.format(members()[rank][0], address[0], address[1], JOIN_SECONDS))
+        time.sleep(PROBE_PAUSE_SECONDS)
 
 
 def cluster():
@@ -171,20 +170,20 @@ def matching_uris(uri):
     return ['gs://' + p[len(prefix):] for p in paths]
 
 
-def read_rows(uri):
+def read_rows(uri, on_read=None):
     """The rows of every file `uri` names, in order, each checked as the single-replica
     algorithm checks its file (tabular.read_csv, a target on every row)."""
-    rows = []
+    parts = []
     width = None
     for each in matching_uris(uri):
-        these = tabular.read_csv(each)
+        these = tabular.read_csv(each, on_read)
         tabular.check_targets(these, each)
         if width is not None and len(these[0][1]) != width:
             raise tabular.DataError('{}: {} columns, but {} has {}'.format(
                 each, len(these[0][1]), uri, width))
         width = len(these[0][1])
-        rows.extend(these)
-    return rows
+        parts.append(these)
+    return tabular.concat(parts)
 
 
 def shard(rows, rank, world):
@@ -221,15 +220,24 @@ def train(values, given, job_dir):
     from xgboost import collective, tracker
 
     rank, world, address = cluster()
-    rabit = None
-    if address is not None and rank == 0:  # first, so the workers find it while it reads
-        rabit = tracker.RabitTracker(host_ip=address[0], n_workers=world, port=address[1],
-                                     sortby='task')
-        rabit.start(world)
+    progress = liveness.Progress()
+    rabit = responder = watchdog = None
+    if address is not None:
+        if rank == 0:  # first, so the workers find it while it reads
+            rabit = tracker.RabitTracker(host_ip=address[0], n_workers=world, port=0,
+                                         sortby='task')
+            rabit.start(world)
+            progress.tracker_port = rabit.port
+        responder = liveness.Responder(members()[rank][1], progress)
+        if rank == 0 and responder.server is None:
+            raise tabular.DataError('the master cannot listen on its cluster address {}:{}'
+                                    .format(*address))
+        watchdog = watch(rank, progress)
     uri = values['training_data_path']
-    training = read_rows(uri)
-    validation = read_rows(values['validation_data_path']) if values.get(
+    training = read_rows(uri, progress.step)
+    validation = read_rows(values['validation_data_path'], progress.step) if values.get(
         'validation_data_path') else []
+    progress.enter('checking')
     if validation and len(validation[0][1]) != len(training[0][1]):
         raise tabular.DataError('the training and validation files have different numbers of '
                                 'columns')
@@ -249,31 +257,36 @@ def train(values, given, job_dir):
         xgboost.__version__, rank, world, len(shard(training, rank, world)), len(training),
         len(preprocessor.feature_names())), flush=True)
 
-    probes = None
     if address is not None:
-        probes = answer_probes(members()[rank][1]) if rank != 0 else None
-        collective.init(DMLC_TRACKER_URI=address[0], DMLC_TRACKER_PORT=address[1],
+        progress.enter('joining')
+        port = rabit.port if rabit is not None else tracker_port(rank, members()[0][1])
+        collective.init(DMLC_TRACKER_URI=address[0], DMLC_TRACKER_PORT=port,
                         DMLC_TASK_ID='{:06d}'.format(rank),
                         DMLC_WORKER_CONNECT_RETRY=CONNECT_RETRIES)
         if collective.get_world_size() != world:
             raise tabular.DataError('replica {} joined a collective of {}, not {}'.format(
                 rank, collective.get_world_size(), world))
+    progress.enter('training')
     try:
         saving, logging = values['model_saving_period'], values['eval_log_period']
-        callbacks = [Checkpoints(job_dir, saving).callback()] if rank == 0 and saving > 0 else []
+        callbacks = [progress.callback()]
+        if rank == 0 and saving > 0:
+            callbacks.append(Checkpoints(job_dir, saving).callback())
         booster = xgboost_train.boost(params, matrices, values['num_round'], uri,
                                       verbose_eval=logging if logging > 0 else False,
                                       callbacks=callbacks)
     except tabular.DataError as error:
         if address is None:
             raise
+        watchdog.stop()
         # No collective.finalize(): it asks the tracker to see this replica out, and after a
         # failure that tracker may never answer (the process would hang, measured).
         raise collective_failure(rank, error) from None
+    progress.enter('done')
     if address is not None:
+        watchdog.stop()
         collective.finalize()
-        if probes is not None:
-            stop_answering(probes)
+        responder.close()
     if rabit is not None:
         rabit.thread.join(TRACKER_WAIT_SECONDS)
     if rank != 0:

@@ -146,7 +146,7 @@ def train(values, given, job_dir):
     metadata.update(
         training_data_path=uri, validation_split=values['validation_split'],
         test_split=values['test_split'], seed=values.get('seed', 0), eval_metric=eval_metric,
-        rows={name: [number for number, _ in rows] for name, rows in
+        rows={name: tabular.line_numbers(rows) for name, rows in
               (('training', training), ('validation', validation), ('test', test))})
     finish(booster, matrices, values, metadata, job_dir)
 

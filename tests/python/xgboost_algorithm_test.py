@@ -175,6 +175,73 @@ class Preprocessing(AlgorithmTestCase):
                 self.assertEqual(sorted(n for p in parts for n, _ in p), list(range(1, 101)))
 
 
+class CsvFastPath(AlgorithmTestCase):
+    """tabular.read_csv parses a file of finite numbers only with numpy at once (NumericRows) and
+    gives exactly what the careful line-by-line path gives; any other file takes the careful path,
+    whose checks and messages are DataErrors' above."""
+
+    NUMERIC = '1,2.50,-1e-3\n0,+4,1E5\n1,7 ,0.1\n0,-0,3\n1,2,2\n'
+    # (case, file, the fast path?)
+    CASES = [
+        ('numbers', NUMERIC, True),
+        ('no_final_newline', '1,2\n0,3', True),
+        ('crlf', '1,2\r\n0,3\r\n', False),
+        ('quoted', '1,"2"\n0,3\n', False),
+        ('blank_line', '1,2\n\n0,3\n', False),
+        ('blank_first_line', '\n1,2\n0,3\n', False),
+        ('line_starting_blank', '1,2\n 0,3\n', False),
+        ('nan', '1,nan\n0,3\n', False),
+        ('inf', '1,inf\n0,3\n', False),
+        ('missing_value', '1,,4\n0,3,5\n', False),
+        ('missing_target', '1,2\n,3\n', False),
+        ('categorical', '1,a\n0,b\n', False),
+        ('comment_mark', '1,2\n0,#3\n', False),
+        ('one_column', '1\n0\n', False),
+        ('header', 'y,x\n1,2\n', False),
+        ('ragged', '1,2,3\n0,4\n', False),
+    ]
+
+    def test_which_files_take_the_fast_path(self):
+        for case, text, fast in self.CASES:
+            with self.subTest(case):
+                self.put('d.csv', text)
+                try:
+                    rows = tabular.read_csv('gs://b/d.csv')
+                except tabular.DataError:
+                    rows = None
+                self.assertEqual(isinstance(rows, tabular.NumericRows), fast)
+                if rows is None:  # the careful path's refusal, whichever way the file came
+                    with self.assertRaises(tabular.DataError):
+                        tabular._checked_rows(text, 'gs://b/d.csv')  # pylint: disable=W0212
+
+    def test_the_fast_path_gives_the_careful_paths_results(self):
+        self.put('d.csv', self.NUMERIC)
+        fast = tabular.read_csv('gs://b/d.csv')
+        careful = tabular._checked_rows(self.NUMERIC, 'gs://b/d.csv')  # pylint: disable=W0212
+        self.assertIsInstance(fast, tabular.NumericRows)
+        self.assertEqual(len(fast), len(careful))
+        self.assertEqual(tabular.line_numbers(fast), tabular.line_numbers(careful))
+        self.assertEqual([n for n, _ in fast], [n for n, _ in careful])
+        self.assertEqual(len(fast[0][1]), len(careful[0][1]))
+        for preprocess in (False, True):
+            with self.subTest(preprocess=preprocess):
+                pre_fast = tabular.Preprocessor(tabular.drop_incomplete(fast), 'u', preprocess)
+                pre_careful = tabular.Preprocessor(tabular.drop_incomplete(careful), 'u',
+                                                   preprocess)
+                self.assertEqual(pre_fast.metadata(), pre_careful.metadata())
+                for a, b in zip(pre_fast.transform(fast), pre_careful.transform(careful)):
+                    self.assertEqual(list(map(list, a)) if hasattr(a, 'ndim') else a,
+                                     list(map(list, b)) if hasattr(b, 'ndim') else b)
+        for a, b in zip(tabular.split(fast, 0.2, 0.2, seed=3),
+                        tabular.split(careful, 0.2, 0.2, seed=3)):
+            self.assertEqual(tabular.line_numbers(a), tabular.line_numbers(b))
+            self.assertEqual(pre_fast.transform(a)[1], pre_careful.transform(b)[1])
+        both = tabular.concat([fast, fast[1:3]])
+        self.assertIsInstance(both, tabular.NumericRows)
+        self.assertEqual(tabular.line_numbers(both), [1, 2, 3, 4, 5, 2, 3])
+        self.assertEqual(tabular.line_numbers(tabular.concat([fast[:1], careful[:1]])), [1, 1])
+
+
 class Training(AlgorithmTestCase):
 
     def test_writes_model_artifacts_and_metrics(self):

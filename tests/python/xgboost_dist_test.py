@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 
 from xgboost_algorithm_test import PYTHON_DIR, AlgorithmTestCase  # noqa: E402
 
-from trainyard_algorithms import runner, tabular, xgboost_dist  # noqa: E402
+from trainyard_algorithms import liveness, runner, tabular, xgboost_dist  # noqa: E402
 
 ARGS = ['--training_data_path=gs://b/train-*.csv', '--validation_data_path=gs://b/valid.csv',
         '--objective=binary:logistic', '--eval_metric=auc', '--num_round=8']
@@ -93,7 +93,7 @@ class Cluster(DistributedTestCase):
 
 class LostReplicas(DistributedTestCase):
     """After the collective fails, a replica names those whose cluster address refuses a
-    connection: each live worker answers on its own address (the master's is the tracker's)."""
+    connection: each live replica answers on its own address (liveness.Responder)."""
 
     def test_the_replicas_whose_address_refuses_are_named(self):
         ports = [free_port() for _ in range(3)]
@@ -113,18 +113,99 @@ class LostReplicas(DistributedTestCase):
             with self.subTest(case):
                 for name, address in xgboost_dist.members()[:2]:
                     if name in listening and name not in alive:
-                        alive[name] = xgboost_dist.answer_probes(address)
+                        alive[name] = liveness.Responder(address, liveness.Progress())
                     elif name not in listening and name in alive:
-                        xgboost_dist.stop_answering(alive.pop(name))
+                        alive.pop(name).close()
                 self.assertEqual(xgboost_dist.lost_replicas(2), lost)
-        for server in alive.values():
-            xgboost_dist.stop_answering(server)
+        for responder in alive.values():
+            responder.close()
         error = xgboost_dist.collective_failure(2, tabular.DataError(
             'XGBoost cannot train on gs://b/t.csv: [01:02:03] utils.h:86: Allreduce failed'))
         self.assertEqual(str(error), 'replica worker 1 of the distributed XGBoost job stopped: '
                          'the collective lost master 0 and worker 0 while training, and the '
                          'algorithm cannot go on without every replica (XGBoost: Allreduce '
                          'failed)')
+
+
+class Watchdog(DistributedTestCase):
+    """liveness.Watchdog.look, one row per rule, on a clock the test moves: a peer that answered
+    before and then refuses, a peer whose address accepts but answers nothing, and a peer that
+    stands still reading are named once this replica has stood still long enough; a peer that
+    answers, or refuses without ever having answered, is not."""
+
+    def peer(self, kind, phase='training', count=0):
+        """(name, address) of a peer that answers with (phase, count), refuses (nothing
+        listens) or is silent (its kernel accepts, nothing answers: a stopped process)."""
+        address = ('127.0.0.1', free_port())
+        if kind == 'answers':
+            progress = liveness.Progress()
+            progress.enter(phase)
+            progress.count = count
+            self.addCleanup(liveness.Responder(address, progress).close)
+        elif kind == 'silent':
+            server = socket.create_server(address)
+            self.addCleanup(server.close)
+        return address
+
+    def test_rules(self):
+        stall, silent = liveness.STALL_SECONDS, liveness.SILENT_SECONDS
+        read_stall = liveness.READ_STALL_SECONDS
+        # (case, my phase, peer: kind or (kind, phase, count), known before, [(seconds since my
+        # progress moved, expected)] looked at in turn)
+        cases = [
+            ('answers', 'training', 'answers', True, [(stall, []), (stall + silent, [])]),
+            ('refuses_while_i_move', 'training', 'refuses', True, [(0, [])]),
+            ('refuses', 'training', 'refuses', True, [(stall, ['the collective lost w'])]),
+            ('never_answered', 'training', 'refuses', False, [(stall + 60, [])]),
+            ('silent_never_answered', 'training', 'silent', False,
+             [(stall, []), (stall + silent, ['w stopped answering'])]),
+            ('silent', 'training', 'silent', True,
+             [(stall, []), (stall + silent - 1, []),
+              (stall + silent, ['w stopped answering (no answer for 10 s)'])]),
+            ('silent_before_training', 'joining', 'silent', True,
+             [(stall, []), (stall + silent, []),
+              (stall + liveness.SILENT_BEFORE_SECONDS, ['w stopped answering'])]),
+            ('stuck_reading', 'joining', ('answers', 'reading', 7), True,
+             [(stall, []), (stall + read_stall - 1, []),
+              (stall + read_stall, ['w is stuck reading its data (7 bytes read, none for 60 s)'])]),
+            ('reading_while_i_read', 'reading', ('answers', 'reading', 7), True,
+             [(stall, []), (stall + read_stall, [])]),
+        ]
+        for case, mine, peer, known, looks in cases:
+            with self.subTest(case):
+                kind, phase, count = peer if isinstance(peer, tuple) else (peer, 'training', 0)
+                progress = liveness.Progress()
+                progress.enter(mine)
+                watchdog = liveness.Watchdog(progress, [('w', self.peer(kind, phase, count))],
+                                             None)
+                if known:
+                    watchdog.known.add('w')
+                for seconds, expected in looks:
+                    found = watchdog.look(progress.moved + seconds)
+                    self.assertEqual(len(found), len(expected), found)
+                    for text, prefix in zip(found, expected):
+                        self.assertTrue(text.startswith(prefix), (text, prefix))
+
+    def test_a_peer_that_answers_becomes_known_while_this_replica_moves(self):
+        progress = liveness.Progress()
+        watchdog = liveness.Watchdog(progress, [('w', self.peer('answers'))], None)
+        self.assertEqual(watchdog.look(progress.moved), [])
+        self.assertEqual(watchdog.known, {'w'})
+
+    def test_the_message_names_the_replica_the_phase_and_the_bound(self):
+        os.environ['CLUSTER_SPEC'] = json.dumps(
+            {'cluster': {'master': ['h:7'], 'worker': ['a:1']},
+             'task': {'type': 'master', 'index': 0}})
+        self.addCleanup(os.environ.pop, 'CLUSTER_SPEC', None)
+        progress = liveness.Progress()
+        progress.enter('training')
+        self.assertEqual(
+            xgboost_dist.stopped_message(0, progress, 'worker 0 stopped answering (no answer '
+                                                      'for 10 s)'),
+            'replica master 0 of the distributed XGBoost job stopped: worker 0 stopped answering '
+            '(no answer for 10 s) while training, and the algorithm cannot go on without every '
+            'replica (a replica that stops answering while training fails the job within 40 s; '
+            'one whose data read stops, within 75 s)')
 
 
 class Data(DistributedTestCase):
