@@ -201,30 +201,32 @@ HttpResponse ListManagedFolders(const BucketStore& buckets, const RoutedRequest&
   return JsonResponse(R"({"kind":"storage#managedFolders"})");
 }
 
-// The answer when the source's ("ifSource…") or the destination's preconditions do not hold.
-std::optional<HttpResponse> RewritePreconditions(BucketStore& buckets,
-                                                 const RoutedRequest& request) {
-  if (HasPreconditions(request, "Source")) {
-    auto info = buckets.GetObject(request.Param("sourceBucket"), request.Param("sourceObject"));
-    if (!info.ok()) {
-      return StorageErrorResponse(info.status());
-    }
-    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false, "Source")) {
-      return answer;
-    }
+// The answer when the source's preconditions ("ifSource…") do not hold.
+std::optional<HttpResponse> RewriteSourceConditions(BucketStore& buckets,
+                                                    const RoutedRequest& request) {
+  if (!HasPreconditions(request, "Source")) {
+    return std::nullopt;
   }
-  return CheckWritePreconditions(buckets, request, request.Param("destinationBucket"),
-                                 request.Param("destinationObject"));
+  auto info = buckets.GetObject(request.Param("sourceBucket"), request.Param("sourceObject"));
+  if (!info.ok()) {
+    return StorageErrorResponse(info.status());
+  }
+  return PreconditionAnswer(request, *info, /*is_read=*/false, "Source");
 }
 
-// A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call.
+// A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call; the destination's
+// preconditions are evaluated with the write.
 HttpResponse RewriteObject(BucketStore& buckets, const RoutedRequest& request) {
-  if (std::optional<HttpResponse> refused = RewritePreconditions(buckets, request)) {
+  Result<Preconditions> conditions = WriteConditions(request);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
+  }
+  if (std::optional<HttpResponse> refused = RewriteSourceConditions(buckets, request)) {
     return *std::move(refused);
   }
-  auto object =
-      buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
-                         request.Param("destinationBucket"), request.Param("destinationObject"));
+  auto object = buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
+                                   request.Param("destinationBucket"),
+                                   request.Param("destinationObject"), *conditions);
   if (!object.ok()) {
     return StorageErrorResponse(object.status());
   }
@@ -371,24 +373,33 @@ HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
 }
 
 // The answer refusing a change of the object (a delete, a patch) when its `generation` is not the
-// live one (this server keeps no older generations) or its preconditions do not hold; nullopt
-// when the change may go ahead. The object is read only when the request names either.
-std::optional<HttpResponse> ChangeRefused(BucketStore& buckets, const RoutedRequest& request) {
-  if (request.Query("generation") == nullptr && !HasPreconditions(request)) {
+// live one (this server keeps no older generations) or its preconditions are malformed; nullopt
+// when the change may go ahead, with the preconditions in `conditions` for the store to evaluate
+// with the change.
+std::optional<HttpResponse> ChangeRefused(BucketStore& buckets, const RoutedRequest& request,
+                                          Preconditions& conditions) {
+  Result<Preconditions> parsed = WriteConditions(request);
+  if (!parsed.ok()) {
+    return StorageErrorResponse(parsed.status());
+  }
+  conditions = *parsed;
+  if (request.Query("generation") == nullptr) {
     return std::nullopt;
   }
   auto info = FindObject(buckets, request);
   if (!info.ok()) {
     return StorageErrorResponse(info.status());
   }
-  return PreconditionAnswer(request, *info, /*is_read=*/false);
+  return std::nullopt;
 }
 
 HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
-  if (auto answer = ChangeRefused(buckets, request)) {
+  Preconditions conditions;
+  if (auto answer = ChangeRefused(buckets, request, conditions)) {
     return *std::move(answer);
   }
-  const Status status = buckets.DeleteObject(request.Param("bucket"), request.Param("object"));
+  const Status status =
+      buckets.DeleteObject(request.Param("bucket"), request.Param("object"), conditions);
   if (!status.ok()) {
     return StorageErrorResponse(status);
   }
@@ -401,10 +412,12 @@ HttpResponse PatchObject(BucketStore& buckets, const RoutedRequest& request) {
   if (!patch.ok()) {
     return StorageErrorResponse(patch.status());
   }
-  if (auto answer = ChangeRefused(buckets, request)) {
+  Preconditions conditions;
+  if (auto answer = ChangeRefused(buckets, request, conditions)) {
     return *std::move(answer);
   }
-  auto info = buckets.PatchObject(request.Param("bucket"), request.Param("object"), *patch);
+  auto info =
+      buckets.PatchObject(request.Param("bucket"), request.Param("object"), *patch, conditions);
   if (!info.ok()) {
     return StorageErrorResponse(info.status());
   }
@@ -440,6 +453,10 @@ std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
         ObjectVersion{.generation = current->generation, .metageneration = current->metageneration};
   }
   return VersionAnswer(request, version, is_read, infix);
+}
+
+Result<Preconditions> WriteConditions(const RoutedRequest& request, std::string_view infix) {
+  return ParsePreconditions(request.query, infix);
 }
 
 std::optional<HttpResponse> CheckWritePreconditions(BucketStore& buckets,

@@ -183,6 +183,9 @@ std::string BucketListJson(const std::vector<store::BucketInfo>& buckets,
 }
 
 HttpResponse StorageErrorResponse(const Status& status) {
+  if (store::IsConditionNotMet(status)) {
+    return PreconditionFailedResponse();
+  }
   const ErrorShape shape = ShapeFor(status.code());
   // GCS words a bad parameter by itself ("Invalid bucket name: 'x'"), without "Field: …".
   const std::string& message =

@@ -147,28 +147,6 @@ Result<Preconditions> ParsePreconditions(
   return out;
 }
 
-PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
-                                          const std::optional<ObjectVersion>& current,
-                                          bool is_read) {
-  // An absent object has generation 0 to GCS ("ifGenerationMatch=0": create only) and no
-  // metageneration at all.
-  const std::int64_t generation = current.has_value() ? current->generation : 0;
-  const bool match_failed =
-      (conditions.if_generation_match.has_value() &&
-       *conditions.if_generation_match != generation) ||
-      (conditions.if_metageneration_match.has_value() &&
-       (!current.has_value() || *conditions.if_metageneration_match != current->metageneration));
-  const bool not_match_failed =
-      (conditions.if_generation_not_match.has_value() &&
-       *conditions.if_generation_not_match == generation) ||
-      (conditions.if_metageneration_not_match.has_value() && current.has_value() &&
-       *conditions.if_metageneration_not_match == current->metageneration);
-  if (match_failed || (not_match_failed && !is_read)) {
-    return PreconditionOutcome::kFailed;
-  }
-  return not_match_failed ? PreconditionOutcome::kNotModified : PreconditionOutcome::kHolds;
-}
-
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
   if (header.empty()) {  // the whole object in one request
     return ChunkRange{.first = 0, .length = body_size, .total = body_size};

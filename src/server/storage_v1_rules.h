@@ -15,6 +15,7 @@
 
 #include "base/status.h"
 #include "store/bucket_store.h"
+#include "store/preconditions.h"
 
 namespace trainyard::server {
 
@@ -50,26 +51,12 @@ struct ChunkRange {
 // the body's.
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size);
 
-// GCS's request preconditions on an object's generation and metageneration (JSON API query
-// parameters; docs: "Request preconditions").
-struct Preconditions {
-  std::optional<std::int64_t> if_generation_match;      // 0: only if there is no live object
-  std::optional<std::int64_t> if_generation_not_match;  // 0: only if there is one
-  std::optional<std::int64_t> if_metageneration_match;
-  std::optional<std::int64_t> if_metageneration_not_match;
-};
-
-// What an object's state is to preconditions: nullopt when there is no live object.
-struct ObjectVersion {
-  std::int64_t generation = 0;
-  std::int64_t metageneration = 0;
-};
-
-enum class PreconditionOutcome {
-  kHolds,
-  kFailed,       // 412 conditionNotMet
-  kNotModified,  // 304: a read whose *NotMatch condition failed, as GCS answers a GET
-};
+// GCS's request preconditions and their evaluation live with the store, which applies them with
+// each write (store/preconditions.h).
+using store::EvaluatePreconditions;
+using store::ObjectVersion;
+using store::PreconditionOutcome;
+using store::Preconditions;
 
 // The parameter names, "ifGenerationMatch", … ("ifSourceGenerationMatch", … with `infix`
 // "Source", which objects.rewrite takes for its source object).
@@ -79,12 +66,6 @@ std::vector<std::string> PreconditionParams(std::string_view infix = "");
 // INVALID_ARGUMENT naming the parameter when a value is not a non-negative decimal number.
 Result<Preconditions> ParsePreconditions(
     const std::vector<std::pair<std::string, std::string>>& query, std::string_view infix = "");
-
-// Whether `conditions` hold for `current`. A read (`is_read`) whose only failed conditions are
-// *NotMatch ones is kNotModified; every other failure is kFailed.
-PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
-                                          const std::optional<ObjectVersion>& current,
-                                          bool is_read);
 
 // The object resource a client sends with a write: multipart's first part, a resumable upload's
 // POST body, a compose's `destination`. Members of the wrong type are ignored, as before; a

@@ -68,9 +68,49 @@ ALTER TABLE buckets ADD COLUMN updated_ns INTEGER NOT NULL DEFAULT 0;
 UPDATE buckets SET updated_ns = create_time_ns;
 )sql";
 
-constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}, Migration{2, kV2Headers},
-                                           Migration{3, kV3Metageneration},
-                                           Migration{4, kV4BucketFields}};
+// v5: a resumable session's request preconditions (a JSON object by their parameter names),
+// evaluated when its last byte arrives.
+constexpr std::string_view kV5UploadConditions = R"sql(
+ALTER TABLE uploads ADD COLUMN conditions TEXT NOT NULL DEFAULT '{}';
+)sql";
+
+constexpr std::array kStorageMigrations = {
+    Migration{1, kV1Storage}, Migration{2, kV2Headers}, Migration{3, kV3Metageneration},
+    Migration{4, kV4BucketFields}, Migration{5, kV5UploadConditions}};
+
+// Each precondition with its name in the `conditions` column.
+struct ConditionColumn {
+  std::string_view name;
+  std::optional<std::int64_t> Preconditions::*field;
+};
+constexpr std::array<ConditionColumn, 4> kConditionColumns = {{
+    {"ifGenerationMatch", &Preconditions::if_generation_match},
+    {"ifGenerationNotMatch", &Preconditions::if_generation_not_match},
+    {"ifMetagenerationMatch", &Preconditions::if_metageneration_match},
+    {"ifMetagenerationNotMatch", &Preconditions::if_metageneration_not_match},
+}};
+
+std::string EncodeConditions(const Preconditions& conditions) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const ConditionColumn& column : kConditionColumns) {
+    if (const auto& value = conditions.*column.field; value.has_value()) {
+      json[std::string(column.name)] = *value;
+    }
+  }
+  return json.dump();
+}
+
+Preconditions DecodeConditions(const std::string& text) {
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Preconditions conditions;
+  for (const ConditionColumn& column : kConditionColumns) {
+    const auto value = json.is_object() ? json.find(column.name) : json.end();
+    if (json.is_object() && value != json.end() && value->is_number_integer()) {
+      conditions.*column.field = value->get<std::int64_t>();
+    }
+  }
+  return conditions;
+}
 
 // A bucket's columns, in the order `BucketOf` reads them.
 constexpr std::string_view kBucketColumns =
@@ -323,8 +363,8 @@ Status StorageDb::DeleteObject(std::string_view bucket, std::string_view name) {
 Status StorageDb::InsertUpload(const UploadRow& upload) {
   std::lock_guard lock(mu_);
   Result<Statement> insert = db_->Prepare(
-      "INSERT INTO uploads (id, bucket, name, content_type, metadata, create_time_ns, headers) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+      "INSERT INTO uploads (id, bucket, name, content_type, metadata, create_time_ns, headers, "
+      "conditions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   if (!insert.ok()) {
     return insert.status();
   }
@@ -335,14 +375,15 @@ Status StorageDb::InsertUpload(const UploadRow& upload) {
   insert->Bind(5, EncodeMetadata(upload.metadata));
   insert->Bind(6, upload.create_ns);
   insert->Bind(7, EncodeHeaders(upload.headers));
+  insert->Bind(8, EncodeConditions(upload.conditions));
   return insert->Run();
 }
 
 Result<std::optional<UploadRow>> StorageDb::GetUpload(std::string_view id) {
   std::lock_guard lock(mu_);
   Result<Statement> select = db_->Prepare(
-      "SELECT bucket, name, content_type, metadata, create_time_ns, done, headers FROM uploads "
-      "WHERE id = ?1");
+      "SELECT bucket, name, content_type, metadata, create_time_ns, done, headers, conditions "
+      "FROM uploads WHERE id = ?1");
   if (!select.ok()) {
     return select.status();
   }
@@ -360,6 +401,7 @@ Result<std::optional<UploadRow>> StorageDb::GetUpload(std::string_view id) {
                                             .content_type = select->ColumnText(2),
                                             .metadata = DecodeMetadata(select->ColumnText(3)),
                                             .headers = DecodeHeaders(select->ColumnText(6)),
+                                            .conditions = DecodeConditions(select->ColumnText(7)),
                                             .create_ns = select->ColumnInt64(4),
                                             .done = select->ColumnInt64(5) != 0});
 }

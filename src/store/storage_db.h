@@ -39,6 +39,7 @@ struct UploadRow {
   std::string content_type;
   std::map<std::string, std::string> metadata;
   ObjectHeaders headers;
+  Preconditions conditions;  // evaluated when the object is written
   std::int64_t create_ns = 0;
   bool done = false;  // the object was written; the session only answers status queries
 };
