@@ -78,6 +78,7 @@ constexpr std::array kRouteAccess = {
     RouteAccess{"storage.buckets.getStorageLayout", "storage.buckets.get", ProjectFrom::kBucket},
     RouteAccess{"storage.buckets.delete", "storage.buckets.delete", ProjectFrom::kBucket},
     RouteAccess{"storage.buckets.patch", "storage.buckets.update", ProjectFrom::kBucket},
+    RouteAccess{"storage.buckets.update", "storage.buckets.update", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.list", "storage.objects.list", ProjectFrom::kBucket},
     RouteAccess{"storage.managedFolders.list", "storage.objects.list", ProjectFrom::kBucket},
     RouteAccess{"storage.objects.get", "storage.objects.get", ProjectFrom::kBucket},

@@ -101,6 +101,8 @@ constexpr std::array kRouteAudit = {
                AuditResource::kBucket},
     RouteAudit{"storage.buckets.patch", kStorage, "storage.buckets.update", true,
                AuditResource::kBucket},
+    RouteAudit{"storage.buckets.update", kStorage, "storage.buckets.update", true,
+               AuditResource::kBucket},
     RouteAudit{"storage.objects.list", kStorage, "storage.objects.list", false,
                AuditResource::kBucket},
     RouteAudit{"storage.managedFolders.list", kStorage, "storage.managedFolders.list", false,

@@ -74,20 +74,16 @@ HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(Status::InvalidArgument(
         {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
   }
-  // The labels it is created with (the Node client's createBucket(name, {labels})), checked
-  // before anything is made; the other members keep the values this server has.
-  Result<BucketPatch> labels = ParseBucketPatch(
-      nlohmann::json{{"labels", body.value("labels", nlohmann::json::object())}}.dump());
-  if (!labels.ok()) {
-    return StorageErrorResponse(labels.status());
-  }
-  const std::map<std::string, std::string> initial = store::ApplyKeyChanges({}, labels->labels);
-  if (std::vector<FieldViolation> bad = validate::ValidateLabels(initial); !bad.empty()) {
-    return StorageErrorResponse(Status::InvalidArgument(std::move(bad)));
+  // The fields it is created with (the Node client's createBucket(name, {labels})), checked
+  // before anything is made, as buckets.update checks them.
+  Result<BucketFields> initial = ApplyBucketResource({}, request.http.body, BucketWrite::kReplace);
+  if (!initial.ok()) {
+    return StorageErrorResponse(initial.status());
   }
   auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
-  if (bucket.ok() && !initial.empty()) {
-    bucket = buckets.UpdateBucket(bucket->name, initial, bucket->metageneration);
+  if (bucket.ok() && *initial != BucketFields{}) {
+    bucket = buckets.UpdateBucket(bucket->name, initial->labels, initial->settings,
+                                  bucket->metageneration);
   }
   if (!bucket.ok()) {
     return StorageErrorResponse(bucket.status());
@@ -113,15 +109,12 @@ HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request)
   return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
 }
 
-// buckets.patch: the body's labels merged into the bucket's, checked against the label rules,
-// and stored only if the bucket is still the one the preconditions were evaluated on (a change
-// in between evaluates them again on the new state).
-HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
+// buckets.patch (`mode` kPatch: the body merged into the bucket's fields) and buckets.update
+// (kReplace: the body replaces them), checked (`ApplyBucketResource`) and stored only if the
+// bucket is still the one the preconditions were evaluated on (a change in between evaluates
+// them again on the new state).
+HttpResponse ChangeBucket(BucketStore& buckets, const RoutedRequest& request, BucketWrite mode) {
   constexpr int kAttempts = 3;
-  Result<BucketPatch> patch = ParseBucketPatch(request.http.body);
-  if (!patch.ok()) {
-    return StorageErrorResponse(patch.status());
-  }
   const std::string& name = request.Param("bucket");
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     auto bucket = buckets.GetBucket(name);
@@ -131,12 +124,13 @@ HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
     if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/false)) {
       return *std::move(answer);
     }
-    std::map<std::string, std::string> labels =
-        store::ApplyKeyChanges(bucket->labels, patch->labels);
-    if (std::vector<FieldViolation> bad = validate::ValidateLabels(labels); !bad.empty()) {
-      return StorageErrorResponse(Status::InvalidArgument(std::move(bad)));
+    Result<BucketFields> fields = ApplyBucketResource(
+        {.labels = bucket->labels, .settings = bucket->settings}, request.http.body, mode);
+    if (!fields.ok()) {
+      return StorageErrorResponse(fields.status());
     }
-    auto updated = buckets.UpdateBucket(name, labels, bucket->metageneration);
+    auto updated =
+        buckets.UpdateBucket(name, fields->labels, fields->settings, bucket->metageneration);
     if (updated.ok()) {
       return JsonResponse(BucketJson(*updated, BaseUrl(request.http)));
     }
@@ -146,6 +140,14 @@ HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
   }
   return StorageErrorResponse(
       Status::Unavailable(fmt::format("The bucket {} is being changed; try again.", name)));
+}
+
+HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
+  return ChangeBucket(buckets, request, BucketWrite::kPatch);
+}
+
+HttpResponse UpdateBucket(BucketStore& buckets, const RoutedRequest& request) {
+  return ChangeBucket(buckets, request, BucketWrite::kReplace);
 }
 
 HttpResponse ListBuckets(const BucketStore& buckets, const RoutedRequest& request) {
@@ -504,12 +506,13 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
     std::string_view name;
     Handler handler;
   };
-  static constexpr std::array<Row, 13> kRows = {{
+  static constexpr std::array<Row, 14> kRows = {{
       {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>},
       {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>},
       {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>},
       {"DELETE", kBucket, "storage.buckets.delete", &Call<&DeleteBucket>},
       {"PATCH", kBucket, "storage.buckets.patch", &Call<&PatchBucket>},
+      {"PUT", kBucket, "storage.buckets.update", &Call<&UpdateBucket>},
       {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>},
       {"GET", kObject, "storage.objects.get", &Call<&GetObject>},
       {"DELETE", kObject, "storage.objects.delete", &Call<&DeleteObject>},

@@ -1,6 +1,7 @@
 // The storage v1 JSON API (what gcloud and the GCS client libraries call), as routes over a
 // `store::BucketStore` (docs/reference/ai-platform-training.md §11): buckets
-// insert/get/list/delete/patch (labels); objects get (metadata, or the bytes with `alt=media`, also
+// insert/get/list/delete/patch/update (the fields storage_v1_rules.h's ApplyBucketResource
+// keeps); objects get (metadata, or the bytes with `alt=media`, also
 // under /download/), list (prefix, delimiter, pages), patch (metadata), compose, delete and rewrite
 // (a copy, for `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media,
 // multipart and resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud

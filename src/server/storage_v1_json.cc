@@ -105,6 +105,9 @@ Json BucketResource(const store::BucketInfo& bucket, std::string_view base_url) 
   if (!bucket.labels.empty()) {
     json["labels"] = bucket.labels;
   }
+  for (const auto& [name, text] : bucket.settings) {
+    json[name] = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  }
   return json;
 }
 

@@ -104,15 +104,28 @@ Result<ComposeRequest> ParseComposeRequest(std::string_view body);
 // (`acl`, `temporaryHold`, …) is INVALID_ARGUMENT naming it: this server does not keep it.
 Result<store::ObjectPatch> ParseObjectPatch(std::string_view body);
 
-// The body of buckets.patch, a partial bucket resource, as the change it asks for: `labels`,
-// merged as `metadata` is in an object's (`store::KeyChanges`; the merged labels are checked
-// against the label rules by the caller). The output-only members (`name`, `metageneration`, …)
-// are ignored, and so are `location`, `locationType` and `storageClass` when they hold the one
-// value this server has; any other member (`versioning`, `lifecycle`, `cors`, …) is
-// INVALID_ARGUMENT naming it: this server does not keep it.
-struct BucketPatch {
-  store::KeyChanges labels;
+// A bucket's writable fields (store::BucketInfo): its labels, and the members kept as given.
+struct BucketFields {
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> settings;  // member name -> its JSON text
+
+  bool operator==(const BucketFields&) const = default;
 };
-Result<BucketPatch> ParseBucketPatch(std::string_view body);
+
+// How a bucket resource in a request body changes the fields: buckets.patch merges it into them
+// (GCS's patch semantics, JSON merge patch: a member sent replaces that member, null removes it,
+// objects such as `labels` merge key by key); buckets.update and buckets.insert replace them
+// (what the body leaves out is reset to its default: no labels, no cors, no website).
+enum class BucketWrite { kPatch, kReplace };
+
+// `current` with the bucket resource `body` applied, each member treated as the table in
+// storage_v1_rules.cc says (docs/reference/ai-platform-training.md §11.2): output-only members
+// (`name`, `metageneration`, …) are ignored; `location`, `locationType` and `storageClass` must
+// hold the one value this server has; `labels` (checked against the label rules), `cors` and
+// `website` are kept; members that would need behaviour this server lacks (`versioning`,
+// `lifecycle`, `retentionPolicy`, `encryption`, `defaultEventBasedHold`, …) are taken only with
+// their "off" value; anything else is refused. INVALID_ARGUMENT naming each bad member.
+Result<BucketFields> ApplyBucketResource(const BucketFields& current, std::string_view body,
+                                         BucketWrite mode);
 
 }  // namespace trainyard::server

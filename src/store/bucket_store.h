@@ -75,6 +75,9 @@ struct BucketInfo {
   std::int64_t metageneration = 1;  // 1 at creation, then one more at each metadata change
   WallTime updated;                 // the last metadata change (`create_time` before any)
   std::map<std::string, std::string> labels;
+  // The other members of GCS's bucket resource kept as given and served back (`cors`,
+  // `website`: server/storage_v1_rules.h says which), by name, each as its JSON text.
+  std::map<std::string, std::string> settings;
 };
 
 // The object fields GCS serves as a download's headers, set when the object is written ("" when
@@ -160,12 +163,13 @@ class BucketStore {
   virtual Result<std::vector<BucketInfo>> ListBuckets(std::string_view project) const = 0;
   // FAILED_PRECONDITION when the bucket is not empty.
   virtual Status DeleteBucket(std::string_view name) = 0;
-  // Replaces the bucket's changeable fields (its labels) when its metageneration is still
-  // `expected_metageneration` (compare-and-swap), raising the metageneration by one and setting
-  // `updated`. ABORTED when it moved on, NOT_FOUND when there is no such bucket. The labels are
-  // stored as given: the caller checks them.
+  // Replaces the bucket's changeable fields (its labels and settings) when its metageneration is
+  // still `expected_metageneration` (compare-and-swap), raising the metageneration by one and
+  // setting `updated`. ABORTED when it moved on, NOT_FOUND when there is no such bucket. The
+  // fields are stored as given: the caller checks them.
   virtual Result<BucketInfo> UpdateBucket(std::string_view name,
                                           const std::map<std::string, std::string>& labels,
+                                          const std::map<std::string, std::string>& settings,
                                           std::int64_t expected_metageneration) = 0;
   // The projects that hold a bucket, in order.
   virtual Result<std::vector<std::string>> BucketProjects() const = 0;

@@ -151,9 +151,10 @@ Result<std::vector<BucketInfo>> FileBucketStore::ListBuckets(std::string_view pr
 
 Result<BucketInfo> FileBucketStore::UpdateBucket(std::string_view name,
                                                  const std::map<std::string, std::string>& labels,
+                                                 const std::map<std::string, std::string>& settings,
                                                  std::int64_t expected_metageneration) {
   TY_RETURN_IF_ERROR(CheckBucketName(name));
-  return db_->UpdateBucket(name, labels, expected_metageneration, clock_.Now());
+  return db_->UpdateBucket(name, labels, settings, expected_metageneration, clock_.Now());
 }
 
 Result<std::vector<std::string>> FileBucketStore::BucketProjects() const {

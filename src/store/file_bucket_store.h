@@ -33,6 +33,7 @@ class FileBucketStore final : public BucketStore {
   Status DeleteBucket(std::string_view name) override;
   Result<BucketInfo> UpdateBucket(std::string_view name,
                                   const std::map<std::string, std::string>& labels,
+                                  const std::map<std::string, std::string>& settings,
                                   std::int64_t expected_metageneration) override;
   Result<std::vector<std::string>> BucketProjects() const override;
 

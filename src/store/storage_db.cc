@@ -74,9 +74,15 @@ constexpr std::string_view kV5UploadConditions = R"sql(
 ALTER TABLE uploads ADD COLUMN conditions TEXT NOT NULL DEFAULT '{}';
 )sql";
 
+// v6: the bucket resource's members kept as given (cors, website): a JSON object by their names.
+constexpr std::string_view kV6BucketSettings = R"sql(
+ALTER TABLE buckets ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+)sql";
+
 constexpr std::array kStorageMigrations = {
-    Migration{1, kV1Storage}, Migration{2, kV2Headers}, Migration{3, kV3Metageneration},
-    Migration{4, kV4BucketFields}, Migration{5, kV5UploadConditions}};
+    Migration{1, kV1Storage},          Migration{2, kV2Headers},
+    Migration{3, kV3Metageneration},   Migration{4, kV4BucketFields},
+    Migration{5, kV5UploadConditions}, Migration{6, kV6BucketSettings}};
 
 // Each precondition with its name in the `conditions` column.
 struct ConditionColumn {
@@ -114,7 +120,7 @@ Preconditions DecodeConditions(const std::string& text) {
 
 // A bucket's columns, in the order `BucketOf` reads them.
 constexpr std::string_view kBucketColumns =
-    "name, project, create_time_ns, labels, metageneration, updated_ns";
+    "name, project, create_time_ns, labels, metageneration, updated_ns, settings";
 
 std::string EncodeMetadata(const std::map<std::string, std::string>& metadata) {
   return nlohmann::json(metadata).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -154,6 +160,26 @@ ObjectHeaders DecodeHeaders(const std::string& text) {
   return headers;
 }
 
+// Settings (member name -> JSON text) as one JSON object, and back.
+std::string EncodeSettings(const std::map<std::string, std::string>& settings) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [name, text] : settings) {
+    json[name] = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  }
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::map<std::string, std::string> DecodeSettings(const std::string& text) {
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::map<std::string, std::string> settings;
+  if (json.is_object()) {
+    for (const auto& [name, value] : json.items()) {
+      settings.emplace(name, value.dump());
+    }
+  }
+  return settings;
+}
+
 // The bucket of a row selected with kBucketColumns.
 BucketInfo BucketOf(const Statement& row) {
   return BucketInfo{.name = row.ColumnText(0),
@@ -161,7 +187,8 @@ BucketInfo BucketOf(const Statement& row) {
                     .create_time = FromNanos(row.ColumnInt64(2)),
                     .metageneration = row.ColumnInt64(4),
                     .updated = FromNanos(row.ColumnInt64(5)),
-                    .labels = DecodeMetadata(row.ColumnText(3))};
+                    .labels = DecodeMetadata(row.ColumnText(3)),
+                    .settings = DecodeSettings(row.ColumnText(6))};
 }
 
 // Runs `sql` with text parameters `args` (1-based, in order) and no result rows.
@@ -192,8 +219,8 @@ Result<std::unique_ptr<StorageDb>> StorageDb::Open(const std::string& path) {
 Status StorageDb::InsertBucket(const BucketInfo& bucket) {
   std::lock_guard lock(mu_);
   Result<Statement> insert = db_->Prepare(
-      "INSERT INTO buckets (name, project, create_time_ns, labels, metageneration, updated_ns) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+      "INSERT INTO buckets (name, project, create_time_ns, labels, metageneration, updated_ns, "
+      "settings) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   if (!insert.ok()) {
     return insert.status();
   }
@@ -203,6 +230,7 @@ Status StorageDb::InsertBucket(const BucketInfo& bucket) {
   insert->Bind(4, EncodeMetadata(bucket.labels));
   insert->Bind(5, bucket.metageneration);
   insert->Bind(6, ToNanos(bucket.updated));
+  insert->Bind(7, EncodeSettings(bucket.settings));
   Status status = insert->Run();
   if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
     return Status::AlreadyExists("The bucket " + bucket.name + " already exists.");
@@ -252,11 +280,12 @@ Result<std::vector<BucketInfo>> StorageDb::ListBuckets(std::string_view project)
 
 Result<BucketInfo> StorageDb::UpdateBucket(std::string_view name,
                                            const std::map<std::string, std::string>& labels,
+                                           const std::map<std::string, std::string>& settings,
                                            std::int64_t expected_metageneration, WallTime updated) {
   std::lock_guard lock(mu_);
   Result<Statement> update = db_->Prepare(
-      "UPDATE buckets SET labels = ?1, metageneration = metageneration + 1, updated_ns = ?2 "
-      "WHERE name = ?3 AND metageneration = ?4");
+      "UPDATE buckets SET labels = ?1, metageneration = metageneration + 1, updated_ns = ?2, "
+      "settings = ?5 WHERE name = ?3 AND metageneration = ?4");
   if (!update.ok()) {
     return update.status();
   }
@@ -264,6 +293,7 @@ Result<BucketInfo> StorageDb::UpdateBucket(std::string_view name,
   update->Bind(2, ToNanos(updated));
   update->Bind(3, name);
   update->Bind(4, expected_metageneration);
+  update->Bind(5, EncodeSettings(settings));
   TY_RETURN_IF_ERROR(update->Run());
   const bool changed = db_->Changes() > 0;
   Result<std::optional<BucketInfo>> bucket = GetBucketLocked(name);

@@ -55,10 +55,11 @@ class StorageDb {
   Result<std::vector<BucketInfo>> ListBuckets(std::string_view project);
   // Removes the bucket and every row of its objects and uploads.
   Status DeleteBucket(std::string_view name);
-  // Sets the labels when the metageneration is `expected_metageneration`, raising it and setting
-  // `updated`; ABORTED when it is another, NOT_FOUND when there is no such bucket.
+  // Sets the labels and settings when the metageneration is `expected_metageneration`, raising it
+  // and setting `updated`; ABORTED when it is another, NOT_FOUND when there is no such bucket.
   Result<BucketInfo> UpdateBucket(std::string_view name,
                                   const std::map<std::string, std::string>& labels,
+                                  const std::map<std::string, std::string>& settings,
                                   std::int64_t expected_metageneration, WallTime updated);
   Result<std::vector<std::string>> BucketProjects();
 

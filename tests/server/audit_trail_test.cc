@@ -27,6 +27,7 @@ TEST(RouteAuditTableTest, EveryRouteOfTheAccessTableHasNamesAndOnlyChangesAreMut
                                                "storage.buckets.insert",
                                                "storage.buckets.delete",
                                                "storage.buckets.patch",
+                                               "storage.buckets.update",
                                                "storage.objects.insert",
                                                "storage.objects.upload",
                                                "storage.objects.delete",
