@@ -1,6 +1,6 @@
 // GCS's request preconditions on an object's generation and metageneration (JSON API query
-// parameters `ifGenerationMatch`, …; docs: "Request preconditions"), as data and as a pure
-// evaluation. The bucket store evaluates them with a write, under the same lock
+// parameters `ifGenerationMatch`, …; docs/reference/ai-platform-training.md §11.2), as data and
+// as a pure evaluation. The bucket store evaluates them with a write, under the same lock
 // (bucket_store.h), so two writers racing with `ifGenerationMatch=0` end with one write and one
 // refusal; the server parses them and answers reads (server/storage_v1_rules.h).
 #pragma once
