@@ -14,7 +14,6 @@
 #include "base/unique_fd.h"
 #include "server/storage_v1_json.h"
 #include "server/storage_v1_rules.h"
-#include "validate/validate.h"
 
 namespace trainyard::server {
 namespace {

@@ -44,9 +44,9 @@
 
 namespace trainyard::store {
 
-// A change of a map of strings (an object's user metadata, a bucket's labels) as GCS's PATCH
-// sends it: the member null drops every key (`clear`), then each key named is set to its value
-// or, when null (nullopt), removed.
+// A change of a map of strings (an object's user metadata) as GCS's PATCH sends it: the member
+// null drops every key (`clear`), then each key named is set to its value or, when null
+// (nullopt), removed.
 struct KeyChanges {
   bool clear = false;
   std::map<std::string, std::optional<std::string>> keys;
