@@ -202,32 +202,19 @@ HttpResponse ListManagedFolders(const BucketStore& buckets, const RoutedRequest&
   return JsonResponse(R"({"kind":"storage#managedFolders"})");
 }
 
-// The answer when the source's preconditions ("ifSource…") do not hold.
-std::optional<HttpResponse> RewriteSourceConditions(BucketStore& buckets,
-                                                    const RoutedRequest& request) {
-  if (!HasPreconditions(request, "Source")) {
-    return std::nullopt;
-  }
-  auto info = buckets.GetObject(request.Param("sourceBucket"), request.Param("sourceObject"));
-  if (!info.ok()) {
-    return StorageErrorResponse(info.status());
-  }
-  return PreconditionAnswer(request, *info, /*is_read=*/false, "Source");
-}
-
-// A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call; the destination's
-// preconditions are evaluated with the write.
+// A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call; the source's
+// ("ifSource…") and the destination's preconditions are evaluated by the store with the copy.
 HttpResponse RewriteObject(BucketStore& buckets, const RoutedRequest& request) {
+  Result<Preconditions> source_conditions = WriteConditions(request, "Source");
   Result<Preconditions> conditions = WriteConditions(request);
-  if (!conditions.ok()) {
-    return StorageErrorResponse(conditions.status());
+  if (!source_conditions.ok() || !conditions.ok()) {
+    return StorageErrorResponse(source_conditions.ok() ? conditions.status()
+                                                       : source_conditions.status());
   }
-  if (std::optional<HttpResponse> refused = RewriteSourceConditions(buckets, request)) {
-    return *std::move(refused);
-  }
-  auto object = buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
-                                   request.Param("destinationBucket"),
-                                   request.Param("destinationObject"), *conditions);
+  auto object =
+      buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
+                         request.Param("destinationBucket"), request.Param("destinationObject"),
+                         *source_conditions, *conditions);
   if (!object.ok()) {
     return StorageErrorResponse(object.status());
   }

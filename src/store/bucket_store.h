@@ -198,12 +198,14 @@ class BucketStore {
                                        const Preconditions& conditions) = 0;
 
   // Copies an object's bytes, content type, metadata and headers to another name (maybe in another
-  // bucket), after the checks of `GetObject` for the source and `PutObject` for the target
-  // (`conditions` are the target's).
+  // bucket), after the checks of `GetObject` for the source and `PutObject` for the target.
+  // `source_conditions` (a rewrite's ifSource…) are evaluated on the generation whose bytes are
+  // copied, `conditions` on the target as for `PutObject`.
   virtual Result<ObjectInfo> CopyObject(std::string_view source_bucket,
                                         std::string_view source_name,
                                         std::string_view target_bucket,
                                         std::string_view target_name,
+                                        const Preconditions& source_conditions,
                                         const Preconditions& conditions) = 0;
 
   // NOT_FOUND for a missing bucket or object (the message says which).

@@ -212,20 +212,40 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
                                                std::string_view source_name,
                                                std::string_view target_bucket,
                                                std::string_view target_name,
+                                               const Preconditions& source_conditions,
                                                const Preconditions& conditions) {
   TY_RETURN_IF_ERROR(CheckNames(source_bucket, source_name, NameUse::kRead));
   TY_RETURN_IF_ERROR(CheckNames(target_bucket, target_name, NameUse::kWrite));
-  Result<ObjectInfo> source = GetObject(source_bucket, source_name);
-  if (!source.ok()) {
-    return source.status();
-  }
   TY_RETURN_IF_ERROR(GetBucket(target_bucket).status());
-  Result<UniqueFd> source_dir = BucketFd(source_bucket);
-  std::optional<OpenedObject> file =
-      source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
-  if (!file.has_value()) {
-    return NoSuchObject(source_bucket, source_name);
+  // The source file opened, and the row that describes that very file: the bytes copied are those
+  // of the generation `source_conditions` are evaluated on.
+  std::optional<OpenedObject> file;
+  std::optional<ObjectInfo> source;
+  for (int attempt = 0; attempt < kHashAttempts && !source.has_value(); ++attempt) {
+    // Describes (and records) a file written behind the store's back first.
+    TY_RETURN_IF_ERROR(GetObject(source_bucket, source_name).status());
+    Result<UniqueFd> source_dir = BucketFd(source_bucket);
+    file = source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
+    if (!file.has_value()) {
+      return NoSuchObject(source_bucket, source_name);
+    }
+    std::lock_guard lock(write_mu_);
+    auto row = db_->GetObject(source_bucket, source_name);
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (row->has_value() && (*row)->stat == file->stat) {
+      source = ToInfo(source_bucket, source_name, **row);
+    }
   }
+  if (!source.has_value()) {
+    return Status::Unavailable(
+        fmt::format("The object {}/{} is being written; try again when it is complete.",
+                    source_bucket, source_name));
+  }
+  TY_RETURN_IF_ERROR(CheckWriteConditions(
+      source_conditions,
+      ObjectVersion{.generation = source->generation, .metageneration = source->metageneration}));
   const std::string temp = UniqueScratchPath(scratch_, "copy");
   Status copied = AppendFdTail(file->fd.get(), ObjectFile(source_bucket, source_name), 0, temp);
   Result<ObjectHashes> hashes = copied.ok() ? HashFile(temp) : Result<ObjectHashes>(copied);

@@ -50,6 +50,7 @@ class FileBucketStore final : public BucketStore {
                                const Preconditions& conditions) override;
   Result<ObjectInfo> CopyObject(std::string_view source_bucket, std::string_view source_name,
                                 std::string_view target_bucket, std::string_view target_name,
+                                const Preconditions& source_conditions,
                                 const Preconditions& conditions) override;
   Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) override;
   Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;

@@ -75,7 +75,8 @@ TEST_P(BucketLinksTest, ReadsFindNothingThroughTheLink) {
   const std::string& name = GetParam().name;
   EXPECT_EQ(store_->GetObject("bkt", name).status().code(), Code::kNotFound);
   EXPECT_EQ(store_->OpenObject("bkt", name).status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->CopyObject("bkt", name, "bkt", "copy", {}).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->CopyObject("bkt", name, "bkt", "copy", {}, {}).status().code(),
+            Code::kNotFound);
   EXPECT_EQ(store_->DeleteObject("bkt", name, {}).code(), Code::kNotFound);
   for (const std::string& delimiter : {std::string(), std::string("/")}) {
     auto listing = store_->ListObjects("bkt", {.delimiter = delimiter});
@@ -96,7 +97,7 @@ TEST_P(BucketLinksTest, WritesNeverGoThroughTheLink) {
   const std::string& name = GetParam().name;
   EXPECT_EQ(store_->PutObject("bkt", name, "planted", "", {}, {}, {}).status().code(),
             GetParam().put_code);
-  EXPECT_EQ(store_->CopyObject("bkt", "real", "bkt", name, {}).status().code(),
+  EXPECT_EQ(store_->CopyObject("bkt", "real", "bkt", name, {}, {}).status().code(),
             GetParam().put_code);
   auto upload = store_->StartUpload("bkt", name, "", {}, {}, {});
   ASSERT_TRUE(upload.ok()) << upload.status().ToString();

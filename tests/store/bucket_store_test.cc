@@ -284,7 +284,7 @@ TEST_F(BucketStoreTest, CopiesObjectsWithTheirMetadata) {
                   ->PutObject("bkt", "src", "hello", "text/plain", {{"k", "v"}},
                               {.cache_control = "private"}, {})
                   .ok());
-  auto copy = store_->CopyObject("bkt", "src", "other", "dir/copy", {});
+  auto copy = store_->CopyObject("bkt", "src", "other", "dir/copy", {}, {});
   ASSERT_TRUE(copy.ok()) << copy.status().ToString();
   EXPECT_EQ(copy->content_type, "text/plain");
   EXPECT_EQ(copy->headers, ObjectHeaders{.cache_control = "private"});
@@ -292,10 +292,12 @@ TEST_F(BucketStoreTest, CopiesObjectsWithTheirMetadata) {
   EXPECT_EQ(copy->md5_base64, "XUFAKrxLKna5cZ2REBfFkg==");
   EXPECT_EQ(ReadFile((Root() / "other/dir/copy").string()), "hello");
   EXPECT_EQ(ReadFile((Root() / "bkt/src").string()), "hello");
-  EXPECT_EQ(store_->CopyObject("bkt", "missing", "bkt", "x", {}).status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->CopyObject("bkt", "src", "bkt", "../x", {}).status().code(),
+  EXPECT_EQ(store_->CopyObject("bkt", "missing", "bkt", "x", {}, {}).status().code(),
+            Code::kNotFound);
+  EXPECT_EQ(store_->CopyObject("bkt", "src", "bkt", "../x", {}, {}).status().code(),
             Code::kInvalidArgument);
-  EXPECT_EQ(store_->CopyObject("bkt", "src", "nobucket", "x", {}).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->CopyObject("bkt", "src", "nobucket", "x", {}, {}).status().code(),
+            Code::kNotFound);
 }
 
 TEST_F(BucketStoreTest, ANameCannotBeBothAnObjectAndAFolder) {

@@ -93,7 +93,8 @@ TEST_F(ObjectPreconditionsTest, EachChangeIsRefusedWhenItsConditionFails) {
   const Preconditions old_meta{.if_metageneration_match = live.metageneration + 1};
   EXPECT_TRUE(IsConditionNotMet(store_->PutObject("bkt", "obj", "x", "", {}, {}, absent).status()));
   EXPECT_TRUE(IsConditionNotMet(store_->PutObject("bkt", "obj", "x", "", {}, {}, stale).status()));
-  EXPECT_TRUE(IsConditionNotMet(store_->CopyObject("bkt", "obj", "bkt", "obj", stale).status()));
+  EXPECT_TRUE(
+      IsConditionNotMet(store_->CopyObject("bkt", "obj", "bkt", "obj", {}, stale).status()));
   EXPECT_TRUE(IsConditionNotMet(store_->PatchObject("bkt", "obj", {}, old_meta).status()));
   EXPECT_TRUE(IsConditionNotMet(store_->DeleteObject("bkt", "obj", stale)));
   EXPECT_TRUE(IsConditionNotMet(
@@ -101,6 +102,9 @@ TEST_F(ObjectPreconditionsTest, EachChangeIsRefusedWhenItsConditionFails) {
   const std::string source = Chunk("from a file");
   EXPECT_TRUE(IsConditionNotMet(
       store_->PutObjectFromFile("bkt", "obj", source, "", {}, {}, stale).status()));
+  // A rewrite's source conditions are the source's (ifSourceGenerationMatch, …).
+  EXPECT_TRUE(
+      IsConditionNotMet(store_->CopyObject("bkt", "obj", "bkt", "new", stale, {}).status()));
   // Nothing changed: the same generation and metageneration, no new object.
   auto now = store_->GetObject("bkt", "obj");
   ASSERT_TRUE(now.ok());
@@ -115,7 +119,8 @@ TEST_F(ObjectPreconditionsTest, EachChangeIsRefusedWhenItsConditionFails) {
                               .if_metageneration_match = live.metageneration};
   auto patched = store_->PatchObject("bkt", "obj", {.content_type = "text/plain"}, current);
   ASSERT_TRUE(patched.ok()) << patched.status().ToString();
-  auto copied = store_->CopyObject("bkt", "obj", "bkt", "copy", absent);
+  auto copied = store_->CopyObject("bkt", "obj", "bkt", "copy",
+                                   {.if_metageneration_match = patched->metageneration}, absent);
   ASSERT_TRUE(copied.ok()) << copied.status().ToString();
   EXPECT_TRUE(store_->DeleteObject("bkt", "obj", {.if_metageneration_match = 2}).ok());
 }
@@ -162,7 +167,7 @@ TEST_F(ObjectPreconditionsTest, RacingReplacersOfOneGenerationWriteOnce) {
       case 0:
         return store_->PutObject("bkt", "obj", "put", "", {}, {}, conditions).status();
       case 1:
-        return store_->CopyObject("bkt", "src", "bkt", "obj", conditions).status();
+        return store_->CopyObject("bkt", "src", "bkt", "obj", {}, conditions).status();
       default:
         return store_->PatchObject("bkt", "obj", {.content_type = "text/csv"}, conditions).status();
     }
