@@ -14,7 +14,6 @@
 #include "base/unique_fd.h"
 #include "server/storage_v1_json.h"
 #include "server/storage_v1_rules.h"
-#include "validate/validate.h"
 
 namespace trainyard::server {
 namespace {
@@ -74,20 +73,16 @@ HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(Status::InvalidArgument(
         {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
   }
-  // The labels it is created with (the Node client's createBucket(name, {labels})), checked
-  // before anything is made; the other members keep the values this server has.
-  Result<BucketPatch> labels = ParseBucketPatch(
-      nlohmann::json{{"labels", body.value("labels", nlohmann::json::object())}}.dump());
-  if (!labels.ok()) {
-    return StorageErrorResponse(labels.status());
-  }
-  const std::map<std::string, std::string> initial = store::ApplyKeyChanges({}, labels->labels);
-  if (std::vector<FieldViolation> bad = validate::ValidateLabels(initial); !bad.empty()) {
-    return StorageErrorResponse(Status::InvalidArgument(std::move(bad)));
+  // The fields it is created with (the Node client's createBucket(name, {labels})), checked
+  // before anything is made, as buckets.update checks them.
+  Result<BucketFields> initial = ApplyBucketResource({}, request.http.body, BucketWrite::kReplace);
+  if (!initial.ok()) {
+    return StorageErrorResponse(initial.status());
   }
   auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
-  if (bucket.ok() && !initial.empty()) {
-    bucket = buckets.UpdateBucket(bucket->name, initial, bucket->metageneration);
+  if (bucket.ok() && *initial != BucketFields{}) {
+    bucket = buckets.UpdateBucket(bucket->name, initial->labels, initial->settings,
+                                  bucket->metageneration);
   }
   if (!bucket.ok()) {
     return StorageErrorResponse(bucket.status());
@@ -113,15 +108,12 @@ HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request)
   return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
 }
 
-// buckets.patch: the body's labels merged into the bucket's, checked against the label rules,
-// and stored only if the bucket is still the one the preconditions were evaluated on (a change
-// in between evaluates them again on the new state).
-HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
+// buckets.patch (`mode` kPatch: the body merged into the bucket's fields) and buckets.update
+// (kReplace: the body replaces them), checked (`ApplyBucketResource`) and stored only if the
+// bucket is still the one the preconditions were evaluated on (a change in between evaluates
+// them again on the new state).
+HttpResponse ChangeBucket(BucketStore& buckets, const RoutedRequest& request, BucketWrite mode) {
   constexpr int kAttempts = 3;
-  Result<BucketPatch> patch = ParseBucketPatch(request.http.body);
-  if (!patch.ok()) {
-    return StorageErrorResponse(patch.status());
-  }
   const std::string& name = request.Param("bucket");
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     auto bucket = buckets.GetBucket(name);
@@ -131,12 +123,13 @@ HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
     if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/false)) {
       return *std::move(answer);
     }
-    std::map<std::string, std::string> labels =
-        store::ApplyKeyChanges(bucket->labels, patch->labels);
-    if (std::vector<FieldViolation> bad = validate::ValidateLabels(labels); !bad.empty()) {
-      return StorageErrorResponse(Status::InvalidArgument(std::move(bad)));
+    Result<BucketFields> fields = ApplyBucketResource(
+        {.labels = bucket->labels, .settings = bucket->settings}, request.http.body, mode);
+    if (!fields.ok()) {
+      return StorageErrorResponse(fields.status());
     }
-    auto updated = buckets.UpdateBucket(name, labels, bucket->metageneration);
+    auto updated =
+        buckets.UpdateBucket(name, fields->labels, fields->settings, bucket->metageneration);
     if (updated.ok()) {
       return JsonResponse(BucketJson(*updated, BaseUrl(request.http)));
     }
@@ -146,6 +139,14 @@ HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
   }
   return StorageErrorResponse(
       Status::Unavailable(fmt::format("The bucket {} is being changed; try again.", name)));
+}
+
+HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
+  return ChangeBucket(buckets, request, BucketWrite::kPatch);
+}
+
+HttpResponse UpdateBucket(BucketStore& buckets, const RoutedRequest& request) {
+  return ChangeBucket(buckets, request, BucketWrite::kReplace);
 }
 
 HttpResponse ListBuckets(const BucketStore& buckets, const RoutedRequest& request) {
@@ -201,30 +202,19 @@ HttpResponse ListManagedFolders(const BucketStore& buckets, const RoutedRequest&
   return JsonResponse(R"({"kind":"storage#managedFolders"})");
 }
 
-// The answer when the source's ("ifSource…") or the destination's preconditions do not hold.
-std::optional<HttpResponse> RewritePreconditions(BucketStore& buckets,
-                                                 const RoutedRequest& request) {
-  if (HasPreconditions(request, "Source")) {
-    auto info = buckets.GetObject(request.Param("sourceBucket"), request.Param("sourceObject"));
-    if (!info.ok()) {
-      return StorageErrorResponse(info.status());
-    }
-    if (auto answer = PreconditionAnswer(request, *info, /*is_read=*/false, "Source")) {
-      return answer;
-    }
-  }
-  return CheckWritePreconditions(buckets, request, request.Param("destinationBucket"),
-                                 request.Param("destinationObject"));
-}
-
-// A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call.
+// A copy (gcloud's `storage cp gs://… gs://…` and `mv`), done in one call; the source's
+// ("ifSource…") and the destination's preconditions are evaluated by the store with the copy.
 HttpResponse RewriteObject(BucketStore& buckets, const RoutedRequest& request) {
-  if (std::optional<HttpResponse> refused = RewritePreconditions(buckets, request)) {
-    return *std::move(refused);
+  Result<Preconditions> source_conditions = WriteConditions(request, "Source");
+  Result<Preconditions> conditions = WriteConditions(request);
+  if (!source_conditions.ok() || !conditions.ok()) {
+    return StorageErrorResponse(source_conditions.ok() ? conditions.status()
+                                                       : source_conditions.status());
   }
   auto object =
       buckets.CopyObject(request.Param("sourceBucket"), request.Param("sourceObject"),
-                         request.Param("destinationBucket"), request.Param("destinationObject"));
+                         request.Param("destinationBucket"), request.Param("destinationObject"),
+                         *source_conditions, *conditions);
   if (!object.ok()) {
     return StorageErrorResponse(object.status());
   }
@@ -371,24 +361,33 @@ HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
 }
 
 // The answer refusing a change of the object (a delete, a patch) when its `generation` is not the
-// live one (this server keeps no older generations) or its preconditions do not hold; nullopt
-// when the change may go ahead. The object is read only when the request names either.
-std::optional<HttpResponse> ChangeRefused(BucketStore& buckets, const RoutedRequest& request) {
-  if (request.Query("generation") == nullptr && !HasPreconditions(request)) {
+// live one (this server keeps no older generations) or its preconditions are malformed; nullopt
+// when the change may go ahead, with the preconditions in `conditions` for the store to evaluate
+// with the change.
+std::optional<HttpResponse> ChangeRefused(BucketStore& buckets, const RoutedRequest& request,
+                                          Preconditions& conditions) {
+  Result<Preconditions> parsed = WriteConditions(request);
+  if (!parsed.ok()) {
+    return StorageErrorResponse(parsed.status());
+  }
+  conditions = *parsed;
+  if (request.Query("generation") == nullptr) {
     return std::nullopt;
   }
   auto info = FindObject(buckets, request);
   if (!info.ok()) {
     return StorageErrorResponse(info.status());
   }
-  return PreconditionAnswer(request, *info, /*is_read=*/false);
+  return std::nullopt;
 }
 
 HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
-  if (auto answer = ChangeRefused(buckets, request)) {
+  Preconditions conditions;
+  if (auto answer = ChangeRefused(buckets, request, conditions)) {
     return *std::move(answer);
   }
-  const Status status = buckets.DeleteObject(request.Param("bucket"), request.Param("object"));
+  const Status status =
+      buckets.DeleteObject(request.Param("bucket"), request.Param("object"), conditions);
   if (!status.ok()) {
     return StorageErrorResponse(status);
   }
@@ -401,10 +400,12 @@ HttpResponse PatchObject(BucketStore& buckets, const RoutedRequest& request) {
   if (!patch.ok()) {
     return StorageErrorResponse(patch.status());
   }
-  if (auto answer = ChangeRefused(buckets, request)) {
+  Preconditions conditions;
+  if (auto answer = ChangeRefused(buckets, request, conditions)) {
     return *std::move(answer);
   }
-  auto info = buckets.PatchObject(request.Param("bucket"), request.Param("object"), *patch);
+  auto info =
+      buckets.PatchObject(request.Param("bucket"), request.Param("object"), *patch, conditions);
   if (!info.ok()) {
     return StorageErrorResponse(info.status());
   }
@@ -440,6 +441,10 @@ std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
         ObjectVersion{.generation = current->generation, .metageneration = current->metageneration};
   }
   return VersionAnswer(request, version, is_read, infix);
+}
+
+Result<Preconditions> WriteConditions(const RoutedRequest& request, std::string_view infix) {
+  return ParsePreconditions(request.query, infix);
 }
 
 std::optional<HttpResponse> CheckWritePreconditions(BucketStore& buckets,
@@ -486,7 +491,7 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
     RouteAudit audit;
     RouteAccess also = {};  // a second rule, when the route reads one bucket and writes another
   };
-  const std::array<Row, 13> rows = {{
+  const std::array<Row, 14> rows = {{
       {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>,
        InQueryProject("storage.buckets.create"),
        StorageChanges("storage.buckets.create", AuditResource::kBucket)},
@@ -499,6 +504,9 @@ void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
        InBucket("storage.buckets.delete"),
        StorageChanges("storage.buckets.delete", AuditResource::kBucket)},
       {"PATCH", kBucket, "storage.buckets.patch", &Call<&PatchBucket>,
+       InBucket("storage.buckets.update"),
+       StorageChanges("storage.buckets.update", AuditResource::kBucket)},
+      {"PUT", kBucket, "storage.buckets.update", &Call<&UpdateBucket>,
        InBucket("storage.buckets.update"),
        StorageChanges("storage.buckets.update", AuditResource::kBucket)},
       {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>,

@@ -1,6 +1,7 @@
 // The storage v1 JSON API (what gcloud and the GCS client libraries call), as routes over a
 // `store::BucketStore` (docs/reference/ai-platform-training.md §11): buckets
-// insert/get/list/delete/patch (labels); objects get (metadata, or the bytes with `alt=media`, also
+// insert/get/list/delete/patch/update (the fields storage_v1_rules.h's ApplyBucketResource
+// keeps); objects get (metadata, or the bytes with `alt=media`, also
 // under /download/), list (prefix, delimiter, pages), patch (metadata), compose, delete and rewrite
 // (a copy, for `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media,
 // multipart and resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud
@@ -46,8 +47,13 @@ std::optional<HttpResponse> PreconditionAnswer(const RoutedRequest& request,
                                                const std::optional<store::ObjectInfo>& current,
                                                bool is_read, std::string_view infix = "");
 
-// The same for a write of `bucket`/`name`, reading the object's state only when the request has
-// preconditions. Checked before the write, not with it: a concurrent writer may come between.
+// The request's preconditions on the object it writes (`infix` as above), for the store to
+// evaluate with the write (store/preconditions.h); INVALID_ARGUMENT naming a malformed one.
+Result<Preconditions> WriteConditions(const RoutedRequest& request, std::string_view infix = "");
+
+// The same as `PreconditionAnswer` for a write of `bucket`/`name` about to begin (a resumable
+// upload's start, refused early as GCS refuses it), reading the object only when the request has
+// preconditions. Not the write's own check: the store evaluates them again with the write.
 std::optional<HttpResponse> CheckWritePreconditions(store::BucketStore& buckets,
                                                     const RoutedRequest& request,
                                                     std::string_view bucket, std::string_view name);

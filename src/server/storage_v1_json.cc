@@ -105,6 +105,9 @@ Json BucketResource(const store::BucketInfo& bucket, std::string_view base_url) 
   if (!bucket.labels.empty()) {
     json["labels"] = bucket.labels;
   }
+  for (const auto& [name, text] : bucket.settings) {
+    json[name] = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  }
   return json;
 }
 
@@ -183,6 +186,9 @@ std::string BucketListJson(const std::vector<store::BucketInfo>& buckets,
 }
 
 HttpResponse StorageErrorResponse(const Status& status) {
+  if (store::IsConditionNotMet(status)) {
+    return PreconditionFailedResponse();
+  }
   const ErrorShape shape = ShapeFor(status.code());
   // GCS words a bad parameter by itself ("Invalid bucket name: 'x'"), without "Field: …".
   const std::string& message =

@@ -25,7 +25,8 @@ std::string BucketListJson(const std::vector<store::BucketInfo>& buckets,
 // The GCS error response for `status` (not OK): 400 invalid, 404 notFound, 409 conflict (also
 // for FAILED_PRECONDITION, as GCS answers a non-empty bucket's deletion), 416
 // requestedRangeNotSatisfiable (OUT_OF_RANGE), 503 backendError, … A field violation becomes the
-// error's `location`.
+// error's `location`. A write the store refused because its preconditions did not hold
+// (`store::IsConditionNotMet`) is `PreconditionFailedResponse()`.
 HttpResponse StorageErrorResponse(const Status& status);
 
 // GCS's 412 for a request precondition that did not hold (reason conditionNotMet).

@@ -47,6 +47,9 @@ const std::vector<MethodParams>& MethodTable() {
       {"storage.buckets.patch",
        {"ifMetagenerationMatch", "ifMetagenerationNotMatch", "predefinedAcl",
         "predefinedDefaultObjectAcl"}},
+      {"storage.buckets.update",
+       {"ifMetagenerationMatch", "ifMetagenerationNotMatch", "predefinedAcl",
+        "predefinedDefaultObjectAcl"}},
       {"storage.buckets.getStorageLayout", {"prefix"}},
       {"storage.managedFolders.list", {"prefix", "pageSize", "pageToken"}},
       // `force` is the Node.js client's: its `deleteFiles(query)` sends the whole query to
@@ -145,28 +148,6 @@ Result<Preconditions> ParsePreconditions(
     }
   }
   return out;
-}
-
-PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
-                                          const std::optional<ObjectVersion>& current,
-                                          bool is_read) {
-  // An absent object has generation 0 to GCS ("ifGenerationMatch=0": create only) and no
-  // metageneration at all.
-  const std::int64_t generation = current.has_value() ? current->generation : 0;
-  const bool match_failed =
-      (conditions.if_generation_match.has_value() &&
-       *conditions.if_generation_match != generation) ||
-      (conditions.if_metageneration_match.has_value() &&
-       (!current.has_value() || *conditions.if_metageneration_match != current->metageneration));
-  const bool not_match_failed =
-      (conditions.if_generation_not_match.has_value() &&
-       *conditions.if_generation_not_match == generation) ||
-      (conditions.if_metageneration_not_match.has_value() && current.has_value() &&
-       *conditions.if_metageneration_not_match == current->metageneration);
-  if (match_failed || (not_match_failed && !is_read)) {
-    return PreconditionOutcome::kFailed;
-  }
-  return not_match_failed ? PreconditionOutcome::kNotModified : PreconditionOutcome::kHolds;
 }
 
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
@@ -387,43 +368,6 @@ Result<store::ObjectPatch> ParseObjectPatch(std::string_view body) {
     } else if (std::ranges::find(kOutputOnly, key) == kOutputOnly.end()) {
       violations.push_back(
           {key, fmt::format("The object field {} cannot be changed on this server.", key)});
-    }
-  }
-  if (!violations.empty()) {
-    return Status::InvalidArgument(std::move(violations));
-  }
-  return patch;
-}
-
-Result<BucketPatch> ParseBucketPatch(std::string_view body) {
-  // The bucket resource's output-only members: a client may send them back, unchanged or not.
-  static constexpr std::array<std::string_view, 9> kOutputOnly = {
-      "kind",    "id",   "selfLink",       "projectNumber", "name",
-      "updated", "etag", "metageneration", "timeCreated"};
-  // Members this server answers with one value: sent back as they are, they change nothing.
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 3> kFixed = {
-      {{"location", "US"}, {"locationType", "multi-region"}, {"storageClass", "STANDARD"}}};
-  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) {
-    return Status::InvalidArgument(
-        {{"body", "The request body must be a JSON object (a partial bucket resource)."}});
-  }
-  BucketPatch patch;
-  std::vector<FieldViolation> violations;
-  for (const auto& [key, value] : json.items()) {
-    const auto* fixed =
-        std::ranges::find(kFixed, key, &std::pair<std::string_view, std::string_view>::first);
-    if (key == "labels") {
-      patch.labels = KeyChangesOf(key, value, violations);
-    } else if (fixed != kFixed.end()) {
-      if (!value.is_string() || value.get<std::string>() != fixed->second) {
-        violations.push_back({key, fmt::format("The bucket's {} is {} on this server; it cannot "
-                                               "be changed.",
-                                               key, fixed->second)});
-      }
-    } else if (std::ranges::find(kOutputOnly, key) == kOutputOnly.end()) {
-      violations.push_back(
-          {key, fmt::format("The bucket field {} cannot be changed on this server.", key)});
     }
   }
   if (!violations.empty()) {

@@ -15,6 +15,7 @@
 
 #include "base/status.h"
 #include "store/bucket_store.h"
+#include "store/preconditions.h"
 
 namespace trainyard::server {
 
@@ -50,26 +51,12 @@ struct ChunkRange {
 // the body's.
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size);
 
-// GCS's request preconditions on an object's generation and metageneration (JSON API query
-// parameters; docs: "Request preconditions").
-struct Preconditions {
-  std::optional<std::int64_t> if_generation_match;      // 0: only if there is no live object
-  std::optional<std::int64_t> if_generation_not_match;  // 0: only if there is one
-  std::optional<std::int64_t> if_metageneration_match;
-  std::optional<std::int64_t> if_metageneration_not_match;
-};
-
-// What an object's state is to preconditions: nullopt when there is no live object.
-struct ObjectVersion {
-  std::int64_t generation = 0;
-  std::int64_t metageneration = 0;
-};
-
-enum class PreconditionOutcome {
-  kHolds,
-  kFailed,       // 412 conditionNotMet
-  kNotModified,  // 304: a read whose *NotMatch condition failed, as GCS answers a GET
-};
+// GCS's request preconditions and their evaluation live with the store, which applies them with
+// each write (store/preconditions.h).
+using store::EvaluatePreconditions;
+using store::ObjectVersion;
+using store::PreconditionOutcome;
+using store::Preconditions;
 
 // The parameter names, "ifGenerationMatch", … ("ifSourceGenerationMatch", … with `infix`
 // "Source", which objects.rewrite takes for its source object).
@@ -79,12 +66,6 @@ std::vector<std::string> PreconditionParams(std::string_view infix = "");
 // INVALID_ARGUMENT naming the parameter when a value is not a non-negative decimal number.
 Result<Preconditions> ParsePreconditions(
     const std::vector<std::pair<std::string, std::string>>& query, std::string_view infix = "");
-
-// Whether `conditions` hold for `current`. A read (`is_read`) whose only failed conditions are
-// *NotMatch ones is kNotModified; every other failure is kFailed.
-PreconditionOutcome EvaluatePreconditions(const Preconditions& conditions,
-                                          const std::optional<ObjectVersion>& current,
-                                          bool is_read);
 
 // The object resource a client sends with a write: multipart's first part, a resumable upload's
 // POST body, a compose's `destination`. Members of the wrong type are ignored, as before; a
@@ -123,15 +104,28 @@ Result<ComposeRequest> ParseComposeRequest(std::string_view body);
 // (`acl`, `temporaryHold`, …) is INVALID_ARGUMENT naming it: this server does not keep it.
 Result<store::ObjectPatch> ParseObjectPatch(std::string_view body);
 
-// The body of buckets.patch, a partial bucket resource, as the change it asks for: `labels`,
-// merged as `metadata` is in an object's (`store::KeyChanges`; the merged labels are checked
-// against the label rules by the caller). The output-only members (`name`, `metageneration`, …)
-// are ignored, and so are `location`, `locationType` and `storageClass` when they hold the one
-// value this server has; any other member (`versioning`, `lifecycle`, `cors`, …) is
-// INVALID_ARGUMENT naming it: this server does not keep it.
-struct BucketPatch {
-  store::KeyChanges labels;
+// A bucket's writable fields (store::BucketInfo): its labels, and the members kept as given.
+struct BucketFields {
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> settings;  // member name -> its JSON text
+
+  bool operator==(const BucketFields&) const = default;
 };
-Result<BucketPatch> ParseBucketPatch(std::string_view body);
+
+// How a bucket resource in a request body changes the fields: buckets.patch merges it into them
+// (GCS's patch semantics, JSON merge patch: a member sent replaces that member, null removes it,
+// objects such as `labels` merge key by key); buckets.update and buckets.insert replace them
+// (what the body leaves out is reset to its default: no labels, no cors, no website).
+enum class BucketWrite { kPatch, kReplace };
+
+// `current` with the bucket resource `body` applied, each member treated as the table in
+// storage_v1_rules.cc says (docs/reference/ai-platform-training.md §11.2): output-only members
+// (`name`, `metageneration`, …) are ignored; `location`, `locationType` and `storageClass` must
+// hold the one value this server has; `labels` (checked against the label rules), `cors` and
+// `website` are kept; members that would need behaviour this server lacks (`versioning`,
+// `lifecycle`, `retentionPolicy`, `encryption`, `defaultEventBasedHold`, …) are taken only with
+// their "off" value; anything else is refused. INVALID_ARGUMENT naming each bad member.
+Result<BucketFields> ApplyBucketResource(const BucketFields& current, std::string_view body,
+                                         BucketWrite mode);
 
 }  // namespace trainyard::server

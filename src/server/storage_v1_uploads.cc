@@ -109,18 +109,21 @@ HttpResponse MediaUpload(BucketStore& buckets, const RoutedRequest& request) {
   if (!name.ok()) {
     return StorageErrorResponse(name.status());
   }
-  const std::string& bucket = request.Param("bucket");
-  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
-    return *std::move(refused);
+  const Result<Preconditions> conditions = WriteConditions(request);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
   }
+  const std::string& bucket = request.Param("bucket");
   const std::string& type = request.http.content_type;
   const store::ObjectHeaders headers = Headers(request, {});
   if (request.http.body_file.empty()) {
-    return ObjectAnswer(buckets.PutObject(bucket, *name, request.http.body, type, {}, headers),
-                        request);
+    return ObjectAnswer(
+        buckets.PutObject(bucket, *name, request.http.body, type, {}, headers, *conditions),
+        request);
   }
-  return ObjectAnswer(
-      buckets.PutObjectFromFile(bucket, *name, request.http.body_file, type, {}, headers), request);
+  return ObjectAnswer(buckets.PutObjectFromFile(bucket, *name, request.http.body_file, type, {},
+                                                headers, *conditions),
+                      request);
 }
 
 HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request) {
@@ -140,18 +143,20 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
   if (!name.ok()) {
     return StorageErrorResponse(name.status());
   }
-  const std::string& bucket = request.Param("bucket");
-  if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
-    return *std::move(refused);
+  const Result<Preconditions> conditions = WriteConditions(request);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
   }
+  const std::string& bucket = request.Param("bucket");
   const std::string type =
       metadata->content_type.empty() ? parts->media_content_type : metadata->content_type;
   const store::ObjectHeaders headers = Headers(request, *metadata);
   if (!spooled) {
     const std::string_view media =
         std::string_view(http.body).substr(parts->media_offset, parts->media_length);
-    return ObjectAnswer(buckets.PutObject(bucket, *name, media, type, metadata->metadata, headers),
-                        request);
+    return ObjectAnswer(
+        buckets.PutObject(bucket, *name, media, type, metadata->metadata, headers, *conditions),
+        request);
   }
   // Refuse bad names and buckets before copying anything.
   if (auto exists = buckets.GetBucket(bucket); !exists.ok()) {
@@ -161,9 +166,9 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
   const Status copied =
       CopyFileRange(http.body_file, parts->media_offset, parts->media_length, temp);
   Result<store::ObjectInfo> object =
-      copied.ok()
-          ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata, headers)
-          : Result<store::ObjectInfo>(copied);
+      copied.ok() ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata,
+                                              headers, *conditions)
+                  : Result<store::ObjectInfo>(copied);
   ::unlink(temp.c_str());  // moved into place on success
   return ObjectAnswer(object, request);
 }
@@ -183,10 +188,13 @@ HttpResponse StartResumable(BucketStore& buckets, const RoutedRequest& request) 
   const std::string type = header_type.empty() ? metadata->content_type : std::string(header_type);
   const std::string& bucket = request.Param("bucket");
   if (auto refused = CheckWritePreconditions(buckets, request, bucket, *name)) {
-    return *std::move(refused);
+    return *std::move(refused);  // malformed, or failing already
   }
-  auto id =
-      buckets.StartUpload(bucket, *name, type, metadata->metadata, Headers(request, *metadata));
+  // Evaluated again when the last byte arrives, with the write.
+  const Result<Preconditions> conditions = WriteConditions(request);
+  auto id = conditions.ok() ? buckets.StartUpload(bucket, *name, type, metadata->metadata,
+                                                  Headers(request, *metadata), *conditions)
+                            : Result<std::string>(conditions.status());
   if (!id.ok()) {
     return StorageErrorResponse(id.status());
   }
@@ -303,11 +311,12 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
   if (!compose.ok()) {
     return StorageErrorResponse(compose.status());
   }
+  const Result<Preconditions> conditions = WriteConditions(request);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
+  }
   const std::string& bucket = request.Param("bucket");
   const std::string& name = request.Param("object");
-  if (auto refused = CheckWritePreconditions(buckets, request, bucket, name)) {
-    return *std::move(refused);
-  }
   for (const ComposeSource& source : compose->sources) {
     Result<store::ObjectInfo> info = buckets.GetObject(bucket, source.name);
     if (!info.ok()) {
@@ -339,8 +348,9 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(written);
   }
   const ObjectWrite& destination = compose->destination;
-  Result<store::ObjectInfo> object = buckets.PutObjectFromFile(
-      bucket, name, temp, destination.content_type, destination.metadata, destination.headers);
+  Result<store::ObjectInfo> object =
+      buckets.PutObjectFromFile(bucket, name, temp, destination.content_type, destination.metadata,
+                                destination.headers, *conditions);
   ::unlink(temp.c_str());  // moved into place on success
   return ObjectAnswer(object, request);
 }

@@ -40,12 +40,13 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "base/unique_fd.h"
+#include "store/preconditions.h"
 
 namespace trainyard::store {
 
-// A change of a map of strings (an object's user metadata, a bucket's labels) as GCS's PATCH
-// sends it: the member null drops every key (`clear`), then each key named is set to its value
-// or, when null (nullopt), removed.
+// A change of a map of strings (an object's user metadata) as GCS's PATCH sends it: the member
+// null drops every key (`clear`), then each key named is set to its value or, when null
+// (nullopt), removed.
 struct KeyChanges {
   bool clear = false;
   std::map<std::string, std::optional<std::string>> keys;
@@ -74,6 +75,9 @@ struct BucketInfo {
   std::int64_t metageneration = 1;  // 1 at creation, then one more at each metadata change
   WallTime updated;                 // the last metadata change (`create_time` before any)
   std::map<std::string, std::string> labels;
+  // The other members of GCS's bucket resource kept as given and served back (`cors`,
+  // `website`: server/storage_v1_rules.h says which), by name, each as its JSON text.
+  std::map<std::string, std::string> settings;
 };
 
 // The object fields GCS serves as a download's headers, set when the object is written ("" when
@@ -159,16 +163,23 @@ class BucketStore {
   virtual Result<std::vector<BucketInfo>> ListBuckets(std::string_view project) const = 0;
   // FAILED_PRECONDITION when the bucket is not empty.
   virtual Status DeleteBucket(std::string_view name) = 0;
-  // Replaces the bucket's changeable fields (its labels) when its metageneration is still
-  // `expected_metageneration` (compare-and-swap), raising the metageneration by one and setting
-  // `updated`. ABORTED when it moved on, NOT_FOUND when there is no such bucket. The labels are
-  // stored as given: the caller checks them.
+  // Replaces the bucket's changeable fields (its labels and settings) when its metageneration is
+  // still `expected_metageneration` (compare-and-swap), raising the metageneration by one and
+  // setting `updated`. ABORTED when it moved on, NOT_FOUND when there is no such bucket. The
+  // fields are stored as given: the caller checks them.
   virtual Result<BucketInfo> UpdateBucket(std::string_view name,
                                           const std::map<std::string, std::string>& labels,
+                                          const std::map<std::string, std::string>& settings,
                                           std::int64_t expected_metageneration) = 0;
   // The projects that hold a bucket, in order.
   virtual Result<std::vector<std::string>> BucketProjects() const = 0;
 
+  // Every change of an object takes `conditions` (GCS's request preconditions on the object it
+  // replaces, changes or removes; empty for none) and evaluates them under the lock that orders
+  // writes, against the live object as the write finds it: when they do not hold, nothing is
+  // written and the answer is `ConditionNotMet()` (store/preconditions.h). Of two writers racing
+  // with `ifGenerationMatch = 0`, one writes and the other is refused.
+  //
   // Writes the object from the file at `source_path` (moved into place when on the same file
   // system, so a large upload is never copied through memory) and returns its metadata.
   // NOT_FOUND when the bucket does not exist; FAILED_PRECONDITION when the name collides with a
@@ -177,29 +188,38 @@ class BucketStore {
                                                const std::string& source_path,
                                                std::string_view content_type,
                                                const std::map<std::string, std::string>& metadata,
-                                               const ObjectHeaders& headers) = 0;
+                                               const ObjectHeaders& headers,
+                                               const Preconditions& conditions) = 0;
   // The same from bytes in memory.
   virtual Result<ObjectInfo> PutObject(std::string_view bucket, std::string_view name,
                                        std::string_view data, std::string_view content_type,
                                        const std::map<std::string, std::string>& metadata,
-                                       const ObjectHeaders& headers) = 0;
+                                       const ObjectHeaders& headers,
+                                       const Preconditions& conditions) = 0;
 
   // Copies an object's bytes, content type, metadata and headers to another name (maybe in another
   // bucket), after the checks of `GetObject` for the source and `PutObject` for the target.
+  // `source_conditions` (a rewrite's ifSource…) are evaluated on the generation whose bytes are
+  // copied, `conditions` on the target as for `PutObject`.
   virtual Result<ObjectInfo> CopyObject(std::string_view source_bucket,
                                         std::string_view source_name,
                                         std::string_view target_bucket,
-                                        std::string_view target_name) = 0;
+                                        std::string_view target_name,
+                                        const Preconditions& source_conditions,
+                                        const Preconditions& conditions) = 0;
 
   // NOT_FOUND for a missing bucket or object (the message says which).
   virtual Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) = 0;
   // The object's file opened for reading (for streaming a download), after the same checks; it
   // was reached beneath the bucket's directory without following any link.
   virtual Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) = 0;
-  virtual Status DeleteObject(std::string_view bucket, std::string_view name) = 0;
+  // NOT_FOUND for a missing object (before its `conditions` are looked at).
+  virtual Status DeleteObject(std::string_view bucket, std::string_view name,
+                              const Preconditions& conditions) = 0;
   // Changes the metadata of an object, after the checks of `GetObject`.
   virtual Result<ObjectInfo> PatchObject(std::string_view bucket, std::string_view name,
-                                         const ObjectPatch& patch) = 0;
+                                         const ObjectPatch& patch,
+                                         const Preconditions& conditions) = 0;
   virtual Result<ObjectListing> ListObjects(std::string_view bucket,
                                             const ListObjectsRequest& request) = 0;
 
@@ -207,11 +227,14 @@ class BucketStore {
   // dir and survives a restart; sessions are forgotten a week after they start. Ids are opaque;
   // an unknown one is NOT_FOUND.
   //
-  // Starts a session for an object, after the same checks as `PutObject`.
+  // Starts a session for an object, after the same checks as `PutObject`. The session keeps
+  // `conditions`, which are evaluated when its last byte arrives, with the write; when they do not
+  // hold then, the session is cancelled and the append answers `ConditionNotMet()`.
   virtual Result<std::string> StartUpload(std::string_view bucket, std::string_view name,
                                           std::string_view content_type,
                                           const std::map<std::string, std::string>& metadata,
-                                          const ObjectHeaders& headers) = 0;
+                                          const ObjectHeaders& headers,
+                                          const Preconditions& conditions) = 0;
   // Adds the bytes of the file `chunk_path`, which start at byte `offset` of the object (bytes
   // already received are skipped; starting past them is INVALID_ARGUMENT on "Content-Range").
   // `total_size` is the object's size once the client knows it; the object is written when that

@@ -54,6 +54,12 @@ ObjectInfo ToInfo(std::string_view bucket, std::string_view name, const ObjectRo
                     .headers = row.headers};
 }
 
+// The generation of an object whose file (with `stat`) was written behind the store's back:
+// its mtime, and always past the generation recorded before (`old`, null when none).
+std::int64_t FileGeneration(const FileStat& stat, const ObjectRow* old) {
+  return std::max(stat.mtime_ns / 1000, old != nullptr ? old->generation + 1 : 0);
+}
+
 // Removes the plain files directly in `dir` last changed before `before`.
 void RemoveStaleFiles(const std::string& dir, WallTime before) {
   const std::int64_t cutoff_ns = ToNanos(before);
@@ -145,9 +151,10 @@ Result<std::vector<BucketInfo>> FileBucketStore::ListBuckets(std::string_view pr
 
 Result<BucketInfo> FileBucketStore::UpdateBucket(std::string_view name,
                                                  const std::map<std::string, std::string>& labels,
+                                                 const std::map<std::string, std::string>& settings,
                                                  std::int64_t expected_metageneration) {
   TY_RETURN_IF_ERROR(CheckBucketName(name));
-  return db_->UpdateBucket(name, labels, expected_metageneration, clock_.Now());
+  return db_->UpdateBucket(name, labels, settings, expected_metageneration, clock_.Now());
 }
 
 Result<std::vector<std::string>> FileBucketStore::BucketProjects() const {
@@ -172,7 +179,7 @@ Status FileBucketStore::DeleteBucket(std::string_view name) {
 Result<ObjectInfo> FileBucketStore::PutObjectFromFile(
     std::string_view bucket, std::string_view name, const std::string& source_path,
     std::string_view content_type, const std::map<std::string, std::string>& metadata,
-    const ObjectHeaders& headers) {
+    const ObjectHeaders& headers, const Preconditions& conditions) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kWrite));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   Result<ObjectHashes> hashes = HashFile(source_path);
@@ -180,20 +187,21 @@ Result<ObjectInfo> FileBucketStore::PutObjectFromFile(
     return hashes.status();
   }
   TY_RETURN_IF_ERROR(SyncPath(source_path));
-  return Install(bucket, name, source_path, *hashes, content_type, metadata, headers);
+  return Install(bucket, name, source_path, *hashes, content_type, metadata, headers, conditions);
 }
 
 Result<ObjectInfo> FileBucketStore::PutObject(std::string_view bucket, std::string_view name,
                                               std::string_view data, std::string_view content_type,
                                               const std::map<std::string, std::string>& metadata,
-                                              const ObjectHeaders& headers) {
+                                              const ObjectHeaders& headers,
+                                              const Preconditions& conditions) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kWrite));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   const std::string temp = UniqueScratchPath(scratch_, "put");
   Status written = WriteNewFile(temp, data);
-  Result<ObjectInfo> info =
-      written.ok() ? Install(bucket, name, temp, HashBytes(data), content_type, metadata, headers)
-                   : Result<ObjectInfo>(written);
+  Result<ObjectInfo> info = written.ok() ? Install(bucket, name, temp, HashBytes(data),
+                                                   content_type, metadata, headers, conditions)
+                                         : Result<ObjectInfo>(written);
   if (!info.ok()) {
     ::unlink(temp.c_str());
   }
@@ -203,27 +211,48 @@ Result<ObjectInfo> FileBucketStore::PutObject(std::string_view bucket, std::stri
 Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
                                                std::string_view source_name,
                                                std::string_view target_bucket,
-                                               std::string_view target_name) {
+                                               std::string_view target_name,
+                                               const Preconditions& source_conditions,
+                                               const Preconditions& conditions) {
   TY_RETURN_IF_ERROR(CheckNames(source_bucket, source_name, NameUse::kRead));
   TY_RETURN_IF_ERROR(CheckNames(target_bucket, target_name, NameUse::kWrite));
-  Result<ObjectInfo> source = GetObject(source_bucket, source_name);
-  if (!source.ok()) {
-    return source.status();
-  }
   TY_RETURN_IF_ERROR(GetBucket(target_bucket).status());
-  Result<UniqueFd> source_dir = BucketFd(source_bucket);
-  std::optional<OpenedObject> file =
-      source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
-  if (!file.has_value()) {
-    return NoSuchObject(source_bucket, source_name);
+  // The source file opened, and the row that describes that very file: the bytes copied are those
+  // of the generation `source_conditions` are evaluated on.
+  std::optional<OpenedObject> file;
+  std::optional<ObjectInfo> source;
+  for (int attempt = 0; attempt < kHashAttempts && !source.has_value(); ++attempt) {
+    // Describes (and records) a file written behind the store's back first.
+    TY_RETURN_IF_ERROR(GetObject(source_bucket, source_name).status());
+    Result<UniqueFd> source_dir = BucketFd(source_bucket);
+    file = source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
+    if (!file.has_value()) {
+      return NoSuchObject(source_bucket, source_name);
+    }
+    std::lock_guard lock(write_mu_);
+    auto row = db_->GetObject(source_bucket, source_name);
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (row->has_value() && (*row)->stat == file->stat) {
+      source = ToInfo(source_bucket, source_name, **row);
+    }
   }
+  if (!source.has_value()) {
+    return Status::Unavailable(
+        fmt::format("The object {}/{} is being written; try again when it is complete.",
+                    source_bucket, source_name));
+  }
+  TY_RETURN_IF_ERROR(CheckWriteConditions(
+      source_conditions,
+      ObjectVersion{.generation = source->generation, .metageneration = source->metageneration}));
   const std::string temp = UniqueScratchPath(scratch_, "copy");
   Status copied = AppendFdTail(file->fd.get(), ObjectFile(source_bucket, source_name), 0, temp);
   Result<ObjectHashes> hashes = copied.ok() ? HashFile(temp) : Result<ObjectHashes>(copied);
-  Result<ObjectInfo> info = hashes.ok()
-                                ? Install(target_bucket, target_name, temp, *hashes,
-                                          source->content_type, source->metadata, source->headers)
-                                : Result<ObjectInfo>(hashes.status());
+  Result<ObjectInfo> info =
+      hashes.ok() ? Install(target_bucket, target_name, temp, *hashes, source->content_type,
+                            source->metadata, source->headers, conditions)
+                  : Result<ObjectInfo>(hashes.status());
   if (!info.ok()) {
     ::unlink(temp.c_str());
   }
@@ -234,12 +263,20 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
                                             const std::string& temp, const ObjectHashes& hashes,
                                             std::string_view content_type,
                                             const std::map<std::string, std::string>& metadata,
-                                            const ObjectHeaders& headers) {
+                                            const ObjectHeaders& headers,
+                                            const Preconditions& conditions) {
   const std::string target = ObjectFile(bucket, name);
   std::lock_guard lock(write_mu_);
   Result<UniqueFd> bucket_fd = BucketFd(bucket);
   if (!bucket_fd.ok()) {
     return bucket_fd.status();
+  }
+  if (!conditions.empty()) {  // evaluated with the write, under its lock
+    Result<std::optional<ObjectVersion>> live = LiveVersion(bucket_fd->get(), bucket, name);
+    if (!live.ok()) {
+      return live.status();
+    }
+    TY_RETURN_IF_ERROR(CheckWriteConditions(conditions, *live));
   }
   Result<UniqueFd> parent = PrepareObjectPath(bucket_fd->get(), bucket, name);
   if (!parent.ok()) {
@@ -307,9 +344,8 @@ Result<ObjectInfo> FileBucketStore::Describe(int bucket_fd, std::string_view buc
       return previous.status();
     }
     const ObjectRow* old = previous->has_value() ? &**previous : nullptr;
-    const std::int64_t mtime_us = stat.mtime_ns / 1000;
     const ObjectRow fresh{
-        .generation = std::max(mtime_us, old != nullptr ? old->generation + 1 : 0),
+        .generation = FileGeneration(stat, old),
         .content_type = old != nullptr ? old->content_type : std::string(kDefaultContentType),
         .metadata = old != nullptr ? old->metadata : std::map<std::string, std::string>{},
         .headers = old != nullptr ? old->headers : ObjectHeaders{},
@@ -322,6 +358,26 @@ Result<ObjectInfo> FileBucketStore::Describe(int bucket_fd, std::string_view buc
   }
   return Status::Unavailable(fmt::format(
       "The object {}/{} is being written; try again when it is complete.", bucket, name));
+}
+
+Result<std::optional<ObjectVersion>> FileBucketStore::LiveVersion(int bucket_fd,
+                                                                  std::string_view bucket,
+                                                                  std::string_view name) {
+  const std::optional<FileStat> stat = StatObjectFile(bucket_fd, name);
+  if (!stat.has_value()) {
+    return std::optional<ObjectVersion>();
+  }
+  auto row = db_->GetObject(bucket, name);
+  if (!row.ok()) {
+    return row.status();
+  }
+  if (row->has_value() && (*row)->stat == *stat) {
+    return std::optional<ObjectVersion>(
+        ObjectVersion{.generation = (*row)->generation, .metageneration = (*row)->metageneration});
+  }
+  return std::optional<ObjectVersion>(
+      ObjectVersion{.generation = FileGeneration(*stat, row->has_value() ? &**row : nullptr),
+                    .metageneration = ObjectRow{}.metageneration});
 }
 
 Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::string_view name) {
@@ -337,7 +393,8 @@ Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::stri
 }
 
 Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::string_view name,
-                                                const ObjectPatch& patch) {
+                                                const ObjectPatch& patch,
+                                                const Preconditions& conditions) {
   for (int attempt = 0; attempt < kHashAttempts; ++attempt) {
     // Describes (and records) a file written behind the store's back first.
     const Result<ObjectInfo> current = GetObject(bucket, name);
@@ -360,6 +417,9 @@ Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::st
       continue;  // written meanwhile: describe it again
     }
     ObjectRow row = **stored;
+    TY_RETURN_IF_ERROR(CheckWriteConditions(
+        conditions,
+        ObjectVersion{.generation = row.generation, .metageneration = row.metageneration}));
     if (patch.content_type.has_value()) {
       row.content_type =
           patch.content_type->empty() ? std::string(kDefaultContentType) : *patch.content_type;
@@ -391,7 +451,8 @@ Result<UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::strin
   return std::move(file->fd);
 }
 
-Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view name) {
+Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view name,
+                                     const Preconditions& conditions) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   std::lock_guard lock(write_mu_);
@@ -404,6 +465,13 @@ Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view n
       ::fstatat(parent->get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
       !S_ISREG(st.st_mode)) {
     return NoSuchObject(bucket, name);
+  }
+  if (!conditions.empty()) {  // evaluated with the removal, under its lock
+    Result<std::optional<ObjectVersion>> live = LiveVersion(bucket_fd->get(), bucket, name);
+    if (!live.ok()) {
+      return live.status();
+    }
+    TY_RETURN_IF_ERROR(CheckWriteConditions(conditions, *live));
   }
   if (::unlinkat(parent->get(), leaf.c_str(), 0) != 0 && errno != ENOENT) {
     return Status::Unavailable(

@@ -33,6 +33,7 @@ class FileBucketStore final : public BucketStore {
   Status DeleteBucket(std::string_view name) override;
   Result<BucketInfo> UpdateBucket(std::string_view name,
                                   const std::map<std::string, std::string>& labels,
+                                  const std::map<std::string, std::string>& settings,
                                   std::int64_t expected_metageneration) override;
   Result<std::vector<std::string>> BucketProjects() const override;
 
@@ -40,26 +41,32 @@ class FileBucketStore final : public BucketStore {
                                        const std::string& source_path,
                                        std::string_view content_type,
                                        const std::map<std::string, std::string>& metadata,
-                                       const ObjectHeaders& headers) override;
+                                       const ObjectHeaders& headers,
+                                       const Preconditions& conditions) override;
   Result<ObjectInfo> PutObject(std::string_view bucket, std::string_view name,
                                std::string_view data, std::string_view content_type,
                                const std::map<std::string, std::string>& metadata,
-                               const ObjectHeaders& headers) override;
+                               const ObjectHeaders& headers,
+                               const Preconditions& conditions) override;
   Result<ObjectInfo> CopyObject(std::string_view source_bucket, std::string_view source_name,
-                                std::string_view target_bucket,
-                                std::string_view target_name) override;
+                                std::string_view target_bucket, std::string_view target_name,
+                                const Preconditions& source_conditions,
+                                const Preconditions& conditions) override;
   Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) override;
   Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;
-  Status DeleteObject(std::string_view bucket, std::string_view name) override;
+  Status DeleteObject(std::string_view bucket, std::string_view name,
+                      const Preconditions& conditions) override;
   Result<ObjectInfo> PatchObject(std::string_view bucket, std::string_view name,
-                                 const ObjectPatch& patch) override;
+                                 const ObjectPatch& patch,
+                                 const Preconditions& conditions) override;
   Result<ObjectListing> ListObjects(std::string_view bucket,
                                     const ListObjectsRequest& request) override;
 
   Result<std::string> StartUpload(std::string_view bucket, std::string_view name,
                                   std::string_view content_type,
                                   const std::map<std::string, std::string>& metadata,
-                                  const ObjectHeaders& headers) override;
+                                  const ObjectHeaders& headers,
+                                  const Preconditions& conditions) override;
   Result<UploadStatus> AppendUpload(std::string_view upload_id, std::int64_t offset,
                                     const std::string& chunk_path,
                                     std::optional<std::int64_t> total_size) override;
@@ -78,12 +85,18 @@ class FileBucketStore final : public BucketStore {
 
   // The session `upload_id` (NOT_FOUND for an unknown or malformed id).
   Result<UploadRow> FindUpload(std::string_view upload_id);
-  // Moves `temp` (flushed, with `hashes`) into place as the object and records it.
+  // Moves `temp` (flushed, with `hashes`) into place as the object and records it, when
+  // `conditions` hold for the object it replaces (`ConditionNotMet()` otherwise).
   Result<ObjectInfo> Install(std::string_view bucket, std::string_view name,
                              const std::string& temp, const ObjectHashes& hashes,
                              std::string_view content_type,
                              const std::map<std::string, std::string>& metadata,
-                             const ObjectHeaders& headers);
+                             const ObjectHeaders& headers, const Preconditions& conditions);
+  // The live object's version as preconditions see it, with write_mu_ held: its row's while that
+  // describes the file, else the numbers `Describe` will give a file written behind the store's
+  // back (no hashing needed); nullopt when there is no object.
+  Result<std::optional<ObjectVersion>> LiveVersion(int bucket_fd, std::string_view bucket,
+                                                   std::string_view name);
   // The object whose file has `stat`, its row recomputed when the file changed behind the store.
   Result<ObjectInfo> Describe(int bucket_fd, std::string_view bucket, std::string_view name,
                               FileStat stat);

@@ -68,13 +68,59 @@ ALTER TABLE buckets ADD COLUMN updated_ns INTEGER NOT NULL DEFAULT 0;
 UPDATE buckets SET updated_ns = create_time_ns;
 )sql";
 
-constexpr std::array kStorageMigrations = {Migration{1, kV1Storage}, Migration{2, kV2Headers},
-                                           Migration{3, kV3Metageneration},
-                                           Migration{4, kV4BucketFields}};
+// v5: a resumable session's request preconditions (a JSON object by their parameter names),
+// evaluated when its last byte arrives.
+constexpr std::string_view kV5UploadConditions = R"sql(
+ALTER TABLE uploads ADD COLUMN conditions TEXT NOT NULL DEFAULT '{}';
+)sql";
+
+// v6: the bucket resource's members kept as given (cors, website): a JSON object by their names.
+constexpr std::string_view kV6BucketSettings = R"sql(
+ALTER TABLE buckets ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+)sql";
+
+constexpr std::array kStorageMigrations = {
+    Migration{1, kV1Storage},          Migration{2, kV2Headers},
+    Migration{3, kV3Metageneration},   Migration{4, kV4BucketFields},
+    Migration{5, kV5UploadConditions}, Migration{6, kV6BucketSettings}};
+
+// Each precondition with its name in the `conditions` column.
+struct ConditionColumn {
+  std::string_view name;
+  std::optional<std::int64_t> Preconditions::*field;
+};
+constexpr std::array<ConditionColumn, 4> kConditionColumns = {{
+    {"ifGenerationMatch", &Preconditions::if_generation_match},
+    {"ifGenerationNotMatch", &Preconditions::if_generation_not_match},
+    {"ifMetagenerationMatch", &Preconditions::if_metageneration_match},
+    {"ifMetagenerationNotMatch", &Preconditions::if_metageneration_not_match},
+}};
+
+std::string EncodeConditions(const Preconditions& conditions) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const ConditionColumn& column : kConditionColumns) {
+    if (const auto& value = conditions.*column.field; value.has_value()) {
+      json[std::string(column.name)] = *value;
+    }
+  }
+  return json.dump();
+}
+
+Preconditions DecodeConditions(const std::string& text) {
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Preconditions conditions;
+  for (const ConditionColumn& column : kConditionColumns) {
+    const auto value = json.is_object() ? json.find(column.name) : json.end();
+    if (json.is_object() && value != json.end() && value->is_number_integer()) {
+      conditions.*column.field = value->get<std::int64_t>();
+    }
+  }
+  return conditions;
+}
 
 // A bucket's columns, in the order `BucketOf` reads them.
 constexpr std::string_view kBucketColumns =
-    "name, project, create_time_ns, labels, metageneration, updated_ns";
+    "name, project, create_time_ns, labels, metageneration, updated_ns, settings";
 
 std::string EncodeMetadata(const std::map<std::string, std::string>& metadata) {
   return nlohmann::json(metadata).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -114,6 +160,26 @@ ObjectHeaders DecodeHeaders(const std::string& text) {
   return headers;
 }
 
+// Settings (member name -> JSON text) as one JSON object, and back.
+std::string EncodeSettings(const std::map<std::string, std::string>& settings) {
+  nlohmann::json json = nlohmann::json::object();
+  for (const auto& [name, text] : settings) {
+    json[name] = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  }
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::map<std::string, std::string> DecodeSettings(const std::string& text) {
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  std::map<std::string, std::string> settings;
+  if (json.is_object()) {
+    for (const auto& [name, value] : json.items()) {
+      settings.emplace(name, value.dump());
+    }
+  }
+  return settings;
+}
+
 // The bucket of a row selected with kBucketColumns.
 BucketInfo BucketOf(const Statement& row) {
   return BucketInfo{.name = row.ColumnText(0),
@@ -121,7 +187,8 @@ BucketInfo BucketOf(const Statement& row) {
                     .create_time = FromNanos(row.ColumnInt64(2)),
                     .metageneration = row.ColumnInt64(4),
                     .updated = FromNanos(row.ColumnInt64(5)),
-                    .labels = DecodeMetadata(row.ColumnText(3))};
+                    .labels = DecodeMetadata(row.ColumnText(3)),
+                    .settings = DecodeSettings(row.ColumnText(6))};
 }
 
 // Runs `sql` with text parameters `args` (1-based, in order) and no result rows.
@@ -152,8 +219,8 @@ Result<std::unique_ptr<StorageDb>> StorageDb::Open(const std::string& path) {
 Status StorageDb::InsertBucket(const BucketInfo& bucket) {
   std::lock_guard lock(mu_);
   Result<Statement> insert = db_->Prepare(
-      "INSERT INTO buckets (name, project, create_time_ns, labels, metageneration, updated_ns) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+      "INSERT INTO buckets (name, project, create_time_ns, labels, metageneration, updated_ns, "
+      "settings) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   if (!insert.ok()) {
     return insert.status();
   }
@@ -163,6 +230,7 @@ Status StorageDb::InsertBucket(const BucketInfo& bucket) {
   insert->Bind(4, EncodeMetadata(bucket.labels));
   insert->Bind(5, bucket.metageneration);
   insert->Bind(6, ToNanos(bucket.updated));
+  insert->Bind(7, EncodeSettings(bucket.settings));
   Status status = insert->Run();
   if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
     return Status::AlreadyExists("The bucket " + bucket.name + " already exists.");
@@ -212,11 +280,12 @@ Result<std::vector<BucketInfo>> StorageDb::ListBuckets(std::string_view project)
 
 Result<BucketInfo> StorageDb::UpdateBucket(std::string_view name,
                                            const std::map<std::string, std::string>& labels,
+                                           const std::map<std::string, std::string>& settings,
                                            std::int64_t expected_metageneration, WallTime updated) {
   std::lock_guard lock(mu_);
   Result<Statement> update = db_->Prepare(
-      "UPDATE buckets SET labels = ?1, metageneration = metageneration + 1, updated_ns = ?2 "
-      "WHERE name = ?3 AND metageneration = ?4");
+      "UPDATE buckets SET labels = ?1, metageneration = metageneration + 1, updated_ns = ?2, "
+      "settings = ?5 WHERE name = ?3 AND metageneration = ?4");
   if (!update.ok()) {
     return update.status();
   }
@@ -224,6 +293,7 @@ Result<BucketInfo> StorageDb::UpdateBucket(std::string_view name,
   update->Bind(2, ToNanos(updated));
   update->Bind(3, name);
   update->Bind(4, expected_metageneration);
+  update->Bind(5, EncodeSettings(settings));
   TY_RETURN_IF_ERROR(update->Run());
   const bool changed = db_->Changes() > 0;
   Result<std::optional<BucketInfo>> bucket = GetBucketLocked(name);
@@ -323,8 +393,8 @@ Status StorageDb::DeleteObject(std::string_view bucket, std::string_view name) {
 Status StorageDb::InsertUpload(const UploadRow& upload) {
   std::lock_guard lock(mu_);
   Result<Statement> insert = db_->Prepare(
-      "INSERT INTO uploads (id, bucket, name, content_type, metadata, create_time_ns, headers) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+      "INSERT INTO uploads (id, bucket, name, content_type, metadata, create_time_ns, headers, "
+      "conditions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   if (!insert.ok()) {
     return insert.status();
   }
@@ -335,14 +405,15 @@ Status StorageDb::InsertUpload(const UploadRow& upload) {
   insert->Bind(5, EncodeMetadata(upload.metadata));
   insert->Bind(6, upload.create_ns);
   insert->Bind(7, EncodeHeaders(upload.headers));
+  insert->Bind(8, EncodeConditions(upload.conditions));
   return insert->Run();
 }
 
 Result<std::optional<UploadRow>> StorageDb::GetUpload(std::string_view id) {
   std::lock_guard lock(mu_);
   Result<Statement> select = db_->Prepare(
-      "SELECT bucket, name, content_type, metadata, create_time_ns, done, headers FROM uploads "
-      "WHERE id = ?1");
+      "SELECT bucket, name, content_type, metadata, create_time_ns, done, headers, conditions "
+      "FROM uploads WHERE id = ?1");
   if (!select.ok()) {
     return select.status();
   }
@@ -360,6 +431,7 @@ Result<std::optional<UploadRow>> StorageDb::GetUpload(std::string_view id) {
                                             .content_type = select->ColumnText(2),
                                             .metadata = DecodeMetadata(select->ColumnText(3)),
                                             .headers = DecodeHeaders(select->ColumnText(6)),
+                                            .conditions = DecodeConditions(select->ColumnText(7)),
                                             .create_ns = select->ColumnInt64(4),
                                             .done = select->ColumnInt64(5) != 0});
 }

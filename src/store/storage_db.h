@@ -39,6 +39,7 @@ struct UploadRow {
   std::string content_type;
   std::map<std::string, std::string> metadata;
   ObjectHeaders headers;
+  Preconditions conditions;  // evaluated when the object is written
   std::int64_t create_ns = 0;
   bool done = false;  // the object was written; the session only answers status queries
 };
@@ -54,10 +55,11 @@ class StorageDb {
   Result<std::vector<BucketInfo>> ListBuckets(std::string_view project);
   // Removes the bucket and every row of its objects and uploads.
   Status DeleteBucket(std::string_view name);
-  // Sets the labels when the metageneration is `expected_metageneration`, raising it and setting
-  // `updated`; ABORTED when it is another, NOT_FOUND when there is no such bucket.
+  // Sets the labels and settings when the metageneration is `expected_metageneration`, raising it
+  // and setting `updated`; ABORTED when it is another, NOT_FOUND when there is no such bucket.
   Result<BucketInfo> UpdateBucket(std::string_view name,
                                   const std::map<std::string, std::string>& labels,
+                                  const std::map<std::string, std::string>& settings,
                                   std::int64_t expected_metageneration, WallTime updated);
   Result<std::vector<std::string>> BucketProjects();
 

@@ -71,7 +71,8 @@ Result<UploadRow> FileBucketStore::FindUpload(std::string_view upload_id) {
 Result<std::string> FileBucketStore::StartUpload(std::string_view bucket, std::string_view name,
                                                  std::string_view content_type,
                                                  const std::map<std::string, std::string>& metadata,
-                                                 const ObjectHeaders& headers) {
+                                                 const ObjectHeaders& headers,
+                                                 const Preconditions& conditions) {
   TY_RETURN_IF_ERROR(CheckBucketName(bucket));
   TY_RETURN_IF_ERROR(CheckObjectName(bucket, name, NameUse::kWrite));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
@@ -81,6 +82,7 @@ Result<std::string> FileBucketStore::StartUpload(std::string_view bucket, std::s
                          .content_type = std::string(content_type),
                          .metadata = metadata,
                          .headers = headers,
+                         .conditions = conditions,
                          .create_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                           clock_.Now().time_since_epoch())
                                           .count()};
@@ -132,9 +134,13 @@ Result<UploadStatus> FileBucketStore::AppendUpload(std::string_view upload_id, s
     return hashes.status();
   }
   TY_RETURN_IF_ERROR(GetBucket(upload->bucket).status());  // it may have gone meanwhile
-  Result<ObjectInfo> object = Install(upload->bucket, upload->name, session, *hashes,
-                                      upload->content_type, upload->metadata, upload->headers);
+  Result<ObjectInfo> object =
+      Install(upload->bucket, upload->name, session, *hashes, upload->content_type,
+              upload->metadata, upload->headers, upload->conditions);
   if (!object.ok()) {
+    if (IsConditionNotMet(object.status())) {  // it can never be written: forget it
+      TY_RETURN_IF_ERROR(CancelUpload(upload->id));
+    }
     return object.status();
   }
   TY_RETURN_IF_ERROR(db_->MarkUploadDone(upload->id));

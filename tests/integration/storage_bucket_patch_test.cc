@@ -1,7 +1,8 @@
-// buckets.patch over real HTTP (issue #36; the Node.js client's bucket.setMetadata / setLabels,
-// `gcloud storage buckets update --update-labels`): labels merged as GCS merges them (null removes
-// a key), the metageneration and etag raised by each change, ifMetagenerationMatch and
-// ifMetagenerationNotMatch on get, patch and delete, and bad input refused, changing nothing.
+// buckets.patch and buckets.update over real HTTP (issue #36; the Node.js client's
+// bucket.setMetadata / setLabels, `gcloud storage buckets update --update-labels`): labels merged
+// as GCS merges them (null removes a key), the metageneration and etag raised by each change,
+// ifMetagenerationMatch and ifMetagenerationNotMatch on get, patch and delete, and bad input
+// refused, changing nothing.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -106,6 +107,44 @@ TEST_F(BucketPatchTest, BadInputIsRefusedNamingItAndChangesNothing) {
   EXPECT_EQ(Bucket()["labels"], (nlohmann::json{{"a", "1"}}));
   EXPECT_EQ(Bucket()["metageneration"], "2");
   EXPECT_EQ(Patch("/storage/v1/b/none", R"({"labels":{}})").status, 404);
+}
+
+// buckets.update (PUT) replaces every writable field: what the body leaves out is reset, with the
+// same preconditions and metageneration bump as a patch; cors and website are kept and served.
+TEST_F(BucketPatchTest, UpdateReplacesTheWritableFields) {
+  const ClientResponse patched = Patch(
+      "/storage/v1/b/bkt", R"({"labels":{"team":"ml"},"website":{"mainPageSuffix":"index.html"}})");
+  ASSERT_EQ(patched.status, 200) << patched.body;
+  EXPECT_EQ(Body(patched)["website"], (nlohmann::json{{"mainPageSuffix", "index.html"}}));
+  const auto put = [&](const std::string& path, const std::string& body) {
+    return client_.Send("PUT", path, body, {{"Content-Type", "application/json"}});
+  };
+  const nlohmann::json cors = nlohmann::json::parse(R"([{"origin":["*"],"method":["GET"]}])");
+  const ClientResponse replaced = put("/storage/v1/b/bkt?ifMetagenerationMatch=2",
+                                      nlohmann::json{{"name", "bkt"}, {"cors", cors}}.dump());
+  ASSERT_EQ(replaced.status, 200) << replaced.body;
+  EXPECT_EQ(Body(replaced)["cors"], cors);
+  EXPECT_FALSE(Body(replaced).contains("labels"));
+  EXPECT_FALSE(Body(replaced).contains("website"));
+  EXPECT_EQ(Body(replaced)["metageneration"], "3");
+  EXPECT_EQ(Bucket()["cors"], cors);
+
+  // Refused: a stale metageneration, a field this server would have to act on; nothing changes.
+  EXPECT_EQ(put("/b/bkt?ifMetagenerationMatch=2", R"({"labels":{"a":"1"}})").status, 412);
+  const ClientResponse versioned = put("/storage/v1/b/bkt", R"({"versioning":{"enabled":true}})");
+  ASSERT_EQ(versioned.status, 400) << versioned.body;
+  EXPECT_EQ(GcsError(versioned, "invalid")["errors"][0]["location"], "versioning");
+  EXPECT_EQ(Bucket()["metageneration"], "3");
+  EXPECT_EQ(Bucket()["cors"], cors);
+  EXPECT_EQ(put("/storage/v1/b/none", "{}").status, 404);
+
+  // The resource as served, sent back with a label, keeps the cors and adds the label.
+  nlohmann::json resource = Bucket();
+  resource["labels"] = {{"env", "dev"}};
+  const ClientResponse round_trip = put("/b/bkt", resource.dump());
+  ASSERT_EQ(round_trip.status, 200) << round_trip.body;
+  EXPECT_EQ(Body(round_trip)["labels"], (nlohmann::json{{"env", "dev"}}));
+  EXPECT_EQ(Body(round_trip)["cors"], cors);
 }
 
 }  // namespace

@@ -161,6 +161,7 @@ TEST_F(EveryRouteTest, HasItsRulesAndOnlyChangesAreMutating) {
                                           "storage.buckets.insert",
                                           "storage.buckets.delete",
                                           "storage.buckets.patch",
+                                          "storage.buckets.update",
                                           "storage.objects.insert",
                                           "storage.objects.upload",
                                           "storage.objects.delete",

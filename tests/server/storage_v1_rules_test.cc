@@ -384,50 +384,117 @@ TEST(ParseObjectWrite, BlankIsEmptyAndNonObjectsAreRefused) {
   EXPECT_EQ(write->metadata.at("x"), "1");  // kept as its JSON text
 }
 
-struct BucketPatchCase {
+// The bucket every case starts from.
+const BucketFields kCurrent{.labels = {{"old", "x"}, {"team", "ml"}},
+                            .settings = {{"website", R"({"mainPageSuffix":"index.html"})"}}};
+
+struct BucketResourceCase {
   std::string name;
+  BucketWrite mode;
   std::string body;
   std::string bad_field;  // "" when the body is accepted
-  store::KeyChanges labels = {};
+  BucketFields expected = {};
 };
 
-class ParseBucketPatchTest : public ::testing::TestWithParam<BucketPatchCase> {};
+class ApplyBucketResourceTest : public ::testing::TestWithParam<BucketResourceCase> {};
 
-TEST_P(ParseBucketPatchTest, ReadsThePartialResource) {
-  const BucketPatchCase& tc = GetParam();
-  const Result<BucketPatch> patch = ParseBucketPatch(tc.body);
-  if (!AcceptedAsExpected(patch, tc.bad_field)) {
+TEST_P(ApplyBucketResourceTest, MergesOrReplacesTheWritableFields) {
+  const BucketResourceCase& tc = GetParam();
+  const Result<BucketFields> fields = ApplyBucketResource(kCurrent, tc.body, tc.mode);
+  if (!AcceptedAsExpected(fields, tc.bad_field)) {
     return;
   }
-  EXPECT_EQ(patch->labels.clear, tc.labels.clear);
-  EXPECT_EQ(patch->labels.keys, tc.labels.keys);
+  EXPECT_EQ(fields->labels, tc.expected.labels);
+  EXPECT_EQ(fields->settings, tc.expected.settings);
 }
 
+// gcloud sends back the resource it read, with the labels changed.
+constexpr std::string_view kAsServed =
+    R"({"kind":"storage#bucket","id":"b","name":"b","projectNumber":"1",)"
+    R"("metageneration":"3","etag":"CAM=","location":"US",)"
+    R"("locationType":"multi-region","storageClass":"STANDARD",)"
+    R"("timeCreated":"t","updated":"t","selfLink":"s","labels":{"a":"1"}})";
+constexpr auto kPatch = BucketWrite::kPatch;
+constexpr auto kReplace = BucketWrite::kReplace;
+
 INSTANTIATE_TEST_SUITE_P(
-    Bodies, ParseBucketPatchTest,
+    Bodies, ApplyBucketResourceTest,
     ::testing::Values(
-        BucketPatchCase{"Empty", "{}", ""},
-        BucketPatchCase{"LabelsSetAndRemove",
-                        R"({"labels":{"team":"ml","old":null}})",
-                        "",
-                        {.keys = {{"team", "ml"}, {"old", std::nullopt}}}},
-        BucketPatchCase{"NullLabelsClearAll", R"({"labels":null})", "", {.clear = true}},
-        // gcloud sends back the resource it read, with the labels changed.
-        BucketPatchCase{"TheResourceAsServed",
-                        R"({"kind":"storage#bucket","id":"b","name":"b","projectNumber":"1",)"
-                        R"("metageneration":"3","etag":"CAM=","location":"US",)"
-                        R"("locationType":"multi-region","storageClass":"STANDARD",)"
-                        R"("timeCreated":"t","updated":"t","selfLink":"s","labels":{"a":"1"}})",
-                        "",
-                        {.keys = {{"a", "1"}}}},
-        BucketPatchCase{"NotAnObject", "[]", "body"}, BucketPatchCase{"NotJson", "{", "body"},
-        BucketPatchCase{"LabelsNotAnObject", R"({"labels":["a"]})", "labels"},
-        BucketPatchCase{"LabelValueNotAString", R"({"labels":{"k":1}})", "labels.k"},
-        BucketPatchCase{"AnotherLocation", R"({"location":"EU"})", "location"},
-        BucketPatchCase{"AnotherStorageClass", R"({"storageClass":"NEARLINE"})", "storageClass"},
-        BucketPatchCase{"Versioning", R"({"versioning":{"enabled":true}})", "versioning"},
-        BucketPatchCase{"Lifecycle", R"({"lifecycle":{"rule":[]}})", "lifecycle"}),
+        BucketResourceCase{"PatchEmptyKeepsAll", kPatch, "{}", "", kCurrent},
+        BucketResourceCase{"ReplaceEmptyResetsAll", kReplace, "{}", "", {}},
+        BucketResourceCase{"PatchLabelsSetAndRemove",
+                           kPatch,
+                           R"({"labels":{"a":"1","old":null}})",
+                           "",
+                           {.labels = {{"a", "1"}, {"team", "ml"}}, .settings = kCurrent.settings}},
+        BucketResourceCase{"PatchNullLabelsClearAll",
+                           kPatch,
+                           R"({"labels":null})",
+                           "",
+                           {.settings = kCurrent.settings}},
+        BucketResourceCase{
+            "PatchTheResourceAsServed",
+            kPatch,
+            std::string(kAsServed),
+            "",
+            {.labels = {{"a", "1"}, {"old", "x"}, {"team", "ml"}}, .settings = kCurrent.settings}},
+        BucketResourceCase{"ReplaceTheResourceAsServed",
+                           kReplace,
+                           std::string(kAsServed),
+                           "",
+                           {.labels = {{"a", "1"}}}},
+        BucketResourceCase{"PatchMergesWebsite",
+                           kPatch,
+                           R"({"website":{"notFoundPage":"404.html"}})",
+                           "",
+                           {.labels = kCurrent.labels,
+                            .settings = {{"website", R"({"mainPageSuffix":"index.html",)"
+                                                     R"("notFoundPage":"404.html"})"}}}},
+        BucketResourceCase{"PatchNullRemovesWebsite",
+                           kPatch,
+                           R"({"website":null})",
+                           "",
+                           {.labels = kCurrent.labels}},
+        BucketResourceCase{"ReplaceKeepsCors",
+                           kReplace,
+                           R"({"cors":[{"origin":["*"],"method":["GET"]}]})",
+                           "",
+                           {.settings = {{"cors", R"([{"method":["GET"],"origin":["*"]}])"}}}},
+        BucketResourceCase{"OffValuesAreTaken",
+                           kReplace,
+                           R"({"versioning":{"enabled":false},"lifecycle":{"rule":[]},)"
+                           R"("defaultEventBasedHold":false,"retentionPolicy":null,)"
+                           R"("billing":{"requesterPays":false},"encryption":{}})",
+                           "",
+                           {}},
+        BucketResourceCase{"NotAnObject", kPatch, "[]", "body"},
+        BucketResourceCase{"NotJson", kReplace, "{", "body"},
+        BucketResourceCase{"LabelsNotAnObject", kPatch, R"({"labels":["a"]})", "labels"},
+        BucketResourceCase{"LabelValueNotAString", kReplace, R"({"labels":{"k":1}})", "labels.k"},
+        BucketResourceCase{"LabelAgainstTheRules", kPatch, R"({"labels":{"Bad Key":"x"}})",
+                           "labels"},
+        BucketResourceCase{"CorsNotAnArray", kPatch, R"({"cors":{"origin":"*"}})", "cors"},
+        BucketResourceCase{"WebsiteNotAnObject", kReplace, R"({"website":"x"})", "website"},
+        BucketResourceCase{"AnotherLocation", kPatch, R"({"location":"EU"})", "location"},
+        BucketResourceCase{"AnotherStorageClass", kReplace, R"({"storageClass":"NEARLINE"})",
+                           "storageClass"},
+        BucketResourceCase{"VersioningOn", kPatch, R"({"versioning":{"enabled":true}})",
+                           "versioning"},
+        BucketResourceCase{"LifecycleRules", kReplace,
+                           R"({"lifecycle":{"rule":[{"action":{"type":"Delete"}}]}})", "lifecycle"},
+        BucketResourceCase{"RetentionPolicy", kPatch,
+                           R"({"retentionPolicy":{"retentionPeriod":"60"}})", "retentionPolicy"},
+        BucketResourceCase{"Encryption", kPatch, R"({"encryption":{"defaultKmsKeyName":"k"}})",
+                           "encryption"},
+        BucketResourceCase{"EventBasedHold", kReplace, R"({"defaultEventBasedHold":true})",
+                           "defaultEventBasedHold"},
+        BucketResourceCase{"Unknown", kPatch, R"({"frobnicate":1})", "frobnicate"}),
     [](const auto& tc) { return tc.param.name; });
+
+TEST(StorageQueryParams, BucketUpdateTakesWhatPatchTakes) {
+  EXPECT_EQ(StorageQueryParams("storage.buckets.update"),
+            StorageQueryParams("storage.buckets.patch"));
+}
 
 TEST(StorageQueryParams, BucketPatchTakesMetagenerationPreconditionsOnly) {
   const std::vector<std::string> params = StorageQueryParams("storage.buckets.patch");

@@ -88,10 +88,12 @@ class BucketLabelsTest : public ::testing::Test {
 TEST_F(BucketLabelsTest, AnUpdateRaisesTheMetagenerationAndSurvivesARestart) {
   const WallTime created = store_->GetBucket("bkt")->create_time;
   clock_.Advance(std::chrono::seconds(3));
-  auto updated = store_->UpdateBucket("bkt", {{"team", "ml"}}, 1);
+  auto updated =
+      store_->UpdateBucket("bkt", {{"team", "ml"}}, {{"cors", R"([{"origin":["*"]}])"}}, 1);
   ASSERT_TRUE(updated.ok()) << updated.status().ToString();
   EXPECT_EQ(updated->metageneration, 2);
   EXPECT_EQ(updated->labels, (Map{{"team", "ml"}}));
+  EXPECT_EQ(updated->settings, (Map{{"cors", R"([{"origin":["*"]}])"}}));
   EXPECT_EQ(updated->create_time, created);
   EXPECT_EQ(updated->updated, created + std::chrono::seconds(3));
   Reopen();
@@ -99,18 +101,20 @@ TEST_F(BucketLabelsTest, AnUpdateRaisesTheMetagenerationAndSurvivesARestart) {
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(got->metageneration, 2);
   EXPECT_EQ(got->labels, updated->labels);
+  EXPECT_EQ(got->settings, updated->settings);
   EXPECT_EQ(got->updated, updated->updated);
   EXPECT_EQ(store_->ListBuckets("proj")->at(0).labels, updated->labels);
 }
 
 TEST_F(BucketLabelsTest, AStaleMetagenerationIsAbortedAndChangesNothing) {
-  ASSERT_TRUE(store_->UpdateBucket("bkt", {{"a", "1"}}, 1).ok());
-  auto stale = store_->UpdateBucket("bkt", {{"b", "2"}}, 1);
+  ASSERT_TRUE(store_->UpdateBucket("bkt", {{"a", "1"}}, {}, 1).ok());
+  auto stale = store_->UpdateBucket("bkt", {{"b", "2"}}, {{"website", "{}"}}, 1);
   EXPECT_EQ(stale.status().code(), Code::kAborted);
   EXPECT_EQ(store_->GetBucket("bkt")->labels, (Map{{"a", "1"}}));
+  EXPECT_TRUE(store_->GetBucket("bkt")->settings.empty());
   EXPECT_EQ(store_->GetBucket("bkt")->metageneration, 2);
-  EXPECT_EQ(store_->UpdateBucket("none", {}, 1).status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->UpdateBucket("Bad Name", {}, 1).status().code(), Code::kInvalidArgument);
+  EXPECT_EQ(store_->UpdateBucket("none", {}, {}, 1).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->UpdateBucket("Bad Name", {}, {}, 1).status().code(), Code::kInvalidArgument);
 }
 
 TEST_F(BucketLabelsTest, ProjectsAreThoseHoldingABucket) {

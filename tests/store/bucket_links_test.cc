@@ -55,7 +55,7 @@ class BucketLinksTest : public ::testing::TestWithParam<LinkCase> {
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = *std::move(store);
     ASSERT_TRUE(store_->CreateBucket("proj", "bkt").ok());
-    ASSERT_TRUE(store_->PutObject("bkt", "real", "mine", "", {}, {}).ok());
+    ASSERT_TRUE(store_->PutObject("bkt", "real", "mine", "", {}, {}, {}).ok());
     const fs::path link = Bucket() / GetParam().link;
     fs::create_directories(link.parent_path());
     fs::create_symlink(Outside() / GetParam().target, link);
@@ -75,8 +75,9 @@ TEST_P(BucketLinksTest, ReadsFindNothingThroughTheLink) {
   const std::string& name = GetParam().name;
   EXPECT_EQ(store_->GetObject("bkt", name).status().code(), Code::kNotFound);
   EXPECT_EQ(store_->OpenObject("bkt", name).status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->CopyObject("bkt", name, "bkt", "copy").status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->DeleteObject("bkt", name).code(), Code::kNotFound);
+  EXPECT_EQ(store_->CopyObject("bkt", name, "bkt", "copy", {}, {}).status().code(),
+            Code::kNotFound);
+  EXPECT_EQ(store_->DeleteObject("bkt", name, {}).code(), Code::kNotFound);
   for (const std::string& delimiter : {std::string(), std::string("/")}) {
     auto listing = store_->ListObjects("bkt", {.delimiter = delimiter});
     ASSERT_TRUE(listing.ok()) << listing.status().ToString();
@@ -86,7 +87,7 @@ TEST_P(BucketLinksTest, ReadsFindNothingThroughTheLink) {
       EXPECT_FALSE(GetParam().link.starts_with(prefix)) << prefix;  // nothing below is an object
     }
   }
-  ASSERT_TRUE(store_->DeleteObject("bkt", "real").ok());
+  ASSERT_TRUE(store_->DeleteObject("bkt", "real", {}).ok());
   EXPECT_EQ(store_->DeleteBucket("bkt").code(), Code::kFailedPrecondition);  // the link counts
   EXPECT_TRUE(fs::is_symlink(Bucket() / GetParam().link));
   EXPECT_EQ(Snapshot(Outside()), before_);
@@ -94,10 +95,11 @@ TEST_P(BucketLinksTest, ReadsFindNothingThroughTheLink) {
 
 TEST_P(BucketLinksTest, WritesNeverGoThroughTheLink) {
   const std::string& name = GetParam().name;
-  EXPECT_EQ(store_->PutObject("bkt", name, "planted", "", {}, {}).status().code(),
+  EXPECT_EQ(store_->PutObject("bkt", name, "planted", "", {}, {}, {}).status().code(),
             GetParam().put_code);
-  EXPECT_EQ(store_->CopyObject("bkt", "real", "bkt", name).status().code(), GetParam().put_code);
-  auto upload = store_->StartUpload("bkt", name, "", {}, {});
+  EXPECT_EQ(store_->CopyObject("bkt", "real", "bkt", name, {}, {}).status().code(),
+            GetParam().put_code);
+  auto upload = store_->StartUpload("bkt", name, "", {}, {}, {});
   ASSERT_TRUE(upload.ok()) << upload.status().ToString();
   const std::string chunk = dir_.File("chunk");
   std::ofstream(chunk) << "uploaded";
@@ -109,7 +111,7 @@ TEST_P(BucketLinksTest, WritesNeverGoThroughTheLink) {
     auto info = store_->GetObject("bkt", name);
     ASSERT_TRUE(info.ok()) << info.status().ToString();
     EXPECT_EQ(info->size, 8);
-    EXPECT_TRUE(store_->DeleteObject("bkt", name).ok());
+    EXPECT_TRUE(store_->DeleteObject("bkt", name, {}).ok());
   } else {
     EXPECT_TRUE(fs::is_symlink(Bucket() / GetParam().link));
   }

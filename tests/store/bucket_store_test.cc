@@ -63,7 +63,7 @@ class BucketStoreTest : public ::testing::Test {
   fs::path Root() const { return dir_.path() / "buckets"; }
 
   ObjectInfo Put(std::string_view name, std::string_view data) {
-    auto info = store_->PutObject("bkt", name, data, "", {}, {});
+    auto info = store_->PutObject("bkt", name, data, "", {}, {}, {});
     EXPECT_TRUE(info.ok()) << name << ": " << info.status().ToString();
     return info.ok() ? *info : ObjectInfo{};
   }
@@ -130,7 +130,7 @@ TEST_F(BucketStoreTest, PutsAndReadsAnObjectAsAPlainFile) {
                               .content_encoding = "gzip",
                               .content_language = "en"};
   auto info =
-      store_->PutObject("bkt", "dir/hello.txt", "hello", "text/plain", {{"k", "v"}}, headers);
+      store_->PutObject("bkt", "dir/hello.txt", "hello", "text/plain", {{"k", "v"}}, headers, {});
   ASSERT_TRUE(info.ok()) << info.status().ToString();
   EXPECT_EQ(info->size, 5);
   EXPECT_EQ(info->md5_base64, "XUFAKrxLKna5cZ2REBfFkg==");
@@ -153,7 +153,7 @@ TEST_F(BucketStoreTest, PutsAndReadsAnObjectAsAPlainFile) {
 }
 
 TEST_F(BucketStoreTest, ObjectsOfAVersion1DatabaseHaveNoHeaders) {
-  ASSERT_TRUE(store_->PutObject("bkt", "old", "hello", "text/plain", {}, {}).ok());
+  ASSERT_TRUE(store_->PutObject("bkt", "old", "hello", "text/plain", {}, {}, {}).ok());
   store_.reset();
   RewindStorageDb(dir_.File("storage.db"), 1);
   Reopen();
@@ -161,21 +161,21 @@ TEST_F(BucketStoreTest, ObjectsOfAVersion1DatabaseHaveNoHeaders) {
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   EXPECT_EQ(got->content_type, "text/plain");
   EXPECT_EQ(got->headers, ObjectHeaders{});
-  auto put = store_->PutObject("bkt", "new", "x", "", {}, {.content_language = "de"});
+  auto put = store_->PutObject("bkt", "new", "x", "", {}, {.content_language = "de"}, {});
   ASSERT_TRUE(put.ok()) << put.status().ToString();
   EXPECT_EQ(store_->GetObject("bkt", "new")->headers.content_language, "de");
 }
 
 TEST_F(BucketStoreTest, PatchesMetadataAndKeepsItAcrossARestart) {
   auto put = store_->PutObject("bkt", "p", "bytes", "text/plain", {{"a", "1"}, {"b", "2"}},
-                               {.cache_control = "no-cache"});
+                               {.cache_control = "no-cache"}, {});
   ASSERT_TRUE(put.ok()) << put.status().ToString();
   EXPECT_EQ(put->metageneration, 1);
   clock_.Advance(std::chrono::seconds(5));
   ObjectPatch patch{.content_type = "", .metadata = {.keys = {{"a", std::nullopt}, {"c", "3"}}}};
   patch.headers[0] = "";    // cacheControl cleared
   patch.headers[3] = "en";  // contentLanguage set
-  auto patched = store_->PatchObject("bkt", "p", patch);
+  auto patched = store_->PatchObject("bkt", "p", patch, {});
   ASSERT_TRUE(patched.ok()) << patched.status().ToString();
   EXPECT_EQ(patched->metageneration, 2);
   EXPECT_EQ(patched->generation, put->generation);
@@ -194,14 +194,14 @@ TEST_F(BucketStoreTest, PatchesMetadataAndKeepsItAcrossARestart) {
   // patched too; a missing one is NOT_FOUND.
   EXPECT_EQ(Put("p", "new").metageneration, 1);
   WriteFile(Root() / "bkt/plain", "x");
-  auto plain = store_->PatchObject("bkt", "plain", {.metadata = {.clear = true}});
+  auto plain = store_->PatchObject("bkt", "plain", {.metadata = {.clear = true}}, {});
   ASSERT_TRUE(plain.ok()) << plain.status().ToString();
   EXPECT_EQ(plain->metageneration, 2);
-  EXPECT_EQ(store_->PatchObject("bkt", "none", {}).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->PatchObject("bkt", "none", {}, {}).status().code(), Code::kNotFound);
 }
 
 TEST_F(BucketStoreTest, ObjectsOfAVersion2DatabaseAreAtMetageneration1) {
-  ASSERT_TRUE(store_->PutObject("bkt", "old", "hello", "text/plain", {}, {}).ok());
+  ASSERT_TRUE(store_->PutObject("bkt", "old", "hello", "text/plain", {}, {}, {}).ok());
   store_.reset();
   RewindStorageDb(dir_.File("storage.db"), 2);
   Reopen();
@@ -213,7 +213,7 @@ TEST_F(BucketStoreTest, ObjectsOfAVersion2DatabaseAreAtMetageneration1) {
 TEST_F(BucketStoreTest, PutsFromAFileByMovingIt) {
   const std::string source = store_->scratch_dir() + "/upload-1";
   WriteFile(source, "payload");
-  auto info = store_->PutObjectFromFile("bkt", "pkg.tar.gz", source, "", {}, {});
+  auto info = store_->PutObjectFromFile("bkt", "pkg.tar.gz", source, "", {}, {}, {});
   ASSERT_TRUE(info.ok()) << info.status().ToString();
   EXPECT_EQ(info->content_type, "application/octet-stream");
   EXPECT_FALSE(fs::exists(source));
@@ -232,11 +232,12 @@ TEST_F(BucketStoreTest, EachWriteGetsANewGeneration) {
 }
 
 TEST_F(BucketStoreTest, MissingThingsAreNotFound) {
-  EXPECT_EQ(store_->PutObject("nobucket", "x", "d", "", {}, {}).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->PutObject("nobucket", "x", "d", "", {}, {}, {}).status().code(),
+            Code::kNotFound);
   EXPECT_FALSE(fs::exists(Root() / "nobucket"));
   EXPECT_EQ(store_->GetObject("bkt", "missing").status().message(), "No such object: bkt/missing");
   EXPECT_EQ(store_->OpenObject("bkt", "missing").status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->DeleteObject("bkt", "missing").code(), Code::kNotFound);
+  EXPECT_EQ(store_->DeleteObject("bkt", "missing", {}).code(), Code::kNotFound);
   EXPECT_EQ(store_->ListObjects("nobucket", {}).status().code(), Code::kNotFound);
   Put("dir/x", "d");
   EXPECT_EQ(store_->GetObject("bkt", "dir").status().code(), Code::kNotFound);  // a folder
@@ -255,8 +256,9 @@ class BadNamesTest : public BucketStoreTest, public ::testing::WithParamInterfac
 TEST_P(BadNamesTest, AreRefusedWithoutWritingAnything) {
   const BadWrite& c = GetParam();
   const std::vector<std::string> before = Tree(dir_.path());
-  for (const Status& status : {store_->PutObject(c.bucket, c.object, "data", "", {}, {}).status(),
-                               store_->StartUpload(c.bucket, c.object, "", {}, {}).status()}) {
+  for (const Status& status :
+       {store_->PutObject(c.bucket, c.object, "data", "", {}, {}, {}).status(),
+        store_->StartUpload(c.bucket, c.object, "", {}, {}, {}).status()}) {
     EXPECT_EQ(status.code(), Code::kInvalidArgument) << status.ToString();
     ASSERT_EQ(status.violations().size(), 1U);
     EXPECT_EQ(status.violations()[0].field, c.field);
@@ -280,9 +282,9 @@ TEST_F(BucketStoreTest, CopiesObjectsWithTheirMetadata) {
   ASSERT_TRUE(store_->CreateBucket("proj", "other").ok());
   ASSERT_TRUE(store_
                   ->PutObject("bkt", "src", "hello", "text/plain", {{"k", "v"}},
-                              {.cache_control = "private"})
+                              {.cache_control = "private"}, {})
                   .ok());
-  auto copy = store_->CopyObject("bkt", "src", "other", "dir/copy");
+  auto copy = store_->CopyObject("bkt", "src", "other", "dir/copy", {}, {});
   ASSERT_TRUE(copy.ok()) << copy.status().ToString();
   EXPECT_EQ(copy->content_type, "text/plain");
   EXPECT_EQ(copy->headers, ObjectHeaders{.cache_control = "private"});
@@ -290,31 +292,33 @@ TEST_F(BucketStoreTest, CopiesObjectsWithTheirMetadata) {
   EXPECT_EQ(copy->md5_base64, "XUFAKrxLKna5cZ2REBfFkg==");
   EXPECT_EQ(ReadFile((Root() / "other/dir/copy").string()), "hello");
   EXPECT_EQ(ReadFile((Root() / "bkt/src").string()), "hello");
-  EXPECT_EQ(store_->CopyObject("bkt", "missing", "bkt", "x").status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->CopyObject("bkt", "src", "bkt", "../x").status().code(),
+  EXPECT_EQ(store_->CopyObject("bkt", "missing", "bkt", "x", {}, {}).status().code(),
+            Code::kNotFound);
+  EXPECT_EQ(store_->CopyObject("bkt", "src", "bkt", "../x", {}, {}).status().code(),
             Code::kInvalidArgument);
-  EXPECT_EQ(store_->CopyObject("bkt", "src", "nobucket", "x").status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->CopyObject("bkt", "src", "nobucket", "x", {}, {}).status().code(),
+            Code::kNotFound);
 }
 
 TEST_F(BucketStoreTest, ANameCannotBeBothAnObjectAndAFolder) {
   Put("a/b", "1");
-  auto file_over_folder = store_->PutObject("bkt", "a", "2", "", {}, {});
+  auto file_over_folder = store_->PutObject("bkt", "a", "2", "", {}, {}, {});
   EXPECT_EQ(file_over_folder.status().code(), Code::kFailedPrecondition);
   Put("x", "3");
-  auto folder_under_file = store_->PutObject("bkt", "x/y", "4", "", {}, {});
+  auto folder_under_file = store_->PutObject("bkt", "x/y", "4", "", {}, {}, {});
   EXPECT_EQ(folder_under_file.status().code(), Code::kFailedPrecondition)
       << folder_under_file.status().ToString();
   EXPECT_EQ(ReadFile((Root() / "bkt/x").string()), "3");
 
   // Once "a/b" is gone, "a" is free again (the empty folder is no object).
-  ASSERT_TRUE(store_->DeleteObject("bkt", "a/b").ok());
+  ASSERT_TRUE(store_->DeleteObject("bkt", "a/b", {}).ok());
   Put("a", "5");
   EXPECT_EQ(ReadFile((Root() / "bkt/a").string()), "5");
 }
 
 TEST_F(BucketStoreTest, DeletesObjects) {
   Put("dir/x", "1");
-  ASSERT_TRUE(store_->DeleteObject("bkt", "dir/x").ok());
+  ASSERT_TRUE(store_->DeleteObject("bkt", "dir/x", {}).ok());
   EXPECT_FALSE(fs::exists(Root() / "bkt/dir/x"));
   EXPECT_EQ(store_->GetObject("bkt", "dir/x").status().code(), Code::kNotFound);
   EXPECT_TRUE(ListAll({}).empty());
@@ -421,7 +425,7 @@ TEST_F(BucketStoreTest, NeverFollowsSymbolicLinksOutOfTheBucket) {
   EXPECT_EQ(store_->GetObject("bkt", "link").status().code(), Code::kNotFound);
   EXPECT_EQ(store_->OpenObject("bkt", "dir/up/secret").status().code(), Code::kNotFound);
   EXPECT_TRUE(ListAll({}).empty());
-  EXPECT_EQ(store_->PutObject("bkt", "dir/up/secret", "x", "", {}, {}).status().code(),
+  EXPECT_EQ(store_->PutObject("bkt", "dir/up/secret", "x", "", {}, {}, {}).status().code(),
             Code::kFailedPrecondition);
   EXPECT_EQ(ReadFile(dir_.File("secret")), "secret");
 }
@@ -449,7 +453,7 @@ TEST_F(BucketStoreTest, ForgetsScratchFilesOlderThanADay) {
 TEST_F(BucketStoreTest, DeletesOnlyEmptyBuckets) {
   Put("x/y", "1");
   EXPECT_EQ(store_->DeleteBucket("bkt").code(), Code::kFailedPrecondition);
-  ASSERT_TRUE(store_->DeleteObject("bkt", "x/y").ok());
+  ASSERT_TRUE(store_->DeleteObject("bkt", "x/y", {}).ok());
   ASSERT_TRUE(store_->DeleteBucket("bkt").ok());
   EXPECT_FALSE(fs::exists(Root() / "bkt"));
   EXPECT_EQ(store_->GetBucket("bkt").status().code(), Code::kNotFound);

@@ -14,12 +14,14 @@
 namespace trainyard::store {
 
 // Each storage migration's undoing, by the version it brought.
-inline constexpr std::array<std::pair<int, std::string_view>, 3> kStorageUndo = {{
+inline constexpr std::array<std::pair<int, std::string_view>, 5> kStorageUndo = {{
     {2, "ALTER TABLE objects DROP COLUMN headers; ALTER TABLE uploads DROP COLUMN headers;"},
     {3, "ALTER TABLE objects DROP COLUMN metageneration;"},
     {4,
      "ALTER TABLE buckets DROP COLUMN labels; ALTER TABLE buckets DROP COLUMN metageneration;"
      "ALTER TABLE buckets DROP COLUMN updated_ns;"},
+    {5, "ALTER TABLE uploads DROP COLUMN conditions;"},
+    {6, "ALTER TABLE buckets DROP COLUMN settings;"},
 }};
 
 // Rewinds the closed database at `path` to schema `version`.

@@ -39,7 +39,7 @@ class UploadSessionsTest : public ::testing::Test {
 
   std::string Start() {
     auto id = store_->StartUpload("bkt", "pkg/trainer.tar.gz", "application/gzip", {{"a", "b"}},
-                                  {.content_encoding = "gzip"});
+                                  {.content_encoding = "gzip"}, {});
     EXPECT_TRUE(id.ok()) << id.status().ToString();
     return id.ok() ? *id : "";
   }
@@ -140,7 +140,7 @@ TEST_F(UploadSessionsTest, UnknownOrMalformedIdsAreNotFound) {
 }
 
 TEST_F(UploadSessionsTest, StartChecksTheBucket) {
-  EXPECT_EQ(store_->StartUpload("nobucket", "x", "", {}, {}).status().code(), Code::kNotFound);
+  EXPECT_EQ(store_->StartUpload("nobucket", "x", "", {}, {}, {}).status().code(), Code::kNotFound);
 }
 
 TEST_F(UploadSessionsTest, AnEmptyObjectCompletesAtOnce) {

@@ -4,7 +4,8 @@
 // check asserts what the library returns (bytes, generations, metadata), not only that it did
 // not throw: buckets created, listed, read, labelled and deleted; uploads of several sizes in every
 // mode the library has (`save` resumable and not, with a `chunkSize`, `createWriteStream`,
-// `bucket.upload`); gzip; byte ranges; preconditions; metadata; listing with prefix, delimiter,
+// `bucket.upload`); gzip; byte ranges; preconditions, and concurrent saves racing on them;
+// metadata; buckets.update; listing with prefix, delimiter,
 // pages, matchGlob and offsets; copy, move, compose, delete and `deleteFiles`.
 //
 // Usage: node storage_test.mjs --trainyard PATH --node-modules DIR (harness.mjs).
@@ -174,6 +175,66 @@ try {
         "a stale metadata change",
       );
       expectEqual((await file.exists())[0], true, "after the refusals");
+    },
+  );
+
+  await check(
+    "preconditions race: of 12 concurrent saves with ifGenerationMatch 0, exactly one writes",
+    async () => {
+      // Each mode: resumable sessions all start while the object is absent, so the condition
+      // must be evaluated again when they finish; multipart requests race in one request each.
+      for (const resumable of [true, false]) {
+        const file = bucket.file(`preconditions/race-${resumable}`);
+        const writers = Array.from({ length: 12 }, (_, i) => `writer ${i}`);
+        const results = await Promise.allSettled(
+          writers.map((data) =>
+            file.save(data, { resumable, preconditionOpts: { ifGenerationMatch: 0 } }),
+          ),
+        );
+        const won = results.flatMap((r, i) => (r.status === "fulfilled" ? [writers[i]] : []));
+        const codes = results.flatMap((r) =>
+          r.status === "rejected" ? [r.reason.code ?? r.reason.response?.status] : [],
+        );
+        expectEqual(won.length, 1, `writers that wrote (resumable: ${resumable})`);
+        expectEqual(codes, Array(11).fill(412), `the others' codes (resumable: ${resumable})`);
+        expectEqual((await download(file)).toString(), won[0], "the content is the winner's");
+      }
+    },
+  );
+
+  await check(
+    "buckets.update (PUT through the library's request): replaces the writable fields",
+    async () => {
+      const updated = storage.bucket("node-updated");
+      await storage.createBucket("node-updated", { labels: { made: "here" } });
+      // Created with labels (metageneration 2), then a website (3).
+      await updated.setMetadata({ website: { mainPageSuffix: "index.html" } });
+      const cors = [{ maxAgeSeconds: 60, method: ["GET"], origin: ["*"] }];  // served sorted
+      // No library method sends PUT for a bucket; its own request does, as the JSON API says.
+      const [replaced] = await updated.request({
+        method: "PUT",
+        uri: "",
+        qs: { ifMetagenerationMatch: 3 },
+        json: { cors, labels: { team: "ml" } },
+      });
+      expectEqual(replaced.cors, cors, "cors kept");
+      expectEqual(replaced.labels, { team: "ml" }, "labels replaced, not merged");
+      expectEqual(replaced.website, undefined, "website reset");
+      expectEqual(replaced.metageneration, "4", "the metageneration");
+      const [read] = await updated.getMetadata();
+      expectEqual([read.cors, read.labels], [cors, { team: "ml" }], "read afresh");
+      await expectRejects(
+        updated.request({ method: "PUT", uri: "", qs: { ifMetagenerationMatch: 3 }, json: {} }),
+        412,
+        "a stale update",
+      );
+      await expectRejects(
+        updated.setMetadata({ versioning: { enabled: true } }),
+        400,
+        "versioning, which trainyard does not keep",
+      );
+      expectEqual((await updated.getMetadata())[0].metageneration, "4", "after the refusals");
+      await updated.delete();
     },
   );
 
