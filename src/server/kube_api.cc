@@ -269,8 +269,7 @@ const std::array kRoutes = {
               KubeReads("io.k8s.kubeflow.{version}.tfjobs.status.get")},
     // the core group: namespaces, each replica as a pod, the service's messages as events
     KubeRoute{"GET", "/api/v1/namespaces", "core.namespaces.list", ListNamespaces,
-              AnyCaller("list", "", "namespaces"),
-              KubeReads("io.k8s.core.v1.namespaces.list")},
+              AnyCaller("list", "", "namespaces"), KubeReads("io.k8s.core.v1.namespaces.list")},
     KubeRoute{"GET", "/api/v1/namespaces/{namespace}", "core.namespaces.get", GetNamespace,
               AnyCaller("get", "", "namespaces"), KubeReads("io.k8s.core.v1.namespaces.get")},
     KubeRoute{"GET", "/api/v1/pods", "core.pods.list", ListPods,
@@ -296,10 +295,10 @@ const std::array kRoutes = {
               KubeReads("io.k8s.core.v1.events.list")},
     // authorization.k8s.io: what `kubectl auth can-i` asks (server/kube_reviews.h); a review
     // is a question about the caller, so any caller may ask and nothing changes
-    KubeRoute{"GET", "/apis/authorization.k8s.io", "kube.discovery", AuthorizationGroup,
-              kAnyCaller, KubeReads("io.k8s.discovery.get", kServerWide)},
-    KubeRoute{"GET", "/apis/authorization.k8s.io/v1", "kube.discovery", AuthorizationV1,
-              kAnyCaller, KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/apis/authorization.k8s.io", "kube.discovery", AuthorizationGroup, kAnyCaller,
+              KubeReads("io.k8s.discovery.get", kServerWide)},
+    KubeRoute{"GET", "/apis/authorization.k8s.io/v1", "kube.discovery", AuthorizationV1, kAnyCaller,
+              KubeReads("io.k8s.discovery.get", kServerWide)},
     KubeRoute{"POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
               "authorization.selfsubjectaccessreviews.create", CreateAccessReview,
               AnyCaller("create", "authorization.k8s.io", "selfsubjectaccessreviews"),
