@@ -188,7 +188,14 @@ TFJobStatus StatusOf(const model::Job& job, const std::vector<ReplicaView>& repl
   if (ended) {
     status.completion_time = ended_at;
   }
-  status.last_reconcile_time = now;
+  // The operator stamps its last reconcile; trainyard reconciles on events, so the stamp is the
+  // time of the status's last change, the same on every read: a read alone changes nothing
+  // (`kubectl diff` of an unchanged manifest finds no difference).
+  WallTime changed = created;
+  for (const JobCondition& condition : status.conditions) {
+    changed = std::max(changed, condition.last_update_time);
+  }
+  status.last_reconcile_time = changed;
   return status;
 }
 

@@ -342,6 +342,10 @@ class KubectlTFJobTest(gcloud_env.ServerTestCase):
         before = versions("applied")
         ok("apply", "--server-side", "-f", "-", stdin=text)
         self.assertEqual(versions("applied"), before)
+        # `kubectl diff` (a dry-run apply compared with the live object) finds nothing: no status
+        # field changes by itself between two reads
+        unchanged = self.kubectl("diff", "-n", "apply-e2e", "-f", "-", stdin=text)
+        self.assertEqual(unchanged.rc, 0, unchanged.out + unchanged.err)
         ok("apply", "--server-side", "--force-conflicts", "-f", "-",
            stdin=text.replace("replicas: 2", "replicas: 3"))
         generation, _ = versions("applied").split()
