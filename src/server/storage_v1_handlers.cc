@@ -1,9 +1,9 @@
+// The storage v1 handlers the route table (storage_v1_routes.cc) names, and the preconditions
+// the upload handlers share (storage_v1_handlers.h).
 #include "server/storage_v1_handlers.h"
 
 #include <algorithm>
-#include <array>
 #include <charconv>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -12,28 +12,15 @@
 #include <nlohmann/json.hpp>
 
 #include "base/unique_fd.h"
+#include "server/storage_v1_internal.h"
 #include "server/storage_v1_json.h"
 #include "server/storage_v1_rules.h"
 
 namespace trainyard::server {
-namespace {
 
 using store::BucketStore;
 
-// The JSON API's paths below its root, which is /storage/v1 as Google serves it and also the
-// host's root: the Node.js client given STORAGE_EMULATOR_HOST=http://HOST:PORT (which trainyard
-// gives every replica) calls http://HOST:PORT/b/… (kApiRoots).
-constexpr std::string_view kBuckets = "/b";
-constexpr std::string_view kBucket = "/b/{bucket}";
-constexpr std::string_view kObjects = "/b/{bucket}/o";
-constexpr std::string_view kObject = "/b/{bucket}/o/{object=**}";
-constexpr std::string_view kLayout = "/b/{bucket}/storageLayout";
-constexpr std::string_view kManagedFolders = "/b/{bucket}/managedFolders";
-constexpr std::array<std::string_view, 2> kApiRoots = {"/storage/v1", ""};
-constexpr std::string_view kDownload = "/download/storage/v1/b/{bucket}/o/{object=**}";
-constexpr std::string_view kCompose = "/b/{bucket}/o/{object}/compose";
-constexpr std::string_view kRewrite =
-    "/b/{sourceBucket}/o/{sourceObject}/rewriteTo/b/{destinationBucket}/o/{destinationObject}";
+namespace {
 
 // Whether the request has any of the preconditions named with `infix`.
 bool HasPreconditions(const RoutedRequest& request, std::string_view infix = "") {
@@ -62,50 +49,11 @@ std::string QueryOr(const RoutedRequest& request, std::string_view name) {
   return value == nullptr ? std::string() : *value;
 }
 
-HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
-  const std::string project = QueryOr(request, "project");
-  if (project.empty()) {
-    return StorageErrorResponse(
-        Status::InvalidArgument({{"project", "Required parameter: project"}}));
-  }
-  const auto body = nlohmann::json::parse(request.http.body, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object() || !body.contains("name") || !body["name"].is_string()) {
-    return StorageErrorResponse(Status::InvalidArgument(
-        {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
-  }
-  // The fields it is created with (the Node client's createBucket(name, {labels})), checked
-  // before anything is made, as buckets.update checks them.
-  Result<BucketFields> initial = ApplyBucketResource({}, request.http.body, BucketWrite::kReplace);
-  if (!initial.ok()) {
-    return StorageErrorResponse(initial.status());
-  }
-  auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
-  if (bucket.ok() && *initial != BucketFields{}) {
-    bucket = buckets.UpdateBucket(bucket->name, initial->labels, initial->settings,
-                                  bucket->metageneration);
-  }
-  if (!bucket.ok()) {
-    return StorageErrorResponse(bucket.status());
-  }
-  return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
-}
-
 // The answer when the request's metageneration preconditions do not hold for `bucket` (buckets
 // take only those two); nullopt when they hold.
 std::optional<HttpResponse> BucketConditionsAnswer(const RoutedRequest& request,
                                                    const store::BucketInfo& bucket, bool is_read) {
   return VersionAnswer(request, ObjectVersion{.metageneration = bucket.metageneration}, is_read);
-}
-
-HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request) {
-  auto bucket = buckets.GetBucket(request.Param("bucket"));
-  if (!bucket.ok()) {
-    return StorageErrorResponse(bucket.status());
-  }
-  if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/true)) {
-    return *std::move(answer);
-  }
-  return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
 }
 
 // buckets.patch (`mode` kPatch: the body merged into the bucket's fields) and buckets.update
@@ -139,6 +87,170 @@ HttpResponse ChangeBucket(BucketStore& buckets, const RoutedRequest& request, Bu
   }
   return StorageErrorResponse(
       Status::Unavailable(fmt::format("The bucket {} is being changed; try again.", name)));
+}
+
+// The byte range a `Range` header asks of an object of `size` bytes: nullopt for the whole
+// object (no header, or a form not supported here, which HTTP lets a server ignore),
+// OUT_OF_RANGE when it starts past the end.
+Result<std::optional<std::pair<std::int64_t, std::int64_t>>> RequestedRange(std::string_view header,
+                                                                            std::int64_t size) {
+  using Range = std::optional<std::pair<std::int64_t, std::int64_t>>;
+  if (!header.starts_with("bytes=") || header.find(',') != std::string_view::npos) {
+    return Range();
+  }
+  const std::string_view spec = header.substr(6);
+  const std::size_t dash = spec.find('-');
+  if (dash == std::string_view::npos) {
+    return Range();
+  }
+  auto number = [](std::string_view text) -> std::optional<std::int64_t> {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+      return std::nullopt;
+    }
+    return value;
+  };
+  const std::optional<std::int64_t> first = number(spec.substr(0, dash));
+  const std::optional<std::int64_t> last = number(spec.substr(dash + 1));
+  if (!first.has_value()) {  // "bytes=-N": the last N bytes
+    if (!last.has_value() || *last <= 0) {
+      return Range();
+    }
+    return Range({std::max<std::int64_t>(0, size - *last), size - 1});
+  }
+  if (*first >= size) {
+    return Status::OutOfRange(fmt::format(
+        "The requested range starts at byte {}, past the object's {} bytes.", *first, size));
+  }
+  if (last.has_value() && *last < *first) {
+    return Range();
+  }
+  return Range({*first, last.has_value() ? std::min(*last, size - 1) : size - 1});
+}
+
+// The object, NOT_FOUND unless it is the `generation` asked for (objects keep one generation).
+Result<store::ObjectInfo> FindObject(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string& bucket = request.Param("bucket");
+  const std::string& name = request.Param("object");
+  auto info = buckets.GetObject(bucket, name);
+  const std::string* generation = request.Query("generation");
+  if (info.ok() && generation != nullptr && !generation->empty() &&
+      *generation != std::to_string(info->generation)) {
+    return Status::NotFound(fmt::format("No such object: {}/{}#{}", bucket, name, *generation));
+  }
+  return info;
+}
+
+HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
+                      const store::ObjectInfo& found) {
+  const std::string& bucket = request.Param("bucket");
+  const std::string& name = request.Param("object");
+  const store::ObjectInfo* info = &found;
+  auto file = buckets.OpenObject(bucket, name);
+  if (!file.ok()) {
+    return StorageErrorResponse(file.status());
+  }
+  auto range = info->size == 0
+                   ? Result<std::optional<std::pair<std::int64_t, std::int64_t>>>(std::nullopt)
+                   : RequestedRange(request.http.Header("range"), info->size);
+  if (!range.ok()) {
+    HttpResponse response = StorageErrorResponse(range.status());
+    response.headers.emplace_back("Content-Range", fmt::format("bytes */{}", info->size));
+    return response;
+  }
+  const auto [first, last] =
+      range->value_or(std::pair<std::int64_t, std::int64_t>{0, info->size - 1});
+  HttpResponse response{.status = range->has_value() ? 206 : 200,
+                        .content_type = info->content_type};
+  response.body_file = FileSlice{.file = std::make_shared<UniqueFd>(*std::move(file)),
+                                 .name = fmt::format("{}/{}", bucket, name),
+                                 .offset = static_cast<std::uint64_t>(first),
+                                 .length = static_cast<std::uint64_t>(last - first + 1)};
+  response.headers = {
+      {"x-goog-hash", fmt::format("crc32c={},md5={}", info->crc32c_base64, info->md5_base64)},
+      {"x-goog-generation", std::to_string(info->generation)},
+      {"x-goog-metageneration", std::to_string(info->metageneration)},
+      {"x-goog-stored-content-length", std::to_string(info->size)},
+      {"x-goog-stored-content-encoding",
+       info->headers.content_encoding.empty() ? "identity" : info->headers.content_encoding},
+      {"Accept-Ranges", "bytes"}};
+  // The stored bytes as they are, with the fields that describe them (a gzip-encoded object is
+  // served compressed, with Content-Encoding: gzip, whatever the client accepts).
+  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
+    if (!(info->headers.*field.field).empty()) {
+      response.headers.emplace_back(field.http_name, info->headers.*field.field);
+    }
+  }
+  if (range->has_value()) {
+    response.headers.emplace_back("Content-Range",
+                                  fmt::format("bytes {}-{}/{}", first, last, info->size));
+  }
+  return response;
+}
+
+// The answer refusing a change of the object (a delete, a patch) when its `generation` is not the
+// live one (this server keeps no older generations) or its preconditions are malformed; nullopt
+// when the change may go ahead, with the preconditions in `conditions` for the store to evaluate
+// with the change.
+std::optional<HttpResponse> ChangeRefused(BucketStore& buckets, const RoutedRequest& request,
+                                          Preconditions& conditions) {
+  Result<Preconditions> parsed = WriteConditions(request);
+  if (!parsed.ok()) {
+    return StorageErrorResponse(parsed.status());
+  }
+  conditions = *parsed;
+  if (request.Query("generation") == nullptr) {
+    return std::nullopt;
+  }
+  auto info = FindObject(buckets, request);
+  if (!info.ok()) {
+    return StorageErrorResponse(info.status());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+namespace storage_v1_internal {
+
+HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
+  const std::string project = QueryOr(request, "project");
+  if (project.empty()) {
+    return StorageErrorResponse(
+        Status::InvalidArgument({{"project", "Required parameter: project"}}));
+  }
+  const auto body = nlohmann::json::parse(request.http.body, nullptr, /*allow_exceptions=*/false);
+  if (!body.is_object() || !body.contains("name") || !body["name"].is_string()) {
+    return StorageErrorResponse(Status::InvalidArgument(
+        {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
+  }
+  // The fields it is created with (the Node client's createBucket(name, {labels})), checked
+  // before anything is made, as buckets.update checks them.
+  Result<BucketFields> initial = ApplyBucketResource({}, request.http.body, BucketWrite::kReplace);
+  if (!initial.ok()) {
+    return StorageErrorResponse(initial.status());
+  }
+  auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
+  if (bucket.ok() && *initial != BucketFields{}) {
+    bucket = buckets.UpdateBucket(bucket->name, initial->labels, initial->settings,
+                                  bucket->metageneration);
+  }
+  if (!bucket.ok()) {
+    return StorageErrorResponse(bucket.status());
+  }
+  return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
+}
+
+HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request) {
+  auto bucket = buckets.GetBucket(request.Param("bucket"));
+  if (!bucket.ok()) {
+    return StorageErrorResponse(bucket.status());
+  }
+  if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/true)) {
+    return *std::move(answer);
+  }
+  return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
 }
 
 HttpResponse PatchBucket(BucketStore& buckets, const RoutedRequest& request) {
@@ -245,106 +357,6 @@ HttpResponse ListObjects(BucketStore& buckets, const RoutedRequest& request) {
   return JsonResponse(ObjectListJson(*listing, BaseUrl(request.http)));
 }
 
-// The byte range a `Range` header asks of an object of `size` bytes: nullopt for the whole
-// object (no header, or a form not supported here, which HTTP lets a server ignore),
-// OUT_OF_RANGE when it starts past the end.
-Result<std::optional<std::pair<std::int64_t, std::int64_t>>> RequestedRange(std::string_view header,
-                                                                            std::int64_t size) {
-  using Range = std::optional<std::pair<std::int64_t, std::int64_t>>;
-  if (!header.starts_with("bytes=") || header.find(',') != std::string_view::npos) {
-    return Range();
-  }
-  const std::string_view spec = header.substr(6);
-  const std::size_t dash = spec.find('-');
-  if (dash == std::string_view::npos) {
-    return Range();
-  }
-  auto number = [](std::string_view text) -> std::optional<std::int64_t> {
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-      return std::nullopt;
-    }
-    return value;
-  };
-  const std::optional<std::int64_t> first = number(spec.substr(0, dash));
-  const std::optional<std::int64_t> last = number(spec.substr(dash + 1));
-  if (!first.has_value()) {  // "bytes=-N": the last N bytes
-    if (!last.has_value() || *last <= 0) {
-      return Range();
-    }
-    return Range({std::max<std::int64_t>(0, size - *last), size - 1});
-  }
-  if (*first >= size) {
-    return Status::OutOfRange(fmt::format(
-        "The requested range starts at byte {}, past the object's {} bytes.", *first, size));
-  }
-  if (last.has_value() && *last < *first) {
-    return Range();
-  }
-  return Range({*first, last.has_value() ? std::min(*last, size - 1) : size - 1});
-}
-
-// The object, NOT_FOUND unless it is the `generation` asked for (objects keep one generation).
-Result<store::ObjectInfo> FindObject(BucketStore& buckets, const RoutedRequest& request) {
-  const std::string& bucket = request.Param("bucket");
-  const std::string& name = request.Param("object");
-  auto info = buckets.GetObject(bucket, name);
-  const std::string* generation = request.Query("generation");
-  if (info.ok() && generation != nullptr && !generation->empty() &&
-      *generation != std::to_string(info->generation)) {
-    return Status::NotFound(fmt::format("No such object: {}/{}#{}", bucket, name, *generation));
-  }
-  return info;
-}
-
-HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
-                      const store::ObjectInfo& found) {
-  const std::string& bucket = request.Param("bucket");
-  const std::string& name = request.Param("object");
-  const store::ObjectInfo* info = &found;
-  auto file = buckets.OpenObject(bucket, name);
-  if (!file.ok()) {
-    return StorageErrorResponse(file.status());
-  }
-  auto range = info->size == 0
-                   ? Result<std::optional<std::pair<std::int64_t, std::int64_t>>>(std::nullopt)
-                   : RequestedRange(request.http.Header("range"), info->size);
-  if (!range.ok()) {
-    HttpResponse response = StorageErrorResponse(range.status());
-    response.headers.emplace_back("Content-Range", fmt::format("bytes */{}", info->size));
-    return response;
-  }
-  const auto [first, last] =
-      range->value_or(std::pair<std::int64_t, std::int64_t>{0, info->size - 1});
-  HttpResponse response{.status = range->has_value() ? 206 : 200,
-                        .content_type = info->content_type};
-  response.body_file = FileSlice{.file = std::make_shared<UniqueFd>(*std::move(file)),
-                                 .name = fmt::format("{}/{}", bucket, name),
-                                 .offset = static_cast<std::uint64_t>(first),
-                                 .length = static_cast<std::uint64_t>(last - first + 1)};
-  response.headers = {
-      {"x-goog-hash", fmt::format("crc32c={},md5={}", info->crc32c_base64, info->md5_base64)},
-      {"x-goog-generation", std::to_string(info->generation)},
-      {"x-goog-metageneration", std::to_string(info->metageneration)},
-      {"x-goog-stored-content-length", std::to_string(info->size)},
-      {"x-goog-stored-content-encoding",
-       info->headers.content_encoding.empty() ? "identity" : info->headers.content_encoding},
-      {"Accept-Ranges", "bytes"}};
-  // The stored bytes as they are, with the fields that describe them (a gzip-encoded object is
-  // served compressed, with Content-Encoding: gzip, whatever the client accepts).
-  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
-    if (!(info->headers.*field.field).empty()) {
-      response.headers.emplace_back(field.http_name, info->headers.*field.field);
-    }
-  }
-  if (range->has_value()) {
-    response.headers.emplace_back("Content-Range",
-                                  fmt::format("bytes {}-{}/{}", first, last, info->size));
-  }
-  return response;
-}
-
 HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
   auto info = FindObject(buckets, request);
   if (!info.ok()) {
@@ -358,27 +370,6 @@ HttpResponse GetObject(BucketStore& buckets, const RoutedRequest& request) {
     return Download(buckets, request, *info);
   }
   return JsonResponse(ObjectJson(*info, BaseUrl(request.http)));
-}
-
-// The answer refusing a change of the object (a delete, a patch) when its `generation` is not the
-// live one (this server keeps no older generations) or its preconditions are malformed; nullopt
-// when the change may go ahead, with the preconditions in `conditions` for the store to evaluate
-// with the change.
-std::optional<HttpResponse> ChangeRefused(BucketStore& buckets, const RoutedRequest& request,
-                                          Preconditions& conditions) {
-  Result<Preconditions> parsed = WriteConditions(request);
-  if (!parsed.ok()) {
-    return StorageErrorResponse(parsed.status());
-  }
-  conditions = *parsed;
-  if (request.Query("generation") == nullptr) {
-    return std::nullopt;
-  }
-  auto info = FindObject(buckets, request);
-  if (!info.ok()) {
-    return StorageErrorResponse(info.status());
-  }
-  return std::nullopt;
 }
 
 HttpResponse DeleteObject(BucketStore& buckets, const RoutedRequest& request) {
@@ -412,7 +403,7 @@ HttpResponse PatchObject(BucketStore& buckets, const RoutedRequest& request) {
   return JsonResponse(ObjectJson(*info, BaseUrl(request.http)));
 }
 
-}  // namespace
+}  // namespace storage_v1_internal
 
 std::optional<HttpResponse> VersionAnswer(const RoutedRequest& request,
                                           const std::optional<ObjectVersion>& version, bool is_read,
@@ -462,102 +453,6 @@ std::optional<HttpResponse> CheckWritePreconditions(BucketStore& buckets,
   return PreconditionAnswer(request,
                             info.ok() ? std::optional<store::ObjectInfo>(*info) : std::nullopt,
                             /*is_read=*/false);
-}
-
-std::vector<std::string> StorageUploadPrefixes() {
-  return {"/upload/", "/resumable/upload/"};
-}
-
-Route StorageRoute(Route route) {
-  route.query_params = StorageQueryParams(route.name);
-  return route;
-}
-
-// A handler as a plain function of the store, whichever constness it takes the store with.
-template <auto kHandler>
-HttpResponse Call(BucketStore& buckets, const RoutedRequest& request) {
-  return kHandler(buckets, request);
-}
-
-void AddStorageV1Routes(Router& router, store::BucketStore& buckets) {
-  BucketStore* b = &buckets;
-  using Handler = HttpResponse (*)(BucketStore&, const RoutedRequest&);
-  struct Row {
-    std::string_view method;
-    std::string_view path;  // below the API's root
-    std::string_view name;
-    Handler handler;
-    RouteAccess access;
-    RouteAudit audit;
-    RouteAccess also = {};  // a second rule, when the route reads one bucket and writes another
-  };
-  const std::array<Row, 14> rows = {{
-      {"POST", kBuckets, "storage.buckets.insert", &Call<&InsertBucket>,
-       InQueryProject("storage.buckets.create"),
-       StorageChanges("storage.buckets.create", AuditResource::kBucket)},
-      {"GET", kBuckets, "storage.buckets.list", &Call<&ListBuckets>,
-       InQueryProject("storage.buckets.list"),
-       StorageReads("storage.buckets.list", AuditResource::kProject)},
-      {"GET", kBucket, "storage.buckets.get", &Call<&GetBucket>, InBucket("storage.buckets.get"),
-       StorageReads("storage.buckets.get", AuditResource::kBucket)},
-      {"DELETE", kBucket, "storage.buckets.delete", &Call<&DeleteBucket>,
-       InBucket("storage.buckets.delete"),
-       StorageChanges("storage.buckets.delete", AuditResource::kBucket)},
-      {"PATCH", kBucket, "storage.buckets.patch", &Call<&PatchBucket>,
-       InBucket("storage.buckets.update"),
-       StorageChanges("storage.buckets.update", AuditResource::kBucket)},
-      {"PUT", kBucket, "storage.buckets.update", &Call<&UpdateBucket>,
-       InBucket("storage.buckets.update"),
-       StorageChanges("storage.buckets.update", AuditResource::kBucket)},
-      {"GET", kObjects, "storage.objects.list", &Call<&ListObjects>,
-       InBucket("storage.objects.list"),
-       StorageReads("storage.objects.list", AuditResource::kBucket)},
-      {"GET", kObject, "storage.objects.get", &Call<&GetObject>, InBucket("storage.objects.get"),
-       StorageReads("storage.objects.get", AuditResource::kObject)},
-      {"DELETE", kObject, "storage.objects.delete", &Call<&DeleteObject>,
-       InBucket("storage.objects.delete"),
-       StorageChanges("storage.objects.delete", AuditResource::kObject)},
-      {"PATCH", kObject, "storage.objects.patch", &Call<&PatchObject>,
-       InBucket("storage.objects.update"),
-       StorageChanges("storage.objects.update", AuditResource::kObject)},
-      {"GET", kLayout, "storage.buckets.getStorageLayout", &Call<&GetStorageLayout>,
-       InBucket("storage.buckets.get"),
-       StorageReads("storage.buckets.getStorageLayout", AuditResource::kBucket)},
-      {"GET", kManagedFolders, "storage.managedFolders.list", &Call<&ListManagedFolders>,
-       InBucket("storage.objects.list"),
-       StorageReads("storage.managedFolders.list", AuditResource::kBucket)},
-      {"POST", kRewrite, "storage.objects.rewrite", &Call<&RewriteObject>,
-       InBucket("storage.objects.get", "sourceBucket"),
-       StorageChanges("storage.objects.rewrite", AuditResource::kRewriteTarget),
-       InBucket("storage.objects.create", "destinationBucket")},
-      {"POST", kCompose, "storage.objects.compose", &Call<&ComposeObject>,
-       InBucket("storage.objects.get"),
-       StorageChanges("storage.objects.compose", AuditResource::kObject),
-       InBucket("storage.objects.create")},
-  }};
-  for (const std::string_view root : kApiRoots) {
-    for (const Row& row : rows) {
-      std::vector<RouteAccess> access = {row.access};
-      if (!row.also.permission.empty()) {
-        access.push_back(row.also);
-      }
-      router.Add(StorageRoute(
-          {.method = std::string(row.method),
-           .pattern = fmt::format("{}{}", root, row.path),
-           .name = std::string(row.name),
-           .handler = [b, handler = row.handler](const RoutedRequest& r) { return handler(*b, r); },
-           .slashes_in_variables = row.path == kRewrite || row.path == kCompose,
-           .access = std::move(access),
-           .audit = row.audit}));
-    }
-  }
-  router.Add(StorageRoute({.method = "GET",
-                           .pattern = std::string(kDownload),
-                           .name = "storage.objects.get",
-                           .handler = [b](const RoutedRequest& r) { return GetObject(*b, r); },
-                           .access = {InBucket("storage.objects.get")},
-                           .audit = StorageReads("storage.objects.get", AuditResource::kObject)}));
-  AddStorageUploadRoutes(router, buckets);
 }
 
 }  // namespace trainyard::server
