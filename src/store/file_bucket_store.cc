@@ -1,4 +1,5 @@
-// `OpenFileBucketStore` and the bucket and object methods of `FileBucketStore`.
+// `OpenFileBucketStore` and the bucket and object methods of `FileBucketStore` (listing in
+// object_listing.cc, resumable uploads in upload_sessions.cc).
 #include "store/file_bucket_store.h"
 
 #include <algorithm>
@@ -16,7 +17,6 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "store/object_glob.h"
 #include "store/object_names.h"
 
 namespace trainyard::store {
@@ -24,7 +24,6 @@ namespace internal {
 namespace {
 
 constexpr std::string_view kDefaultContentType = "application/octet-stream";
-constexpr int kMaxListResults = 1000;
 // A file changing while it is hashed is hashed again, this many times at most.
 constexpr int kHashAttempts = 3;
 constexpr auto kScratchFileLifetime = std::chrono::hours(24);
@@ -479,57 +478,6 @@ Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view n
   }
   return db_->DeleteObject(bucket, name);
 }
-
-Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
-                                                   const ListObjectsRequest& request) {
-  TY_RETURN_IF_ERROR(GetBucket(bucket).status());
-  std::string after;
-  if (!request.page_token.empty()) {
-    std::optional<std::string> decoded = Base64Decode(request.page_token);
-    if (!decoded.has_value() || decoded->empty()) {
-      return Status::InvalidArgument(
-          {{"pageToken", "Not a page token of this listing; pass nextPageToken as given."}});
-    }
-    after = *std::move(decoded);
-  }
-  std::optional<ObjectGlob> glob;
-  if (!request.match_glob.empty()) {
-    Result<ObjectGlob> compiled = ObjectGlob::Compile(request.match_glob);
-    if (!compiled.ok()) {
-      return compiled.status();
-    }
-    glob = *std::move(compiled);
-  }
-  const int max = std::clamp(request.max_results, 1, kMaxListResults);
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
-  if (!bucket_fd.ok()) {
-    return ObjectListing{};  // no directory: no objects
-  }
-  const WalkFilter filter{.prefix = request.prefix,
-                          .delimiter = request.delimiter,
-                          .start_offset = request.start_offset,
-                          .end_offset = request.end_offset,
-                          .glob = glob.has_value() ? &*glob : nullptr};
-  TreePage page = WalkObjects(bucket_fd->get(), filter, after, max);
-  ObjectListing listing;
-  if (page.more && !page.entries.empty()) {
-    listing.next_page_token = Base64Encode(page.entries.back().name);
-  }
-  for (TreeEntry& entry : page.entries) {
-    if (entry.is_prefix) {
-      listing.prefixes.push_back(std::move(entry.name));
-      continue;
-    }
-    Result<ObjectInfo> info = Describe(bucket_fd->get(), bucket, entry.name, entry.stat);
-    if (info.ok()) {
-      listing.objects.push_back(*std::move(info));
-    } else if (info.status().code() != Code::kNotFound) {
-      return info.status();  // a file removed since the walk is simply not listed
-    }
-  }
-  return listing;
-}
-
 }  // namespace internal
 
 Result<std::unique_ptr<BucketStore>> OpenFileBucketStore(const std::string& root_dir,
