@@ -38,7 +38,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402  (needs the path above)
-import kill_restart_test as kr  # noqa: E402
+import kill_restart_harness as kr  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TASK = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "trainers",
