@@ -13,7 +13,8 @@ serve is a 404 in Google's error shape, and so is a job that does not exist (Htt
 The storage v1 client built from trainyard's document uploads with `MediaIoBaseUpload` (media,
 multipart with metadata, and resumable in several small chunks), downloads with `get_media` (whole,
 and in ranged chunks with `MediaIoBaseDownload`), lists, patches an object's metadata and deletes,
-the bytes and fields compared with what was sent. The logging v2 client reads a finished job's
+composes two objects and rewrites (copies) the result, the bytes and fields compared with what was
+sent. The logging v2 client reads a finished job's
 log with `entries().list(body=...)`: the lines its trainer printed, in order. The jobs are
 container jobs run on the host (`--containers host`), so the suite needs no image and stays short
 for CI.
@@ -203,6 +204,26 @@ class GoogleApiClientTest(gcloud_env.ServerTestCase):
         self.assertEqual(gone.exception.resp.status, 404)
         self.assertEqual([o["name"] for o in objects.list(bucket="gac-bucket").execute()["items"]],
                          ["data/large.bin", "data/tagged.txt"])
+
+    def test_6b_storage_compose_and_rewrite(self):
+        gcs = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="storage")
+        gcs.buckets().insert(project=PROJECT, body={"name": "gac-parts"}).execute()
+        objects = gcs.objects()
+        for name, data in (("parts/a", b"first,"), ("parts/b", b"second")):
+            objects.insert(bucket="gac-parts", name=name, media_body=gapi_http.MediaIoBaseUpload(
+                io.BytesIO(data), "text/plain", resumable=False)).execute()
+        composed = objects.compose(destinationBucket="gac-parts", destinationObject="whole",
+                                   body={"sourceObjects": [{"name": "parts/a"}, {"name": "parts/b"}],
+                                         "destination": {"contentType": "text/plain"}}).execute()
+        self.assertEqual((composed["name"], composed["size"]), ("whole", "12"))
+        rewritten = objects.rewrite(sourceBucket="gac-parts", sourceObject="whole",
+                                    destinationBucket="gac-parts", destinationObject="copy/whole",
+                                    body={}).execute()
+        self.assertTrue(rewritten["done"])
+        self.assertEqual(rewritten["resource"]["name"], "copy/whole")
+        for name in ("whole", "copy/whole"):
+            self.assertEqual(objects.get_media(bucket="gac-parts", object=name).execute(),
+                             b"first,second")
 
     def test_7_logging_reads_a_finished_jobs_lines(self):
         self.jobs().create(parent=PARENT, body=container_job(
