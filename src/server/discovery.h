@@ -8,15 +8,21 @@
 //                                                 https://ml.googleapis.com)
 //
 // The documents are data (server/discovery_data/{api}_{version}.json); only their rootUrl and
-// baseUrl are filled in, with the host the request reached. ml_v1.json has the shape of Google's
-// ml v1 document (docs/reference/ai-platform-training.md [V-schema]: google-api-go-client's
-// ml/v1/ml-api.json), trimmed to the methods trainyard serves and the fields its codec reads;
-// aiplatform_v1.json the shape of Google's aiplatform v1 document (the method ids, paths and
-// parameters of the apitools client gcloud ships, aiplatform_v1_client.py), trimmed to custom and
-// hyperparameter tuning jobs. tests/integration/discovery_test.cc checks each method against the
-// router. Like Google's, they
-// are public: served without a token. An unknown API or version is NOT_FOUND in Google's error
-// shape.
+// baseUrl (rootUrl + servicePath) are filled in, with the host the request reached. ml_v1.json has
+// the shape of Google's ml v1 document (docs/reference/ai-platform-training.md [V-schema]:
+// google-api-go-client's ml/v1/ml-api.json), trimmed to the methods trainyard serves and the
+// fields its codec reads; aiplatform_v1.json the shape of Google's aiplatform v1 document (the
+// method ids, paths and parameters of the apitools client gcloud ships, aiplatform_v1_client.py),
+// trimmed to custom and hyperparameter tuning jobs; storage_v1.json is Google's storage v1
+// document (the one the Cloud SDK ships, apitools' samples/storage_sample/storage_v1.json)
+// trimmed to the bucket and object methods trainyard serves, the fields it keeps and the system
+// parameters the router takes, its uploads at /upload/storage/v1 and /resumable/upload/storage/v1
+// of this host (mediaUpload.protocols); logging_v2.json Google's logging v2 document
+// (google-api-python-client's discovery_cache/documents/logging.v2.json) trimmed to entries.list
+// and the LogEntry fields trainyard writes. tests/integration/discovery_test.cc checks each method
+// against the router (its path, or a media upload's upload paths, and its query parameters). Like
+// Google's, they are public: served without a token. An unknown API or version is NOT_FOUND in
+// Google's error shape.
 #pragma once
 
 #include <string>

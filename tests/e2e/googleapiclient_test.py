@@ -8,12 +8,21 @@ to SUCCEEDED, `list` shows it, a second job is cancelled with `cancel` and reach
 `patch` changes a job's labels; `projects().getConfig` answers. The aiplatform v1 client built
 the same way creates a custom job, follows it to JOB_STATE_SUCCEEDED and lists it. A client built from the
 `/$discovery/rest?version=v1` form newer clients ask for works the same; an API trainyard does not
-serve is a 404 in Google's error shape, and so is a job that does not exist (HttpError). The jobs are container jobs run on the host (`--containers host`), so
-the suite needs no image and stays short for CI.
+serve is a 404 in Google's error shape, and so is a job that does not exist (HttpError).
+
+The storage v1 client built from trainyard's document uploads with `MediaIoBaseUpload` (media,
+multipart with metadata, and resumable in several small chunks), downloads with `get_media` (whole,
+and in ranged chunks with `MediaIoBaseDownload`), lists, patches an object's metadata and deletes,
+composes two objects and rewrites (copies) the result, the bytes and fields compared with what was
+sent. The logging v2 client reads a finished job's
+log with `entries().list(body=...)`: the lines its trainer printed, in order. The jobs are
+container jobs run on the host (`--containers host`), so the suite needs no image and stays short
+for CI.
 
 Usage: googleapiclient_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
 
+import io
 import json
 import os
 import sys
@@ -22,7 +31,7 @@ import time
 import unittest
 
 import httplib2
-from googleapiclient import discovery, errors
+from googleapiclient import discovery, errors, http as gapi_http
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402  (needs the path above)
@@ -54,9 +63,11 @@ class GoogleApiClientTest(gcloud_env.ServerTestCase):
         cls.ml = cls.build("discovery/v1/apis/{api}/{apiVersion}/rest")
 
     @classmethod
-    def build(cls, discovery_path, api="ml"):
-        return discovery.build(api, "v1", discoveryServiceUrl=cls.server.url + discovery_path,
-                               http=httplib2.Http(timeout=30), cache_discovery=False)
+    def build(cls, discovery_path, api="ml", version="v1"):
+        # build_http() is the client's own transport: httplib2 with 308 not taken as a redirect,
+        # which a resumable upload's unfinished chunks are answered with.
+        return discovery.build(api, version, discoveryServiceUrl=cls.server.url + discovery_path,
+                               http=gapi_http.build_http(), cache_discovery=False)
 
     def jobs(self, ml=None):
         return (ml or self.ml).projects().jobs()
@@ -129,6 +140,105 @@ class GoogleApiClientTest(gcloud_env.ServerTestCase):
         self.assertEqual(job["state"], "JOB_STATE_SUCCEEDED", json.dumps(job))
         listed = custom_jobs.list(parent=parent).execute()
         self.assertEqual([j["displayName"] for j in listed["customJobs"]], ["tiny-vertex"])
+
+    def test_6_storage_uploads_downloads_list_patch_delete(self):
+        gcs = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="storage")
+        bucket = gcs.buckets().insert(project=PROJECT, body={"name": "gac-bucket"}).execute()
+        self.assertEqual(bucket["name"], "gac-bucket")
+        objects = gcs.objects()
+        small = os.urandom(3000)
+        simple = objects.insert(bucket="gac-bucket", name="data/simple.bin", media_body=(
+            gapi_http.MediaIoBaseUpload(io.BytesIO(small), "application/octet-stream",
+                                        resumable=False))).execute()
+        self.assertEqual((simple["name"], simple["size"]), ("data/simple.bin", "3000"))
+        with_metadata = objects.insert(
+            bucket="gac-bucket", body={"name": "data/tagged.txt", "metadata": {"stage": "raw"}},
+            media_body=gapi_http.MediaIoBaseUpload(io.BytesIO(b"a,b\n1,2\n"), "text/csv",
+                                                   resumable=False)).execute()
+        self.assertEqual(with_metadata["metadata"], {"stage": "raw"})
+        self.assertEqual(with_metadata["contentType"], "text/csv")
+        # Resumable, in chunks of 256 KiB (GCS's unit): five PUTs, the last one short.
+        chunk = 256 * 1024
+        large = os.urandom(4 * chunk + 1234)
+        request = objects.insert(bucket="gac-bucket", name="data/large.bin", media_body=(
+            gapi_http.MediaIoBaseUpload(io.BytesIO(large), "application/octet-stream",
+                                        chunksize=chunk, resumable=True)))
+        progress, response, puts = [], None, 0
+        while response is None:
+            status, response = request.next_chunk()
+            puts += 1
+            if status is not None:
+                progress.append(status.resumable_progress)
+        self.assertEqual(puts, 5)
+        self.assertEqual(progress, [chunk, 2 * chunk, 3 * chunk, 4 * chunk])
+        self.assertEqual(response["size"], str(len(large)))
+
+        self.assertEqual(objects.get_media(bucket="gac-bucket", object="data/simple.bin")
+                         .execute(), small)
+        self.assertEqual(objects.get_media(bucket="gac-bucket", object="data/tagged.txt")
+                         .execute(), b"a,b\n1,2\n")
+        downloaded = io.BytesIO()
+        download = gapi_http.MediaIoBaseDownload(
+            downloaded, objects.get_media(bucket="gac-bucket", object="data/large.bin"),
+            chunksize=chunk)
+        done, ranges = False, 0
+        while not done:
+            _, done = download.next_chunk()
+            ranges += 1
+        self.assertEqual(ranges, 5)
+        self.assertEqual(downloaded.getvalue(), large)
+
+        listed = objects.list(bucket="gac-bucket", prefix="data/").execute()
+        self.assertEqual([(o["name"], o["size"]) for o in listed["items"]], [
+            ("data/large.bin", str(len(large))), ("data/simple.bin", "3000"),
+            ("data/tagged.txt", "8")])
+        patched = objects.patch(bucket="gac-bucket", object="data/simple.bin",
+                                body={"metadata": {"team": "ml"}}).execute()
+        self.assertEqual(patched["metadata"], {"team": "ml"})
+        self.assertEqual(objects.get(bucket="gac-bucket", object="data/simple.bin")
+                         .execute()["metadata"], {"team": "ml"})
+        self.assertEqual(objects.delete(bucket="gac-bucket", object="data/simple.bin")
+                         .execute(), "")
+        with self.assertRaises(errors.HttpError) as gone:
+            objects.get(bucket="gac-bucket", object="data/simple.bin").execute()
+        self.assertEqual(gone.exception.resp.status, 404)
+        self.assertEqual([o["name"] for o in objects.list(bucket="gac-bucket").execute()["items"]],
+                         ["data/large.bin", "data/tagged.txt"])
+
+    def test_6b_storage_compose_and_rewrite(self):
+        gcs = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="storage")
+        gcs.buckets().insert(project=PROJECT, body={"name": "gac-parts"}).execute()
+        objects = gcs.objects()
+        for name, data in (("parts/a", b"first,"), ("parts/b", b"second")):
+            objects.insert(bucket="gac-parts", name=name, media_body=gapi_http.MediaIoBaseUpload(
+                io.BytesIO(data), "text/plain", resumable=False)).execute()
+        composed = objects.compose(destinationBucket="gac-parts", destinationObject="whole",
+                                   body={"sourceObjects": [{"name": "parts/a"}, {"name": "parts/b"}],
+                                         "destination": {"contentType": "text/plain"}}).execute()
+        self.assertEqual((composed["name"], composed["size"]), ("whole", "12"))
+        rewritten = objects.rewrite(sourceBucket="gac-parts", sourceObject="whole",
+                                    destinationBucket="gac-parts", destinationObject="copy/whole",
+                                    body={}).execute()
+        self.assertTrue(rewritten["done"])
+        self.assertEqual(rewritten["resource"]["name"], "copy/whole")
+        for name in ("whole", "copy/whole"):
+            self.assertEqual(objects.get_media(bucket="gac-parts", object=name).execute(),
+                             b"first,second")
+
+    def test_7_logging_reads_a_finished_jobs_lines(self):
+        self.jobs().create(parent=PARENT, body=container_job(
+            "chatty", "for i in range(3): print('epoch %d loss %.1f' % (i, 1.0 / (i + 1)))")
+        ).execute()
+        self.assertEqual(self.wait_for("chatty", TERMINAL)["state"], "SUCCEEDED")
+        logging = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="logging",
+                             version="v2")
+        listed = logging.entries().list(body={
+            "resourceNames": [PARENT],
+            "filter": 'resource.labels.job_id="chatty" AND textPayload:"epoch"',
+            "orderBy": "timestamp asc"}).execute()
+        self.assertEqual([e["textPayload"] for e in listed["entries"]],
+                         ["epoch 0 loss 1.0", "epoch 1 loss 0.5", "epoch 2 loss 0.3"])
+        self.assertEqual({e["resource"]["labels"]["job_id"] for e in listed["entries"]}, {"chatty"})
 
 
 if __name__ == "__main__":

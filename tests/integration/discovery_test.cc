@@ -1,6 +1,7 @@
-// The discovery documents (server/discovery.h) on the real server, and the ml v1 and aiplatform v1
-// documents checked against the router itself: every method a document lists is a route
-// trainyard serves, with the query parameters it names, and every route of that API is listed.
+// The discovery documents (server/discovery.h) on the real server, and each document checked
+// against the router itself: every method a document lists is a route trainyard serves, with the
+// query parameters it names (a media upload's at its upload paths), and every route of that API
+// is listed but those a document has no method for (named, with the reason, below).
 #include "server/discovery.h"
 
 #include <functional>
@@ -17,9 +18,12 @@
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "integration/live_server.h"
+#include "server/logging_v2_handlers.h"
 #include "server/ml_v1_handlers.h"
 #include "server/router.h"
+#include "server/storage_v1_handlers.h"
 #include "server/vertex_api.h"
+#include "store/bucket_store.h"
 #include "store/sqlite_job_store.h"
 
 namespace trainyard::testing {
@@ -46,6 +50,29 @@ TEST(DiscoveryTest, ServesTheDocumentWithTheRequestsHostAndNeedsNoToken) {
     EXPECT_EQ(document["resources"]["projects"]["resources"]["jobs"]["methods"]["create"]["path"],
               "v1/{+parent}/jobs");
   }
+}
+
+TEST(DiscoveryTest, StorageAndLoggingPointAtThisServerWithTheirServicePaths) {
+  LiveServer server;
+  HttpClient client(server.port());
+  const Headers host = {{"Host", "gcs.example:9000"}};
+  const ClientResponse storage = client.Send("GET", "/discovery/v1/apis/storage/v1/rest", "", host);
+  ASSERT_EQ(storage.status, 200) << storage.body;
+  const json gcs = Body(storage);
+  EXPECT_EQ(gcs["id"], "storage:v1");
+  EXPECT_EQ(gcs["rootUrl"], "http://gcs.example:9000/");
+  EXPECT_EQ(gcs["baseUrl"], "http://gcs.example:9000/storage/v1/");
+  const json& insert = gcs["resources"]["objects"]["methods"]["insert"];
+  EXPECT_EQ(insert["mediaUpload"]["protocols"]["simple"]["path"],
+            "/upload/storage/v1/b/{bucket}/o");
+  EXPECT_EQ(insert["mediaUpload"]["protocols"]["resumable"]["path"],
+            "/resumable/upload/storage/v1/b/{bucket}/o");
+  const ClientResponse logging = client.Send("GET", "/discovery/v1/apis/logging/v2/rest", "", host);
+  ASSERT_EQ(logging.status, 200) << logging.body;
+  const json logs = Body(logging);
+  EXPECT_EQ(logs["id"], "logging:v2");
+  EXPECT_EQ(logs["baseUrl"], "http://gcs.example:9000/");
+  EXPECT_EQ(logs["resources"]["entries"]["methods"]["list"]["path"], "v2/entries:list");
 }
 
 TEST(DiscoveryTest, UnknownApisAndBadHostsAreRefusedInGooglesShape) {
@@ -90,18 +117,22 @@ void EachMethod(const json& resources, const Visit& visit) {
   }
 }
 
-// `path` ("v1/{+name}:cancel") with each path parameter replaced by a value its pattern
-// ("^projects/[^/]+/jobs/[^/]+$") accepts.
-std::string Expand(const json& method) {
-  std::string path = "/" + method["path"].get<std::string>();
+// `path` ("v1/{+name}:cancel", below the document's servicePath `service`; or an upload path, from
+// the host's root) with each path parameter replaced by a value its pattern
+// ("^projects/[^/]+/jobs/[^/]+$") accepts, "x" when it has none.
+std::string Expand(const json& method, std::string path) {
   for (const auto& [name, parameter] : method["parameters"].items()) {
     if (parameter["location"] != "path") {
       continue;
     }
-    std::string value = parameter["pattern"].get<std::string>();
-    value = value.substr(1, value.size() - 2);  // ^…$
-    for (std::size_t at = value.find("[^/]+"); at != std::string::npos; at = value.find("[^/]+")) {
-      value.replace(at, 5, "x");
+    std::string value = "x";
+    if (parameter.contains("pattern")) {
+      value = parameter["pattern"].get<std::string>();
+      value = value.substr(1, value.size() - 2);  // ^…$
+      for (std::size_t at = value.find("[^/]+"); at != std::string::npos;
+           at = value.find("[^/]+")) {
+        value.replace(at, 5, "x");
+      }
     }
     for (const std::string& token : {"{+" + name + "}", "{" + name + "}"}) {
       if (const std::size_t at = path.find(token); at != std::string::npos) {
@@ -110,6 +141,19 @@ std::string Expand(const json& method) {
     }
   }
   return path;
+}
+
+// Where a client sends `method` of a document whose servicePath is `service`: its path, and for
+// a media upload, each upload protocol's path instead (the plain path takes no bytes).
+std::vector<std::string> Targets(const json& method, const std::string& service) {
+  if (method.contains("mediaUpload")) {
+    std::vector<std::string> targets;
+    for (const auto& [protocol, info] : method["mediaUpload"]["protocols"].items()) {
+      targets.push_back(Expand(method, info["path"].get<std::string>()));
+    }
+    return targets;
+  }
+  return {Expand(method, "/" + service + method["path"].get<std::string>())};
 }
 
 // The last two dot-separated parts: "jobs.create" of "ml.projects.jobs.create" and of the route
@@ -123,7 +167,9 @@ std::string MethodOf(std::string_view id) {
 
 struct ApiCase {
   std::string api;
-  std::function<void(server::Router&, control::JobController&)> add_routes;
+  std::string version;
+  std::function<void(server::Router&)> add_routes;
+  std::set<std::string> unlisted;  // routes of the API that no method of the document names
 };
 
 TEST(DiscoveryTest, EveryMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
@@ -131,48 +177,67 @@ TEST(DiscoveryTest, EveryMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
   SystemClock clock;
   auto store = store::OpenSqliteJobStore(dir.File("trainyard.db"));
   ASSERT_TRUE(store.ok()) << store.status().ToString();
+  auto buckets = store::OpenFileBucketStore(dir.File("buckets"), dir.File("storage.db"), clock);
+  ASSERT_TRUE(buckets.ok()) << buckets.status().ToString();
   control::JobController controller(**store, catalog::Catalog::Builtin(), clock);
   for (const ApiCase& api : std::vector<ApiCase>{
-           {"ml", [](server::Router&r, control::JobController&c) { AddMlV1Routes(r, c); }},
-           {"aiplatform",
-            [](server::Router&r, control::JobController&c) {
-              AddVertexRoutes(r, c, catalog::Catalog::Builtin(), {});
+           {"ml", "v1", [&](server::Router& r) { AddMlV1Routes(r, controller); }},
+           {"aiplatform", "v1",
+            [&](server::Router& r) {
+              AddVertexRoutes(r, controller, catalog::Catalog::Builtin(), {});
             }},
+           {"storage",
+            "v1",
+            [&](server::Router& r) { AddStorageV1Routes(r, **buckets); },
+            // The resumable upload's later requests (PUT and DELETE of the session URL the
+            // insert answers with), and the two calls `gcloud storage rm -r` makes that are newer
+            // than the document (server/storage_v1_handlers.h).
+            {"storage.objects.upload", "storage.objects.cancelUpload",
+             "storage.buckets.getStorageLayout", "storage.managedFolders.list"}},
+           {"logging", "v2",
+            [&](server::Router& r) { AddLoggingV2Routes(r, dir.path().string()); }},
        }) {
     SCOPED_TRACE(api.api);
     server::Router router;
-    api.add_routes(router, controller);
-    auto document = server::DiscoveryDocument(api.api, "v1", "http://h/");
+    api.add_routes(router);
+    auto document = server::DiscoveryDocument(api.api, api.version, "http://h/");
     ASSERT_TRUE(document.ok()) << document.status().ToString();
+    const json parsed = json::parse(*document);
+    EXPECT_EQ(parsed["baseUrl"], "http://h/" + parsed["servicePath"].get<std::string>());
     std::set<std::string> routed;
     int methods = 0;
-    EachMethod(json::parse(*document)["resources"], [&](const json& method) {
+    EachMethod(parsed["resources"], [&](const json& method) {
       ++methods;
-      std::string target = Expand(method);
-      char separator = '?';
-      for (const auto& [name, parameter] : method["parameters"].items()) {
-        if (parameter["location"] == "query") {
-          target += separator + name + "=1";
-          separator = '&';
+      for (std::string target : Targets(method, parsed["servicePath"])) {
+        char separator = '?';
+        for (const auto& [name, parameter] : method["parameters"].items()) {
+          if (parameter["location"] == "query") {
+            target += separator + name + "=1";
+            separator = '&';
+          }
         }
+        SCOPED_TRACE(method["id"].get<std::string>() + " " + target);
+        server::HttpRequest request{.method = method["httpMethod"], .target = target};
+        std::string route;
+        // The check runs only once a route matched and took every query parameter; refusing
+        // keeps the handler from running.
+        const server::HttpResponse response =
+            router.Dispatch(request, [&](const server::RoutedRequest& r) {
+              route = std::string(r.route);
+              return std::optional<server::HttpResponse>(server::HttpResponse{.status = 299});
+            });
+        EXPECT_EQ(response.status, 299) << response.body;
+        EXPECT_EQ(MethodOf(method["id"].get<std::string>()), MethodOf(route));
+        routed.insert(route);
       }
-      SCOPED_TRACE(method["id"].get<std::string>() + " " + target);
-      server::HttpRequest request{.method = method["httpMethod"], .target = target};
-      std::string route;
-      // The check runs only once a route matched and took every query parameter; refusing
-      // keeps the handler from running.
-      const server::HttpResponse response =
-          router.Dispatch(request, [&](const server::RoutedRequest& r) {
-            route = std::string(r.route);
-            return std::optional<server::HttpResponse>(server::HttpResponse{.status = 299});
-          });
-      EXPECT_EQ(response.status, 299) << response.body;
-      EXPECT_EQ(MethodOf(method["id"].get<std::string>()), MethodOf(route));
-      routed.insert(route);
     });
     EXPECT_GT(methods, 0);
     const std::vector<std::string> names = router.RouteNames();
-    EXPECT_EQ(routed, std::set<std::string>(names.begin(), names.end()));
+    std::set<std::string> listed(names.begin(), names.end());
+    for (const std::string& name : api.unlisted) {
+      EXPECT_EQ(listed.erase(name), 1U) << name << " is no longer a route";
+    }
+    EXPECT_EQ(routed, listed);
   }
 }
 
