@@ -5,8 +5,10 @@
 #include "server/discovery.h"
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -15,6 +17,7 @@
 #include "base/clock.h"
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
+#include "control/sharing_admin.h"
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "integration/live_server.h"
@@ -22,8 +25,14 @@
 #include "server/ml_v1_handlers.h"
 #include "server/router.h"
 #include "server/storage_v1_handlers.h"
+#include "server/trainyard_v1_caller.h"
+#include "server/trainyard_v1_cluster.h"
+#include "server/trainyard_v1_handlers.h"
+#include "server/trainyard_v1_sharing.h"
+#include "server/trainyard_v1_suspend.h"
 #include "server/vertex_api.h"
 #include "store/bucket_store.h"
+#include "store/sharing_store.h"
 #include "store/sqlite_job_store.h"
 
 namespace trainyard::testing {
@@ -73,6 +82,20 @@ TEST(DiscoveryTest, StorageAndLoggingPointAtThisServerWithTheirServicePaths) {
   EXPECT_EQ(logs["id"], "logging:v2");
   EXPECT_EQ(logs["baseUrl"], "http://gcs.example:9000/");
   EXPECT_EQ(logs["resources"]["entries"]["methods"]["list"]["path"], "v2/entries:list");
+}
+
+TEST(DiscoveryTest, TrainyardsOwnApiPointsAtThisServerUnderItsServicePath) {
+  LiveServer server;
+  HttpClient client(server.port());
+  const ClientResponse response =
+      client.Send("GET", "/discovery/v1/apis/trainyard/v1/rest", "", {{"Host", "ty.example:8080"}});
+  ASSERT_EQ(response.status, 200) << response.body;
+  const json document = Body(response);
+  EXPECT_EQ(document["id"], "trainyard:v1");
+  EXPECT_EQ(document["baseUrl"], "http://ty.example:8080/trainyard/v1/");
+  const json& jobs = document["resources"]["projects"]["resources"]["jobs"]["methods"];
+  EXPECT_EQ(jobs["suspend"]["path"], "projects/{project}/jobs/{jobId}:suspend");
+  EXPECT_EQ(jobs["suspend"]["response"]["$ref"], "Suspension");
 }
 
 TEST(DiscoveryTest, UnknownApisAndBadHostsAreRefusedInGooglesShape) {
@@ -180,6 +203,9 @@ TEST(DiscoveryTest, EveryMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
   auto buckets = store::OpenFileBucketStore(dir.File("buckets"), dir.File("storage.db"), clock);
   ASSERT_TRUE(buckets.ok()) << buckets.status().ToString();
   control::JobController controller(**store, catalog::Catalog::Builtin(), clock);
+  auto sharing_store = store::OpenSharingStore(store::SharingStorePath(dir.path().string()));
+  ASSERT_TRUE(sharing_store.ok()) << sharing_store.status().ToString();
+  control::SharingAdmin sharing(**sharing_store, catalog::Catalog::Builtin());
   for (const ApiCase& api : std::vector<ApiCase>{
            {"ml", "v1", [&](server::Router& r) { AddMlV1Routes(r, controller); }},
            {"aiplatform", "v1",
@@ -196,6 +222,18 @@ TEST(DiscoveryTest, EveryMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
              "storage.buckets.getStorageLayout", "storage.managedFolders.list"}},
            {"logging", "v2",
             [&](server::Router& r) { AddLoggingV2Routes(r, dir.path().string()); }},
+           {"trainyard", "v1",
+            [&](server::Router& r) {
+              // The lookups never run: the check below answers before any handler.
+              AddTrainyardV1Routes(r, controller,
+                                   [](std::string_view, std::string_view) { return std::nullopt; });
+              AddTrainyardV1SuspendRoutes(r, controller);
+              AddTrainyardV1SharingRoutes(r, sharing);
+              AddTrainyardV1ClusterRoute(r, [] { return std::optional<server::ClusterView>(); });
+              AddTrainyardV1CallerRoute(
+                  r, [](const server::HttpRequest&) { return std::optional<access::Principal>(); },
+                  [] { return Result<std::vector<std::string>>(std::vector<std::string>{}); });
+            }},
        }) {
     SCOPED_TRACE(api.api);
     server::Router router;
