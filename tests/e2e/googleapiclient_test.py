@@ -15,7 +15,10 @@ multipart with metadata, and resumable in several small chunks), downloads with 
 and in ranged chunks with `MediaIoBaseDownload`), lists, patches an object's metadata and deletes,
 composes two objects and rewrites (copies) the result, the bytes and fields compared with what was
 sent. The logging v2 client reads a finished job's
-log with `entries().list(body=...)`: the lines its trainer printed, in order. The jobs are
+log with `entries().list(body=...)`: the lines its trainer printed, in order. The trainyard v1
+client (trainyard's own API) lists a running job's replicas, suspends it (`getSuspension` polled to
+QUEUED, its replicas gone, `includeEnded` showing how they ended), resumes it to RUNNING, and
+reads the cluster view and the caller; suspending the cancelled job is refused. The jobs are
 container jobs run on the host (`--containers host`), so the suite needs no image and stays short
 for CI.
 
@@ -239,6 +242,60 @@ class GoogleApiClientTest(gcloud_env.ServerTestCase):
         self.assertEqual([e["textPayload"] for e in listed["entries"]],
                          ["epoch 0 loss 1.0", "epoch 1 loss 0.5", "epoch 2 loss 0.3"])
         self.assertEqual({e["resource"]["labels"]["job_id"] for e in listed["entries"]}, {"chatty"})
+
+    def test_8_trainyard_api_replicas_suspend_resume_cluster_caller(self):
+        ty = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="trainyard")
+        jobs = ty.projects().jobs()
+        self.jobs().create(parent=PARENT, body=container_job(
+            "pausable", "import time\nwhile True: time.sleep(1)")).execute()
+        self.assertEqual(self.wait_for("pausable", TERMINAL + ("RUNNING",))["state"], "RUNNING")
+        job = {"project": PROJECT, "jobId": "pausable"}
+        replicas = self.poll(lambda: jobs.replicas(**job).execute()["replicas"],
+                             lambda got: [r["state"] for r in got] == ["RUNNING"])
+        self.assertEqual([r["taskName"] for r in replicas], ["master-replica-0"])
+        self.assertGreater(replicas[0]["pid"], 0)
+        self.assertEqual(replicas[0]["node"], "localhost")
+
+        cluster = ty.projects().cluster().get(project=PROJECT).execute()
+        self.assertEqual([n["name"] for n in cluster["nodes"]], ["localhost"])
+        self.assertEqual(cluster["queue"], [])
+        mine = [s for s in cluster["projects"] if s["project"] == PROJECT]
+        self.assertEqual(len(mine), 1, json.dumps(cluster["projects"]))
+        self.assertEqual((mine[0]["use"]["jobs"], mine[0]["quota"], mine[0]["weight"]),
+                         (1, None, 1))
+
+        caller = ty.caller().get().execute()
+        self.assertEqual((caller["name"], caller["grants"], caller["allProjects"]),
+                         ("anonymous", [], True))
+        self.assertEqual(caller["projects"], ["default", PROJECT])
+
+        self.assertEqual(jobs.suspend(body={}, **job).execute()["suspended"], True)
+        stopped = self.poll(lambda: jobs.getSuspension(**job).execute(),
+                            lambda got: got["state"] == "QUEUED")
+        self.assertEqual(stopped, {"jobId": "pausable", "state": "QUEUED", "suspended": True})
+        self.assertEqual(jobs.replicas(**job).execute(), {"replicas": []})
+        ended = jobs.replicas(includeEnded=True, **job).execute()["replicas"]
+        self.assertEqual([(r["taskName"], r["state"]) for r in ended],
+                         [("master-replica-0", "EXITED")])
+
+        resumed = jobs.resume(body={}, **job).execute()
+        self.assertEqual((resumed["jobId"], resumed["suspended"]), ("pausable", False))
+        self.assertEqual(self.wait_for("pausable", ("RUNNING",) + TERMINAL)["state"], "RUNNING")
+        self.assertEqual(jobs.getSuspension(**job).execute()["suspended"], False)
+        self.jobs().cancel(name=PARENT + "/jobs/pausable", body={}).execute()
+        self.assertEqual(self.wait_for("pausable", TERMINAL)["state"], "CANCELLED")
+        with self.assertRaises(errors.HttpError) as ended_job:
+            jobs.suspend(body={}, **job).execute()
+        self.assertEqual(ended_job.exception.resp.status, 400)
+
+    def poll(self, read, done):
+        """`read()` until `done(value)` or JOB_DEADLINE_S; the last value."""
+        deadline = time.monotonic() + JOB_DEADLINE_S
+        while True:
+            value = read()
+            if done(value) or time.monotonic() > deadline:
+                return value
+            time.sleep(0.1)
 
 
 if __name__ == "__main__":
