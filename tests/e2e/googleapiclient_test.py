@@ -18,9 +18,10 @@ sent. The logging v2 client reads a finished job's
 log with `entries().list(body=...)`: the lines its trainer printed, in order. The trainyard v1
 client (trainyard's own API) lists a running job's replicas, suspends it (`getSuspension` polled to
 QUEUED, its replicas gone, `includeEnded` showing how they ended), resumes it to RUNNING, and
-reads the cluster view and the caller; suspending the cancelled job is refused. The jobs are
-container jobs run on the host (`--containers host`), so the suite needs no image and stays short
-for CI.
+reads the cluster view and the caller; suspending the cancelled job is refused; a project's quota
+and a priority class are set, read back (alone and in the whole sharing policy) and removed. The
+jobs are container jobs run on the host (`--containers host`), so the suite needs no image and
+stays short for CI.
 
 Usage: googleapiclient_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
@@ -287,6 +288,22 @@ class GoogleApiClientTest(gcloud_env.ServerTestCase):
         with self.assertRaises(errors.HttpError) as ended_job:
             jobs.suspend(body={}, **job).execute()
         self.assertEqual(ended_job.exception.resp.status, 400)
+
+    def test_9_trainyard_api_sharing_policy(self):
+        ty = self.build("discovery/v1/apis/{api}/{apiVersion}/rest", api="trainyard")
+        quota = {"project": PROJECT, "accelerators": {}, "cpus": 8, "memory": "16Gi",
+                 "weight": 2}
+        self.assertEqual(ty.projects().quotas().update(
+            project=PROJECT, body={"cpus": 8, "memory": "16384Mi", "weight": 2}).execute(), quota)
+        self.assertEqual(ty.projects().quotas().get(project=PROJECT).execute(), quota)
+        self.assertEqual(ty.priorityClasses().update(name="high", body={"value": 900}).execute(),
+                         {"name": "high", "value": 900})
+        self.assertEqual(ty.priorityClasses().list().execute(), {"priorityClasses": {"high": 900}})
+        self.assertEqual(ty.sharing().get().execute(),
+                         {"projects": [quota], "priorityClasses": {"high": 900}})
+        self.assertEqual(ty.priorityClasses().delete(name="high").execute(), {})
+        self.assertEqual(ty.projects().quotas().delete(project=PROJECT).execute(), {})
+        self.assertEqual(ty.sharing().get().execute(), {"projects": [], "priorityClasses": {}})
 
     def poll(self, read, done):
         """`read()` until `done(value)` or JOB_DEADLINE_S; the last value."""
