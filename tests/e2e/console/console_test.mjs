@@ -479,6 +479,29 @@ echo "x=$x kind=$kind score=$v"`;
           throw new Error("offers " + offered);
         await page.goto(`${secured.url}/console/#/p/other/jobs`);
         await page.waitForSelector('.error:has-text("Permission")');
+        // A running job's page offers the viewer no Suspend (it lacks ml.jobs.suspend).
+        const editor = /ty_[A-Za-z0-9_-]{43}/.exec(
+          execFileSync(
+            args.trainyard,
+            ["auth", "create-token", "editor-1", "--role", "editor", "--project", PROJECT].concat([
+              "--data-dir",
+              secured.data,
+            ]),
+            { encoding: "utf8" },
+          ),
+        )?.[0];
+        const asEditor = { url: secured.url, token: editor };
+        await api(
+          asEditor,
+          "POST",
+          `/v1/projects/${PROJECT}/jobs`,
+          shellJob("viewed", "exec sleep 600"),
+        );
+        await page.goto(`${secured.url}/console/#/p/${PROJECT}/jobs/viewed`);
+        await waitState("#job-state", "RUNNING");
+        await page.waitForSelector("#submit-again");
+        if (await page.locator("#suspend").count()) throw new Error("a viewer is offered Suspend");
+        await api(asEditor, "POST", `/v1/projects/${PROJECT}/jobs/viewed:cancel`, {});
       } finally {
         await secured.stop();
       }
