@@ -389,6 +389,7 @@ ApiDialect KubeApi::Dialect() {
 std::span<const RouteAccess> KubeRouteAccess() {
   static const std::vector<RouteAccess> rows = [] {
     std::vector<RouteAccess> each;
+    each.reserve(kRoutes.size());
     for (const KubeRoute& route : kRoutes) {
       each.push_back(route.access);
     }
