@@ -57,6 +57,17 @@ Event EventOf(std::string_view message, WallTime time, const InvolvedObject& inv
                .time = time};
 }
 
+Event PendingEvent(std::string_view why, WallTime time, const InvolvedObject& involved,
+                   std::string name) {
+  return Event{.name = std::move(name),
+               .namespace_name = involved.namespace_name,
+               .involved = involved,
+               .reason = "Pending",
+               .message = std::string(why),
+               .type = "Normal",
+               .time = time};
+}
+
 std::string EncodeEvent(const Event& event) {
   const std::string time = FormatTimestamp(event.time);
   const ordered_json out = {

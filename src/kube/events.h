@@ -38,6 +38,11 @@ struct Event {
 Event EventOf(std::string_view message, WallTime time, const InvolvedObject& involved,
               std::string name);
 
+// A waiting job's reason (the queue's, issue #34) as the event Kueue gives a workload that waits:
+// reason "Pending", Normal.
+Event PendingEvent(std::string_view why, WallTime time, const InvolvedObject& involved,
+                   std::string name);
+
 // core/v1 Event JSON: metadata, involvedObject, reason, message, source {component trainyard},
 // firstTimestamp, lastTimestamp, count 1, type.
 std::string EncodeEvent(const Event& event);

@@ -32,6 +32,7 @@
 #include "base/clock.h"
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
+#include "control/reconcile/queue.h"
 #include "kube/tfjob_mapping.h"
 #include "sched/sharing.h"
 #include "server/http_message.h"
@@ -51,6 +52,9 @@ struct KubeApiOptions {
   // The admin's sharing policy (issue #34), read for the priority classes a TFJob may name;
   // unset: none, so every class is refused.
   std::function<sched::SharingPolicy()> sharing;
+  // The queue as the last pass left it (issue #34): a waiting TFJob's reason is one more of its
+  // events ("Pending", as Kueue names a workload that waits for quota). Unset: none.
+  std::function<std::vector<control::QueuedInfo>()> queue;
   // The caller of a request, for `kubectl auth can-i` (server/kube_reviews.h); unset, or
   // nullopt: the server checks no tokens.
   CallerLookup caller;

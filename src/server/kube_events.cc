@@ -1,7 +1,10 @@
 // The service's messages about a TFJob (its job's service.log: replicas started, restarts, the
 // outcome, pull progress) as core/v1 Events (kube/events.h), which `kubectl describe tfjob` lists
-// and `kubectl get events` prints as a table.
+// and `kubectl get events` prints as a table; and while a TFJob waits in the queue, why (issue
+// #34: its project's quota, a reservation, room), as a "Pending" event of the read's time.
 #include <chrono>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,6 +37,16 @@ HttpResponse ListEvents(const Context& context, const Request& request) {
   if (!jobs.ok()) {
     return Error(kube::InternalError(jobs.status().message()));
   }
+  // Why each of the namespace's TFJobs waits, as the last queue pass left it.
+  std::map<std::string, std::string, std::less<>> waiting;
+  if (context.options.queue) {
+    for (control::QueuedInfo& queued : context.options.queue()) {
+      if (queued.project == request.namespace_name && !queued.reason.empty()) {
+        waiting.emplace(std::move(queued.job_id), std::move(queued.reason));
+      }
+    }
+  }
+  const WallTime now = std::chrono::floor<std::chrono::seconds>(context.clock.Now());
   std::vector<kube::Event> events;
   for (const store::RevisionedJob& job : *jobs) {
     const model::KubeObject& object = *job.job.extras->kube;
@@ -57,7 +70,13 @@ HttpResponse ListEvents(const Context& context, const Request& request) {
       }
       return std::nullopt;
     };
-    if (!fields->Matches(field) || context.options.data_dir.empty()) {
+    if (!fields->Matches(field)) {
+      continue;
+    }
+    if (const auto reason = waiting.find(job.job.job_id); reason != waiting.end()) {
+      events.push_back(kube::PendingEvent(reason->second, now, involved, object.name + ".pending"));
+    }
+    if (context.options.data_dir.empty()) {
       continue;
     }
     const std::string path =

@@ -47,6 +47,17 @@ std::function<sched::SharingPolicy()> SharingReader(const control::SharingAdmin*
   return [admin] { return *admin->Current(); };
 }
 
+// The queue of the cluster view (a TFJob's "Pending" event); unset without one.
+std::function<std::vector<control::QueuedInfo>()> QueueReader(const ClusterLookup& cluster) {
+  if (!cluster) {
+    return {};
+  }
+  return [cluster]() -> std::vector<control::QueuedInfo> {
+    std::optional<ClusterView> view = cluster();
+    return view.has_value() ? std::move(view->queue) : std::vector<control::QueuedInfo>{};
+  };
+}
+
 HttpServerOptions WithUploadSpool(HttpServerOptions options, const store::BucketStore* buckets) {
   if (buckets != nullptr) {
     options.spool_prefixes = StorageUploadPrefixes();
@@ -72,6 +83,7 @@ struct Server::Impl final : HttpHandler {
                  .replicas = replicas,
                  .nodes = std::move(nodes),
                  .sharing = SharingReader(trainyard_v1.sharing),
+                 .queue = QueueReader(trainyard_v1.cluster),
                  .caller = [this](const HttpRequest& request) { return Caller(request); }}),
         http(WithUploadSpool(std::move(options), buckets), *this) {
     if (access.audit != nullptr) {

@@ -29,8 +29,15 @@ HttpResponse GetCaller(const CallerLookup& lookup, const HeldProjects& held,
   nlohmann::json grants = nlohmann::json::array();
   for (const access::Grant& grant :
        caller.has_value() ? caller->grants : std::vector<access::Grant>{}) {
-    grants.push_back(
-        {{"role", std::string(access::RoleName(grant.role))}, {"project", grant.project}});
+    nlohmann::json permissions = nlohmann::json::array();
+    for (const std::string& permission : access::AllPermissions()) {
+      if (access::RoleHolds(grant.role, permission)) {
+        permissions.push_back(permission);
+      }
+    }
+    grants.push_back({{"role", std::string(access::RoleName(grant.role))},
+                      {"project", grant.project},
+                      {"permissions", std::move(permissions)}});
   }
   return JsonResponse(
       nlohmann::json{{"name", caller.has_value() ? caller->name : std::string(access::kAnonymous)},

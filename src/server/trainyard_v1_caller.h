@@ -1,7 +1,9 @@
 // trainyard v1's `GET /trainyard/v1/caller`: who the request's token stands for, the projects
 // it holds a role in, and the projects the web console's picker offers it:
-//   {"name": "alice", "grants": [{"role": "editor", "project": "ml-team"}], "allProjects": false,
-//    "projects": ["ml-team"]}
+//   {"name": "alice", "grants": [{"role": "editor", "project": "ml-team",
+//    "permissions": ["ml.jobs.get", …]}], "allProjects": false, "projects": ["ml-team"]}
+// Each grant's permissions are its role's (access/data/roles.json), so the console offers only
+// what the caller may do (a job's Suspend and Resume need ml.jobs.suspend).
 // A role that spans projects (admin), or a server that checks no tokens, answers
 // "allProjects": true (the console then also lets the user name any project), and its
 // "projects" are those that hold jobs or buckets, plus "default". The route needs a valid token

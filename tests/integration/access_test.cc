@@ -1,7 +1,9 @@
 // Tokens and roles on the real server (issue #17): every route × caller (no token, a viewer, an
 // editor, an editor of another project, an admin, an expired token), the error shapes of each
 // API, and what a refusal must not reveal.
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -231,7 +233,18 @@ TEST_F(AccessTest, TheConsoleFilesNeedNoToken) {
 TEST_F(AccessTest, TheCallerRouteSaysWhoCallsAndTheirProjects) {
   const nlohmann::json viewer = Body(Send("viewer", "GET", "/trainyard/v1/caller"));
   EXPECT_EQ(viewer["name"], "viewer");
-  EXPECT_EQ(viewer["grants"], nlohmann::json::parse(R"([{"role":"viewer","project":"proj"}])"));
+  ASSERT_EQ(viewer["grants"].size(), 1U) << viewer.dump();
+  EXPECT_EQ(viewer["grants"][0]["role"], "viewer");
+  EXPECT_EQ(viewer["grants"][0]["project"], "proj");
+  // The role's permissions, so the console offers only what the caller may do.
+  const auto holds = [](const nlohmann::json& caller, std::string_view permission) {
+    const nlohmann::json& held = caller["grants"][0]["permissions"];
+    return std::find(held.begin(), held.end(), permission) != held.end();
+  };
+  EXPECT_TRUE(holds(viewer, "ml.jobs.get")) << viewer.dump();
+  EXPECT_FALSE(holds(viewer, "ml.jobs.suspend")) << viewer.dump();
+  const nlohmann::json editor = Body(Send("editor", "GET", "/trainyard/v1/caller"));
+  EXPECT_TRUE(holds(editor, "ml.jobs.suspend")) << editor.dump();
   EXPECT_EQ(viewer["allProjects"], false);
   EXPECT_EQ(viewer["projects"], nlohmann::json::parse(R"(["proj"])"));
   const nlohmann::json admin = Body(Send("admin", "GET", "/trainyard/v1/caller"));

@@ -65,5 +65,19 @@ TEST(EncodeEventTest, IsACoreV1Event) {
     "count": 1, "type": "Normal"})"));
 }
 
+// A waiting job's reason, whatever its words ("failed" would make EventOf's a Warning).
+TEST(PendingEventTest, IsANormalPendingEventWithTheReasonAsItsMessage) {
+  const std::string why =
+      "Project team-a uses 2 of its 1 × NVIDIA_TESLA_T4 (quota), and no idle "
+      "devices are left to borrow; a trial failed.";
+  const Event event = PendingEvent(why, WallTime{}, kMnist, "mnist.pending");
+  EXPECT_EQ(event.reason, "Pending");
+  EXPECT_EQ(event.type, "Normal");
+  EXPECT_EQ(event.message, why);
+  EXPECT_EQ(event.name, "mnist.pending");
+  EXPECT_EQ(event.namespace_name, "team-a");
+  EXPECT_EQ(event.involved, kMnist);
+}
+
 }  // namespace
 }  // namespace trainyard::kube

@@ -81,7 +81,7 @@ export const enc = encodeURIComponent;
 
 export interface Caller {
   name: string;
-  grants: { role: string; project: string }[];
+  grants: { role: string; project: string; permissions?: string[] }[];
   allProjects: boolean;
   projects: string[]; // what the project picker offers, sorted
 }
@@ -96,6 +96,18 @@ export function caller(): Promise<Caller> {
     callerCache.catch(() => (callerCache = null));
   }
   return callerCache;
+}
+
+// Whether the caller may do what `permission` allows in `project`: a server that checks no
+// tokens allows everything; otherwise a grant of that project (or of a role that spans projects,
+// whose grant names none) must hold it.
+export async function may(project: string, permission: string): Promise<boolean> {
+  const who = await caller();
+  if (who.allProjects && who.grants.length === 0) return true;
+  return who.grants.some(
+    (g) =>
+      (g.project === project || g.project === "") && (g.permissions ?? []).includes(permission),
+  );
 }
 
 export function forgetCaller(): void {

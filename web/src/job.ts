@@ -1,7 +1,8 @@
 // A job's page: its summary and state timeline, errorMessage when it failed, the request as
 // YAML, its replicas (trainyard v1), live logs, cancel, "submit again", and for a tuning job its
-// study (study.ts), for a built-in algorithm's its output (algorithm.ts). Refreshed every second
-// while the job has not ended.
+// study (study.ts), for a built-in algorithm's its output (algorithm.ts), suspend and resume and
+// whether it is suspended or preempted (suspend.ts). Refreshed every second while the job has not
+// ended.
 
 import { algorithmOutput } from "./algorithm";
 import { ApiError, call, enc } from "./api";
@@ -11,6 +12,7 @@ import { renderLogs } from "./logs";
 import { Job, TERMINAL, duration, gpusOf, kindOf, ms, requestOf, when } from "./model";
 import { Page, href } from "./page";
 import { renderStudy } from "./study";
+import { Standing, standingOf, standingView, suspendButton } from "./suspend";
 import { toYaml } from "./yaml";
 
 interface Replica {
@@ -176,10 +178,13 @@ export function renderJob(page: Page, jobId: string): void {
   request.appendChild(requestText);
   const logs = h("section", { class: "logs" });
   const error = h("p", { class: "error", role: "alert" });
+  // A refused suspend or resume, as the server words it; kept until the next one.
+  const actionError = h("p", { class: "error", role: "alert", id: "action-error" });
   fill(
     page.root,
     h("h1", {}, "Job ", h("span", { id: "job-id" }, jobId)),
     error,
+    actionError,
     summary,
     study,
     replicas,
@@ -188,6 +193,7 @@ export function renderJob(page: Page, jobId: string): void {
   );
 
   let last: Job | null = null;
+  let lastStanding = "null";
   let dialog: HTMLDialogElement | null = null;
   let studyStarted = false;
   let runningSince: string | undefined;
@@ -213,7 +219,16 @@ export function renderJob(page: Page, jobId: string): void {
     }
   }
 
-  function drawSummary(job: Job): void {
+  async function suspendOrResume(verb: "suspend" | "resume"): Promise<void> {
+    fill(actionError);
+    try {
+      await call("POST", `/trainyard${base}:${verb}`, {});
+    } catch (e) {
+      fill(actionError, (e as Error).message);
+    }
+  }
+
+  function drawSummary(job: Job, standing: Standing | null): void {
     const running = !TERMINAL.includes(job.state) && job.state !== "CANCELLING";
     fill(
       summary,
@@ -222,6 +237,7 @@ export function renderJob(page: Page, jobId: string): void {
         {},
         h("dt", {}, "State"),
         h("dd", { id: "job-state" }, stateBadge(job.state)),
+        standingView(standing),
         h("dt", {}, "Kind"),
         h("dd", {}, kindOf(job)),
         h("dt", {}, "Accelerators"),
@@ -261,6 +277,7 @@ export function renderJob(page: Page, jobId: string): void {
               "Cancel job",
             )
           : null,
+        running ? suspendButton(standing, (verb) => void suspendOrResume(verb)) : null,
         h("button", { id: "submit-again", onclick: () => dialog?.showModal() }, "Submit again"),
       ),
     );
@@ -274,9 +291,16 @@ export function renderJob(page: Page, jobId: string): void {
       fill(error, (e as Error).message);
       return;
     }
+    let standing: Standing | null = null;
+    try {
+      standing = await standingOf(project, job);
+    } catch {
+      // shown without: the job's own state is still right
+    }
     if (!page.live) return;
     fill(error);
-    const changed = JSON.stringify(job) !== JSON.stringify(last);
+    const changed =
+      JSON.stringify(job) !== JSON.stringify(last) || JSON.stringify(standing) !== lastStanding;
     // Asked until found while the job runs; once for an ended job (it may never have run).
     let found = false;
     if (
@@ -295,13 +319,14 @@ export function renderJob(page: Page, jobId: string): void {
         page.root.appendChild(dialog);
         renderLogs(page, logs, job);
       }
-      drawSummary(job);
+      drawSummary(job, standing);
       requestText.textContent = toYaml(requestOf(job));
       if (job.trainingInput?.hyperparameters) {
         if (!studyStarted) studyStarted = true;
         renderStudy(study, job);
       }
       last = job;
+      lastStanding = JSON.stringify(standing);
     }
     try {
       // An ended job's replicas are those its last run left (how each ended).

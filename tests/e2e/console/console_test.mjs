@@ -479,6 +479,29 @@ echo "x=$x kind=$kind score=$v"`;
           throw new Error("offers " + offered);
         await page.goto(`${secured.url}/console/#/p/other/jobs`);
         await page.waitForSelector('.error:has-text("Permission")');
+        // A running job's page offers the viewer no Suspend (it lacks ml.jobs.suspend).
+        const editor = /ty_[A-Za-z0-9_-]{43}/.exec(
+          execFileSync(
+            args.trainyard,
+            ["auth", "create-token", "editor-1", "--role", "editor", "--project", PROJECT].concat([
+              "--data-dir",
+              secured.data,
+            ]),
+            { encoding: "utf8" },
+          ),
+        )?.[0];
+        const asEditor = { url: secured.url, token: editor };
+        await api(
+          asEditor,
+          "POST",
+          `/v1/projects/${PROJECT}/jobs`,
+          shellJob("viewed", "exec sleep 600"),
+        );
+        await page.goto(`${secured.url}/console/#/p/${PROJECT}/jobs/viewed`);
+        await waitState("#job-state", "RUNNING");
+        await page.waitForSelector("#submit-again");
+        if (await page.locator("#suspend").count()) throw new Error("a viewer is offered Suspend");
+        await api(asEditor, "POST", `/v1/projects/${PROJECT}/jobs/viewed:cancel`, {});
       } finally {
         await secured.stop();
       }
@@ -486,51 +509,117 @@ echo "x=$x kind=$kind score=$v"`;
   );
 
   // A built-in algorithm's job (issue #35): its page shows trainingOutput.builtInAlgorithmOutput.
-  await check("a built-in algorithm job's page shows its framework, versions and model", async () => {
-    await api(server, "POST", `/storage/v1/b?project=${PROJECT}`, { name: "console-algo" });
-    const rows = Array.from({ length: 60 }, (_, i) => {
-      const x = ((i * 37) % 101) / 101;
-      return `${x > 0.5 ? 1 : 0},${x.toFixed(4)},${(((i * 13) % 17) / 17).toFixed(4)}`;
-    });
-    await api(
-      server,
-      "POST",
-      "/upload/storage/v1/b/console-algo/o?uploadType=media&name=data.csv",
-      rows.join("\n") + "\n",
-      "text/csv",
-    );
-    await api(server, "POST", `/v1/projects/${PROJECT}/jobs`, {
-      jobId: "xgb_console",
+  await check(
+    "a built-in algorithm job's page shows its framework, versions and model",
+    async () => {
+      await api(server, "POST", `/storage/v1/b?project=${PROJECT}`, { name: "console-algo" });
+      const rows = Array.from({ length: 60 }, (_, i) => {
+        const x = ((i * 37) % 101) / 101;
+        return `${x > 0.5 ? 1 : 0},${x.toFixed(4)},${(((i * 13) % 17) / 17).toFixed(4)}`;
+      });
+      await api(
+        server,
+        "POST",
+        "/upload/storage/v1/b/console-algo/o?uploadType=media&name=data.csv",
+        rows.join("\n") + "\n",
+        "text/csv",
+      );
+      await api(server, "POST", `/v1/projects/${PROJECT}/jobs`, {
+        jobId: "xgb_console",
+        trainingInput: {
+          region: "us-central1",
+          scaleTier: "BASIC",
+          jobDir: "gs://console-algo/out",
+          masterConfig: { imageUri: "gcr.io/cloud-ml-algos/boosted_trees:latest" },
+          args: [
+            "--preprocess",
+            "--training_data_path=gs://console-algo/data.csv",
+            "--objective=binary:logistic",
+          ],
+        },
+      });
+      const job = await waitForJob(server, "xgb_console", ["SUCCEEDED", "FAILED", "CANCELLED"]);
+      if (job.state !== "SUCCEEDED") throw new Error(JSON.stringify(job));
+      const expected = job.trainingOutput.builtInAlgorithmOutput;
+      await page.goto(consoleUrl("jobs", "xgb_console"));
+      await page.waitForSelector("#algorithm-output");
+      for (const [id, value] of [
+        ["#algorithm-framework", "XGBOOST"],
+        ["#algorithm-runtime", expected.runtimeVersion],
+        ["#algorithm-python", expected.pythonVersion],
+        ["#algorithm-model", "gs://console-algo/out/model"],
+      ]) {
+        const shown = await page.locator(id).textContent();
+        if (!value || shown !== value) throw new Error(`${id} shows ${shown}, not ${value}`);
+      }
+      // Not on another job's page.
+      await page.goto(consoleUrl("jobs", "fails"));
+      await page.waitForSelector("#error-message");
+      if (await page.locator("#algorithm-output").count()) throw new Error("shown for a shell job");
+    },
+  );
+
+  // Issue #34: suspend and resume on a job's page, a refusal as the server words it, and a
+  // preempted job's standing.
+  await check(
+    "suspend from the console suspends a running job, resume runs it again, a refusal shows the server's message",
+    async () => {
+      await api(
+        server,
+        "POST",
+        `/v1/projects/${PROJECT}/jobs`,
+        shellJob("suspend_me", "echo waiting; exec sleep 600"),
+      );
+      await page.goto(consoleUrl("jobs", "suspend_me"));
+      await waitState("#job-state", "RUNNING");
+      await page.click("#suspend");
+      await page.waitForSelector('#job-standing[data-standing="suspended"]');
+      await waitState("#job-state", "QUEUED");
+      const suspension = `/trainyard/v1/projects/${PROJECT}/jobs/suspend_me/suspension`;
+      if (!(await api(server, "GET", suspension)).suspended) throw new Error("not suspended");
+      await page.screenshot({ path: path.join(shots, "job-suspended.png") });
+      await page.click("#resume");
+      await waitState("#job-state", "RUNNING");
+      await page.waitForSelector("#job-standing", { state: "detached" });
+      if ((await api(server, "GET", suspension)).suspended) throw new Error("still suspended");
+      // The button of a job that has ended since the page drew it: the server refuses.
+      const stale = await page.waitForSelector("#suspend");
+      await api(server, "POST", `/v1/projects/${PROJECT}/jobs/suspend_me:cancel`, {});
+      await waitForJob(server, "suspend_me", ["CANCELLED"]);
+      await stale.evaluate((button) => button.click());
+      const refusal = await page.waitForSelector("#action-error:not(:empty)");
+      if (!(await refusal.textContent()).includes("CANCELLED"))
+        throw new Error("the refusal reads: " + (await refusal.textContent()));
+    },
+  );
+
+  await check("a preempted job's page says so and why it waits", async () => {
+    const onT4 = (jobId, priority) => ({
+      jobId,
       trainingInput: {
         region: "us-central1",
-        scaleTier: "BASIC",
-        jobDir: "gs://console-algo/out",
-        masterConfig: { imageUri: "gcr.io/cloud-ml-algos/boosted_trees:latest" },
-        args: [
-          "--preprocess",
-          "--training_data_path=gs://console-algo/data.csv",
-          "--objective=binary:logistic",
-        ],
+        scaleTier: "CUSTOM",
+        masterType: "n1-standard-4",
+        masterConfig: {
+          imageUri: "console/local",
+          containerCommand: ["sh", "-c", "exec sleep 600", "trainer"],
+          acceleratorConfig: { count: "1", type: "NVIDIA_TESLA_T4" },
+        },
+        scheduling: { priority },
       },
     });
-    const job = await waitForJob(server, "xgb_console", ["SUCCEEDED", "FAILED", "CANCELLED"]);
-    if (job.state !== "SUCCEEDED") throw new Error(JSON.stringify(job));
-    const expected = job.trainingOutput.builtInAlgorithmOutput;
-    await page.goto(consoleUrl("jobs", "xgb_console"));
-    await page.waitForSelector("#algorithm-output");
-    for (const [id, value] of [
-      ["#algorithm-framework", "XGBOOST"],
-      ["#algorithm-runtime", expected.runtimeVersion],
-      ["#algorithm-python", expected.pythonVersion],
-      ["#algorithm-model", "gs://console-algo/out/model"],
-    ]) {
-      const shown = await page.locator(id).textContent();
-      if (!value || shown !== value) throw new Error(`${id} shows ${shown}, not ${value}`);
-    }
-    // Not on another job's page.
-    await page.goto(consoleUrl("jobs", "fails"));
-    await page.waitForSelector("#error-message");
-    if (await page.locator("#algorithm-output").count()) throw new Error("shown for a shell job");
+    await api(server, "POST", `/v1/projects/${PROJECT}/jobs`, onT4("low_t4", 0));
+    await page.goto(consoleUrl("jobs", "low_t4"));
+    await waitState("#job-state", "RUNNING");
+    if (await page.locator("#job-standing").count()) throw new Error("a standing while running");
+    await api(server, "POST", `/v1/projects/${PROJECT}/jobs`, onT4("high_t4", 100));
+    const standing = await page.waitForSelector('#job-standing[data-standing="preempted"]');
+    const text = await standing.textContent();
+    if (!text.startsWith("preempted: waiting for room: ") || !text.includes("NVIDIA_TESLA_T4"))
+      throw new Error("the standing reads: " + text);
+    await waitState("#job-state", "QUEUED");
+    for (const jobId of ["high_t4", "low_t4"])
+      await api(server, "POST", `/v1/projects/${PROJECT}/jobs/${jobId}:cancel`, {});
   });
 
   await check("no script error on any page", async () => {
