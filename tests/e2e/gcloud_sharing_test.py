@@ -21,6 +21,7 @@ Usage: gcloud_sharing_test.py --trainyard PATH [unittest args]. Ends with "N pas
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -176,15 +177,22 @@ class GcloudSharingTest(gcloud_env.ServerTestCase):
         self.wait_state("r", "long", "RUNNING")
         self.submit("r", "gang", gpus=2, max_running="60s")
         self.submit("r", "plain")
-        self.submit("r", "short", max_running="60s")
-        self.wait_state("r", "short", "RUNNING")  # backfilled on the free T4
-
-        queue = self.queue("r")
+        # While a T4 is free, the job without maxRunningTime is held back by the reservation (once
+        # the short job has taken that T4, the reason becomes "waiting for room": read it first).
+        def held_back():
+            queue = self.queue("r")
+            behind = re.match(r"Waiting behind the reservation for job r/gang ",
+                              queue.get("plain", ""))
+            return queue if behind else None
+        queue = gcloud_env.wait_until("r/plain waiting behind the reservation", held_back,
+                                      DEADLINE_S, self.server.log)
         self.assertEqual(sorted(queue), ["gang", "plain"], queue)
         self.assertRegex(queue["gang"], r"It holds the reservation: expected to start by \S+",
                          queue)
-        self.assertRegex(queue["plain"], r"^Waiting behind the reservation for job r/gang ",
-                         queue)
+        self.assertEqual(self.job("r", "plain")["state"], "QUEUED")
+        self.submit("r", "short", max_running="60s")
+        self.wait_state("r", "short", "RUNNING")  # backfilled on the free T4
+        self.assertEqual(sorted(self.queue("r")), ["gang", "plain"])
         gang, plain = self.described("r", "gang"), self.described("r", "plain")
         self.assertEqual((gang["state"], gang.get("jobPosition")), ("QUEUED", "1"), gang)
         self.assertEqual((plain["state"], plain.get("jobPosition")), ("QUEUED", "2"), plain)
