@@ -1,0 +1,143 @@
+// The schemas of the discovery documents (server/discovery.h) against the codecs that really write
+// and read those resources, so that a document cannot drift from its codec. For each resource
+// schema a document declares, the server's own encoder writes a value with every field set, and:
+//   - every member it writes is a property of the schema (through `$ref`s, arrays' `items` and
+//     maps' `additionalProperties`): a client reading the document knows every field it gets;
+//   - every property of the schema is a member of that value: a field the document offers is one
+//     the codec knows. Where the codec's decoder walks the same field table as its encoder (ml v1:
+//     model/fields.h), that is the decoder's known-fields list too, and the value decodes back.
+#include <cctype>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "model/full_job.h"
+#include "model/json_codec.h"
+#include "server/discovery.h"
+
+namespace trainyard::server::discovery_schemas {
+namespace {
+
+using nlohmann::json;
+
+// A schema's name: its `$ref` when it has one, else where it was reached (`path`).
+std::string SchemaName(const json& schema, const std::string& path) {
+  return schema.contains("$ref") ? schema["$ref"].get<std::string>() : path;
+}
+
+// Follows `schema`'s `$ref` (a name under the document's "schemas"), if it has one.
+const json& Resolve(const json& document, const json& schema) {
+  if (schema.contains("$ref")) {
+    return document["schemas"][schema["$ref"].get<std::string>()];
+  }
+  return schema;
+}
+
+// What a walk of an encoded value through a document's schemas found.
+struct Walk {
+  std::vector<std::string> gaps;
+  // Per schema (SchemaName), the object schema reached and every member the value had there.
+  std::map<std::string, std::pair<json, std::set<std::string>>> seen;
+};
+
+// Walks `value` (at `path`) through `schema`: every member it has that `schema` does not describe
+// is a gap; the members it has are recorded as seen for `schema`.
+void CheckWritten(const json& document, const json& schema, const json& value,
+                  const std::string& path, Walk& walk) {
+  const json& s = Resolve(document, schema);
+  if (value.is_object()) {
+    auto& [object_schema, members] = walk.seen[SchemaName(schema, path)];
+    object_schema = s;
+    for (const auto& [name, member] : value.items()) {
+      const std::string at = path + "." + name;
+      members.insert(name);
+      if (s.contains("properties") && s["properties"].contains(name)) {
+        CheckWritten(document, s["properties"][name], member, at, walk);
+      } else if (s.contains("additionalProperties")) {
+        CheckWritten(document, s["additionalProperties"], member, at + "{}", walk);
+      } else {
+        walk.gaps.push_back("written but not in the document: " + at);
+      }
+    }
+  } else if (value.is_array()) {
+    if (!s.contains("items")) {
+      walk.gaps.push_back("an array the document does not declare one: " + path);
+      return;
+    }
+    for (const json& item : value) {
+      CheckWritten(document, s["items"], item, path + "[]", walk);
+    }
+  }
+}
+
+// Adds to `walk.gaps` every property of a schema the walk reached that no value there had: with
+// a fully populated value, a field the document offers that the codec does not know.
+void CheckKnown(Walk& walk) {
+  for (const auto& [name, reached] : walk.seen) {
+    const auto& [schema, members] = reached;
+    if (!schema.contains("properties")) {
+      continue;
+    }
+    for (const auto& [property, unused] : schema["properties"].items()) {
+      if (!members.contains(property)) {
+        walk.gaps.push_back("in the document but not in the codec: " + name + "." + property);
+      }
+    }
+  }
+}
+
+struct SchemaCase {
+  std::string api;
+  std::string version;
+  std::string schema;
+  // The server's own encoding of a value with every field set.
+  std::function<json()> full_value;
+};
+
+void PrintTo(const SchemaCase& c, std::ostream* out) {
+  *out << c.api << " " << c.schema;
+}
+
+class DiscoverySchemasTest : public ::testing::TestWithParam<SchemaCase> {};
+
+TEST_P(DiscoverySchemasTest, EveryFieldTheCodecWritesIsInTheSchemaAndNoOther) {
+  const SchemaCase& c = GetParam();
+  const Result<std::string> text = DiscoveryDocument(c.api, c.version, "http://x/");
+  ASSERT_TRUE(text.ok()) << text.status().message();
+  const json document = json::parse(*text);
+  ASSERT_TRUE(document["schemas"].contains(c.schema)) << c.schema;
+  const json schema = {{"$ref", c.schema}};
+  const json value = c.full_value();
+  Walk walk;
+  CheckWritten(document, schema, value, c.schema, walk);
+  CheckKnown(walk);
+  EXPECT_TRUE(walk.gaps.empty()) << ::testing::PrintToString(walk.gaps);
+}
+
+json MlJob() {
+  const std::string wire = model::EncodeJob(model::FullJob());
+  // The decoder walks the same field table (model/fields.h): the full value reads back.
+  EXPECT_TRUE(model::DecodeJob(wire).ok());
+  return json::parse(wire);
+}
+
+INSTANTIATE_TEST_SUITE_P(Schemas, DiscoverySchemasTest,
+                         ::testing::Values(SchemaCase{"ml", "v1", "GoogleCloudMlV1__Job", MlJob}),
+                         [](const ::testing::TestParamInfo<SchemaCase>& param_info) {
+                           std::string name = param_info.param.api + "_" + param_info.param.schema;
+                           for (char& ch : name) {
+                             if (std::isalnum(static_cast<unsigned char>(ch)) == 0) {
+                               ch = '_';
+                             }
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace trainyard::server::discovery_schemas
