@@ -15,6 +15,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,9 @@
 #include "server/storage_v1_json.h"
 #include "server/storage_v1_rules.h"
 #include "store/bucket_store.h"
+#include "vertex/custom_job.h"
+#include "vertex/spec_document.h"
+#include "vertex/vertex_json.h"
 
 namespace trainyard::server::discovery_schemas {
 namespace {
@@ -228,12 +232,58 @@ json LoggingEntries() {
   return {{"entries", entries}, {"nextPageToken", "t"}};
 }
 
+// A CustomJob create body with every field of the document's CustomJob that a client sends (its
+// pools one of each kind, container and Python package).
+constexpr std::string_view kFullCustomJobBody = R"({
+  "displayName": "nightly", "labels": {"team": "vision"},
+  "jobSpec": {
+    "workerPoolSpecs": [
+      {"machineSpec": {"machineType": "n1-standard-4", "acceleratorType": "NVIDIA_TESLA_T4",
+                       "acceleratorCount": 1},
+       "replicaCount": "1", "diskSpec": {"bootDiskType": "pd-ssd", "bootDiskSizeGb": 100},
+       "containerSpec": {"imageUri": "gcr.io/p/t:1", "command": ["python"], "args": ["-m", "t"],
+                         "env": [{"name": "A", "value": "1"}]}},
+      {"machineSpec": {"machineType": "n1-standard-4"}, "replicaCount": "2",
+       "pythonPackageSpec": {"executorImageUri": "us-docker.pkg.dev/vertex-ai/training/x:1",
+                             "packageUris": ["gs://b/t.tar.gz"], "pythonModule": "trainer.task",
+                             "args": ["--x"], "env": [{"name": "B", "value": "2"}]}}],
+    "scheduling": {"timeout": "3600s", "restartJobOnWorkerRestart": true},
+    "serviceAccount": "sa@p.iam.gserviceaccount.com", "network": "projects/1/global/networks/default",
+    "baseOutputDirectory": {"outputUriPrefix": "gs://b/out"}, "enableWebAccess": true}})";
+
+// The CustomJob the server answers for that body (the jobSpec kept as vertex_routes.cc keeps it),
+// failed, so that every output field is set.
+json VertexCustomJob() {
+  EXPECT_TRUE(vertex::DecodeCustomJob(kFullCustomJobBody).ok());
+  static constexpr std::string_view kMembers[] = {"jobSpec"};
+  model::Job job;
+  job.job_id = "1234";
+  job.state = model::JobState::kFailed;
+  job.error_message = "The replica workerpool0-0 exited with a non-zero status of 1.";
+  job.create_time = WallTime(std::chrono::seconds(1519769380));
+  job.start_time = WallTime(std::chrono::seconds(1519769390));
+  job.end_time = WallTime(std::chrono::seconds(1519769400));
+  job.labels = {{"team", "vision"}};
+  job.training_output =
+      model::TrainingOutput{.web_access_uris = {{"workerpool0-0", "https://example.com/0"}}};
+  job.extras = model::JobExtras{};
+  job.extras->vertex = model::VertexResource{
+      .kind = std::string(vertex::kCustomJobKind),
+      .location = "europe-west4",
+      .display_name = "nightly",
+      .document = vertex::SpecDocument(kFullCustomJobBody, kMembers, /*unwrap=*/true),
+      .base_output_directory = "gs://b/out"};
+  return json::parse(vertex::EncodeCustomJob("p", job).dump());
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Schemas, DiscoverySchemasTest,
     ::testing::Values(SchemaCase{"ml", "v1", "GoogleCloudMlV1__Job", MlJob},
                       SchemaCase{"storage", "v1", "Object", StorageObject, ObjectPatchTakes},
                       SchemaCase{"storage", "v1", "Bucket", StorageBucket, BucketPatchTakes},
-                      SchemaCase{"logging", "v2", "ListLogEntriesResponse", LoggingEntries}),
+                      SchemaCase{"logging", "v2", "ListLogEntriesResponse", LoggingEntries},
+                      SchemaCase{"aiplatform", "v1", "GoogleCloudAiplatformV1CustomJob",
+                                 VertexCustomJob}),
     [](const ::testing::TestParamInfo<SchemaCase>& param_info) {
       std::string name = param_info.param.api + "_" + param_info.param.schema;
       for (char& ch : name) {
