@@ -33,6 +33,7 @@
 #include "store/bucket_store.h"
 #include "vertex/custom_job.h"
 #include "vertex/spec_document.h"
+#include "vertex/tuning_job.h"
 #include "vertex/vertex_json.h"
 
 namespace trainyard::server::discovery_schemas {
@@ -276,14 +277,47 @@ json VertexCustomJob() {
   return json::parse(vertex::EncodeCustomJob("p", job).dump());
 }
 
+// The HyperparameterTuningJob the server answers for a full create body (its trialJobSpec the
+// CustomJob's jobSpec above), failed, with two trials.
+json VertexTuningJob() {
+  json body = {{"displayName", "study"},
+               {"labels", {{"team", "vision"}}},
+               {"studySpec",
+                {{"metrics", {{{"metricId", "accuracy"}, {"goal", "MAXIMIZE"}}}},
+                 {"parameters",
+                  {{{"parameterId", "lr"},
+                    {"doubleValueSpec", {{"minValue", 0.001}, {"maxValue", 0.1}}}}}}}},
+               {"maxTrialCount", 4},
+               {"parallelTrialCount", 2},
+               {"maxFailedTrialCount", 1},
+               {"trialJobSpec", json::parse(kFullCustomJobBody)["jobSpec"]}};
+  const std::string text = body.dump();
+  const Result<vertex::TuningJob> decoded = vertex::DecodeTuningJob(text);
+  EXPECT_TRUE(decoded.ok()) << decoded.status().message();
+  static constexpr std::string_view kMembers[] = {
+      "studySpec", "maxTrialCount", "parallelTrialCount", "maxFailedTrialCount", "trialJobSpec"};
+  model::Job job = model::FullJob();
+  job.state = model::JobState::kFailed;
+  job.extras = model::JobExtras{};
+  job.extras->vertex =
+      model::VertexResource{.kind = std::string(vertex::kTuningJobKind),
+                            .location = "europe-west4",
+                            .display_name = "study",
+                            .document = vertex::SpecDocument(text, kMembers, /*unwrap=*/false),
+                            .base_output_directory = "gs://b/out"};
+  return json::parse(vertex::EncodeTuningJob("p", job).dump());
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Schemas, DiscoverySchemasTest,
-    ::testing::Values(SchemaCase{"ml", "v1", "GoogleCloudMlV1__Job", MlJob},
-                      SchemaCase{"storage", "v1", "Object", StorageObject, ObjectPatchTakes},
-                      SchemaCase{"storage", "v1", "Bucket", StorageBucket, BucketPatchTakes},
-                      SchemaCase{"logging", "v2", "ListLogEntriesResponse", LoggingEntries},
-                      SchemaCase{"aiplatform", "v1", "GoogleCloudAiplatformV1CustomJob",
-                                 VertexCustomJob}),
+    ::testing::Values(
+        SchemaCase{"ml", "v1", "GoogleCloudMlV1__Job", MlJob},
+        SchemaCase{"storage", "v1", "Object", StorageObject, ObjectPatchTakes},
+        SchemaCase{"storage", "v1", "Bucket", StorageBucket, BucketPatchTakes},
+        SchemaCase{"logging", "v2", "ListLogEntriesResponse", LoggingEntries},
+        SchemaCase{"aiplatform", "v1", "GoogleCloudAiplatformV1CustomJob", VertexCustomJob},
+        SchemaCase{"aiplatform", "v1", "GoogleCloudAiplatformV1HyperparameterTuningJob",
+                   VertexTuningJob}),
     [](const ::testing::TestParamInfo<SchemaCase>& param_info) {
       std::string name = param_info.param.api + "_" + param_info.param.schema;
       for (char& ch : name) {
