@@ -23,7 +23,9 @@
 // server/trainyard_v1_*.h routes: a job's replicas and suspension, the cluster view, the caller,
 // the sharing policy) in the same format, servicePath trainyard/v1/, written from those handlers'
 // request and response shapes. tests/integration/discovery_test.cc checks each method
-// against the router (its path, or a media upload's upload paths, and its query parameters). Like
+// against the router (its path, or a media upload's upload paths, and its query parameters);
+// tests/server/discovery_schemas_test.cc each resource schema against its codec (every member the
+// encoder writes is a property, every property a field the codec knows). Like
 // Google's, they are public: served without a token. An unknown API or version is NOT_FOUND in
 // Google's error shape.
 #pragma once

@@ -455,6 +455,10 @@ HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& route
 
 }  // namespace
 
+std::string LogEntryJson(const logs::LogEntry& entry) {
+  return EncodeEntry(entry).dump();
+}
+
 Result<std::vector<std::string>> EntriesListProjects(std::string_view body) {
   Result<ListRequest> request = DecodeListRequest(body);
   if (!request.ok()) {

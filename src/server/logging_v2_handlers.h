@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "logs/log_entry.h"
 #include "server/router.h"
 
 namespace trainyard::server {
@@ -23,6 +24,10 @@ namespace trainyard::server {
 // project), or the error the route answers it with. The server-wide audit log ("projects/-")
 // is the project "", which only a role spanning projects may read.
 Result<std::vector<std::string>> EntriesListProjects(std::string_view body);
+
+// `entry` as entries:list answers it (a LogEntry of the document's schema): a job's line as
+// textPayload, the service's as jsonPayload.message, an audit entry's protoPayload.
+std::string LogEntryJson(const logs::LogEntry& entry);
 
 // Adds `POST /v2/entries:list` to `router`, reading logs under `data_dir`.
 void AddLoggingV2Routes(Router& router, std::string data_dir);
