@@ -425,6 +425,12 @@ void KubeApi::AddRoutes(Router& router) const {
 
 namespace kube_internal {
 
+Result<Selector> SelectorOf(const Request& request, std::string_view key, bool labels) {
+  const std::string* text = request.Query(key);
+  const std::string_view value = text == nullptr ? std::string_view() : *text;
+  return labels ? Selector::ParseLabels(value) : Selector::ParseFields(value);
+}
+
 const std::string* Request::Query(std::string_view key) const {
   const std::string* found = nullptr;
   for (const auto& [parameter, value] : query) {

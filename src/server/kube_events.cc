@@ -27,8 +27,7 @@ namespace trainyard::server::kube_internal {
 using nlohmann::json;
 
 HttpResponse ListEvents(const Context& context, const Request& request) {
-  const std::string* text = request.Query("fieldSelector");
-  Result<Selector> fields = Selector::ParseFields(text == nullptr ? "" : *text);
+  Result<Selector> fields = SelectorOf(request, "fieldSelector", false);
   if (!fields.ok()) {
     return Error(kube::BadRequest(fields.status().message()));
   }

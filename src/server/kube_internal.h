@@ -14,6 +14,7 @@
 #include "kube/tfjob.h"
 #include "server/http_message.h"
 #include "server/kube_api.h"
+#include "server/kube_selectors.h"
 #include "store/job_store.h"
 
 namespace trainyard::server::kube_internal {
@@ -48,6 +49,10 @@ struct Request {
   // Whether the client asked for a server-side Table (kubectl get).
   bool WantsTable() const;
 };
+
+// The selector the query parameter `key` holds ("labelSelector" parsed as labels, else as
+// fields); absent: one that selects everything.
+Result<Selector> SelectorOf(const Request& request, std::string_view key, bool labels);
 
 HttpResponse Json(std::string body, int status = 200);
 HttpResponse Error(const kube::KubeError& error);

@@ -27,12 +27,6 @@ namespace {
 
 using nlohmann::json;
 
-Result<Selector> SelectorOf(const Request& request, std::string_view key, bool labels) {
-  const std::string* text = request.Query(key);
-  const std::string_view value = text == nullptr ? std::string_view() : *text;
-  return labels ? Selector::ParseLabels(value) : Selector::ParseFields(value);
-}
-
 Result<FoundPod> FindPod(const Context& context, const Request& request) {
   Result<std::vector<FoundPod>> pods =
       SelectedPods(context, request.namespace_name, Selector(), Selector());

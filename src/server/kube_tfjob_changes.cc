@@ -316,10 +316,8 @@ namespace trainyard::server::kube_internal {
 // DELETE on the collection: every TFJob of the namespace its selectors choose, deleted as one
 // DELETE deletes it; the answer lists them as they are once marked (a TFJobList).
 HttpResponse DeleteTFJobs(const Context& context, const Request& request) {
-  Result<Selector> labels = Selector::ParseLabels(
-      request.Query("labelSelector") != nullptr ? *request.Query("labelSelector") : "");
-  Result<Selector> fields = Selector::ParseFields(
-      request.Query("fieldSelector") != nullptr ? *request.Query("fieldSelector") : "");
+  Result<Selector> labels = SelectorOf(request, "labelSelector", true);
+  Result<Selector> fields = SelectorOf(request, "fieldSelector", false);
   if (!labels.ok() || !fields.ok()) {
     return Error(
         kube::BadRequest(!labels.ok() ? labels.status().message() : fields.status().message()));

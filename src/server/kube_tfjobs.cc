@@ -235,10 +235,8 @@ HttpResponse GetTFJob(const Context& context, const Request& request) {
 }
 
 HttpResponse ListTFJobs(const Context& context, const Request& request) {
-  Result<Selector> labels = Selector::ParseLabels(
-      request.Query("labelSelector") != nullptr ? *request.Query("labelSelector") : "");
-  Result<Selector> fields = Selector::ParseFields(
-      request.Query("fieldSelector") != nullptr ? *request.Query("fieldSelector") : "");
+  Result<Selector> labels = SelectorOf(request, "labelSelector", true);
+  Result<Selector> fields = SelectorOf(request, "fieldSelector", false);
   if (!labels.ok() || !fields.ok()) {
     return Error(
         kube::BadRequest(!labels.ok() ? labels.status().message() : fields.status().message()));
