@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -180,6 +181,27 @@ Result<Window> WindowOf(const Context& context, const Request& request) {
   return window;
 }
 
+// Calls `visit` with each TFJob of `namespace_name` written after `from` (only live ones with
+// `live_only`), oldest write first, a batch at a time; stops early when the store cannot be read.
+void ForEachKubeObject(const Context& context, const std::string& namespace_name, std::int64_t from,
+                       bool live_only,
+                       const std::function<void(const store::RevisionedJob&)>& visit) {
+  for (std::int64_t after = from;;) {
+    Result<std::vector<store::RevisionedJob>> batch =
+        context.store.ListKubeObjects(namespace_name, kTFJobKind, after, live_only, kBatch);
+    if (!batch.ok() || batch->empty()) {
+      return;
+    }
+    for (const store::RevisionedJob& job : *batch) {
+      visit(job);
+      after = job.revision;
+    }
+    if (batch->size() < static_cast<std::size_t>(kBatch)) {
+      return;
+    }
+  }
+}
+
 HttpResponse Streamed(std::shared_ptr<ResponseStream> watch) {
   return HttpResponse{.status = 200,
                       .content_type = "application/json",
@@ -200,17 +222,23 @@ HttpResponse WatchTFJobs(const Context& context, const Request& request, Selecto
                                             std::move(fields), after, request.WantsTable(),
                                             window->deadline);
   if (after > 0) {
-    // A watch resuming from a list: the live objects written up to `after` are known to the
-    // client, so their next change is MODIFIED, their deletion DELETED.
-    Result<std::vector<store::RevisionedJob>> known = context.store.ListKubeObjects(
-        request.namespace_name, kTFJobKind, 0, /*live_only=*/true, 1000);
-    if (known.ok()) {
-      for (const store::RevisionedJob& job : *known) {
-        if (job.revision <= after) {
-          watch->Know(job.job.extras->kube->uid);
-        }
-      }
-    }
+    // A watch resuming from a list: the client knows the objects that were live at `after`. Those
+    // live now and unchanged since are known; so are those that left the API since `after`,
+    // which may have been live then (a TFJob deleted between `kubectl delete`'s list and its
+    // watch: without this its DELETED was never said and kubectl waited for ever). At worst a
+    // client hears DELETED for an object created and deleted after its list, which it ignores.
+    ForEachKubeObject(context, request.namespace_name, 0, /*live_only=*/true,
+                      [&](const store::RevisionedJob& job) {
+                        if (job.revision <= after) {
+                          watch->Know(job.job.extras->kube->uid);
+                        }
+                      });
+    ForEachKubeObject(context, request.namespace_name, after, /*live_only=*/false,
+                      [&](const store::RevisionedJob& job) {
+                        if (!store::IsLiveKubeObject(job.job)) {
+                          watch->Know(job.job.extras->kube->uid);
+                        }
+                      });
   }
   return Streamed(std::move(watch));
 }
