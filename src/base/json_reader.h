@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +89,8 @@ struct JsonProblem {
   const nlohmann::json* value = nullptr;  // what was refused, when there is a value
   JsonNames names;
   std::string_view detail;  // kUnsupported, kInvalid: the caller's words
+  // kUnknownMember: the names the object takes, in the order taken (for dialects that list them).
+  std::span<const std::string> known;
 };
 
 // A problem worded: the field it is reported on, the message, and where in the document it
@@ -99,7 +102,7 @@ struct JsonError {
 };
 
 // An API's wording and reading rules. Data: a few flags and plain functions, one per kind of
-// problem; base/json_dialects.h has the four.
+// problem; base/json_dialects.h has them all.
 struct JsonDialect {
   std::string_view root_name;     // how messages name the root (the empty path)
   bool null_is_absent = true;     // proto3 and Go: a null member is unset
@@ -156,8 +159,9 @@ class JsonReader {
   // Reports `problem` (its `at` and `parent` are paths; the root is shown by name here).
   void Report(JsonProblem problem);
   // The member `name` of the object at `parent` is unknown: listed, and reported when the
-  // dialect words unknown members.
-  void Unknown(std::string_view parent, std::string_view name);
+  // dialect words unknown members (`known`: the names that object takes).
+  void Unknown(std::string_view parent, std::string_view name,
+               std::span<const std::string> known = {});
   // The member `name` at `parent` is refused, `why`.
   void Unsupported(std::string_view parent, std::string_view name, std::string_view why);
 
@@ -217,7 +221,7 @@ class JsonObject {
   // A member refused when set, saying why.
   void Unsupported(std::string_view name, std::string_view why);
 
-  // Reports each member that was not taken, in the object's (sorted) order.
+  // Reports each member that was not taken, in the object's (sorted) order, with the names taken.
   void Finish();
 
  private:
