@@ -4,7 +4,7 @@
 // dialect of the API being read (base/json_dialects.h). Pure; one reader per document, not
 // shared between threads.
 //
-// Its users, and what each brought to it (the four used to be four walkers of their own):
+// Its users, and what each brought to it (the first four used to be four walkers of their own):
 // - model/json_decode.cc (ml v1 jobs, API bodies and config files): walks the model by
 //   reflection (fields::VisitFields) and reports every problem as a google.rpc field violation
 //   that quotes the value and names the proto type: "Invalid value at 'trainingInput.scaleTier'
@@ -24,6 +24,11 @@
 // - catalog/json_reader.cc (the catalog's data files): required members, the first problem only,
 //   "field "zones": expected an array", "unknown field "x"", inside "<file>: <entry>: …"; a
 //   null is a wrong type, not an absent member.
+// - sched/sharing_json.cc (trainyard v1's sharing policy: quotas, priority classes): each
+//   violation on the member it is about, in the body's order, "expected a whole number, got
+//   "64"" (the expected part the caller's words: "a quantity such as "256Gi""); unknown members
+//   "unknown field: expected project, accelerators, cpus, memory, jobs or weight", which lists the
+//   names the object takes. A null is a wrong type; integers only as JSON integers.
 //
 // What differs between them is data: a `JsonDialect` (which words, how null and integers are
 // read, the root's name). What is shared is here: the type checks, integer ranges, paths, the

@@ -87,8 +87,12 @@ TEST(SharingJsonTest, EachViolationSaysWhatIsWrong) {
        "accelerators)"},
       {R"({"accelerators":{"NVIDIA_TESLA_T4":-1}})", "accelerators.NVIDIA_TESLA_T4",
        "-1 is out of range: expected 0 to 1000000"},
+      // Shows what came, as every other wrong type does (the JSON reader's words, since it reads
+      // the policy).
       {R"({"accelerators":[1]})", "accelerators",
-       "expected an object of accelerator names to counts"},
+       "expected an object of accelerator names to counts, got [1]"},
+      {R"({"cpus":18446744073709551615})", "cpus",
+       "expected a whole number, got 18446744073709551615"},
       {R"({"cpus":"64"})", "cpus", R"(expected a whole number, got "64")"},
       {R"({"jobs":1.5})", "jobs", "expected a whole number, got 1.5"},
       {R"({"cpus":null})", "cpus", "expected a whole number, got null"},
