@@ -83,8 +83,8 @@ void FuzzOne(std::string_view text) {
   if (document.is_discarded()) {
     return;
   }
-  for (const JsonDialect* dialect :
-       {&kMlV1JsonDialect, &kVertexJsonDialect, &kKubeJsonDialect, &kCatalogJsonDialect}) {
+  for (const JsonDialect* dialect : {&kMlV1JsonDialect, &kVertexJsonDialect, &kKubeJsonDialect,
+                                     &kCatalogJsonDialect, &kTrainyardJsonDialect}) {
     JsonReader reader(*dialect, [](const JsonError& error) {
       TY_CHECK(!error.message.empty());
       TY_CHECK(IsValidUtf8(error.message)) << error.message;

@@ -31,6 +31,9 @@ constexpr ExpectedWords kMlV1Expected = {"expected a string",
 constexpr ExpectedWords kVertexExpected = {
     "a string",  "an integer", "an integer",        "true or false",       "a number",
     "an object", "a list",     "a list of strings", "an object of strings"};
+constexpr ExpectedWords kTrainyardExpected = {
+    "a string",  "a whole number", "a whole number",    "true or false",       "a number",
+    "an object", "a list",         "a list of strings", "an object of strings"};
 constexpr ExpectedWords kCatalogExpected = {
     "expected a non-empty string", "expected an integer",          "expected an integer",
     "expected true or false",      "expected a number >= 0",       "expected an object",
@@ -46,7 +49,12 @@ bool IsItemFault(JsonFault fault) {
 
 // --- google.rpc (ml v1 and Vertex) ---
 
+// Google names the object that lacks the member, except the request itself (a root with no name).
 std::string GoogleUnknownMember(const JsonProblem& p) {
+  if (p.parent.empty()) {
+    return fmt::format("Invalid JSON payload received. Unknown name {}: Cannot find field.",
+                       QuoteForMessage(p.member));
+  }
   return fmt::format("Invalid JSON payload received. Unknown name {} at '{}': Cannot find field.",
                      QuoteForMessage(p.member), p.parent);
 }
@@ -174,6 +182,54 @@ std::string KubeUnsupported(const JsonProblem& p) {
   return fmt::format("{}: not supported by trainyard: {}", p.at, p.detail);
 }
 
+// --- trainyard v1's own API ---
+
+// A value as trainyard's messages show it: its JSON, cut to about 100 bytes (on a character).
+std::string Dumped(const json* value) {
+  constexpr std::size_t kMaxShown = 100;
+  if (value == nullptr) {
+    return "null";
+  }
+  if (value->is_string()) {
+    return QuoteForMessage(value->get_ref<const std::string&>());
+  }
+  std::string text = value->dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > kMaxShown) {
+    std::size_t cut = kMaxShown;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0U) == 0x80U) {
+      --cut;  // not inside a UTF-8 sequence
+    }
+    text.resize(cut);
+    text += "...";
+  }
+  return text;
+}
+
+// "expected a whole number, got "64"": what was expected (the caller's words in `names.type`,
+// when given) and what came; a missing member came as null.
+std::string TrainyardValueError(const JsonProblem& p) {
+  if (p.fault == JsonFault::kInvalid) {
+    return std::string(p.detail);
+  }
+  const std::string_view what =
+      p.names.type.empty() ? Phrase(kTrainyardExpected, p.expected) : p.names.type;
+  return fmt::format("expected {}, got {}", what, Dumped(p.value));
+}
+
+// "unknown field: expected project, accelerators, cpus, memory, jobs or weight".
+std::string TrainyardUnknownMember(const JsonProblem& p) {
+  std::string message = "unknown field";
+  for (std::size_t i = 0; i < p.known.size(); ++i) {
+    message += i == 0 ? ": expected " : i + 1 == p.known.size() ? " or " : ", ";
+    message += p.known[i];
+  }
+  return message;
+}
+
+std::string TrainyardUnsupported(const JsonProblem& p) {
+  return fmt::format("{} is not supported: {}", p.at, p.detail);
+}
+
 // --- the catalog ---
 
 std::string CatalogProblem(const JsonProblem& p) {
@@ -215,6 +271,8 @@ constexpr JsonDialect kMlV1JsonDialect{
 constexpr JsonDialect kVertexJsonDialect{
     "root", true, true, VertexValueError, GoogleUnknownMember, VertexUnsupported};
 constexpr JsonDialect kKubeJsonDialect{"", true, false, KubeValueError, nullptr, KubeUnsupported};
+constexpr JsonDialect kTrainyardJsonDialect{
+    "", false, false, TrainyardValueError, TrainyardUnknownMember, TrainyardUnsupported};
 constexpr JsonDialect kCatalogJsonDialect{
     "", false, false, CatalogValueError, CatalogUnknownMember, CatalogUnsupported};
 

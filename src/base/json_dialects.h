@@ -24,6 +24,13 @@ extern const JsonDialect kVertexJsonDialect;
 // strict decoding ("strict decoding error: unknown field "spec.x"").
 extern const JsonDialect kKubeJsonDialect;
 
+// trainyard v1's own API (the sharing policy, sched/sharing_json.h): "expected a whole number,
+// got "64"", the expected part the caller's own words when it names the type (`JsonNames::type`:
+// "a quantity such as "256Gi""); unknown members "unknown field: expected project, accelerators,
+// …", listing the names the object takes. A null member is a wrong type; integers only as JSON
+// integers.
+extern const JsonDialect kTrainyardJsonDialect;
+
 // The catalog's data files: `field "zones": expected an array`, `unknown field "x"`; a null
 // member is a wrong type.
 extern const JsonDialect kCatalogJsonDialect;

@@ -131,13 +131,15 @@ void JsonReader::Refuse(JsonFault fault, JsonExpected expected, std::string_view
           .names = names});
 }
 
-void JsonReader::Unknown(std::string_view parent, std::string_view name) {
+void JsonReader::Unknown(std::string_view parent, std::string_view name,
+                         std::span<const std::string> known) {
   unknown_.push_back(JsonChildPath(parent, name));
   if (dialect_.unknown_member != nullptr) {
     Report({.fault = JsonFault::kUnknownMember,
             .at = unknown_.back(),
             .parent = parent,
-            .member = name});
+            .member = name,
+            .known = known});
   }
 }
 
@@ -386,7 +388,7 @@ void JsonObject::Finish() {
   }
   for (auto it = object_->begin(); it != object_->end(); ++it) {
     if (std::ranges::find(taken_, it.key()) == taken_.end()) {
-      reader_.Unknown(path_, it.key());
+      reader_.Unknown(path_, it.key(), taken_);
     }
   }
 }

@@ -4,7 +4,7 @@
 // dialect of the API being read (base/json_dialects.h). Pure; one reader per document, not
 // shared between threads.
 //
-// Its users, and what each brought to it (the four used to be four walkers of their own):
+// Its users, and what each brought to it (the first four used to be four walkers of their own):
 // - model/json_decode.cc (ml v1 jobs, API bodies and config files): walks the model by
 //   reflection (fields::VisitFields) and reports every problem as a google.rpc field violation
 //   that quotes the value and names the proto type: "Invalid value at 'trainingInput.scaleTier'
@@ -24,6 +24,15 @@
 // - catalog/json_reader.cc (the catalog's data files): required members, the first problem only,
 //   "field "zones": expected an array", "unknown field "x"", inside "<file>: <entry>: …"; a
 //   null is a wrong type, not an absent member.
+// - sched/sharing_json.cc (trainyard v1's sharing policy: quotas, priority classes): each
+//   violation on the member it is about, in the body's order, "expected a whole number, got
+//   "64"" (the expected part the caller's words: "a quantity such as "256Gi""); unknown members
+//   "unknown field: expected project, accelerators, cpus, memory, jobs or weight", which lists the
+//   names the object takes. A null is a wrong type; integers only as JSON integers.
+// - server/logging_v2_handlers.cc (Cloud Logging's entries.list body) and server/json_body.cc
+//   (the bodies of ml v1's and Vertex's field-less requests, a cancel's): ml v1's words; an
+//   unknown member of the request itself is "Unknown name "x": Cannot find field.", as Google
+//   words it at the root.
 //
 // What differs between them is data: a `JsonDialect` (which words, how null and integers are
 // read, the root's name). What is shared is here: the type checks, integer ranges, paths, the
@@ -33,6 +42,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +98,8 @@ struct JsonProblem {
   const nlohmann::json* value = nullptr;  // what was refused, when there is a value
   JsonNames names;
   std::string_view detail;  // kUnsupported, kInvalid: the caller's words
+  // kUnknownMember: the names the object takes, in the order taken (for dialects that list them).
+  std::span<const std::string> known;
 };
 
 // A problem worded: the field it is reported on, the message, and where in the document it
@@ -99,7 +111,7 @@ struct JsonError {
 };
 
 // An API's wording and reading rules. Data: a few flags and plain functions, one per kind of
-// problem; base/json_dialects.h has the four.
+// problem; base/json_dialects.h has them all.
 struct JsonDialect {
   std::string_view root_name;     // how messages name the root (the empty path)
   bool null_is_absent = true;     // proto3 and Go: a null member is unset
@@ -156,8 +168,9 @@ class JsonReader {
   // Reports `problem` (its `at` and `parent` are paths; the root is shown by name here).
   void Report(JsonProblem problem);
   // The member `name` of the object at `parent` is unknown: listed, and reported when the
-  // dialect words unknown members.
-  void Unknown(std::string_view parent, std::string_view name);
+  // dialect words unknown members (`known`: the names that object takes).
+  void Unknown(std::string_view parent, std::string_view name,
+               std::span<const std::string> known = {});
   // The member `name` at `parent` is refused, `why`.
   void Unsupported(std::string_view parent, std::string_view name, std::string_view why);
 
@@ -217,7 +230,7 @@ class JsonObject {
   // A member refused when set, saying why.
   void Unsupported(std::string_view name, std::string_view why);
 
-  // Reports each member that was not taken, in the object's (sorted) order.
+  // Reports each member that was not taken, in the object's (sorted) order, with the names taken.
   void Finish();
 
  private:

@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <functional>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "base/json_dialects.h"
+#include "base/json_reader.h"
 
 namespace trainyard::sched {
 namespace {
@@ -22,20 +27,48 @@ constexpr std::int64_t kMibPerGib = 1024;
 constexpr std::int64_t kMibPerTib = kMibPerGib * 1024;
 constexpr std::size_t kMaxClassName = 253;
 
-// A whole number in [0, kMaxCount] at `field`, or a violation.
-std::optional<int> Count(const json& value, const std::string& field,
-                         std::vector<FieldViolation>& violations) {
-  if (!value.is_number_integer()) {
-    violations.push_back({field, fmt::format("expected a whole number, got {}", value.dump())});
+// What the messages say each member should have been: "expected a whole number, got "64"".
+constexpr JsonNames kWholeNumber{.type = "a whole number"};
+constexpr JsonNames kAcceleratorCounts{.type = "an object of accelerator names to counts"};
+constexpr JsonNames kQuantity{.type = "a quantity such as \"256Gi\""};
+constexpr JsonNames kPriority{.type =
+                                  "a whole number from 0 to 1000 (ml v1's scheduling.priority)"};
+static_assert(kMaxPriority == 1000, "kPriority names the range");
+
+// A reader in trainyard's words whose problems become `violations`, each on the member it is
+// about (the reader puts an unknown member's on its object; this API puts it on the member).
+JsonReader ViolationReader(std::vector<FieldViolation>& violations) {
+  return JsonReader(kTrainyardJsonDialect, [&violations](JsonError error) {
+    violations.push_back({std::move(error.locus), std::move(error.message)});
+  });
+}
+
+// The caller's own check at `path` failed, `why`.
+void Invalid(JsonReader& reader, std::string_view path, const std::string& why) {
+  reader.Report({.fault = JsonFault::kInvalid, .at = path, .parent = path, .detail = why});
+}
+
+// A whole number in [0, kMaxCount] at `path`, or nullopt after a violation.
+std::optional<int> Count(JsonReader& reader, const json& value, std::string_view path) {
+  std::int64_t number = 0;
+  if (!reader.Int64(value, path, number, kWholeNumber)) {
     return std::nullopt;
   }
-  const std::int64_t number = value.get<std::int64_t>();
   if (number < 0 || number > kMaxCount) {
-    violations.push_back(
-        {field, fmt::format("{} is out of range: expected 0 to {}", number, kMaxCount)});
+    Invalid(reader, path, fmt::format("{} is out of range: expected 0 to {}", number, kMaxCount));
     return std::nullopt;
   }
   return static_cast<int>(number);
+}
+
+// The reader reports in the order members are taken, unknown ones last; the API answers in the
+// body's order (its members sorted by name), each violation with the member it is about.
+void InBodyOrder(const json& body, std::vector<FieldViolation>& violations) {
+  const auto member = [&body](const FieldViolation& v) {
+    const std::string_view field = v.field;
+    return body.contains(v.field) ? field : field.substr(0, field.find('.'));
+  };
+  std::ranges::stable_sort(violations, std::less<>(), member);
 }
 
 }  // namespace
@@ -92,60 +125,56 @@ Result<ProjectQuota> DecodeProjectQuota(std::string_view project, std::string_vi
   }
   ProjectQuota quota{.project = std::string(project)};
   std::vector<FieldViolation> violations;
-  for (const auto& [key, value] : body.items()) {
-    if (key == "project") {
-      if (!value.is_string() || value.get<std::string>() != project) {
-        violations.push_back(
-            {key, fmt::format("{} is not the project of the path, {}", value.dump(), project)});
+  JsonReader reader = ViolationReader(violations);
+  JsonObject object(reader, body, "");
+  // Taken in the order the unknown-field message lists them.
+  if (const json* value = object.Take("project");
+      value != nullptr &&
+      (!value->is_string() || value->get_ref<const std::string&>() != project)) {
+    Invalid(reader, "project",
+            fmt::format("{} is not the project of the path, {}", value->dump(), project));
+  }
+  if (const json* accelerators = object.Object("accelerators", kAcceleratorCounts)) {
+    for (const auto& [name, count] : accelerators->items()) {
+      const std::string path = JsonChildPath("accelerators", name);
+      if (catalog.FindAccelerator(name) == nullptr) {
+        Invalid(reader, path,
+                fmt::format("'{}' is not an accelerator type of the catalog (trainyard catalog "
+                            "accelerators)",
+                            name));
+      } else if (const std::optional<int> n = Count(reader, count, path)) {
+        quota.accelerators[name] = *n;
       }
-    } else if (key == "accelerators") {
-      if (!value.is_object()) {
-        violations.push_back({key, "expected an object of accelerator names to counts"});
-        continue;
-      }
-      for (const auto& [name, count] : value.items()) {
-        const std::string field = "accelerators." + name;
-        if (catalog.FindAccelerator(name) == nullptr) {
-          violations.push_back(
-              {field, fmt::format("'{}' is not an accelerator type of the catalog (trainyard "
-                                  "catalog accelerators)",
-                                  name)});
-          continue;
-        }
-        if (const std::optional<int> n = Count(count, field, violations)) {
-          quota.accelerators[name] = *n;
-        }
-      }
-    } else if (key == "cpus" || key == "jobs") {
-      if (const std::optional<int> n = Count(value, key, violations)) {
-        (key == "cpus" ? quota.cpus : quota.jobs) = *n;
-      }
-    } else if (key == "memory") {
-      if (!value.is_string()) {
-        violations.push_back(
-            {key, fmt::format("expected a quantity such as \"256Gi\", got {}", value.dump())});
-        continue;
-      }
-      Result<std::int64_t> mib = ParseMemoryMib(value.get<std::string>());
-      if (mib.ok()) {
-        quota.memory_mib = *mib;
-      } else {
-        violations.insert(violations.end(), mib.status().violations().begin(),
-                          mib.status().violations().end());
-      }
-    } else if (key == "weight") {
-      const std::optional<int> n = Count(value, key, violations);
-      if (n && *n < 1) {
-        violations.push_back({key, "a project's weight is at least 1"});
-      } else if (n) {
-        quota.weight = *n;
-      }
-    } else {
-      violations.push_back(
-          {key, "unknown field: expected project, accelerators, cpus, memory, jobs or weight"});
     }
   }
+  if (const json* value = object.Take("cpus")) {
+    quota.cpus = Count(reader, *value, "cpus");
+  }
+  std::string memory;
+  if (const json* value = object.Take("memory");
+      value != nullptr && reader.String(*value, "memory", memory, kQuantity)) {
+    Result<std::int64_t> mib = ParseMemoryMib(memory);
+    if (mib.ok()) {
+      quota.memory_mib = *mib;
+    } else {
+      violations.insert(violations.end(), mib.status().violations().begin(),
+                        mib.status().violations().end());
+    }
+  }
+  if (const json* value = object.Take("jobs")) {
+    quota.jobs = Count(reader, *value, "jobs");
+  }
+  if (const json* value = object.Take("weight")) {
+    const std::optional<int> n = Count(reader, *value, "weight");
+    if (n && *n < 1) {
+      Invalid(reader, "weight", "a project's weight is at least 1");
+    } else if (n) {
+      quota.weight = *n;
+    }
+  }
+  object.Finish();
   if (!violations.empty()) {
+    InBodyOrder(body, violations);
     return Status::InvalidArgument(std::move(violations));
   }
   return quota;
@@ -186,29 +215,33 @@ Result<int> DecodePriorityClass(std::string_view name, std::string_view text) {
                              name)});
   }
   const json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  int value = 0;
   if (!body.is_object()) {
     violations.push_back({"", "expected a JSON object, as {\"value\": 1000}"});
-  } else {
-    for (const auto& [key, item] : body.items()) {
-      if (key != "value") {
-        violations.push_back({key, "unknown field: expected value"});
-      }
-    }
-    const json& item = body.contains("value") ? body["value"] : json();
-    if (!item.is_number_integer() || item.get<std::int64_t>() < 0 ||
-        item.get<std::int64_t>() > kMaxPriority) {
-      violations.push_back({"value", fmt::format("expected a whole number from 0 to {} (ml v1's "
-                                                 "scheduling.priority), got {}",
-                                                 kMaxPriority, item.dump())});
-    } else {
-      value = item.get<int>();
-    }
+    return Status::InvalidArgument(std::move(violations));
+  }
+  JsonReader reader = ViolationReader(violations);
+  JsonObject object(reader, body, "");
+  const json* item = object.Take("value");
+  object.Finish();  // unknown members first, then the value, as this API has always answered
+  std::int64_t value = 0;
+  if (item == nullptr) {
+    reader.Report({.fault = JsonFault::kMissing,
+                   .expected = JsonExpected::kInt64,
+                   .at = "value",
+                   .member = "value",
+                   .names = kPriority});
+  } else if (reader.Int64(*item, "value", value, kPriority) &&
+             (value < 0 || value > kMaxPriority)) {
+    reader.Report({.fault = JsonFault::kOutOfRange,
+                   .expected = JsonExpected::kInt64,
+                   .at = "value",
+                   .value = item,
+                   .names = kPriority});
   }
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
-  return value;
+  return static_cast<int>(value);
 }
 
 std::string EncodeSharingPolicy(const SharingPolicy& policy) {

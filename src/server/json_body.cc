@@ -4,11 +4,14 @@
 #include <cctype>
 #include <charconv>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_dialects.h"
+#include "base/json_reader.h"
 #include "base/text.h"
 
 namespace trainyard::server {
@@ -48,12 +51,11 @@ Status CheckEmptyMessage(const HttpRequest& request, std::string_view message) {
         fmt::format("Invalid JSON payload received: expected a JSON object ({}).", message));
   }
   std::vector<FieldViolation> unknown;
-  for (const auto& item : body.items()) {
-    unknown.push_back(
-        {item.key(), fmt::format("Invalid JSON payload received. Unknown name \"{}\": "
-                                 "Cannot find field ({} has none).",
-                                 item.key(), message)});
-  }
+  // Google's words (ml v1's dialect), each violation on the member it is about.
+  JsonReader reader(kMlV1JsonDialect, [&unknown](JsonError error) {
+    unknown.push_back({std::move(error.locus), std::move(error.message)});
+  });
+  JsonObject(reader, body, "").Finish();
   return unknown.empty() ? Status() : Status::InvalidArgument(std::move(unknown));
 }
 

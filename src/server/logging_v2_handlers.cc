@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "access/audit.h"
+#include "base/json_dialects.h"
+#include "base/json_reader.h"
 #include "base/time_format.h"
 #include "control/job_layout.h"
 #include "control/resource_names.h"
@@ -84,74 +86,26 @@ std::optional<logs::Order> ParseOrderBy(std::string_view text) {
   return words[1] == "desc" ? std::optional(logs::Order::kDescending) : std::nullopt;
 }
 
-// proto3 JSON int32: a number or a decimal string.
-std::optional<std::int64_t> ParseInt(const json& value) {
-  if (value.is_number_integer()) {
-    return value.get<std::int64_t>();
-  }
-  if (value.is_string()) {
-    const std::string& text = value.get_ref<const std::string&>();
-    if (!text.empty() && text.size() <= 11 &&
-        std::ranges::all_of(text, [](char c) { return c >= '0' && c <= '9'; })) {
-      return std::stoll(text);
-    }
-  }
-  return std::nullopt;
-}
+// google.logging.v2.ListLogEntriesRequest's field types, as ml v1's words name them.
+constexpr JsonNames kStringField{.type = "TYPE_STRING"};
+constexpr JsonNames kInt32Field{.type = "TYPE_INT32"};
 
-void DecodeField(std::string_view key, const json& value, std::vector<FieldViolation>& violations,
-                 ListRequest& out) {
-  const auto violation = [&](std::string description) {
-    violations.push_back({std::string(key), std::move(description)});
-  };
-  if (key == kFilter || key == kPageToken || key == kOrderBy) {
-    if (!value.is_string()) {
-      violation("Invalid JSON payload received. Expected a string.");
-    } else if (key == kFilter) {
-      out.filter = value.get<std::string>();
-    } else if (key == kPageToken) {
-      out.page_token = value.get<std::string>();
-    } else if (std::optional<logs::Order> order = ParseOrderBy(value.get<std::string>())) {
-      out.order = *order;
-    } else {
-      violation(
-          fmt::format("Unsupported order {}: use \"timestamp asc\" (the default) or "
-                      "\"timestamp desc\".",
-                      value.dump(-1, ' ', false, json::error_handler_t::replace)));
-    }
-  } else if (key == kPageSize) {
-    const std::optional<std::int64_t> size = ParseInt(value);
-    if (!size.has_value() || *size < 0 || *size > kMaxPageSize) {
-      violation(fmt::format("pageSize must be an integer from 0 to {} (0 means {}); got {}.",
-                            kMaxPageSize, kDefaultPageSize,
-                            value.dump(-1, ' ', false, json::error_handler_t::replace)));
-    } else if (*size > 0) {
-      out.page_size = static_cast<int>(*size);
-    }
-  } else if (key == kResourceNames || key == kProjectIds) {
-    if (!value.is_array()) {
-      violation("Invalid JSON payload received. Expected a list of strings.");
-      return;
-    }
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      const std::string field = fmt::format("{}[{}]", key, i);
-      std::string_view name;
-      if (value[i].is_string()) {
-        name = value[i].get_ref<const std::string&>();
-      }
-      if (key == kResourceNames && !name.starts_with(kProjectsPrefix)) {
+// The projects a list of `resourceNames` ("projects/<PROJECT_ID>") or `projectIds` names.
+void ReadProjects(JsonObject& object, std::string_view key, std::vector<FieldViolation>& violations,
+                  ListRequest& out) {
+  const std::vector<std::string> names = object.StringList(key, kStringField);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string field = JsonIndexPath(key, i);
+    std::string_view name = names[i];
+    if (key == kResourceNames) {
+      if (!name.starts_with(kProjectsPrefix)) {
         violations.push_back(
             {field, "Only \"projects/<PROJECT_ID>\" resource names are supported here."});
         continue;
       }
-      if (key == kResourceNames) {
-        name.remove_prefix(kProjectsPrefix.size());
-      }
-      AddProject(name, field, violations, out);
+      name.remove_prefix(kProjectsPrefix.size());
     }
-  } else {
-    violation(fmt::format("Invalid JSON payload received. Unknown name \"{}\": Cannot find field.",
-                          json(key).dump(-1, ' ', false, json::error_handler_t::replace)));
+    AddProject(name, field, violations, out);
   }
 }
 
@@ -183,9 +137,44 @@ Result<ListRequest> DecodeListRequest(std::string_view body) {
         "Invalid JSON payload received. Expected a JSON object (ListLogEntriesRequest).");
   }
   std::vector<FieldViolation> violations;
-  for (const auto& item : document.items()) {
-    DecodeField(item.key(), item.value(), violations, request);
+  // Google's words (ml v1's dialect), each violation on the member it is about, an unknown too.
+  JsonReader reader(kMlV1JsonDialect, [&violations](JsonError error) {
+    violations.push_back({std::move(error.locus), std::move(error.message)});
+  });
+  JsonObject object(reader, document, "");
+  request.filter = object.String(kFilter, kStringField);
+  request.page_token = object.String(kPageToken, kStringField);
+  std::string order;
+  if (const json* value = object.Take(kOrderBy);
+      value != nullptr && reader.String(*value, kOrderBy, order, kStringField)) {
+    if (const std::optional<logs::Order> parsed = ParseOrderBy(order)) {
+      request.order = *parsed;
+    } else {
+      violations.push_back({std::string(kOrderBy),
+                            fmt::format("Unsupported order {}: use \"timestamp asc\" (the default) "
+                                        "or \"timestamp desc\".",
+                                        QuoteForMessage(order))});
+    }
   }
+  std::int32_t size = 0;
+  if (const json* value = object.Take(kPageSize);
+      value != nullptr && reader.Int32(*value, kPageSize, size, kInt32Field)) {
+    if (size < 0 || size > kMaxPageSize) {
+      const std::string why = fmt::format("expected an integer from 0 to {} (0 means {})",
+                                          kMaxPageSize, kDefaultPageSize);
+      reader.Report({.fault = JsonFault::kInvalid,
+                     .at = kPageSize,
+                     .parent = kPageSize,
+                     .value = value,
+                     .names = kInt32Field,
+                     .detail = why});
+    } else if (size > 0) {
+      request.page_size = size;
+    }
+  }
+  ReadProjects(object, kResourceNames, violations, request);
+  ReadProjects(object, kProjectIds, violations, request);
+  object.Finish();
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }

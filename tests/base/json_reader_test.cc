@@ -1,4 +1,4 @@
-// The strict JSON reader (base/json_reader.h) and its four dialects (base/json_dialects.h): each
+// The strict JSON reader (base/json_reader.h) and its dialects (base/json_dialects.h): each
 // row reads one document with the same small schema and lists the problems, as worded.
 #include "base/json_reader.h"
 
@@ -224,6 +224,57 @@ TEST(JsonReader, TheRootIsShownByName) {
   JsonObject entry(catalog, json("x"), "");
   ASSERT_EQ(errors.size(), 1U);
   EXPECT_EQ(errors[0].message, "expected a JSON object, got string");
+}
+
+TEST(JsonReader, GoogleNamesNoObjectForAnUnknownMemberOfTheRequestItself) {
+  std::vector<JsonError> errors;
+  JsonReader reader(kMlV1JsonDialect, [&](JsonError error) { errors.push_back(std::move(error)); });
+  const json document = json::parse(R"({"force":true})");
+  JsonObject(reader, document, "").Finish();
+  ASSERT_EQ(errors.size(), 1U);
+  EXPECT_EQ(errors[0].field, "");
+  EXPECT_EQ(errors[0].locus, "force");
+  EXPECT_EQ(errors[0].message,
+            "Invalid JSON payload received. Unknown name \"force\": Cannot find field.");
+}
+
+// trainyard v1's own words: what was expected (the caller's, when it gives them) and what came;
+// an unknown member lists the names its object takes.
+TEST(JsonReader, TrainyardSaysWhatWasExpectedAndWhatCame) {
+  std::vector<JsonError> errors;
+  JsonReader reader(kTrainyardJsonDialect,
+                    [&](JsonError error) { errors.push_back(std::move(error)); });
+  // "a" is a list of sixty 1s, shown cut to its first 100 bytes.
+  json document = json::parse(R"({"n":"64","q":256,"z":null,"b":1,"o":{"k":1}})");
+  document["a"] = std::vector<int>(60, 1);
+  std::string shown = "[1";
+  for (int i = 1; i < 50; ++i) {
+    shown += ",1";
+  }
+  JsonObject object(reader, document, "");
+  object.Int64("n");
+  object.String("q", {.type = "a quantity such as \"256Gi\""});
+  object.Int32("z");
+  object.Bool("a");
+  if (const json* nested = object.Object("o")) {
+    JsonObject inner(reader, *nested, object.ChildPath("o"));
+    inner.String("x");
+    inner.Finish();
+  }
+  object.Finish();
+  std::vector<std::pair<std::string, std::string>> got;
+  for (const JsonError& error : errors) {
+    got.emplace_back(error.locus, error.message);
+  }
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"n", R"(expected a whole number, got "64")"},
+      {"q", R"(expected a quantity such as "256Gi", got 256)"},
+      {"z", "expected a whole number, got null"},
+      {"a", "expected true or false, got " + shown + "..."},
+      {"o.k", "unknown field: expected x"},
+      {"b", "unknown field: expected n, q, z, a or o"},
+  };
+  EXPECT_EQ(got, want);
 }
 
 TEST(JsonReader, ARequiredMemberThatIsAbsentIsMissing) {

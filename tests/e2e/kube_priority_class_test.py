@@ -25,30 +25,17 @@ failed".
 
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import unittest
 import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402
+import kube_env  # noqa: E402
 
-KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
 TRAINYARD = None  # set by main()
 PROJECT = "p"
 DEADLINE_S = 120  # per wait: a 2-core machine shared with other tests
-
-# One node, its only device one emulated T4: a TFJob's nvidia.com/gpu is a T4 there.
-CLUSTER = """nodes:
-  - name: localhost
-    cpus: 8
-    memory: 16Gi
-    accelerators: {NVIDIA_TESLA_T4: 1}
-    emulated: true
-"""
 
 # One worker on one GPU.
 TFJOB = """apiVersion: kubeflow.org/v1
@@ -88,44 +75,17 @@ def command_job(job_id, priority, labels=None):
                               "scheduling": {"priority": priority}}}
 
 
-class KubePriorityClassTest(gcloud_env.ServerTestCase):
+class KubePriorityClassTest(kube_env.KubeServerTestCase):
     maxDiff = None
 
     @classmethod
     def setUpClass(cls):
-        if not os.path.exists(KUBECTL):
-            raise unittest.SkipTest("%s is not installed" % KUBECTL)
-        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-kube-class-")
-        cluster = os.path.join(cls.tmp, "cluster.yaml")
-        with open(cluster, "w", encoding="utf-8") as f:
-            f.write(CLUSTER)
-        cls.server = gcloud_env.start_server(
-            TRAINYARD, cls.tmp, os.path.join(cls.tmp, "data"),
-            extra_args=["--cluster-file", cluster, "--containers", "host",
-                        "--stop-grace", "1", "--stop-jobs-on-exit"])
-        made = subprocess.run([TRAINYARD, "kubeconfig", "--server", cls.server.url,
-                               "--namespace", PROJECT], capture_output=True, text=True, check=True)
-        kubeconfig = os.path.join(cls.tmp, "kubeconfig")
-        with open(kubeconfig, "w", encoding="utf-8") as f:
-            f.write(made.stdout)
-        cls.kube_env = dict(os.environ, KUBECONFIG=kubeconfig, HOME=cls.tmp)
-        cls.cli_env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
-        cls.cli_env["TRAINYARD_SERVER"] = cls.server.url
+        cls.start_kube_server(TRAINYARD, "trainyard-e2e-kube-class-", t4s=1, namespace=PROJECT)
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def run_tool(self, cmd, env, stdin=None):
-        proc = subprocess.run(cmd, env=env, cwd=self.tmp, input=stdin, capture_output=True,
-                              text=True, timeout=120)
-        return gcloud_env.Run(proc)
-
-    def trainyard(self, *args):
-        run = self.run_tool([TRAINYARD, *args], self.cli_env)
-        self.assertEqual(run.rc, 0, run)
-        return run
-
     def kubectl(self, *args, stdin=None):
-        return self.run_tool([KUBECTL, *args], self.kube_env, stdin=stdin)
+        return self.run_kubectl(*args, stdin=stdin)
 
     def call(self, method, path, body=None):
         """(HTTP status, JSON answer) of one request to the server."""

@@ -22,29 +22,16 @@ Usage: kubectl_sharing_test.py --trainyard PATH [unittest args]. Ends with "N pa
 
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import unittest
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402
+import kube_env  # noqa: E402
 
-KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
 TRAINYARD = None  # set by main()
 DEADLINE_S = 120  # per wait: a 2-core machine shared with other tests
 TERMINAL = ("SUCCEEDED", "FAILED", "CANCELLED")
-
-# One node, its devices two emulated T4s: a TFJob's nvidia.com/gpu is a T4 there.
-CLUSTER = """nodes:
-  - name: localhost
-    cpus: 8
-    memory: 16Gi
-    accelerators: {NVIDIA_TESLA_T4: 2}
-    emulated: true
-"""
 
 # One worker running `sleep` on `gpus` GPUs, with `policy` as its runPolicy.
 TFJOB = """apiVersion: kubeflow.org/v1
@@ -73,44 +60,17 @@ def tfjob(name, gpus=1, deadline_s=None):
     return TFJOB % (name, policy, gpus)
 
 
-class KubectlSharingTest(gcloud_env.ServerTestCase):
+class KubectlSharingTest(kube_env.KubeServerTestCase):
     maxDiff = None
 
     @classmethod
     def setUpClass(cls):
-        if not os.path.exists(KUBECTL):
-            raise unittest.SkipTest("%s is not installed" % KUBECTL)
-        cls.tmp = tempfile.mkdtemp(prefix="trainyard-e2e-kube-sharing-")
-        cluster = os.path.join(cls.tmp, "cluster.yaml")
-        with open(cluster, "w", encoding="utf-8") as f:
-            f.write(CLUSTER)
-        cls.server = gcloud_env.start_server(
-            TRAINYARD, cls.tmp, os.path.join(cls.tmp, "data"),
-            extra_args=["--cluster-file", cluster, "--containers", "host",
-                        "--stop-grace", "1", "--stop-jobs-on-exit"])
-        made = subprocess.run([TRAINYARD, "kubeconfig", "--server", cls.server.url,
-                               "--namespace", "s"], capture_output=True, text=True, check=True)
-        kubeconfig = os.path.join(cls.tmp, "kubeconfig")
-        with open(kubeconfig, "w", encoding="utf-8") as f:
-            f.write(made.stdout)
-        cls.kube_env = dict(os.environ, KUBECONFIG=kubeconfig, HOME=cls.tmp)
-        cls.cli_env = {k: v for k, v in os.environ.items() if not k.startswith("TRAINYARD_")}
-        cls.cli_env["TRAINYARD_SERVER"] = cls.server.url
+        cls.start_kube_server(TRAINYARD, "trainyard-e2e-kube-sharing-", t4s=2, namespace="s")
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def run_tool(self, cmd, env, stdin=None):
-        proc = subprocess.run(cmd, env=env, cwd=self.tmp, input=stdin, capture_output=True,
-                              text=True, timeout=120)
-        return gcloud_env.Run(proc)
-
-    def trainyard(self, *args):
-        run = self.run_tool([TRAINYARD, *args], self.cli_env)
-        self.assertEqual(run.rc, 0, run)
-        return run
-
     def kubectl(self, namespace, *args, stdin=None):
-        return self.run_tool([KUBECTL, "-n", namespace, *args], self.kube_env, stdin=stdin)
+        return self.run_kubectl("-n", namespace, *args, stdin=stdin)
 
     def create(self, namespace, manifest):
         created = self.kubectl(namespace, "create", "-f", "-", stdin=manifest)
