@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
+#include <utility>
 
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -17,6 +18,21 @@ namespace {
 
 Status OpenError(std::string_view what, int err) {
   return Status::Internal("Cannot open " + std::string(what) + ": " + Errno(err));
+}
+
+// `OpenError` for an entry beneath a directory, with the code of what was in the way.
+Status BeneathError(std::string_view what, int err) {
+  std::string message = "Cannot open " + std::string(what) + ": " + Errno(err);
+  switch (err) {
+    case ENOENT:
+      return Status::NotFound(std::move(message));
+    case ELOOP:
+    case EXDEV:
+    case ENOTDIR:
+      return Status::FailedPrecondition(std::move(message));
+    default:
+      return Status::Internal(std::move(message));
+  }
 }
 
 // openat2(2), which glibc 2.36 does not wrap; -1 with errno ENOSYS on kernels before 5.6.
@@ -41,15 +57,15 @@ Result<UniqueFd> WalkBeneath(int dir_fd, std::string_view relative, int flags, m
     const std::size_t slash = relative.find('/');
     const std::string part(relative.substr(0, slash));
     if (part.empty() || part == "." || part == "..") {
-      return OpenError(std::string(relative), EXDEV);
+      return BeneathError(std::string(relative), EXDEV);
     }
     if (slash == std::string_view::npos) {
       const int fd = ::openat(at, part.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
-      return fd >= 0 ? Result<UniqueFd>(UniqueFd(fd)) : OpenError(part, errno);
+      return fd >= 0 ? Result<UniqueFd>(UniqueFd(fd)) : BeneathError(part, errno);
     }
     const int next = ::openat(at, part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (next < 0) {
-      return OpenError(part, errno);
+      return BeneathError(part, errno);
     }
     current.reset(next);
     at = current.get();
@@ -69,7 +85,7 @@ Result<UniqueFd> OpenNoFollow(const std::string& path, int flags, mode_t mode) {
 
 Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode) {
   if (relative.empty() || relative.starts_with('/')) {
-    return OpenError(std::string(relative), EXDEV);
+    return BeneathError(std::string(relative), EXDEV);
   }
   const std::string path(relative);
   const int fd = OpenAt2(dir_fd, path, flags, mode);
@@ -77,7 +93,7 @@ Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, m
     return UniqueFd(fd);
   }
   if (errno != ENOSYS) {
-    return OpenError(path, errno);
+    return BeneathError(path, errno);
   }
   return WalkBeneath(dir_fd, relative, flags, mode);
 }

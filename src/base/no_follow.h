@@ -24,6 +24,8 @@ Result<UniqueFd> OpenNoFollow(const std::string& path, int flags, mode_t mode = 
 // `relative` opened below the directory `dir_fd`, with no symbolic link in any component and
 // never above `dir_fd` ("..", an absolute path): openat2's RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
 // or one component at a time with O_NOFOLLOW where the kernel has no openat2 (before 5.6).
+// NOT_FOUND when an entry is missing; FAILED_PRECONDITION for a link, a way out of `dir_fd` or a
+// file where a directory should be; INTERNAL otherwise.
 Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode = 0);
 
 // The directory `name` (one component) in `dir_fd`, created with `mode` (before the umask) when

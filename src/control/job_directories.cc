@@ -1,16 +1,13 @@
 #include "control/job_directories.h"
 
-#include <cerrno>
+#include <cstdint>
 #include <filesystem>
 #include <system_error>
 #include <vector>
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
 
-#include "base/no_follow.h"
-#include "base/unique_fd.h"
+#include "os/dir.h"
 #include "plan/cluster_plan.h"
 
 namespace trainyard::control {
@@ -18,18 +15,17 @@ namespace {
 
 // `dir` made when missing (mode 0750, the set-group-id bit inherited), then, opened as a
 // directory and not through a link, without write access for its group and others.
-Status SecureDirectory(const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0750) != 0 && errno != EEXIST) {
-    return Status::Internal(fmt::format("Cannot create {}: {}", dir, Errno(errno)));
+Status SecureDirectory(const std::string& path) {
+  Result<os::Dir> dir = os::Dir::OpenOrMake(path, 0750);
+  Result<os::FileInfo> info = dir.ok() ? dir->Info() : Result<os::FileInfo>(dir.status());
+  if (!info.ok()) {
+    return Status::Internal(info.status().message());
   }
-  const UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  struct stat st {};
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
-    return Status::Internal(fmt::format("Cannot open the directory {}: {}", dir, Errno(errno)));
-  }
-  const mode_t mode = st.st_mode & 07777;
-  if ((mode & 0022) != 0 && ::fchmod(fd.get(), mode & ~mode_t{0022}) != 0) {
-    return Status::Internal(fmt::format("Cannot change the mode of {}: {}", dir, Errno(errno)));
+  if ((info->mode & 0022) != 0) {
+    if (Status tightened = dir->SetPermissions(info->mode & ~std::uint32_t{0022});
+        !tightened.ok()) {
+      return Status::Internal(tightened.message());
+    }
   }
   return {};
 }
@@ -73,7 +69,7 @@ Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount) {
   if (!split.ok()) {
     return split.status();
   }
-  Result<UniqueFd> bucket = OpenNoFollow(gcs_mount + "/" + split->bucket, O_RDONLY | O_DIRECTORY);
+  Result<os::Dir> bucket = os::Dir::Open(gcs_mount + "/" + split->bucket);
   if (!bucket.ok()) {
     return Status::FailedPrecondition("The job directory " + shown + " is in bucket " +
                                       split->bucket + ", which does not exist.");
@@ -81,7 +77,7 @@ Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount) {
   if (split->path.empty()) {
     return {};
   }
-  Result<UniqueFd> made = MakeDirsBeneath(bucket->get(), split->path, 0777);
+  Result<os::Dir> made = bucket->MakeDirs(split->path, 0777);
   if (!made.ok()) {
     return Status::FailedPrecondition("Cannot create the job directory " + shown + ": " +
                                       made.status().message());

@@ -5,7 +5,7 @@
 // the job's group (`serve --run-as`) may read and pass. A job's processes write only in their
 // working directories, their metrics directory and the buckets, so no job can put a link where
 // the server writes as root. The files themselves are still opened without following links
-// (base/no_follow.h), should a directory ever be writable again.
+// (os/file_handle.h, base/no_follow.h), should a directory ever be writable again.
 #pragma once
 
 #include <string>
@@ -24,7 +24,7 @@ Status SecureServerDirectories(const JobLayout& layout);
 
 // Creates a job's `--job-dir` (a path, or gs://bucket/path below `gcs_mount`). In a bucket, which
 // the project's jobs write, each directory is made and opened beneath the bucket's own without
-// following a link (`MakeDirsBeneath`): a link a job left there is refused, never followed.
+// following a link (`os::Dir::MakeDirs`): a link a job left there is refused, never followed.
 // FAILED_PRECONDITION with a message for the job's state: an unusable URI, a missing bucket, a
 // link or a file in the way, or an IO error.
 Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount);

@@ -1,15 +1,10 @@
 #include "logs/capture.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
 #include <utility>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/time_format.h"
 
@@ -22,29 +17,16 @@ namespace {
 constexpr std::size_t kMaxRecordBytes = kRecordPrefixBytes + kMaxTextBytes + 1;
 constexpr std::size_t kTailChunkBytes = 4096;
 
-std::string Errno(int err) {
-  return std::strerror(err);  // NOLINT(concurrency-mt-unsafe): the message table is constant
-}
-
 int StreamIndex(Stream stream) {
   return stream == Stream::kStdout ? 0 : 1;
 }
 
-// Reads the bytes [offset, offset + size) of `fd` into `out` (replacing it). False on an error.
-bool ReadAt(int fd, off_t offset, std::size_t size, std::string& out) {
+// Reads the bytes [offset, offset + size) of `file` into `out` (replacing it). False on an
+// error or where the file ends first.
+bool ReadAt(const os::File& file, std::uint64_t offset, std::size_t size, std::string& out) {
   out.resize(size);
-  std::size_t done = 0;
-  while (done < size) {
-    ssize_t got = pread(fd, out.data() + done, size - done, offset + static_cast<off_t>(done));
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got <= 0) {
-      return false;
-    }
-    done += static_cast<std::size_t>(got);
-  }
-  return true;
+  Result<std::size_t> got = file.ReadAt(offset, out.data(), size);
+  return got.ok() && *got == size;
 }
 
 struct Tail {
@@ -54,20 +36,20 @@ struct Tail {
 
 // Looks at the end of the file only: reads backwards, a chunk at a time, until it has seen the
 // start of the last complete record (or the cap).
-Tail ReadTail(int fd) {
+Tail ReadTail(const os::File& file) {
   Tail tail;
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || st.st_size == 0) {
+  Result<os::FileInfo> info = file.Info();
+  if (!info.ok() || info->size == 0) {
     return tail;
   }
-  const auto size = static_cast<std::size_t>(st.st_size);
+  const auto size = static_cast<std::size_t>(info->size);
   const std::size_t limit = std::min(size, 2 * kMaxRecordBytes);
   std::string window;  // the file's last window.size() bytes
   std::string chunk;
   while (window.size() < limit) {
     const std::size_t take = std::min(kTailChunkBytes, limit - window.size());
     const std::size_t start = size - window.size() - take;
-    if (!ReadAt(fd, static_cast<off_t>(start), take, chunk)) {
+    if (!ReadAt(file, start, take, chunk)) {
       return tail;
     }
     window.insert(0, chunk);
@@ -91,25 +73,11 @@ Tail ReadTail(int fd) {
   return tail;
 }
 
-// All of `bytes` or none of them: a write that fails part way (a full disk) is cut off again, so
-// the records after it do not continue a torn one. Cutting a file never needs space.
-Status WriteAll(int fd, std::string_view bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t wrote = write(fd, bytes.data() + done, bytes.size() - done);
-    if (wrote < 0 && errno == EINTR) {
-      continue;
-    }
-    if (wrote < 0) {
-      const int error = errno;
-      struct stat st {};
-      if (done > 0 && fstat(fd, &st) == 0 && st.st_size >= static_cast<off_t>(done)) {
-        // Best effort: should it fail, the next Open ends the torn record instead.
-        (void)ftruncate(fd, st.st_size - static_cast<off_t>(done));
-      }
-      return Status::Internal("Cannot write log records: " + Errno(error));
-    }
-    done += static_cast<std::size_t>(wrote);
+// All of `bytes` or none of them: a write that fails part way (a full disk) is cut off again
+// (os::File::Write), so the records after it do not continue a torn one.
+Status WriteAll(os::File& file, std::string_view bytes) {
+  if (Status written = file.Write(bytes); !written.ok()) {
+    return Status::Internal("Cannot write log records: " + written.message());
   }
   return {};
 }
@@ -126,29 +94,21 @@ Result<RecordWriter> RecordWriter::Open(const std::string& path, const Clock& cl
                               error.message());
     }
   }
-  // Never through a link a job planted, and only a regular file (base/no_follow.h).
-  UniqueFd fd(
-      open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
-  if (!fd.valid()) {
-    return Status::Internal("Cannot open " + path + ": " + Errno(errno));
+  // Never through a link a job planted, and only a regular file (os/file_handle.h).
+  Result<os::File> file = os::File::Open(path, os::OpenMode::kReadAppend, 0644);
+  if (!file.ok()) {
+    return Status::Internal(file.status().message());
   }
-  struct stat info {};
-  if (fstat(fd.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
-    return Status::Internal("Cannot open " + path + ": not a regular file");
-  }
-  Tail tail = ReadTail(fd.get());
+  Tail tail = ReadTail(*file);
   if (!tail.ends_with_newline) {
     // A record torn by an earlier writer's failed write: end it, so that ours stay parseable.
-    Status ended = WriteAll(fd.get(), "\n");
-    if (!ended.ok()) {
-      return Status::Internal("Cannot write " + path + ": " + ended.message());
-    }
+    TY_RETURN_IF_ERROR(WriteAll(*file, "\n"));
   }
-  return RecordWriter(std::move(fd), clock, std::move(tail.last_timestamp));
+  return RecordWriter(*std::move(file), clock, std::move(tail.last_timestamp));
 }
 
-RecordWriter::RecordWriter(UniqueFd fd, const Clock& clock, std::string last_timestamp)
-    : fd_(std::move(fd)), clock_(&clock), last_timestamp_(std::move(last_timestamp)) {}
+RecordWriter::RecordWriter(os::File file, const Clock& clock, std::string last_timestamp)
+    : file_(std::move(file)), clock_(&clock), last_timestamp_(std::move(last_timestamp)) {}
 
 std::string RecordWriter::Stamp() {
   std::string now = FormatTimestampMicros(clock_->Now());
@@ -208,7 +168,7 @@ Status RecordWriter::Feed(Stream stream, std::string_view bytes) {
       line.remove_prefix(take);
     } while (!line.empty());
   }
-  return buffer_.empty() ? Status() : WriteAll(fd_.get(), buffer_);
+  return buffer_.empty() ? Status() : WriteAll(file_, buffer_);
 }
 
 Status RecordWriter::Close(Stream stream) {
@@ -219,7 +179,7 @@ Status RecordWriter::Close(Stream stream) {
   buffer_.clear();
   AppendRecord(buffer_, Stamp(), stream, pending);
   pending.clear();
-  return WriteAll(fd_.get(), buffer_);
+  return WriteAll(file_, buffer_);
 }
 
 Status RecordWriter::WriteLine(Stream stream, std::string_view text) {
@@ -240,7 +200,7 @@ Status RecordWriter::WriteLine(Stream stream, std::string_view text) {
       break;
     }
   }
-  return WriteAll(fd_.get(), buffer_);
+  return WriteAll(file_, buffer_);
 }
 
 }  // namespace trainyard::logs

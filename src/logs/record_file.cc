@@ -1,12 +1,9 @@
 #include "logs/record_file.h"
 
-#include <cerrno>
 #include <cstring>
 #include <optional>
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include "logs/log_record.h"
 
@@ -23,33 +20,31 @@ constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 // A scan's first read; each next one doubles, up to its chunk size, so a short page reads little.
 constexpr std::size_t kFirstReadBytes = std::size_t{64} << 10;
 
-Status ErrnoStatus(std::string_view what, const std::string& path) {
-  return Status::Internal(fmt::format("cannot {} {}: {}", what, path, std::strerror(errno)));
+// An error of os/ as a reader answers it.
+Status ReadError(const Status& status) {
+  return Status::Internal(status.message());
 }
 
 }  // namespace
 
 Result<RecordFile> RecordFile::Open(const std::string& path) {
   // Not through a link, and only a regular file: what the server wrote, not what a job put in
-  // its place (base/no_follow.h).
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
-  if (!fd.valid()) {
-    if (errno == ENOENT) {
+  // its place (os/file_handle.h).
+  Result<os::File> opened = os::File::Open(path, os::OpenMode::kRead);
+  if (!opened.ok()) {
+    if (opened.status().code() == Code::kNotFound) {
       return Status::NotFound(fmt::format("{} does not exist", path));
     }
-    return ErrnoStatus("open", path);
+    return ReadError(opened.status());
   }
-  struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) {
-    return ErrnoStatus("stat", path);
+  Result<os::FileInfo> info = opened->Info();
+  if (!info.ok()) {
+    return ReadError(info.status());
   }
-  if (!S_ISREG(info.st_mode)) {
-    return Status::Internal(fmt::format("cannot read {}: not a regular file", path));
-  }
-  RecordFile file(path, std::move(fd), 0);
+  RecordFile file(*std::move(opened), 0);
   // The end of the whole records: one past the last '\n', looked for from the end back.
   std::string block(kProbeBytes * 16, '\0');
-  auto pos = static_cast<std::uint64_t>(info.st_size);
+  auto pos = static_cast<std::uint64_t>(info->size);
   while (pos > 0) {
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(block.size(), pos));
     pos -= want;
@@ -68,22 +63,11 @@ Result<RecordFile> RecordFile::Open(const std::string& path) {
 }
 
 Result<std::size_t> RecordFile::ReadAt(std::uint64_t offset, char* out, std::size_t size) const {
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n =
-        ::pread(fd_.get(), out + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      return ErrnoStatus("read", path_);
-    }
-    if (n == 0) {
-      break;
-    }
-    done += static_cast<std::size_t>(n);
+  Result<std::size_t> got = file_.ReadAt(offset, out, size);
+  if (!got.ok()) {
+    return ReadError(got.status());
   }
-  return done;
+  return got;
 }
 
 Result<std::uint64_t> RecordFile::NextLineStart(std::uint64_t pos) const {

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/file_handle.h"
 
 namespace trainyard::logs {
 
@@ -23,7 +23,7 @@ class RecordFile {
   // the path and errno text for any other failure.
   static Result<RecordFile> Open(const std::string& path);
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
   // One past the last '\n' when the file was opened: the end of its whole records.
   std::uint64_t end() const { return end_; }
 
@@ -43,11 +43,9 @@ class RecordFile {
   Result<std::size_t> ReadAt(std::uint64_t offset, char* out, std::size_t size) const;
 
  private:
-  RecordFile(std::string path, UniqueFd fd, std::uint64_t end)
-      : path_(std::move(path)), fd_(std::move(fd)), end_(end) {}
+  RecordFile(os::File file, std::uint64_t end) : file_(std::move(file)), end_(end) {}
 
-  std::string path_;
-  UniqueFd fd_;
+  os::File file_;
   std::uint64_t end_ = 0;
 };
 

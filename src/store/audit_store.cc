@@ -1,19 +1,13 @@
 #include "store/audit_store.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <optional>
-#include <system_error>
 #include <utility>
-
-#include <fcntl.h>
-#include <fmt/format.h>
-#include <sys/stat.h>
 
 #include "base/time_format.h"
 #include "logs/log_record.h"
+#include "os/dir.h"
 
 namespace trainyard::store {
 namespace {
@@ -23,21 +17,17 @@ constexpr std::string_view kFileName = "activity.log";
 // the request head), so the newest record starts within the last this many bytes.
 constexpr std::size_t kTailBytes = std::size_t{80} << 10;
 
-Status ErrnoStatus(std::string_view what, const std::string& path) {
-  return Status::Internal(fmt::format("{} {}: {}", what, path, std::strerror(errno)));
-}
-
-// The timestamp of the last whole record of the file open at `fd`; empty when none.
-std::string LastTimestamp(int fd) {
-  struct stat info {};
-  if (::fstat(fd, &info) != 0 || info.st_size <= 0) {
+// The timestamp of the last whole record of `file`; empty when none.
+std::string LastTimestamp(const os::File& file) {
+  Result<os::FileInfo> info = file.Info();
+  if (!info.ok() || info->size <= 0) {
     return {};
   }
-  const auto size = static_cast<std::size_t>(info.st_size);
+  const auto size = static_cast<std::size_t>(info->size);
   const std::size_t length = std::min(size, kTailBytes);
   std::string tail(length, '\0');
-  const ssize_t got = ::pread(fd, tail.data(), length, static_cast<off_t>(size - length));
-  if (got != static_cast<ssize_t>(length)) {
+  Result<std::size_t> got = file.ReadAt(size - length, tail.data(), length);
+  if (!got.ok() || *got != length) {
     return {};
   }
   std::string_view text(tail);
@@ -50,6 +40,11 @@ std::string LastTimestamp(int fd) {
   const std::string_view line = start == std::string_view::npos ? text : text.substr(start + 1);
   const std::optional<logs::LogRecord> record = logs::ParseRecord(line);
   return record.has_value() ? std::string(record->timestamp) : std::string();
+}
+
+// `status` of an os/ call, worded as the audit log's error.
+Status AuditError(std::string_view what, const Status& status) {
+  return Status::Internal(std::string(what) + ": " + status.message());
 }
 
 }  // namespace
@@ -69,26 +64,26 @@ Result<FileAuditStore::Log*> FileAuditStore::Open(const std::string& project) {
   if (auto it = logs_.find(project); it != logs_.end()) {
     return &it->second;
   }
-  const std::string path = AuditLogPath(dir_, project);
-  for (const std::filesystem::path& dir :
-       {std::filesystem::path(dir_), std::filesystem::path(path).parent_path()}) {
-    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-      return ErrnoStatus("Cannot create the audit directory", dir.string());
-    }
+  // The directories are the server's own (0700), and so are the files in them.
+  Result<os::Dir> audit = os::Dir::OpenOrMake(dir_, 0700);
+  Result<os::Dir> dir =
+      audit.ok() ? audit->MakeDir(project, 0700) : Result<os::Dir>(audit.status());
+  if (!dir.ok()) {
+    return AuditError("Cannot create the audit directory", dir.status());
   }
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));
-  if (!fd.valid()) {
-    return ErrnoStatus("Cannot open the audit log", path);
+  Result<os::File> file = dir->OpenFile(std::string(kFileName), os::OpenMode::kAppend, 0600);
+  if (!file.ok()) {
+    return AuditError("Cannot open the audit log", file.status());
   }
-  // Read the newest timestamp through a second descriptor: fd is write-only.
+  // Read the newest timestamp through a second descriptor: the first is write-only.
   std::string last;
-  if (UniqueFd reader(::open(path.c_str(), O_RDONLY | O_CLOEXEC)); reader.valid()) {
-    last = LastTimestamp(reader.get());
+  if (Result<os::File> reader = dir->OpenFile(std::string(kFileName), os::OpenMode::kRead);
+      reader.ok()) {
+    last = LastTimestamp(*reader);
   }
-  Log& log = logs_[project];
-  log.fd = std::move(fd);
-  log.last_timestamp = std::move(last);
-  return &log;
+  const auto added =
+      logs_.emplace(project, Log{.file = *std::move(file), .last_timestamp = std::move(last)});
+  return &added.first->second;
 }
 
 Status FileAuditStore::Append(const access::AuditEvent& event) {
@@ -107,9 +102,8 @@ Status FileAuditStore::Append(const access::AuditEvent& event) {
   std::string line;
   logs::AppendRecord(line, timestamp,
                      access::Failed(event) ? logs::Stream::kStderr : logs::Stream::kStdout, text);
-  const ssize_t wrote = ::write((*log)->fd.get(), line.data(), line.size());
-  if (wrote != static_cast<ssize_t>(line.size())) {
-    return ErrnoStatus("Cannot append to the audit log", AuditLogPath(dir_, project));
+  if (Status written = (*log)->file.Write(line); !written.ok()) {
+    return AuditError("Cannot append to the audit log", written);
   }
   (*log)->last_timestamp = std::move(timestamp);
   return Status();

@@ -18,9 +18,8 @@
 // object). Symbolic links and special files under a bucket are not objects, nor are files whose
 // names break these rules: nothing outside `<root>/<bucket>` is reachable. Objects are opened,
 // created, renamed into place, removed and walked relative to the bucket's directory descriptor,
-// each component without following a link (`OpenBeneath`, `*at` calls with O_NOFOLLOW), so a job
-// that writes its bucket and swaps a directory for a link mid-request still reaches nothing
-// outside it.
+// each component without following a link (`os::Dir`, os/dir.h), so a job that writes its bucket
+// and swaps a directory for a link mid-request still reaches nothing outside it.
 //
 // Writes go to a file in `scratch_dir()` that is flushed and then renamed into place, so a reader
 // sees the old or the new bytes, never a mix. Thread-safe; several processes may open the same

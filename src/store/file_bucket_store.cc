@@ -3,20 +3,16 @@
 #include "store/file_bucket_store.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <system_error>
 #include <utility>
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/clock.h"
+#include "os/dir.h"
 #include "store/object_names.h"
 
 namespace trainyard::store {
@@ -62,12 +58,15 @@ std::int64_t FileGeneration(const FileStat& stat, const ObjectRow* old) {
 // Removes the plain files directly in `dir` last changed before `before`.
 void RemoveStaleFiles(const std::string& dir, WallTime before) {
   const std::int64_t cutoff_ns = ToNanos(before);
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    struct stat st {};
-    if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec < cutoff_ns) {
-      ::unlink(it->path().c_str());
+  Result<os::Dir> scratch = os::Dir::Open(dir);
+  Result<std::vector<os::DirEntry>> entries =
+      scratch.ok() ? scratch->List() : Result<std::vector<os::DirEntry>>(scratch.status());
+  if (!entries.ok()) {
+    return;
+  }
+  for (const os::DirEntry& entry : *entries) {
+    if (entry.info.regular() && entry.info.mtime_ns < cutoff_ns) {
+      (void)scratch->Remove(entry.name);
     }
   }
 }
@@ -108,7 +107,7 @@ std::string FileBucketStore::ObjectFile(std::string_view bucket, std::string_vie
   return BucketDir(bucket) + "/" + std::string(name);
 }
 
-Result<UniqueFd> FileBucketStore::BucketFd(std::string_view bucket) const {
+Result<os::Dir> FileBucketStore::OpenBucket(std::string_view bucket) const {
   return OpenBucketDir(BucketDir(bucket));
 }
 
@@ -163,15 +162,17 @@ Result<std::vector<std::string>> FileBucketStore::BucketProjects() const {
 Status FileBucketStore::DeleteBucket(std::string_view name) {
   TY_RETURN_IF_ERROR(GetBucket(name).status());
   std::lock_guard lock(write_mu_);
-  Result<UniqueFd> bucket_fd = BucketFd(name);
-  if (bucket_fd.ok() && HoldsFiles(bucket_fd->get())) {
+  Result<os::Dir> bucket_dir = OpenBucket(name);
+  if (bucket_dir.ok() && HoldsFiles(*bucket_dir)) {
     return Status::FailedPrecondition("The bucket you tried to delete is not empty.");
   }
-  Result<UniqueFd> root_fd = OpenBucketDir(root_);
-  if (!root_fd.ok()) {
-    return root_fd.status();
+  Result<os::Dir> root = OpenBucketDir(root_);
+  if (!root.ok()) {
+    return root.status();
   }
-  TY_RETURN_IF_ERROR(RemoveTree(root_fd->get(), std::string(name)));
+  if (Status removed = root->RemoveAll(std::string(name)); !removed.ok()) {
+    return StoreIoError(removed);
+  }
   return db_->DeleteBucket(name);
 }
 
@@ -202,7 +203,7 @@ Result<ObjectInfo> FileBucketStore::PutObject(std::string_view bucket, std::stri
                                                    content_type, metadata, headers, conditions)
                                          : Result<ObjectInfo>(written);
   if (!info.ok()) {
-    ::unlink(temp.c_str());
+    (void)os::RemoveFile(temp);
   }
   return info;
 }
@@ -223,8 +224,8 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
   for (int attempt = 0; attempt < kHashAttempts && !source.has_value(); ++attempt) {
     // Describes (and records) a file written behind the store's back first.
     TY_RETURN_IF_ERROR(GetObject(source_bucket, source_name).status());
-    Result<UniqueFd> source_dir = BucketFd(source_bucket);
-    file = source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
+    Result<os::Dir> source_dir = OpenBucket(source_bucket);
+    file = source_dir.ok() ? OpenObjectFile(*source_dir, source_name) : std::nullopt;
     if (!file.has_value()) {
       return NoSuchObject(source_bucket, source_name);
     }
@@ -246,14 +247,14 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
       source_conditions,
       ObjectVersion{.generation = source->generation, .metageneration = source->metageneration}));
   const std::string temp = UniqueScratchPath(scratch_, "copy");
-  Status copied = AppendFdTail(file->fd.get(), ObjectFile(source_bucket, source_name), 0, temp);
+  Status copied = AppendFileTail(file->file, 0, temp);
   Result<ObjectHashes> hashes = copied.ok() ? HashFile(temp) : Result<ObjectHashes>(copied);
   Result<ObjectInfo> info =
       hashes.ok() ? Install(target_bucket, target_name, temp, *hashes, source->content_type,
                             source->metadata, source->headers, conditions)
                   : Result<ObjectInfo>(hashes.status());
   if (!info.ok()) {
-    ::unlink(temp.c_str());
+    (void)os::RemoveFile(temp);
   }
   return info;
 }
@@ -266,27 +267,26 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
                                             const Preconditions& conditions) {
   const std::string target = ObjectFile(bucket, name);
   std::lock_guard lock(write_mu_);
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
-  if (!bucket_fd.ok()) {
-    return bucket_fd.status();
+  Result<os::Dir> bucket_dir = OpenBucket(bucket);
+  if (!bucket_dir.ok()) {
+    return bucket_dir.status();
   }
   if (!conditions.empty()) {  // evaluated with the write, under its lock
-    Result<std::optional<ObjectVersion>> live = LiveVersion(bucket_fd->get(), bucket, name);
+    Result<std::optional<ObjectVersion>> live = LiveVersion(*bucket_dir, bucket, name);
     if (!live.ok()) {
       return live.status();
     }
     TY_RETURN_IF_ERROR(CheckWriteConditions(conditions, *live));
   }
-  Result<UniqueFd> parent = PrepareObjectPath(bucket_fd->get(), bucket, name);
+  Result<os::Dir> parent = PrepareObjectPath(*bucket_dir, bucket, name);
   if (!parent.ok()) {
     return parent.status();
   }
-  TY_RETURN_IF_ERROR(MoveFile(temp, parent->get(), LeafName(name), scratch_, target));
-  if (::fsync(parent->get()) != 0) {
-    return Status::Unavailable(
-        fmt::format("cannot flush the folder of {}: {}", target, std::strerror(errno)));
+  TY_RETURN_IF_ERROR(MoveFile(temp, *parent, LeafName(name), scratch_));
+  if (Status synced = parent->Sync(); !synced.ok()) {
+    return StoreIoError(synced);
   }
-  const std::optional<FileStat> stat = StatObjectFile(bucket_fd->get(), name);
+  const std::optional<FileStat> stat = StatObjectFile(*bucket_dir, name);
   if (!stat.has_value() || stat->size != hashes.size) {
     return Status::Unavailable(fmt::format("{} changed while it was written", target));
   }
@@ -309,7 +309,7 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
   return ToInfo(bucket, name, row);
 }
 
-Result<ObjectInfo> FileBucketStore::Describe(int bucket_fd, std::string_view bucket,
+Result<ObjectInfo> FileBucketStore::Describe(const os::Dir& bucket_dir, std::string_view bucket,
                                              std::string_view name, FileStat stat) {
   auto row = db_->GetObject(bucket, name);
   if (!row.ok()) {
@@ -322,12 +322,12 @@ Result<ObjectInfo> FileBucketStore::Describe(int bucket_fd, std::string_view buc
   // file changed meanwhile.
   const std::string path = ObjectFile(bucket, name);
   for (int attempt = 0; attempt < kHashAttempts; ++attempt) {
-    std::optional<OpenedObject> file = OpenObjectFile(bucket_fd, name);
+    std::optional<OpenedObject> file = OpenObjectFile(bucket_dir, name);
     Result<ObjectHashes> hashes =
-        file.has_value() ? HashFd(file->fd.get(), path)
+        file.has_value() ? HashFile(file->file)
                          : Result<ObjectHashes>(Status::Unavailable("cannot read " + path));
     std::lock_guard lock(write_mu_);
-    const std::optional<FileStat> now = StatObjectFile(bucket_fd, name);
+    const std::optional<FileStat> now = StatObjectFile(bucket_dir, name);
     if (!now.has_value()) {
       return NoSuchObject(bucket, name);
     }
@@ -359,10 +359,10 @@ Result<ObjectInfo> FileBucketStore::Describe(int bucket_fd, std::string_view buc
       "The object {}/{} is being written; try again when it is complete.", bucket, name));
 }
 
-Result<std::optional<ObjectVersion>> FileBucketStore::LiveVersion(int bucket_fd,
+Result<std::optional<ObjectVersion>> FileBucketStore::LiveVersion(const os::Dir& bucket_dir,
                                                                   std::string_view bucket,
                                                                   std::string_view name) {
-  const std::optional<FileStat> stat = StatObjectFile(bucket_fd, name);
+  const std::optional<FileStat> stat = StatObjectFile(bucket_dir, name);
   if (!stat.has_value()) {
     return std::optional<ObjectVersion>();
   }
@@ -382,13 +382,13 @@ Result<std::optional<ObjectVersion>> FileBucketStore::LiveVersion(int bucket_fd,
 Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  Result<os::Dir> bucket_dir = OpenBucket(bucket);
   const std::optional<FileStat> stat =
-      bucket_fd.ok() ? StatObjectFile(bucket_fd->get(), name) : std::nullopt;
+      bucket_dir.ok() ? StatObjectFile(*bucket_dir, name) : std::nullopt;
   if (!stat.has_value()) {
     return NoSuchObject(bucket, name);
   }
-  return Describe(bucket_fd->get(), bucket, name, *stat);
+  return Describe(*bucket_dir, bucket, name, *stat);
 }
 
 Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::string_view name,
@@ -401,9 +401,9 @@ Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::st
       return current.status();
     }
     std::lock_guard lock(write_mu_);
-    Result<UniqueFd> bucket_fd = BucketFd(bucket);
+    Result<os::Dir> bucket_dir = OpenBucket(bucket);
     const std::optional<FileStat> stat =
-        bucket_fd.ok() ? StatObjectFile(bucket_fd->get(), name) : std::nullopt;
+        bucket_dir.ok() ? StatObjectFile(*bucket_dir, name) : std::nullopt;
     if (!stat.has_value()) {
       return NoSuchObject(bucket, name);
     }
@@ -441,13 +441,13 @@ Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::st
 Result<UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  Result<os::Dir> bucket_dir = OpenBucket(bucket);
   std::optional<OpenedObject> file =
-      bucket_fd.ok() ? OpenObjectFile(bucket_fd->get(), name) : std::nullopt;
+      bucket_dir.ok() ? OpenObjectFile(*bucket_dir, name) : std::nullopt;
   if (!file.has_value()) {
     return NoSuchObject(bucket, name);
   }
-  return std::move(file->fd);
+  return std::move(file->file).TakeFd();
 }
 
 Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view name,
@@ -455,26 +455,23 @@ Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view n
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   std::lock_guard lock(write_mu_);
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
-  std::optional<UniqueFd> parent =
-      bucket_fd.ok() ? OpenParentDir(bucket_fd->get(), name) : std::nullopt;
+  Result<os::Dir> bucket_dir = OpenBucket(bucket);
+  std::optional<os::Dir> parent = bucket_dir.ok() ? OpenParentDir(*bucket_dir, name) : std::nullopt;
   const std::string leaf = LeafName(name);
-  struct stat st {};
-  if (!parent.has_value() ||
-      ::fstatat(parent->get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-      !S_ISREG(st.st_mode)) {
+  Result<os::FileInfo> leaf_info =
+      parent.has_value() ? parent->Stat(leaf) : Result<os::FileInfo>(NoSuchObject(bucket, name));
+  if (!leaf_info.ok() || !leaf_info->regular()) {
     return NoSuchObject(bucket, name);
   }
   if (!conditions.empty()) {  // evaluated with the removal, under its lock
-    Result<std::optional<ObjectVersion>> live = LiveVersion(bucket_fd->get(), bucket, name);
+    Result<std::optional<ObjectVersion>> live = LiveVersion(*bucket_dir, bucket, name);
     if (!live.ok()) {
       return live.status();
     }
     TY_RETURN_IF_ERROR(CheckWriteConditions(conditions, *live));
   }
-  if (::unlinkat(parent->get(), leaf.c_str(), 0) != 0 && errno != ENOENT) {
-    return Status::Unavailable(
-        fmt::format("cannot remove {}: {}", ObjectFile(bucket, name), std::strerror(errno)));
+  if (Status removed = parent->Remove(leaf); !removed.ok() && removed.code() != Code::kNotFound) {
+    return StoreIoError(removed);
   }
   return db_->DeleteObject(bucket, name);
 }

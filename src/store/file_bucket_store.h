@@ -80,7 +80,7 @@ class FileBucketStore final : public BucketStore {
   std::string BucketDir(std::string_view bucket) const;
   std::string ObjectFile(std::string_view bucket, std::string_view name) const;
   // The bucket's directory (`OpenBucketDir`).
-  Result<UniqueFd> BucketFd(std::string_view bucket) const;
+  Result<os::Dir> OpenBucket(std::string_view bucket) const;
   std::string SessionFile(std::string_view id) const;
 
   // The session `upload_id` (NOT_FOUND for an unknown or malformed id).
@@ -95,11 +95,11 @@ class FileBucketStore final : public BucketStore {
   // The live object's version as preconditions see it, with write_mu_ held: its row's while that
   // describes the file, else the numbers `Describe` will give a file written behind the store's
   // back (no hashing needed); nullopt when there is no object.
-  Result<std::optional<ObjectVersion>> LiveVersion(int bucket_fd, std::string_view bucket,
-                                                   std::string_view name);
+  Result<std::optional<ObjectVersion>> LiveVersion(const os::Dir& bucket_dir,
+                                                   std::string_view bucket, std::string_view name);
   // The object whose file has `stat`, its row recomputed when the file changed behind the store.
-  Result<ObjectInfo> Describe(int bucket_fd, std::string_view bucket, std::string_view name,
-                              FileStat stat);
+  Result<ObjectInfo> Describe(const os::Dir& bucket_dir, std::string_view bucket,
+                              std::string_view name, FileStat stat);
 
   const std::string root_;
   const std::string scratch_;

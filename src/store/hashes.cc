@@ -2,13 +2,9 @@
 
 #include <array>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <vector>
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <unistd.h>
 
 #include "base/check.h"
 
@@ -82,32 +78,27 @@ ObjectHashes HashBytes(std::string_view bytes) {
 }
 
 Result<ObjectHashes> HashFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) {
-    return Status::Unavailable("cannot read " + path + ": " + std::strerror(errno));
+  Result<os::File> file = os::File::Open(path, os::OpenMode::kRead);
+  if (!file.ok()) {
+    return Status::Unavailable(file.status().message());
   }
-  Result<ObjectHashes> hashes = HashFd(fd, path);
-  ::close(fd);
-  return hashes;
+  return HashFile(*file);
 }
 
-Result<ObjectHashes> HashFd(int fd, const std::string& shown) {
+Result<ObjectHashes> HashFile(const os::File& file) {
   ObjectHasher hasher;
   std::vector<char> buffer(kReadChunk);
-  off_t position = 0;
+  std::uint64_t position = 0;
   while (true) {
-    const ssize_t n = ::pread(fd, buffer.data(), buffer.size(), position);
-    if (n < 0 && errno == EINTR) {
-      continue;
+    Result<std::size_t> got = file.ReadAt(position, buffer.data(), buffer.size());
+    if (!got.ok()) {
+      return Status::Unavailable(got.status().message());
     }
-    if (n < 0) {
-      return Status::Unavailable("cannot read " + shown + ": " + std::strerror(errno));
-    }
-    if (n == 0) {
+    if (*got == 0) {
       break;
     }
-    position += n;
-    hasher.Update(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+    position += *got;
+    hasher.Update(std::string_view(buffer.data(), *got));
   }
   return hasher.Finish();
 }

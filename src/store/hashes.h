@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "os/file_handle.h"
 
 namespace trainyard::store::internal {
 
@@ -44,8 +45,8 @@ std::uint32_t ExtendCrc32c(std::uint32_t crc, std::string_view bytes);
 ObjectHashes HashBytes(std::string_view bytes);
 // Reads the file at `path` once; UNAVAILABLE when it cannot be read.
 Result<ObjectHashes> HashFile(const std::string& path);
-// The same for the open file `fd`, from its start (`shown` names it in errors).
-Result<ObjectHashes> HashFd(int fd, const std::string& shown);
+// The same for the open file `file`, from its start.
+Result<ObjectHashes> HashFile(const os::File& file);
 
 std::string Base64Encode(std::string_view bytes);
 // nullopt when `text` is not padded standard base64.

@@ -1,18 +1,19 @@
 #include "store/job_tokens.h"
 
-#include <cerrno>
+#include <array>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
-#include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
-#include <unistd.h>
 
 #include "base/base64.h"
 #include "base/check.h"
 #include "base/random.h"
+#include "os/atomic_file.h"
+#include "os/file_handle.h"
 
 namespace trainyard::store {
 namespace {
@@ -29,41 +30,33 @@ Status KeyError(const std::string& path, std::string_view what) {
 
 Result<std::unique_ptr<JobTokens>> JobTokens::Open(const std::string& path) {
   std::array<unsigned char, 32> key{};
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0 && errno == ENOENT) {
+  Result<os::File> file = os::File::Open(path, os::OpenMode::kRead);
+  if (!file.ok() && file.status().code() == Code::kNotFound) {
     Result<std::string> random = RandomBytes(key.size());
     if (!random.ok()) {
       return KeyError(path, "cannot be made: " + random.status().message());
     }
-    std::memcpy(key.data(), random->data(), key.size());
-    // O_EXCL: of two servers starting at once, one writes the key and the other reads it.
-    const std::string temp = path + ".new." + std::to_string(::getpid());
-    const int out = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    const bool written = out >= 0 &&
-                         ::write(out, key.data(), key.size()) == static_cast<ssize_t>(key.size()) &&
-                         ::fsync(out) == 0;
-    if (out >= 0) {
-      ::close(out);
-    }
-    if (!written || ::link(temp.c_str(), path.c_str()) != 0) {
-      const int saved = errno;
-      ::unlink(temp.c_str());
-      if (saved != EEXIST) {
-        return KeyError(path, std::string("cannot be written: ") + std::strerror(saved));
-      }
-    } else {
-      ::unlink(temp.c_str());
+    // Whole or not at all: of two servers starting at once, one writes the key and the other
+    // reads it.
+    const Status published = os::PublishNewFile(path, *random, 0600);
+    if (published.ok()) {
+      std::memcpy(key.data(), random->data(), key.size());
       return std::unique_ptr<JobTokens>(new JobTokens(key));
     }
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (published.code() != Code::kAlreadyExists) {
+      return KeyError(path, "cannot be written: " + published.message());
+    }
+    file = os::File::Open(path, os::OpenMode::kRead);
   }
-  if (fd < 0) {
-    return KeyError(path, std::string("cannot be read: ") + std::strerror(errno));
+  if (!file.ok()) {
+    return KeyError(path, "cannot be read: " + file.status().message());
   }
-  std::array<unsigned char, 33> read{};
-  const ssize_t got = ::read(fd, read.data(), read.size());
-  ::close(fd);
-  if (got != static_cast<ssize_t>(key.size())) {
+  std::array<char, 33> read{};
+  Result<std::size_t> got = file->ReadAt(0, read.data(), read.size());
+  if (!got.ok()) {
+    return KeyError(path, "cannot be read: " + got.status().message());
+  }
+  if (*got != key.size()) {
     return KeyError(path,
                     "does not hold 32 bytes; remove it to make a new one (the tokens of "
                     "running jobs then stop working)");

@@ -1,134 +1,56 @@
 #include "store/object_files.h"
 
-#include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <utility>
 #include <vector>
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "base/file.h"
-#include "base/no_follow.h"
-#include "base/unique_fd.h"
+#include "os/atomic_file.h"
 
 namespace trainyard::store::internal {
-namespace {
 
-constexpr std::size_t kCopyChunk = std::size_t{1} << 20;
-
-Status IoError(std::string_view what, const std::string& path, int error) {
-  if (IsDiskFull(error)) {
-    return DiskFullError(fmt::format("{} {}", what, path), std::strerror(error));
-  }
-  return Status::Unavailable(fmt::format("cannot {} {}: {}", what, path, std::strerror(error)));
+FileStat StatOf(const os::FileInfo& info) {
+  return FileStat{.size = info.size, .mtime_ns = info.mtime_ns, .inode = info.inode};
 }
 
-Status WriteAll(int fd, const char* data, std::size_t size, const std::string& path) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      return IoError("write", path, errno);
-    }
-    data += n;
-    size -= static_cast<std::size_t>(n);
+Status StoreIoError(const Status& os_error) {
+  if (os_error.code() == Code::kResourceExhausted) {
+    return os_error;
   }
-  return {};
+  return Status::Unavailable(os_error.message());
 }
 
-// Copies the open file `in` from `offset` to the end onto the open descriptor `out`.
-Status CopyTail(int in, const std::string& source, std::int64_t offset, int out,
-                const std::string& target) {
-  std::vector<char> buffer(kCopyChunk);
-  auto position = static_cast<off_t>(offset);
-  while (true) {
-    const ssize_t n = ::pread(in, buffer.data(), buffer.size(), position);
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      return IoError("read", source, errno);
-    }
-    if (n == 0) {
-      return {};
-    }
-    TY_RETURN_IF_ERROR(WriteAll(out, buffer.data(), static_cast<std::size_t>(n), target));
-    position += n;
+Result<os::Dir> OpenBucketDir(const std::string& bucket_dir) {
+  Result<os::Dir> dir = os::Dir::Open(bucket_dir);
+  if (!dir.ok()) {
+    return StoreIoError(dir.status());
   }
+  return dir;
 }
 
-}  // namespace
-
-FileStat StatOf(const struct stat& st) {
-  return FileStat{.size = st.st_size,
-                  .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
-                  .inode = static_cast<std::int64_t>(st.st_ino)};
-}
-
-std::vector<std::pair<std::string, struct stat>> DirectoryEntries(int dir_fd) {
-  std::vector<std::pair<std::string, struct stat>> entries;
-  const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  DIR* handle = fd < 0 ? nullptr : ::fdopendir(fd);
-  if (handle == nullptr) {
-    if (fd >= 0) {
-      ::close(fd);
-    }
-    return entries;
-  }
-  while (const dirent* entry = ::readdir(handle)) {
-    const std::string_view name = entry->d_name;
-    struct stat st {};
-    if (name != "." && name != ".." &&
-        ::fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-      entries.emplace_back(std::string(name), st);
-    }
-  }
-  ::closedir(handle);
-  return entries;
-}
-
-Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir) {
-  UniqueFd fd(::open(bucket_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (fd.get() < 0) {
-    return IoError("open the bucket directory", bucket_dir, errno);
-  }
-  return fd;
-}
-
-std::optional<FileStat> StatObjectFile(int bucket_fd, std::string_view name) {
-  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name, O_PATH);
-  struct stat st {};
-  if (!fd.ok() || ::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+std::optional<FileStat> StatObjectFile(const os::Dir& bucket, std::string_view name) {
+  Result<os::FileInfo> info = bucket.Stat(name);
+  if (!info.ok() || !info->regular()) {
     return std::nullopt;
   }
-  return StatOf(st);
+  return StatOf(*info);
 }
 
-std::optional<OpenedObject> OpenObjectFile(int bucket_fd, std::string_view name) {
-  // O_NONBLOCK: a FIFO planted there is opened at once (and refused below), never waited on.
-  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-  struct stat st {};
-  if (!fd.ok() || ::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode)) {
+std::optional<OpenedObject> OpenObjectFile(const os::Dir& bucket, std::string_view name) {
+  // A FIFO planted there is opened at once (and refused), never waited on (os/file_handle.h).
+  Result<os::File> file = bucket.OpenFile(name, os::OpenMode::kRead);
+  Result<os::FileInfo> info = file.ok() ? file->Info() : Result<os::FileInfo>(file.status());
+  if (!info.ok()) {
     return std::nullopt;
   }
-  return OpenedObject{.fd = *std::move(fd), .stat = StatOf(st)};
+  return OpenedObject{.file = *std::move(file), .stat = StatOf(*info)};
 }
 
-std::optional<UniqueFd> OpenParentDir(int bucket_fd, std::string_view name) {
+std::optional<os::Dir> OpenParentDir(const os::Dir& bucket, std::string_view name) {
   const std::size_t slash = name.rfind('/');
-  if (slash == std::string_view::npos) {
-    UniqueFd fd(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    return fd.get() < 0 ? std::nullopt : std::optional<UniqueFd>(std::move(fd));
-  }
-  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name.substr(0, slash), O_RDONLY | O_DIRECTORY);
-  return fd.ok() ? std::optional<UniqueFd>(*std::move(fd)) : std::nullopt;
+  Result<os::Dir> dir =
+      slash == std::string_view::npos ? bucket.Reopen() : bucket.OpenDir(name.substr(0, slash));
+  return dir.ok() ? std::optional<os::Dir>(*std::move(dir)) : std::nullopt;
 }
 
 std::string LeafName(std::string_view name) {
@@ -136,143 +58,98 @@ std::string LeafName(std::string_view name) {
   return std::string(slash == std::string_view::npos ? name : name.substr(slash + 1));
 }
 
-Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::string_view name) {
-  UniqueFd parent(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (parent.get() < 0) {
-    return IoError("open the bucket", std::string(bucket), errno);
+Result<os::Dir> PrepareObjectPath(const os::Dir& bucket, std::string_view bucket_name,
+                                  std::string_view name) {
+  Result<os::Dir> parent = bucket.Reopen();
+  if (!parent.ok()) {
+    return StoreIoError(parent.status());
   }
   std::size_t start = 0;
   for (std::size_t slash = name.find('/'); slash != std::string_view::npos;
        start = slash + 1, slash = name.find('/', start)) {
-    Result<UniqueFd> next =
-        OpenOrMakeDirAt(parent.get(), std::string(name.substr(start, slash - start)), 0755);
+    Result<os::Dir> next = parent->MakeDir(std::string(name.substr(start, slash - start)), 0755);
     if (!next.ok() && next.status().code() == Code::kFailedPrecondition) {
       return Status::FailedPrecondition(
           fmt::format("Cannot write object {}/{}: {}/{} is an object, and a name cannot be both "
                       "an object and a folder here.",
-                      bucket, name, bucket, name.substr(0, slash)));
+                      bucket_name, name, bucket_name, name.substr(0, slash)));
     }
     if (!next.ok()) {
-      return Status::Unavailable(fmt::format("cannot create the folder {}/{}: {}", bucket,
+      return Status::Unavailable(fmt::format("cannot create the folder {}/{}: {}", bucket_name,
                                              name.substr(0, slash), next.status().message()));
     }
     parent = *std::move(next);
   }
   const std::string leaf(name.substr(start));
-  struct stat st {};
-  if (::fstatat(parent.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-    UniqueFd dir(
-        ::openat(parent.get(), leaf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (dir.get() < 0 || HoldsFiles(dir.get())) {
+  if (Result<os::FileInfo> info = parent->Stat(leaf); info.ok() && info->directory()) {
+    Result<os::Dir> dir = parent->OpenDir(leaf);
+    if (!dir.ok() || HoldsFiles(*dir)) {
       return Status::FailedPrecondition(
           fmt::format("Cannot write object {}/{}: objects named {}/... exist, and a name "
                       "cannot be both an object and a folder here.",
-                      bucket, name, name));
+                      bucket_name, name, name));
     }
-    TY_RETURN_IF_ERROR(RemoveTree(parent.get(), leaf));
+    if (Status removed = parent->RemoveAll(leaf); !removed.ok()) {
+      return StoreIoError(removed);
+    }
   }
   return parent;
 }
 
-bool HoldsFiles(int dir_fd) {
-  for (const auto& [name, st] : DirectoryEntries(dir_fd)) {
-    if (!S_ISDIR(st.st_mode)) {
+bool HoldsFiles(const os::Dir& dir) {
+  Result<std::vector<os::DirEntry>> entries = dir.List();
+  if (!entries.ok()) {
+    return false;  // as an empty one: what cannot be read is not removed either
+  }
+  for (const os::DirEntry& entry : *entries) {
+    if (!entry.info.directory()) {
       return true;
     }
-    UniqueFd sub(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (sub.get() < 0 || HoldsFiles(sub.get())) {
+    Result<os::Dir> sub = dir.OpenDir(entry.name);
+    if (!sub.ok() || HoldsFiles(*sub)) {
       return true;  // swapped for something else meanwhile, or unreadable: not known empty
     }
   }
   return false;
 }
 
-Status RemoveTree(int parent_fd, const std::string& name) {
-  if (::unlinkat(parent_fd, name.c_str(), 0) == 0 || errno == ENOENT) {
-    return {};
-  }
-  UniqueFd dir(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (dir.get() < 0) {
-    return IoError("remove", name, errno);
-  }
-  for (const auto& entry : DirectoryEntries(dir.get())) {
-    TY_RETURN_IF_ERROR(RemoveTree(dir.get(), entry.first));
-  }
-  if (::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOENT) {
-    return IoError("remove", name, errno);
-  }
-  return {};
-}
-
 std::string UniqueScratchPath(const std::string& scratch_dir, std::string_view tag) {
-  static std::atomic<std::uint64_t> counter{0};
-  return fmt::format("{}/{}-{}-{}", scratch_dir, tag, ::getpid(), counter.fetch_add(1));
+  return scratch_dir + "/" + os::UniqueName(tag);
 }
 
 Status WriteNewFile(const std::string& path, std::string_view data) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0) {
-    return IoError("create", path, errno);
-  }
-  TY_RETURN_IF_ERROR(WriteAll(fd.get(), data.data(), data.size(), path));
-  if (::fsync(fd.get()) != 0) {
-    return IoError("flush", path, errno);
-  }
-  return {};
+  Status written = os::WriteNewFile(path, data);
+  return written.ok() ? written : StoreIoError(written);
 }
 
 Status AppendFileTail(const std::string& source, std::int64_t offset, const std::string& target) {
-  UniqueFd in(::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (in.get() < 0) {
-    return IoError("read", source, errno);
+  Result<os::File> in = os::File::Open(source, os::OpenMode::kRead);
+  if (!in.ok()) {
+    return StoreIoError(in.status());
   }
-  return AppendFdTail(in.get(), source, offset, target);
+  return AppendFileTail(*in, offset, target);
 }
 
-Status AppendFdTail(int source_fd, const std::string& source, std::int64_t offset,
-                    const std::string& target) {
-  UniqueFd out(
-      ::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (out.get() < 0) {
-    return IoError("open", target, errno);
+Status AppendFileTail(const os::File& source, std::int64_t offset, const std::string& target) {
+  Result<os::File> out = os::File::Open(target, os::OpenMode::kAppend);
+  Status copied =
+      out.ok() ? os::CopyTail(source, static_cast<std::uint64_t>(offset), *out) : out.status();
+  if (copied.ok()) {
+    copied = out->Sync();
   }
-  TY_RETURN_IF_ERROR(CopyTail(source_fd, source, offset, out.get(), target));
-  if (::fsync(out.get()) != 0) {
-    return IoError("flush", target, errno);
-  }
-  return {};
+  return copied.ok() ? copied : StoreIoError(copied);
 }
 
 Status SyncPath(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
-  if (fd.get() < 0) {
-    return IoError("open", path, errno);
-  }
-  if (::fsync(fd.get()) != 0) {
-    return IoError("flush", path, errno);
-  }
-  return {};
+  Result<os::File> file = os::File::Open(path, os::OpenMode::kRead);
+  Status synced = file.ok() ? file->Sync() : file.status();
+  return synced.ok() ? synced : StoreIoError(synced);
 }
 
-Status MoveFile(const std::string& source, int dir_fd, const std::string& leaf,
-                const std::string& scratch_dir, const std::string& shown) {
-  if (::renameat(AT_FDCWD, source.c_str(), dir_fd, leaf.c_str()) == 0) {
-    return {};
-  }
-  if (errno != EXDEV) {
-    return IoError("move into place", source, errno);
-  }
-  const std::string copy = UniqueScratchPath(scratch_dir, "copy");
-  Status copied = AppendFileTail(source, 0, copy);
-  if (copied.ok() && ::renameat(AT_FDCWD, copy.c_str(), dir_fd, leaf.c_str()) != 0) {
-    copied = IoError("move into place", shown, errno);
-  }
-  if (!copied.ok()) {
-    ::unlink(copy.c_str());
-    return copied;
-  }
-  ::unlink(source.c_str());
-  return {};
+Status MoveFile(const std::string& source, const os::Dir& dir, const std::string& leaf,
+                const std::string& scratch_dir) {
+  Status moved = os::MoveFileInto(source, dir, leaf, scratch_dir);
+  return moved.ok() ? moved : StoreIoError(moved);
 }
 
 }  // namespace trainyard::store::internal

@@ -12,13 +12,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
-#include <sys/stat.h>
-
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/dir.h"
+#include "os/file_handle.h"
+#include "os/file_info.h"
 #include "store/object_glob.h"
 
 namespace trainyard::store::internal {
@@ -32,48 +31,46 @@ struct FileStat {
   friend bool operator==(const FileStat&, const FileStat&) = default;
 };
 
-// The FileStat of `st`.
-FileStat StatOf(const struct stat& st);
+// The FileStat of `info`.
+FileStat StatOf(const os::FileInfo& info);
 
-// The entries of the directory `dir_fd` but "." and "..", with their lstat (a link is described,
-// never followed); empty when it cannot be read.
-std::vector<std::pair<std::string, struct stat>> DirectoryEntries(int dir_fd);
+// An error of os/'s file effects as the store answers it: UNAVAILABLE with its message, or
+// RESOURCE_EXHAUSTED as it is for a full disk.
+Status StoreIoError(const Status& os_error);
 
 // The bucket's directory, opened without following a link (it is `<root>/<bucket>`; the root is
 // the store's own, but the bucket's entries may be written by its project's jobs). Every object
-// is reached beneath it with `OpenBeneath` or `*at` calls: no link is followed at any depth, so a
-// directory swapped for a link between two calls never leads outside the bucket.
-Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir);
+// is reached beneath it (os/dir.h): no link is followed at any depth, so a directory swapped for
+// a link between two calls never leads outside the bucket.
+Result<os::Dir> OpenBucketDir(const std::string& bucket_dir);
 
-// The regular file `name` beneath `bucket_fd` when it exists and no part of its path is a
+// The regular file `name` beneath `bucket` when it exists and no part of its path is a
 // symbolic link; nullopt otherwise.
-std::optional<FileStat> StatObjectFile(int bucket_fd, std::string_view name);
+std::optional<FileStat> StatObjectFile(const os::Dir& bucket, std::string_view name);
 
 // The same file opened for reading, with its stat (taken from the descriptor).
 struct OpenedObject {
-  UniqueFd fd;
+  os::File file;
   FileStat stat;
 };
-std::optional<OpenedObject> OpenObjectFile(int bucket_fd, std::string_view name);
+std::optional<OpenedObject> OpenObjectFile(const os::Dir& bucket, std::string_view name);
 
 // The directory holding `name`'s file (the bucket's own for a name without "/"), opened beneath
-// `bucket_fd` for reading (nullopt when missing or a link), and the file's last component.
-std::optional<UniqueFd> OpenParentDir(int bucket_fd, std::string_view name);
+// `bucket` (nullopt when missing or a link), and the file's last component.
+std::optional<os::Dir> OpenParentDir(const os::Dir& bucket, std::string_view name);
 std::string LeafName(std::string_view name);
 
-// Makes `name` writable beneath `bucket_fd`: creates the missing parent directories (never
-// following a link) and removes an empty directory standing where the file goes; returns the
-// parent directory's descriptor. FAILED_PRECONDITION when a parent is a file or a link (an
-// object "a" when writing "a/b") or the target is a directory holding files ("a/b" exists when
-// writing "a"); UNAVAILABLE on IO errors.
-Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::string_view name);
+// Makes `name` writable beneath `bucket` (the directory of the bucket named `bucket_name`):
+// creates the missing parent directories (never following a link) and removes an empty
+// directory standing where the file goes; returns the parent directory. FAILED_PRECONDITION
+// when a parent is a file or a link (an object "a" when writing "a/b") or the target is a
+// directory holding files ("a/b" exists when writing "a"); UNAVAILABLE on IO errors.
+Result<os::Dir> PrepareObjectPath(const os::Dir& bucket, std::string_view bucket_name,
+                                  std::string_view name);
 
-// True when the directory `dir_fd` holds anything but directories anywhere below it (a bucket
-// that is not empty; a link counts).
-bool HoldsFiles(int dir_fd);
-// Removes the entry `name` of `parent_fd` and, when it is a directory, everything below it,
-// never following a link.
-Status RemoveTree(int parent_fd, const std::string& name);
+// True when the directory `dir` holds anything but directories anywhere below it (a bucket that
+// is not empty; a link counts).
+bool HoldsFiles(const os::Dir& dir);
 
 // A path in `scratch_dir` that no other call of this process returns: "<tag>-<pid>-<n>".
 std::string UniqueScratchPath(const std::string& scratch_dir, std::string_view tag);
@@ -83,16 +80,15 @@ Status WriteNewFile(const std::string& path, std::string_view data);
 // Appends the bytes of `source` from `offset` on to `target` (a scratch file, created when
 // missing, never through a link) and flushes `target` to disk.
 Status AppendFileTail(const std::string& source, std::int64_t offset, const std::string& target);
-// The same from the open file `source_fd` (`source` names it in errors).
-Status AppendFdTail(int source_fd, const std::string& source, std::int64_t offset,
-                    const std::string& target);
+// The same from the open file `source`.
+Status AppendFileTail(const os::File& source, std::int64_t offset, const std::string& target);
 // Flushes a file's data to disk.
 Status SyncPath(const std::string& path);
-// Renames `source` to `leaf` in the directory `dir_fd` (replacing a file or link there, never
+// Renames `source` to `leaf` in the directory `dir` (replacing a file or link there, never
 // following one); across file systems, copies through `scratch_dir` first and then removes
-// `source`. `shown` names the target in errors.
-Status MoveFile(const std::string& source, int dir_fd, const std::string& leaf,
-                const std::string& scratch_dir, const std::string& shown);
+// `source` (os::MoveFileInto).
+Status MoveFile(const std::string& source, const os::Dir& dir, const std::string& leaf,
+                const std::string& scratch_dir);
 
 // One entry of a listing: an object (with its file's stat) or a common prefix.
 struct TreeEntry {
@@ -115,13 +111,13 @@ struct WalkFilter {
   const ObjectGlob* glob = nullptr;  // names it matches, unless null
 };
 
-// Walks the directory `bucket_fd` in byte order of object names, as GCS lists: only names
+// Walks the directory `bucket` in byte order of object names, as GCS lists: only names
 // starting with `filter.prefix`, within its offsets and matching its glob; with a delimiter, a
 // name holding it after the prefix is folded into its common prefix (up to and including the
 // delimiter); only entries after `after` (the last entry of the previous page); at most
 // `max_entries` entries. Unreadable directories are skipped, and so are links (each directory is
-// opened with O_NOFOLLOW from its parent's).
-TreePage WalkObjects(int bucket_fd, const WalkFilter& filter, std::string_view after,
+// opened without following a link from its parent).
+TreePage WalkObjects(const os::Dir& bucket, const WalkFilter& filter, std::string_view after,
                      int max_entries);
 
 }  // namespace trainyard::store::internal

@@ -36,8 +36,8 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
     glob = *std::move(compiled);
   }
   const int max = std::clamp(request.max_results, 1, kMaxListResults);
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
-  if (!bucket_fd.ok()) {
+  Result<os::Dir> bucket_dir = OpenBucket(bucket);
+  if (!bucket_dir.ok()) {
     return ObjectListing{};  // no directory: no objects
   }
   const WalkFilter filter{.prefix = request.prefix,
@@ -45,7 +45,7 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
                           .start_offset = request.start_offset,
                           .end_offset = request.end_offset,
                           .glob = glob.has_value() ? &*glob : nullptr};
-  TreePage page = WalkObjects(bucket_fd->get(), filter, after, max);
+  TreePage page = WalkObjects(*bucket_dir, filter, after, max);
   ObjectListing listing;
   if (page.more && !page.entries.empty()) {
     listing.next_page_token = Base64Encode(page.entries.back().name);
@@ -55,7 +55,7 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
       listing.prefixes.push_back(std::move(entry.name));
       continue;
     }
-    Result<ObjectInfo> info = Describe(bucket_fd->get(), bucket, entry.name, entry.stat);
+    Result<ObjectInfo> info = Describe(*bucket_dir, bucket, entry.name, entry.stat);
     if (info.ok()) {
       listing.objects.push_back(*std::move(info));
     } else if (info.status().code() != Code::kNotFound) {

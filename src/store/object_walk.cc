@@ -1,13 +1,9 @@
 // `WalkObjects` (object_files.h): the ordered, pruned directory walk behind object listings.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "base/unique_fd.h"
 #include "store/object_files.h"
 #include "store/object_names.h"
 
@@ -22,20 +18,24 @@ struct DirEntry {
 
 // The regular files and real directories of `dir`, sorted by key. Names that cannot be part of
 // an object name ("a\nb") are left out.
-std::vector<DirEntry> ReadDir(int dir_fd) {
+std::vector<DirEntry> ReadDir(const os::Dir& dir) {
   std::vector<DirEntry> entries;
-  for (auto& [name, st] : DirectoryEntries(dir_fd)) {
-    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+  Result<std::vector<os::DirEntry>> listed = dir.List();
+  if (!listed.ok()) {
+    return entries;  // unreadable: skipped
+  }
+  for (os::DirEntry& entry : *listed) {
+    if (!entry.info.regular() && !entry.info.directory()) {
       continue;  // symbolic links, sockets, …
     }
-    if (!CheckObjectName("", name, NameUse::kWrite).ok()) {
+    if (!CheckObjectName("", entry.name, NameUse::kWrite).ok()) {
       continue;
     }
-    DirEntry out{.key = std::move(name), .is_dir = S_ISDIR(st.st_mode)};
+    DirEntry out{.key = std::move(entry.name), .is_dir = entry.info.directory()};
     if (out.is_dir) {
       out.key += '/';
     } else {
-      out.stat = StatOf(st);
+      out.stat = StatOf(entry.info);
     }
     entries.push_back(std::move(out));
   }
@@ -43,11 +43,11 @@ std::vector<DirEntry> ReadDir(int dir_fd) {
   return entries;
 }
 
-// The subdirectory of `entry` (a directory's) in `dir_fd`, never through a link: -1 in `fd`
-// when it was swapped for something else since it was read.
-UniqueFd OpenSubdir(int dir_fd, const DirEntry& entry) {
-  const std::string name = entry.key.substr(0, entry.key.size() - 1);
-  return UniqueFd(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+// The subdirectory of `entry` (a directory's) in `dir`, never through a link: nullopt when it
+// was swapped for something else since it was read.
+std::optional<os::Dir> OpenSubdir(const os::Dir& dir, const DirEntry& entry) {
+  Result<os::Dir> sub = dir.OpenDir(entry.key.substr(0, entry.key.size() - 1));
+  return sub.ok() ? std::optional<os::Dir>(*std::move(sub)) : std::nullopt;
 }
 
 // Whether the filter's offsets and glob keep the object `name`.
@@ -64,10 +64,10 @@ bool OutsideOffsets(const WalkFilter& filter, const std::string& dir) {
          (dir < filter.start_offset && !filter.start_offset.starts_with(dir));
 }
 
-// True when some valid object the filter keeps lies below the directory `dir_fd`, whose objects'
+// True when some valid object the filter keeps lies below the directory `dir`, whose objects'
 // names start with `rel`.
-bool HoldsObjects(int dir_fd, const std::string& rel, const WalkFilter& filter) {
-  for (const DirEntry& entry : ReadDir(dir_fd)) {
+bool HoldsObjects(const os::Dir& dir, const std::string& rel, const WalkFilter& filter) {
+  for (const DirEntry& entry : ReadDir(dir)) {
     std::string name = rel + entry.key;
     if (!entry.is_dir) {
       if (Selected(filter, name)) {
@@ -78,8 +78,8 @@ bool HoldsObjects(int dir_fd, const std::string& rel, const WalkFilter& filter) 
     if (OutsideOffsets(filter, name)) {
       continue;
     }
-    const UniqueFd sub = OpenSubdir(dir_fd, entry);
-    if (sub.get() >= 0 && HoldsObjects(sub.get(), name, filter)) {
+    const std::optional<os::Dir> sub = OpenSubdir(dir, entry);
+    if (sub.has_value() && HoldsObjects(*sub, name, filter)) {
       return true;
     }
   }
@@ -95,10 +95,10 @@ class Walker {
         after_(after),
         max_(max) {}
 
-  // Visits the directory `dir_fd`, whose objects' names start with `rel` ("" or ending with
-  // "/"); false once the page is full and one more entry was seen.
-  bool Visit(int dir_fd, const std::string& rel) {
-    for (DirEntry& entry : ReadDir(dir_fd)) {
+  // Visits the directory `dir`, whose objects' names start with `rel` ("" or ending with "/");
+  // false once the page is full and one more entry was seen.
+  bool Visit(const os::Dir& dir, const std::string& rel) {
+    for (DirEntry& entry : ReadDir(dir)) {
       std::string name = rel + entry.key;
       if (!entry.is_dir) {
         if (!Offer(std::move(name), entry.stat)) {
@@ -116,21 +116,21 @@ class Walker {
       if (OutsideOffsets(filter_, name)) {
         continue;
       }
-      const UniqueFd sub = OpenSubdir(dir_fd, entry);
-      if (sub.get() < 0) {
+      const std::optional<os::Dir> sub = OpenSubdir(dir, entry);
+      if (!sub.has_value()) {
         continue;
       }
       if (const std::size_t pos = FoldAt(name); pos != std::string::npos) {
         // Every object below folds into the same prefix: no need to walk it all.
         std::string folded = name.substr(0, pos + delimiter_.size());
-        if (folded != last_key_ && folded > after_ && HoldsObjects(sub.get(), name, filter_)) {
+        if (folded != last_key_ && folded > after_ && HoldsObjects(*sub, name, filter_)) {
           if (!Add(TreeEntry{.name = std::move(folded), .is_prefix = true})) {
             return false;
           }
         }
         continue;
       }
-      if (!Visit(sub.get(), name)) {
+      if (!Visit(*sub, name)) {
         return false;
       }
     }
@@ -186,10 +186,10 @@ class Walker {
 
 }  // namespace
 
-TreePage WalkObjects(int bucket_fd, const WalkFilter& filter, std::string_view after,
+TreePage WalkObjects(const os::Dir& bucket, const WalkFilter& filter, std::string_view after,
                      int max_entries) {
   Walker walker(filter, after, std::max(1, max_entries));
-  walker.Visit(bucket_fd, "");
+  walker.Visit(bucket, "");
   return walker.Take();
 }
 

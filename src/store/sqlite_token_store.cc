@@ -1,21 +1,18 @@
 #include <array>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <mutex>
 #include <string>
 #include <utility>
 
-#include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include "base/base64.h"
 #include "base/check.h"
 #include "base/clock.h"
 #include "base/random.h"
+#include "os/file_handle.h"
 #include "store/migrations.h"
 #include "store/sqlite_connection.h"
 #include "store/token_store.h"
@@ -212,12 +209,10 @@ class SqliteTokenStore final : public TokenStore {
 Result<std::unique_ptr<TokenStore>> OpenTokenStore(const std::string& path) {
   // Created readable by its owner only, before SQLite opens it (its -wal and -shm files take
   // the database file's mode).
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    return Status::FailedPrecondition("cannot open the token store " + path + ": " +
-                                      std::strerror(errno));
+  if (Result<os::File> created = os::File::Open(path, os::OpenMode::kReadAppend, 0600);
+      !created.ok()) {
+    return Status::FailedPrecondition("the token store: " + created.status().message());
   }
-  ::close(fd);
   Result<std::unique_ptr<Connection>> db = Connection::Open(path, /*read_only=*/false);
   if (!db.ok()) {
     return db.status();

@@ -1,15 +1,13 @@
 // The resumable upload methods of `FileBucketStore`: a session is a row in storage.db and a file
 // `<scratch>/sessions/<id>` holding the bytes received so far; its size is the progress.
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <random>
 
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "os/dir.h"
+#include "os/file_info.h"
 #include "store/file_bucket_store.h"
 #include "store/object_names.h"
 
@@ -37,11 +35,11 @@ std::string NewUploadId() {
 }
 
 Result<std::int64_t> FileSize(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    return Status::Unavailable(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  Result<os::FileInfo> info = os::StatPath(path);
+  if (!info.ok()) {
+    return StoreIoError(info.status());
   }
-  return static_cast<std::int64_t>(st.st_size);
+  return info->size;
 }
 
 Status BadRange(std::string description) {
@@ -89,7 +87,7 @@ Result<std::string> FileBucketStore::StartUpload(std::string_view bucket, std::s
   TY_RETURN_IF_ERROR(WriteNewFile(SessionFile(upload.id), ""));
   Status inserted = db_->InsertUpload(upload);
   if (!inserted.ok()) {
-    ::unlink(SessionFile(upload.id).c_str());
+    (void)os::RemoveFile(SessionFile(upload.id));
     return inserted;
   }
   return upload.id;
@@ -171,7 +169,7 @@ Status FileBucketStore::CancelUpload(std::string_view upload_id) {
   if (!upload.ok()) {
     return upload.status();
   }
-  ::unlink(SessionFile(upload->id).c_str());
+  (void)os::RemoveFile(SessionFile(upload->id));
   return db_->DeleteUpload(upload->id);
 }
 
