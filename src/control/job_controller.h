@@ -30,6 +30,7 @@
 #include "control/list_filter.h"
 #include "control/sharing_admin.h"
 #include "model/job.h"
+#include "model/job_id_scheme.h"
 #include "sched/quota_check.h"
 #include "store/job_store.h"
 #include "validate/local_packages.h"
@@ -72,6 +73,16 @@ class JobController {
   Result<model::Job> Submit(std::string_view project, model::Job job);
   // Submit answering with the stored job's ml v1 JSON (the store's text, encoded once).
   Result<std::string> SubmitJson(std::string_view project, model::Job job);
+
+  // Submit under an id `scheme` picks (model/job_id_scheme.h: a TFJob's name rule, Vertex's
+  // numbers), so no caller reads the store to find a free one. `job` is checked once, with the
+  // scheme's first candidate as its id (a scheme's candidates share one form), then written under
+  // each candidate in turn until one is free. ALREADY_EXISTS (the store's words) when a candidate
+  // is free but something else the job holds is taken: a live Kubernetes object of the same kind
+  // and name. ABORTED when every candidate is taken. Otherwise as Submit. Returns the stored job
+  // with the store's revision of the write (a Kubernetes object's resourceVersion).
+  Result<store::RevisionedJob> SubmitWithId(std::string_view project,
+                                            const model::JobIdScheme& scheme, model::Job job);
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const;
   Result<ListJobsResponse> List(std::string_view project, const ListJobsRequest& request) const;
@@ -132,6 +143,9 @@ class JobController {
   WallTime Now() const;
   // Submit's work: the stored job and its ml v1 JSON.
   Result<std::pair<model::Job, std::string>> SubmitStored(std::string_view project, model::Job job);
+  // What every submit checks and sets before the write (its id already chosen): output-only
+  // fields cleared, the rules, local packages, a resumed study, the quota; QUEUED, createTime.
+  Status Admit(std::string_view project, model::Job& job) const;
   // A job resuming a study (resumePreviousJobId) names a finished tuning job of this project
   // with the same parameters (tuning::CheckResumable).
   Status CheckResume(std::string_view project, const model::Job& job) const;

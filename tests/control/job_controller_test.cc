@@ -307,7 +307,7 @@ class RacingStore final : public store::JobStore {
   std::function<void()> before_first_update;
   int updates = 0;
 
-  Result<std::string> Create(std::string_view project, const model::Job& job) override {
+  Result<store::CreatedJob> Create(std::string_view project, const model::Job& job) override {
     return inner_.Create(project, job);
   }
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
