@@ -442,6 +442,26 @@ Result<model::Job> JobController::Patch(std::string_view project, std::string_vi
   return Mutate(project, job_id, change);
 }
 
+Result<model::Job> JobController::Update(std::string_view project, std::string_view job_id,
+                                         const Change& change, bool dry_run) {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  return Mutate(project, job_id,
+                [&](const model::Job& current) -> Result<std::optional<model::Job>> {
+                  Result<std::optional<model::Job>> next = change(current);
+                  if (!next.ok() || !next->has_value()) {
+                    return next;
+                  }
+                  if (std::vector<FieldViolation> violations = validate::Validate(**next, catalog_);
+                      !violations.empty()) {
+                    return Status::InvalidArgument(std::move(violations));
+                  }
+                  if (dry_run || **next == current) {
+                    return std::optional<model::Job>();
+                  }
+                  return next;
+                });
+}
+
 Result<model::Job> JobController::Mutate(std::string_view project, std::string_view job_id,
                                          const Change& change) {
   std::lock_guard lock(stripes_[StripeIndex(project, job_id, kStripes)]);

@@ -120,6 +120,13 @@ class JobController {
   Result<model::Job> Mutate(std::string_view project, std::string_view job_id,
                             const Change& change);
 
+  // Mutate for a change that replaces the job's definition (a TFJob's PUT or patch): the job
+  // `change` returns must pass validate::Validate (INVALID_ARGUMENT with every violation, nothing
+  // written). Nothing is written either when it equals the stored job or with `dry_run`; the
+  // answer is then the job as stored.
+  Result<model::Job> Update(std::string_view project, std::string_view job_id, const Change& change,
+                            bool dry_run);
+
   // Called (on the caller's thread, after the change is stored) when a job is submitted or a
   // cancel is recorded, so the executor can react at once. Set before serving.
   void SetChangeListener(std::function<void()> listener) { listener_ = std::move(listener); }
