@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "base/random.h"
 #include "control/etag.h"
 #include "control/list_filter.h"
 #include "control/page_token.h"
@@ -99,6 +102,19 @@ Result<ListStart> StartList(std::string_view project, const ListJobsRequest& req
   return start;
 }
 
+// The id a scheme gives at `attempt`, with a draw from the kernel's random source when it asks.
+Result<std::string> Candidate(const model::JobIdScheme& scheme, int attempt) {
+  std::uint64_t draw = 0;
+  if (scheme.random) {
+    Result<std::string> bytes = RandomBytes(sizeof(draw));
+    if (!bytes.ok()) {
+      return bytes.status();
+    }
+    std::memcpy(&draw, bytes->data(), sizeof(draw));
+  }
+  return scheme.candidate(attempt, draw);
+}
+
 std::size_t StripeIndex(std::string_view project, std::string_view job_id, std::size_t stripes) {
   const std::size_t h1 = std::hash<std::string_view>{}(project);
   const std::size_t h2 = std::hash<std::string_view>{}(job_id);
@@ -150,8 +166,7 @@ Result<std::string> JobController::SubmitJson(std::string_view project, model::J
   return std::move(stored->second);
 }
 
-Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::string_view project,
-                                                                       model::Job job) {
+Status JobController::Admit(std::string_view project, model::Job& job) const {
   if (auto violation = CheckProjectId(project, "parent")) {
     return Status::InvalidArgument(std::vector<FieldViolation>{std::move(*violation)});
   }
@@ -169,8 +184,14 @@ Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::stri
   MarkBuiltInAlgorithm(job);
   job.state = model::JobState::kQueued;
   job.create_time = Now();
+  return Status();
+}
+
+Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::string_view project,
+                                                                       model::Job job) {
+  TY_RETURN_IF_ERROR(Admit(project, job));
   job.etag = NextEtag(project, job.job_id, "");
-  Result<std::string> created = store_.Create(project, job);
+  Result<store::CreatedJob> created = store_.Create(project, job);
   if (created.status().code() == Code::kAlreadyExists) {
     return Status::AlreadyExists(std::string(kAlreadyExistsMessage));
   }
@@ -178,7 +199,43 @@ Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::stri
     return created.status();
   }
   Notify();
-  return std::pair(std::move(job), std::move(*created));
+  return std::pair(std::move(job), std::move(created->json));
+}
+
+Result<store::RevisionedJob> JobController::SubmitWithId(std::string_view project,
+                                                         const model::JobIdScheme& scheme,
+                                                         model::Job job) {
+  for (int attempt = 0; attempt < scheme.max_attempts; ++attempt) {
+    Result<std::string> id = Candidate(scheme, attempt);
+    if (!id.ok()) {
+      return id.status();
+    }
+    job.job_id = std::move(*id);
+    if (attempt == 0) {
+      TY_RETURN_IF_ERROR(Admit(project, job));
+    }
+    job.etag = NextEtag(project, job.job_id, "");
+    Result<store::CreatedJob> created = store_.Create(project, job);
+    if (created.ok()) {
+      Notify();
+      return store::RevisionedJob{
+          .project = std::string(project), .job = std::move(job), .revision = created->revision};
+    }
+    if (created.status().code() != Code::kAlreadyExists) {
+      return created.status();
+    }
+    // Taken: the id (another job holds it, so the next candidate), or else what the job holds
+    // besides (then no candidate helps).
+    Result<std::string> holder = store_.GetJson(project, job.job_id);
+    if (holder.status().code() == Code::kNotFound) {
+      return created.status();
+    }
+    if (!holder.ok()) {
+      return holder.status();
+    }
+  }
+  return Status::Aborted(
+      fmt::format("No free job id after {} attempts; retry the request.", scheme.max_attempts));
 }
 
 std::vector<sched::QuotaExcess> JobController::QuotaExcesses(std::string_view project,
@@ -383,6 +440,26 @@ Result<model::Job> JobController::Patch(std::string_view project, std::string_vi
     return std::optional(std::move(next));
   };
   return Mutate(project, job_id, change);
+}
+
+Result<model::Job> JobController::Update(std::string_view project, std::string_view job_id,
+                                         const Change& change, bool dry_run) {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  return Mutate(project, job_id,
+                [&](const model::Job& current) -> Result<std::optional<model::Job>> {
+                  Result<std::optional<model::Job>> next = change(current);
+                  if (!next.ok() || !next->has_value()) {
+                    return next;
+                  }
+                  if (std::vector<FieldViolation> violations = validate::Validate(**next, catalog_);
+                      !violations.empty()) {
+                    return Status::InvalidArgument(std::move(violations));
+                  }
+                  if (dry_run || **next == current) {
+                    return std::optional<model::Job>();
+                  }
+                  return next;
+                });
 }
 
 Result<model::Job> JobController::Mutate(std::string_view project, std::string_view job_id,

@@ -30,6 +30,7 @@
 #include "control/list_filter.h"
 #include "control/sharing_admin.h"
 #include "model/job.h"
+#include "model/job_id_scheme.h"
 #include "sched/quota_check.h"
 #include "store/job_store.h"
 #include "validate/local_packages.h"
@@ -73,6 +74,16 @@ class JobController {
   // Submit answering with the stored job's ml v1 JSON (the store's text, encoded once).
   Result<std::string> SubmitJson(std::string_view project, model::Job job);
 
+  // Submit under an id `scheme` picks (model/job_id_scheme.h: a TFJob's name rule, Vertex's
+  // numbers), so no caller reads the store to find a free one. `job` is checked once, with the
+  // scheme's first candidate as its id (a scheme's candidates share one form), then written under
+  // each candidate in turn until one is free. ALREADY_EXISTS (the store's words) when a candidate
+  // is free but something else the job holds is taken: a live Kubernetes object of the same kind
+  // and name. ABORTED when every candidate is taken. Otherwise as Submit. Returns the stored job
+  // with the store's revision of the write (a Kubernetes object's resourceVersion).
+  Result<store::RevisionedJob> SubmitWithId(std::string_view project,
+                                            const model::JobIdScheme& scheme, model::Job job);
+
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const;
   Result<ListJobsResponse> List(std::string_view project, const ListJobsRequest& request) const;
 
@@ -109,6 +120,13 @@ class JobController {
   Result<model::Job> Mutate(std::string_view project, std::string_view job_id,
                             const Change& change);
 
+  // Mutate for a change that replaces the job's definition (a TFJob's PUT or patch): the job
+  // `change` returns must pass validate::Validate (INVALID_ARGUMENT with every violation, nothing
+  // written). Nothing is written either when it equals the stored job or with `dry_run`; the
+  // answer is then the job as stored.
+  Result<model::Job> Update(std::string_view project, std::string_view job_id, const Change& change,
+                            bool dry_run);
+
   // Called (on the caller's thread, after the change is stored) when a job is submitted or a
   // cancel is recorded, so the executor can react at once. Set before serving.
   void SetChangeListener(std::function<void()> listener) { listener_ = std::move(listener); }
@@ -132,6 +150,9 @@ class JobController {
   WallTime Now() const;
   // Submit's work: the stored job and its ml v1 JSON.
   Result<std::pair<model::Job, std::string>> SubmitStored(std::string_view project, model::Job job);
+  // What every submit checks and sets before the write (its id already chosen): output-only
+  // fields cleared, the rules, local packages, a resumed study, the quota; QUEUED, createTime.
+  Status Admit(std::string_view project, model::Job& job) const;
   // A job resuming a study (resumePreviousJobId) names a finished tuning job of this project
   // with the same parameters (tuning::CheckResumable).
   Status CheckResume(std::string_view project, const model::Job& job) const;

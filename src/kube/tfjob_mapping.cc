@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -191,6 +192,17 @@ std::string EngineJobId(std::string_view tfjob_name) {
   std::string id(tfjob_name);
   std::ranges::replace(id, '-', '_');
   return id;
+}
+
+model::JobIdScheme JobIdSchemeFor(std::string_view tfjob_name) {
+  constexpr int kMaxAttempts = 100;
+  return model::JobIdScheme{
+      .candidate =
+          [base = EngineJobId(tfjob_name)](int attempt, std::uint64_t /*draw*/) {
+            return attempt == 0 ? base : base + "_" + std::to_string(attempt + 1);
+          },
+      .max_attempts = kMaxAttempts,
+      .random = false};
 }
 
 std::string AcceleratorFor(const std::map<std::string, std::string>& node_selector,

@@ -19,6 +19,7 @@
 #include "kube/kube_status.h"
 #include "kube/tfjob.h"
 #include "model/job.h"
+#include "model/job_id_scheme.h"
 
 namespace trainyard::kube {
 
@@ -60,6 +61,11 @@ std::vector<StatusCause> MappedJobCauses(const Status& status, const TFJob& job)
 // The engine's job id for a TFJob name: '-' becomes '_', because ml v1 job ids are letters,
 // digits and '_' (a DNS-1035 name starts with a letter, so the result is a valid id).
 std::string EngineJobId(std::string_view tfjob_name);
+
+// The engine job ids a new TFJob named `tfjob_name` may take, in order: EngineJobId, then with
+// "_2", "_3", … up to "_100" appended, for when an earlier TFJob of the same name (deleted since)
+// or an ml v1 job holds the id. No random draw.
+model::JobIdScheme JobIdSchemeFor(std::string_view tfjob_name);
 
 // The accelerator a role's GPUs are: an explicit type in its node selector
 // (`cloud.google.com/gke-accelerator` or `accelerator`: "nvidia-tesla-t4";

@@ -63,6 +63,46 @@ KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started) 
   return update;
 }
 
+std::optional<model::Job> MergeReplacement(const model::Job& current, const model::Job& mapped,
+                                           bool started, bool spec_changed) {
+  if (!current.extras.has_value() || !current.extras->kube.has_value() ||
+      !mapped.extras.has_value() || !mapped.extras->kube.has_value() ||
+      current.extras->kube->uid != mapped.extras->kube->uid) {
+    return std::nullopt;
+  }
+  model::Job next = current;
+  if (started) {
+    model::JobExtras extras = *mapped.extras;
+    extras.master = current.extras->master;
+    extras.worker = current.extras->worker;
+    extras.parameter_server = current.extras->parameter_server;
+    extras.evaluator = current.extras->evaluator;
+    next.extras = std::move(extras);
+    if (mapped.training_input.has_value() && next.training_input.has_value()) {
+      next.training_input->scheduling = mapped.training_input->scheduling;
+    }
+  } else {
+    next.training_input = mapped.training_input;
+    next.extras = mapped.extras;
+  }
+  next.labels = mapped.labels;
+  next.extras->resumed =
+      current.extras->resumed || (current.extras->suspended && !next.extras->suspended);
+  next.extras->kube->generation = current.extras->kube->generation + (spec_changed ? 1 : 0);
+  next.extras->kube->deletion_time = current.extras->kube->deletion_time;
+  return next;
+}
+
+std::optional<model::Job> MarkDeleted(const model::Job& job, WallTime now) {
+  if (!job.extras.has_value() || !job.extras->kube.has_value() ||
+      job.extras->kube->deletion_time.has_value()) {
+    return std::nullopt;
+  }
+  model::Job next = job;
+  next.extras->kube->deletion_time = now;
+  return next;
+}
+
 }  // namespace trainyard::kube
 
 namespace trainyard::kube {

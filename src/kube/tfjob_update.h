@@ -12,11 +12,14 @@
 // and leaves the others (ServerSideApplyBase), and never conflicts with another manager.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "base/clock.h"
 #include "kube/kube_status.h"
 #include "kube/tfjob.h"
+#include "model/job.h"
 
 namespace trainyard::kube {
 
@@ -30,6 +33,23 @@ struct TFJobUpdate {
 // Invalid with a cause per broken rule: the webhook's (`ValidateTFJob`, with `old` for the
 // immutable fields) and, once started, a change outside the fields above (cause `spec`).
 KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started);
+
+// The job to store when a TFJob update is accepted: `mapped` is the updated TFJob's job (ToJob
+// under the stored job's id and uid), `current` the job as stored now. Before the job has
+// `started` the whole definition moves over; after, the cluster stays as it runs (each role's
+// extras, the training input but its scheduling) and the rest of the extras (the run policy's
+// mutable parts, the stored TFJob) and the scheduling move. The labels always move. The job
+// stays `resumed` once runPolicy.suspend flips back (Suspended=False, TFJobResumed, from then
+// on); the generation moves on when `spec_changed`; a deletion mark stays. nullopt when
+// `current` is no longer the TFJob `mapped` replaces (its uid differs: deleted and created anew
+// meanwhile). Both jobs must be TFJobs (`extras->kube` set). The result still goes through
+// validate::Validate.
+std::optional<model::Job> MergeReplacement(const model::Job& current, const model::Job& mapped,
+                                           bool started, bool spec_changed);
+
+// `job` marked deleted at `now` (metadata.deletionTimestamp); nullopt when there is nothing to
+// change: it is not a Kubernetes object, or it is marked already (the first mark stays).
+std::optional<model::Job> MarkDeleted(const model::Job& job, WallTime now);
 
 // The object a server-side apply of `manifest` (JSON, as kubectl sends it) makes of the TFJob
 // last written as `stored` (its document; "{}" when absent): `stored` without its status and the

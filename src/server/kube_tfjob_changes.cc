@@ -21,7 +21,6 @@
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
 #include "server/kube_selectors.h"
-#include "validate/validate.h"
 
 namespace trainyard::server::kube_internal {
 namespace {
@@ -107,49 +106,21 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
     return Error(MappedJobInvalid(tfjob, mapped.status()));
   }
   const bool spec_changed = update->spec_changed;
-  const bool dry_run = request.Query("dryRun") != nullptr;
-  std::optional<Status> refused;
-  Result<model::Job> changed = context.controller.Mutate(
+  // The stored job the update makes (kube::MergeReplacement), checked and written by the
+  // controller; a dry run writes nothing and answers the object as it is.
+  Result<model::Job> changed = context.controller.Update(
       current.project, current.job.job_id,
       [&](const model::Job& now) -> Result<std::optional<model::Job>> {
-        if (!now.extras.has_value() || !now.extras->kube.has_value() ||
-            now.extras->kube->uid != stored.uid) {
-          return Status::NotFound("gone");
+        std::optional<model::Job> next =
+            kube::MergeReplacement(now, *mapped, started, spec_changed);
+        if (!next.has_value()) {
+          return Status::NotFound("gone");  // deleted, and a TFJob of the name created anew
         }
-        model::Job next = now;
-        if (started) {
-          // The cluster stays as it runs; the run policy's mutable parts move over.
-          model::JobExtras extras = *mapped->extras;
-          extras.master = now.extras->master;
-          extras.worker = now.extras->worker;
-          extras.parameter_server = now.extras->parameter_server;
-          extras.evaluator = now.extras->evaluator;
-          next.extras = std::move(extras);
-          if (mapped->training_input.has_value() && next.training_input.has_value()) {
-            next.training_input->scheduling = mapped->training_input->scheduling;
-          }
-        } else {
-          next.training_input = mapped->training_input;
-          next.extras = mapped->extras;
-        }
-        next.labels = mapped->labels;
-        // runPolicy.suspend flipped back: Suspended=False, TFJobResumed, from now on.
-        next.extras->resumed =
-            now.extras->resumed || (now.extras->suspended && !next.extras->suspended);
-        next.extras->kube->generation = now.extras->kube->generation + (spec_changed ? 1 : 0);
-        next.extras->kube->deletion_time = now.extras->kube->deletion_time;
-        if (std::vector<FieldViolation> violations = validate::Validate(next, context.catalog);
-            !violations.empty()) {
-          refused = Status::InvalidArgument(std::move(violations));
-          return *refused;
-        }
-        if (dry_run || next == now) {
-          return std::optional<model::Job>();
-        }
-        return std::optional<model::Job>(std::move(next));
-      });
-  if (refused.has_value()) {
-    return Error(MappedJobInvalid(tfjob, *refused));
+        return next;
+      },
+      request.Query("dryRun") != nullptr);
+  if (changed.status().code() == Code::kInvalidArgument) {
+    return Error(MappedJobInvalid(tfjob, changed.status()));
   }
   if (!changed.ok()) {
     return StoreError(changed.status(), request.name);
@@ -198,14 +169,8 @@ std::optional<HttpResponse> MarkDeleted(const Context& context, const store::Rev
   const WallTime now = context.clock.Now();
   Result<model::Job> marked =
       context.controller.Mutate(current.project, current.job.job_id,
-                                [&](const model::Job& job) -> Result<std::optional<model::Job>> {
-                                  if (!job.extras.has_value() || !job.extras->kube.has_value() ||
-                                      job.extras->kube->deletion_time.has_value()) {
-                                    return std::optional<model::Job>();
-                                  }
-                                  model::Job next = job;
-                                  next.extras->kube->deletion_time = now;
-                                  return std::optional<model::Job>(std::move(next));
+                                [now](const model::Job& job) -> Result<std::optional<model::Job>> {
+                                  return kube::MarkDeleted(job, now);
                                 });
   if (!marked.ok()) {
     return StoreError(marked.status(), name);

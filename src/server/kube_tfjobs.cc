@@ -28,8 +28,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxJobIdAttempts = 100;
-
 // A random RFC 4122 version-4 UUID: the object's metadata.uid.
 std::string NewUid() {
   thread_local std::mt19937_64 random{std::random_device{}()};
@@ -140,72 +138,58 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
   }
   AddNotices(tfjob, decoded->warnings, &answer);
   const std::string& project = tfjob.metadata.namespace_name;
-  if (context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
+  const bool dry_run = request.Query("dryRun") != nullptr;
+  // A dry run writes nothing, so only a read can tell it the name is taken; a create learns it
+  // from its write.
+  if (dry_run && context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
     return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
   }
-  const bool dry_run = request.Query("dryRun") != nullptr;
-  const std::string uid = NewUid();
-  const std::vector<kube::NodeView> nodes =
-      context.options.nodes ? context.options.nodes() : std::vector<kube::NodeView>{};
   // The engine's job id: the name with '_' for '-', and a suffix when an earlier TFJob of the
-  // same name (deleted since) or an ml v1 job holds it.
-  const std::string base_id = kube::EngineJobId(tfjob.metadata.name);
-  for (int attempt = 1; attempt <= kMaxJobIdAttempts; ++attempt) {
-    const std::string job_id = attempt == 1 ? base_id : base_id + "_" + std::to_string(attempt);
-    if (context.store.Get(project, job_id).ok()) {
-      continue;
+  // same name (deleted since) or an ml v1 job holds it; the controller finds the free one.
+  const model::JobIdScheme ids = kube::JobIdSchemeFor(tfjob.metadata.name);
+  Result<model::Job> job = kube::ToJob(
+      tfjob, kube::MappingContext{.job_id = ids.candidate(0, 0),
+                                  .uid = NewUid(),
+                                  .document = kube::EncodeTFJob(tfjob, nullptr),
+                                  .nodes = context.options.nodes ? context.options.nodes()
+                                                                 : std::vector<kube::NodeView>{}});
+  if (!job.ok()) {
+    return Error(MappedJobInvalid(tfjob, job.status()));
+  }
+  if (dry_run) {
+    if (auto violations = validate::Validate(*job, context.catalog); !violations.empty()) {
+      return Error(MappedJobInvalid(tfjob, Status::InvalidArgument(violations)));
     }
-    Result<model::Job> job =
-        kube::ToJob(tfjob, kube::MappingContext{.job_id = job_id,
-                                                .uid = uid,
-                                                .document = kube::EncodeTFJob(tfjob, nullptr),
-                                                .nodes = nodes});
-    if (!job.ok()) {
-      return Error(MappedJobInvalid(tfjob, job.status()));
-    }
-    if (dry_run) {
-      if (auto violations = validate::Validate(*job, context.catalog); !violations.empty()) {
-        return Error(MappedJobInvalid(tfjob, Status::InvalidArgument(violations)));
-      }
-    }
-    // A job that can never fit the project's quota (issue #34), as admission refuses a
-    // ResourceQuota excess: 403 Forbidden, "exceeded quota: …"; dry runs too.
-    if (const std::vector<sched::QuotaExcess> excesses =
-            context.controller.QuotaExcesses(project, *job);
-        !excesses.empty()) {
-      return Error(QuotaForbidden(tfjob, sched::KubeQuotaMessage(project, excesses)));
-    }
-    if (dry_run) {
-      HttpResponse response =
-          Json(RenderTFJob(context, store::RevisionedJob{project, *job, 0}), 201);
-      response.headers = std::move(answer.headers);
-      return response;
-    }
-    Result<model::Job> created = context.controller.Submit(project, std::move(*job));
-    if (created.status().code() == Code::kAlreadyExists) {
-      if (context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
-        return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
-      }
-      continue;  // another request took this job id meanwhile
-    }
-    if (created.status().code() == Code::kResourceExhausted) {  // the quota changed meanwhile
-      return Error(QuotaForbidden(tfjob, "exceeded quota: " + created.status().message()));
-    }
-    if (!created.ok()) {
-      return created.status().code() == Code::kInvalidArgument
-                 ? Error(MappedJobInvalid(tfjob, created.status()))
-                 : Error(kube::InternalError(created.status().message()));
-    }
-    Result<store::RevisionedJob> stored =
-        context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name);
-    if (!stored.ok()) {
-      return Error(kube::InternalError(stored.status().message()));
-    }
-    HttpResponse response = Json(RenderTFJob(context, *stored), 201);
+  }
+  // A job that can never fit the project's quota (issue #34), as admission refuses a
+  // ResourceQuota excess: 403 Forbidden, "exceeded quota: …"; dry runs too.
+  if (const std::vector<sched::QuotaExcess> excesses =
+          context.controller.QuotaExcesses(project, *job);
+      !excesses.empty()) {
+    return Error(QuotaForbidden(tfjob, sched::KubeQuotaMessage(project, excesses)));
+  }
+  if (dry_run) {
+    HttpResponse response =
+        Json(RenderTFJob(context, store::RevisionedJob{project, *std::move(job), 0}), 201);
     response.headers = std::move(answer.headers);
     return response;
   }
-  return Error(kube::InternalError("no free job id for " + tfjob.metadata.name));
+  Result<store::RevisionedJob> created =
+      context.controller.SubmitWithId(project, ids, *std::move(job));
+  if (created.status().code() == Code::kAlreadyExists) {  // a live TFJob holds the name
+    return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
+  }
+  if (created.status().code() == Code::kResourceExhausted) {  // the quota changed meanwhile
+    return Error(QuotaForbidden(tfjob, "exceeded quota: " + created.status().message()));
+  }
+  if (!created.ok()) {
+    return created.status().code() == Code::kInvalidArgument
+               ? Error(MappedJobInvalid(tfjob, created.status()))
+               : Error(kube::InternalError(created.status().message()));
+  }
+  HttpResponse response = Json(RenderTFJob(context, *created), 201);
+  response.headers = std::move(answer.headers);
+  return response;
 }
 
 std::optional<kube::KubeError> CheckNamespace(std::string_view namespace_name) {

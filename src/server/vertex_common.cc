@@ -1,14 +1,9 @@
-#include <charconv>
-#include <cstdint>
-#include <cstring>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "base/random.h"
 #include "server/json_body.h"
 #include "server/rpc_error.h"
 #include "server/vertex_internal.h"
@@ -18,33 +13,6 @@
 
 namespace trainyard::server::vertex_internal {
 namespace {
-
-constexpr int kIdAttempts = 5;
-
-// A 19-digit id, as Vertex's look: 10^18 plus a random number below 8 * 10^18 (< 2^63).
-Result<std::string> NewJobId() {
-  Result<std::string> bytes = RandomBytes(sizeof(std::uint64_t));
-  if (!bytes.ok()) {
-    return bytes.status();
-  }
-  std::uint64_t value = 0;
-  std::memcpy(&value, bytes->data(), sizeof(value));
-  constexpr std::uint64_t kBase = 1'000'000'000'000'000'000ULL;
-  return std::to_string(kBase + value % (8 * kBase));
-}
-
-Status WithVertexPaths(const Status& status, std::string_view spec_path,
-                       std::span<const std::string> parameter_paths) {
-  if (status.code() != Code::kInvalidArgument || status.violations().empty()) {
-    return status;
-  }
-  std::vector<FieldViolation> violations;
-  for (const FieldViolation& violation : status.violations()) {
-    violations.push_back({vertex::MlFieldToVertex(violation.field, spec_path, parameter_paths),
-                          violation.description});
-  }
-  return Status::InvalidArgument(std::move(violations));
-}
 
 Status NotFound(std::string_view kind, const RoutedRequest& request) {
   return Status::NotFound(fmt::format("The {} projects/{}/locations/{}/{}/{} does not exist.", kind,
@@ -60,25 +28,6 @@ std::string CollectionPattern(std::string_view version, std::string_view collect
 
 HttpResponse JsonAnswer(const nlohmann::ordered_json& value) {
   return JsonResponse(value.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
-}
-
-Result<model::Job> SubmitWithNewId(control::JobController& controller, std::string_view project,
-                                   std::string_view spec_path,
-                                   std::span<const std::string> parameter_paths,
-                                   const std::function<model::Job(const std::string&)>& build) {
-  for (int attempt = 0;; ++attempt) {
-    Result<std::string> id = NewJobId();
-    if (!id.ok()) {
-      return id.status();
-    }
-    Result<model::Job> job = controller.Submit(project, build(*id));
-    if (job.ok()) {
-      return job;
-    }
-    if (job.status().code() != Code::kAlreadyExists || attempt + 1 == kIdAttempts) {
-      return WithVertexPaths(job.status(), spec_path, parameter_paths);
-    }
-  }
 }
 
 Result<model::Job> FindJob(const control::JobController& controller, const RoutedRequest& request,

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <functional>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -23,14 +22,6 @@ std::string CollectionPattern(std::string_view version, std::string_view collect
 
 // A JSON body of the right Content-Type, or why not.
 Status CheckJsonBody(const HttpRequest& request);
-
-// Submits `build(id)` under a fresh numeric id (retrying the rare id already taken), with the
-// ml v1 validation's field paths turned into the request's (`spec_path`: "jobSpec",
-// "trialJobSpec"; `parameter_paths`: where each of a study's flattened parameters sits).
-Result<model::Job> SubmitWithNewId(control::JobController& controller, std::string_view project,
-                                   std::string_view spec_path,
-                                   std::span<const std::string> parameter_paths,
-                                   const std::function<model::Job(const std::string&)>& build);
 
 // The stored job a path names, if it is a Vertex resource of `kind` in the path's location;
 // NOT_FOUND otherwise, in Vertex's words.

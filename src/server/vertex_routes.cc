@@ -25,13 +25,10 @@ namespace {
 using nlohmann::ordered_json;
 using vertex_internal::JsonAnswer;
 
-// The engine job to submit under a given id.
-using JobBuilder = std::function<model::Job(const std::string& id)>;
-
-// A create body decoded and checked: the job to build, and where a study's flattened parameters
-// sit in the request (none for a CustomJob).
+// A create body decoded and checked: the job to submit (its id the controller's to choose), and
+// where a study's flattened parameters sit in the request (none for a CustomJob).
 struct Prepared {
-  JobBuilder build;
+  model::Job job;
   std::vector<std::string> parameter_paths;
 };
 
@@ -43,14 +40,6 @@ struct Resource {
   Result<Prepared> (*prepare)(std::string_view body, vertex::MappingContext context);
   ordered_json (*encode)(std::string_view project, const model::Job& job);
 };
-
-JobBuilder Builder(vertex::MappingContext context, auto job) {
-  return [context = std::move(context), job = std::move(job)](const std::string& id) {
-    vertex::MappingContext with_id = context;
-    with_id.job_id = id;
-    return vertex::ToJob(job, with_id);
-  };
-}
 
 Result<Prepared> PrepareCustomJob(std::string_view body, vertex::MappingContext context) {
   Result<vertex::CustomJob> job = vertex::DecodeCustomJob(body);
@@ -66,7 +55,7 @@ Result<Prepared> PrepareCustomJob(std::string_view body, vertex::MappingContext 
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
-  return Prepared{.build = Builder(std::move(context), *std::move(job)), .parameter_paths = {}};
+  return Prepared{.job = vertex::ToJob(*job, context), .parameter_paths = {}};
 }
 
 Result<Prepared> PrepareTuningJob(std::string_view body, vertex::MappingContext context) {
@@ -82,8 +71,7 @@ Result<Prepared> PrepareTuningJob(std::string_view body, vertex::MappingContext 
     return Status::InvalidArgument(std::move(violations));
   }
   std::vector<std::string> paths = job->study_spec.parameter_paths;
-  return Prepared{.build = Builder(std::move(context), *std::move(job)),
-                  .parameter_paths = std::move(paths)};
+  return Prepared{.job = vertex::ToJob(*job, context), .parameter_paths = std::move(paths)};
 }
 
 constexpr Resource kResources[] = {
@@ -116,12 +104,13 @@ HttpResponse Create(const Context& context, const Resource& resource,
     return ErrorResponse(prepared.status());
   }
   const std::string& project = request.Param("project");
-  Result<model::Job> submitted = vertex_internal::SubmitWithNewId(
-      *context.controller, project, resource.spec_path, prepared->parameter_paths, prepared->build);
+  Result<store::RevisionedJob> submitted =
+      context.controller->SubmitWithId(project, vertex::JobIdScheme(), std::move(prepared->job));
   if (!submitted.ok()) {
-    return ErrorResponse(submitted.status());
+    return ErrorResponse(
+        vertex::WithVertexPaths(submitted.status(), resource.spec_path, prepared->parameter_paths));
   }
-  return JsonAnswer(resource.encode(project, *submitted));
+  return JsonAnswer(resource.encode(project, submitted->job));
 }
 
 HttpResponse Get(const Context& context, const Resource& resource, const RoutedRequest& request) {

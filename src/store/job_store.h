@@ -42,6 +42,14 @@ struct RevisionedJob {
   std::int64_t revision = 0;
 };
 
+// What Create stored: the job's ml v1 JSON (what GetJson answers, so a caller answering with the
+// job need not encode it again) and the revision of the write (a Kubernetes object's
+// resourceVersion, so a caller need not read the job back for it).
+struct CreatedJob {
+  std::string json;
+  std::int64_t revision = 0;
+};
+
 // A job is a Kubernetes object when its extras name one (model::KubeObject); it is *live* (in the
 // Kubernetes API) unless it was deleted and has ended.
 bool IsLiveKubeObject(const model::Job& job);
@@ -50,10 +58,10 @@ class JobStore {
  public:
   virtual ~JobStore() = default;
 
-  // Inserts `job` (its `job_id`, `create_time` and `etag` set by the caller) and returns its ml
-  // v1 JSON as stored (what GetJson answers), so a caller answering with the job need not encode
-  // it again. ALREADY_EXISTS if the project already has a job with that id, whatever its state.
-  virtual Result<std::string> Create(std::string_view project, const model::Job& job) = 0;
+  // Inserts `job` (its `job_id`, `create_time` and `etag` set by the caller) and returns what it
+  // stored. ALREADY_EXISTS if the project already has a job with that id, whatever its state, or
+  // a live Kubernetes object of the same kind and name.
+  virtual Result<CreatedJob> Create(std::string_view project, const model::Job& job) = 0;
 
   // NOT_FOUND if there is no such job.
   virtual Result<model::Job> Get(std::string_view project, std::string_view job_id) const = 0;

@@ -33,7 +33,7 @@ constexpr int kMaxListLimit = 1000;
 constexpr std::string_view kInsert =
     "INSERT INTO jobs (project, job_id, create_time_ns, state, etag, body, kube_kind, kube_name, "
     "extras, revision) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?8, ?9, ?10, "
-    "(SELECT COALESCE(MAX(revision), 0) + 1 FROM jobs))";
+    "(SELECT COALESCE(MAX(revision), 0) + 1 FROM jobs)) RETURNING revision";
 // `body` is the job's ml v1 JSON (model::EncodeJob) and `extras` its extras' JSON or NULL
 // (migrations.cc, v3); a decoded job needs both, an answer that is the ml v1 job only the first.
 constexpr std::string_view kGet =
@@ -123,7 +123,7 @@ class SqliteJobStore final : public JobStore {
         readers_(std::move(readers)),
         list_unfinished_sql_(ListUnfinishedSql()) {}
 
-  Result<std::string> Create(std::string_view project, const model::Job& job) override {
+  Result<CreatedJob> Create(std::string_view project, const model::Job& job) override {
     if (!job.create_time.has_value()) {
       return Status::InvalidArgument("store: a new job needs its create_time");
     }
@@ -134,15 +134,23 @@ class SqliteJobStore final : public JobStore {
       return insert.status();
     }
     BindRow(*insert, project, job, text);
-    Status status = insert->Run();
-    if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
+    // The row RETURNING gives, then the end of the statement (which commits it).
+    Result<bool> row = insert->Step();
+    if (!row.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_PRIMARYKEY) {
       return Status::AlreadyExists(JobName(project, job.job_id) + " already exists");
     }
-    if (!status.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_UNIQUE) {
+    if (!row.ok() && insert->LastErrorCode() == SQLITE_CONSTRAINT_UNIQUE) {
       return Status::AlreadyExists(KubeName(project, job) + " already exists");
     }
-    TY_RETURN_IF_ERROR(status);
-    return std::move(text.body);
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (!*row) {
+      return Status::Internal("store: an insert returned no revision");
+    }
+    const std::int64_t revision = insert->ColumnInt64(0);
+    TY_RETURN_IF_ERROR(insert->Run());
+    return CreatedJob{.json = std::move(text.body), .revision = revision};
   }
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {

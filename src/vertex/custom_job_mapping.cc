@@ -151,6 +151,19 @@ std::string StudyFieldToVertex(std::string_view field,
 
 }  // namespace
 
+std::string JobIdFromDraw(std::uint64_t draw) {
+  constexpr std::uint64_t kBase = 1'000'000'000'000'000'000ULL;
+  return std::to_string(kBase + draw % (8 * kBase));
+}
+
+model::JobIdScheme JobIdScheme() {
+  constexpr int kAttempts = 5;
+  return model::JobIdScheme{
+      .candidate = [](int /*attempt*/, std::uint64_t draw) { return JobIdFromDraw(draw); },
+      .max_attempts = kAttempts,
+      .random = true};
+}
+
 const std::vector<std::string>& DefaultHostPythonPrefixes() {
   static const std::vector<std::string> prefixes = [] {
     const auto doc = nlohmann::json::parse(data::Embedded().Get("executor_images.json"));
@@ -359,6 +372,19 @@ std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path
     return std::string(spec_path) + ".scheduling.timeout";
   }
   return fmt::format("{}.{}", spec_path, field);
+}
+
+Status WithVertexPaths(const Status& status, std::string_view spec_path,
+                       std::span<const std::string> parameter_paths) {
+  if (status.code() != Code::kInvalidArgument || status.violations().empty()) {
+    return status;
+  }
+  std::vector<FieldViolation> violations;
+  for (const FieldViolation& violation : status.violations()) {
+    violations.push_back({vertex::MlFieldToVertex(violation.field, spec_path, parameter_paths),
+                          violation.description});
+  }
+  return Status::InvalidArgument(std::move(violations));
 }
 
 }  // namespace trainyard::vertex

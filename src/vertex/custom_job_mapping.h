@@ -12,6 +12,7 @@
 // itself is `JobExtras::vertex`, which also names the replicas by pool ("workerpool1-0").
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include "base/status.h"
 #include "catalog/catalog.h"
 #include "model/job.h"
+#include "model/job_id_scheme.h"
 #include "vertex/custom_job.h"
 
 namespace trainyard::vertex {
@@ -34,6 +36,14 @@ struct MappingContext {
   std::vector<std::string> host_python_prefixes;
   const catalog::Catalog* catalog = nullptr;  // the built-in one when null
 };
+
+// A Vertex job's id from 64 random bits: 19 digits, as Vertex's look (10^18 plus the draw modulo
+// 8 * 10^18, so below 2^63 and never with a leading zero).
+std::string JobIdFromDraw(std::uint64_t draw);
+
+// The ids a new Vertex job may take: JobIdFromDraw of a fresh draw each time, five tries (two
+// draws meeting is already rare).
+model::JobIdScheme JobIdScheme();
 
 // The prefixes of Google's prebuilt training images (vertex/data/executor_images.json).
 const std::vector<std::string>& DefaultHostPythonPrefixes();
@@ -71,5 +81,10 @@ model::JobExtras ToExtras(const CustomJobSpec& spec, const MappingContext& conte
 // parameter sits in the request). Other paths are returned under `spec_path` as they are.
 std::string MlFieldToVertex(std::string_view ml_path, std::string_view spec_path,
                             std::span<const std::string> parameter_paths = {});
+
+// A submit's `status` with its violations' ml v1 paths turned into the request's
+// (MlFieldToVertex); other statuses as they are.
+Status WithVertexPaths(const Status& status, std::string_view spec_path,
+                       std::span<const std::string> parameter_paths);
 
 }  // namespace trainyard::vertex

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -307,7 +308,7 @@ class RacingStore final : public store::JobStore {
   std::function<void()> before_first_update;
   int updates = 0;
 
-  Result<std::string> Create(std::string_view project, const model::Job& job) override {
+  Result<store::CreatedJob> Create(std::string_view project, const model::Job& job) override {
     return inner_.Create(project, job);
   }
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
@@ -380,6 +381,62 @@ TEST_F(ControllerTest, ACancelRacingAnotherWriterRetriesAndLosesNeitherChange) {
 
 TEST_F(ControllerTest, PatchOfUnknownJobIsNotFound) {
   EXPECT_EQ(controller_->Patch("proj", "nope", {}, {"labels"}).status().code(), Code::kNotFound);
+}
+
+// Update: the change's job must pass the rules; a dry run or no change writes nothing.
+struct UpdateCase {
+  std::string name;
+  std::string region;  // the job the change makes: this region and a label {"v": "2"}
+  bool same_labels;    // ... or, when set, the stored job unchanged
+  bool dry_run;
+  Code want;
+  bool written;
+};
+
+class UpdateTest : public ControllerTest, public ::testing::WithParamInterface<UpdateCase> {};
+
+TEST_P(UpdateTest, ValidatesAndWritesOnlyARealChange) {
+  const UpdateCase& tc = GetParam();
+  const model::Job before = SubmitValid("job_1", {{"v", "1"}});
+  Result<model::Job> updated = controller_->Update(
+      "proj", "job_1",
+      [&](const model::Job& current) -> Result<std::optional<model::Job>> {
+        model::Job next = current;
+        if (!tc.same_labels) {
+          next.labels = {{"v", "2"}};
+        }
+        next.training_input->region = tc.region;
+        return std::optional<model::Job>(std::move(next));
+      },
+      tc.dry_run);
+  EXPECT_EQ(updated.status().code(), tc.want) << updated.status().ToString();
+  const model::Job after = *controller_->Get("proj", "job_1");
+  EXPECT_EQ(after.etag != before.etag, tc.written);
+  EXPECT_EQ(after.labels, (tc.written ? model::Labels{{"v", "2"}} : model::Labels{{"v", "1"}}));
+  if (updated.ok()) {
+    EXPECT_EQ(*updated, after);  // the answer is the job as stored
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Changes, UpdateTest,
+    ::testing::Values(
+        UpdateCase{"Valid", "us-central1", false, false, Code::kOk, true},
+        UpdateCase{"Invalid", "mars-central1", false, false, Code::kInvalidArgument, false},
+        UpdateCase{"DryRun", "us-central1", false, true, Code::kOk, false},
+        UpdateCase{"InvalidDryRun", "mars-central1", false, true, Code::kInvalidArgument, false},
+        UpdateCase{"Unchanged", "us-central1", true, false, Code::kOk, false}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST_F(ControllerTest, UpdatePassesTheChangesOwnRefusalOn) {
+  SubmitValid("job_1");
+  Result<model::Job> updated = controller_->Update(
+      "proj", "job_1",
+      [](const model::Job&) -> Result<std::optional<model::Job>> {
+        return Status::NotFound("gone");
+      },
+      false);
+  EXPECT_EQ(updated.status().code(), Code::kNotFound);
 }
 
 }  // namespace

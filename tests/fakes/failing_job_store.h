@@ -28,7 +28,7 @@ class FailingJobStore final : public store::JobStore {
     list_failure_ = std::move(status);
   }
 
-  Result<std::string> Create(std::string_view project, const model::Job& job) override {
+  Result<store::CreatedJob> Create(std::string_view project, const model::Job& job) override {
     if (Status failure = Failure(); !failure.ok()) {
       return failure;
     }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -389,6 +390,17 @@ TEST(TaskNameTest, RefusesNamesOutsideTheRule) {
   EXPECT_EQ(KubeReplicaOf("worker-replica-x", naming), std::nullopt);
   EXPECT_EQ(TaskNameOf({"Launcher", 0}, naming), std::nullopt);
   EXPECT_EQ(TaskNameOf({"Chief", 1}, naming), std::nullopt);
+}
+
+TEST(JobIdSchemeForTest, TheNameThenNumberedSuffixes) {
+  const model::JobIdScheme scheme = JobIdSchemeFor("mnist-dist");
+  EXPECT_FALSE(scheme.random);
+  EXPECT_EQ(scheme.max_attempts, 100);
+  const std::vector<std::pair<int, std::string>> cases = {
+      {0, "mnist_dist"}, {1, "mnist_dist_2"}, {2, "mnist_dist_3"}, {99, "mnist_dist_100"}};
+  for (const auto& [attempt, want] : cases) {
+    EXPECT_EQ(scheme.candidate(attempt, 12345), want) << attempt;  // the draw plays no part
+  }
 }
 
 }  // namespace

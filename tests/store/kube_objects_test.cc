@@ -64,13 +64,17 @@ class KubeObjectsTest : public ::testing::Test {
 
 TEST_F(KubeObjectsTest, EveryWriteTakesTheNextRevision) {
   EXPECT_EQ(Revision(), 0);
-  ASSERT_TRUE(store_->Create("team-a", KubeJob("a", "a")).ok());
+  Result<CreatedJob> first = store_->Create("team-a", KubeJob("a", "a"));
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(first->revision, 1);  // what Create answers is the revision it wrote
   EXPECT_EQ(Revision(), 1);
   model::Job plain;
   plain.job_id = "plain";
   plain.create_time = WallTime(std::chrono::seconds(1));
   plain.etag = "cA==";
-  ASSERT_TRUE(store_->Create("team-a", plain).ok());
+  Result<CreatedJob> second = store_->Create("team-a", plain);
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  EXPECT_EQ(second->revision, 2);
   EXPECT_EQ(Revision(), 2);
   model::Job changed = KubeJob("a", "a");
   changed.etag = "ZTE=";
@@ -84,8 +88,10 @@ TEST_F(KubeObjectsTest, EveryWriteTakesTheNextRevision) {
 
 TEST_F(KubeObjectsTest, ANameHasOneLiveObjectPerProject) {
   ASSERT_TRUE(store_->Create("team-a", KubeJob("mnist", "mnist")).ok());
+  const std::int64_t before = Revision();
   const Status second = store_->Create("team-a", KubeJob("mnist_2", "mnist")).status();
   EXPECT_EQ(second.code(), Code::kAlreadyExists) << second.ToString();
+  EXPECT_EQ(Revision(), before);  // a refused insert takes no revision
   EXPECT_TRUE(store_->Create("team-b", KubeJob("mnist", "mnist")).ok());
   EXPECT_EQ(store_->GetKubeObject("team-a", "TFJob", "other").status().code(), Code::kNotFound);
   EXPECT_EQ(store_->GetKubeObject("team-a", "PyTorchJob", "mnist").status().code(),

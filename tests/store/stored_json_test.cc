@@ -87,9 +87,9 @@ class StoredJsonTest : public ::testing::Test {
 TEST_F(StoredJsonTest, EveryKindOfWriteLeavesAFreshEncoding) {
   for (model::Job job : {PlainJob("plain", 10), TfJob("tfjob", 11)}) {
     SCOPED_TRACE(job.job_id);
-    Result<std::string> created = store_->Create("proj", job);
+    Result<CreatedJob> created = store_->Create("proj", job);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
-    EXPECT_EQ(*created, model::EncodeJob(job));
+    EXPECT_EQ(created->json, model::EncodeJob(job));
     ExpectStoredAsEncoded(job);
 
     model::Job next = job;  // the executor's state changes
