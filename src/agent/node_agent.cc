@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "agent/batch_launch.h"
-#include "base/file.h"
 #include "control/job_layout.h"
 #include "control/reconcile/replica_policy.h"
 #include "control/replica_specs.h"
 #include "control/run_record.h"
 #include "control/service_log.h"
+#include "os/file.h"
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
 #include "run/command.h"
@@ -124,7 +124,7 @@ int JobRestarts(const JobLayout& layout, const std::vector<plan::ReplicaShape>& 
   int restarts = 0;
   for (const plan::ReplicaShape& shape : shapes) {
     if (Result<TaskStarted> started =
-            DecodeTaskStarted(ReadFileText(layout.started_path(shape.task_name)).value_or(""));
+            DecodeTaskStarted(os::ReadFileText(layout.started_path(shape.task_name)).value_or(""));
         started.ok()) {
       restarts += started->restarts;
     }

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
-#include "base/no_follow.h"
-#include "base/unique_fd.h"
+#include "os/no_follow.h"
+#include "os/unique_fd.h"
 #include "plan/cluster_plan.h"
 
 namespace trainyard::control {
@@ -22,7 +22,7 @@ Status SecureDirectory(const std::string& dir) {
   if (::mkdir(dir.c_str(), 0750) != 0 && errno != EEXIST) {
     return Status::Internal(fmt::format("Cannot create {}: {}", dir, Errno(errno)));
   }
-  const UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  const os::UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st {};
   if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
     return Status::Internal(fmt::format("Cannot open the directory {}: {}", dir, Errno(errno)));
@@ -73,7 +73,8 @@ Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount) {
   if (!split.ok()) {
     return split.status();
   }
-  Result<UniqueFd> bucket = OpenNoFollow(gcs_mount + "/" + split->bucket, O_RDONLY | O_DIRECTORY);
+  Result<os::UniqueFd> bucket =
+      os::OpenNoFollow(gcs_mount + "/" + split->bucket, O_RDONLY | O_DIRECTORY);
   if (!bucket.ok()) {
     return Status::FailedPrecondition("The job directory " + shown + " is in bucket " +
                                       split->bucket + ", which does not exist.");
@@ -81,7 +82,7 @@ Status MakeJobDir(std::string_view job_dir, const std::string& gcs_mount) {
   if (split->path.empty()) {
     return {};
   }
-  Result<UniqueFd> made = MakeDirsBeneath(bucket->get(), split->path, 0777);
+  Result<os::UniqueFd> made = os::MakeDirsBeneath(bucket->get(), split->path, 0777);
   if (!made.ok()) {
     return Status::FailedPrecondition("Cannot create the job directory " + shown + ": " +
                                       made.status().message());

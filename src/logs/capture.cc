@@ -126,8 +126,8 @@ Result<RecordWriter> RecordWriter::Open(const std::string& path, const Clock& cl
                               error.message());
     }
   }
-  // Never through a link a job planted, and only a regular file (base/no_follow.h).
-  UniqueFd fd(
+  // Never through a link a job planted, and only a regular file (os/no_follow.h).
+  os::UniqueFd fd(
       open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
   if (!fd.valid()) {
     return Status::Internal("Cannot open " + path + ": " + Errno(errno));
@@ -147,7 +147,7 @@ Result<RecordWriter> RecordWriter::Open(const std::string& path, const Clock& cl
   return RecordWriter(std::move(fd), clock, std::move(tail.last_timestamp));
 }
 
-RecordWriter::RecordWriter(UniqueFd fd, const Clock& clock, std::string last_timestamp)
+RecordWriter::RecordWriter(os::UniqueFd fd, const Clock& clock, std::string last_timestamp)
     : fd_(std::move(fd)), clock_(&clock), last_timestamp_(std::move(last_timestamp)) {}
 
 std::string RecordWriter::Stamp() {

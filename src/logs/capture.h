@@ -14,8 +14,8 @@
 
 #include "base/clock.h"
 #include "base/status.h"
-#include "base/unique_fd.h"
 #include "logs/log_record.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::logs {
 
@@ -36,10 +36,10 @@ class RecordWriter {
   Status WriteLine(Stream stream, std::string_view text);
 
  private:
-  RecordWriter(UniqueFd fd, const Clock& clock, std::string last_timestamp);
+  RecordWriter(os::UniqueFd fd, const Clock& clock, std::string last_timestamp);
   std::string Stamp();  // now, formatted, clamped to last_timestamp_
 
-  UniqueFd fd_;
+  os::UniqueFd fd_;
   const Clock* clock_;
   std::string last_timestamp_;
   std::string pending_[2];  // partial line per stream: [0] stdout, [1] stderr

@@ -31,8 +31,8 @@ Status ErrnoStatus(std::string_view what, const std::string& path) {
 
 Result<RecordFile> RecordFile::Open(const std::string& path) {
   // Not through a link, and only a regular file: what the server wrote, not what a job put in
-  // its place (base/no_follow.h).
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  // its place (os/no_follow.h).
+  os::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   if (!fd.valid()) {
     if (errno == ENOENT) {
       return Status::NotFound(fmt::format("{} does not exist", path));

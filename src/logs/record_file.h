@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::logs {
 
@@ -43,11 +43,11 @@ class RecordFile {
   Result<std::size_t> ReadAt(std::uint64_t offset, char* out, std::size_t size) const;
 
  private:
-  RecordFile(std::string path, UniqueFd fd, std::uint64_t end)
+  RecordFile(std::string path, os::UniqueFd fd, std::uint64_t end)
       : path_(std::move(path)), fd_(std::move(fd)), end_(end) {}
 
   std::string path_;
-  UniqueFd fd_;
+  os::UniqueFd fd_;
   std::uint64_t end_ = 0;
 };
 

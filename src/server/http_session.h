@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "base/file.h"
+#include "base/disk_full.h"
 #include "server/beast_messages.h"
 #include "server/body_budget.h"
 #include "server/http_server.h"

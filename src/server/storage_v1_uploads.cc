@@ -14,8 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "base/file.h"
-#include "base/no_follow.h"
+#include "base/disk_full.h"
+#include "os/file.h"
+#include "os/no_follow.h"
 #include "server/multipart.h"
 #include "server/storage_v1_handlers.h"
 #include "server/storage_v1_json.h"
@@ -59,13 +60,13 @@ std::string TempPath(const BucketStore& buckets, std::string_view tag) {
 
 // A new scratch file at `path`, created for writing: never a file or a link that was there (a job
 // can create entries in the buckets' tree, where the scratch directory is).
-Result<UniqueFd> CreateScratch(const std::string& path) {
-  return OpenNoFollow(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+Result<os::UniqueFd> CreateScratch(const std::string& path) {
+  return os::OpenNoFollow(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
 }
 
 // `bytes` written to `fd` (the scratch file `path`), the disk being full said so.
 Status WriteScratch(int fd, std::string_view bytes, const std::string& path) {
-  const int error = WriteFully(fd, bytes);
+  const int error = os::WriteFully(fd, bytes);
   if (error == 0) {
     return {};
   }
@@ -245,7 +246,7 @@ HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
   std::string temp;
   if (chunk.empty()) {
     temp = TempPath(buckets, "chunk");
-    Result<UniqueFd> out = CreateScratch(temp);
+    Result<os::UniqueFd> out = CreateScratch(temp);
     const Status written =
         out.ok() ? WriteScratch(out->get(), http.body, temp) : Status(out.status());
     if (!written.ok()) {
@@ -287,13 +288,13 @@ HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
 // is gone.
 Status AppendObject(BucketStore& buckets, std::string_view bucket, std::string_view name, int out,
                     const std::string& path) {
-  Result<UniqueFd> in = buckets.OpenObject(bucket, name);
+  Result<os::UniqueFd> in = buckets.OpenObject(bucket, name);
   if (!in.ok()) {
     return in.status();
   }
   constexpr std::size_t kChunk = std::size_t{1} << 16;
   for (std::string chunk;; chunk.clear()) {
-    if (const int error = ReadAtMost(in->get(), kChunk, chunk); error != 0) {
+    if (const int error = os::ReadAtMost(in->get(), kChunk, chunk); error != 0) {
       const char* reason = std::strerror(error);  // NOLINT(concurrency-mt-unsafe): errno text only
       return Status::Unavailable(fmt::format("cannot read {}/{}: {}", bucket, name, reason));
     }
@@ -331,7 +332,7 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
     }
   }
   const std::string temp = TempPath(buckets, "compose");
-  Result<UniqueFd> out = CreateScratch(temp);
+  Result<os::UniqueFd> out = CreateScratch(temp);
   if (!out.ok()) {
     return StorageErrorResponse(out.status());
   }

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "base/random.h"
+#include "os/random.h"
 #include "server/json_body.h"
 #include "server/rpc_error.h"
 #include "server/vertex_internal.h"
@@ -23,7 +23,7 @@ constexpr int kIdAttempts = 5;
 
 // A 19-digit id, as Vertex's look: 10^18 plus a random number below 8 * 10^18 (< 2^63).
 Result<std::string> NewJobId() {
-  Result<std::string> bytes = RandomBytes(sizeof(std::uint64_t));
+  Result<std::string> bytes = os::RandomBytes(sizeof(std::uint64_t));
   if (!bytes.ok()) {
     return bytes.status();
   }

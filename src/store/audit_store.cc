@@ -76,13 +76,13 @@ Result<FileAuditStore::Log*> FileAuditStore::Open(const std::string& project) {
       return ErrnoStatus("Cannot create the audit directory", dir.string());
     }
   }
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));
+  os::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600));
   if (!fd.valid()) {
     return ErrnoStatus("Cannot open the audit log", path);
   }
   // Read the newest timestamp through a second descriptor: fd is write-only.
   std::string last;
-  if (UniqueFd reader(::open(path.c_str(), O_RDONLY | O_CLOEXEC)); reader.valid()) {
+  if (os::UniqueFd reader(::open(path.c_str(), O_RDONLY | O_CLOEXEC)); reader.valid()) {
     last = LastTimestamp(reader.get());
   }
   Log& log = logs_[project];

@@ -18,7 +18,7 @@
 
 #include "access/audit.h"
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::store {
 
@@ -45,7 +45,7 @@ class FileAuditStore final : public AuditStore {
 
  private:
   struct Log {
-    UniqueFd fd;
+    os::UniqueFd fd;
     std::string last_timestamp;  // of the newest record, for the clamp
   };
   Result<Log*> Open(const std::string& project);  // with mu_ held

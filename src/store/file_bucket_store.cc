@@ -108,7 +108,7 @@ std::string FileBucketStore::ObjectFile(std::string_view bucket, std::string_vie
   return BucketDir(bucket) + "/" + std::string(name);
 }
 
-Result<UniqueFd> FileBucketStore::BucketFd(std::string_view bucket) const {
+Result<os::UniqueFd> FileBucketStore::BucketFd(std::string_view bucket) const {
   return OpenBucketDir(BucketDir(bucket));
 }
 
@@ -163,11 +163,11 @@ Result<std::vector<std::string>> FileBucketStore::BucketProjects() const {
 Status FileBucketStore::DeleteBucket(std::string_view name) {
   TY_RETURN_IF_ERROR(GetBucket(name).status());
   std::lock_guard lock(write_mu_);
-  Result<UniqueFd> bucket_fd = BucketFd(name);
+  Result<os::UniqueFd> bucket_fd = BucketFd(name);
   if (bucket_fd.ok() && HoldsFiles(bucket_fd->get())) {
     return Status::FailedPrecondition("The bucket you tried to delete is not empty.");
   }
-  Result<UniqueFd> root_fd = OpenBucketDir(root_);
+  Result<os::UniqueFd> root_fd = OpenBucketDir(root_);
   if (!root_fd.ok()) {
     return root_fd.status();
   }
@@ -223,7 +223,7 @@ Result<ObjectInfo> FileBucketStore::CopyObject(std::string_view source_bucket,
   for (int attempt = 0; attempt < kHashAttempts && !source.has_value(); ++attempt) {
     // Describes (and records) a file written behind the store's back first.
     TY_RETURN_IF_ERROR(GetObject(source_bucket, source_name).status());
-    Result<UniqueFd> source_dir = BucketFd(source_bucket);
+    Result<os::UniqueFd> source_dir = BucketFd(source_bucket);
     file = source_dir.ok() ? OpenObjectFile(source_dir->get(), source_name) : std::nullopt;
     if (!file.has_value()) {
       return NoSuchObject(source_bucket, source_name);
@@ -266,7 +266,7 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
                                             const Preconditions& conditions) {
   const std::string target = ObjectFile(bucket, name);
   std::lock_guard lock(write_mu_);
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  Result<os::UniqueFd> bucket_fd = BucketFd(bucket);
   if (!bucket_fd.ok()) {
     return bucket_fd.status();
   }
@@ -277,7 +277,7 @@ Result<ObjectInfo> FileBucketStore::Install(std::string_view bucket, std::string
     }
     TY_RETURN_IF_ERROR(CheckWriteConditions(conditions, *live));
   }
-  Result<UniqueFd> parent = PrepareObjectPath(bucket_fd->get(), bucket, name);
+  Result<os::UniqueFd> parent = PrepareObjectPath(bucket_fd->get(), bucket, name);
   if (!parent.ok()) {
     return parent.status();
   }
@@ -382,7 +382,7 @@ Result<std::optional<ObjectVersion>> FileBucketStore::LiveVersion(int bucket_fd,
 Result<ObjectInfo> FileBucketStore::GetObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  Result<os::UniqueFd> bucket_fd = BucketFd(bucket);
   const std::optional<FileStat> stat =
       bucket_fd.ok() ? StatObjectFile(bucket_fd->get(), name) : std::nullopt;
   if (!stat.has_value()) {
@@ -401,7 +401,7 @@ Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::st
       return current.status();
     }
     std::lock_guard lock(write_mu_);
-    Result<UniqueFd> bucket_fd = BucketFd(bucket);
+    Result<os::UniqueFd> bucket_fd = BucketFd(bucket);
     const std::optional<FileStat> stat =
         bucket_fd.ok() ? StatObjectFile(bucket_fd->get(), name) : std::nullopt;
     if (!stat.has_value()) {
@@ -438,10 +438,10 @@ Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::st
       "The object {}/{} is being written; try again when it is complete.", bucket, name));
 }
 
-Result<UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::string_view name) {
+Result<os::UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  Result<os::UniqueFd> bucket_fd = BucketFd(bucket);
   std::optional<OpenedObject> file =
       bucket_fd.ok() ? OpenObjectFile(bucket_fd->get(), name) : std::nullopt;
   if (!file.has_value()) {
@@ -455,8 +455,8 @@ Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view n
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   std::lock_guard lock(write_mu_);
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
-  std::optional<UniqueFd> parent =
+  Result<os::UniqueFd> bucket_fd = BucketFd(bucket);
+  std::optional<os::UniqueFd> parent =
       bucket_fd.ok() ? OpenParentDir(bucket_fd->get(), name) : std::nullopt;
   const std::string leaf = LeafName(name);
   struct stat st {};

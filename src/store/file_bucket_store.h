@@ -53,7 +53,7 @@ class FileBucketStore final : public BucketStore {
                                 const Preconditions& source_conditions,
                                 const Preconditions& conditions) override;
   Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) override;
-  Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;
+  Result<os::UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;
   Status DeleteObject(std::string_view bucket, std::string_view name,
                       const Preconditions& conditions) override;
   Result<ObjectInfo> PatchObject(std::string_view bucket, std::string_view name,
@@ -80,7 +80,7 @@ class FileBucketStore final : public BucketStore {
   std::string BucketDir(std::string_view bucket) const;
   std::string ObjectFile(std::string_view bucket, std::string_view name) const;
   // The bucket's directory (`OpenBucketDir`).
-  Result<UniqueFd> BucketFd(std::string_view bucket) const;
+  Result<os::UniqueFd> BucketFd(std::string_view bucket) const;
   std::string SessionFile(std::string_view id) const;
 
   // The session `upload_id` (NOT_FOUND for an unknown or malformed id).

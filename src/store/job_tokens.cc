@@ -12,7 +12,7 @@
 
 #include "base/base64.h"
 #include "base/check.h"
-#include "base/random.h"
+#include "os/random.h"
 
 namespace trainyard::store {
 namespace {
@@ -31,7 +31,7 @@ Result<std::unique_ptr<JobTokens>> JobTokens::Open(const std::string& path) {
   std::array<unsigned char, 32> key{};
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT) {
-    Result<std::string> random = RandomBytes(key.size());
+    Result<std::string> random = os::RandomBytes(key.size());
     if (!random.ok()) {
       return KeyError(path, "cannot be made: " + random.status().message());
     }

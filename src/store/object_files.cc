@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/file.h"
-#include "base/no_follow.h"
-#include "base/unique_fd.h"
+#include "base/disk_full.h"
+#include "os/no_follow.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::store::internal {
 namespace {
@@ -94,8 +94,8 @@ std::vector<std::pair<std::string, struct stat>> DirectoryEntries(int dir_fd) {
   return entries;
 }
 
-Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir) {
-  UniqueFd fd(::open(bucket_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+Result<os::UniqueFd> OpenBucketDir(const std::string& bucket_dir) {
+  os::UniqueFd fd(::open(bucket_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.get() < 0) {
     return IoError("open the bucket directory", bucket_dir, errno);
   }
@@ -103,7 +103,7 @@ Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir) {
 }
 
 std::optional<FileStat> StatObjectFile(int bucket_fd, std::string_view name) {
-  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name, O_PATH);
+  Result<os::UniqueFd> fd = os::OpenBeneath(bucket_fd, name, O_PATH);
   struct stat st {};
   if (!fd.ok() || ::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     return std::nullopt;
@@ -113,7 +113,7 @@ std::optional<FileStat> StatObjectFile(int bucket_fd, std::string_view name) {
 
 std::optional<OpenedObject> OpenObjectFile(int bucket_fd, std::string_view name) {
   // O_NONBLOCK: a FIFO planted there is opened at once (and refused below), never waited on.
-  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  Result<os::UniqueFd> fd = os::OpenBeneath(bucket_fd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY);
   struct stat st {};
   if (!fd.ok() || ::fstat(fd->get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     return std::nullopt;
@@ -121,14 +121,15 @@ std::optional<OpenedObject> OpenObjectFile(int bucket_fd, std::string_view name)
   return OpenedObject{.fd = *std::move(fd), .stat = StatOf(st)};
 }
 
-std::optional<UniqueFd> OpenParentDir(int bucket_fd, std::string_view name) {
+std::optional<os::UniqueFd> OpenParentDir(int bucket_fd, std::string_view name) {
   const std::size_t slash = name.rfind('/');
   if (slash == std::string_view::npos) {
-    UniqueFd fd(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    return fd.get() < 0 ? std::nullopt : std::optional<UniqueFd>(std::move(fd));
+    os::UniqueFd fd(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    return fd.get() < 0 ? std::nullopt : std::optional<os::UniqueFd>(std::move(fd));
   }
-  Result<UniqueFd> fd = OpenBeneath(bucket_fd, name.substr(0, slash), O_RDONLY | O_DIRECTORY);
-  return fd.ok() ? std::optional<UniqueFd>(*std::move(fd)) : std::nullopt;
+  Result<os::UniqueFd> fd =
+      os::OpenBeneath(bucket_fd, name.substr(0, slash), O_RDONLY | O_DIRECTORY);
+  return fd.ok() ? std::optional<os::UniqueFd>(*std::move(fd)) : std::nullopt;
 }
 
 std::string LeafName(std::string_view name) {
@@ -136,16 +137,17 @@ std::string LeafName(std::string_view name) {
   return std::string(slash == std::string_view::npos ? name : name.substr(slash + 1));
 }
 
-Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::string_view name) {
-  UniqueFd parent(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+Result<os::UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket,
+                                       std::string_view name) {
+  os::UniqueFd parent(::openat(bucket_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (parent.get() < 0) {
     return IoError("open the bucket", std::string(bucket), errno);
   }
   std::size_t start = 0;
   for (std::size_t slash = name.find('/'); slash != std::string_view::npos;
        start = slash + 1, slash = name.find('/', start)) {
-    Result<UniqueFd> next =
-        OpenOrMakeDirAt(parent.get(), std::string(name.substr(start, slash - start)), 0755);
+    Result<os::UniqueFd> next =
+        os::OpenOrMakeDirAt(parent.get(), std::string(name.substr(start, slash - start)), 0755);
     if (!next.ok() && next.status().code() == Code::kFailedPrecondition) {
       return Status::FailedPrecondition(
           fmt::format("Cannot write object {}/{}: {}/{} is an object, and a name cannot be both "
@@ -161,7 +163,7 @@ Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::
   const std::string leaf(name.substr(start));
   struct stat st {};
   if (::fstatat(parent.get(), leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-    UniqueFd dir(
+    os::UniqueFd dir(
         ::openat(parent.get(), leaf.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (dir.get() < 0 || HoldsFiles(dir.get())) {
       return Status::FailedPrecondition(
@@ -179,7 +181,8 @@ bool HoldsFiles(int dir_fd) {
     if (!S_ISDIR(st.st_mode)) {
       return true;
     }
-    UniqueFd sub(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    os::UniqueFd sub(
+        ::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (sub.get() < 0 || HoldsFiles(sub.get())) {
       return true;  // swapped for something else meanwhile, or unreadable: not known empty
     }
@@ -191,7 +194,8 @@ Status RemoveTree(int parent_fd, const std::string& name) {
   if (::unlinkat(parent_fd, name.c_str(), 0) == 0 || errno == ENOENT) {
     return {};
   }
-  UniqueFd dir(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  os::UniqueFd dir(
+      ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (dir.get() < 0) {
     return IoError("remove", name, errno);
   }
@@ -210,7 +214,7 @@ std::string UniqueScratchPath(const std::string& scratch_dir, std::string_view t
 }
 
 Status WriteNewFile(const std::string& path, std::string_view data) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  os::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
   if (fd.get() < 0) {
     return IoError("create", path, errno);
   }
@@ -222,7 +226,7 @@ Status WriteNewFile(const std::string& path, std::string_view data) {
 }
 
 Status AppendFileTail(const std::string& source, std::int64_t offset, const std::string& target) {
-  UniqueFd in(::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  os::UniqueFd in(::open(source.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (in.get() < 0) {
     return IoError("read", source, errno);
   }
@@ -231,7 +235,7 @@ Status AppendFileTail(const std::string& source, std::int64_t offset, const std:
 
 Status AppendFdTail(int source_fd, const std::string& source, std::int64_t offset,
                     const std::string& target) {
-  UniqueFd out(
+  os::UniqueFd out(
       ::open(target.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (out.get() < 0) {
     return IoError("open", target, errno);
@@ -244,7 +248,7 @@ Status AppendFdTail(int source_fd, const std::string& source, std::int64_t offse
 }
 
 Status SyncPath(const std::string& path) {
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  os::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
   if (fd.get() < 0) {
     return IoError("open", path, errno);
   }

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 #include "store/object_glob.h"
 
 namespace trainyard::store::internal {
@@ -43,7 +43,7 @@ std::vector<std::pair<std::string, struct stat>> DirectoryEntries(int dir_fd);
 // the store's own, but the bucket's entries may be written by its project's jobs). Every object
 // is reached beneath it with `OpenBeneath` or `*at` calls: no link is followed at any depth, so a
 // directory swapped for a link between two calls never leads outside the bucket.
-Result<UniqueFd> OpenBucketDir(const std::string& bucket_dir);
+Result<os::UniqueFd> OpenBucketDir(const std::string& bucket_dir);
 
 // The regular file `name` beneath `bucket_fd` when it exists and no part of its path is a
 // symbolic link; nullopt otherwise.
@@ -51,14 +51,14 @@ std::optional<FileStat> StatObjectFile(int bucket_fd, std::string_view name);
 
 // The same file opened for reading, with its stat (taken from the descriptor).
 struct OpenedObject {
-  UniqueFd fd;
+  os::UniqueFd fd;
   FileStat stat;
 };
 std::optional<OpenedObject> OpenObjectFile(int bucket_fd, std::string_view name);
 
 // The directory holding `name`'s file (the bucket's own for a name without "/"), opened beneath
 // `bucket_fd` for reading (nullopt when missing or a link), and the file's last component.
-std::optional<UniqueFd> OpenParentDir(int bucket_fd, std::string_view name);
+std::optional<os::UniqueFd> OpenParentDir(int bucket_fd, std::string_view name);
 std::string LeafName(std::string_view name);
 
 // Makes `name` writable beneath `bucket_fd`: creates the missing parent directories (never
@@ -66,7 +66,8 @@ std::string LeafName(std::string_view name);
 // parent directory's descriptor. FAILED_PRECONDITION when a parent is a file or a link (an
 // object "a" when writing "a/b") or the target is a directory holding files ("a/b" exists when
 // writing "a"); UNAVAILABLE on IO errors.
-Result<UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket, std::string_view name);
+Result<os::UniqueFd> PrepareObjectPath(int bucket_fd, std::string_view bucket,
+                                       std::string_view name);
 
 // True when the directory `dir_fd` holds anything but directories anywhere below it (a bucket
 // that is not empty; a link counts).

@@ -36,7 +36,7 @@ Result<ObjectListing> FileBucketStore::ListObjects(std::string_view bucket,
     glob = *std::move(compiled);
   }
   const int max = std::clamp(request.max_results, 1, kMaxListResults);
-  Result<UniqueFd> bucket_fd = BucketFd(bucket);
+  Result<os::UniqueFd> bucket_fd = BucketFd(bucket);
   if (!bucket_fd.ok()) {
     return ObjectListing{};  // no directory: no objects
   }

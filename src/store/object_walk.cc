@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 #include "store/object_files.h"
 #include "store/object_names.h"
 
@@ -45,9 +45,10 @@ std::vector<DirEntry> ReadDir(int dir_fd) {
 
 // The subdirectory of `entry` (a directory's) in `dir_fd`, never through a link: -1 in `fd`
 // when it was swapped for something else since it was read.
-UniqueFd OpenSubdir(int dir_fd, const DirEntry& entry) {
+os::UniqueFd OpenSubdir(int dir_fd, const DirEntry& entry) {
   const std::string name = entry.key.substr(0, entry.key.size() - 1);
-  return UniqueFd(::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  return os::UniqueFd(
+      ::openat(dir_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 }
 
 // Whether the filter's offsets and glob keep the object `name`.
@@ -78,7 +79,7 @@ bool HoldsObjects(int dir_fd, const std::string& rel, const WalkFilter& filter) 
     if (OutsideOffsets(filter, name)) {
       continue;
     }
-    const UniqueFd sub = OpenSubdir(dir_fd, entry);
+    const os::UniqueFd sub = OpenSubdir(dir_fd, entry);
     if (sub.get() >= 0 && HoldsObjects(sub.get(), name, filter)) {
       return true;
     }
@@ -116,7 +117,7 @@ class Walker {
       if (OutsideOffsets(filter_, name)) {
         continue;
       }
-      const UniqueFd sub = OpenSubdir(dir_fd, entry);
+      const os::UniqueFd sub = OpenSubdir(dir_fd, entry);
       if (sub.get() < 0) {
         continue;
       }

@@ -15,7 +15,7 @@
 #include "base/base64.h"
 #include "base/check.h"
 #include "base/clock.h"
-#include "base/random.h"
+#include "os/random.h"
 #include "store/migrations.h"
 #include "store/sqlite_connection.h"
 #include "store/token_store.h"
@@ -58,7 +58,7 @@ std::string Sha256Hex(std::string_view text) {
 
 // "ty_" and 32 bytes from the kernel's random source, base64url without padding (43 chars).
 Result<std::string> NewSecret() {
-  Result<std::string> bytes = RandomBytes(32);
+  Result<std::string> bytes = os::RandomBytes(32);
   if (!bytes.ok()) {
     return bytes.status();
   }

@@ -1,5 +1,5 @@
 // Reading a whole (small) file: run records, launch files, operator configuration; reading and
-// writing a descriptor to the end; and the one way a write that found the disk full is reported.
+// writing a descriptor to the end. (A full disk's error is base/disk_full.h's.)
 #pragma once
 
 #include <cstddef>
@@ -7,9 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "base/status.h"
-
-namespace trainyard {
+namespace trainyard::os {
 
 // The bytes of the file at `path`; nullopt when it cannot be opened.
 std::optional<std::string> ReadFileText(const std::string& path);
@@ -23,11 +21,4 @@ int ReadAtMost(int fd, std::size_t max_bytes, std::string& text);
 // the write that failed.
 int WriteFully(int fd, std::string_view bytes);
 
-// True for the errno values of a full disk or an exhausted quota (ENOSPC, EDQUOT).
-bool IsDiskFull(int err);
-
-// RESOURCE_EXHAUSTED in a user's words: "The server's disk is full (<cause>): cannot <what>. Free
-// space where the server keeps its data, then retry." `cause` is the system's own wording.
-Status DiskFullError(std::string_view what, std::string_view cause = "No space left on device");
-
-}  // namespace trainyard
+}  // namespace trainyard::os

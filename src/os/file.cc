@@ -1,4 +1,4 @@
-#include "base/file.h"
+#include "os/file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-namespace trainyard {
+namespace trainyard::os {
 
 std::optional<std::string> ReadFileText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -59,14 +59,4 @@ int WriteFully(int fd, std::string_view bytes) {
   return 0;
 }
 
-bool IsDiskFull(int err) {
-  return err == ENOSPC || err == EDQUOT;
-}
-
-Status DiskFullError(std::string_view what, std::string_view cause) {
-  return Status::ResourceExhausted("The server's disk is full (" + std::string(cause) +
-                                   "): cannot " + std::string(what) +
-                                   ". Free space where the server keeps its data, then retry.");
-}
-
-}  // namespace trainyard
+}  // namespace trainyard::os
