@@ -6,7 +6,6 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "os/file.h"
 #include "run/local/spawn.h"
@@ -153,7 +152,7 @@ Result<std::unique_ptr<run::container::PodmanRuntime>> BuildContainerRuntime(
 }
 
 std::string DefaultPython() {
-  return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  return os::IsExecutable("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 }
 
 // The address replicas use to reach this server's storage API (https when it serves TLS: their

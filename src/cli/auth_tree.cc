@@ -8,7 +8,6 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -131,13 +130,13 @@ std::optional<int> AuthTree::Run(const Clock& clock, std::ostream& out, std::ost
   // that nobody can read; it goes again if the token cannot be created.
   os::UniqueFd output;
   if (f.create->parsed() && !f.output.empty()) {
-    output = os::UniqueFd(
-        ::open(f.output.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (output.get() < 0) {
-      return fail(Status::FailedPrecondition(
-          fmt::format("--output {}: cannot create it ({}); it must be a new file", f.output,
-                      std::strerror(errno))));  // NOLINT(concurrency-mt-unsafe): one thread here
+    int error = 0;
+    Result<os::UniqueFd> created = os::CreateNewFile(f.output, 0600, &error);
+    if (!created.ok()) {
+      return fail(Status::FailedPrecondition(fmt::format(
+          "--output {}: cannot create it ({}); it must be a new file", f.output, Errno(error))));
     }
+    output = std::move(*created);
   }
   const auto drop_output = [&] {
     if (output.get() >= 0) {

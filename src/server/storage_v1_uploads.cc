@@ -9,14 +9,12 @@
 #include <map>
 #include <optional>
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "base/disk_full.h"
 #include "os/file.h"
-#include "os/no_follow.h"
+#include "os/process.h"
 #include "server/multipart.h"
 #include "server/storage_v1_handlers.h"
 #include "server/storage_v1_json.h"
@@ -54,14 +52,14 @@ Result<std::string> SmallBody(const HttpRequest& request) {
 }
 
 std::string TempPath(const BucketStore& buckets, std::string_view tag) {
-  return fmt::format("{}/{}-{}-{}", buckets.scratch_dir(), tag, ::getpid(),
+  return fmt::format("{}/{}-{}-{}", buckets.scratch_dir(), tag, os::CurrentPid(),
                      temp_counter.fetch_add(1));
 }
 
 // A new scratch file at `path`, created for writing: never a file or a link that was there (a job
 // can create entries in the buckets' tree, where the scratch directory is).
 Result<os::UniqueFd> CreateScratch(const std::string& path) {
-  return os::OpenNoFollow(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  return os::CreateNewFile(path, 0644);
 }
 
 // `bytes` written to `fd` (the scratch file `path`), the disk being full said so.
@@ -170,7 +168,7 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
       copied.ok() ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata,
                                               headers, *conditions)
                   : Result<store::ObjectInfo>(copied);
-  ::unlink(temp.c_str());  // moved into place on success
+  (void)os::RemoveFile(temp);  // moved into place on success
   return ObjectAnswer(object, request);
 }
 
@@ -250,7 +248,7 @@ HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
     const Status written =
         out.ok() ? WriteScratch(out->get(), http.body, temp) : Status(out.status());
     if (!written.ok()) {
-      ::unlink(temp.c_str());
+      (void)os::RemoveFile(temp);
       return StorageErrorResponse(written);
     }
     chunk = temp;
@@ -260,7 +258,7 @@ HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
           ? buckets.AppendUpload(*id, range->first.value_or(0), chunk, range->total)
           : buckets.QueryUpload(*id);
   if (!temp.empty()) {
-    ::unlink(temp.c_str());
+    (void)os::RemoveFile(temp);
   }
   if (!status.ok()) {
     return StorageErrorResponse(status.status());
@@ -345,14 +343,14 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
   }
   out->reset();
   if (!written.ok()) {
-    ::unlink(temp.c_str());
+    (void)os::RemoveFile(temp);
     return StorageErrorResponse(written);
   }
   const ObjectWrite& destination = compose->destination;
   Result<store::ObjectInfo> object =
       buckets.PutObjectFromFile(bucket, name, temp, destination.content_type, destination.metadata,
                                 destination.headers, *conditions);
-  ::unlink(temp.c_str());  // moved into place on success
+  (void)os::RemoveFile(temp);  // moved into place on success
   return ObjectAnswer(object, request);
 }
 
