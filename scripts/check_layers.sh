@@ -60,6 +60,16 @@ if grep -rnE '#include <spawn\.h>' src | grep -v '^src/os/'; then
   echo "check_layers: start processes through os/spawn.h; <spawn.h> belongs to os/ alone"
   status=1
 fi
+# The OS seam (issue #33): the system's headers only in os/ and the replica supervisor's run/;
+# everything else calls an os/ function. store/, logs/ and control/job_directories.cc are
+# listed only until branch osstore (which moves them onto os/) lands: the lead shrinks the list
+# at that merge.
+os_headers='#include <((unistd|fcntl|spawn|dirent|pwd|grp|sched|poll|signal|pthread)\.h|(sys|linux)/[a-z_0-9/]+\.h)>'
+if grep -rnE "$os_headers" src \
+    | grep -vE '^src/(os|run)/|^src/(store|logs)/|^src/control/job_directories\.cc:'; then
+  echo "check_layers: OS headers belong to os/ (and the supervisor, run/): call an os/ function"
+  status=1
+fi
 # The reconcile rules (control/reconcile/) are pure too: they include only pure modules (sched/'s
 # placement, not its host detection) and each other, and the executor applies what they decide.
 while IFS= read -r line; do
