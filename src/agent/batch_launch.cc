@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/file.h"
 #include "control/run_record.h"
 #include "model/json_codec.h"
+#include "os/file.h"
 
 namespace trainyard::agent {
 namespace {
@@ -108,7 +108,7 @@ Status WriteBatchLaunch(const std::string& path, const BatchLaunch& launch) {
 }
 
 Result<BatchLaunch> ReadBatchLaunch(const std::string& path) {
-  const std::optional<std::string> text = ReadFileText(path);
+  const std::optional<std::string> text = os::ReadFileText(path);
   if (!text) {
     return Status::NotFound("No launch file at " + path);
   }

@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 
 #include "agent/batch_launch.h"
-#include "base/file.h"
 #include "control/job_layout.h"
 #include "control/job_run.h"
 #include "control/reconcile/job_limits.h"
 #include "control/reconcile/manager_end.h"
 #include "control/run_record.h"
+#include "os/file.h"
 #include "plan/cluster_plan.h"
 #include "run/exit_file.h"
 #include "run/local/supervisor_command.h"
@@ -34,7 +34,7 @@ constexpr std::chrono::seconds kExitFileGrace{3};
 constexpr std::chrono::seconds kCancelRetry{30};
 
 std::string ReadFileTail(const std::string& path, std::size_t max_bytes) {
-  const std::string all = ReadFileText(path).value_or("");
+  const std::string all = os::ReadFileText(path).value_or("");
   return all.size() <= max_bytes ? all : all.substr(all.size() - max_bytes);
 }
 
@@ -243,7 +243,7 @@ void ClusterJobBackend::Observe(JobRun& run) {
     }
     const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
     if (Result<TaskStarted> task = DecodeTaskStarted(
-            ReadFileText(layout.started_path(replica.shape.task_name)).value_or(""));
+            os::ReadFileText(layout.started_path(replica.shape.task_name)).value_or(""));
         task.ok()) {
       replica.restarts = task->restarts;
     }

@@ -12,16 +12,15 @@
 #include <system_error>
 
 #include <fmt/format.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include "agent/batch_launch.h"
-#include "base/file.h"
 #include "control/job_layout.h"
 #include "control/reconcile/replica_policy.h"
 #include "control/replica_specs.h"
 #include "control/run_record.h"
 #include "control/service_log.h"
+#include "os/file.h"
+#include "os/process.h"
 #include "plan/cluster_plan.h"
 #include "plan/replicas.h"
 #include "run/command.h"
@@ -124,7 +123,7 @@ int JobRestarts(const JobLayout& layout, const std::vector<plan::ReplicaShape>& 
   int restarts = 0;
   for (const plan::ReplicaShape& shape : shapes) {
     if (Result<TaskStarted> started =
-            DecodeTaskStarted(ReadFileText(layout.started_path(shape.task_name)).value_or(""));
+            DecodeTaskStarted(os::ReadFileText(layout.started_path(shape.task_name)).value_or(""));
         started.ok()) {
       restarts += started->restarts;
     }
@@ -148,11 +147,6 @@ class ReplicaWatch {
   // and remembered.
   std::optional<ExitStatus> Wait(run::Launcher& launcher, int pid, std::optional<MonoTime> deadline,
                                  const Clock& clock) {
-    sigset_t stops;
-    sigemptyset(&stops);
-    for (int signal : run::local::kStopSignals) {
-      sigaddset(&stops, signal);
-    }
     while (true) {
       std::optional<ExitStatus> exit;
       {
@@ -162,8 +156,7 @@ class ReplicaWatch {
       }
       // Checked after the exit too: scancel signals every process of the step, and the replica
       // may have been reaped before this thread looked.
-      const timespec poll{};
-      const int signal = sigtimedwait(&stops, nullptr, &poll);
+      const int signal = os::TakeSignal(run::local::kStopSignals, std::chrono::milliseconds(0));
       if (signal > 0) {
         stopped_ = true;
         if (pid > 0 && !exit) {
@@ -199,12 +192,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
                  const catalog::Catalog& catalog, const Clock& clock,
                  const run::container::PodmanOptions& containers, bool containers_on_host) {
   // The stop signals are taken by ReplicaWatch (every thread started below inherits the mask).
-  sigset_t stops;
-  sigemptyset(&stops);
-  for (int signal : run::local::kStopSignals) {
-    sigaddset(&stops, signal);
-  }
-  pthread_sigmask(SIG_BLOCK, &stops, nullptr);
+  os::BlockSignals(run::local::kStopSignals);
 
   Result<BatchLaunch> launch = agent::ReadBatchLaunch(launch_path);
   if (!launch.ok()) {
@@ -304,7 +292,7 @@ int RunBatchTask(const std::string& launch_path, const run::slurm::GetEnv& geten
         layout.started_path(task_name),
         EncodeTaskStarted({.node = my_node,
                            .host = placements[static_cast<std::size_t>(me)].host,
-                           .pid = static_cast<int>(getpid()),
+                           .pid = os::CurrentPid(),
                            .restarts = restarts}));
     const ExitStatus status = *watch.Wait(launcher, *pid, std::nullopt, clock);
     const WallTime ended = clock.Now();  // before any backoff

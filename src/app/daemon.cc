@@ -7,7 +7,6 @@
 #include <system_error>
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "agent/cluster_job_backend.h"
 #include "app/job_isolation.h"
@@ -19,6 +18,7 @@
 #include "control/local_backend.h"
 #include "control/replica_history.h"
 #include "control/sharing_admin.h"
+#include "os/file.h"
 #include "run/container/podman_runtime.h"
 #include "run/local/package_cache.h"
 #include "run/local/pip_stager.h"
@@ -102,7 +102,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Open(const ServeOptions& options, const 
   }
   impl->options.supervisor =
       options.supervisor.empty() ? run::local::DefaultSupervisorPath() : options.supervisor;
-  if (::access(impl->options.supervisor.c_str(), X_OK) != 0) {
+  if (!os::IsExecutable(impl->options.supervisor)) {
     return Status::FailedPrecondition(fmt::format(
         "the replica supervisor {} is missing or not executable: install trainyard-replica next "
         "to trainyard",

@@ -1,15 +1,14 @@
 #include "app/job_isolation.h"
 
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "control/job_directories.h"
 #include "control/job_layout.h"
+#include "os/file_status.h"
+#include "os/process.h"
 #include "plan/base_environment.h"
 #include "run/local/credentials.h"
 
@@ -18,54 +17,66 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr mode_t kDataDirMode = S_ISGID | 0710;    // the group may pass, not list or write
-constexpr mode_t kSharedDirMode = S_ISGID | 0770;  // buckets/: the group writes
+constexpr unsigned kSetGid = os::kSetGroupIdBit;
+constexpr unsigned kDataDirMode = kSetGid | 0710;    // the group may pass, not list or write
+constexpr unsigned kSharedDirMode = kSetGid | 0770;  // buckets/: the group writes
 // packages/: the group passes to the entries its jobs use (the server writes them all:
 // run/local/package_cache.h), neither lists nor writes.
-constexpr mode_t kPackagesDirMode = S_ISGID | 0710;
-constexpr mode_t kJobsDirMode = S_ISGID | 0750;  // jobs/: the group reads (job_directories.h)
+constexpr unsigned kPackagesDirMode = kSetGid | 0710;
+constexpr unsigned kJobsDirMode = kSetGid | 0750;  // jobs/: the group reads (job_directories.h)
 
-Status CannotChange(const fs::path& path, std::string_view what) {
+// FAILED_PRECONDITION "--run-as: cannot <what> <path>: <why>", `error` the errno of what failed.
+Status CannotChange(const fs::path& path, std::string_view what, int error) {
   return Status::FailedPrecondition(
-      fmt::format("--run-as: cannot {} {}: {}", what, path.string(), std::strerror(errno)));
+      fmt::format("--run-as: cannot {} {}: {}", what, path.string(), Errno(error)));
+}
+
+// `path`'s mode becomes `mode`, or FAILED_PRECONDITION naming it.
+Status SetMode(const fs::path& path, unsigned mode) {
+  int error = 0;
+  return os::ChangeMode(path.string(), mode, &error).ok()
+             ? Status()
+             : CannotChange(path, "change the mode of", error);
 }
 
 // `path`'s group becomes `gid`, and the group gets what the owner has of read (and of write,
 // with `group_writes`; of search, for a directory, which also gets the set-group-id bit).
 Status ShareWithGroup(const fs::path& path, unsigned gid, bool group_writes) {
-  struct stat st {};
-  if (lstat(path.c_str(), &st) != 0) {
-    return CannotChange(path, "inspect");
+  int error = 0;
+  Result<os::FileStatus> st = os::StatLink(path.string(), &error);
+  if (!st.ok()) {
+    return CannotChange(path, "inspect", error);
   }
-  if (S_ISLNK(st.st_mode)) {
+  if (st->type == os::FileType::kSymlink) {
     return {};
   }
-  if (lchown(path.c_str(), static_cast<uid_t>(-1), gid) != 0) {
-    return CannotChange(path, "change the group of");
+  if (!os::ChangeGroup(path.string(), gid, /*follow_link=*/false, &error).ok()) {
+    return CannotChange(path, "change the group of", error);
   }
-  mode_t mode = st.st_mode & 07777;
+  unsigned mode = st->mode;
   mode |= (mode & (group_writes ? 0600 : 0400)) >> 3;  // the owner's r (and w) for the group
-  if (S_ISDIR(st.st_mode)) {
-    mode |= S_ISGID | (group_writes ? 0070 : 0050);
+  if (st->type == os::FileType::kDirectory) {
+    mode |= kSetGid | (group_writes ? 0070 : 0050);
   }
-  if (chmod(path.c_str(), mode) != 0) {
-    return CannotChange(path, "change the mode of");
-  }
-  return {};
+  return SetMode(path, mode);
 }
 
 // `dir` (created when missing, then of mode `dir_mode`) shared with the group: once,
 // recursively, when the server had it alone; afterwards everything made in it inherits the group
 // by the set-group-id bit.
-Status ShareTree(const fs::path& dir, unsigned gid, mode_t dir_mode) {
+Status ShareTree(const fs::path& dir, unsigned gid, unsigned dir_mode) {
   const bool group_writes = (dir_mode & 0020) != 0;
   std::error_code error;
   fs::create_directories(dir, error);
-  struct stat st {};
-  if (error || stat(dir.c_str(), &st) != 0) {
-    return CannotChange(dir, "create");
+  if (error) {
+    return CannotChange(dir, "create", error.value());
   }
-  if (st.st_gid != gid || (st.st_mode & S_ISGID) == 0) {
+  int stat_error = 0;
+  Result<os::FileStatus> st = os::StatPath(dir.string(), &stat_error);
+  if (!st.ok()) {
+    return CannotChange(dir, "create", stat_error);
+  }
+  if (st->gid != gid || (st->mode & kSetGid) == 0) {
     TY_RETURN_IF_ERROR(ShareWithGroup(dir, gid, group_writes));
     for (auto it = fs::recursive_directory_iterator(dir, error);
          !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
@@ -76,7 +87,7 @@ Status ShareTree(const fs::path& dir, unsigned gid, mode_t dir_mode) {
           fmt::format("--run-as: cannot walk {}: {}", dir.string(), error.message()));
     }
   }
-  return chmod(dir.c_str(), dir_mode) == 0 ? Status() : CannotChange(dir, "change the mode of");
+  return SetMode(dir, dir_mode);
 }
 
 // The directories the server writes in, of every job and trial under `data_dir`, without write
@@ -124,19 +135,15 @@ Status SecurePackageCache(const fs::path& packages) {
     if (item.is_symlink(kind)) {
       continue;
     }
-    if (name.ends_with(".lock") && item.is_regular_file(kind) &&
-        chmod(item.path().c_str(), 0600) != 0) {
-      return CannotChange(item.path(), "change the mode of");
+    if (name.ends_with(".lock") && item.is_regular_file(kind)) {
+      TY_RETURN_IF_ERROR(SetMode(item.path(), 0600));
     }
     if (name == "leases" && item.is_directory(kind)) {
-      if (chmod(item.path().c_str(), 0700) != 0) {
-        return CannotChange(item.path(), "change the mode of");
-      }
+      TY_RETURN_IF_ERROR(SetMode(item.path(), 0700));
       for (const fs::directory_entry& key : fs::directory_iterator(item.path(), kind)) {
         std::error_code key_kind;
-        if (key.is_directory(key_kind) && !key.is_symlink(key_kind) &&
-            chmod(key.path().c_str(), 0700) != 0) {
-          return CannotChange(key.path(), "change the mode of");
+        if (key.is_directory(key_kind) && !key.is_symlink(key_kind)) {
+          TY_RETURN_IF_ERROR(SetMode(key.path(), 0700));
         }
       }
     }
@@ -158,19 +165,21 @@ Status CheckReachable(const fs::path& dir, const run::RunAs& user) {
         fmt::format("--run-as: cannot resolve {}: {}", dir.string(), error.message()));
   }
   for (fs::path parent = real.parent_path(); !parent.empty(); parent = parent.parent_path()) {
-    struct stat st {};
-    if (stat(parent.c_str(), &st) != 0) {
-      return CannotChange(parent, "inspect");
+    int stat_error = 0;
+    Result<os::FileStatus> st = os::StatPath(parent.string(), &stat_error);
+    if (!st.ok()) {
+      return CannotChange(parent, "inspect", stat_error);
     }
-    const bool passes = st.st_uid == user.uid   ? (st.st_mode & S_IXUSR) != 0
-                        : st.st_gid == user.gid ? (st.st_mode & S_IXGRP) != 0
-                                                : (st.st_mode & S_IXOTH) != 0;
+    // Search permission: the owner's x, the group's, or others'.
+    const bool passes = st->uid == user.uid   ? (st->mode & 0100) != 0
+                        : st->gid == user.gid ? (st->mode & 0010) != 0
+                                              : (st->mode & 0001) != 0;
     if (!passes) {
       return Status::FailedPrecondition(fmt::format(
           "--run-as: the user {} cannot reach the data directory {}: {} (mode {:o}) does not "
           "let it pass; use a data directory below directories others may enter (e.g. "
           "/var/lib/trainyard) or chmod o+x {}",
-          user.name, real.string(), parent.string(), st.st_mode & 07777, parent.string()));
+          user.name, real.string(), parent.string(), st->mode, parent.string()));
     }
     if (parent == parent.root_path()) {
       break;
@@ -197,7 +206,7 @@ Result<JobIsolation> PlanJobIsolation(const ServeOptions& options) {
           "--run-as is for the local backend: Slurm runs a job's tasks as the user who submits "
           "it (the server's), so run the server as the user jobs should run as");
     }
-    if (geteuid() != 0) {
+    if (os::EffectiveUid() != 0) {
       return Status::FailedPrecondition(
           "--run-as needs a server running as root: it switches each job's processes to that "
           "user");
@@ -226,13 +235,12 @@ Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run
   }
   const fs::path root(data_dir);
   TY_RETURN_IF_ERROR(CheckReachable(root, *user));
-  umask(007);
-  if (chown(root.c_str(), static_cast<uid_t>(-1), user->gid) != 0) {
-    return CannotChange(root, "change the group of");
+  os::SetUmask(007);
+  int error = 0;
+  if (!os::ChangeGroup(root.string(), user->gid, /*follow_link=*/true, &error).ok()) {
+    return CannotChange(root, "change the group of", error);
   }
-  if (chmod(root.c_str(), kDataDirMode) != 0) {
-    return CannotChange(root, "change the mode of");
-  }
+  TY_RETURN_IF_ERROR(SetMode(root, kDataDirMode));
   TY_RETURN_IF_ERROR(ShareTree(root / "jobs", user->gid, kJobsDirMode));
   TY_RETURN_IF_ERROR(SecureJobTrees(root));
   // The server installs there (pip as the user, in a directory of its own); jobs read entries.
@@ -242,23 +250,25 @@ Status PrepareDataDirectory(const std::string& data_dir, const std::optional<run
 }
 
 Result<std::string> PrepareJobPrivateRoot(const std::string& data_dir) {
-  struct stat shm {};
-  struct stat data {};
-  if (stat("/dev/shm", &shm) != 0 || !S_ISDIR(shm.st_mode)) {
+  Result<os::FileStatus> shm = os::StatPath("/dev/shm");
+  if (!shm.ok() || shm->type != os::FileType::kDirectory) {
     return std::string();
   }
-  if (stat(data_dir.c_str(), &data) != 0) {
-    return Status::Internal(fmt::format("Cannot read {}: {}", data_dir, std::strerror(errno)));
+  int error = 0;
+  Result<os::FileStatus> data = os::StatPath(data_dir, &error);
+  if (!data.ok()) {
+    return Status::Internal(fmt::format("Cannot read {}: {}", data_dir, Errno(error)));
   }
   const std::string root =
-      fmt::format("/dev/shm/trainyard-{}-{}", static_cast<unsigned long>(data.st_dev),
-                  static_cast<unsigned long>(data.st_ino));
-  if (mkdir(root.c_str(), 0700) != 0 && errno != EEXIST) {
-    return Status::Internal(fmt::format("Cannot create {}: {}", root, std::strerror(errno)));
+      fmt::format("/dev/shm/trainyard-{}-{}", static_cast<unsigned long>(data->device),
+                  static_cast<unsigned long>(data->inode));
+  Result<bool> made_now = os::MakeDirectory(root, 0700);
+  if (!made_now.ok()) {
+    return made_now.status();  // INTERNAL "Cannot create <root>: <why>"
   }
-  struct stat made {};
-  if (lstat(root.c_str(), &made) != 0 || !S_ISDIR(made.st_mode) || made.st_uid != geteuid() ||
-      (made.st_mode & 07777) != 0700) {
+  Result<os::FileStatus> made = os::StatLink(root);
+  if (!made.ok() || made->type != os::FileType::kDirectory || made->uid != os::EffectiveUid() ||
+      made->mode != 0700) {
     return Status::FailedPrecondition(fmt::format(
         "{} is not a directory of this server's alone (mode 0700): remove it, it holds the "
         "jobs' private /tmp and /dev/shm",
@@ -274,9 +284,11 @@ Status ProtectServerFiles(const std::string& data_dir) {
     const bool server_only = name.ends_with(".db") || name.ends_with(".db-wal") ||
                              name.ends_with(".db-shm") || name.ends_with(".key");
     std::error_code kind;
-    if (server_only && entry.is_regular_file(kind) && chmod(entry.path().c_str(), 0600) != 0) {
+    int chmod_error = 0;
+    if (server_only && entry.is_regular_file(kind) &&
+        !os::ChangeMode(entry.path().string(), 0600, &chmod_error).ok()) {
       return Status::Internal(
-          fmt::format("cannot make {} private: {}", entry.path().string(), std::strerror(errno)));
+          fmt::format("cannot make {} private: {}", entry.path().string(), Errno(chmod_error)));
     }
   }
   if (error) {

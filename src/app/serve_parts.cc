@@ -6,9 +6,8 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include "base/file.h"
+#include "os/file.h"
 #include "run/local/spawn.h"
 #include "sched/host_inventory.h"
 
@@ -17,7 +16,7 @@ namespace trainyard::app {
 // The text of the file an option names; INVALID_ARGUMENT on `option` when it cannot be read.
 Result<std::string> ReadOptionFile(const std::string& path, const std::string& option,
                                    std::string_view what) {
-  std::optional<std::string> text = ReadFileText(path);
+  std::optional<std::string> text = os::ReadFileText(path);
   if (!text) {
     return Status::InvalidArgument(
         std::vector<FieldViolation>{{option, fmt::format("cannot read {} {}", what, path)}});
@@ -122,7 +121,7 @@ Result<std::unique_ptr<run::container::PodmanRuntime>> BuildContainerRuntime(
       violations.push_back({"insecure_registry", loopback.message()});
     }
   }
-  if (!options.registry_auth_file.empty() && !ReadFileText(options.registry_auth_file)) {
+  if (!options.registry_auth_file.empty() && !os::ReadFileText(options.registry_auth_file)) {
     violations.push_back({"registry_auth_file", fmt::format("cannot read the registry "
                                                             "credentials file {}",
                                                             options.registry_auth_file)});
@@ -153,7 +152,7 @@ Result<std::unique_ptr<run::container::PodmanRuntime>> BuildContainerRuntime(
 }
 
 std::string DefaultPython() {
-  return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+  return os::IsExecutable("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 }
 
 // The address replicas use to reach this server's storage API (https when it serves TLS: their

@@ -1,11 +1,11 @@
 #include "base/exit_status.h"
 
 #include <array>
+#include <csignal>  // the numbers only (SIGKILL, SIGHUP, ... as POSIX defines them)
 #include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
-#include <signal.h>
 
 namespace trainyard {
 namespace {

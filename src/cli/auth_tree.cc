@@ -8,17 +8,16 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "access/principal.h"
-#include "base/file.h"
 #include "base/time_format.h"
-#include "base/unique_fd.h"
 #include "cli/commands.h"
 #include "cli/error_output.h"
 #include "cli/table.h"
+#include "os/file.h"
+#include "os/unique_fd.h"
 #include "store/token_store.h"
 
 namespace trainyard::cli {
@@ -129,15 +128,15 @@ std::optional<int> AuthTree::Run(const Clock& clock, std::ostream& out, std::ost
   }
   // The output file is made (and must be new) before the token, so a token is never created
   // that nobody can read; it goes again if the token cannot be created.
-  UniqueFd output;
+  os::UniqueFd output;
   if (f.create->parsed() && !f.output.empty()) {
-    output = UniqueFd(
-        ::open(f.output.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
-    if (output.get() < 0) {
-      return fail(Status::FailedPrecondition(
-          fmt::format("--output {}: cannot create it ({}); it must be a new file", f.output,
-                      std::strerror(errno))));  // NOLINT(concurrency-mt-unsafe): one thread here
+    int error = 0;
+    Result<os::UniqueFd> created = os::CreateNewFile(f.output, 0600, &error);
+    if (!created.ok()) {
+      return fail(Status::FailedPrecondition(fmt::format(
+          "--output {}: cannot create it ({}); it must be a new file", f.output, Errno(error))));
     }
+    output = std::move(*created);
   }
   const auto drop_output = [&] {
     if (output.get() >= 0) {
@@ -168,7 +167,7 @@ std::optional<int> AuthTree::Run(const Clock& clock, std::ostream& out, std::ost
     }
     if (output.get() < 0) {
       out << *secret << "\n";
-    } else if (const int written = WriteFully(output.get(), *secret); written != 0) {
+    } else if (const int written = os::WriteFully(output.get(), *secret); written != 0) {
       drop_output();
       // Nobody holds the secret, so the token must not stay valid.
       const Status revoked = (*tokens)->Revoke(info.name);

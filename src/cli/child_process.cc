@@ -34,7 +34,7 @@ Result<os::CommandResult> RunToEnd(const std::vector<std::string>& argv,
 
 }  // namespace
 
-Result<int> StartChild(const ChildSpec& spec) {
+Result<os::Child> StartChild(const ChildSpec& spec) {
   int error = 0;
   Result<os::Child> child =
       os::Spawn({.argv = spec.argv,
@@ -46,11 +46,7 @@ Result<int> StartChild(const ChildSpec& spec) {
   if (!child.ok()) {
     return CannotRun(spec.argv.empty() ? "" : spec.argv.front(), error, child.status());
   }
-  return child->pid;
-}
-
-int ExitCodeOf(int wait_status) {
-  return os::ShellExitCode(os::FromWaitStatus(wait_status));
+  return child;
 }
 
 Result<CapturedOutput> CaptureStdout(const std::vector<std::string>& argv) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "os/spawn.h"
 
 namespace trainyard::cli {
 
@@ -29,12 +30,9 @@ struct ChildSpec {
   bool background = false;
 };
 
-// Starts `spec` and returns the child's pid, which the caller must reap. INTERNAL
+// Starts `spec` and returns the child, which the caller must reap (os/process.h). INTERNAL
 // "Cannot run [<argv[0]>]: <reason>" when it cannot be started.
-Result<int> StartChild(const ChildSpec& spec);
-
-// The exit code a shell would show for a `waitpid` status: the code, or 128 + the signal.
-int ExitCodeOf(int wait_status);
+Result<os::Child> StartChild(const ChildSpec& spec);
 
 struct CapturedOutput {
   int exit_code = 0;   // as `ExitCodeOf`

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <unistd.h>  // isatty
 
 #include "agent/node_agent.h"
 #include "app/serve.h"
@@ -24,6 +23,7 @@
 #include "cli/local_train_command.h"
 #include "cli/sharing_tree.h"
 #include "cli/vertex_tree.h"
+#include "os/process.h"
 #include "run/container/podman_runtime.h"
 
 namespace trainyard::cli {
@@ -61,7 +61,7 @@ std::optional<std::string> GetEnv(const char* name) {
 
 // Whether a status line can be drawn on stderr.
 bool StderrIsTerminal() {
-  return isatty(STDERR_FILENO) == 1 && GetEnv("TERM").value_or("dumb") != "dumb";
+  return os::IsTerminal(os::kStderr) && GetEnv("TERM").value_or("dumb") != "dumb";
 }
 
 // Everything after the first bare `--` is user args for the trainer, as in gcloud.

@@ -1,16 +1,16 @@
 // RestOptionsFor (commands.h): the bearer token an API verb sends.
 #include <string>
 
-#include "base/file.h"
 #include "base/text.h"
 #include "cli/commands.h"
+#include "os/file.h"
 
 namespace trainyard::cli {
 
 Result<RestOptions> RestOptionsFor(const ApiTarget& target) {
   RestOptions options{.ca_file = target.ca_file};
   if (target.token_file) {
-    std::optional<std::string> text = ReadFileText(*target.token_file);
+    std::optional<std::string> text = os::ReadFileText(*target.token_file);
     if (!text) {
       return Status::FailedPrecondition("cannot read the token file " + *target.token_file);
     }

@@ -1,18 +1,15 @@
 #include "cli/local_cluster.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <csignal>
-#include <cstring>
-#include <ctime>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
-#include <pthread.h>
-#include <sys/wait.h>
 
 #include "base/clock.h"
+#include "os/process.h"
 
 namespace trainyard::cli {
 namespace {
@@ -21,77 +18,18 @@ namespace {
 // to another thread costs at most this much.
 constexpr std::chrono::milliseconds kPoll{50};
 
-// Blocks `signals` in this thread while it lives, so that they can be waited for; on the way out
-// consumes those of them that arrived meanwhile (unless they were blocked before) and restores
-// the previous mask.
-class SignalBlock {
- public:
-  explicit SignalBlock(std::vector<int> signals) : signals_(std::move(signals)) {
-    sigemptyset(&set_);
-    for (const int signal : signals_) {
-      sigaddset(&set_, signal);
-    }
-    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
-  }
-  ~SignalBlock() {
-    sigset_t arrived;
-    sigemptyset(&arrived);
-    for (const int signal : signals_) {
-      if (sigismember(&previous_, signal) == 0) {
-        sigaddset(&arrived, signal);
-      }
-    }
-    const timespec now{};
-    while (sigtimedwait(&arrived, nullptr, &now) > 0) {
-    }
-    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-  }
-  SignalBlock(const SignalBlock&) = delete;
-  SignalBlock& operator=(const SignalBlock&) = delete;
-
-  // Waits up to `timeout` for one of the blocked signals; returns it, or 0 when none came.
-  int Wait(std::chrono::milliseconds timeout) const {
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
-    const timespec limit{
-        .tv_sec = static_cast<time_t>(seconds.count()),
-        .tv_nsec = static_cast<long>(std::chrono::nanoseconds(timeout - seconds).count())};
-    const int signal = sigtimedwait(&set_, nullptr, &limit);
-    return signal > 0 ? signal : 0;
-  }
-
- private:
-  std::vector<int> signals_;
-  sigset_t set_{};
-  sigset_t previous_{};
-};
-
-// Whether child `pid` has ended, without reaping it: an unreaped child keeps its pid, and so its
-// process group id, from being reused.
-bool HasExited(int pid) {
-  siginfo_t info{};
-  while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
-    if (errno != EINTR) {
-      return true;  // not our child any more: nothing left to wait for
-    }
-  }
-  return info.si_pid == pid;
-}
-
-void Reap(int pid) {
-  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-  }
-}
-
 // SIGTERM to each group, up to `grace` for the leaders to exit, SIGKILL to every group (what a
-// leader started may outlive it), then reap the leaders.
-void StopGroups(const std::vector<int>& leaders, std::chrono::milliseconds grace,
-                const SignalBlock& signals) {
-  for (const int pid : leaders) {
-    kill(-pid, SIGTERM);
+// leader started may outlive it), then reap the leaders. A group that has already gone is no
+// error: there is nothing left to stop.
+void StopGroups(const std::vector<os::Child>& leaders, std::chrono::milliseconds grace,
+                const os::SignalBlock& signals) {
+  for (const os::Child& leader : leaders) {
+    (void)os::SignalGroup(leader, SIGTERM);
   }
   const SystemClock clock;
   const MonoTime deadline = clock.Monotonic() + grace;
-  while (!std::ranges::all_of(leaders, HasExited)) {
+  while (
+      !std::ranges::all_of(leaders, [](const os::Child& leader) { return os::HasEnded(leader); })) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock.Monotonic());
     if (left.count() <= 0) {
@@ -99,11 +37,11 @@ void StopGroups(const std::vector<int>& leaders, std::chrono::milliseconds grace
     }
     signals.Wait(std::min(kPoll, left));  // SIGINT/SIGTERM now change nothing
   }
-  for (const int pid : leaders) {
-    kill(-pid, SIGKILL);
+  for (const os::Child& leader : leaders) {
+    (void)os::SignalGroup(leader, SIGKILL);
   }
-  for (const int pid : leaders) {
-    Reap(pid);
+  for (const os::Child& leader : leaders) {
+    (void)os::Wait(leader.pid);
   }
 }
 
@@ -111,42 +49,40 @@ void StopGroups(const std::vector<int>& leaders, std::chrono::milliseconds grace
 
 Result<int> RunLocalCluster(const std::vector<ChildSpec>& others, ChildSpec primary,
                             std::chrono::milliseconds stop_grace) {
-  const SignalBlock signals({SIGINT, SIGTERM, SIGCHLD});
-  std::vector<int> started;
+  const os::SignalBlock signals({SIGINT, SIGTERM, SIGCHLD});
+  std::vector<os::Child> started;
   for (ChildSpec spec : others) {
     spec.background = true;
-    Result<int> pid = StartChild(spec);
-    if (!pid.ok()) {
+    Result<os::Child> child = StartChild(spec);
+    if (!child.ok()) {
       StopGroups(started, stop_grace, signals);
-      return pid.status();
+      return child.status();
     }
-    started.push_back(*pid);
+    started.push_back(std::move(*child));
   }
   primary.background = false;
-  Result<int> pid = StartChild(primary);
-  if (!pid.ok()) {
+  Result<os::Child> child = StartChild(primary);
+  if (!child.ok()) {
     StopGroups(started, stop_grace, signals);
-    return pid.status();
+    return child.status();
   }
-  int status = 0;
   while (true) {
-    const pid_t done = waitpid(*pid, &status, WNOHANG);
-    if (done == *pid) {
-      break;
-    }
-    if (done < 0 && errno != EINTR) {
-      const int error = errno;
+    int error = 0;
+    Result<std::optional<ExitStatus>> ended = os::TryWait(*child, &error);
+    if (!ended.ok()) {
       StopGroups(started, stop_grace, signals);
       return Status::Internal(
-          fmt::format("Cannot wait for [{}]: {}", primary.argv.front(), std::strerror(error)));
+          fmt::format("Cannot wait for [{}]: {}", primary.argv.front(), Errno(error)));
+    }
+    if (ended->has_value()) {
+      StopGroups(started, stop_grace, signals);
+      return os::ShellExitCode(**ended);
     }
     const int signal = signals.Wait(kPoll);
     if (signal == SIGINT || signal == SIGTERM) {
-      kill(*pid, SIGTERM);
+      (void)os::Signal(*child, SIGTERM);
     }
   }
-  StopGroups(started, stop_grace, signals);
-  return ExitCodeOf(status);
 }
 
 }  // namespace trainyard::cli

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <unistd.h>  // access
 
 #include "cli/child_process.h"
+#include "os/file.h"
 
 namespace trainyard::cli {
 namespace {
@@ -47,7 +47,7 @@ class GeneratedSetupPy {
 };
 
 bool IsWritableDir(const fs::path& dir) {
-  return ::access(dir.c_str(), W_OK | X_OK) == 0;
+  return os::CanWriteIn(dir.string());
 }
 
 }  // namespace

@@ -12,11 +12,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "base/file.h"
 #include "cli/error_output.h"
 #include "cli/job_log_stream.h"
 #include "cli/log_query.h"
 #include "cli/yaml_printer.h"
+#include "os/file.h"
 
 namespace trainyard::cli {
 namespace {
@@ -57,7 +57,7 @@ std::optional<VertexJobName> JobName(const VertexTarget& target, VertexKind kind
 // gcloud's `Unable to read file` for a `--config` that cannot be read.
 std::optional<std::string> ReadConfig(const std::string& path, std::string_view command,
                                       std::ostream& err) {
-  std::optional<std::string> text = ReadFileText(path);
+  std::optional<std::string> text = os::ReadFileText(path);
   if (!text) {
     const int error = errno;
     PrintError(err, command,

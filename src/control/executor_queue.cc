@@ -2,7 +2,6 @@
 // recovery of what a previous server left.
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -10,8 +9,6 @@
 #include <system_error>
 
 #include <fmt/format.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include "control/executor.h"
 #include "control/executor_run.h"

@@ -13,11 +13,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "base/no_follow.h"
 #include "control/executor.h"
 #include "control/executor_run.h"
 #include "control/job_layout.h"
 #include "control/study_output.h"
+#include "os/no_follow.h"
 #include "tuning/early_stopping.h"
 #include "tuning/study_policy.h"
 
@@ -113,8 +113,8 @@ void Executor::ReadTrialMetrics(Run& run, const Study* study) {
   }
   const JobLayout layout(options_.data_dir, run.project, run.job_id, run.trial_id);
   // The replica writes it, so it is read as a job's file: no link followed, a regular file of a
-  // bounded size (base/no_follow.h).
-  const std::optional<std::string> text = ReadRegularFile(
+  // bounded size (os/no_follow.h).
+  const std::optional<std::string> text = os::ReadRegularFile(
       layout.metrics_dir() + "/" + master->shape.task_name + ".metrics", kMaxMetricFileBytes);
   if (!text) {
     return;

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "base/random.h"
+#include "os/random.h"
 #include "control/etag.h"
 #include "control/list_filter.h"
 #include "control/page_token.h"
@@ -106,7 +106,7 @@ Result<ListStart> StartList(std::string_view project, const ListJobsRequest& req
 Result<std::string> Candidate(const model::JobIdScheme& scheme, int attempt) {
   std::uint64_t draw = 0;
   if (scheme.random) {
-    Result<std::string> bytes = RandomBytes(sizeof(draw));
+    Result<std::string> bytes = os::RandomBytes(sizeof(draw));
     if (!bytes.ok()) {
       return bytes.status();
     }

@@ -5,7 +5,7 @@
 // the job's group (`serve --run-as`) may read and pass. A job's processes write only in their
 // working directories, their metrics directory and the buckets, so no job can put a link where
 // the server writes as root. The files themselves are still opened without following links
-// (os/file_handle.h, base/no_follow.h), should a directory ever be writable again.
+// (os/file_handle.h, os/no_follow.h), should a directory ever be writable again.
 #pragma once
 
 #include <string>

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/file.h"
-#include "base/no_follow.h"
 #include "base/time_format.h"
+#include "os/file.h"
+#include "os/no_follow.h"
 
 namespace trainyard::control {
 namespace {
@@ -179,7 +179,7 @@ Status WriteFileAtomically(const std::string& path, const std::string& text,
                            bool private_to_group) {
   std::error_code error;
   std::filesystem::create_directories(std::filesystem::path(path).parent_path(), error);
-  return ReplaceFileNoFollow(path, text, private_to_group ? 0640 : 0644);
+  return os::ReplaceFileNoFollow(path, text, private_to_group ? 0640 : 0644);
 }
 
 Status WriteRunRecord(const std::string& path, const RunRecord& record) {
@@ -187,7 +187,7 @@ Status WriteRunRecord(const std::string& path, const RunRecord& record) {
 }
 
 Result<RunRecord> ReadRunRecord(const std::string& path) {
-  const std::optional<std::string> text = ReadFileText(path);
+  const std::optional<std::string> text = os::ReadFileText(path);
   if (!text) {
     return Status::NotFound("No run record at " + path);
   }

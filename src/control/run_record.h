@@ -50,7 +50,7 @@ Result<RunRecord> DecodeRunRecord(std::string_view json);
 
 // Replaces the file at `path` with `text` atomically (a new temporary file, then a rename; the
 // directory is created when missing; a link at `path` is replaced, never written through:
-// base/no_follow.h). INTERNAL naming the file on failure. `private_to_group`: the file is
+// os/no_follow.h). INTERNAL naming the file on failure. `private_to_group`: the file is
 // readable by its owner and group only (mode 0640) from its creation.
 Status WriteFileAtomically(const std::string& path, const std::string& text,
                            bool private_to_group = false);

@@ -12,8 +12,8 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "base/unique_fd.h"
 #include "os/spawn.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::os {
 namespace {

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/no_follow.h"
+#include "os/no_follow.h"
 #include "os/io_error.h"
 #include "os/stat_info.h"
 
@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
-// A status of base/no_follow.h's, which names the entry relative to `dir`, with `dir` added.
+// A status of os/no_follow.h's, which names the entry relative to `dir`, with `dir` added.
 Status Beneath(const Status& status, const std::string& dir) {
   return Status::FromCode(status.code(), status.message() + " (beneath " + dir + ")");
 }

@@ -1,7 +1,7 @@
 // A directory held open (`os::Dir`), and every entry below it reached through its descriptor
 // without following a link: where a job can write (its bucket, its job directory), a link or a
 // directory swapped for one between two calls never leads this process outside (issue #31,
-// base/no_follow.h). Paths given to a Dir's methods are relative to it: `relative` may hold
+// os/no_follow.h). Paths given to a Dir's methods are relative to it: `relative` may hold
 // several components, none of them a link, "..", "." or empty, and never starts with "/";
 // `name` is one component. Errors as `IoError` (os/io_error.h), naming the entry; a `name` that
 // is not one component is INVALID_ARGUMENT. One owner at a time; its methods are safe from
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 #include "os/file_handle.h"
 #include "os/file_info.h"
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 #include "os/file_info.h"
 
 namespace trainyard::os {

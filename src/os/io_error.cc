@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "base/file.h"
+#include "base/disk_full.h"
 
 namespace trainyard::os {
 

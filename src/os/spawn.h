@@ -16,8 +16,8 @@
 
 #include "base/exit_status.h"
 #include "base/status.h"
-#include "base/unique_fd.h"
 #include "os/environment.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::os {
 

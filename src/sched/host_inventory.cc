@@ -7,10 +7,9 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <sched.h>
-#include <unistd.h>
 
 #include "base/text.h"
+#include "os/host.h"
 #include "sched/node_labels.h"
 #include "sched/program.h"
 
@@ -39,15 +38,6 @@ std::string_view LastLine(std::string_view text) {
   return newline == std::string_view::npos ? text : TrimWhitespace(text.substr(newline + 1));
 }
 
-int DetectCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) {
-    return CPU_COUNT(&set);
-  }
-  return static_cast<int>(std::max(sysconf(_SC_NPROCESSORS_ONLN), 1L));
-}
-
 Result<std::int64_t> DetectMemoryMib() {
   std::ifstream file("/proc/meminfo");
   std::ostringstream text;
@@ -55,12 +45,11 @@ Result<std::int64_t> DetectMemoryMib() {
   if (file && !text.str().empty()) {
     return ParseMemTotalMib(text.str());
   }
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page_size <= 0) {
+  Result<std::int64_t> bytes = os::PhysicalMemoryBytes();
+  if (!bytes.ok()) {
     return Status::Unavailable("cannot read the machine's memory: no /proc/meminfo or sysconf");
   }
-  return static_cast<std::int64_t>(pages) * page_size / (std::int64_t{1024} * 1024);
+  return *bytes / (std::int64_t{1024} * 1024);
 }
 
 Result<std::vector<Device>> DetectGpus(const catalog::Catalog& catalog, const std::string& smi) {
@@ -159,7 +148,7 @@ Result<Node> DetectLocalNode(const catalog::Catalog& catalog, const DetectOption
     return gpus.status();
   }
   Node node{.name = "localhost",
-            .cpus = DetectCpus(),
+            .cpus = os::UsableCpuCount(),
             .memory_mib = *memory,
             .devices = std::move(*gpus)};
   return WithWellKnownLabels(std::move(node), catalog, kBuildArch);

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 
 #include <boost/asio/buffer.hpp>
@@ -18,8 +18,8 @@
 #include <boost/beast/http/field.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/optional.hpp>
-#include <unistd.h>
 
+#include "os/file.h"
 #include "server/http_message.h"
 
 namespace trainyard::server::internal {
@@ -53,22 +53,20 @@ struct FileSliceBody {
         return boost::none;
       }
       const auto amount = static_cast<std::size_t>(std::min<std::uint64_t>(remain_, kChunk));
-      ssize_t n = 0;
-      do {
-        n = ::pread(body_.file.native_handle(), buffer_.get(), amount,
-                    static_cast<off_t>(position_));
-      } while (n < 0 && errno == EINTR);
-      if (n < 0) {
-        ec = boost::beast::error_code(errno, boost::system::system_category());
+      std::size_t n = 0;
+      if (const int error = os::ReadAt(body_.file.native_handle(), position_,
+                                       std::span<char>(buffer_.get(), amount), n);
+          error != 0) {
+        ec = boost::beast::error_code(error, boost::system::system_category());
         return boost::none;
       }
       if (n == 0) {  // the file shrank after the length was promised
         ec = boost::beast::http::error::short_read;
         return boost::none;
       }
-      position_ += static_cast<std::uint64_t>(n);
-      remain_ -= static_cast<std::uint64_t>(n);
-      return {{const_buffers_type(buffer_.get(), static_cast<std::size_t>(n)), remain_ > 0}};
+      position_ += n;
+      remain_ -= n;
+      return {{const_buffers_type(buffer_.get(), n), remain_ > 0}};
     }
 
    private:

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::server {
 
@@ -35,8 +35,8 @@ struct HttpRequest {
 
 // A byte range of a file sent as a response body, read while it is sent.
 struct FileSlice {
-  std::shared_ptr<const UniqueFd> file;  // opened for reading (a duplicate is sent from)
-  std::string name;                      // what errors call it
+  std::shared_ptr<const os::UniqueFd> file;  // opened for reading (a duplicate is sent from)
+  std::string name;                          // what errors call it
   std::uint64_t offset = 0;
   std::uint64_t length = 0;
 };

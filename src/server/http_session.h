@@ -23,11 +23,12 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <fmt/format.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "base/clock.h"
-#include "base/file.h"
+#include "base/disk_full.h"
+#include "os/file.h"
+#include "os/process.h"
+#include "os/socket.h"
 #include "server/beast_messages.h"
 #include "server/body_budget.h"
 #include "server/http_server.h"
@@ -254,8 +255,8 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
   // Switches to a parser that writes the body to a new file in the spool dir; false (after
   // answering 500) when the file cannot be created.
   bool StartSpool() {
-    spool_path_ =
-        fmt::format("{}/req-{}-{}", options_.spool_dir, ::getpid(), spool_counter.fetch_add(1));
+    spool_path_ = fmt::format("{}/req-{}-{}", options_.spool_dir, os::CurrentPid(),
+                              spool_counter.fetch_add(1));
     file_parser_.emplace(std::move(*parser_));
     parser_.reset();
     file_parser_->body_limit(body_limit_);
@@ -282,7 +283,7 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
 
   void DropSpool() {
     if (!spool_path_.empty()) {
-      ::unlink(spool_path_.c_str());
+      (void)os::RemoveFile(spool_path_);
       spool_path_.clear();
     }
   }
@@ -421,13 +422,15 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
     if (response.body_file && !head) {
       auto message = std::make_shared<http::response<FileSliceBody>>();
       beast::error_code ec;
-      const int fd = response.body_file->file
-                         ? ::fcntl(response.body_file->file->get(), F_DUPFD_CLOEXEC, 0)
-                         : -1;
-      if (fd >= 0) {
-        message->body().file.native_handle(fd);
-      } else {
-        ec = beast::error_code(errno != 0 ? errno : EBADF, beast::system_category());
+      int error = EBADF;  // no open file to send
+      if (response.body_file->file) {
+        Result<os::UniqueFd> copy = os::Duplicate(response.body_file->file->get(), &error);
+        if (copy.ok()) {
+          message->body().file.native_handle(copy->release());
+        }
+      }
+      if (error != 0) {
+        ec = beast::error_code(error, beast::system_category());
       }
       if (!ec) {
         SetHead(*message, response, keep_alive);
@@ -505,12 +508,10 @@ class Session final : public SessionBase, public std::enable_shared_from_this<Se
             self->hung_up_ = true;
             return;
           }
-          char byte = 0;
-          const ssize_t n =
-              ::recv(self->Tcp().socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-          if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+          const os::SocketPeek peek = os::PeekSocket(self->Tcp().socket().native_handle());
+          if (peek == os::SocketPeek::kNothing) {
             self->WatchForHangUp();
-          } else if (n <= 0 || kTls) {
+          } else if (peek != os::SocketPeek::kData || kTls) {
             self->hung_up_ = true;
           }
         });

@@ -12,12 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "base/file.h"
 #include "base/time_format.h"
 #include "control/job_layout.h"
 #include "kube/events.h"
 #include "kube/tables.h"
 #include "logs/log_record.h"
+#include "os/file.h"
 #include "server/kube_internal.h"
 #include "server/kube_objects.h"
 #include "server/kube_selectors.h"
@@ -80,7 +80,7 @@ HttpResponse ListEvents(const Context& context, const Request& request) {
     }
     const std::string path =
         control::JobLayout(context.options.data_dir, job.project, job.job.job_id).service_log();
-    const std::optional<std::string> log = ReadFileText(path);
+    const std::optional<std::string> log = os::ReadFileText(path);
     if (!log.has_value()) {
       continue;
     }

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
+#include <span>
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "os/file.h"
+#include "os/file_status.h"
 
 namespace trainyard::server {
 namespace {
@@ -113,16 +112,14 @@ Result<std::string> ReadAt(int fd, std::uint64_t offset, std::size_t size,
   std::string out(size, '\0');
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n =
-        ::pread(fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) {
-      continue;
+    std::size_t got = 0;
+    const int error =
+        os::ReadAt(fd, offset + done, std::span<char>(out.data() + done, size - done), got);
+    if (error != 0 || got == 0) {
+      return Status::Unavailable(fmt::format(
+          "cannot read {}: {}", path, got == 0 && error == 0 ? "unexpected end" : Errno(error)));
     }
-    if (n <= 0) {
-      return Status::Unavailable(fmt::format("cannot read {}: {}", path,
-                                             n == 0 ? "unexpected end" : std::strerror(errno)));
-    }
-    done += static_cast<std::size_t>(n);
+    done += got;
   }
   return out;
 }
@@ -169,67 +166,51 @@ Result<MultipartRelated> ParseMultipartRelated(std::string_view content_type, st
 
 Result<MultipartRelated> ParseMultipartFile(std::string_view content_type,
                                             const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return Status::Unavailable(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  int error = 0;
+  Result<os::UniqueFd> fd = os::OpenForReading(path, &error);
+  if (!fd.ok()) {
+    return Status::Unavailable(fmt::format("cannot read {}: {}", path, Errno(error)));
   }
-  struct stat st {};
-  Result<std::string> head = Status::Unavailable("cannot stat " + path);
-  Result<std::string> tail = head;
-  if (::fstat(fd, &st) == 0) {
-    const auto total = static_cast<std::uint64_t>(st.st_size);
-    head =
-        ReadAt(fd, 0, static_cast<std::size_t>(std::min<std::uint64_t>(total, kHeadBytes)), path);
-    const std::size_t tail_size =
-        static_cast<std::size_t>(std::min<std::uint64_t>(total, kTailBytes));
-    tail = ReadAt(fd, total - tail_size, tail_size, path);
+  Result<os::FileStatus> st = os::StatFd(fd->get());
+  if (!st.ok()) {
+    return Status::Unavailable("cannot stat " + path);
   }
-  ::close(fd);
+  const std::uint64_t total = st->size;
+  Result<std::string> head = ReadAt(
+      fd->get(), 0, static_cast<std::size_t>(std::min<std::uint64_t>(total, kHeadBytes)), path);
+  const std::size_t tail_size =
+      static_cast<std::size_t>(std::min<std::uint64_t>(total, kTailBytes));
+  Result<std::string> tail = ReadAt(fd->get(), total - tail_size, tail_size, path);
   if (!head.ok() || !tail.ok()) {
     return head.ok() ? tail.status() : head.status();
   }
-  return ParseMultipartRelated(content_type, *head, *tail, static_cast<std::uint64_t>(st.st_size));
+  return ParseMultipartRelated(content_type, *head, *tail, total);
 }
 
 Status CopyFileRange(const std::string& source, std::uint64_t offset, std::uint64_t length,
                      const std::string& target) {
-  const int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0) {
-    return Status::Unavailable(fmt::format("cannot read {}: {}", source, std::strerror(errno)));
+  int error = 0;
+  Result<os::UniqueFd> in = os::OpenForReading(source, &error);
+  if (!in.ok()) {
+    return Status::Unavailable(fmt::format("cannot read {}: {}", source, Errno(error)));
   }
-  const int out = ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (out < 0) {
-    const int error = errno;
-    ::close(in);
-    return Status::Unavailable(fmt::format("cannot create {}: {}", target, std::strerror(error)));
+  Result<os::UniqueFd> out = os::CreateNewFile(target, 0644, &error);
+  if (!out.ok()) {
+    return Status::Unavailable(fmt::format("cannot create {}: {}", target, Errno(error)));
   }
-  Status status;
-  while (status.ok() && length > 0) {
+  while (length > 0) {
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(length, kCopyChunk));
-    Result<std::string> chunk = ReadAt(in, offset, want, source);
+    Result<std::string> chunk = ReadAt(in->get(), offset, want, source);
     if (!chunk.ok()) {
-      status = chunk.status();
-      break;
+      return chunk.status();
     }
-    std::size_t written = 0;
-    while (written < chunk->size()) {
-      const ssize_t n = ::write(out, chunk->data() + written, chunk->size() - written);
-      if (n < 0 && errno == EINTR) {
-        continue;
-      }
-      if (n < 0) {
-        status =
-            Status::Unavailable(fmt::format("cannot write {}: {}", target, std::strerror(errno)));
-        break;
-      }
-      written += static_cast<std::size_t>(n);
+    if (const int written = os::WriteFully(out->get(), *chunk); written != 0) {
+      return Status::Unavailable(fmt::format("cannot write {}: {}", target, Errno(written)));
     }
     offset += want;
     length -= want;
   }
-  ::close(in);
-  ::close(out);
-  return status;
+  return {};
 }
 
 }  // namespace trainyard::server

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 #include "server/storage_v1_internal.h"
 #include "server/storage_v1_json.h"
 #include "server/storage_v1_rules.h"
@@ -163,7 +163,7 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
       range->value_or(std::pair<std::int64_t, std::int64_t>{0, info->size - 1});
   HttpResponse response{.status = range->has_value() ? 206 : 200,
                         .content_type = info->content_type};
-  response.body_file = FileSlice{.file = std::make_shared<UniqueFd>(*std::move(file)),
+  response.body_file = FileSlice{.file = std::make_shared<os::UniqueFd>(*std::move(file)),
                                  .name = fmt::format("{}/{}", bucket, name),
                                  .offset = static_cast<std::uint64_t>(first),
                                  .length = static_cast<std::uint64_t>(last - first + 1)};

@@ -9,13 +9,12 @@
 #include <map>
 #include <optional>
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
-#include "base/file.h"
-#include "base/no_follow.h"
+#include "base/disk_full.h"
+#include "os/file.h"
+#include "os/process.h"
 #include "server/multipart.h"
 #include "server/storage_v1_handlers.h"
 #include "server/storage_v1_json.h"
@@ -53,19 +52,19 @@ Result<std::string> SmallBody(const HttpRequest& request) {
 }
 
 std::string TempPath(const BucketStore& buckets, std::string_view tag) {
-  return fmt::format("{}/{}-{}-{}", buckets.scratch_dir(), tag, ::getpid(),
+  return fmt::format("{}/{}-{}-{}", buckets.scratch_dir(), tag, os::CurrentPid(),
                      temp_counter.fetch_add(1));
 }
 
 // A new scratch file at `path`, created for writing: never a file or a link that was there (a job
 // can create entries in the buckets' tree, where the scratch directory is).
-Result<UniqueFd> CreateScratch(const std::string& path) {
-  return OpenNoFollow(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+Result<os::UniqueFd> CreateScratch(const std::string& path) {
+  return os::CreateNewFile(path, 0644);
 }
 
 // `bytes` written to `fd` (the scratch file `path`), the disk being full said so.
 Status WriteScratch(int fd, std::string_view bytes, const std::string& path) {
-  const int error = WriteFully(fd, bytes);
+  const int error = os::WriteFully(fd, bytes);
   if (error == 0) {
     return {};
   }
@@ -169,7 +168,7 @@ HttpResponse MultipartUpload(BucketStore& buckets, const RoutedRequest& request)
       copied.ok() ? buckets.PutObjectFromFile(bucket, *name, temp, type, metadata->metadata,
                                               headers, *conditions)
                   : Result<store::ObjectInfo>(copied);
-  ::unlink(temp.c_str());  // moved into place on success
+  (void)os::RemoveFile(temp);  // moved into place on success
   return ObjectAnswer(object, request);
 }
 
@@ -245,11 +244,11 @@ HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
   std::string temp;
   if (chunk.empty()) {
     temp = TempPath(buckets, "chunk");
-    Result<UniqueFd> out = CreateScratch(temp);
+    Result<os::UniqueFd> out = CreateScratch(temp);
     const Status written =
         out.ok() ? WriteScratch(out->get(), http.body, temp) : Status(out.status());
     if (!written.ok()) {
-      ::unlink(temp.c_str());
+      (void)os::RemoveFile(temp);
       return StorageErrorResponse(written);
     }
     chunk = temp;
@@ -259,7 +258,7 @@ HttpResponse ResumeUpload(BucketStore& buckets, const RoutedRequest& request) {
           ? buckets.AppendUpload(*id, range->first.value_or(0), chunk, range->total)
           : buckets.QueryUpload(*id);
   if (!temp.empty()) {
-    ::unlink(temp.c_str());
+    (void)os::RemoveFile(temp);
   }
   if (!status.ok()) {
     return StorageErrorResponse(status.status());
@@ -287,13 +286,13 @@ HttpResponse CancelUpload(BucketStore& buckets, const RoutedRequest& request) {
 // is gone.
 Status AppendObject(BucketStore& buckets, std::string_view bucket, std::string_view name, int out,
                     const std::string& path) {
-  Result<UniqueFd> in = buckets.OpenObject(bucket, name);
+  Result<os::UniqueFd> in = buckets.OpenObject(bucket, name);
   if (!in.ok()) {
     return in.status();
   }
   constexpr std::size_t kChunk = std::size_t{1} << 16;
   for (std::string chunk;; chunk.clear()) {
-    if (const int error = ReadAtMost(in->get(), kChunk, chunk); error != 0) {
+    if (const int error = os::ReadAtMost(in->get(), kChunk, chunk); error != 0) {
       const char* reason = std::strerror(error);  // NOLINT(concurrency-mt-unsafe): errno text only
       return Status::Unavailable(fmt::format("cannot read {}/{}: {}", bucket, name, reason));
     }
@@ -331,7 +330,7 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
     }
   }
   const std::string temp = TempPath(buckets, "compose");
-  Result<UniqueFd> out = CreateScratch(temp);
+  Result<os::UniqueFd> out = CreateScratch(temp);
   if (!out.ok()) {
     return StorageErrorResponse(out.status());
   }
@@ -344,14 +343,14 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
   }
   out->reset();
   if (!written.ok()) {
-    ::unlink(temp.c_str());
+    (void)os::RemoveFile(temp);
     return StorageErrorResponse(written);
   }
   const ObjectWrite& destination = compose->destination;
   Result<store::ObjectInfo> object =
       buckets.PutObjectFromFile(bucket, name, temp, destination.content_type, destination.metadata,
                                 destination.headers, *conditions);
-  ::unlink(temp.c_str());  // moved into place on success
+  (void)os::RemoveFile(temp);  // moved into place on success
   return ObjectAnswer(object, request);
 }
 

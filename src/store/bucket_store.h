@@ -38,7 +38,7 @@
 
 #include "base/clock.h"
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 #include "store/preconditions.h"
 
 namespace trainyard::store {
@@ -211,7 +211,7 @@ class BucketStore {
   virtual Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) = 0;
   // The object's file opened for reading (for streaming a download), after the same checks; it
   // was reached beneath the bucket's directory without following any link.
-  virtual Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) = 0;
+  virtual Result<os::UniqueFd> OpenObject(std::string_view bucket, std::string_view name) = 0;
   // NOT_FOUND for a missing object (before its `conditions` are looked at).
   virtual Status DeleteObject(std::string_view bucket, std::string_view name,
                               const Preconditions& conditions) = 0;

@@ -438,7 +438,7 @@ Result<ObjectInfo> FileBucketStore::PatchObject(std::string_view bucket, std::st
       "The object {}/{} is being written; try again when it is complete.", bucket, name));
 }
 
-Result<UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::string_view name) {
+Result<os::UniqueFd> FileBucketStore::OpenObject(std::string_view bucket, std::string_view name) {
   TY_RETURN_IF_ERROR(CheckNames(bucket, name, NameUse::kRead));
   TY_RETURN_IF_ERROR(GetBucket(bucket).status());
   Result<os::Dir> bucket_dir = OpenBucket(bucket);

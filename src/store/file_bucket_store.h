@@ -53,7 +53,7 @@ class FileBucketStore final : public BucketStore {
                                 const Preconditions& source_conditions,
                                 const Preconditions& conditions) override;
   Result<ObjectInfo> GetObject(std::string_view bucket, std::string_view name) override;
-  Result<UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;
+  Result<os::UniqueFd> OpenObject(std::string_view bucket, std::string_view name) override;
   Status DeleteObject(std::string_view bucket, std::string_view name,
                       const Preconditions& conditions) override;
   Result<ObjectInfo> PatchObject(std::string_view bucket, std::string_view name,

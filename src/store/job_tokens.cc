@@ -11,7 +11,7 @@
 
 #include "base/base64.h"
 #include "base/check.h"
-#include "base/random.h"
+#include "os/random.h"
 #include "os/atomic_file.h"
 #include "os/file_handle.h"
 
@@ -32,7 +32,7 @@ Result<std::unique_ptr<JobTokens>> JobTokens::Open(const std::string& path) {
   std::array<unsigned char, 32> key{};
   Result<os::File> file = os::File::Open(path, os::OpenMode::kRead);
   if (!file.ok() && file.status().code() == Code::kNotFound) {
-    Result<std::string> random = RandomBytes(key.size());
+    Result<std::string> random = os::RandomBytes(key.size());
     if (!random.ok()) {
       return KeyError(path, "cannot be made: " + random.status().message());
     }

@@ -4,7 +4,7 @@
 
 #include <sqlite3.h>
 
-#include "base/file.h"
+#include "base/disk_full.h"
 
 namespace trainyard::store::internal {
 namespace {

@@ -11,7 +11,7 @@
 #include "base/base64.h"
 #include "base/check.h"
 #include "base/clock.h"
-#include "base/random.h"
+#include "os/random.h"
 #include "os/file_handle.h"
 #include "store/migrations.h"
 #include "store/sqlite_connection.h"
@@ -55,7 +55,7 @@ std::string Sha256Hex(std::string_view text) {
 
 // "ty_" and 32 bytes from the kernel's random source, base64url without padding (43 chars).
 Result<std::string> NewSecret() {
-  Result<std::string> bytes = RandomBytes(32);
+  Result<std::string> bytes = os::RandomBytes(32);
   if (!bytes.ok()) {
     return bytes.status();
   }

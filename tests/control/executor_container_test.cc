@@ -10,10 +10,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "base/file.h"
 #include "control/executor_fixture.h"
 #include "control/job_layout.h"
 #include "fakes/fake_container_runtime.h"
+#include "os/file.h"
 
 namespace trainyard::control {
 namespace {
@@ -37,7 +37,7 @@ class ExecutorContainerTest : public ExecutorTest {
   }
 
   std::string ServiceLog(const std::string& job_id) {
-    return ReadFileText(
+    return os::ReadFileText(
                JobLayout(dir_.path().string(), std::string(kProject), job_id).service_log())
         .value_or("");
   }

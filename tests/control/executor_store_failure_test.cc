@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "base/file.h"
+#include "base/disk_full.h"
 #include "control/executor_fixture.h"
 #include "control/job_layout.h"
 #include "fakes/failing_job_store.h"

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "base/file.h"
 #include "kube/tfjob_decode.h"
+#include "os/file.h"
 #include "support/build_paths.h"
 
 namespace trainyard::kube::testing {
@@ -34,8 +34,8 @@ std::string ChiefWorkerPsSpec() {
 }
 
 std::string SeedManifest() {
-  const std::optional<std::string> text =
-      ReadFileText(::trainyard::testing::SourceDir() + "/tests/kube/testdata/seed_v1beta2.json");
+  const std::optional<std::string> text = os::ReadFileText(
+      ::trainyard::testing::SourceDir() + "/tests/kube/testdata/seed_v1beta2.json");
   EXPECT_TRUE(text.has_value()) << "missing tests/kube/testdata/seed_v1beta2.json";
   return text.value_or("");
 }

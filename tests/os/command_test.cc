@@ -10,8 +10,8 @@
 #include <poll.h>
 #include <signal.h>
 
-#include "base/unique_fd.h"
 #include "os/spawn.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::os {
 namespace {

@@ -11,8 +11,8 @@
 #include <poll.h>
 #include <signal.h>
 
-#include "base/unique_fd.h"
 #include "fakes/temp_dir.h"
+#include "os/unique_fd.h"
 #include "run/local/spawn.h"
 
 namespace trainyard::run {
@@ -109,7 +109,7 @@ TEST(RunCommand, OutputBeyondTheLimitIsDroppedAndTheCommandStillEnds) {
 
 // Whether `pid` has ended (or is gone): its pidfd is readable once it has exited, reaped or not.
 bool EndsWithin(int pid, std::chrono::milliseconds limit) {
-  const UniqueFd pidfd(local::OpenPidFd(pid));
+  const os::UniqueFd pidfd(local::OpenPidFd(pid));
   if (!pidfd.valid()) {
     return errno == ESRCH;
   }

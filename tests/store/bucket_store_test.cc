@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/file.h"
 #include "fakes/fake_clock.h"
 #include "fakes/temp_dir.h"
+#include "os/file.h"
 #include "store/rewind_storage_db.h"
 
 namespace trainyard::store {
@@ -139,7 +139,7 @@ TEST_F(BucketStoreTest, PutsAndReadsAnObjectAsAPlainFile) {
   auto file = store_->OpenObject("bkt", "dir/hello.txt");
   ASSERT_TRUE(file.ok());
   std::string read;
-  ASSERT_EQ(ReadAtMost(file->get(), 100, read), 0);
+  ASSERT_EQ(os::ReadAtMost(file->get(), 100, read), 0);
   EXPECT_EQ(read, "hello");
 
   Reopen();  // the metadata lives in the database

@@ -19,8 +19,8 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "base/no_follow.h"
 #include "base/sha256.h"
+#include "os/no_follow.h"
 #include "run/local/package_entry.h"
 #include "run/local/package_files.h"
 #include "run/local/pip_stager.h"
@@ -272,12 +272,12 @@ Status PackageCache::Install(const StageRequest& request, const std::vector<std:
   }
   if (installed.ok()) {
     // The install ran as the job's user in `temporary`: a link it left at the manifest's name is
-    // replaced, not written through (base/no_follow.h).
+    // replaced, not written through (os/no_follow.h).
     std::string manifest = std::to_string(TreeBytes(temporary)) + '\n';
     for (const std::string& uri : request.package_uris) {
       manifest += uri + '\n';
     }
-    installed = ReplaceFileNoFollow((temporary / kManifest).string(), manifest);
+    installed = os::ReplaceFileNoFollow((temporary / kManifest).string(), manifest);
   }
   if (installed.ok()) {
     fs::rename(temporary, dir / key, error);
@@ -308,8 +308,8 @@ void PackageCache::Lease(const std::string& key, const std::string& target_dir) 
   fs::create_directories(leases, error);
   fs::permissions(leases, fs::perms::owner_all, error);
   // An older server left leases/ writable by the job user's group: never through a link.
-  (void)ReplaceFileNoFollow((leases / LeaseName(target_dir)).string(),
-                            fs::absolute(target_dir).string() + '\n');
+  (void)os::ReplaceFileNoFollow((leases / LeaseName(target_dir)).string(),
+                                fs::absolute(target_dir).string() + '\n');
 }
 
 void PackageCache::Release(const std::string& target_dir) {

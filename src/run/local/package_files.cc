@@ -12,10 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/file.h"
-#include "base/no_follow.h"
+#include "base/disk_full.h"
 #include "base/path.h"
-#include "base/unique_fd.h"
+#include "os/file.h"
+#include "os/no_follow.h"
+#include "os/unique_fd.h"
 #include "plan/cluster_plan.h"
 
 namespace trainyard::run::local {
@@ -53,7 +54,7 @@ Status WhyNotOpened(int bucket_fd, const std::string& object, const std::string&
 }
 
 // A gs:// package, opened beneath its bucket's directory without following a link.
-Result<UniqueFd> OpenGcsPackage(const std::string& uri, const std::string& gcs_mount) {
+Result<os::UniqueFd> OpenGcsPackage(const std::string& uri, const std::string& gcs_mount) {
   Result<plan::GcsPath> split = plan::SplitGcsUri(uri);  // valid: ResolvePackageUri took it
   if (!split.ok()) {
     return Status::FailedPrecondition(
@@ -61,12 +62,12 @@ Result<UniqueFd> OpenGcsPackage(const std::string& uri, const std::string& gcs_m
   }
   const auto& [bucket, object] = *split;
   // The buckets' root is the server's; a bucket's entries are its project's jobs'.
-  Result<UniqueFd> bucket_fd = OpenNoFollow(gcs_mount + "/" + bucket, O_PATH | O_DIRECTORY);
+  Result<os::UniqueFd> bucket_fd = os::OpenNoFollow(gcs_mount + "/" + bucket, O_PATH | O_DIRECTORY);
   if (!bucket_fd.ok()) {
     return Status::FailedPrecondition(fmt::format("Package {} not found.", uri));
   }
   // O_NONBLOCK: a FIFO planted there is opened at once (and refused below), never waited on.
-  Result<UniqueFd> fd = OpenBeneath(bucket_fd->get(), object, O_RDONLY | O_NONBLOCK);
+  Result<os::UniqueFd> fd = os::OpenBeneath(bucket_fd->get(), object, O_RDONLY | O_NONBLOCK);
   if (!fd.ok()) {
     return WhyNotOpened(bucket_fd->get(), object, uri, fd.status());
   }
@@ -94,7 +95,7 @@ Status CheckRealPath(const std::string& uri, const std::optional<std::vector<std
 
 // A package opened for reading (a regular file), and the name its copy gets.
 struct OpenedPackage {
-  UniqueFd fd;
+  os::UniqueFd fd;
   std::string name;  // the last segment of its path
 };
 
@@ -107,7 +108,7 @@ Result<OpenedPackage> OpenPackage(const std::string& uri, const StageRequest& re
   OpenedPackage opened;
   opened.name = fs::path(*path).filename().string();
   if (uri.starts_with(plan::kGcsScheme)) {
-    Result<UniqueFd> fd = OpenGcsPackage(uri, request.gcs_mount);
+    Result<os::UniqueFd> fd = OpenGcsPackage(uri, request.gcs_mount);
     if (!fd.ok()) {
       return fd.status();
     }
@@ -134,7 +135,7 @@ Result<OpenedPackage> OpenPackage(const std::string& uri, const StageRequest& re
 // Copies what `from` holds to the new file `to`, readable by all (whatever the umask: pip may
 // run as another user).
 Status CopyTo(int from, const std::string& to) {
-  Result<UniqueFd> out = OpenNoFollow(to, O_WRONLY | O_CREAT | O_EXCL, 0600);
+  Result<os::UniqueFd> out = os::OpenNoFollow(to, O_WRONLY | O_CREAT | O_EXCL, 0600);
   if (!out.ok()) {
     return out.status();
   }
@@ -153,7 +154,8 @@ Status CopyTo(int from, const std::string& to) {
     if (got == 0) {
       return {};
     }
-    if (const int err = WriteFully(out->get(), std::string_view(buffer.data(), got)); err != 0) {
+    if (const int err = os::WriteFully(out->get(), std::string_view(buffer.data(), got));
+        err != 0) {
       return IsDiskFull(err) ? DiskFullError("copy a package to " + to)
                              : Status::Internal(fmt::format("Cannot write {}: {}", to, Errno(err)));
     }

@@ -1,6 +1,6 @@
 // The package files a staging request names, read once by the server into copies of its own
 // (issue #31). A `gs://` package lies in a bucket its project's jobs write, so it is opened
-// beneath the bucket's directory with no symbolic link followed at any depth (base/no_follow.h's
+// beneath the bucket's directory with no symbolic link followed at any depth (os/no_follow.h's
 // `OpenBeneath`, as the bucket store reaches objects): a link planted as the object, or as a
 // folder on its path, fails the job instead of making the server read what it points to. A
 // local package is operator's ground (`--package-dir`) and is read by its path once its real

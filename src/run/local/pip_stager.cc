@@ -25,8 +25,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/no_follow.h"
 #include "base/status.h"
+#include "os/no_follow.h"
 #include "run/launcher.h"
 #include "run/local/install_script.h"
 #include "run/local/package_files.h"
@@ -184,7 +184,7 @@ Status StopRecordedInstall(const std::string& pid_file, std::chrono::millisecond
   if (pid_file.empty()) {
     return {};
   }
-  const std::optional<std::string> text = ReadRegularFile(pid_file, 64);
+  const std::optional<std::string> text = os::ReadRegularFile(pid_file, 64);
   int pid = 0;
   if (text) {
     std::istringstream(*text) >> pid;
@@ -262,7 +262,7 @@ Status PipStager::Stage(const StageRequest& request) {
   if (!request.pid_file.empty()) {
     std::error_code error;
     fs::create_directories(fs::path(request.pid_file).parent_path(), error);
-    recorded = ReplaceFileNoFollow(request.pid_file, fmt::format("{}\n", *pid), 0600);
+    recorded = os::ReplaceFileNoFollow(request.pid_file, fmt::format("{}\n", *pid), 0600);
   }
   // Unrecorded, it could outlive a killed server unseen: it does not run.
   std::stop_source unrecorded;

@@ -8,8 +8,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "base/file.h"
-#include "base/unique_fd.h"
+#include "os/file.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::run::local {
 namespace {
@@ -24,12 +24,12 @@ Status ProcFileError(const std::string& path, int err) {
 }  // namespace
 
 Result<std::string> ReadProcFile(const std::string& path) {
-  UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  os::UniqueFd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
   if (!fd.valid()) {
     return ProcFileError(path, errno);
   }
   std::string text;
-  if (const int err = ReadAtMost(fd.get(), std::numeric_limits<std::size_t>::max(), text);
+  if (const int err = os::ReadAtMost(fd.get(), std::numeric_limits<std::size_t>::max(), text);
       err != 0) {
     return ProcFileError(path, err);
   }

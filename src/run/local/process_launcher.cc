@@ -24,9 +24,9 @@
 #include <unistd.h>
 
 #include "base/check.h"
-#include "base/file.h"
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/file.h"
+#include "os/unique_fd.h"
 #include "run/local/credentials.h"
 #include "run/local/proc_file.h"
 #include "run/local/supervisor_command.h"
@@ -68,12 +68,12 @@ bool HasExited(int pidfd) {
 }
 
 // A memfd holding `env` as the supervisor reads it (EncodeEnvironment), at offset 0.
-Result<UniqueFd> EnvironmentFile(const Environment& env) {
-  UniqueFd fd(memfd_create("trainyard-replica-env", MFD_CLOEXEC));
+Result<os::UniqueFd> EnvironmentFile(const Environment& env) {
+  os::UniqueFd fd(memfd_create("trainyard-replica-env", MFD_CLOEXEC));
   if (!fd.valid()) {
     return Status::Internal("memfd_create: " + Errno(errno));
   }
-  if (const int err = WriteFully(fd.get(), EncodeEnvironment(env)); err != 0) {
+  if (const int err = os::WriteFully(fd.get(), EncodeEnvironment(env)); err != 0) {
     return Status::Internal("Cannot write the replica's environment: " + Errno(err));
   }
   if (lseek(fd.get(), 0, SEEK_SET) != 0) {
@@ -160,7 +160,7 @@ Result<int> ProcessLauncher::Start(const ProcessSpec& spec) {
     return program.status();
   }
   // The trainer's environment goes to the supervisor as a file on its stdin, never as its own.
-  Result<UniqueFd> env_file = EnvironmentFile(env);
+  Result<os::UniqueFd> env_file = EnvironmentFile(env);
   if (!env_file.ok()) {
     return env_file.status();
   }
@@ -216,7 +216,7 @@ Result<bool> ProcessLauncher::Adopt(int pid, const ProcessSpec& spec) {
     return false;
   }
   // The pidfd first: as long as it has not exited, /proc/<pid> is the process it refers to.
-  UniqueFd pidfd(OpenPidFd(pid));
+  os::UniqueFd pidfd(OpenPidFd(pid));
   if (!pidfd.valid()) {
     if (errno == ESRCH) {
       return false;

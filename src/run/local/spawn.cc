@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "base/status.h"
-#include "base/unique_fd.h"
 #include "os/child_setup.h"
+#include "os/unique_fd.h"
 #include "run/local/sandbox.h"
 
 namespace trainyard::run::local {
@@ -37,14 +37,14 @@ Status CreateDirectories(const fs::path& dir) {
 
 // Opens `path` for the child's stdout/stderr (close-on-exec here; the child gets a dup2), never
 // through a link as its last component.
-Result<UniqueFd> OpenOutput(const std::string& path) {
+Result<os::UniqueFd> OpenOutput(const std::string& path) {
   if (path.empty()) {
-    UniqueFd fd(open("/dev/null", O_WRONLY | O_CLOEXEC));
-    return fd.valid() ? Result<UniqueFd>(std::move(fd))
+    os::UniqueFd fd(open("/dev/null", O_WRONLY | O_CLOEXEC));
+    return fd.valid() ? Result<os::UniqueFd>(std::move(fd))
                       : Status::Internal("Cannot open /dev/null: " + Errno(errno));
   }
   TY_RETURN_IF_ERROR(CreateDirectories(fs::path(path).parent_path()));
-  UniqueFd fd(open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
+  os::UniqueFd fd(open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!fd.valid()) {
     return Status::Internal(fmt::format("Cannot open {}: {}", path, Errno(errno)));
   }
@@ -120,24 +120,24 @@ Result<int> SpawnProcess(const SpawnSpec& spec, const Environment& base_env) {
       .new_process_group = true,
       .blocked_signals = spec.blocked_signals,
       .default_all_signals = true};
-  UniqueFd stdout_file;
+  os::UniqueFd stdout_file;
   if (spec.stdout_fd >= 0) {
     options.out = os::Stdio::Fd(spec.stdout_fd);
   } else {
-    Result<UniqueFd> opened = OpenOutput(spec.stdout_path);
+    Result<os::UniqueFd> opened = OpenOutput(spec.stdout_path);
     if (!opened.ok()) {
       return opened.status();
     }
     stdout_file = std::move(*opened);
     options.out = os::Stdio::Fd(stdout_file.get());
   }
-  UniqueFd stderr_file;
+  os::UniqueFd stderr_file;
   if (spec.stderr_fd >= 0) {
     options.err = os::Stdio::Fd(spec.stderr_fd);
   } else if (spec.stdout_fd < 0 && spec.stderr_path == spec.stdout_path) {
     options.err = os::Stdio::SameAsOut();  // one open file
   } else {
-    Result<UniqueFd> opened = OpenOutput(spec.stderr_path);
+    Result<os::UniqueFd> opened = OpenOutput(spec.stderr_path);
     if (!opened.ok()) {
       return opened.status();
     }

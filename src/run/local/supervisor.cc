@@ -22,12 +22,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base/file.h"
-#include "base/no_follow.h"
 #include "base/status.h"
-#include "base/unique_fd.h"
 #include "logs/capture.h"
 #include "os/child_setup.h"
+#include "os/file.h"
+#include "os/no_follow.h"
+#include "os/unique_fd.h"
 #include "run/exit_file.h"
 #include "run/local/credentials.h"
 #include "run/local/replica_init.h"
@@ -45,9 +45,9 @@ constexpr std::size_t kReadBytes = std::size_t{64} * 1024;
 // it, the read ends of its stdout and stderr, and where the init reports how it ended.
 struct Trainer {
   int pid = -1;
-  UniqueFd pidfd;
-  std::array<UniqueFd, 2> pipes;  // [0] stdout, [1] stderr
-  UniqueFd init_report;           // valid with a namespace (replica_init.h)
+  os::UniqueFd pidfd;
+  std::array<os::UniqueFd, 2> pipes;  // [0] stdout, [1] stderr
+  os::UniqueFd init_report;           // valid with a namespace (replica_init.h)
 };
 
 // A PID namespace of the trainer's own, with its init (replica_init.h), and its view of files.
@@ -136,19 +136,19 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* 
   }
   argv.push_back(nullptr);
 
-  UniqueFd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  os::UniqueFd stdin_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
   std::array<std::array<int, 2>, 4> pipes{};  // stdout, stderr, exec error, the init's report
   for (auto& ends : pipes) {
     if (pipe2(ends.data(), O_CLOEXEC) != 0) {
       return Status::Internal("cannot create a pipe: " + Errno(errno));
     }
   }
-  std::array<UniqueFd, 2> out_read = {UniqueFd(pipes[0][0]), UniqueFd(pipes[1][0])};
-  std::array<UniqueFd, 2> out_write = {UniqueFd(pipes[0][1]), UniqueFd(pipes[1][1])};
-  UniqueFd error_read(pipes[2][0]);
-  UniqueFd error_write(pipes[2][1]);
-  UniqueFd report_read(pipes[3][0]);
-  UniqueFd report_write(pipes[3][1]);
+  std::array<os::UniqueFd, 2> out_read = {os::UniqueFd(pipes[0][0]), os::UniqueFd(pipes[1][0])};
+  std::array<os::UniqueFd, 2> out_write = {os::UniqueFd(pipes[0][1]), os::UniqueFd(pipes[1][1])};
+  os::UniqueFd error_read(pipes[2][0]);
+  os::UniqueFd error_write(pipes[2][1]);
+  os::UniqueFd report_read(pipes[3][0]);
+  os::UniqueFd report_write(pipes[3][1]);
   if (!stdin_fd.valid()) {
     return Status::Internal("cannot open /dev/null: " + Errno(errno));
   }
@@ -173,7 +173,7 @@ Result<Trainer> StartTrainer(const std::vector<std::string>& args, char* const* 
     ExecTrainer(parent, stdin_fd.get(), out_write[0].get(), out_write[1].get(), error_write.get(),
                 argv.data(), envp, user);
   }
-  for (UniqueFd& end : out_write) {
+  for (os::UniqueFd& end : out_write) {
     end.reset();
   }
   error_write.reset();
@@ -242,7 +242,7 @@ void RemoveContainer(const std::string& client, const std::string& name, char* c
 // and the stream's partial line recorded.
 ssize_t PumpOnce(Trainer& trainer, std::size_t stream, logs::RecordWriter& writer,
                  std::vector<char>& buffer, std::size_t limit) {
-  UniqueFd& pipe = trainer.pipes[stream];
+  os::UniqueFd& pipe = trainer.pipes[stream];
   ssize_t got = read(pipe.get(), buffer.data(), std::min(limit, buffer.size()));
   if (got > 0) {
     // A write failure (a full disk) loses these lines; the trainer must go on all the same.
@@ -306,9 +306,9 @@ void Drain(Trainer& trainer, logs::RecordWriter& writer, std::vector<char>& buff
 // closed (0-2: /dev/null in its place).
 Result<std::vector<std::string>> ReadTrainerEnvironment(int fd) {
   std::string text;
-  const int err = ReadAtMost(fd, std::numeric_limits<std::size_t>::max(), text);
+  const int err = os::ReadAtMost(fd, std::numeric_limits<std::size_t>::max(), text);
   if (fd <= STDERR_FILENO) {
-    UniqueFd null(open("/dev/null", O_RDWR | O_CLOEXEC));
+    os::UniqueFd null(open("/dev/null", O_RDWR | O_CLOEXEC));
     dup2(null.get(), fd);
   } else {
     close(fd);
@@ -333,14 +333,14 @@ ExitStatus Reap(int pid) {
 }
 
 // Writes `status` and when it came, `ended` (run/exit_file.h), through a new temporary file
-// renamed over `path` (base/no_follow.h), so that a reader sees the whole text or no file, and a
+// renamed over `path` (os/no_follow.h), so that a reader sees the whole text or no file, and a
 // link a job planted at either name is never written through.
 void WriteExitFile(const std::string& path, const ExitStatus& status, WallTime ended) {
   const std::string text = ExitFileText(status, ended);
-  if (!ReplaceFileNoFollow(path, text).ok()) {
+  if (!os::ReplaceFileNoFollow(path, text).ok()) {
     std::error_code ignored;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ignored);
-    (void)ReplaceFileNoFollow(path, text);  // else the launcher reports the replica as killed
+    (void)os::ReplaceFileNoFollow(path, text);  // else the launcher reports the replica as killed
   }
 }
 

@@ -1,4 +1,4 @@
-#include "base/no_follow.h"
+#include "os/no_follow.h"
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +12,7 @@
 
 #include "fakes/temp_dir.h"
 
-namespace trainyard {
+namespace trainyard::os {
 namespace {
 
 namespace fs = std::filesystem;
@@ -139,4 +139,4 @@ TEST_F(NoFollowTest, ReadRegularFileReadsOnlyRegularFilesWithinTheBound) {
 }
 
 }  // namespace
-}  // namespace trainyard
+}  // namespace trainyard::os

@@ -6,9 +6,9 @@
 
 #include "base/status.h"
 
-namespace trainyard {
+namespace trainyard::os {
 
 // `count` random bytes; INTERNAL when the kernel refuses.
 Result<std::string> RandomBytes(std::size_t count);
 
-}  // namespace trainyard
+}  // namespace trainyard::os

@@ -12,9 +12,9 @@
 #include <sys/types.h>
 
 #include "base/status.h"
-#include "base/unique_fd.h"
+#include "os/unique_fd.h"
 
-namespace trainyard {
+namespace trainyard::os {
 
 // open(2) of `path` with O_NOFOLLOW | O_CLOEXEC added: a symbolic link as the last component
 // fails (ELOOP) instead of being followed. The directories above `path` are trusted: use it where
@@ -47,4 +47,4 @@ Status ReplaceFileNoFollow(const std::string& path, std::string_view text, mode_
 // device or FIFO (which could block), or a larger file.
 std::optional<std::string> ReadRegularFile(const std::string& path, std::size_t max_bytes);
 
-}  // namespace trainyard
+}  // namespace trainyard::os

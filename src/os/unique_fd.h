@@ -3,7 +3,7 @@
 
 #include <unistd.h>
 
-namespace trainyard {
+namespace trainyard::os {
 
 class UniqueFd {
  public:
@@ -38,4 +38,4 @@ class UniqueFd {
   int fd_;
 };
 
-}  // namespace trainyard
+}  // namespace trainyard::os

@@ -1,4 +1,4 @@
-#include "base/file.h"
+#include "base/disk_full.h"
 
 #include <cerrno>
 

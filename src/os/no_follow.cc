@@ -1,4 +1,4 @@
-#include "base/no_follow.h"
+#include "os/no_follow.h"
 
 #include <atomic>
 #include <cerrno>
@@ -11,9 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "base/file.h"
+#include "os/file.h"
 
-namespace trainyard {
+namespace trainyard::os {
 namespace {
 
 Status OpenError(std::string_view what, int err) {
@@ -186,4 +186,4 @@ std::optional<std::string> ReadRegularFile(const std::string& path, std::size_t 
   return text;
 }
 
-}  // namespace trainyard
+}  // namespace trainyard::os

@@ -1,11 +1,11 @@
-#include "base/random.h"
+#include "os/random.h"
 
 #include <cerrno>
 #include <cstring>
 
 #include <sys/random.h>
 
-namespace trainyard {
+namespace trainyard::os {
 
 Result<std::string> RandomBytes(std::size_t count) {
   std::string bytes(count, '\0');
@@ -23,4 +23,4 @@ Result<std::string> RandomBytes(std::size_t count) {
   return bytes;
 }
 
-}  // namespace trainyard
+}  // namespace trainyard::os
