@@ -25,8 +25,12 @@ declare -A allowed=(
   [run]="base os model catalog algorithms plan logs"
   [control]="base os model catalog algorithms validate plan tuning vertex sched run logs store"
   [server]="base os model catalog algorithms validate control logs store sched kube vertex access"
-  # The composition root (app/): the one module that knows every backend.
-  [app]="base os model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server"
+  # The API front-ends (api/{ml,vertex,kube,storage,logging,trainyard}/, and the access check,
+  # audit trail and discovery documents they share) over the HTTP core: no run/ (a running job is
+  # reached through control/ only), no app/, agent/ or cli/; their store includes are checked below.
+  [api]="base model catalog validate control logs store sched kube vertex access server"
+  # The composition root (app/): the one module that knows every backend, and composes every API.
+  [app]="base os model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server api"
   # The cluster backend and its node agent (`trainyard batch-task`).
   [agent]="base os model catalog algorithms plan sched run control"
   [cli]="base os model catalog algorithms validate control agent app store run logs sched plan tuning kube vertex access"
@@ -46,6 +50,28 @@ for dir in src/*/; do
     fi
   done < <(grep -rHE '^#include "[^/"]+/' "$dir" || true)
 done
+# The front-ends read jobs and tokens, never write them: a job changes through control/'s
+# JobController only. Of store/ they include the job and token stores (held const), the job
+# tokens' key, the bucket store and its preconditions (the storage API's own objects: no controller
+# stands between), and the audit store (the audit trail appends the activity log).
+if [[ -d src/api ]]; then
+  while IFS= read -r line; do
+    file=${line%%:*}
+    inc=${line#*#include \"}
+    inc=${inc%\"*}
+    case "$inc" in
+      store/job_store.h | store/token_store.h | store/job_tokens.h | store/bucket_store.h | \
+        store/preconditions.h | store/audit_store.h) ;;
+      *) echo "check_layers: $file includes $inc; api/ reads jobs through store/job_store.h and changes them through control/"
+         status=1 ;;
+    esac
+  done < <(grep -rHE '^#include "store/' src/api || true)
+  if grep -rnE '\b(JobStore|TokenStore)\b' src/api --include='*.cc' --include='*.h' \
+      | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(//|#include)' | grep -vE 'const (store::)?(JobStore|TokenStore)\b'; then
+    echo "check_layers: api/ holds the job and token stores const; a job changes through control/'s JobController"
+    status=1
+  fi
+fi
 # Pure domain modules do no IO: no files, processes, sockets or clocks.
 for module in model catalog algorithms validate plan tuning kube vertex access; do
   [[ -d src/$module ]] || continue
