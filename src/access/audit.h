@@ -2,7 +2,7 @@
 // call as the AuditLog Google writes to `cloudaudit.googleapis.com%2Factivity` (the LogEntry's
 // `protoPayload` and `resource`). Every mutating call is recorded whatever its outcome, and every
 // refused call (401, 403) of any route; reads that succeed are not (that would be Google's
-// data-access log). The store is store/audit_store.h, the recording server/audit_trail.h, the
+// data-access log). The store is store/audit_store.h, the recording api/audit_trail.h, the
 // reading logging v2 entries:list. Pure and thread-safe.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Who a request comes from, what they may do, and the names and token text that identify them
 // (issue #17). Pure and thread-safe; the token store is store/token_store.h, the check at the
-// router server/access_check.h.
+// router api/access_check.h.
 #pragma once
 
 #include <optional>

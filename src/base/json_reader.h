@@ -29,7 +29,7 @@
 //   "64"" (the expected part the caller's words: "a quantity such as "256Gi""); unknown members
 //   "unknown field: expected project, accelerators, cpus, memory, jobs or weight", which lists the
 //   names the object takes. A null is a wrong type; integers only as JSON integers.
-// - server/logging_v2_handlers.cc (Cloud Logging's entries.list body) and server/json_body.cc
+// - api/logging/handlers.cc (Cloud Logging's entries.list body) and server/json_body.cc
 //   (the bodies of ml v1's and Vertex's field-less requests, a cancel's): ml v1's words; an
 //   unknown member of the request itself is "Unknown name "x": Cannot find field.", as Google
 //   words it at the root.

@@ -1,6 +1,6 @@
 // A project's standing in the sharing pass (issue #34): what it borrows beyond its quota and its
 // dominant share of the inventory, counted as the pass (fair_share.h) counts them. Pure; the pass
-// orders projects with it, and the cluster view (server/trainyard_v1_cluster.h) shows it.
+// orders projects with it, and the cluster view (api/trainyard/cluster.h) shows it.
 //
 // - Borrowed: the part of the project's use beyond each limit of its quota, per accelerator type,
 //   vCPUs and memory (jobs are a hard limit: never borrowed). A project without a quota has no

@@ -1,6 +1,6 @@
 // What a route needs besides its handler, written in its row (server/router.h `Route`): who may
-// call it (server/access_check.h reads `RouteAccess`) and what the audit log calls it
-// (server/audit_trail.h reads `RouteAudit`). The router hands the matched route to both, so
+// call it (api/access_check.h reads `RouteAccess`) and what the audit log calls it
+// (api/audit_trail.h reads `RouteAudit`). The router hands the matched route to both, so
 // neither looks anything up by the route's name. Plain data: every member has a default, so a
 // row names only what it sets.
 #pragma once

@@ -52,7 +52,7 @@ struct RoutedRequest {
 // One route: what it matches, what answers it, who may call it and what the audit log calls it.
 // Written with designated initializers; the server refuses to start if a row lacks its access
 // rules or audit method, or names a permission roles.json does not know
-// (server/access_check.h `RouteProblems`).
+// (api/access_check.h `RouteProblems`).
 struct Route {
   std::string method;                          // "GET"
   std::string pattern;                         // "/v1/projects/{project}/jobs"

@@ -75,7 +75,7 @@ struct BucketInfo {
   WallTime updated;                 // the last metadata change (`create_time` before any)
   std::map<std::string, std::string> labels;
   // The other members of GCS's bucket resource kept as given and served back (`cors`,
-  // `website`: server/storage_v1_rules.h says which), by name, each as its JSON text.
+  // `website`: api/storage/rules.h says which), by name, each as its JSON text.
   std::map<std::string, std::string> settings;
 };
 

@@ -2,7 +2,7 @@
 // parameters `ifGenerationMatch`, …; docs/reference/ai-platform-training.md §11.2), as data and
 // as a pure evaluation. The bucket store evaluates them with a write, under the same lock
 // (bucket_store.h), so two writers racing with `ifGenerationMatch=0` end with one write and one
-// refusal; the server parses them and answers reads (server/storage_v1_rules.h).
+// refusal; the server parses them and answers reads (api/storage/rules.h).
 #pragma once
 
 #include <cstdint>

@@ -12,10 +12,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
+#include "cli/local/temp_dir.h"
 #include "cli/outcome.h"
-#include "cli/table.h"
-#include "cli/temp_dir.h"
+#include "cli/output/table.h"
 
 namespace trainyard::cli {
 namespace {

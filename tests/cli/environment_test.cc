@@ -1,5 +1,5 @@
 // Which server and project a verb talks to: the flag, else the environment, else the default.
-#include "cli/environment.h"
+#include "cli/commands/environment.h"
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "cli/flag_values.h"
+#include "cli/commands/flag_values.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // How jobs are shown: the list table, the submit summary, describe's JSON, and local times.
-#include "cli/job_output.h"
+#include "cli/output/job_output.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
 #include "cli/outcome.h"
 #include "integration/live_server.h"
 #include "support/text.h"

@@ -1,5 +1,5 @@
 // `trainyard kubeconfig`: the kubeconfig kubectl reads, pointing at the server.
-#include "cli/kubeconfig.h"
+#include "cli/commands/kubeconfig.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // `jobs update`'s label flags and the map they produce, following gcloud's labels_util.Diff.
-#include "cli/labels_update.h"
+#include "cli/commands/labels_update.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // `RunLocalCluster` with real children (/bin/sh scripts): the primary's exit code is the result,
 // the others are stopped and reaped, signals to this process reach the primary.
-#include "cli/local_cluster.h"
+#include "cli/local/local_cluster.h"
 
 #include <csignal>
 #include <fstream>

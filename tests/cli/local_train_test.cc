@@ -17,7 +17,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
 #include "cli/outcome.h"
 #include "fakes/temp_dir.h"
 

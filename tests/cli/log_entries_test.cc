@@ -1,7 +1,7 @@
 // Log entries as `stream-logs` decodes and prints them. The expected rows of
 // `PrintsWhatGcloudPrints` are what gcloud 528's own printer (log_utils.LOG_FORMAT over
 // log_utils.SplitMultiline, TZ=UTC) wrote for the same response.
-#include "cli/log_entries.h"
+#include "cli/follow/log_entries.h"
 
 #include <ctime>
 #include <string>

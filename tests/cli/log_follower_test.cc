@@ -1,7 +1,7 @@
 // The polling loop of `stream-logs`, against a fake server whose answers the test scripts: what
 // each request asked for (filter text, page token), which entries came out, and when it ends.
 // The clock is fake and a wait only advances it.
-#include "cli/log_follower.h"
+#include "cli/follow/log_follower.h"
 
 #include <chrono>
 #include <deque>
@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "base/time_format.h"
-#include "cli/log_query.h"
+#include "cli/follow/log_query.h"
 #include "fakes/fake_clock.h"
 
 namespace trainyard::cli {

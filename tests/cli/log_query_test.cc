@@ -1,6 +1,6 @@
 // The filter text of `stream-logs`, byte for byte gcloud 528's: every expected string below was
 // printed by gcloud's own log_utils.LogFilters and stream.LogPosition for the same inputs.
-#include "cli/log_query.h"
+#include "cli/follow/log_query.h"
 
 #include <chrono>
 #include <string>

@@ -14,8 +14,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
-#include "cli/rest_client.h"
+#include "cli/client/rest_client.h"
+#include "cli/commands/commands.h"
 #include "cli/scripted_api.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"

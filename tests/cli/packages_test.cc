@@ -1,4 +1,4 @@
-#include "cli/packages.h"
+#include "cli/local/packages.h"
 
 #include <filesystem>
 #include <fstream>
@@ -9,7 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cli/temp_dir.h"
+#include "cli/local/temp_dir.h"
 
 namespace trainyard::cli {
 namespace {

@@ -1,4 +1,4 @@
-// ReadPages (cli/commands.h): the paging loop every `list` verb shares.
+// ReadPages (cli/commands/commands.h): the paging loop every `list` verb shares.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
 
 namespace trainyard::cli {
 namespace {

@@ -1,6 +1,6 @@
 // The REST client's pure parts: `--server` URLs and percent-encoding. Talking to a server is
 // covered by jobs_cli_test.cc, against the real one, and ml_client_test.cc (what goes on the wire).
-#include "cli/rest_client.h"
+#include "cli/client/rest_client.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // Error responses back to `Status`: google.rpc bodies as the server writes them, and bodies
 // that are not.
-#include "cli/rpc_status.h"
+#include "cli/client/rpc_status.h"
 
 #include <string>
 #include <vector>

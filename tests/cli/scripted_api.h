@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
 #include "cli/outcome.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"

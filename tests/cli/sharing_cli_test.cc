@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "access/principal.h"
-#include "cli/commands.h"
+#include "cli/commands/commands.h"
 #include "cli/outcome.h"
 #include "integration/live_server.h"
 

@@ -1,5 +1,5 @@
 // The live status line: its text (a pure function of a round's progress) and how it is drawn.
-#include "cli/status_line.h"
+#include "cli/follow/status_line.h"
 
 #include <chrono>
 #include <sstream>

@@ -1,6 +1,6 @@
 // `StorageClient` uploads against the real server in-process (integration/live_server.h): the
 // bytes and content type that arrive, multipart and resumable, and a missing bucket.
-#include "cli/storage_client.h"
+#include "cli/client/storage_client.h"
 
 #include <filesystem>
 #include <fstream>

@@ -14,11 +14,11 @@
 #include <nlohmann/json.hpp>
 
 #include "base/time_format.h"
-#include "cli/commands.h"
-#include "cli/job_output.h"
-#include "cli/log_entries.h"
-#include "cli/logging_client.h"
-#include "cli/rest_client.h"
+#include "cli/client/logging_client.h"
+#include "cli/client/rest_client.h"
+#include "cli/commands/commands.h"
+#include "cli/follow/log_entries.h"
+#include "cli/output/job_output.h"
 #include "cli/scripted_api.h"
 #include "server/http_server.h"
 #include "server/rpc_error.h"

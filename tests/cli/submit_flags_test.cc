@@ -1,4 +1,4 @@
-#include "cli/submit_flags.h"
+#include "cli/commands/submit_flags.h"
 
 #include <functional>
 #include <string>
@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog/catalog.h"
-#include "cli/request_body.h"
+#include "cli/commands/request_body.h"
 #include "model/config_file.h"
 
 namespace trainyard::cli {

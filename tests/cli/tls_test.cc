@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "cli/rest_client.h"
+#include "cli/client/rest_client.h"
 #include "fakes/temp_dir.h"
 #include "integration/live_server.h"
 #include "server/http_server.h"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/time_format.h"
-#include "cli/log_entries.h"
+#include "cli/follow/log_entries.h"
 #include "cli/scripted_api.h"
 #include "server/http_message.h"
 #include "server/rpc_error.h"

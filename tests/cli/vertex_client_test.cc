@@ -1,5 +1,5 @@
 // How a Vertex AI job named on the command line becomes its place (gcloud's resource argument).
-#include "cli/vertex_client.h"
+#include "cli/client/vertex_client.h"
 
 #include <optional>
 #include <string>

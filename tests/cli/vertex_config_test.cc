@@ -1,6 +1,6 @@
 // Vertex AI `--config` files read as gcloud 528's apitools reads them: each YAML scalar typed by
 // its field in data/vertex_fields.json. The expected JSON is what gcloud sent for the same files.
-#include "cli/vertex_config.h"
+#include "cli/commands/vertex_config.h"
 
 #include <algorithm>
 #include <string>

@@ -1,7 +1,7 @@
 // The bodies and refusals of `ai custom-jobs create` and `ai hp-tuning-jobs create`. Every
 // expected body and message below is what gcloud 528 sent or printed for the same flags (the
 // e2e test vertex_parity_test.py checks more combinations against gcloud itself).
-#include "cli/vertex_flags.h"
+#include "cli/commands/vertex_flags.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // gcloud's YAML output, row by row: each expected text was printed by gcloud 528's own
 // `resource_printer.Print(record, 'yaml')` (ruamel.yaml) for the JSON record in the same row.
-#include "cli/yaml_printer.h"
+#include "cli/output/yaml_printer.h"
 
 #include <string>
 

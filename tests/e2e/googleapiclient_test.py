@@ -3,7 +3,7 @@
 
 As Google's docs show a program following a training job: `googleapiclient.discovery.build('ml',
 'v1', discoveryServiceUrl=...)` builds the client from the discovery document trainyard serves
-(server/discovery.h), then `projects().jobs().create(...)` submits a tiny trainer, `get` polls it
+(api/discovery.h), then `projects().jobs().create(...)` submits a tiny trainer, `get` polls it
 to SUCCEEDED, `list` shows it, a second job is cancelled with `cancel` and reaches CANCELLED, and
 `patch` changes a job's labels; `projects().getConfig` answers. The aiplatform v1 client built
 the same way creates a custom job, follows it to JOB_STATE_SUCCEEDED and lists it. A client built from the

@@ -1,4 +1,4 @@
-// trainyard v1's cluster view (server/trainyard_v1_cluster.h) with real jobs: a running GPU job
+// trainyard v1's cluster view (api/trainyard/cluster.h) with real jobs: a running GPU job
 // holds an emulated device, a job that needs more than is free waits in the queue with its
 // position and reason (which `trainyard jobs describe` prints too), each project's quota, use,
 // borrowed and share, and the job's replicas say where they run, and once it ended, how.
@@ -10,8 +10,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "cli/commands.h"
-#include "cli/environment.h"
+#include "cli/commands/commands.h"
+#include "cli/commands/environment.h"
 #include "integration/executing_server.h"
 
 namespace trainyard::testing {

@@ -1,8 +1,8 @@
-// The discovery documents (server/discovery.h) on the real server, and each document checked
+// The discovery documents (api/discovery.h) on the real server, and each document checked
 // against the router itself: every method a document lists is a route trainyard serves, with the
 // query parameters it names (a media upload's at its upload paths), and every route of that API
 // is listed but those a document has no method for (named, with the reason, below).
-#include "server/discovery.h"
+#include "api/discovery.h"
 
 #include <functional>
 #include <optional>
@@ -14,6 +14,15 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "api/logging/handlers.h"
+#include "api/ml/handlers.h"
+#include "api/storage/handlers.h"
+#include "api/trainyard/caller.h"
+#include "api/trainyard/cluster.h"
+#include "api/trainyard/handlers.h"
+#include "api/trainyard/sharing.h"
+#include "api/trainyard/suspend.h"
+#include "api/vertex/api.h"
 #include "base/clock.h"
 #include "catalog/catalog.h"
 #include "control/job_controller.h"
@@ -21,16 +30,7 @@
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "integration/live_server.h"
-#include "server/logging_v2_handlers.h"
-#include "server/ml_v1_handlers.h"
 #include "server/router.h"
-#include "server/storage_v1_handlers.h"
-#include "server/trainyard_v1_caller.h"
-#include "server/trainyard_v1_cluster.h"
-#include "server/trainyard_v1_handlers.h"
-#include "server/trainyard_v1_sharing.h"
-#include "server/trainyard_v1_suspend.h"
-#include "server/vertex_api.h"
 #include "store/bucket_store.h"
 #include "store/sharing_store.h"
 #include "store/sqlite_job_store.h"
@@ -217,7 +217,7 @@ TEST(DiscoveryTest, EveryMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
             [&](server::Router& r) { AddStorageV1Routes(r, **buckets); },
             // The resumable upload's later requests (PUT and DELETE of the session URL the
             // insert answers with), and the two calls `gcloud storage rm -r` makes that are newer
-            // than the document (server/storage_v1_handlers.h).
+            // than the document (api/storage/handlers.h).
             {"storage.objects.upload", "storage.objects.cancelUpload",
              "storage.buckets.getStorageLayout", "storage.managedFolders.list"}},
            {"logging", "v2",

@@ -12,10 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "api/storage/json.h"
 #include "base/check.h"
 #include "integration/live_server.h"
 #include "logs/log_record.h"
-#include "server/storage_v1_json.h"
 #include "support/build_paths.h"
 #include "support/wait.h"
 

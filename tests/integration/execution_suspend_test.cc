@@ -1,5 +1,5 @@
 // Suspending and resuming an ml v1 job for real, through trainyard v1's own verbs
-// (server/trainyard_v1_suspend.h): a running job's replicas are stopped and it goes back to the
+// (api/trainyard/suspend.h): a running job's replicas are stopped and it goes back to the
 // queue (QUEUED, startTime cleared) until resumed, when it runs again; what cannot be suspended
 // is refused and changes nothing.
 #include <csignal>

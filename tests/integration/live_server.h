@@ -12,13 +12,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/server.h"
 #include "base/clock.h"
 #include "control/job_controller.h"
 #include "control/sharing_admin.h"
 #include "fakes/temp_dir.h"
 #include "integration/http_client.h"
 #include "sched/sharing.h"
-#include "server/server.h"
 #include "store/audit_store.h"
 #include "store/bucket_store.h"
 #include "store/job_store.h"

@@ -12,11 +12,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "api/storage/json.h"
 #include "fakes/temp_dir.h"
 #include "integration/executing_server.h"
 #include "integration/http_client.h"
 #include "integration/serve_process.h"
-#include "server/storage_v1_json.h"
 
 namespace trainyard::testing {
 namespace {

@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "api/storage/json.h"
 #include "integration/live_server.h"
-#include "server/storage_v1_json.h"
 
 namespace trainyard::testing {
 

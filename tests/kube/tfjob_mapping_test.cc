@@ -211,7 +211,7 @@ INSTANTIATE_TEST_SUITE_P(
             {"name": "tensorflow", "image": "e"}]}}}}})")));
 
 // What a replica is started with must fit one execve (validate/exec_limits.cc); a create answers
-// the mapped job's violations at the TFJob's fields (server/kube_tfjobs.cc), after the TFJob's own
+// the mapped job's violations at the TFJob's fields (api/kube/tfjobs.cc), after the TFJob's own
 // rules. Each case changes the "tensorflow" container of one replica type of ChiefWorkerPsSpec.
 struct BoundsCase {
   std::string name;

@@ -255,7 +255,7 @@ TEST(ToJobTest, TheEngineRulesSpeakInVertexPaths) {
   }
 }
 
-// The fields a create of `body` is refused at, checked as server/vertex_routes.cc does: the
+// The fields a create of `body` is refused at, checked as api/vertex/routes.cc does: the
 // decoder, Vertex's rules, then the mapped job's engine rules in Vertex's paths.
 std::vector<std::string> CreateFields(std::string_view body) {
   Result<CustomJob> job = DecodeCustomJob(body);

@@ -5,7 +5,7 @@
 //     the class's number in the admin's table (sched::SharingPolicy::priority_classes), looked up
 //     on each pass, so a changed number moves the jobs that name the class; a class the table no
 //     longer has counts as 0, as a Kubernetes pod without a PriorityClass does (new jobs naming
-//     an unknown class are refused at create: server/kube_tfjobs.cc);
+//     an unknown class are refused at create: api/kube/tfjobs.cc);
 //   - otherwise its ml v1 `scheduling.priority` (0 when unset). Vertex's CustomJob has no
 //     priority field, so a Vertex job is 0.
 #pragma once
