@@ -24,11 +24,13 @@ declare -A allowed=(
   [store]="base os model logs access"
   [run]="base os model catalog algorithms plan logs"
   [control]="base os model catalog algorithms validate plan tuning vertex sched run logs store"
-  [server]="base os model catalog algorithms validate control logs store sched kube vertex access"
+  # The HTTP core (server/): connections, router, errors, /metrics; it knows no API (api/) and no
+  # job machinery.
+  [server]="base os model sched"
   # The API front-ends (api/{ml,vertex,kube,storage,logging,trainyard}/, and the access check,
   # audit trail and discovery documents they share) over the HTTP core: no run/ (a running job is
   # reached through control/ only), no app/, agent/ or cli/; their store includes are checked below.
-  [api]="base model catalog validate control logs store sched kube vertex access server"
+  [api]="base os model catalog validate control logs store sched kube vertex access server"
   # The composition root (app/): the one module that knows every backend, and composes every API.
   [app]="base os model catalog algorithms validate plan tuning sched kube vertex access logs run store control agent server api"
   # The cluster backend and its node agent (`trainyard batch-task`).
