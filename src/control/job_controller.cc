@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "os/random.h"
 #include "control/etag.h"
 #include "control/list_filter.h"
 #include "control/page_token.h"
@@ -17,6 +16,7 @@
 #include "control/reconcile/suspend.h"
 #include "control/resource_names.h"
 #include "model/json_codec.h"
+#include "os/random.h"
 #include "tuning/study_policy.h"
 #include "validate/validate.h"
 

@@ -17,7 +17,7 @@ namespace {
 // directory and not through a link, without write access for its group and others.
 Status SecureDirectory(const std::string& path) {
   Result<os::Dir> dir = os::Dir::OpenOrMake(path, 0750);
-  Result<os::FileInfo> info = dir.ok() ? dir->Info() : Result<os::FileInfo>(dir.status());
+  Result<os::FileStatus> info = dir.ok() ? dir->Info() : Result<os::FileStatus>(dir.status());
   if (!info.ok()) {
     return Status::Internal(info.status().message());
   }

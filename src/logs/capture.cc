@@ -38,7 +38,7 @@ struct Tail {
 // start of the last complete record (or the cap).
 Tail ReadTail(const os::File& file) {
   Tail tail;
-  Result<os::FileInfo> info = file.Info();
+  Result<os::FileStatus> info = file.Info();
   if (!info.ok() || info->size == 0) {
     return tail;
   }

@@ -37,7 +37,7 @@ Result<RecordFile> RecordFile::Open(const std::string& path) {
     }
     return ReadError(opened.status());
   }
-  Result<os::FileInfo> info = opened->Info();
+  Result<os::FileStatus> info = opened->Info();
   if (!info.ok()) {
     return ReadError(info.status());
   }

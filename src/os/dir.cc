@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "os/no_follow.h"
 #include "os/io_error.h"
+#include "os/no_follow.h"
 #include "os/stat_info.h"
 
 namespace trainyard::os {
@@ -94,7 +94,7 @@ Result<File> Dir::OpenFile(std::string_view relative, OpenMode mode,
   return File::Adopt(Shown(relative), *std::move(fd));
 }
 
-Result<FileInfo> Dir::Stat(std::string_view relative) const {
+Result<FileStatus> Dir::Stat(std::string_view relative) const {
   struct stat st {};
   if (relative.find('/') == std::string_view::npos) {
     TY_RETURN_IF_ERROR(CheckName(relative));
@@ -102,7 +102,7 @@ Result<FileInfo> Dir::Stat(std::string_view relative) const {
     if (::fstatat(fd_.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return IoError("describe", Shown(relative), errno);
     }
-    return internal::ToFileInfo(st);
+    return internal::ToFileStatus(st);
   }
   Result<UniqueFd> fd = OpenBeneath(fd_.get(), relative, O_PATH | O_NOFOLLOW);
   if (!fd.ok()) {
@@ -111,15 +111,15 @@ Result<FileInfo> Dir::Stat(std::string_view relative) const {
   if (::fstat(fd->get(), &st) != 0) {
     return IoError("describe", Shown(relative), errno);
   }
-  return internal::ToFileInfo(st);
+  return internal::ToFileStatus(st);
 }
 
-Result<FileInfo> Dir::Info() const {
+Result<FileStatus> Dir::Info() const {
   struct stat st {};
   if (::fstat(fd_.get(), &st) != 0) {
     return IoError("describe", path_, errno);
   }
-  return internal::ToFileInfo(st);
+  return internal::ToFileStatus(st);
 }
 
 Status Dir::SetPermissions(std::uint32_t mode) const {
@@ -147,7 +147,7 @@ Result<std::vector<DirEntry>> Dir::List() const {
     struct stat st {};
     if (name != "." && name != ".." &&
         ::fstatat(fd, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-      entries.push_back(DirEntry{.name = std::string(name), .info = internal::ToFileInfo(st)});
+      entries.push_back(DirEntry{.name = std::string(name), .info = internal::ToFileStatus(st)});
     }
     errno = 0;
   }

@@ -15,16 +15,16 @@
 #include <vector>
 
 #include "base/status.h"
-#include "os/unique_fd.h"
 #include "os/file_handle.h"
-#include "os/file_info.h"
+#include "os/file_status.h"
+#include "os/unique_fd.h"
 
 namespace trainyard::os {
 
 // One entry of a directory, described without following a link.
 struct DirEntry {
   std::string name;
-  FileInfo info;
+  FileStatus info;
 };
 
 class Dir {
@@ -59,9 +59,9 @@ class Dir {
 
   // The entry `relative` beneath this one; a link as its last component is described (kSymlink),
   // never followed.
-  Result<FileInfo> Stat(std::string_view relative) const;
+  Result<FileStatus> Stat(std::string_view relative) const;
   // This directory itself.
-  Result<FileInfo> Info() const;
+  Result<FileStatus> Info() const;
   // Sets this directory's permission bits (07777).
   Status SetPermissions(std::uint32_t mode) const;
   // The entries but "." and "..", in no particular order.

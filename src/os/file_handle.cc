@@ -52,12 +52,12 @@ Result<File> File::Open(const std::string& path, OpenMode mode, std::uint32_t pe
   return Adopt(path, std::move(fd));
 }
 
-Result<FileInfo> File::Info() const {
+Result<FileStatus> File::Info() const {
   struct stat st {};
   if (::fstat(fd_.get(), &st) != 0) {
     return IoError("describe", path_, errno);
   }
-  return internal::ToFileInfo(st);
+  return internal::ToFileStatus(st);
 }
 
 Result<std::size_t> File::ReadAt(std::uint64_t offset, char* out, std::size_t size) const {

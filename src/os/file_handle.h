@@ -13,8 +13,8 @@
 #include <utility>
 
 #include "base/status.h"
+#include "os/file_status.h"
 #include "os/unique_fd.h"
-#include "os/file_info.h"
 
 namespace trainyard::os {
 
@@ -38,7 +38,7 @@ class File {
   // The path errors name.
   const std::string& path() const { return path_; }
   // What the file is now (its size, its mtime, …).
-  Result<FileInfo> Info() const;
+  Result<FileStatus> Info() const;
   // Reads up to `size` bytes at `offset` into `out`: fewer only where the file ends.
   Result<std::size_t> ReadAt(std::uint64_t offset, char* out, std::size_t size) const;
   // Writes all of `bytes` at the file's offset (its end, when appending): short and interrupted

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/stat_info.h"
 #include "os/sys_error.h"
 
 namespace trainyard::os {
@@ -15,24 +16,6 @@ using internal::SysError;
 
 static_assert(kSetGroupIdBit == S_ISGID);
 
-FileStatus FromStat(const struct stat& st) {
-  FileType type = FileType::kOther;
-  if (S_ISREG(st.st_mode)) {
-    type = FileType::kRegular;
-  } else if (S_ISDIR(st.st_mode)) {
-    type = FileType::kDirectory;
-  } else if (S_ISLNK(st.st_mode)) {
-    type = FileType::kSymlink;
-  }
-  return FileStatus{.type = type,
-                    .mode = static_cast<unsigned>(st.st_mode) & kModeBits,
-                    .uid = static_cast<unsigned>(st.st_uid),
-                    .gid = static_cast<unsigned>(st.st_gid),
-                    .device = static_cast<std::uint64_t>(st.st_dev),
-                    .inode = static_cast<std::uint64_t>(st.st_ino),
-                    .size = static_cast<std::uint64_t>(st.st_size)};
-}
-
 }  // namespace
 
 Result<FileStatus> StatPath(const std::string& path, int* error) {
@@ -41,7 +24,7 @@ Result<FileStatus> StatPath(const std::string& path, int* error) {
     return SysError(errno, error, "inspect", path);
   }
   NoError(error);
-  return FromStat(st);
+  return internal::ToFileStatus(st);
 }
 
 Result<FileStatus> StatLink(const std::string& path, int* error) {
@@ -50,7 +33,7 @@ Result<FileStatus> StatLink(const std::string& path, int* error) {
     return SysError(errno, error, "inspect", path);
   }
   NoError(error);
-  return FromStat(st);
+  return internal::ToFileStatus(st);
 }
 
 Result<FileStatus> StatFd(int fd, int* error) {
@@ -60,7 +43,7 @@ Result<FileStatus> StatFd(int fd, int* error) {
     return SysError(err, error, "inspect descriptor", std::to_string(fd));
   }
   NoError(error);
-  return FromStat(st);
+  return internal::ToFileStatus(st);
 }
 
 Status ChangeMode(const std::string& path, unsigned mode, int* error) {

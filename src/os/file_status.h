@@ -1,8 +1,9 @@
-// A file's type, owner, group and mode, and changing them: stat(2) and lstat(2) as a plain value,
-// chmod, chown of the group, mkdir and the process's umask (the data directory's sharing with
-// `serve --run-as`'s group, app/job_isolation.h). Errors name the path and the system's reason;
-// `int* error`, when given, gets the errno (0 on success), for callers that word the error their
-// own way. Thread-safe, but for `SetUmask` (the whole process's).
+// A file's type, owner, group, mode, size and time (the one description of a file os/ gives:
+// these functions', `Dir::Stat`'s and `File::Info`'s), and changing them: stat(2) and lstat(2) as a
+// plain value, chmod, chown of the group, mkdir and the process's umask (the data directory's
+// sharing with `serve --run-as`'s group, app/job_isolation.h). Errors name the path and the
+// system's reason; `int* error`, when given, gets the errno (0 on success), for callers that word
+// the error their own way. Thread-safe, but for `SetUmask` (the whole process's).
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,11 @@ struct FileStatus {
   unsigned gid = 0;
   std::uint64_t device = 0;  // st_dev and st_ino: the file's identity
   std::uint64_t inode = 0;
-  std::uint64_t size = 0;  // in bytes
+  std::int64_t size = 0;      // in bytes
+  std::int64_t mtime_ns = 0;  // the last change of its contents, in ns since the epoch
+
+  bool regular() const { return type == FileType::kRegular; }
+  bool directory() const { return type == FileType::kDirectory; }
 };
 
 // stat(2) of `path`, a symbolic link followed. INTERNAL "Cannot inspect <path>: <why>".

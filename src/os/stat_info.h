@@ -1,13 +1,15 @@
-// Internal to os/: a stat(2) result as a `FileInfo`.
+// Internal to os/: a stat(2) result as a `FileStatus` (os/file_status.h).
 #pragma once
+
+#include <cstdint>
 
 #include <sys/stat.h>
 
-#include "os/file_info.h"
+#include "os/file_status.h"
 
 namespace trainyard::os::internal {
 
-inline FileInfo ToFileInfo(const struct stat& st) {
+inline FileStatus ToFileStatus(const struct stat& st) {
   FileType type = FileType::kOther;
   if (S_ISREG(st.st_mode)) {
     type = FileType::kRegular;
@@ -16,11 +18,15 @@ inline FileInfo ToFileInfo(const struct stat& st) {
   } else if (S_ISLNK(st.st_mode)) {
     type = FileType::kSymlink;
   }
-  return FileInfo{.type = type,
-                  .size = static_cast<std::int64_t>(st.st_size),
-                  .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec,
-                  .inode = static_cast<std::int64_t>(st.st_ino),
-                  .mode = static_cast<std::uint32_t>(st.st_mode & 07777)};
+  return FileStatus{
+      .type = type,
+      .mode = static_cast<unsigned>(st.st_mode) & kModeBits,
+      .uid = static_cast<unsigned>(st.st_uid),
+      .gid = static_cast<unsigned>(st.st_gid),
+      .device = static_cast<std::uint64_t>(st.st_dev),
+      .inode = static_cast<std::uint64_t>(st.st_ino),
+      .size = static_cast<std::int64_t>(st.st_size),
+      .mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
 
 }  // namespace trainyard::os::internal

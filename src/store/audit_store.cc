@@ -19,7 +19,7 @@ constexpr std::size_t kTailBytes = std::size_t{80} << 10;
 
 // The timestamp of the last whole record of `file`; empty when none.
 std::string LastTimestamp(const os::File& file) {
-  Result<os::FileInfo> info = file.Info();
+  Result<os::FileStatus> info = file.Info();
   if (!info.ok() || info->size <= 0) {
     return {};
   }

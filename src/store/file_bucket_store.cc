@@ -458,8 +458,8 @@ Status FileBucketStore::DeleteObject(std::string_view bucket, std::string_view n
   Result<os::Dir> bucket_dir = OpenBucket(bucket);
   std::optional<os::Dir> parent = bucket_dir.ok() ? OpenParentDir(*bucket_dir, name) : std::nullopt;
   const std::string leaf = LeafName(name);
-  Result<os::FileInfo> leaf_info =
-      parent.has_value() ? parent->Stat(leaf) : Result<os::FileInfo>(NoSuchObject(bucket, name));
+  Result<os::FileStatus> leaf_info =
+      parent.has_value() ? parent->Stat(leaf) : Result<os::FileStatus>(NoSuchObject(bucket, name));
   if (!leaf_info.ok() || !leaf_info->regular()) {
     return NoSuchObject(bucket, name);
   }

@@ -11,9 +11,9 @@
 
 #include "base/base64.h"
 #include "base/check.h"
-#include "os/random.h"
 #include "os/atomic_file.h"
 #include "os/file_handle.h"
+#include "os/random.h"
 
 namespace trainyard::store {
 namespace {

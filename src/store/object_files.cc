@@ -9,8 +9,8 @@
 
 namespace trainyard::store::internal {
 
-FileStat StatOf(const os::FileInfo& info) {
-  return FileStat{.size = info.size, .mtime_ns = info.mtime_ns, .inode = info.inode};
+FileStat StatOf(const os::FileStatus& info) {
+  return FileStat{.size = info.size, .mtime_ns = info.mtime_ns, .inode = static_cast<std::int64_t>(info.inode)};
 }
 
 Status StoreIoError(const Status& os_error) {
@@ -29,7 +29,7 @@ Result<os::Dir> OpenBucketDir(const std::string& bucket_dir) {
 }
 
 std::optional<FileStat> StatObjectFile(const os::Dir& bucket, std::string_view name) {
-  Result<os::FileInfo> info = bucket.Stat(name);
+  Result<os::FileStatus> info = bucket.Stat(name);
   if (!info.ok() || !info->regular()) {
     return std::nullopt;
   }
@@ -39,7 +39,7 @@ std::optional<FileStat> StatObjectFile(const os::Dir& bucket, std::string_view n
 std::optional<OpenedObject> OpenObjectFile(const os::Dir& bucket, std::string_view name) {
   // A FIFO planted there is opened at once (and refused), never waited on (os/file_handle.h).
   Result<os::File> file = bucket.OpenFile(name, os::OpenMode::kRead);
-  Result<os::FileInfo> info = file.ok() ? file->Info() : Result<os::FileInfo>(file.status());
+  Result<os::FileStatus> info = file.ok() ? file->Info() : Result<os::FileStatus>(file.status());
   if (!info.ok()) {
     return std::nullopt;
   }
@@ -81,7 +81,7 @@ Result<os::Dir> PrepareObjectPath(const os::Dir& bucket, std::string_view bucket
     parent = *std::move(next);
   }
   const std::string leaf(name.substr(start));
-  if (Result<os::FileInfo> info = parent->Stat(leaf); info.ok() && info->directory()) {
+  if (Result<os::FileStatus> info = parent->Stat(leaf); info.ok() && info->directory()) {
     Result<os::Dir> dir = parent->OpenDir(leaf);
     if (!dir.ok() || HoldsFiles(*dir)) {
       return Status::FailedPrecondition(

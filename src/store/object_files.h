@@ -17,7 +17,7 @@
 #include "base/status.h"
 #include "os/dir.h"
 #include "os/file_handle.h"
-#include "os/file_info.h"
+#include "os/file_status.h"
 #include "store/object_glob.h"
 
 namespace trainyard::store::internal {
@@ -32,7 +32,7 @@ struct FileStat {
 };
 
 // The FileStat of `info`.
-FileStat StatOf(const os::FileInfo& info);
+FileStat StatOf(const os::FileStatus& info);
 
 // An error of os/'s file effects as the store answers it: UNAVAILABLE with its message, or
 // RESOURCE_EXHAUSTED as it is for a full disk.

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "os/dir.h"
-#include "os/file_info.h"
+#include "os/file_status.h"
 #include "store/file_bucket_store.h"
 #include "store/object_names.h"
 
@@ -35,7 +35,7 @@ std::string NewUploadId() {
 }
 
 Result<std::int64_t> FileSize(const std::string& path) {
-  Result<os::FileInfo> info = os::StatPath(path);
+  Result<os::FileStatus> info = os::StatLink(path);
   if (!info.ok()) {
     return StoreIoError(info.status());
   }

@@ -99,7 +99,7 @@ TEST_F(DirTest, ALinkOrAWayOutAtAnyPositionIsRefused) {
         << file.status().message();
     EXPECT_FALSE(dir().OpenFile(c.relative, OpenMode::kRead).ok()) << c.relative;
     EXPECT_FALSE(dir().OpenDir(c.relative).ok()) << c.relative;
-    Result<FileInfo> info = dir().Stat(c.relative);
+    Result<FileStatus> info = dir().Stat(c.relative);
     EXPECT_TRUE(!info.ok() || info->type == FileType::kSymlink) << c.relative;
     EXPECT_FALSE(dir().MakeDirs(c.relative + "/made", 0755).ok()) << c.relative;
   }
@@ -109,11 +109,11 @@ TEST_F(DirTest, ALinkOrAWayOutAtAnyPositionIsRefused) {
 
 TEST_F(DirTest, StatDescribesALinkInsteadOfFollowingIt) {
   for (const std::string relative : {"sublink", "sub/filelink", "sub/deeper/last"}) {
-    Result<FileInfo> info = dir().Stat(relative);
+    Result<FileStatus> info = dir().Stat(relative);
     ASSERT_TRUE(info.ok()) << relative << ": " << info.status().ToString();
     EXPECT_EQ(info->type, FileType::kSymlink) << relative;
   }
-  Result<FileInfo> plain = dir().Stat("sub/plain");
+  Result<FileStatus> plain = dir().Stat("sub/plain");
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE(plain->regular());
   EXPECT_EQ(plain->size, 5);
@@ -201,7 +201,7 @@ TEST_F(DirTest, OpenOrMakeAndPermissions) {
   Result<Dir> dir = Dir::OpenOrMake(made, 0770);
   ::umask(old_mask);
   ASSERT_TRUE(dir.ok()) << dir.status().ToString();
-  Result<FileInfo> info = dir->Info();
+  Result<FileStatus> info = dir->Info();
   ASSERT_TRUE(info.ok());
   EXPECT_TRUE(info->directory());
   EXPECT_EQ(info->mode, 0770U);

@@ -83,7 +83,7 @@ TEST_F(FileTest, CreatesWithThePermissionsGiven) {
   Result<File> file = File::Open(At("new"), OpenMode::kCreateNew, 0640);
   ::umask(old_mask);
   ASSERT_TRUE(file.ok());
-  Result<FileInfo> info = file->Info();
+  Result<FileStatus> info = file->Info();
   ASSERT_TRUE(info.ok());
   EXPECT_EQ(info->mode, 0640U);
   EXPECT_TRUE(info->regular());
