@@ -10,7 +10,8 @@
 namespace trainyard::store::internal {
 
 FileStat StatOf(const os::FileStatus& info) {
-  return FileStat{.size = info.size, .mtime_ns = info.mtime_ns, .inode = static_cast<std::int64_t>(info.inode)};
+  return FileStat{
+      .size = info.size, .mtime_ns = info.mtime_ns, .inode = static_cast<std::int64_t>(info.inode)};
 }
 
 Status StoreIoError(const Status& os_error) {
