@@ -20,7 +20,7 @@
 // of this host (mediaUpload.protocols); logging_v2.json Google's logging v2 document
 // (google-api-python-client's discovery_cache/documents/logging.v2.json) trimmed to entries.list
 // and the LogEntry fields trainyard writes; trainyard_v1.json is trainyard's own API (the
-// server/trainyard_v1_*.h routes: a job's replicas and suspension, the cluster view, the caller,
+// api/trainyard/*.h routes: a job's replicas and suspension, the cluster view, the caller,
 // the sharing policy) in the same format, servicePath trainyard/v1/, written from those handlers'
 // request and response shapes. tests/integration/discovery_test.cc checks each method
 // against the router (its path, or a media upload's upload paths, and its query parameters);

@@ -62,7 +62,7 @@ struct KubeflowNaming {
   friend bool operator==(const KubeflowNaming&, const KubeflowNaming&) = default;
 };
 
-// The Kubernetes object a job is, for the Kubernetes API (server/kube_*).
+// The Kubernetes object a job is, for the Kubernetes API (api/kube/*).
 struct KubeObject {
   std::string kind;         // "TFJob"
   std::string api_version;  // as last written: "kubeflow.org/v1" or "kubeflow.org/v1beta2"
@@ -78,7 +78,7 @@ struct KubeObject {
   friend bool operator==(const KubeObject&, const KubeObject&) = default;
 };
 
-// The Vertex AI resource a job is (server/vertex_*, vertex/). Its replicas are named by worker
+// The Vertex AI resource a job is (api/vertex/*, vertex/). Its replicas are named by worker
 // pool ("workerpool0-0", "workerpool1-2"), CLUSTER_SPEC is keyed by pool, TF_CONFIG always names
 // the primary "chief", and AIP_MODEL_DIR & co. derive from `base_output_directory`.
 struct VertexResource {

@@ -1,4 +1,4 @@
-// Internal to the Kubernetes API (server/kube_*.cc): what its handlers share.
+// Internal to the Kubernetes API (api/kube/*.cc): what its handlers share.
 #pragma once
 
 #include <optional>

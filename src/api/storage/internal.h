@@ -1,4 +1,4 @@
-// Internal to server/storage_v1_*: the handlers of handlers.cc, which the route table
+// Internal to api/storage/*: the handlers of handlers.cc, which the route table
 // in routes.cc names. Each maps one storage v1 method's request to a store call and
 // the answer or error back, as GCS shapes them (json.h).
 #pragma once

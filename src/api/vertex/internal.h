@@ -1,4 +1,4 @@
-// Internal to server/vertex_*: what the CustomJob and HyperparameterTuningJob handlers share.
+// Internal to api/vertex/*: what the CustomJob and HyperparameterTuningJob handlers share.
 #pragma once
 
 #include <functional>
