@@ -272,9 +272,8 @@ def train(values, given, job_dir):
         callbacks = [progress.callback()]
         if rank == 0 and saving > 0:
             callbacks.append(Checkpoints(job_dir, saving).callback())
-        booster = xgboost_train.boost(params, matrices, values['num_round'], uri,
-                                      verbose_eval=logging if logging > 0 else False,
-                                      callbacks=callbacks)
+        booster = xgboost_train.boost(params, matrices, values['num_round'], uri, logging,
+                                      callbacks)
     except tabular.DataError as error:
         if address is None:
             raise

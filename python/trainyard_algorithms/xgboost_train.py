@@ -92,17 +92,49 @@ def to_matrices(preprocessor, sets):
     return matrices
 
 
-def boost(params, matrices, num_round, uri, verbose_eval=True, callbacks=None):
-    """The Booster of `num_round` rounds on matrices['training'], logging the eval metric of the
-    validation set each round (of the training set when there is none: evaluating the training
-    rows every round as well cost a fifth of a 68,000-row job's time, bench/algorithms/); an
-    XGBoost refusal is a DataError naming the data."""
+# The single-replica algorithm logs the evaluation about this many times (and after the last
+# round): evaluating the validation rows every round cost 7 % of a 68,000-row job's time
+# (bench/algorithms/, 2026-11-29), which a progress line every round does not repay.
+EVALUATION_LINES = 20
+
+
+def log_period(num_round):
+    """The single-replica algorithm's logging period: about EVALUATION_LINES lines a job."""
+    return max(1, -(-num_round // EVALUATION_LINES))
+
+
+def evaluation_log(matrices, num_round, period):
+    """An XGBoost callback that evaluates the validation set (the training set when there is
+    none) every `period` rounds, from the first, and after the last, and prints XGBoost's line
+    ("[9]\tvalidation-logloss:0.0478") from replica 0. Every replica evaluates the same rounds:
+    in a collective the metric is reduced across them."""
     import xgboost
+    from xgboost import collective
     name = 'validation' if 'validation' in matrices else 'training'
     evals = [(matrices[name][0], name)]
+
+    class EvaluationLog(xgboost.callback.TrainingCallback):
+        def after_iteration(self, model, epoch, evals_log):
+            if epoch % period == 0 or epoch == num_round - 1:
+                line = model.eval_set(evals, epoch)
+                if collective.get_rank() == 0:
+                    print(line, flush=True)
+            return False
+
+    return EvaluationLog()
+
+
+def boost(params, matrices, num_round, uri, period, callbacks=()):
+    """The Booster of `num_round` rounds on matrices['training'], logging the eval metric every
+    `period` rounds (evaluation_log; none when `period` is 0 or less); an XGBoost refusal is a
+    DataError naming the data."""
+    import xgboost
+    callbacks = list(callbacks)
+    if period > 0:
+        callbacks.append(evaluation_log(matrices, num_round, period))
     try:
-        return xgboost.train(params, matrices['training'][0], num_round, evals=evals,
-                             verbose_eval=verbose_eval, callbacks=callbacks)
+        return xgboost.train(params, matrices['training'][0], num_round, verbose_eval=False,
+                             callbacks=callbacks)
     except xgboost.core.XGBoostError as error:
         raise tabular.DataError('XGBoost cannot train on {}: {}'.format(
             uri, str(error).strip().splitlines()[0])) from None
@@ -141,7 +173,7 @@ def train(values, given, job_dir):
     print('Training XGBoost {} on {} rows ({} features), validating on {}, testing on {}'.format(
         xgboost.__version__, len(training), len(preprocessor.feature_names()), len(validation),
         len(test)), flush=True)
-    booster = boost(params, matrices, values['num_round'], uri)
+    booster = boost(params, matrices, values['num_round'], uri, log_period(values['num_round']))
     metadata = preprocessor.metadata()
     metadata.update(
         training_data_path=uri, validation_split=values['validation_split'],

@@ -263,6 +263,22 @@ class Training(AlgorithmTestCase):
         self.assertIn('accuracy', metrics['test'])
         self.assertEqual(sorted(os.listdir(self.job_dir)), ['artifacts', 'model'])
 
+    def test_logs_the_evaluation_about_twenty_times_and_after_the_last_round(self):
+        self.put('data.csv', good_csv())
+        for rounds, logged in [(5, [0, 1, 2, 3, 4]), (45, list(range(0, 45, 3)) + [44]),
+                               (100, list(range(0, 100, 5)) + [99])]:
+            with self.subTest(rounds=rounds):
+                out = io.StringIO()
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                    rc = self.program.main(['--preprocess', '--training_data_path=gs://b/data.csv',
+                                            '--objective=binary:logistic',
+                                            '--num_round={}'.format(rounds),
+                                            '--job-dir', self.job_dir])
+                self.assertEqual(rc, 0)
+                lines = [line for line in out.getvalue().splitlines()
+                         if '\tvalidation-logloss:' in line]
+                self.assertEqual([int(line[1:line.index(']')]) for line in lines], logged)
+
     def test_tuning_trial_writes_under_its_trial_and_reports_the_metric(self):
         self.put('data.csv', good_csv())
         metric_file = os.path.join(self.tmp, 'hypertune', 'master-replica-0.metrics')
