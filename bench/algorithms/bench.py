@@ -16,8 +16,9 @@ the direct one from scikit-learn's metrics.
 The overhead case: breast cancer repeated with Gaussian noise (each copy's features plus 5 % of
 the column's deviation; the training and validation rows copied apart, after the split) into a
 file big enough that XGBoost trains for at least 10 s (150 rounds of depth 6). Then the
-same job once end to end through a real `trainyard serve` (POSTed to its jobs API, polled until
-SUCCEEDED): submit to SUCCEEDED against the direct call.
+same job --reps times end to end through a real `trainyard serve` (POSTed to its jobs API, polled
+until SUCCEEDED), each run beside both direct calls made just before it: the median submit to
+SUCCEEDED against the medians of those direct calls.
 
     /usr/bin/python3 bench/algorithms/bench.py [--reps 3] [--copies 150] [--rounds 150]
         [--trainyard build/release/trainyard] [--quick]
@@ -243,35 +244,49 @@ def measure(mount, tmp, case, data, reps, evals=False):
     return row
 
 
-def through_serve(binary, tmp, module_args, data, direct_s, direct_evals_s):
-    """Submit → SUCCEEDED of the big XGBoost job through a real `trainyard serve`, against both
-    peers: xgboost.train alone, and with the per-round evaluation the algorithm logs."""
+def through_serve(binary, tmp, module_args, data, reps):
+    """Submit → SUCCEEDED of the big XGBoost job through a real `trainyard serve`, `reps` times,
+    each beside both peers run by hand just before it (xgboost.train alone, and with the
+    per-round evaluation): on a shared machine a single run swings by a quarter either way, so a
+    served run is compared with direct calls made within a minute of it, and the medians are."""
     import bench_lib
+    mount = os.path.join(tmp, 'buckets')
+    served, direct, direct_evals = [], [], []
     with bench_lib.Server(binary, tmp, name='serve') as server:
-        mount = os.path.join(str(server.data), 'buckets')
-        os.makedirs(os.path.join(mount, BUCKET), exist_ok=True)
+        served_mount = os.path.join(str(server.data), 'buckets')
+        os.makedirs(os.path.join(served_mount, BUCKET), exist_ok=True)
         for uri in data[:2]:
             name = uri[len('gs://'):]
-            os.link(os.path.join(tmp, 'buckets', name), os.path.join(mount, name))
+            os.link(os.path.join(mount, name), os.path.join(served_mount, name))
         api = server.api()
-        job = {'jobId': 'bench_xgb', 'trainingInput': {
-            'scaleTier': 'BASIC', 'region': 'us-central1',
-            'masterConfig': {'imageUri': 'gcr.io/cloud-ml-algos/boosted_trees:latest'},
-            'jobDir': 'gs://{}/serve-out'.format(BUCKET),
-            'args': [*module_args, '--training_data_path=' + data[0],
-                     '--validation_data_path=' + data[1]]}}
-        start = time.monotonic()
-        api.create('p', job)
-        done, _ = bench_lib.wait_terminal(api, 'p', 'bench_xgb', interval=0.05, timeout=1800)
-        seconds = time.monotonic() - start
-        if done['state'] != 'SUCCEEDED':
-            raise RuntimeError('the served job ended {}: {}'.format(done['state'], done))
-    print('through trainyard serve: submit to SUCCEEDED {:.2f} s vs direct {:.2f} s ({:+.1%}), '
-          'vs direct with the per-round evaluation {:.2f} s ({:+.1%})'
-          .format(seconds, direct_s, seconds / direct_s - 1, direct_evals_s,
-                  seconds / direct_evals_s - 1), flush=True)
-    return {'serve_s': seconds, 'direct_s': direct_s, 'overhead': seconds / direct_s - 1,
-            'direct_evals_s': direct_evals_s, 'overhead_evals': seconds / direct_evals_s - 1}
+        for rep in range(reps):
+            out = os.path.join(tmp, 'direct', 'serve-peer')
+            direct.append(run_direct(mount, 'xgboost', module_args, data, 'auc', out)[0])
+            direct_evals.append(run_direct(mount, 'xgboost', module_args, data, 'auc', out,
+                                           evals=True)[0])
+            job_id = 'bench_xgb_{}'.format(rep)
+            job = {'jobId': job_id, 'trainingInput': {
+                'scaleTier': 'BASIC', 'region': 'us-central1',
+                'masterConfig': {'imageUri': 'gcr.io/cloud-ml-algos/boosted_trees:latest'},
+                'jobDir': 'gs://{}/serve-out/{}'.format(BUCKET, rep),
+                'args': [*module_args, '--training_data_path=' + data[0],
+                         '--validation_data_path=' + data[1]]}}
+            start = time.monotonic()
+            api.create('p', job)
+            done, _ = bench_lib.wait_terminal(api, 'p', job_id, interval=0.05, timeout=1800)
+            served.append(time.monotonic() - start)
+            if done['state'] != 'SUCCEEDED':
+                raise RuntimeError('the served job ended {}: {}'.format(done['state'], done))
+    result = {'serve_s': statistics.median(served), 'direct_s': statistics.median(direct),
+              'direct_evals_s': statistics.median(direct_evals), 'serve_runs': served,
+              'direct_runs': direct, 'direct_evals_runs': direct_evals}
+    result['overhead'] = result['serve_s'] / result['direct_s'] - 1
+    result['overhead_evals'] = result['serve_s'] / result['direct_evals_s'] - 1
+    print('through trainyard serve: submit to SUCCEEDED {serve_s:.2f} s vs direct {direct_s:.2f} s '
+          '({overhead:+.1%}), vs direct with the per-round evaluation {direct_evals_s:.2f} s '
+          '({overhead_evals:+.1%}), medians of {reps} runs side by side'
+          .format(reps=reps, **result), flush=True)
+    return result
 
 
 def main():
@@ -300,7 +315,7 @@ def main():
                                              big_args), data['breast_cancer_big'], reps,
                                 evals=True))
         result['serve'] = through_serve(opts.trainyard, tmp, big_args, data['breast_cancer_big'],
-                                        rows[-2]['direct_s'], rows[-2]['direct_evals_s'])
+                                        reps)
     if opts.json:
         with open(opts.json, 'w', encoding='utf-8') as f:
             json.dump(result, f, indent=2)
