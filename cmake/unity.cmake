@@ -11,8 +11,8 @@
 # Each batch is a generated file that includes its sources by a path relative to itself, not by an
 # absolute path as CMake's own UNITY_BUILD does (before 3.31), so that it is the same file in every
 # checkout and ccache's base_dir serves it to a fresh clone (cmake/ccache.cmake). Generated sources,
-# those with compile definitions or options of their own, and those with the source property
-# TY_NO_UNITY stay on their own.
+# those with compile definitions or options of their own, and those named by ty_compile_alone()
+# stay on their own.
 option(TY_UNITY "Compile sources in batches (unity build); see cmake/unity.cmake" OFF)
 set(TY_UNITY_BATCH 8 CACHE STRING "Source files per unity batch (TY_UNITY)")
 # The tests (compiled at -O0 in the release preset) go in larger batches: there most of a batch's
@@ -20,6 +20,21 @@ set(TY_UNITY_BATCH 8 CACHE STRING "Source files per unity batch (TY_UNITY)")
 # a batch of 16 test files took 28 % less CPU than two of 8 (bench/RESULTS.md, stop 46). `src/`
 # keeps 8, which bounds what a one-file change recompiles at -O2.
 set(TY_TEST_UNITY_BATCH 16 CACHE STRING "Source files per unity batch under tests/ (TY_UNITY)")
+
+# ty_compile_alone(<target> <source>...): compiles each named source of <target> on its own,
+# outside the batches, when a batch would wait on it (Boost.Beast's HTTP code). A name that is
+# not one of the target's sources, as given to add_library, is an error: a file moved without its
+# entry here would otherwise be batched again without a word (the CLI's HTTP client was, when it
+# moved to cli/client/, and made its batch the release build's longest step).
+function(ty_compile_alone target)
+  get_target_property(sources ${target} SOURCES)
+  foreach(source IN LISTS ARGN)
+    if(NOT source IN_LIST sources)
+      message(FATAL_ERROR "ty_compile_alone(${target}): ${source} is not one of its sources")
+    endif()
+  endforeach()
+  set_source_files_properties(${ARGN} PROPERTIES TY_NO_UNITY ON)
+endfunction()
 
 # Every target defined in `dir` and below it.
 function(_ty_targets_below dir out)
