@@ -80,9 +80,9 @@ TEST_F(FileStatusTest, ErrorsNameThePathAndGiveTheErrno) {
   int error = 0;
   Result<FileStatus> missing = StatPath(At("missing"), &error);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.status().code(), Code::kInternal);
+  EXPECT_EQ(missing.status().code(), Code::kNotFound);
   EXPECT_EQ(missing.status().message(),
-            "Cannot inspect " + At("missing") + ": No such file or directory");
+            "cannot inspect " + At("missing") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
   EXPECT_FALSE(StatLink(At("missing"), &error).ok());
   EXPECT_EQ(error, ENOENT);
@@ -90,10 +90,10 @@ TEST_F(FileStatusTest, ErrorsNameThePathAndGiveTheErrno) {
   EXPECT_EQ(error, EBADF);
   const Status mode = ChangeMode(At("missing"), 0600, &error);
   EXPECT_EQ(mode.message(),
-            "Cannot change the mode of " + At("missing") + ": No such file or directory");
+            "cannot change the mode of " + At("missing") + ": No such file or directory");
   const Status group = ChangeGroup(At("missing"), 0, /*follow_link=*/true, &error);
   EXPECT_EQ(group.message(),
-            "Cannot change the group of " + At("missing") + ": No such file or directory");
+            "cannot change the group of " + At("missing") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
   EXPECT_TRUE(StatPath(At("file"), &error).ok());
   EXPECT_EQ(error, 0);
@@ -131,7 +131,7 @@ TEST_F(FileStatusTest, MakeDirectorySaysWhetherItMadeIt) {
   Result<bool> below = MakeDirectory(At("missing/new"), 0700, &error);
   ASSERT_FALSE(below.ok());
   EXPECT_EQ(below.status().message(),
-            "Cannot create " + At("missing/new") + ": No such file or directory");
+            "cannot create " + At("missing/new") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
 }
 

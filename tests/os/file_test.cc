@@ -100,8 +100,8 @@ TEST_F(FileTest, OpenForReadingNamesThePathAndTheErrno) {
   int error = -1;
   Result<UniqueFd> fd = OpenForReading(At("missing"), &error);
   ASSERT_FALSE(fd.ok());
-  EXPECT_EQ(fd.status().code(), Code::kInternal);
-  EXPECT_EQ(fd.status().message(), "Cannot open " + At("missing") + ": No such file or directory");
+  EXPECT_EQ(fd.status().code(), Code::kNotFound);
+  EXPECT_EQ(fd.status().message(), "cannot open " + At("missing") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
   Write("a", "x");
   EXPECT_TRUE(OpenForReading(At("a"), &error).ok());
@@ -117,7 +117,8 @@ TEST_F(FileTest, CreateNewFileNeverTakesWhatWasThere) {
     Result<UniqueFd> fd = CreateNewFile(At(name), 0600, &error);
     EXPECT_FALSE(fd.ok()) << name;
     EXPECT_EQ(error, EEXIST) << name;
-    EXPECT_EQ(fd.status().message(), "Cannot create " + At(name) + ": File exists") << name;
+    EXPECT_EQ(fd.status().code(), Code::kAlreadyExists) << name;
+    EXPECT_EQ(fd.status().message(), "cannot create " + At(name) + ": File exists") << name;
   }
   EXPECT_EQ(Read("file"), "old");
   EXPECT_FALSE(fs::exists(At("dangling-target")));  // the link was not followed to create it
@@ -140,7 +141,7 @@ TEST_F(FileTest, RemoveFileRemovesAFileOrALinkButNoDirectory) {
   EXPECT_FALSE(fs::exists(At("file")));
   int error = 0;
   const Status again = RemoveFile(At("file"), &error);
-  EXPECT_EQ(again.message(), "Cannot remove " + At("file") + ": No such file or directory");
+  EXPECT_EQ(again.message(), "cannot remove " + At("file") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
   EXPECT_FALSE(RemoveFile(At("dir")).ok());
   EXPECT_TRUE(fs::is_directory(At("dir")));
