@@ -3,7 +3,6 @@
 
 #include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <fcntl.h>
@@ -11,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fakes/temp_dir.h"
+#include "fakes/temp_dir_fixture.h"
 #include "os/unique_fd.h"
 
 namespace trainyard::os {
@@ -19,17 +18,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class FileStatusTest : public ::testing::Test {
+class FileStatusTest : public ::trainyard::testing::TempDirTest {
  protected:
   void SetUp() override {
-    std::ofstream(At("file"), std::ios::binary) << "12345";
+    Write(At("file"), "12345");
     fs::create_directory(At("dir"));
     fs::create_symlink(At("file"), At("link"));
     ::mkfifo(At("fifo").c_str(), 0600);
   }
-  std::string At(const std::string& name) const { return temp_.File(name); }
-
-  ::trainyard::testing::TempDir temp_;
 };
 
 struct TypeCase {
