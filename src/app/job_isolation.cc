@@ -264,7 +264,7 @@ Result<std::string> PrepareJobPrivateRoot(const std::string& data_dir) {
                   static_cast<unsigned long>(data->inode));
   Result<bool> made_now = os::MakeDirectory(root, 0700);
   if (!made_now.ok()) {
-    return made_now.status();  // INTERNAL "Cannot create <root>: <why>"
+    return made_now.status();  // "cannot create <root>: <why>"
   }
   Result<os::FileStatus> made = os::StatLink(root);
   if (!made.ok() || made->type != os::FileType::kDirectory || made->uid != os::EffectiveUid() ||

@@ -8,11 +8,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "os/sys_error.h"
+#include "os/io_error.h"
 
 namespace trainyard::os {
-using internal::NoError;
-using internal::SysError;
 
 std::optional<std::string> ReadFileText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -80,7 +78,7 @@ int ReadAt(int fd, std::uint64_t offset, std::span<char> buffer, std::size_t& go
 Result<UniqueFd> OpenForReading(const std::string& path, int* error) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (!fd.valid()) {
-    return SysError(errno, error, "open", path);
+    return IoError("open", path, errno, error);
   }
   NoError(error);
   return fd;
@@ -90,7 +88,7 @@ Result<UniqueFd> CreateNewFile(const std::string& path, unsigned mode, int* erro
   UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                      static_cast<mode_t>(mode)));
   if (!fd.valid()) {
-    return SysError(errno, error, "create", path);
+    return IoError("create", path, errno, error);
   }
   NoError(error);
   return fd;
@@ -98,7 +96,7 @@ Result<UniqueFd> CreateNewFile(const std::string& path, unsigned mode, int* erro
 
 Status RemoveFile(const std::string& path, int* error) {
   if (::unlink(path.c_str()) != 0) {
-    return SysError(errno, error, "remove", path);
+    return IoError("remove", path, errno, error);
   }
   NoError(error);
   return {};
@@ -108,7 +106,7 @@ Result<UniqueFd> Duplicate(int fd, int* error) {
   UniqueFd copy(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
   if (!copy.valid()) {
     const int err = errno;  // before std::to_string, which may change it
-    return SysError(err, error, "duplicate descriptor", std::to_string(fd));
+    return IoError("duplicate descriptor", std::to_string(fd), err, error);
   }
   NoError(error);
   return copy;

@@ -3,9 +3,10 @@
 // and removing files, and whether this process may run or write a path. (A full disk's error is
 // base/disk_full.h's; a file's type, owner and mode are os/file_status.h's.)
 //
-// Functions on a path return a Result or Status naming the path and the system's reason; those
-// that take an `int* error` also give the errno (0 on success), for callers that word the error
-// their own way. A descriptor's reads and writes return 0 or the errno. Thread-safe.
+// Functions on a path return a Result or Status as `IoError` (os/io_error.h): "cannot <what>
+// <path>: <the system's words>", its code from the errno; those that take an `int* error` also
+// give the errno (0 on success), for callers that word the error their own way. A descriptor's
+// reads and writes return 0 or the errno. Thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -37,20 +38,20 @@ int WriteFully(int fd, std::string_view bytes);
 // of the read that failed.
 int ReadAt(int fd, std::uint64_t offset, std::span<char> buffer, std::size_t& got);
 
-// `path` opened for reading, close-on-exec. INTERNAL "Cannot open <path>: <why>".
+// `path` opened for reading, close-on-exec. "cannot open <path>: <why>".
 Result<UniqueFd> OpenForReading(const std::string& path, int* error = nullptr);
 
 // A new file at `path`, opened for writing with `mode` (before the umask), close-on-exec: never a
-// file or a symbolic link that was there (O_EXCL | O_NOFOLLOW). INTERNAL "Cannot create <path>:
-// <why>" (EEXIST when something is there).
+// file or a symbolic link that was there (O_EXCL | O_NOFOLLOW). "cannot create <path>: <why>"
+// (ALREADY_EXISTS when something is there).
 Result<UniqueFd> CreateNewFile(const std::string& path, unsigned mode, int* error = nullptr);
 
-// Removes the file (or link) `path`; a directory is not removed. INTERNAL "Cannot remove <path>:
-// <why>" (ENOENT when it is not there).
+// Removes the file (or link) `path`; a directory is not removed. "cannot remove <path>:
+// <why>" (NOT_FOUND when it is not there).
 Status RemoveFile(const std::string& path, int* error = nullptr);
 
-// A second descriptor for what `fd` refers to, close-on-exec. INTERNAL "Cannot duplicate
-// descriptor <fd>: <why>".
+// A second descriptor for what `fd` refers to, close-on-exec. "cannot duplicate descriptor
+// <fd>: <why>".
 Result<UniqueFd> Duplicate(int fd, int* error = nullptr);
 
 // Whether this process may execute the file at `path` (its effective ids: access(2), X_OK).

@@ -5,14 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/io_error.h"
 #include "os/stat_info.h"
-#include "os/sys_error.h"
 
 namespace trainyard::os {
 namespace {
-
-using internal::NoError;
-using internal::SysError;
 
 static_assert(kSetGroupIdBit == S_ISGID);
 
@@ -21,7 +18,7 @@ static_assert(kSetGroupIdBit == S_ISGID);
 Result<FileStatus> StatPath(const std::string& path, int* error) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    return SysError(errno, error, "inspect", path);
+    return IoError("inspect", path, errno, error);
   }
   NoError(error);
   return internal::ToFileStatus(st);
@@ -30,7 +27,7 @@ Result<FileStatus> StatPath(const std::string& path, int* error) {
 Result<FileStatus> StatLink(const std::string& path, int* error) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) {
-    return SysError(errno, error, "inspect", path);
+    return IoError("inspect", path, errno, error);
   }
   NoError(error);
   return internal::ToFileStatus(st);
@@ -40,7 +37,7 @@ Result<FileStatus> StatFd(int fd, int* error) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     const int err = errno;  // before std::to_string, which may change it
-    return SysError(err, error, "inspect descriptor", std::to_string(fd));
+    return IoError("inspect descriptor", std::to_string(fd), err, error);
   }
   NoError(error);
   return internal::ToFileStatus(st);
@@ -48,7 +45,7 @@ Result<FileStatus> StatFd(int fd, int* error) {
 
 Status ChangeMode(const std::string& path, unsigned mode, int* error) {
   if (::chmod(path.c_str(), static_cast<mode_t>(mode)) != 0) {
-    return SysError(errno, error, "change the mode of", path);
+    return IoError("change the mode of", path, errno, error);
   }
   NoError(error);
   return {};
@@ -59,7 +56,7 @@ Status ChangeGroup(const std::string& path, unsigned gid, bool follow_link, int*
   const int rc = follow_link ? ::chown(path.c_str(), no_owner_change, static_cast<gid_t>(gid))
                              : ::lchown(path.c_str(), no_owner_change, static_cast<gid_t>(gid));
   if (rc != 0) {
-    return SysError(errno, error, "change the group of", path);
+    return IoError("change the group of", path, errno, error);
   }
   NoError(error);
   return {};
@@ -74,7 +71,7 @@ Result<bool> MakeDirectory(const std::string& path, unsigned mode, int* error) {
     NoError(error);
     return false;
   }
-  return SysError(errno, error, "create", path);
+  return IoError("create", path, errno, error);
 }
 
 unsigned SetUmask(unsigned mask) {

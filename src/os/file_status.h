@@ -2,8 +2,9 @@
 // these functions', `Dir::Stat`'s and `File::Info`'s), and changing them: stat(2) and lstat(2) as a
 // plain value, chmod, chown of the group, mkdir and the process's umask (the data directory's
 // sharing with `serve --run-as`'s group, app/job_isolation.h). Errors name the path and the
-// system's reason; `int* error`, when given, gets the errno (0 on success), for callers that word
-// the error their own way. Thread-safe, but for `SetUmask` (the whole process's).
+// system's reason (`IoError`, os/io_error.h); `int* error`, when given, gets the errno (0 on
+// success), for callers that word the error their own way. Thread-safe, but for `SetUmask` (the
+// whole process's).
 #pragma once
 
 #include <cstdint>
@@ -33,26 +34,26 @@ struct FileStatus {
   bool directory() const { return type == FileType::kDirectory; }
 };
 
-// stat(2) of `path`, a symbolic link followed. INTERNAL "Cannot inspect <path>: <why>".
+// stat(2) of `path`, a symbolic link followed. "cannot inspect <path>: <why>".
 Result<FileStatus> StatPath(const std::string& path, int* error = nullptr);
 
 // lstat(2) of `path`: a symbolic link itself (type kSymlink). As `StatPath`.
 Result<FileStatus> StatLink(const std::string& path, int* error = nullptr);
 
-// fstat(2) of `fd`. INTERNAL "Cannot inspect descriptor <fd>: <why>".
+// fstat(2) of `fd`. "cannot inspect descriptor <fd>: <why>".
 Result<FileStatus> StatFd(int fd, int* error = nullptr);
 
-// chmod(2): `path`'s mode (kModeBits) becomes `mode`, a link followed. INTERNAL "Cannot change
-// the mode of <path>: <why>".
+// chmod(2): `path`'s mode (kModeBits) becomes `mode`, a link followed. "cannot change the
+// mode of <path>: <why>".
 Status ChangeMode(const std::string& path, unsigned mode, int* error = nullptr);
 
 // `path`'s group becomes `gid`, its owner unchanged: chown(2), or lchown(2) (a symbolic link
-// itself) without `follow_link`. INTERNAL "Cannot change the group of <path>: <why>".
+// itself) without `follow_link`. "cannot change the group of <path>: <why>".
 Status ChangeGroup(const std::string& path, unsigned gid, bool follow_link, int* error = nullptr);
 
 // mkdir(2) of `path` with `mode` (before the umask): true when made, false when something was
-// already there (EEXIST, which may be no directory: StatLink it). INTERNAL "Cannot create
-// <path>: <why>".
+// already there (EEXIST, which may be no directory: StatLink it). "cannot create <path>:
+// <why>".
 Result<bool> MakeDirectory(const std::string& path, unsigned mode, int* error = nullptr);
 
 // umask(2): the process's file mode creation mask becomes `mask`; the previous one.

@@ -1,5 +1,6 @@
 #include "os/io_error.h"
 
+#include <array>
 #include <cerrno>
 #include <string>
 #include <utility>
@@ -7,29 +8,43 @@
 #include "base/disk_full.h"
 
 namespace trainyard::os {
+namespace {
 
-Status IoError(std::string_view what, std::string_view path, int err) {
-  std::string message = "cannot " + std::string(what) + " " + std::string(path) + ": " + Errno(err);
-  switch (err) {
-    case ENOENT:
-      return Status::NotFound(std::move(message));
-    case EEXIST:
-      return Status::AlreadyExists(std::move(message));
-    case ELOOP:
-    case EXDEV:
-    case ENOTDIR:
-    case EISDIR:
-    case ENOTEMPTY:
-      return Status::FailedPrecondition(std::move(message));
-    case EACCES:
-    case EPERM:
-    case EROFS:
-      return Status::PermissionDenied(std::move(message));
-    default:
-      break;
+struct ErrnoCode {
+  int err;
+  Code code;
+};
+
+// The errno values a caller can act on; any other is INTERNAL. (A full disk, ENOSPC and EDQUOT,
+// is `DiskFullError`'s.)
+constexpr std::array kErrnoCodes{
+    ErrnoCode{ENOENT, Code::kNotFound},
+    ErrnoCode{EEXIST, Code::kAlreadyExists},
+    ErrnoCode{ELOOP, Code::kFailedPrecondition},  // a symbolic link, never followed
+    ErrnoCode{EXDEV, Code::kFailedPrecondition},  // a way out of the directory
+    ErrnoCode{ENOTDIR, Code::kFailedPrecondition},
+    ErrnoCode{EISDIR, Code::kFailedPrecondition},
+    ErrnoCode{ENOTEMPTY, Code::kFailedPrecondition},
+    ErrnoCode{EACCES, Code::kPermissionDenied},
+    ErrnoCode{EPERM, Code::kPermissionDenied},
+    ErrnoCode{EROFS, Code::kPermissionDenied},
+};
+
+}  // namespace
+
+Status IoError(std::string_view what, std::string_view path, int err, int* error) {
+  if (error != nullptr) {
+    *error = err;
   }
+  const std::string action = std::string(what) + " " + std::string(path);
   if (IsDiskFull(err)) {
-    return DiskFullError(std::string(what) + " " + std::string(path), Errno(err));
+    return DiskFullError(action, Errno(err));
+  }
+  std::string message = "cannot " + action + ": " + Errno(err);
+  for (const ErrnoCode& row : kErrnoCodes) {
+    if (row.err == err) {
+      return Status::FromCode(row.code, std::move(message));
+    }
   }
   return Status::Internal(std::move(message));
 }

@@ -1,5 +1,5 @@
-// How the file effects of os/ (dir.h, file_handle.h, atomic_file.h) answer a failed system call:
-// the path and the system's own words, with the google.rpc code a caller can act on.
+// How os/ answers a failed system call: the path (or what else was acted on) and the system's own
+// words, with the google.rpc code a caller can act on. The one errno → Status mapping of os/.
 #pragma once
 
 #include <string_view>
@@ -8,7 +8,7 @@
 
 namespace trainyard::os {
 
-// "cannot <what> <path>: <errno's words>" with the code `err` implies:
+// "cannot <what> <path>: <errno's words>" with the code `err` implies (one table, io_error.cc):
 //   ENOENT                                   NOT_FOUND
 //   EEXIST                                   ALREADY_EXISTS
 //   ELOOP, EXDEV, ENOTDIR, EISDIR, ENOTEMPTY FAILED_PRECONDITION (a link, a way out of the
@@ -16,6 +16,15 @@ namespace trainyard::os {
 //   EACCES, EPERM, EROFS                     PERMISSION_DENIED
 //   ENOSPC, EDQUOT                           RESOURCE_EXHAUSTED, worded by `DiskFullError`
 //   anything else                            INTERNAL
-Status IoError(std::string_view what, std::string_view path, int err);
+// `*error` (when given) gets `err`: for the functions that also hand the errno to callers who
+// word the error their own way (os/file.h, os/file_status.h, os/process.h).
+Status IoError(std::string_view what, std::string_view path, int err, int* error = nullptr);
+
+// `*error` (when given) becomes 0: the call it would have reported on succeeded.
+inline void NoError(int* error) {
+  if (error != nullptr) {
+    *error = 0;
+  }
+}
 
 }  // namespace trainyard::os

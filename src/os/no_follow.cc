@@ -12,28 +12,10 @@
 #include <unistd.h>
 
 #include "os/file.h"
+#include "os/io_error.h"
 
 namespace trainyard::os {
 namespace {
-
-Status OpenError(std::string_view what, int err) {
-  return Status::Internal("Cannot open " + std::string(what) + ": " + Errno(err));
-}
-
-// `OpenError` for an entry beneath a directory, with the code of what was in the way.
-Status BeneathError(std::string_view what, int err) {
-  std::string message = "Cannot open " + std::string(what) + ": " + Errno(err);
-  switch (err) {
-    case ENOENT:
-      return Status::NotFound(std::move(message));
-    case ELOOP:
-    case EXDEV:
-    case ENOTDIR:
-      return Status::FailedPrecondition(std::move(message));
-    default:
-      return Status::Internal(std::move(message));
-  }
-}
 
 // openat2(2), which glibc 2.36 does not wrap; -1 with errno ENOSYS on kernels before 5.6.
 int OpenAt2(int dir_fd, const std::string& relative, int flags, mode_t mode) {
@@ -57,15 +39,15 @@ Result<UniqueFd> WalkBeneath(int dir_fd, std::string_view relative, int flags, m
     const std::size_t slash = relative.find('/');
     const std::string part(relative.substr(0, slash));
     if (part.empty() || part == "." || part == "..") {
-      return BeneathError(std::string(relative), EXDEV);
+      return IoError("open", relative, EXDEV);
     }
     if (slash == std::string_view::npos) {
       const int fd = ::openat(at, part.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
-      return fd >= 0 ? Result<UniqueFd>(UniqueFd(fd)) : BeneathError(part, errno);
+      return fd >= 0 ? Result<UniqueFd>(UniqueFd(fd)) : IoError("open", part, errno);
     }
     const int next = ::openat(at, part.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (next < 0) {
-      return BeneathError(part, errno);
+      return IoError("open", part, errno);
     }
     current.reset(next);
     at = current.get();
@@ -73,37 +55,14 @@ Result<UniqueFd> WalkBeneath(int dir_fd, std::string_view relative, int flags, m
   }
 }
 
-}  // namespace
-
-Result<UniqueFd> OpenNoFollow(const std::string& path, int flags, mode_t mode) {
-  const int fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (fd < 0) {
-    return OpenError(path, errno);
-  }
-  return UniqueFd(fd);
-}
-
-Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode) {
-  if (relative.empty() || relative.starts_with('/')) {
-    return BeneathError(std::string(relative), EXDEV);
-  }
-  const std::string path(relative);
-  const int fd = OpenAt2(dir_fd, path, flags, mode);
-  if (fd >= 0) {
-    return UniqueFd(fd);
-  }
-  if (errno != ENOSYS) {
-    return BeneathError(path, errno);
-  }
-  return WalkBeneath(dir_fd, relative, flags, mode);
-}
-
-Result<UniqueFd> OpenOrMakeDirAt(int dir_fd, const std::string& name, mode_t mode) {
+// `OpenOrMakeDirAt`, its errors naming `shown` (`name` and the directories above it).
+Result<UniqueFd> OpenOrMakeDir(int dir_fd, const std::string& name, const std::string& shown,
+                               mode_t mode) {
   constexpr int kFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   int fd = ::openat(dir_fd, name.c_str(), kFlags);
   if (fd < 0 && errno == ENOENT) {
     if (::mkdirat(dir_fd, name.c_str(), mode) != 0 && errno != EEXIST) {
-      return Status::Internal("Cannot create the directory " + name + ": " + Errno(errno));
+      return IoError("create the directory", shown, errno);
     }
     fd = ::openat(dir_fd, name.c_str(), kFlags);
   }
@@ -114,13 +73,42 @@ Result<UniqueFd> OpenOrMakeDirAt(int dir_fd, const std::string& name, mode_t mod
   struct stat st {};
   if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
     if (S_ISLNK(st.st_mode)) {
-      return Status::FailedPrecondition(name + " is a symbolic link, which is never followed");
+      return Status::FailedPrecondition(shown + " is a symbolic link, which is never followed");
     }
     if (!S_ISDIR(st.st_mode)) {
-      return Status::FailedPrecondition(name + " is not a directory");
+      return Status::FailedPrecondition(shown + " is not a directory");
     }
   }
-  return OpenError(name, err);
+  return IoError("open", shown, err);
+}
+
+}  // namespace
+
+Result<UniqueFd> OpenNoFollow(const std::string& path, int flags, mode_t mode) {
+  const int fd = ::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) {
+    return IoError("open", path, errno);
+  }
+  return UniqueFd(fd);
+}
+
+Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode) {
+  if (relative.empty() || relative.starts_with('/')) {
+    return IoError("open", relative, EXDEV);
+  }
+  const std::string path(relative);
+  const int fd = OpenAt2(dir_fd, path, flags, mode);
+  if (fd >= 0) {
+    return UniqueFd(fd);
+  }
+  if (errno != ENOSYS) {
+    return IoError("open", path, errno);
+  }
+  return WalkBeneath(dir_fd, relative, flags, mode);
+}
+
+Result<UniqueFd> OpenOrMakeDirAt(int dir_fd, const std::string& name, mode_t mode) {
+  return OpenOrMakeDir(dir_fd, name, name, mode);
 }
 
 Result<UniqueFd> MakeDirsBeneath(int dir_fd, std::string_view relative, mode_t mode) {
@@ -134,12 +122,10 @@ Result<UniqueFd> MakeDirsBeneath(int dir_fd, std::string_view relative, mode_t m
     if (part.empty() || part == "." || part == "..") {
       return Status::InvalidArgument("Not a relative path of directories: " + whole);
     }
-    Result<UniqueFd> next = OpenOrMakeDirAt(at, part, mode);
     done += done.empty() ? part : "/" + part;
+    Result<UniqueFd> next = OpenOrMakeDir(at, part, done, mode);
     if (!next.ok()) {
-      return next.status().code() == Code::kFailedPrecondition
-                 ? Status::FailedPrecondition(done + next.status().message().substr(part.size()))
-                 : next.status();
+      return next.status();
     }
     current = *std::move(next);
     at = current.get();
@@ -160,12 +146,12 @@ Status ReplaceFileNoFollow(const std::string& path, std::string_view text, mode_
   }
   if (const int err = WriteFully(fd->get(), text); err != 0) {
     ::unlink(temporary.c_str());
-    return Status::Internal("Cannot write " + temporary + ": " + Errno(err));
+    return IoError("write", temporary, err);
   }
   if (::rename(temporary.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(temporary.c_str());
-    return Status::Internal("Cannot rename " + temporary + " to " + path + ": " + Errno(err));
+    return IoError("rename " + temporary + " to", path, err);
   }
   return {};
 }

@@ -18,23 +18,25 @@ namespace trainyard::os {
 
 // open(2) of `path` with O_NOFOLLOW | O_CLOEXEC added: a symbolic link as the last component
 // fails (ELOOP) instead of being followed. The directories above `path` are trusted: use it where
-// none of them is writable by anyone else. Errors name the path and the system's reason.
+// none of them is writable by anyone else. Errors (all of this file's: `IoError`, os/io_error.h)
+// name the path and the system's reason, with the code of the errno.
 Result<UniqueFd> OpenNoFollow(const std::string& path, int flags, mode_t mode = 0);
 
 // `relative` opened below the directory `dir_fd`, with no symbolic link in any component and
 // never above `dir_fd` ("..", an absolute path): openat2's RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS,
 // or one component at a time with O_NOFOLLOW where the kernel has no openat2 (before 5.6).
 // NOT_FOUND when an entry is missing; FAILED_PRECONDITION for a link, a way out of `dir_fd` or a
-// file where a directory should be; INTERNAL otherwise.
+// file where a directory should be; the rest as `IoError`.
 Result<UniqueFd> OpenBeneath(int dir_fd, std::string_view relative, int flags, mode_t mode = 0);
 
 // The directory `name` (one component) in `dir_fd`, created with `mode` (before the umask) when
 // missing, opened O_RDONLY | O_DIRECTORY without following a link. FAILED_PRECONDITION naming
-// `name` when it is a symbolic link or anything but a directory; INTERNAL on other errors.
+// `name` when it is a symbolic link or anything but a directory; other errors as `IoError`.
 Result<UniqueFd> OpenOrMakeDirAt(int dir_fd, const std::string& name, mode_t mode);
 
 // `OpenOrMakeDirAt` for each component of `relative` in turn, from `dir_fd`: the last one's
-// descriptor. Empty, "." and ".." components are refused (INVALID_ARGUMENT), as is a leading "/".
+// descriptor; errors name the components up to the one that failed. Empty, "." and ".."
+// components are refused (INVALID_ARGUMENT), as is a leading "/".
 Result<UniqueFd> MakeDirsBeneath(int dir_fd, std::string_view relative, mode_t mode);
 
 // Writes `text` to `path` through a new temporary file beside it (O_EXCL: never a file or link

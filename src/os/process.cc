@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "os/sys_error.h"
+#include "os/io_error.h"
 
 namespace trainyard::os {
 namespace {
@@ -28,10 +28,10 @@ sigset_t SetOf(std::span<const int> signals) {
 Status SignalPid(int pid, int signal, int* error) {
   if (::kill(pid, signal) != 0) {
     const int err = errno;  // before std::to_string, which may change it
-    return internal::SysError(err, error, pid < 0 ? "signal process group" : "signal process",
-                              std::to_string(pid < 0 ? -pid : pid));
+    return IoError(pid < 0 ? "signal process group" : "signal process",
+                   std::to_string(pid < 0 ? -pid : pid), err, error);
   }
-  internal::NoError(error);
+  NoError(error);
   return {};
 }
 
@@ -109,9 +109,9 @@ Result<std::optional<ExitStatus>> TryWait(const Child& child, int* error) {
   } while (done < 0 && errno == EINTR);
   if (done < 0) {
     const int err = errno;  // before std::to_string, which may change it
-    return internal::SysError(err, error, "wait for process", std::to_string(child.pid));
+    return IoError("wait for process", std::to_string(child.pid), err, error);
   }
-  internal::NoError(error);
+  NoError(error);
   if (done == 0) {
     return std::optional<ExitStatus>();
   }

@@ -1,7 +1,8 @@
 // This process and its children: its pid, effective user and terminal; signals blocked and
 // waited for in a thread; and a started child (os/spawn.h's `Child`) signalled, polled and
-// reaped. Errors name the process and the system's reason; `int* error`, when given, gets the
-// errno (0 on success). Thread-safe; signal masks are the calling thread's.
+// reaped. Errors name the process and the system's reason (`IoError`, os/io_error.h); `int*
+// error`, when given, gets the errno (0 on success). Thread-safe; signal masks are the calling
+// thread's.
 #pragma once
 
 #include <chrono>
@@ -52,8 +53,8 @@ class SignalBlock {
 };
 
 // Sends `signal` to `child`, or (`SignalGroup`) to the process group it leads (started with
-// `new_process_group`). INTERNAL "Cannot signal process [group] <pid>: <why>" (ESRCH once it
-// is reaped, or for a group, once all of it has).
+// `new_process_group`). "cannot signal process [group] <pid>: <why>" (ESRCH, INTERNAL, once
+// it is reaped, or for a group, once all of it has).
 Status Signal(const Child& child, int signal, int* error = nullptr);
 Status SignalGroup(const Child& child, int signal, int* error = nullptr);
 
@@ -62,8 +63,8 @@ Status SignalGroup(const Child& child, int signal, int* error = nullptr);
 // (any more): there is nothing left to wait for.
 bool HasEnded(const Child& child);
 
-// How `child` ended, reaping it, once it has; nullopt while it runs (waitpid WNOHANG). INTERNAL
-// "Cannot wait for process <pid>: <why>" (ECHILD when it is no child of this process).
+// How `child` ended, reaping it, once it has; nullopt while it runs (waitpid WNOHANG). "cannot
+// wait for process <pid>: <why>" (ECHILD, INTERNAL, when it is no child of this process).
 Result<std::optional<ExitStatus>> TryWait(const Child& child, int* error = nullptr);
 
 }  // namespace trainyard::os

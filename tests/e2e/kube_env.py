@@ -1,8 +1,10 @@
 """The set-up the kubectl tests of issue #34's sharing share (kubectl_sharing_test.py,
 kube_priority_class_test.py): `trainyard serve` on one node of emulated T4s with `--containers
 host` (no image is needed), kubectl pointed at it through `trainyard kubeconfig`, and the
-`trainyard` CLI through TRAINYARD_SERVER."""
+`trainyard` CLI through TRAINYARD_SERVER; and the TFJob manifest those tests and
+quota_refusal_test.py create (`tfjob`)."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -21,6 +23,43 @@ CLUSTER = """nodes:
     accelerators: {NVIDIA_TESLA_T4: %d}
     emulated: true
 """
+
+# A TFJob of Worker replicas of one container each; `tfjob` fills it in.
+TFJOB = """apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata:
+  name: {name}
+spec:
+{run_policy}  tfReplicaSpecs:
+    Worker:
+      replicas: {workers}
+      template:
+        spec:
+          containers:
+          - name: tensorflow
+            image: localhost/trainer:1
+{container}"""
+
+
+def tfjob(name, workers=1, gpus=None, command=None, deadline_s=None, priority_class=None):
+    """The YAML of the TFJob `name`: `workers` Worker replicas (an n1-standard-4 each in the
+    TFJob mapping), each one container of image localhost/trainer:1 (never pulled with
+    `--containers host`) that runs `command` (a list) when given, with a limit of `gpus` ×
+    nvidia.com/gpu when given; runPolicy.activeDeadlineSeconds `deadline_s` and
+    runPolicy.schedulingPolicy.priorityClass `priority_class` when given."""
+    run_policy = ""
+    if deadline_s is not None:
+        run_policy += "    activeDeadlineSeconds: %d\n" % deadline_s
+    if priority_class is not None:
+        run_policy += "    schedulingPolicy: {priorityClass: %s}\n" % priority_class
+    container = ""
+    if command is not None:
+        container += "            command: %s\n" % json.dumps(command)
+    if gpus is not None:
+        container += ("            resources:\n              limits:\n"
+                      "                nvidia.com/gpu: %d\n" % gpus)
+    return TFJOB.format(name=name, workers=workers, container=container,
+                        run_policy="  runPolicy:\n" + run_policy if run_policy else "")
 
 
 class KubeServerTestCase(gcloud_env.ServerTestCase):

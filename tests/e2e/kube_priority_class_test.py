@@ -37,30 +37,9 @@ TRAINYARD = None  # set by main()
 PROJECT = "p"
 DEADLINE_S = 120  # per wait: a 2-core machine shared with other tests
 
-# One worker on one GPU.
-TFJOB = """apiVersion: kubeflow.org/v1
-kind: TFJob
-metadata:
-  name: %s
-spec:
-%s  tfReplicaSpecs:
-    Worker:
-      replicas: 1
-      template:
-        spec:
-          containers:
-          - name: tensorflow
-            image: localhost/trainer:1
-            resources:
-              limits:
-                nvidia.com/gpu: 1
-"""
-
-
-def tfjob(name, priority_class=None):
-    policy = ("  runPolicy:\n    schedulingPolicy: {priorityClass: %s}\n" % priority_class
-              if priority_class else "")
-    return TFJOB % (name, policy)
+# One worker on one GPU, of the class `priority_class` if given, running `command` if given.
+def tfjob(name, priority_class=None, command=None):
+    return kube_env.tfjob(name, gpus=1, command=command, priority_class=priority_class)
 
 
 def command_job(job_id, priority, labels=None):
@@ -190,9 +169,8 @@ class KubePriorityClassTest(kube_env.KubeServerTestCase):
                               DEADLINE_S, self.server.log)
 
         # A TFJob of class top (900) takes the T4 from the ml v1 job of 0.
-        created = self.kubectl("create", "-f", "-", stdin=tfjob("top", "top").replace(
-            "image: localhost/trainer:1\n",
-            "image: localhost/trainer:1\n            command: [/bin/sleep, '600']\n"))
+        created = self.kubectl("create", "-f", "-", stdin=tfjob(
+            "top", "top", command=["/bin/sleep", "600"]))
         self.assertEqual(created.rc, 0, created)
         waited = self.kubectl("wait", "--for=condition=Running", "tfjob/top", "--timeout=120s")
         self.assertEqual(waited.rc, 0, waited)

@@ -33,31 +33,9 @@ TRAINYARD = None  # set by main()
 DEADLINE_S = 120  # per wait: a 2-core machine shared with other tests
 TERMINAL = ("SUCCEEDED", "FAILED", "CANCELLED")
 
-# One worker running `sleep` on `gpus` GPUs, with `policy` as its runPolicy.
-TFJOB = """apiVersion: kubeflow.org/v1
-kind: TFJob
-metadata:
-  name: %s
-spec:
-%s  tfReplicaSpecs:
-    Worker:
-      replicas: 1
-      template:
-        spec:
-          containers:
-          - name: tensorflow
-            image: localhost/trainer:1
-            command: [/bin/sleep, '600']
-            resources:
-              limits:
-                nvidia.com/gpu: %d
-"""
-
-
+# One worker running `sleep` on `gpus` GPUs, with runPolicy.activeDeadlineSeconds if given.
 def tfjob(name, gpus=1, deadline_s=None):
-    policy = ("  runPolicy:\n    activeDeadlineSeconds: %d\n" % deadline_s
-              if deadline_s else "")
-    return TFJOB % (name, policy, gpus)
+    return kube_env.tfjob(name, gpus=gpus, command=["/bin/sleep", "600"], deadline_s=deadline_s)
 
 
 class KubectlSharingTest(kube_env.KubeServerTestCase):

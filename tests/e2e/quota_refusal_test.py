@@ -10,9 +10,7 @@ Jobs that fit are accepted. The server holds its queue, so nothing runs.
 Usage: quota_refusal_test.py --trainyard PATH [unittest args]. Ends with "N passed, M failed".
 """
 
-import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,29 +18,13 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gcloud_env  # noqa: E402
+import kube_env  # noqa: E402
 
 GCLOUD = gcloud_env.GCLOUD
-KUBECTL = shutil.which("kubectl") or "/usr/bin/kubectl"
+KUBECTL = kube_env.KUBECTL
 TRAINYARD = None  # set by main()
 PROJECT = "p"
 PACKAGE = "gs://bkt1/trainer-0.1.tar.gz"
-
-# A TFJob of N workers, each an n1-standard-4 (4 vCPUs; the TFJob mapping's machine type).
-TFJOB = """apiVersion: kubeflow.org/v1
-kind: TFJob
-metadata:
-  name: %s
-spec:
-  tfReplicaSpecs:
-    Worker:
-      replicas: %d
-      template:
-        spec:
-          containers:
-          - name: tensorflow
-            image: localhost/trainer:1
-"""
-
 
 class QuotaRefusalTest(gcloud_env.ServerTestCase):
     maxDiff = None
@@ -99,8 +81,9 @@ class QuotaRefusalTest(gcloud_env.ServerTestCase):
         self.assertEqual(run.rc, 1, run)
         self.assertIn("NOT_FOUND", run.err)
 
-        # kubectl: admission's Forbidden for a ResourceQuota excess.
-        run = self.kubectl("create", "-f", "-", stdin=TFJOB % ("too-big", 3))
+        # kubectl: admission's Forbidden for a ResourceQuota excess (3 workers, each an
+        # n1-standard-4 of 4 vCPUs, the TFJob mapping's machine type).
+        run = self.kubectl("create", "-f", "-", stdin=kube_env.tfjob("too-big", workers=3))
         self.assertEqual(run.rc, 1, run)
         self.assertIn('Error from server (Forbidden): error when creating "STDIN": '
                       'tfjobs.kubeflow.org "too-big" is forbidden: exceeded quota: p, requested: '
@@ -112,7 +95,7 @@ class QuotaRefusalTest(gcloud_env.ServerTestCase):
         # Within the quota, both are accepted.
         run = self.submit("fits", "n1-standard-4")
         self.assertEqual(run.rc, 0, run)
-        run = self.kubectl("create", "-f", "-", stdin=TFJOB % ("fits", 2))
+        run = self.kubectl("create", "-f", "-", stdin=kube_env.tfjob("fits", workers=2))
         self.assertEqual(run.rc, 0, run)
 
         # The quota is shown, and once deleted the big job is accepted.

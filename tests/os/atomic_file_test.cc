@@ -3,44 +3,22 @@
 #include "os/atomic_file.h"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "fakes/temp_dir.h"
+#include "fakes/temp_dir_fixture.h"
 
 namespace trainyard::os {
 namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFileTest : public ::testing::Test {
+class AtomicFileTest : public ::trainyard::testing::TempDirTest {
  protected:
   void SetUp() override { Write(At("victim"), "the victim's own text\n"); }
-
-  static void Write(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  static std::string Read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  std::string At(const std::string& name) const { return temp_.File(name); }
-  std::set<std::string> Names() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(temp_.path())) {
-      names.insert(entry.path().filename().string());
-    }
-    return names;
-  }
-
-  ::trainyard::testing::TempDir temp_;
 };
 
 TEST_F(AtomicFileTest, WriteNewFileNeverReplacesOrFollowsWhatIsThere) {
@@ -66,7 +44,8 @@ TEST_F(AtomicFileTest, PublishNewFileMakesTheFileOnceAndLeavesNoScratch) {
   fs::create_symlink(At("victim"), At("link"));
   EXPECT_EQ(PublishNewFile(At("link"), "through", 0600).code(), Code::kAlreadyExists);
   EXPECT_EQ(Read(At("victim")), "the victim's own text\n");
-  EXPECT_EQ(Names(), (std::set<std::string>{"key", "link", "victim"}));
+  EXPECT_EQ(::trainyard::testing::EntryNames(temp_.path()),
+            (std::set<std::string>{"key", "link", "victim"}));
 }
 
 TEST_F(AtomicFileTest, MoveFileIntoReplacesALinkInsteadOfWritingThroughIt) {

@@ -3,11 +3,9 @@
 #include "os/dir.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,7 +13,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "fakes/temp_dir.h"
+#include "fakes/temp_dir_fixture.h"
 
 namespace trainyard::os {
 namespace {
@@ -25,7 +23,7 @@ namespace fs = std::filesystem;
 // A tree with links at each depth, each leading to `outside`, which must stay as it is:
 //   sub/plain, sub/deeper/file, sublink -> sub, sub/filelink -> outside/victim,
 //   sub/dirlink -> outside, sub/deeper/last -> outside/victim
-class DirTest : public ::testing::Test {
+class DirTest : public ::trainyard::testing::TempDirTest {
  protected:
   void SetUp() override {
     fs::create_directories(root() / "sub" / "deeper");
@@ -42,28 +40,14 @@ class DirTest : public ::testing::Test {
     dir_.emplace(*std::move(dir));
   }
 
-  static void Write(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  static std::string Read(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
   fs::path root() const { return temp_.path() / "root"; }
   fs::path outside() const { return temp_.path() / "outside"; }
   void ExpectOutsideUntouched() const {
     EXPECT_EQ(Read(outside() / "victim"), "the victim's own text\n");
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(outside())) {
-      names.insert(entry.path().filename().string());
-    }
-    EXPECT_EQ(names, std::set<std::string>{"victim"});
+    EXPECT_EQ(::trainyard::testing::EntryNames(outside()), std::set<std::string>{"victim"});
   }
   const Dir& dir() const { return *dir_; }
 
-  ::trainyard::testing::TempDir temp_;
   std::optional<Dir> dir_;
 };
 

@@ -3,21 +3,19 @@
 #include "os/file_handle.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include "fakes/temp_dir.h"
+#include "fakes/temp_dir_fixture.h"
 
 namespace trainyard::os {
 namespace {
 
 namespace fs = std::filesystem;
 
-class FileTest : public ::testing::Test {
+class FileTest : public ::trainyard::testing::TempDirTest {
  protected:
   void SetUp() override {
     Write(At("victim"), "the victim's own text\n");
@@ -26,19 +24,6 @@ class FileTest : public ::testing::Test {
     fs::create_directory(At("dir"));
     ASSERT_EQ(::mkfifo(At("fifo").c_str(), 0600), 0);
   }
-
-  static void Write(const std::string& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  static std::string Read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-  std::string At(const std::string& name) const { return temp_.File(name); }
-
-  ::trainyard::testing::TempDir temp_;
 };
 
 struct OpenCase {

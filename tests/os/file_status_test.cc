@@ -3,7 +3,6 @@
 
 #include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <fcntl.h>
@@ -11,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fakes/temp_dir.h"
+#include "fakes/temp_dir_fixture.h"
 #include "os/unique_fd.h"
 
 namespace trainyard::os {
@@ -19,17 +18,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class FileStatusTest : public ::testing::Test {
+class FileStatusTest : public ::trainyard::testing::TempDirTest {
  protected:
   void SetUp() override {
-    std::ofstream(At("file"), std::ios::binary) << "12345";
+    Write(At("file"), "12345");
     fs::create_directory(At("dir"));
     fs::create_symlink(At("file"), At("link"));
     ::mkfifo(At("fifo").c_str(), 0600);
   }
-  std::string At(const std::string& name) const { return temp_.File(name); }
-
-  ::trainyard::testing::TempDir temp_;
 };
 
 struct TypeCase {
@@ -80,9 +76,9 @@ TEST_F(FileStatusTest, ErrorsNameThePathAndGiveTheErrno) {
   int error = 0;
   Result<FileStatus> missing = StatPath(At("missing"), &error);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.status().code(), Code::kInternal);
+  EXPECT_EQ(missing.status().code(), Code::kNotFound);
   EXPECT_EQ(missing.status().message(),
-            "Cannot inspect " + At("missing") + ": No such file or directory");
+            "cannot inspect " + At("missing") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
   EXPECT_FALSE(StatLink(At("missing"), &error).ok());
   EXPECT_EQ(error, ENOENT);
@@ -90,10 +86,10 @@ TEST_F(FileStatusTest, ErrorsNameThePathAndGiveTheErrno) {
   EXPECT_EQ(error, EBADF);
   const Status mode = ChangeMode(At("missing"), 0600, &error);
   EXPECT_EQ(mode.message(),
-            "Cannot change the mode of " + At("missing") + ": No such file or directory");
+            "cannot change the mode of " + At("missing") + ": No such file or directory");
   const Status group = ChangeGroup(At("missing"), 0, /*follow_link=*/true, &error);
   EXPECT_EQ(group.message(),
-            "Cannot change the group of " + At("missing") + ": No such file or directory");
+            "cannot change the group of " + At("missing") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
   EXPECT_TRUE(StatPath(At("file"), &error).ok());
   EXPECT_EQ(error, 0);
@@ -131,7 +127,7 @@ TEST_F(FileStatusTest, MakeDirectorySaysWhetherItMadeIt) {
   Result<bool> below = MakeDirectory(At("missing/new"), 0700, &error);
   ASSERT_FALSE(below.ok());
   EXPECT_EQ(below.status().message(),
-            "Cannot create " + At("missing/new") + ": No such file or directory");
+            "cannot create " + At("missing/new") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
 }
 

@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,32 +13,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fakes/temp_dir.h"
+#include "fakes/temp_dir_fixture.h"
 
 namespace trainyard::os {
 namespace {
 
 namespace fs = std::filesystem;
 
-class FileTest : public ::testing::Test {
- protected:
-  std::string At(const std::string& name) const { return temp_.File(name); }
-  void Write(const std::string& name, const std::string& text) const {
-    std::ofstream(At(name), std::ios::binary) << text;
-  }
-  std::string Read(const std::string& name) const { return ReadFileText(At(name)).value_or("?"); }
-
-  ::trainyard::testing::TempDir temp_;
-};
+class FileTest : public ::trainyard::testing::TempDirTest {};
 
 TEST_F(FileTest, ReadFileTextIsTheWholeFileOrNothing) {
-  Write("a", std::string("one\0two", 7));
+  Write(At("a"), std::string("one\0two", 7));
   EXPECT_EQ(ReadFileText(At("a")), std::string("one\0two", 7));
   EXPECT_EQ(ReadFileText(At("missing")), std::nullopt);
 }
 
 TEST_F(FileTest, ReadAtMostStopsAtTheLimitOrTheEnd) {
-  Write("a", std::string(10000, 'x'));
+  Write(At("a"), std::string(10000, 'x'));
   Result<UniqueFd> fd = OpenForReading(At("a"));
   ASSERT_TRUE(fd.ok()) << fd.status().message();
   std::string text = "kept:";
@@ -55,7 +45,7 @@ TEST_F(FileTest, WriteFullyWritesEverythingOrNamesTheErrno) {
   ASSERT_TRUE(out.ok()) << out.status().message();
   const std::string big(100000, 'y');
   EXPECT_EQ(WriteFully(out->get(), big), 0);
-  EXPECT_EQ(Read("out"), big);
+  EXPECT_EQ(Read(At("out")), big);
   EXPECT_EQ(WriteFully(-1, "x"), EBADF);
 }
 
@@ -69,7 +59,7 @@ struct ReadAtCase {
 class ReadAtTest : public FileTest, public ::testing::WithParamInterface<ReadAtCase> {};
 
 TEST_P(ReadAtTest, ReadsAtTheOffsetWithoutMovingIt) {
-  Write("a", "0123456789");
+  Write(At("a"), "0123456789");
   Result<UniqueFd> fd = OpenForReading(At("a"));
   ASSERT_TRUE(fd.ok());
   std::string buffer(GetParam().size, '\0');
@@ -100,16 +90,16 @@ TEST_F(FileTest, OpenForReadingNamesThePathAndTheErrno) {
   int error = -1;
   Result<UniqueFd> fd = OpenForReading(At("missing"), &error);
   ASSERT_FALSE(fd.ok());
-  EXPECT_EQ(fd.status().code(), Code::kInternal);
-  EXPECT_EQ(fd.status().message(), "Cannot open " + At("missing") + ": No such file or directory");
+  EXPECT_EQ(fd.status().code(), Code::kNotFound);
+  EXPECT_EQ(fd.status().message(), "cannot open " + At("missing") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
-  Write("a", "x");
+  Write(At("a"), "x");
   EXPECT_TRUE(OpenForReading(At("a"), &error).ok());
   EXPECT_EQ(error, 0);
 }
 
 TEST_F(FileTest, CreateNewFileNeverTakesWhatWasThere) {
-  Write("file", "old");
+  Write(At("file"), "old");
   fs::create_symlink(At("file"), At("link"));
   fs::create_symlink(At("dangling-target"), At("dangling"));
   for (const std::string name : {"file", "link", "dangling"}) {
@@ -117,9 +107,10 @@ TEST_F(FileTest, CreateNewFileNeverTakesWhatWasThere) {
     Result<UniqueFd> fd = CreateNewFile(At(name), 0600, &error);
     EXPECT_FALSE(fd.ok()) << name;
     EXPECT_EQ(error, EEXIST) << name;
-    EXPECT_EQ(fd.status().message(), "Cannot create " + At(name) + ": File exists") << name;
+    EXPECT_EQ(fd.status().code(), Code::kAlreadyExists) << name;
+    EXPECT_EQ(fd.status().message(), "cannot create " + At(name) + ": File exists") << name;
   }
-  EXPECT_EQ(Read("file"), "old");
+  EXPECT_EQ(Read(At("file")), "old");
   EXPECT_FALSE(fs::exists(At("dangling-target")));  // the link was not followed to create it
   const mode_t old_mask = ::umask(022);
   Result<UniqueFd> made = CreateNewFile(At("new"), 0640);
@@ -131,7 +122,7 @@ TEST_F(FileTest, CreateNewFileNeverTakesWhatWasThere) {
 }
 
 TEST_F(FileTest, RemoveFileRemovesAFileOrALinkButNoDirectory) {
-  Write("file", "x");
+  Write(At("file"), "x");
   fs::create_symlink(At("file"), At("link"));
   fs::create_directory(At("dir"));
   EXPECT_TRUE(RemoveFile(At("link")).ok());
@@ -140,14 +131,14 @@ TEST_F(FileTest, RemoveFileRemovesAFileOrALinkButNoDirectory) {
   EXPECT_FALSE(fs::exists(At("file")));
   int error = 0;
   const Status again = RemoveFile(At("file"), &error);
-  EXPECT_EQ(again.message(), "Cannot remove " + At("file") + ": No such file or directory");
+  EXPECT_EQ(again.message(), "cannot remove " + At("file") + ": No such file or directory");
   EXPECT_EQ(error, ENOENT);
   EXPECT_FALSE(RemoveFile(At("dir")).ok());
   EXPECT_TRUE(fs::is_directory(At("dir")));
 }
 
 TEST_F(FileTest, DuplicateIsAnotherCloseOnExecDescriptorOfTheSameFile) {
-  Write("a", "0123456789");
+  Write(At("a"), "0123456789");
   Result<UniqueFd> fd = OpenForReading(At("a"));
   ASSERT_TRUE(fd.ok());
   Result<UniqueFd> copy = Duplicate(fd->get());
@@ -164,9 +155,9 @@ TEST_F(FileTest, DuplicateIsAnotherCloseOnExecDescriptorOfTheSameFile) {
 }
 
 TEST_F(FileTest, AccessChecksFollowTheModes) {
-  Write("script", "#!/bin/sh\n");
+  Write(At("script"), "#!/bin/sh\n");
   fs::permissions(At("script"), fs::perms::owner_all);
-  Write("plain", "x");
+  Write(At("plain"), "x");
   fs::permissions(At("plain"), fs::perms::owner_read | fs::perms::owner_write);
   EXPECT_TRUE(IsExecutable("/bin/sh"));
   EXPECT_TRUE(IsExecutable(At("script")));

@@ -1,4 +1,5 @@
-// os::IoError: the code each errno value is answered with, the path and the system's words.
+// os::IoError, os/'s one errno → Status mapping: the code each errno value is answered with, the
+// path and the system's words, and the errno handed on.
 #include "os/io_error.h"
 
 #include <cerrno>
@@ -45,6 +46,15 @@ TEST(IoError, AFullDiskIsWordedForItsUser) {
             "space where the server keeps its data, then retry.");
   EXPECT_EQ(IoError("open", "/data/x", ENOENT).message(),
             "cannot open /data/x: No such file or directory");
+}
+
+TEST(IoError, GivesTheErrnoToCallersThatWordTheirOwn) {
+  int error = -1;
+  EXPECT_EQ(IoError("open", "/data/x", EACCES, &error).code(), Code::kPermissionDenied);
+  EXPECT_EQ(error, EACCES);
+  NoError(&error);
+  EXPECT_EQ(error, 0);
+  NoError(nullptr);  // no errno wanted
 }
 
 }  // namespace

@@ -1,8 +1,6 @@
 #include "os/no_follow.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <fcntl.h>
@@ -10,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fakes/temp_dir.h"
+#include "fakes/temp_dir_fixture.h"
 
 namespace trainyard::os {
 namespace {
@@ -18,26 +16,15 @@ namespace {
 namespace fs = std::filesystem;
 
 // A fresh directory holding `victim` (a file a link could lead to) and room for links to it.
-class NoFollowTest : public ::testing::Test {
+class NoFollowTest : public ::trainyard::testing::TempDirTest {
  protected:
   void SetUp() override {
     fs::create_directories(dir_ / "sub");
     Write(victim(), "the victim's own text\n");
   }
 
-  static void Write(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-  }
-  static std::string Read(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
   fs::path victim() const { return dir_ / "victim"; }
-  std::string At(const std::string& name) const { return temp_.File(name); }
 
-  ::trainyard::testing::TempDir temp_;
   const fs::path& dir_ = temp_.path();
 };
 

@@ -112,7 +112,7 @@ TEST(Children, RunningThenSignalledThenReaped) {
   ASSERT_FALSE(again.ok());  // reaped: no child of ours any more
   EXPECT_EQ(error, ECHILD);
   EXPECT_EQ(again.status().message(),
-            "Cannot wait for process " + std::to_string(child.pid) + ": No child processes");
+            "cannot wait for process " + std::to_string(child.pid) + ": No child processes");
   EXPECT_TRUE(HasEnded(child));
 }
 
@@ -138,7 +138,7 @@ TEST(Children, SignalNamesTheErrno) {
   nobody.pid = 999999999;  // above any pid_max
   const Status status = Signal(nobody, SIGTERM, &error);
   EXPECT_EQ(status.code(), Code::kInternal);
-  EXPECT_EQ(status.message(), "Cannot signal process 999999999: No such process");
+  EXPECT_EQ(status.message(), "cannot signal process 999999999: No such process");
   EXPECT_EQ(error, ESRCH);
 }
 
