@@ -130,12 +130,12 @@ void Keep(JsonReader& reader, const std::string& name, const nlohmann::json& val
   }
 }
 
-// `current` with the bucket resource `json` (an object) applied: ApplyBucketResource's rules.
-Result<BucketFields> ApplyBucketJson(const BucketFields& current, const nlohmann::json& json,
+// `current` with the bucket resource `resource` (an object) applied: ApplyBucketResource's rules.
+Result<BucketFields> ApplyBucketJson(const BucketFields& current, const nlohmann::json& resource,
                                      BucketWrite mode) {
   std::vector<FieldViolation> violations;
   JsonReader reader = StorageReader(violations, "bucket");
-  JsonObject object(reader, json, "");
+  JsonObject object(reader, resource, "");
   nlohmann::json change = nlohmann::json::object();
   for (const BucketFieldRule& rule : kBucketFields) {
     if (const nlohmann::json* value = object.Take(rule.name)) {
@@ -163,10 +163,11 @@ Result<BucketFields> ApplyBucketJson(const BucketFields& current, const nlohmann
   return out;
 }
 
-// The body as a JSON object into `json`, or INVALID_ARGUMENT on "body".
-Status ReadBucketResource(std::string_view body, std::string_view wanted, nlohmann::json& json) {
-  json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) {
+// The body as a JSON object into `resource`, or INVALID_ARGUMENT on "body".
+Status ReadBucketResource(std::string_view body, std::string_view wanted,
+                          nlohmann::json& resource) {
+  resource = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!resource.is_object()) {
     return Status::InvalidArgument(
         {{"body", fmt::format("The request body must be a JSON object ({}).", wanted)}});
   }
@@ -177,18 +178,18 @@ Status ReadBucketResource(std::string_view body, std::string_view wanted, nlohma
 
 Result<BucketFields> ApplyBucketResource(const BucketFields& current, std::string_view body,
                                          BucketWrite mode) {
-  nlohmann::json json;
-  TY_RETURN_IF_ERROR(ReadBucketResource(body, "a bucket resource", json));
-  return ApplyBucketJson(current, json, mode);
+  nlohmann::json resource;
+  TY_RETURN_IF_ERROR(ReadBucketResource(body, "a bucket resource", resource));
+  return ApplyBucketJson(current, resource, mode);
 }
 
 Result<NewBucket> ParseBucketInsert(std::string_view body) {
-  nlohmann::json json;
-  TY_RETURN_IF_ERROR(ReadBucketResource(body, "a bucket resource with a \"name\"", json));
+  nlohmann::json resource;
+  TY_RETURN_IF_ERROR(ReadBucketResource(body, "a bucket resource with a \"name\"", resource));
   NewBucket bucket;
   std::vector<FieldViolation> violations;
   JsonReader reader = StorageReader(violations, "bucket");
-  if (const auto name = json.find("name"); name == json.end() || name->is_null()) {
+  if (const auto name = resource.find("name"); name == resource.end() || name->is_null()) {
     reader.Report({.fault = JsonFault::kMissing, .at = "name", .member = "name"});
   } else {
     reader.String(*name, "name", bucket.name);
@@ -196,7 +197,7 @@ Result<NewBucket> ParseBucketInsert(std::string_view body) {
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
-  Result<BucketFields> fields = ApplyBucketJson({}, json, BucketWrite::kReplace);
+  Result<BucketFields> fields = ApplyBucketJson({}, resource, BucketWrite::kReplace);
   if (!fields.ok()) {
     return fields.status();
   }
