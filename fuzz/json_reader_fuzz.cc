@@ -83,8 +83,9 @@ void FuzzOne(std::string_view text) {
   if (document.is_discarded()) {
     return;
   }
-  for (const JsonDialect* dialect : {&kMlV1JsonDialect, &kVertexJsonDialect, &kKubeJsonDialect,
-                                     &kCatalogJsonDialect, &kTrainyardJsonDialect}) {
+  for (const JsonDialect* dialect :
+       {&kMlV1JsonDialect, &kVertexJsonDialect, &kKubeJsonDialect, &kCatalogJsonDialect,
+        &kTrainyardJsonDialect, &kStorageJsonDialect}) {
     JsonReader reader(*dialect, [](const JsonError& error) {
       TY_CHECK(!error.message.empty());
       TY_CHECK(IsValidUtf8(error.message)) << error.message;

@@ -114,6 +114,24 @@ if grep -rnE '#include <(fstream|filesystem|thread|unistd\.h|sys/|cstdio>.*fopen
   echo "check_layers: src/control/reconcile is pure and may not do IO"
   status=1
 fi
+# The storage API's rules (api/storage/rules.h, its rules.cc and bucket_fields.cc) are pure too:
+# the handlers decode, call them and the bucket store, and encode; the rules read only the store's
+# value types and its precondition evaluation, do no IO and know no HTTP.
+storage_rules=(src/api/storage/rules.h src/api/storage/rules.cc src/api/storage/bucket_fields.cc)
+while IFS= read -r line; do
+  file=${line%%:*}
+  inc=${line#*#include \"}
+  inc=${inc%\"*}
+  case "$inc" in
+    base/* | validate/* | store/bucket_store.h | store/preconditions.h | api/storage/rules.h) ;;
+    *) echo "check_layers: $file includes $inc; the storage rules include only pure modules"
+       status=1 ;;
+  esac
+done < <(grep -HE '^#include "' "${storage_rules[@]}" || true)
+if grep -nE '#include <(fstream|filesystem|thread|unistd\.h|sys/|cstdio>.*fopen)' "${storage_rules[@]}"; then
+  echo "check_layers: the storage rules are pure and may not do IO"
+  status=1
+fi
 if grep -rnE '(system_clock|steady_clock)::now' src --include='*.cc' --include='*.h' \
     | grep -v '^src/base/clock.h:'; then
   echo "check_layers: read time through a Clock& (base/clock.h), not the real clocks"

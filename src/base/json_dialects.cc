@@ -34,6 +34,9 @@ constexpr ExpectedWords kVertexExpected = {
 constexpr ExpectedWords kTrainyardExpected = {
     "a string",  "a whole number", "a whole number",    "true or false",       "a number",
     "an object", "a list",         "a list of strings", "an object of strings"};
+constexpr ExpectedWords kStorageExpected = {
+    "a string",  "a whole number", "a whole number",      "true or false",       "a number",
+    "an object", "an array",       "an array of strings", "an object of strings"};
 constexpr ExpectedWords kCatalogExpected = {
     "expected a non-empty string", "expected an integer",          "expected an integer",
     "expected true or false",      "expected a number >= 0",       "expected an object",
@@ -230,6 +233,36 @@ std::string TrainyardUnsupported(const JsonProblem& p) {
   return fmt::format("{} is not supported: {}", p.at, p.detail);
 }
 
+// --- Cloud Storage's JSON API ---
+
+// "Invalid value for labels.k: a string or null.": the caller's words for what goes there (the
+// item's for a map's or list's item) when it gives them, else the type's.
+std::string StorageValueError(const JsonProblem& p) {
+  switch (p.fault) {
+    case JsonFault::kInvalid:
+      return std::string(p.detail);
+    case JsonFault::kMissing:
+      return fmt::format("Required: {}.", p.at);
+    case JsonFault::kNotUtf8:
+      return fmt::format("Invalid value for {}: not valid UTF-8.", p.at);
+    default:
+      break;
+  }
+  const std::string_view named = p.member.empty() ? p.names.type : p.names.item;
+  return fmt::format("Invalid value for {}: {}.", p.at,
+                     named.empty() ? Phrase(kStorageExpected, p.expected) : named);
+}
+
+// The resource is the member's parent: the root's name ("bucket", "object") for its own members.
+std::string StorageUnknownMember(const JsonProblem& p) {
+  return fmt::format("The {} field {} is not known to this server.", p.parent, p.member);
+}
+
+std::string StorageUnsupported(const JsonProblem& p) {
+  return fmt::format("The {} field {} cannot be set on this server: {}.", p.parent, p.member,
+                     p.detail);
+}
+
 // --- the catalog ---
 
 std::string CatalogProblem(const JsonProblem& p) {
@@ -273,6 +306,8 @@ constexpr JsonDialect kVertexJsonDialect{
 constexpr JsonDialect kKubeJsonDialect{"", true, false, KubeValueError, nullptr, KubeUnsupported};
 constexpr JsonDialect kTrainyardJsonDialect{
     "", false, false, TrainyardValueError, TrainyardUnknownMember, TrainyardUnsupported};
+constexpr JsonDialect kStorageJsonDialect{
+    "resource", false, true, StorageValueError, StorageUnknownMember, StorageUnsupported};
 constexpr JsonDialect kCatalogJsonDialect{
     "", false, false, CatalogValueError, CatalogUnknownMember, CatalogUnsupported};
 

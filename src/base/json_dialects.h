@@ -31,6 +31,15 @@ extern const JsonDialect kKubeJsonDialect;
 // integers.
 extern const JsonDialect kTrainyardJsonDialect;
 
+// Cloud Storage's JSON API (storage v1: a bucket or object resource in a request body), in the
+// words its handlers have always answered with, as GCS's error `message` (api/storage/rules.h):
+// "Invalid value for labels.k: a string or null." (the expected part the caller's words when it
+// names the type); unknown members "The bucket field x is not known to this server.", refused
+// ones "The bucket field versioning cannot be set on this server: <why>.", the root named by the
+// caller ("bucket", "object"). A null member is read, not absent (a PATCH's null clears);
+// integers as numbers or decimal strings, as GCS sends int64.
+extern const JsonDialect kStorageJsonDialect;
+
 // The catalog's data files: `field "zones": expected an array`, `unknown field "x"`; a null
 // member is a wrong type.
 extern const JsonDialect kCatalogJsonDialect;

@@ -153,6 +153,24 @@ const Row kRows[] = {
      R"({"old":1})",
      {"spec.old: not supported by trainyard: it is gone"}},
 
+    // Cloud Storage: the caller's words or the type's; null is read, not absent; integers from
+    // strings (GCS's int64).
+    {"storage_good",
+     &kStorageJsonDialect,
+     R"({"s":"x","l":"12","i":3,"list":["a"],"map":{"k":"v"}})",
+     {}},
+    {"storage_wrong",
+     &kStorageJsonDialect,
+     R"({"s":null,"i":"x","b":1,"o":{"x":2},"map":{"k":1}})",
+     {"Invalid value for spec.s: TYPE_STRING.", "Invalid value for spec.i: int32.",
+      "Invalid value for spec.b: bool.", "Invalid value for spec.o.x: string.",
+      "Invalid value for spec.map.k: string."}},
+    {"storage_unknown_and_unsupported",
+     &kStorageJsonDialect,
+     R"({"zz":1,"old":2})",
+     {"The spec field old cannot be set on this server: it is gone.",
+      "The spec field zz is not known to this server."}},
+
     // The catalog: null is a wrong type; required members.
     {"catalog_wrong",
      &kCatalogJsonDialect,
@@ -273,6 +291,30 @@ TEST(JsonReader, TrainyardSaysWhatWasExpectedAndWhatCame) {
       {"a", "expected true or false, got " + shown + "..."},
       {"o.k", "unknown field: expected x"},
       {"b", "unknown field: expected n, q, z, a or o"},
+  };
+  EXPECT_EQ(got, want);
+}
+
+// Cloud Storage's words: the type's when the caller gives none, the root by the resource's name.
+TEST(JsonReader, StorageNamesTheResourceAndWhatGoesThere) {
+  std::vector<std::pair<std::string, std::string>> got;
+  JsonReader reader(
+      kStorageJsonDialect,
+      [&](JsonError error) { got.emplace_back(std::move(error.locus), std::move(error.message)); },
+      "bucket");
+  const json document = json::parse(R"({"cors":{},"labels":[],"n":"x","zz":null})");
+  JsonObject object(reader, document, "");
+  object.Array("cors");
+  object.StringMap("labels");
+  object.Int64("n");
+  object.Take("name", /*required=*/true);
+  object.Finish();
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"cors", "Invalid value for cors: an array."},
+      {"labels", "Invalid value for labels: an object of strings."},
+      {"n", "Invalid value for n: a whole number."},
+      {"name", "Required: name."},
+      {"zz", "The bucket field zz is not known to this server."},
   };
   EXPECT_EQ(got, want);
 }

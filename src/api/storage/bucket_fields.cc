@@ -1,8 +1,13 @@
 // `ApplyBucketResource` (rules.h): what this server does with each member of GCS's
-// bucket resource, as a table (docs/reference/ai-platform-training.md §11.2).
+// bucket resource, as a table (docs/reference/ai-platform-training.md §11.2), read with the one
+// strict JSON reader in the storage API's words; and the bucket rules built on it: a new bucket's
+// body (`ParseBucketInsert`), a change's preconditions (`PlanBucketChange`).
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,7 +22,7 @@ enum class FieldUse {
   kOutputOnly,  // set by the server; ignored when a client sends it back
   kFixed,       // one value on this server (`values`); another is refused
   kLabels,      // kept, under the label rules
-  kKept,        // kept as given and served back; nothing here acts on it (`values`: its shape)
+  kKept,        // kept as given and served back; nothing here acts on it (`shape`: its JSON type)
   kOffOnly,     // would need behaviour this server lacks: only the values in `values` (a JSON
                 // array of what means "off") are taken
 };
@@ -27,6 +32,7 @@ struct BucketFieldRule {
   FieldUse use;
   std::string_view values = "";
   std::string_view why = "";  // kOffOnly: what this server lacks; kKept: the shape expected
+  JsonExpected shape = JsonExpected::kObject;  // kKept
 };
 
 // GCS's bucket resource (JSON API reference, "Buckets"), member by member. A member not listed
@@ -53,8 +59,8 @@ constexpr auto kBucketFields = std::to_array<BucketFieldRule>({
     {"labels", FieldUse::kLabels},
     // Both govern requests this server does not serve (browsers' cross-origin requests to the
     // XML API, static websites on a custom domain), so keeping them is all there is to do.
-    {"cors", FieldUse::kKept, "array", "an array of CORS rules (JSON objects)"},
-    {"website", FieldUse::kKept, "object", "an object of mainPageSuffix and notFoundPage"},
+    {"cors", FieldUse::kKept, "", "an array of CORS rules (JSON objects)", JsonExpected::kArray},
+    {"website", FieldUse::kKept, "", "an object of mainPageSuffix and notFoundPage"},
     {"versioning", FieldUse::kOffOnly, R"([null, {}, {"enabled": false}])",
      "this server keeps one generation of each object"},
     {"lifecycle", FieldUse::kOffOnly, R"([null, {}, {"rule": []}])",
@@ -77,26 +83,28 @@ constexpr auto kBucketFields = std::to_array<BucketFieldRule>({
     {"defaultObjectAcl", FieldUse::kOffOnly, "[null, []]", "this server has no ACLs"},
 });
 
-// The member's change, or a violation when this server cannot take it.
-void CheckMember(const BucketFieldRule& rule, const nlohmann::json& value, nlohmann::json& change,
-                 std::vector<FieldViolation>& violations) {
+const BucketFieldRule& RuleFor(std::string_view name) {
+  return *std::ranges::find(kBucketFields, name, &BucketFieldRule::name);
+}
+
+// The member's change (into `change`), or its problem reported when this server cannot take it.
+void CheckMember(JsonReader& reader, const BucketFieldRule& rule, const nlohmann::json& value,
+                 nlohmann::json& change) {
   const std::string name(rule.name);
   switch (rule.use) {
     case FieldUse::kOutputOnly:
       return;
     case FieldUse::kFixed:
       if (value != nlohmann::json::parse(rule.values)) {
-        violations.push_back({name, fmt::format("The bucket's {} is {} on this server; it cannot "
-                                                "be changed.",
-                                                name, rule.values)});
+        const std::string why = fmt::format(
+            "The bucket's {} is {} on this server; it cannot be changed.", name, rule.values);
+        reader.Report({.fault = JsonFault::kInvalid, .at = name, .member = name, .detail = why});
       }
       return;
     case FieldUse::kOffOnly: {
       const nlohmann::json off = nlohmann::json::parse(rule.values);
       if (std::ranges::find(off, value) == off.end()) {
-        violations.push_back({name, fmt::format("The bucket field {} cannot be set on this "
-                                                "server: {}. Accepted: {}.",
-                                                name, rule.why, rule.values)});
+        reader.Unsupported("", name, fmt::format("{}. Accepted: {}", rule.why, rule.values));
       }
       return;
     }
@@ -107,46 +115,34 @@ void CheckMember(const BucketFieldRule& rule, const nlohmann::json& value, nlohm
   }
 }
 
-// The labels of the merged fields, as strings under the label rules.
-std::map<std::string, std::string> LabelsOf(const nlohmann::json& labels,
-                                            std::vector<FieldViolation>& violations) {
-  std::map<std::string, std::string> out;
-  if (!labels.is_object()) {
-    violations.push_back({"labels", "Invalid value for labels: an object or null."});
-    return out;
+// The merged member `name` as the fields keep it: labels as strings under the label rules, a
+// kept member as its JSON text when it has its shape.
+void Keep(JsonReader& reader, const std::string& name, const nlohmann::json& value,
+          BucketFields& out, std::vector<FieldViolation>& violations) {
+  const BucketFieldRule& rule = RuleFor(name);
+  if (rule.use == FieldUse::kLabels) {
+    reader.StringMap(value, name, out.labels,
+                     {.type = "an object or null", .item = "a string or null"});
+    std::ranges::move(validate::ValidateLabels(out.labels), std::back_inserter(violations));
+  } else if (rule.shape == JsonExpected::kArray ? reader.Array(value, name, {.type = rule.why})
+                                                : reader.Object(value, name, {.type = rule.why})) {
+    out.settings[name] = value.dump();
   }
-  for (const auto& [key, value] : labels.items()) {
-    if (value.is_string()) {
-      out[key] = value.get<std::string>();
-    } else {
-      const std::string where = "labels." + key;
-      violations.push_back({where, fmt::format("Invalid value for {}: a string or null.", where)});
-    }
-  }
-  std::ranges::move(validate::ValidateLabels(out), std::back_inserter(violations));
-  return out;
 }
 
-}  // namespace
-
-Result<BucketFields> ApplyBucketResource(const BucketFields& current, std::string_view body,
-                                         BucketWrite mode) {
-  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) {
-    return Status::InvalidArgument(
-        {{"body", "The request body must be a JSON object (a bucket resource)."}});
-  }
+// `current` with the bucket resource `resource` (an object) applied: ApplyBucketResource's rules.
+Result<BucketFields> ApplyBucketJson(const BucketFields& current, const nlohmann::json& resource,
+                                     BucketWrite mode) {
   std::vector<FieldViolation> violations;
+  JsonReader reader = StorageReader(violations, "bucket");
+  JsonObject object(reader, resource, "");
   nlohmann::json change = nlohmann::json::object();
-  for (const auto& [key, value] : json.items()) {
-    const auto* rule = std::ranges::find(kBucketFields, key, &BucketFieldRule::name);
-    if (rule == kBucketFields.end()) {
-      violations.push_back(
-          {key, fmt::format("The bucket field {} is not known to this server.", key)});
-      continue;
+  for (const BucketFieldRule& rule : kBucketFields) {
+    if (const nlohmann::json* value = object.Take(rule.name)) {
+      CheckMember(reader, rule, *value, change);
     }
-    CheckMember(*rule, value, change, violations);
   }
+  object.Finish();  // a member not in the table
   nlohmann::json fields = nlohmann::json::object();
   if (mode == BucketWrite::kPatch) {
     if (!current.labels.empty()) {
@@ -159,20 +155,68 @@ Result<BucketFields> ApplyBucketResource(const BucketFields& current, std::strin
   fields.merge_patch(change);  // onto nothing for kReplace: the body's members less their nulls
   BucketFields out;
   for (const auto& [key, value] : fields.items()) {
-    const auto* rule = std::ranges::find(kBucketFields, key, &BucketFieldRule::name);
-    if (rule->use == FieldUse::kLabels) {
-      out.labels = LabelsOf(value, violations);
-    } else if ((rule->values == "array" && !value.is_array()) ||
-               (rule->values == "object" && !value.is_object())) {
-      violations.push_back({key, fmt::format("Invalid value for {}: {}.", key, rule->why)});
-    } else {
-      out.settings[key] = value.dump();
-    }
+    Keep(reader, key, value, out, violations);
   }
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
   return out;
+}
+
+// The body as a JSON object into `resource`, or INVALID_ARGUMENT on "body".
+Status ReadBucketResource(std::string_view body, std::string_view wanted,
+                          nlohmann::json& resource) {
+  resource = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!resource.is_object()) {
+    return Status::InvalidArgument(
+        {{"body", fmt::format("The request body must be a JSON object ({}).", wanted)}});
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<BucketFields> ApplyBucketResource(const BucketFields& current, std::string_view body,
+                                         BucketWrite mode) {
+  nlohmann::json resource;
+  TY_RETURN_IF_ERROR(ReadBucketResource(body, "a bucket resource", resource));
+  return ApplyBucketJson(current, resource, mode);
+}
+
+Result<NewBucket> ParseBucketInsert(std::string_view body) {
+  nlohmann::json resource;
+  TY_RETURN_IF_ERROR(ReadBucketResource(body, "a bucket resource with a \"name\"", resource));
+  NewBucket bucket;
+  std::vector<FieldViolation> violations;
+  JsonReader reader = StorageReader(violations, "bucket");
+  if (const auto name = resource.find("name"); name == resource.end() || name->is_null()) {
+    reader.Report({.fault = JsonFault::kMissing, .at = "name", .member = "name"});
+  } else {
+    reader.String(*name, "name", bucket.name);
+  }
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
+  }
+  Result<BucketFields> fields = ApplyBucketJson({}, resource, BucketWrite::kReplace);
+  if (!fields.ok()) {
+    return fields.status();
+  }
+  bucket.fields = *std::move(fields);
+  return bucket;
+}
+
+Status CheckBucketConditions(const store::BucketInfo& bucket, const Preconditions& conditions) {
+  // A bucket has a metageneration and no generation: its methods take only the metageneration's
+  // two (StorageQueryParams).
+  return store::CheckWriteConditions(conditions,
+                                     ObjectVersion{.metageneration = bucket.metageneration});
+}
+
+Result<BucketFields> PlanBucketChange(const store::BucketInfo& bucket,
+                                      const Preconditions& conditions, std::string_view body,
+                                      BucketWrite mode) {
+  TY_RETURN_IF_ERROR(CheckBucketConditions(bucket, conditions));
+  return ApplyBucketResource({.labels = bucket.labels, .settings = bucket.settings}, body, mode);
 }
 
 }  // namespace trainyard::server

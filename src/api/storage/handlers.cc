@@ -50,29 +50,29 @@ std::string QueryOr(const RoutedRequest& request, std::string_view name) {
 }
 
 // The answer when the request's metageneration preconditions do not hold for `bucket` (buckets
-// take only those two); nullopt when they hold.
+// take only those two): 304 or 412; nullopt when they hold.
 std::optional<HttpResponse> BucketConditionsAnswer(const RoutedRequest& request,
-                                                   const store::BucketInfo& bucket, bool is_read) {
-  return VersionAnswer(request, ObjectVersion{.metageneration = bucket.metageneration}, is_read);
+                                                   const store::BucketInfo& bucket) {
+  return VersionAnswer(request, ObjectVersion{.metageneration = bucket.metageneration},
+                       /*is_read=*/true);
 }
 
-// buckets.patch (`mode` kPatch: the body merged into the bucket's fields) and buckets.update
-// (kReplace: the body replaces them), checked (`ApplyBucketResource`) and stored only if the
-// bucket is still the one the preconditions were evaluated on (a change in between evaluates
-// them again on the new state).
+// buckets.patch (`mode` kPatch) and buckets.update (kReplace): the change `PlanBucketChange` makes
+// of the bucket, stored only if the bucket is still the one it was planned on (a change in
+// between plans it again on the new state).
 HttpResponse ChangeBucket(BucketStore& buckets, const RoutedRequest& request, BucketWrite mode) {
   constexpr int kAttempts = 3;
   const std::string& name = request.Param("bucket");
+  const Result<Preconditions> conditions = WriteConditions(request);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
+  }
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     auto bucket = buckets.GetBucket(name);
     if (!bucket.ok()) {
       return StorageErrorResponse(bucket.status());
     }
-    if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/false)) {
-      return *std::move(answer);
-    }
-    Result<BucketFields> fields = ApplyBucketResource(
-        {.labels = bucket->labels, .settings = bucket->settings}, request.http.body, mode);
+    Result<BucketFields> fields = PlanBucketChange(*bucket, *conditions, request.http.body, mode);
     if (!fields.ok()) {
       return StorageErrorResponse(fields.status());
     }
@@ -89,55 +89,13 @@ HttpResponse ChangeBucket(BucketStore& buckets, const RoutedRequest& request, Bu
       Status::Unavailable(fmt::format("The bucket {} is being changed; try again.", name)));
 }
 
-// The byte range a `Range` header asks of an object of `size` bytes: nullopt for the whole
-// object (no header, or a form not supported here, which HTTP lets a server ignore),
-// OUT_OF_RANGE when it starts past the end.
-Result<std::optional<std::pair<std::int64_t, std::int64_t>>> RequestedRange(std::string_view header,
-                                                                            std::int64_t size) {
-  using Range = std::optional<std::pair<std::int64_t, std::int64_t>>;
-  if (!header.starts_with("bytes=") || header.find(',') != std::string_view::npos) {
-    return Range();
-  }
-  const std::string_view spec = header.substr(6);
-  const std::size_t dash = spec.find('-');
-  if (dash == std::string_view::npos) {
-    return Range();
-  }
-  auto number = [](std::string_view text) -> std::optional<std::int64_t> {
-    std::int64_t value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-      return std::nullopt;
-    }
-    return value;
-  };
-  const std::optional<std::int64_t> first = number(spec.substr(0, dash));
-  const std::optional<std::int64_t> last = number(spec.substr(dash + 1));
-  if (!first.has_value()) {  // "bytes=-N": the last N bytes
-    if (!last.has_value() || *last <= 0) {
-      return Range();
-    }
-    return Range({std::max<std::int64_t>(0, size - *last), size - 1});
-  }
-  if (*first >= size) {
-    return Status::OutOfRange(fmt::format(
-        "The requested range starts at byte {}, past the object's {} bytes.", *first, size));
-  }
-  if (last.has_value() && *last < *first) {
-    return Range();
-  }
-  return Range({*first, last.has_value() ? std::min(*last, size - 1) : size - 1});
-}
-
 // The object, NOT_FOUND unless it is the `generation` asked for (objects keep one generation).
 Result<store::ObjectInfo> FindObject(BucketStore& buckets, const RoutedRequest& request) {
   const std::string& bucket = request.Param("bucket");
   const std::string& name = request.Param("object");
   auto info = buckets.GetObject(bucket, name);
-  const std::string* generation = request.Query("generation");
-  if (info.ok() && generation != nullptr && !generation->empty() &&
-      *generation != std::to_string(info->generation)) {
-    return Status::NotFound(fmt::format("No such object: {}/{}#{}", bucket, name, *generation));
+  if (info.ok()) {
+    TY_RETURN_IF_ERROR(CheckLiveGeneration(*info, QueryOr(request, "generation")));
   }
   return info;
 }
@@ -151,16 +109,14 @@ HttpResponse Download(BucketStore& buckets, const RoutedRequest& request,
   if (!file.ok()) {
     return StorageErrorResponse(file.status());
   }
-  auto range = info->size == 0
-                   ? Result<std::optional<std::pair<std::int64_t, std::int64_t>>>(std::nullopt)
-                   : RequestedRange(request.http.Header("range"), info->size);
+  auto range = info->size == 0 ? Result<std::optional<ByteRange>>(std::nullopt)
+                               : RequestedRange(request.http.Header("range"), info->size);
   if (!range.ok()) {
     HttpResponse response = StorageErrorResponse(range.status());
     response.headers.emplace_back("Content-Range", fmt::format("bytes */{}", info->size));
     return response;
   }
-  const auto [first, last] =
-      range->value_or(std::pair<std::int64_t, std::int64_t>{0, info->size - 1});
+  const auto [first, last] = range->value_or(ByteRange{0, info->size - 1});
   HttpResponse response{.status = range->has_value() ? 206 : 200,
                         .content_type = info->content_type};
   response.body_file = FileSlice{.file = std::make_shared<os::UniqueFd>(*std::move(file)),
@@ -220,20 +176,14 @@ HttpResponse InsertBucket(BucketStore& buckets, const RoutedRequest& request) {
     return StorageErrorResponse(
         Status::InvalidArgument({{"project", "Required parameter: project"}}));
   }
-  const auto body = nlohmann::json::parse(request.http.body, nullptr, /*allow_exceptions=*/false);
-  if (!body.is_object() || !body.contains("name") || !body["name"].is_string()) {
-    return StorageErrorResponse(Status::InvalidArgument(
-        {{"body", "The request body must be a JSON bucket with a \"name\"."}}));
+  // Its fields are checked before anything is made, as buckets.update checks them.
+  Result<NewBucket> parsed = ParseBucketInsert(request.http.body);
+  if (!parsed.ok()) {
+    return StorageErrorResponse(parsed.status());
   }
-  // The fields it is created with (the Node client's createBucket(name, {labels})), checked
-  // before anything is made, as buckets.update checks them.
-  Result<BucketFields> initial = ApplyBucketResource({}, request.http.body, BucketWrite::kReplace);
-  if (!initial.ok()) {
-    return StorageErrorResponse(initial.status());
-  }
-  auto bucket = buckets.CreateBucket(project, body["name"].get<std::string>());
-  if (bucket.ok() && *initial != BucketFields{}) {
-    bucket = buckets.UpdateBucket(bucket->name, initial->labels, initial->settings,
+  auto bucket = buckets.CreateBucket(project, parsed->name);
+  if (bucket.ok() && parsed->fields != BucketFields{}) {
+    bucket = buckets.UpdateBucket(bucket->name, parsed->fields.labels, parsed->fields.settings,
                                   bucket->metageneration);
   }
   if (!bucket.ok()) {
@@ -247,7 +197,7 @@ HttpResponse GetBucket(const BucketStore& buckets, const RoutedRequest& request)
   if (!bucket.ok()) {
     return StorageErrorResponse(bucket.status());
   }
-  if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/true)) {
+  if (auto answer = BucketConditionsAnswer(request, *bucket)) {
     return *std::move(answer);
   }
   return JsonResponse(BucketJson(*bucket, BaseUrl(request.http)));
@@ -275,13 +225,15 @@ HttpResponse ListBuckets(const BucketStore& buckets, const RoutedRequest& reques
 }
 
 HttpResponse DeleteBucket(BucketStore& buckets, const RoutedRequest& request) {
-  if (HasPreconditions(request)) {
+  const Result<Preconditions> conditions = WriteConditions(request);
+  if (!conditions.ok()) {
+    return StorageErrorResponse(conditions.status());
+  }
+  if (!conditions->empty()) {
     auto bucket = buckets.GetBucket(request.Param("bucket"));
-    if (!bucket.ok()) {
-      return StorageErrorResponse(bucket.status());
-    }
-    if (auto answer = BucketConditionsAnswer(request, *bucket, /*is_read=*/false)) {
-      return *std::move(answer);
+    const Status held = bucket.ok() ? CheckBucketConditions(*bucket, *conditions) : bucket.status();
+    if (!held.ok()) {
+      return StorageErrorResponse(held);
     }
   }
   const Status status = buckets.DeleteBucket(request.Param("bucket"));

@@ -5,9 +5,9 @@
 // under /download/), list (prefix, delimiter, pages), patch (metadata), compose, delete and rewrite
 // (a copy, for `gcloud storage cp gs://… gs://…` and `mv`); uploads with uploadType=media,
 // multipart and resumable (under /upload/ and /resumable/upload/); and the two answers `gcloud
-// storage rm -r` needs (a flat storage layout, no managed folders). Each handler maps HTTP to a
-// store call and the answer or error back, as GCS shapes them (json.h); the rules are
-// the store's.
+// storage rm -r` needs (a flat storage layout, no managed folders). Each handler decodes the
+// request, calls the rules (rules.h: pure) and the store, and encodes the answer or error as GCS
+// shapes them (json.h); a write's preconditions are evaluated by the store, with the write.
 //
 // Upload bodies are expected spooled to files (`StorageUploadPrefixes`), so the object size is
 // bounded by the server's spool limit, not by memory. Downloads stream from the object's file

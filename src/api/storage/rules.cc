@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_dialects.h"
+
 namespace trainyard::server {
 namespace {
 
@@ -150,6 +152,56 @@ Result<Preconditions> ParsePreconditions(
   return out;
 }
 
+JsonReader StorageReader(std::vector<FieldViolation>& violations, std::string_view resource) {
+  return JsonReader(
+      kStorageJsonDialect,
+      [&violations](JsonError error) {
+        violations.push_back({std::move(error.locus), std::move(error.message)});
+      },
+      resource);
+}
+
+Status CheckLiveGeneration(const store::ObjectInfo& live, std::string_view generation) {
+  if (generation.empty() || generation == std::to_string(live.generation)) {
+    return {};
+  }
+  return Status::NotFound(
+      fmt::format("No such object: {}/{}#{}", live.bucket, live.name, generation));
+}
+
+Result<std::optional<ByteRange>> RequestedRange(std::string_view header, std::int64_t size) {
+  using Range = std::optional<ByteRange>;
+  if (!header.starts_with("bytes=") || header.find(',') != std::string_view::npos) {
+    return Range();
+  }
+  const std::string_view spec = header.substr(6);
+  const std::size_t dash = spec.find('-');
+  if (dash == std::string_view::npos) {
+    return Range();
+  }
+  const std::string_view first_text = spec.substr(0, dash);
+  const std::string_view last_text = spec.substr(dash + 1);
+  const std::optional<std::int64_t> first = Number(first_text);
+  const std::optional<std::int64_t> last = Number(last_text);
+  if ((!first_text.empty() && !first.has_value()) || (!last_text.empty() && !last.has_value())) {
+    return Range();  // malformed
+  }
+  if (!first.has_value()) {  // "bytes=-N": the last N bytes
+    if (!last.has_value() || *last <= 0) {
+      return Range();
+    }
+    return Range({std::max<std::int64_t>(0, size - *last), size - 1});
+  }
+  if (*first >= size) {
+    return Status::OutOfRange(fmt::format(
+        "The requested range starts at byte {}, past the object's {} bytes.", *first, size));
+  }
+  if (last.has_value() && *last < *first) {
+    return Range();
+  }
+  return Range({*first, last.has_value() ? std::min(*last, size - 1) : size - 1});
+}
+
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size) {
   if (header.empty()) {  // the whole object in one request
     return ChunkRange{.first = 0, .length = body_size, .total = body_size};
@@ -247,23 +299,30 @@ std::optional<std::int64_t> Int64Member(const nlohmann::json& json, const char* 
   return std::nullopt;
 }
 
-// A map member of a PATCH body (an object's `metadata`, a bucket's `labels`): null clears every
-// key; in an object, a string sets its key and null removes it.
-store::KeyChanges KeyChangesOf(const std::string& member, const nlohmann::json& value,
-                               std::vector<FieldViolation>& violations) {
+// A string member of a PATCH body, or null for "" (cleared); nullopt when it is neither.
+std::optional<std::string> NullableText(JsonReader& reader, const nlohmann::json& value,
+                                        std::string_view member) {
+  std::string text;
+  if (value.is_null() || reader.String(value, member, text, {.type = "a string or null"})) {
+    return text;
+  }
+  return std::nullopt;
+}
+
+// A map member of a PATCH body (an object's `metadata`): null clears every key; in an object, a
+// string sets its key and null removes it.
+store::KeyChanges KeyChangesOf(JsonReader& reader, const nlohmann::json& value,
+                               std::string_view member) {
   store::KeyChanges changes{.clear = value.is_null()};
-  if (!value.is_null() && !value.is_object()) {
-    violations.push_back({member, fmt::format("Invalid value for {}: an object or null.", member)});
+  if (value.is_null() || !reader.Object(value, member, {.type = "an object or null"})) {
     return changes;
   }
   for (const auto& [name, entry] : value.items()) {
     if (entry.is_null()) {
       changes.keys[name] = std::nullopt;
-    } else if (entry.is_string()) {
-      changes.keys[name] = entry.get<std::string>();
-    } else {
-      const std::string where = fmt::format("{}.{}", member, name);
-      violations.push_back({where, fmt::format("Invalid value for {}: a string or null.", where)});
+    } else if (std::optional<std::string> text =
+                   NullableText(reader, entry, JsonChildPath(member, name))) {
+      changes.keys[name] = *std::move(text);
     }
   }
   return changes;
@@ -329,6 +388,16 @@ Result<ComposeRequest> ParseComposeRequest(std::string_view body) {
   return request;
 }
 
+Status CheckComposeSource(const ComposeSource& source, const store::ObjectInfo& live) {
+  if (source.generation.has_value()) {
+    TY_RETURN_IF_ERROR(CheckLiveGeneration(live, std::to_string(*source.generation)));
+  }
+  if (source.if_generation_match.has_value() && *source.if_generation_match != live.generation) {
+    return store::ConditionNotMet();
+  }
+  return {};
+}
+
 Result<store::ObjectPatch> ParseObjectPatch(std::string_view body) {
   // The object resource's output-only members: a client may send them back, unchanged or not.
   static constexpr std::array<std::string_view, 16> kOutputOnly = {
@@ -343,33 +412,24 @@ Result<store::ObjectPatch> ParseObjectPatch(std::string_view body) {
   }
   store::ObjectPatch patch;
   std::vector<FieldViolation> violations;
-  // A string member, or null for "".
-  auto text = [&](const std::string& key,
-                  const nlohmann::json& value) -> std::optional<std::string> {
-    if (value.is_null()) {
-      return std::string();
-    }
-    if (!value.is_string()) {
-      violations.push_back({key, fmt::format("Invalid value for {}: a string or null.", key)});
-      return std::nullopt;
-    }
-    return value.get<std::string>();
-  };
-  for (const auto& [key, value] : json.items()) {
-    const auto header =
-        std::ranges::find(store::kObjectHeaderFields, key, &store::ObjectHeaderField::json_name);
-    if (key == "contentType") {
-      patch.content_type = text(key, value);
-    } else if (header != store::kObjectHeaderFields.end()) {
-      patch.headers[static_cast<std::size_t>(header - store::kObjectHeaderFields.begin())] =
-          text(key, value);
-    } else if (key == "metadata") {
-      patch.metadata = KeyChangesOf(key, value, violations);
-    } else if (std::ranges::find(kOutputOnly, key) == kOutputOnly.end()) {
-      violations.push_back(
-          {key, fmt::format("The object field {} cannot be changed on this server.", key)});
+  JsonReader reader = StorageReader(violations, "object");
+  JsonObject object(reader, json, "");
+  for (const std::string_view name : kOutputOnly) {
+    object.Ignore(name);
+  }
+  if (const nlohmann::json* value = object.Take("contentType")) {
+    patch.content_type = NullableText(reader, *value, "contentType");
+  }
+  for (std::size_t i = 0; i < store::kObjectHeaderFields.size(); ++i) {
+    const std::string_view name = store::kObjectHeaderFields[i].json_name;
+    if (const nlohmann::json* value = object.Take(name)) {
+      patch.headers[i] = NullableText(reader, *value, name);
     }
   }
+  if (const nlohmann::json* value = object.Take("metadata")) {
+    patch.metadata = KeyChangesOf(reader, *value, "metadata");
+  }
+  object.Finish();  // anything else (`acl`, `temporaryHold`, …): this server does not keep it
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }

@@ -1,8 +1,10 @@
-// The storage v1 API's request rules that need no store, for handlers.cc and
-// uploads.cc: the query parameters each method accepts, the `Content-Range` of a
-// resumable upload's PUT, the request preconditions (`ifGenerationMatch`, …) on an object, and
-// the body of a metadata change (objects.patch).
-// Pure and thread-safe.
+// The storage v1 API's rules, for handlers.cc and uploads.cc, which decode a request, call the
+// store and encode its answer: the query parameters each method accepts, the `Content-Range` of a
+// resumable upload's PUT and the `Range` of a download, the request preconditions
+// (`ifGenerationMatch`, …) on an object or a bucket, the generation a request names, a compose's
+// sources, and the bodies (an object's metadata change, a bucket resource), read with the one
+// strict JSON reader (base/json_reader.h) in the storage API's words (`kStorageJsonDialect`).
+// Pure and thread-safe (`scripts/check_layers.sh`: no IO, no server).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/json_reader.h"
 #include "base/status.h"
 #include "store/bucket_store.h"
 #include "store/preconditions.h"
@@ -51,12 +54,32 @@ struct ChunkRange {
 // the body's.
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size);
 
+// A strict JSON reader (base/json_reader.h) in the storage API's words (`kStorageJsonDialect`)
+// whose problems become `violations`, each on the member it is about (GCS's error `location`), the
+// body's root named `resource` ("bucket", "object"; must outlive the reader). For the rules' own
+// body parsers.
+JsonReader StorageReader(std::vector<FieldViolation>& violations, std::string_view resource);
+
 // GCS's request preconditions and their evaluation live with the store, which applies them with
 // each write (store/preconditions.h).
 using store::EvaluatePreconditions;
 using store::ObjectVersion;
 using store::PreconditionOutcome;
 using store::Preconditions;
+
+// OK when `live` is the object's generation `generation` names ("" for whichever is live); else
+// NOT_FOUND "No such object: bucket/name#generation", as GCS answers: this server keeps one
+// generation of each object.
+Status CheckLiveGeneration(const store::ObjectInfo& live, std::string_view generation);
+
+// The byte range, first and last byte, inclusive.
+using ByteRange = std::pair<std::int64_t, std::int64_t>;
+
+// The range a download's `Range` header asks of an object of `size` bytes (more than 0): nullopt
+// for the whole object (no header, or a form not supported here, which HTTP lets a server
+// ignore: several ranges, a malformed one, "bytes=-0"); "bytes=A-B" (B clamped to the end),
+// "bytes=A-" and "bytes=-N" (the last N bytes). OUT_OF_RANGE when it starts past the end.
+Result<std::optional<ByteRange>> RequestedRange(std::string_view header, std::int64_t size);
 
 // The parameter names, "ifGenerationMatch", … ("ifSourceGenerationMatch", … with `infix`
 // "Source", which objects.rewrite takes for its source object).
@@ -95,13 +118,19 @@ inline constexpr std::size_t kMaxComposeSources = 32;
 // a whole number (GCS sends int64 as strings; numbers are taken too).
 Result<ComposeRequest> ParseComposeRequest(std::string_view body);
 
+// OK when the compose source `source` may be read from `live`, the object of that name in
+// `bucket`: NOT_FOUND when it names another generation (`CheckLiveGeneration`),
+// `store::ConditionNotMet()` (412) when its `objectPreconditions.ifGenerationMatch` is not the
+// live generation.
+Status CheckComposeSource(const ComposeSource& source, const store::ObjectInfo& live);
+
 // The body of objects.patch, a partial object resource, as the change it asks for:
 // `contentType`, `cacheControl`, `contentDisposition`, `contentEncoding`, `contentLanguage`
 // (a string, or null to clear) and `metadata` (an object whose values are strings, or null to
 // remove that key; null for the whole member removes every key: `store::KeyChanges`). The
 // resource's output-only fields (`name`, `generation`, `size`, …) are ignored, as GCS ignores them;
-// any other member
-// (`acl`, `temporaryHold`, …) is INVALID_ARGUMENT naming it: this server does not keep it.
+// any other member (`acl`, `temporaryHold`, …) is INVALID_ARGUMENT naming it ("The object field acl
+// is not known to this server."): this server does not keep it.
 Result<store::ObjectPatch> ParseObjectPatch(std::string_view body);
 
 // A bucket's writable fields (store::BucketInfo): its labels, and the members kept as given.
@@ -127,5 +156,27 @@ enum class BucketWrite { kPatch, kReplace };
 // their "off" value; anything else is refused. INVALID_ARGUMENT naming each bad member.
 Result<BucketFields> ApplyBucketResource(const BucketFields& current, std::string_view body,
                                          BucketWrite mode);
+
+// buckets.insert's body: a bucket resource with its `name` (a string; INVALID_ARGUMENT on "name"
+// when absent or not one) and the fields it is created with (`ApplyBucketResource` replacing
+// none: the Node client's createBucket(name, {labels})).
+struct NewBucket {
+  std::string name;
+  BucketFields fields;
+};
+Result<NewBucket> ParseBucketInsert(std::string_view body);
+
+// OK when a change of `bucket` (a delete, a patch, an update) may go ahead under the request's
+// preconditions (a bucket takes `ifMetagenerationMatch` and `ifMetagenerationNotMatch`, on its
+// metageneration); else `store::ConditionNotMet()`, GCS's 412.
+Status CheckBucketConditions(const store::BucketInfo& bucket, const Preconditions& conditions);
+
+// What buckets.patch and buckets.update (`mode`) make of `bucket` with `body`: its new fields, to
+// be stored by compare-and-swap on `bucket.metageneration` (a change in between: plan again on
+// the bucket as it is then). Refused when the preconditions do not hold for it
+// (`CheckBucketConditions`, looked at before the body) or the body is bad (`ApplyBucketResource`).
+Result<BucketFields> PlanBucketChange(const store::BucketInfo& bucket,
+                                      const Preconditions& conditions, std::string_view body,
+                                      BucketWrite mode);
 
 }  // namespace trainyard::server

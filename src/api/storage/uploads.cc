@@ -318,15 +318,9 @@ HttpResponse ComposeObject(BucketStore& buckets, const RoutedRequest& request) {
   const std::string& name = request.Param("object");
   for (const ComposeSource& source : compose->sources) {
     Result<store::ObjectInfo> info = buckets.GetObject(bucket, source.name);
-    if (!info.ok()) {
-      return StorageErrorResponse(info.status());
-    }
-    if (source.generation.has_value() && *source.generation != info->generation) {
-      return StorageErrorResponse(Status::NotFound(
-          fmt::format("No such object: {}/{}#{}", bucket, source.name, *source.generation)));
-    }
-    if (source.if_generation_match.has_value() && *source.if_generation_match != info->generation) {
-      return PreconditionFailedResponse();
+    const Status readable = info.ok() ? CheckComposeSource(source, *info) : info.status();
+    if (!readable.ok()) {
+      return StorageErrorResponse(readable);
     }
   }
   const std::string temp = TempPath(buckets, "compose");
