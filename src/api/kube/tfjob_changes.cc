@@ -66,9 +66,10 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
     return Error(kube::BadRequest(
         "the namespace of the provided object does not match the namespace sent on the request"));
   }
-  if (!submitted.metadata.resource_version.empty() &&
-      submitted.metadata.resource_version != std::to_string(current.revision)) {
-    return StoreError(Status::Aborted("stale"), request.name);
+  if (const Status fresh =
+          kube::CheckResourceVersion(submitted.metadata.resource_version, current.revision);
+      !fresh.ok()) {
+    return StoreError(fresh, request.name);
   }
   HttpResponse answer;
   if (auto refused = CheckUnknownFields(request, decoded->unknown_fields, &answer)) {
@@ -78,8 +79,7 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!old.has_value()) {
     return Error(kube::InternalError("the stored TFJob " + request.name + " cannot be read"));
   }
-  const bool started =
-      current.job.state != model::JobState::kQueued || current.job.start_time.has_value();
+  const bool started = kube::HasStarted(current.job);
   kube::KubeResult<kube::TFJobUpdate> update =
       kube::ApplyUpdate(old->job, std::move(submitted), started);
   if (!update.ok()) {
