@@ -14,6 +14,7 @@
 #include "api/kube/objects.h"
 #include "api/kube/selectors.h"
 #include "api/kube/watch.h"
+#include "kube/query.h"
 #include "kube/tables.h"
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
@@ -44,34 +45,31 @@ kube::KubeError QuotaForbidden(const kube::TFJob& tfjob, std::string_view why) {
       fmt::format("tfjobs.{} \"{}\" is forbidden: {}", kGroup, tfjob.metadata.name, why));
 }
 
+// A Warning header (RFC 7234's warn-code 299, as the API server sends them) saying `text`.
+void AddWarning(std::string_view text, HttpResponse* warn_on) {
+  std::string quoted;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+    }
+    quoted += c;
+  }
+  warn_on->headers.emplace_back("Warning", "299 - \"" + quoted + "\"");
+}
+
 }  // namespace
 
-// fieldValidation (Kubernetes 1.27+): Strict refuses unknown fields, Warn (the default) answers
-// with a warning per field, Ignore drops them silently.
 std::optional<HttpResponse> CheckUnknownFields(const Request& request,
                                                const std::vector<std::string>& unknown,
                                                HttpResponse* warn_on) {
   const std::string* mode = request.Query("fieldValidation");
-  const std::string directive = mode == nullptr ? "Warn" : *mode;
-  if (directive != "Strict" && directive != "Warn" && directive != "Ignore") {
-    return Error(
-        kube::BadRequest("fieldValidation must be one of \"Ignore\", \"Warn\" or "
-                         "\"Strict\", not \"" +
-                         directive + "\""));
+  kube::KubeResult<std::vector<std::string>> warnings = kube::UnknownFieldWarnings(
+      mode == nullptr ? std::nullopt : std::optional<std::string_view>(*mode), unknown);
+  if (!warnings.ok()) {
+    return Error(warnings.error());
   }
-  if (unknown.empty() || directive == "Ignore") {
-    return std::nullopt;
-  }
-  if (directive == "Strict") {
-    std::string message = "strict decoding error: ";
-    for (std::size_t i = 0; i < unknown.size(); ++i) {
-      message += (i == 0 ? "" : ", ") + fmt::format("unknown field \"{}\"", unknown[i]);
-    }
-    return Error(kube::BadRequest(message));
-  }
-  for (const std::string& field : unknown) {
-    warn_on->headers.emplace_back("Warning",
-                                  fmt::format("299 - \"unknown field \\\"{}\\\"\"", field));
+  for (const std::string& warning : *warnings) {
+    AddWarning(warning, warn_on);
   }
   return std::nullopt;
 }
@@ -83,14 +81,7 @@ void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode
     notices.push_back(std::move(notice));
   }
   for (const std::string& notice : notices) {
-    std::string quoted;
-    for (const char c : notice) {
-      if (c == '"' || c == '\\') {
-        quoted += '\\';
-      }
-      quoted += c;
-    }
-    warn_on->headers.emplace_back("Warning", "299 - \"" + quoted + "\"");
+    AddWarning(notice, warn_on);
   }
 }
 
