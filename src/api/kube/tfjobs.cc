@@ -22,7 +22,6 @@
 #include "kube/tfjob_scheduling.h"
 #include "kube/tfjob_validate.h"
 #include "sched/quota_check.h"
-#include "validate/validate.h"
 
 namespace trainyard::server::kube_internal {
 namespace {
@@ -43,6 +42,20 @@ std::string NewUid() {
 kube::KubeError QuotaForbidden(const kube::TFJob& tfjob, std::string_view why) {
   return kube::Forbidden(
       fmt::format("tfjobs.{} \"{}\" is forbidden: {}", kGroup, tfjob.metadata.name, why));
+}
+
+// The controller's refusal of a TFJob's create as the API answers it.
+kube::KubeError CreateRefusal(const kube::TFJob& tfjob, const Status& status) {
+  switch (status.code()) {
+    case Code::kAlreadyExists:  // a live TFJob holds the name
+      return kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name);
+    case Code::kResourceExhausted:  // the quota changed since QuotaExcesses
+      return QuotaForbidden(tfjob, "exceeded quota: " + status.message());
+    case Code::kInvalidArgument:
+      return MappedJobInvalid(tfjob, status);
+    default:
+      return kube::InternalError(status.message());
+  }
 }
 
 // A Warning header (RFC 7234's warn-code 299, as the API server sends them) saying `text`.
@@ -129,12 +142,6 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
   }
   AddNotices(tfjob, decoded->warnings, &answer);
   const std::string& project = tfjob.metadata.namespace_name;
-  const bool dry_run = request.Query("dryRun") != nullptr;
-  // A dry run writes nothing, so only a read can tell it the name is taken; a create learns it
-  // from its write.
-  if (dry_run && context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
-    return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
-  }
   // The engine's job id: the name with '_' for '-', and a suffix when an earlier TFJob of the
   // same name (deleted since) or an ml v1 job holds it; the controller finds the free one.
   const model::JobIdScheme ids = kube::JobIdSchemeFor(tfjob.metadata.name);
@@ -147,11 +154,6 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
   if (!job.ok()) {
     return Error(MappedJobInvalid(tfjob, job.status()));
   }
-  if (dry_run) {
-    if (auto violations = validate::Validate(*job, context.catalog); !violations.empty()) {
-      return Error(MappedJobInvalid(tfjob, Status::InvalidArgument(violations)));
-    }
-  }
   // A job that can never fit the project's quota (issue #34), as admission refuses a
   // ResourceQuota excess: 403 Forbidden, "exceeded quota: …"; dry runs too.
   if (const std::vector<sched::QuotaExcess> excesses =
@@ -159,26 +161,24 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
       !excesses.empty()) {
     return Error(QuotaForbidden(tfjob, sched::KubeQuotaMessage(project, excesses)));
   }
-  if (dry_run) {
-    HttpResponse response =
-        Json(RenderTFJob(context, store::RevisionedJob{project, *std::move(job), 0}), 201);
-    response.headers = std::move(answer.headers);
-    return response;
+  HttpResponse response;
+  if (request.Query("dryRun") != nullptr) {
+    // Checked as a create is (the rules, the quota, the name), nothing written; the answer is
+    // the object as submitted.
+    Result<store::RevisionedJob> checked =
+        context.controller.SubmitWithId(project, ids, *job, /*dry_run=*/true);
+    if (!checked.ok()) {
+      return Error(CreateRefusal(tfjob, checked.status()));
+    }
+    response = Json(RenderTFJob(context, store::RevisionedJob{project, *std::move(job), 0}), 201);
+  } else {
+    Result<store::RevisionedJob> created =
+        context.controller.SubmitWithId(project, ids, *std::move(job));
+    if (!created.ok()) {
+      return Error(CreateRefusal(tfjob, created.status()));
+    }
+    response = Json(RenderTFJob(context, *created), 201);
   }
-  Result<store::RevisionedJob> created =
-      context.controller.SubmitWithId(project, ids, *std::move(job));
-  if (created.status().code() == Code::kAlreadyExists) {  // a live TFJob holds the name
-    return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
-  }
-  if (created.status().code() == Code::kResourceExhausted) {  // the quota changed meanwhile
-    return Error(QuotaForbidden(tfjob, "exceeded quota: " + created.status().message()));
-  }
-  if (!created.ok()) {
-    return created.status().code() == Code::kInvalidArgument
-               ? Error(MappedJobInvalid(tfjob, created.status()))
-               : Error(kube::InternalError(created.status().message()));
-  }
-  HttpResponse response = Json(RenderTFJob(context, *created), 201);
   response.headers = std::move(answer.headers);
   return response;
 }
