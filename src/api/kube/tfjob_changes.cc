@@ -21,6 +21,7 @@
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
 #include "kube/tfjob_update.h"
+#include "kube/tfjob_validate.h"
 
 namespace trainyard::server::kube_internal {
 namespace {
@@ -56,15 +57,9 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
     return Error(decoded.error());
   }
   kube::TFJob submitted = std::move(decoded->job);
-  if (submitted.metadata.name != request.name) {
-    return Error(kube::BadRequest("the name of the object (" + submitted.metadata.name +
-                                  ") does not match the name on the URL (" + request.name + ")"));
-  }
-  if (submitted.metadata.namespace_name.empty()) {
-    submitted.metadata.namespace_name = request.namespace_name;
-  } else if (submitted.metadata.namespace_name != request.namespace_name) {
-    return Error(kube::BadRequest(
-        "the namespace of the provided object does not match the namespace sent on the request"));
+  if (std::optional<kube::KubeError> misplaced =
+          kube::PlaceObject(submitted.metadata, request.namespace_name, request.name)) {
+    return Error(*misplaced);
   }
   if (const Status fresh =
           kube::CheckResourceVersion(submitted.metadata.resource_version, current.revision);
@@ -209,20 +204,9 @@ HttpResponse PatchTFJob(const Context& context, const Request& request) {
     if (!object.ok()) {
       return Error(object.error());
     }
-    if (!absent) {
-      return Replace(context, request, *object, *current);
-    }
-    // An apply creates what is absent; its name is the URL's.
-    const json created = json::parse(*object);
-    const json::json_pointer at("/metadata/name");
-    const std::string name = created.contains(at) && created[at].is_string()
-                                 ? created[at].get<std::string>()
-                                 : std::string();
-    if (name != request.name) {
-      return Error(kube::BadRequest("the name of the object (" + name +
-                                    ") does not match the name on the URL (" + request.name + ")"));
-    }
-    return CreateTFJobFrom(context, request, *object);
+    // An apply creates what is absent, under the URL's name (CreateTFJobFrom checks it).
+    return absent ? CreateTFJobFrom(context, request, *object)
+                  : Replace(context, request, *object, *current);
   }
   if (!current.ok()) {
     return StoreError(current.status(), request.name);

@@ -123,11 +123,10 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
     return Error(decoded.error());
   }
   kube::TFJob tfjob = std::move(decoded->job);
-  if (tfjob.metadata.namespace_name.empty()) {
-    tfjob.metadata.namespace_name = request.namespace_name;
-  } else if (tfjob.metadata.namespace_name != request.namespace_name) {
-    return Error(kube::BadRequest(
-        "the namespace of the provided object does not match the namespace sent on the request"));
+  // A create names the collection; a server-side apply that creates, the object (its name).
+  if (std::optional<kube::KubeError> misplaced =
+          kube::PlaceObject(tfjob.metadata, request.namespace_name, request.name)) {
+    return Error(*misplaced);
   }
   HttpResponse answer;
   if (auto refused = CheckUnknownFields(request, decoded->unknown_fields, &answer)) {
