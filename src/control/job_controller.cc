@@ -121,6 +121,21 @@ std::size_t StripeIndex(std::string_view project, std::string_view job_id, std::
   return (h1 * 31 + h2) % stripes;
 }
 
+// A dry run's stand-in for the store's refusal to create a second live Kubernetes object of one
+// kind and name, which only a write would meet: ALREADY_EXISTS in the store's words.
+Status KubeNameFree(const store::JobStore& store, std::string_view project, const model::Job& job) {
+  if (!job.extras.has_value() || !job.extras->kube.has_value()) {
+    return Status();
+  }
+  const model::KubeObject& object = *job.extras->kube;
+  Result<store::RevisionedJob> holder = store.GetKubeObject(project, object.kind, object.name);
+  if (holder.ok()) {
+    return Status::AlreadyExists(
+        fmt::format("{} {} of {} already exists", object.kind, object.name, project));
+  }
+  return holder.status().code() == Code::kNotFound ? Status() : holder.status();
+}
+
 }  // namespace
 
 JobController::JobController(store::JobStore& store, const catalog::Catalog& catalog,
@@ -204,7 +219,7 @@ Result<std::pair<model::Job, std::string>> JobController::SubmitStored(std::stri
 
 Result<store::RevisionedJob> JobController::SubmitWithId(std::string_view project,
                                                          const model::JobIdScheme& scheme,
-                                                         model::Job job) {
+                                                         model::Job job, bool dry_run) {
   for (int attempt = 0; attempt < scheme.max_attempts; ++attempt) {
     Result<std::string> id = Candidate(scheme, attempt);
     if (!id.ok()) {
@@ -213,8 +228,21 @@ Result<store::RevisionedJob> JobController::SubmitWithId(std::string_view projec
     job.job_id = std::move(*id);
     if (attempt == 0) {
       TY_RETURN_IF_ERROR(Admit(project, job));
+      if (dry_run) {
+        TY_RETURN_IF_ERROR(KubeNameFree(store_, project, job));
+      }
     }
     job.etag = NextEtag(project, job.job_id, "");
+    if (dry_run) {  // the first candidate no job holds, as the write would take it
+      Result<std::string> holder = store_.GetJson(project, job.job_id);
+      if (holder.status().code() == Code::kNotFound) {
+        return store::RevisionedJob{.project = std::string(project), .job = std::move(job)};
+      }
+      if (!holder.ok()) {
+        return holder.status();
+      }
+      continue;
+    }
     Result<store::CreatedJob> created = store_.Create(project, job);
     if (created.ok()) {
       Notify();

@@ -80,9 +80,13 @@ class JobController {
   // each candidate in turn until one is free. ALREADY_EXISTS (the store's words) when a candidate
   // is free but something else the job holds is taken: a live Kubernetes object of the same kind
   // and name. ABORTED when every candidate is taken. Otherwise as Submit. Returns the stored job
-  // with the store's revision of the write (a Kubernetes object's resourceVersion).
+  // with the store's revision of the write (a Kubernetes object's resourceVersion). With
+  // `dry_run` (a TFJob's `?dryRun=All`) the same checks and the same free candidate, and nothing
+  // written: the answer is the job as it would be stored, with revision 0, and a live Kubernetes
+  // object of the same kind and name is ALREADY_EXISTS as the write would find it.
   Result<store::RevisionedJob> SubmitWithId(std::string_view project,
-                                            const model::JobIdScheme& scheme, model::Job job);
+                                            const model::JobIdScheme& scheme, model::Job job,
+                                            bool dry_run = false);
 
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const;
   Result<ListJobsResponse> List(std::string_view project, const ListJobsRequest& request) const;

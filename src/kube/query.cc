@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <fmt/format.h>
+
 namespace trainyard::kube {
 
 bool QueryBool(std::optional<std::string_view> value) {
@@ -14,6 +16,31 @@ bool QueryBool(std::optional<std::string_view> value) {
     return std::tolower(static_cast<unsigned char>(a)) == b;
   });
   return !(is_false || *value == "0");
+}
+
+KubeResult<std::vector<std::string>> UnknownFieldWarnings(std::optional<std::string_view> directive,
+                                                          const std::vector<std::string>& unknown) {
+  const std::string_view mode = directive.value_or("Warn");
+  if (mode != "Strict" && mode != "Warn" && mode != "Ignore") {
+    return BadRequest(fmt::format(
+        "fieldValidation must be one of \"Ignore\", \"Warn\" or \"Strict\", not \"{}\"", mode));
+  }
+  if (mode == "Ignore") {
+    return std::vector<std::string>{};
+  }
+  std::vector<std::string> fields;
+  fields.reserve(unknown.size());
+  for (const std::string& field : unknown) {
+    fields.push_back(fmt::format("unknown field \"{}\"", field));
+  }
+  if (mode == "Strict" && !fields.empty()) {
+    std::string message = "strict decoding error: ";
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+      message += (i == 0 ? "" : ", ") + fields[i];
+    }
+    return BadRequest(message);
+  }
+  return fields;
 }
 
 }  // namespace trainyard::kube

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "kube/tfjob_decode.h"
@@ -61,6 +62,17 @@ KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started) 
                      .priority_class_changed = PriorityClass(next) != PriorityClass(old)};
   update.job = std::move(next);
   return update;
+}
+
+bool HasStarted(const model::Job& job) {
+  return job.state != model::JobState::kQueued || job.start_time.has_value();
+}
+
+Status CheckResourceVersion(std::string_view given, std::int64_t stored) {
+  if (given.empty() || given == std::to_string(stored)) {
+    return Status();
+  }
+  return Status::Aborted(fmt::format("resourceVersion {} is not the stored {}", given, stored));
 }
 
 std::optional<model::Job> MergeReplacement(const model::Job& current, const model::Job& mapped,

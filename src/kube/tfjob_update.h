@@ -12,11 +12,13 @@
 // and leaves the others (ServerSideApplyBase), and never conflicts with another manager.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "base/clock.h"
+#include "base/status.h"
 #include "kube/kube_status.h"
 #include "kube/tfjob.h"
 #include "model/job.h"
@@ -33,6 +35,17 @@ struct TFJobUpdate {
 // Invalid with a cause per broken rule: the webhook's (`ValidateTFJob`, with `old` for the
 // immutable fields) and, once started, a change outside the fields above (cause `spec`).
 KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started);
+
+// Whether the TFJob's job has started, so that only what ApplyUpdate allows then may change: it
+// has left the queue, or it ran before (suspended or preempted back into the queue: its cluster
+// stays as it ran).
+bool HasStarted(const model::Job& job);
+
+// A PUT's or patch's precondition (Kubernetes' optimistic concurrency): the resourceVersion the
+// object names (`given`) must be the stored object's (`stored`, the store's revision of it); an
+// object that names none takes the stored one. ABORTED otherwise, which the API answers as
+// 409 Conflict ("the object has been modified").
+Status CheckResourceVersion(std::string_view given, std::int64_t stored);
 
 // The job to store when a TFJob update is accepted: `mapped` is the updated TFJob's job (ToJob
 // under the stored job's id and uid), `current` the job as stored now. Before the job has

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -361,6 +363,25 @@ std::vector<StatusCause> ValidateTFJob(const TFJob& job, const TFJob* old) {
     out.push_back(ForbiddenCause(field.field, fmt::format("{}: {}", kNotSupported, field.why)));
   }
   return out;
+}
+
+}  // namespace trainyard::kube
+
+namespace trainyard::kube {
+
+std::optional<KubeError> PlaceObject(ObjectMeta& metadata, std::string_view url_namespace,
+                                     std::string_view url_name) {
+  if (!url_name.empty() && metadata.name != url_name) {
+    return BadRequest("the name of the object (" + metadata.name +
+                      ") does not match the name on the URL (" + std::string(url_name) + ")");
+  }
+  if (metadata.namespace_name.empty()) {
+    metadata.namespace_name = url_namespace;
+  } else if (metadata.namespace_name != url_namespace) {
+    return BadRequest(
+        "the namespace of the provided object does not match the namespace sent on the request");
+  }
+  return std::nullopt;
 }
 
 }  // namespace trainyard::kube

@@ -4,6 +4,7 @@
 // and what trainyard cannot run (§8 GPU rules, one container per replica, refused fields). Pure.
 #pragma once
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -15,6 +16,12 @@ namespace trainyard::kube {
 // Every cause, in field order; empty means valid. `old` is the stored object on an update (for
 // the immutable fields), nullptr on a create.
 std::vector<StatusCause> ValidateTFJob(const TFJob& job, const TFJob* old);
+
+// Where a request puts the object, as the API server checks it: in the URL's namespace (filled
+// in when the object names none) and, on a request to one object (`url_name` not empty), under
+// the URL's name. 400 in the API server's words when the object says otherwise.
+std::optional<KubeError> PlaceObject(ObjectMeta& metadata, std::string_view url_namespace,
+                                     std::string_view url_name);
 
 // Kubernetes name and label syntax, also used by the mapping.
 bool IsDns1035Label(std::string_view name);  // [a-z]([-a-z0-9]*[a-z0-9])?, at most 63

@@ -1,5 +1,5 @@
 // JobController::SubmitWithId: a job whose id the server picks (the TFJob name rule, Vertex's
-// numbers), tried candidate by candidate in the controller.
+// numbers), tried candidate by candidate in the controller; its dry run (a TFJob's ?dryRun=All).
 #include <cstdint>
 #include <set>
 #include <string>
@@ -72,6 +72,27 @@ TEST_P(FreeIdTest, TakesTheFirstFreeCandidate) {
   EXPECT_EQ(submitted->revision, StoreRevision(*store_));
 }
 
+// A dry run makes the same checks and finds the same id as the submit, and writes nothing.
+TEST_P(FreeIdTest, ADryRunFindsTheSameIdAndWritesNothing) {
+  const FreeIdCase& tc = GetParam();
+  for (const std::string& id : tc.taken) {
+    SubmitValid(id);
+  }
+  const std::int64_t before = StoreRevision(*store_);
+  Result<store::RevisionedJob> checked = controller_->SubmitWithId(
+      "proj", Numbered("job", tc.attempts), ValidRuntimeJob("ignored"), /*dry_run=*/true);
+  EXPECT_EQ(StoreRevision(*store_), before);
+  EXPECT_EQ(controller_->List("proj", {})->jobs.size(), tc.taken.size());
+  if (tc.want.empty()) {
+    EXPECT_EQ(checked.status().code(), Code::kAborted) << checked.status().ToString();
+    return;
+  }
+  ASSERT_TRUE(checked.ok()) << checked.status().ToString();
+  EXPECT_EQ(checked->job.job_id, tc.want);
+  EXPECT_EQ(checked->job.state, model::JobState::kQueued);  // as it would be stored
+  EXPECT_EQ(checked->revision, 0);                          // no write, no revision
+}
+
 INSTANTIATE_TEST_SUITE_P(Schemes, FreeIdTest,
                          ::testing::Values(FreeIdCase{"NoneTaken", {}, 3, "job"},
                                            FreeIdCase{"FirstTaken", {"job"}, 3, "job_2"},
@@ -109,6 +130,10 @@ TEST_F(ControllerTest, SubmitWithIdStopsWhenSomethingBesidesTheIdIsTaken) {
   Result<store::RevisionedJob> again =
       controller_->SubmitWithId("proj", Numbered("mnist", 5), KubeJob("mnist", "u2"));
   EXPECT_EQ(again.status().code(), Code::kAlreadyExists) << again.status().ToString();
+  // A dry run finds the name taken as the write does.
+  Result<store::RevisionedJob> checked = controller_->SubmitWithId(
+      "proj", Numbered("mnist", 5), KubeJob("mnist", "u3"), /*dry_run=*/true);
+  EXPECT_EQ(checked.status().code(), Code::kAlreadyExists) << checked.status().ToString();
   EXPECT_EQ(StoreRevision(*store_), before);
   EXPECT_EQ(controller_->List("proj", {})->jobs.size(), 1U);
 }
@@ -123,10 +148,14 @@ TEST_F(ControllerTest, SubmitWithIdChecksTheJobOnceAndStoresNothingInvalid) {
                                   .max_attempts = 5};
   model::Job job = ValidRuntimeJob("ignored");
   job.training_input->region = "mars-central1";
-  Result<store::RevisionedJob> submitted = controller_->SubmitWithId("proj", scheme, job);
-  EXPECT_EQ(submitted.status().code(), Code::kInvalidArgument) << submitted.status().ToString();
-  EXPECT_EQ(candidates, 1);
-  EXPECT_TRUE(controller_->List("proj", {})->jobs.empty());
+  for (const bool dry_run : {false, true}) {
+    candidates = 0;
+    Result<store::RevisionedJob> submitted =
+        controller_->SubmitWithId("proj", scheme, job, dry_run);
+    EXPECT_EQ(submitted.status().code(), Code::kInvalidArgument) << submitted.status().ToString();
+    EXPECT_EQ(candidates, 1);
+    EXPECT_TRUE(controller_->List("proj", {})->jobs.empty());
+  }
 }
 
 }  // namespace

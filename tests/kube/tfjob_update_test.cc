@@ -1,10 +1,15 @@
 // kube::ApplyUpdate (kube/tfjob_update.h): which fields of a TFJob may change before and after it
 // has started, whether the spec changed (the generation moves on), and whether the priority class
-// is named anew.
+// is named anew; when a job has started (HasStarted) and a PUT's resourceVersion precondition
+// (CheckResourceVersion).
 #include "kube/tfjob_update.h"
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -12,6 +17,7 @@
 
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_fixtures.h"
+#include "model/job.h"
 
 namespace trainyard::kube {
 namespace {
@@ -152,6 +158,65 @@ TEST(ServerSideApplyBaseTest, RefusesAManifestThatIsNotAJsonObject) {
     EXPECT_EQ(merged.error().message,
               "the apply patch is not a JSON object: trainyard reads apply patches written as "
               "JSON (as kubectl sends them)");
+  }
+}
+
+}  // namespace
+}  // namespace trainyard::kube
+
+namespace trainyard::kube {
+namespace {
+
+// A PUT's or patch's resourceVersion precondition: none named passes, else it must be the
+// stored revision, as the API server's optimistic concurrency asks.
+TEST(CheckResourceVersionTest, PassesOnlyNoneOrTheStoredRevision) {
+  const struct {
+    std::string_view given;
+    std::int64_t stored;
+    bool passes;
+  } cases[] = {
+      {"", 7, true},     // none named: the object as it is
+      {"7", 7, true},    // the stored one
+      {"6", 7, false},   // older: written since
+      {"8", 7, false},   // newer than any write
+      {"70", 7, false},  // a longer number
+      {"x", 7, false},   // not a revision at all
+      {"", 0, true},     // nothing written yet
+      {"0", 0, true},
+  };
+  for (const auto& c : cases) {
+    const Status status = CheckResourceVersion(c.given, c.stored);
+    EXPECT_EQ(status.ok(), c.passes) << c.given << " against " << c.stored;
+    if (!c.passes) {
+      EXPECT_EQ(status.code(), Code::kAborted) << c.given;  // the API answers 409 Conflict
+    }
+  }
+}
+
+// Whether a TFJob has started, which decides what an update may change (ApplyUpdate).
+TEST(HasStartedTest, OnceTheJobLeftTheQueueOrRan) {
+  const WallTime then = WallTime() + std::chrono::hours(1);
+  const struct {
+    std::string_view name;
+    model::JobState state;
+    std::optional<WallTime> start_time;
+    bool started;
+  } cases[] = {
+      {"Queued", model::JobState::kQueued, std::nullopt, false},
+      // suspended (or preempted) and back in the queue: it ran, its cluster is fixed
+      {"QueuedAgainAfterRunning", model::JobState::kQueued, then, true},
+      {"Preparing", model::JobState::kPreparing, std::nullopt, true},
+      {"Running", model::JobState::kRunning, then, true},
+      {"Succeeded", model::JobState::kSucceeded, then, true},
+      {"Cancelling", model::JobState::kCancelling, then, true},
+      // cancelled from the queue: it never ran, but it has left the queue for good
+      {"CancelledInTheQueue", model::JobState::kCancelled, std::nullopt, true},
+  };
+  for (const auto& c : cases) {
+    model::Job job;
+    job.state = c.state;
+    job.start_time = c.start_time;
+    EXPECT_EQ(HasStarted(job), c.started) << c.name;
   }
 }
 

@@ -1,7 +1,9 @@
 #include "kube/tfjob_validate.h"
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -447,6 +449,47 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return "T" + name;
     });
+
+}  // namespace
+}  // namespace trainyard::kube
+
+namespace trainyard::kube {
+namespace {
+
+// Where a request puts a TFJob: the URL's namespace and, on one object's URL, its name.
+TEST(PlaceObjectTest, TheObjectGoesWhereTheUrlSays) {
+  const struct {
+    std::string_view name;
+    std::string object_name;
+    std::string object_namespace;
+    std::string_view url_name;  // "" for the collection (a create)
+    std::string refusal;        // "" when placed
+  } cases[] = {
+      {"CreateFillsTheNamespace", "x", "", "", ""},
+      {"CreateInItsOwnNamespace", "x", "team", "", ""},
+      {"CreateAnyName", "y", "team", "", ""},
+      {"OtherNamespace", "x", "other", "",
+       "the namespace of the provided object does not match the namespace sent on the request"},
+      {"UpdateOfTheNamedObject", "x", "", "x", ""},
+      {"UpdateUnderAnotherName", "y", "team", "x",
+       "the name of the object (y) does not match the name on the URL (x)"},
+      {"UpdateWithoutAName", "", "team", "x",
+       "the name of the object () does not match the name on the URL (x)"},
+  };
+  for (const auto& c : cases) {
+    ObjectMeta metadata{.name = c.object_name, .namespace_name = c.object_namespace};
+    const std::optional<KubeError> refused = PlaceObject(metadata, "team", c.url_name);
+    if (!c.refusal.empty()) {
+      ASSERT_TRUE(refused.has_value()) << c.name;
+      EXPECT_EQ(refused->code, 400) << c.name;
+      EXPECT_EQ(refused->message, c.refusal) << c.name;
+      continue;
+    }
+    EXPECT_FALSE(refused.has_value()) << c.name << ": " << refused->message;
+    EXPECT_EQ(metadata.namespace_name, "team") << c.name;
+    EXPECT_EQ(metadata.name, c.object_name) << c.name;
+  }
+}
 
 }  // namespace
 }  // namespace trainyard::kube

@@ -60,8 +60,8 @@ HttpResponse Error(const kube::KubeError& error);
 // The project a namespace is (the same words); a namespace that cannot be one is refused.
 std::optional<kube::KubeError> CheckNamespace(std::string_view namespace_name);
 
-// fieldValidation: Strict refuses `unknown` fields (400), Warn (the default) adds a Warning
-// header per field to `warn_on`, Ignore drops them.
+// What the request's fieldValidation makes of the `unknown` fields (kube::UnknownFieldWarnings):
+// its 400, or a Warning header per warning added to `warn_on`.
 std::optional<HttpResponse> CheckUnknownFields(const Request& request,
                                                const std::vector<std::string>& unknown,
                                                HttpResponse* warn_on);

@@ -21,6 +21,7 @@
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
 #include "kube/tfjob_update.h"
+#include "kube/tfjob_validate.h"
 
 namespace trainyard::server::kube_internal {
 namespace {
@@ -56,19 +57,14 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
     return Error(decoded.error());
   }
   kube::TFJob submitted = std::move(decoded->job);
-  if (submitted.metadata.name != request.name) {
-    return Error(kube::BadRequest("the name of the object (" + submitted.metadata.name +
-                                  ") does not match the name on the URL (" + request.name + ")"));
+  if (std::optional<kube::KubeError> misplaced =
+          kube::PlaceObject(submitted.metadata, request.namespace_name, request.name)) {
+    return Error(*misplaced);
   }
-  if (submitted.metadata.namespace_name.empty()) {
-    submitted.metadata.namespace_name = request.namespace_name;
-  } else if (submitted.metadata.namespace_name != request.namespace_name) {
-    return Error(kube::BadRequest(
-        "the namespace of the provided object does not match the namespace sent on the request"));
-  }
-  if (!submitted.metadata.resource_version.empty() &&
-      submitted.metadata.resource_version != std::to_string(current.revision)) {
-    return StoreError(Status::Aborted("stale"), request.name);
+  if (const Status fresh =
+          kube::CheckResourceVersion(submitted.metadata.resource_version, current.revision);
+      !fresh.ok()) {
+    return StoreError(fresh, request.name);
   }
   HttpResponse answer;
   if (auto refused = CheckUnknownFields(request, decoded->unknown_fields, &answer)) {
@@ -78,8 +74,7 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!old.has_value()) {
     return Error(kube::InternalError("the stored TFJob " + request.name + " cannot be read"));
   }
-  const bool started =
-      current.job.state != model::JobState::kQueued || current.job.start_time.has_value();
+  const bool started = kube::HasStarted(current.job);
   kube::KubeResult<kube::TFJobUpdate> update =
       kube::ApplyUpdate(old->job, std::move(submitted), started);
   if (!update.ok()) {
@@ -209,20 +204,9 @@ HttpResponse PatchTFJob(const Context& context, const Request& request) {
     if (!object.ok()) {
       return Error(object.error());
     }
-    if (!absent) {
-      return Replace(context, request, *object, *current);
-    }
-    // An apply creates what is absent; its name is the URL's.
-    const json created = json::parse(*object);
-    const json::json_pointer at("/metadata/name");
-    const std::string name = created.contains(at) && created[at].is_string()
-                                 ? created[at].get<std::string>()
-                                 : std::string();
-    if (name != request.name) {
-      return Error(kube::BadRequest("the name of the object (" + name +
-                                    ") does not match the name on the URL (" + request.name + ")"));
-    }
-    return CreateTFJobFrom(context, request, *object);
+    // An apply creates what is absent, under the URL's name (CreateTFJobFrom checks it).
+    return absent ? CreateTFJobFrom(context, request, *object)
+                  : Replace(context, request, *object, *current);
   }
   if (!current.ok()) {
     return StoreError(current.status(), request.name);

@@ -14,6 +14,7 @@
 #include "api/kube/objects.h"
 #include "api/kube/selectors.h"
 #include "api/kube/watch.h"
+#include "kube/query.h"
 #include "kube/tables.h"
 #include "kube/tfjob_decode.h"
 #include "kube/tfjob_mapping.h"
@@ -21,7 +22,6 @@
 #include "kube/tfjob_scheduling.h"
 #include "kube/tfjob_validate.h"
 #include "sched/quota_check.h"
-#include "validate/validate.h"
 
 namespace trainyard::server::kube_internal {
 namespace {
@@ -44,34 +44,45 @@ kube::KubeError QuotaForbidden(const kube::TFJob& tfjob, std::string_view why) {
       fmt::format("tfjobs.{} \"{}\" is forbidden: {}", kGroup, tfjob.metadata.name, why));
 }
 
+// The controller's refusal of a TFJob's create as the API answers it.
+kube::KubeError CreateRefusal(const kube::TFJob& tfjob, const Status& status) {
+  switch (status.code()) {
+    case Code::kAlreadyExists:  // a live TFJob holds the name
+      return kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name);
+    case Code::kResourceExhausted:  // the quota changed since QuotaExcesses
+      return QuotaForbidden(tfjob, "exceeded quota: " + status.message());
+    case Code::kInvalidArgument:
+      return MappedJobInvalid(tfjob, status);
+    default:
+      return kube::InternalError(status.message());
+  }
+}
+
+// A Warning header (RFC 7234's warn-code 299, as the API server sends them) saying `text`.
+void AddWarning(std::string_view text, HttpResponse* warn_on) {
+  std::string quoted;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+    }
+    quoted += c;
+  }
+  warn_on->headers.emplace_back("Warning", "299 - \"" + quoted + "\"");
+}
+
 }  // namespace
 
-// fieldValidation (Kubernetes 1.27+): Strict refuses unknown fields, Warn (the default) answers
-// with a warning per field, Ignore drops them silently.
 std::optional<HttpResponse> CheckUnknownFields(const Request& request,
                                                const std::vector<std::string>& unknown,
                                                HttpResponse* warn_on) {
   const std::string* mode = request.Query("fieldValidation");
-  const std::string directive = mode == nullptr ? "Warn" : *mode;
-  if (directive != "Strict" && directive != "Warn" && directive != "Ignore") {
-    return Error(
-        kube::BadRequest("fieldValidation must be one of \"Ignore\", \"Warn\" or "
-                         "\"Strict\", not \"" +
-                         directive + "\""));
+  kube::KubeResult<std::vector<std::string>> warnings = kube::UnknownFieldWarnings(
+      mode == nullptr ? std::nullopt : std::optional<std::string_view>(*mode), unknown);
+  if (!warnings.ok()) {
+    return Error(warnings.error());
   }
-  if (unknown.empty() || directive == "Ignore") {
-    return std::nullopt;
-  }
-  if (directive == "Strict") {
-    std::string message = "strict decoding error: ";
-    for (std::size_t i = 0; i < unknown.size(); ++i) {
-      message += (i == 0 ? "" : ", ") + fmt::format("unknown field \"{}\"", unknown[i]);
-    }
-    return Error(kube::BadRequest(message));
-  }
-  for (const std::string& field : unknown) {
-    warn_on->headers.emplace_back("Warning",
-                                  fmt::format("299 - \"unknown field \\\"{}\\\"\"", field));
+  for (const std::string& warning : *warnings) {
+    AddWarning(warning, warn_on);
   }
   return std::nullopt;
 }
@@ -83,14 +94,7 @@ void AddNotices(const kube::TFJob& tfjob, const std::vector<std::string>& decode
     notices.push_back(std::move(notice));
   }
   for (const std::string& notice : notices) {
-    std::string quoted;
-    for (const char c : notice) {
-      if (c == '"' || c == '\\') {
-        quoted += '\\';
-      }
-      quoted += c;
-    }
-    warn_on->headers.emplace_back("Warning", "299 - \"" + quoted + "\"");
+    AddWarning(notice, warn_on);
   }
 }
 
@@ -119,11 +123,10 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
     return Error(decoded.error());
   }
   kube::TFJob tfjob = std::move(decoded->job);
-  if (tfjob.metadata.namespace_name.empty()) {
-    tfjob.metadata.namespace_name = request.namespace_name;
-  } else if (tfjob.metadata.namespace_name != request.namespace_name) {
-    return Error(kube::BadRequest(
-        "the namespace of the provided object does not match the namespace sent on the request"));
+  // A create names the collection; a server-side apply that creates, the object (its name).
+  if (std::optional<kube::KubeError> misplaced =
+          kube::PlaceObject(tfjob.metadata, request.namespace_name, request.name)) {
+    return Error(*misplaced);
   }
   HttpResponse answer;
   if (auto refused = CheckUnknownFields(request, decoded->unknown_fields, &answer)) {
@@ -138,12 +141,6 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
   }
   AddNotices(tfjob, decoded->warnings, &answer);
   const std::string& project = tfjob.metadata.namespace_name;
-  const bool dry_run = request.Query("dryRun") != nullptr;
-  // A dry run writes nothing, so only a read can tell it the name is taken; a create learns it
-  // from its write.
-  if (dry_run && context.store.GetKubeObject(project, kTFJobKind, tfjob.metadata.name).ok()) {
-    return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
-  }
   // The engine's job id: the name with '_' for '-', and a suffix when an earlier TFJob of the
   // same name (deleted since) or an ml v1 job holds it; the controller finds the free one.
   const model::JobIdScheme ids = kube::JobIdSchemeFor(tfjob.metadata.name);
@@ -156,11 +153,6 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
   if (!job.ok()) {
     return Error(MappedJobInvalid(tfjob, job.status()));
   }
-  if (dry_run) {
-    if (auto violations = validate::Validate(*job, context.catalog); !violations.empty()) {
-      return Error(MappedJobInvalid(tfjob, Status::InvalidArgument(violations)));
-    }
-  }
   // A job that can never fit the project's quota (issue #34), as admission refuses a
   // ResourceQuota excess: 403 Forbidden, "exceeded quota: …"; dry runs too.
   if (const std::vector<sched::QuotaExcess> excesses =
@@ -168,26 +160,24 @@ HttpResponse CreateTFJobFrom(const Context& context, const Request& request,
       !excesses.empty()) {
     return Error(QuotaForbidden(tfjob, sched::KubeQuotaMessage(project, excesses)));
   }
-  if (dry_run) {
-    HttpResponse response =
-        Json(RenderTFJob(context, store::RevisionedJob{project, *std::move(job), 0}), 201);
-    response.headers = std::move(answer.headers);
-    return response;
+  HttpResponse response;
+  if (request.Query("dryRun") != nullptr) {
+    // Checked as a create is (the rules, the quota, the name), nothing written; the answer is
+    // the object as submitted.
+    Result<store::RevisionedJob> checked =
+        context.controller.SubmitWithId(project, ids, *job, /*dry_run=*/true);
+    if (!checked.ok()) {
+      return Error(CreateRefusal(tfjob, checked.status()));
+    }
+    response = Json(RenderTFJob(context, store::RevisionedJob{project, *std::move(job), 0}), 201);
+  } else {
+    Result<store::RevisionedJob> created =
+        context.controller.SubmitWithId(project, ids, *std::move(job));
+    if (!created.ok()) {
+      return Error(CreateRefusal(tfjob, created.status()));
+    }
+    response = Json(RenderTFJob(context, *created), 201);
   }
-  Result<store::RevisionedJob> created =
-      context.controller.SubmitWithId(project, ids, *std::move(job));
-  if (created.status().code() == Code::kAlreadyExists) {  // a live TFJob holds the name
-    return Error(kube::AlreadyExists(kGroup, "tfjobs", tfjob.metadata.name));
-  }
-  if (created.status().code() == Code::kResourceExhausted) {  // the quota changed meanwhile
-    return Error(QuotaForbidden(tfjob, "exceeded quota: " + created.status().message()));
-  }
-  if (!created.ok()) {
-    return created.status().code() == Code::kInvalidArgument
-               ? Error(MappedJobInvalid(tfjob, created.status()))
-               : Error(kube::InternalError(created.status().message()));
-  }
-  HttpResponse response = Json(RenderTFJob(context, *created), 201);
   response.headers = std::move(answer.headers);
   return response;
 }
