@@ -38,6 +38,11 @@ std::string_view CollectionOf(std::string_view kind) {
   return kind == kTuningJobKind ? "hyperparameterTuningJobs" : "customJobs";
 }
 
+bool IsResourceIn(const model::Job& job, std::string_view kind, std::string_view location) {
+  return job.extras.has_value() && job.extras->vertex.has_value() &&
+         job.extras->vertex->kind == kind && job.extras->vertex->location == location;
+}
+
 std::string ResourceName(std::string_view project, const model::Job& job) {
   const model::VertexResource& vertex = *job.extras->vertex;
   return fmt::format("projects/{}/locations/{}/{}/{}", project, vertex.location,

@@ -25,6 +25,11 @@ inline constexpr std::string_view kTuningJobKind = "HyperparameterTuningJob";
 // "customJobs" or "hyperparameterTuningJobs", the collection of a kind.
 std::string_view CollectionOf(std::string_view kind);
 
+// Whether `job` is a Vertex resource of `kind` in `location`: what a path
+// ".../locations/<location>/<collection>/<id>" may name, and a list there shows. An ml v1 job, or
+// a Vertex job of the other kind or another location, is not found there.
+bool IsResourceIn(const model::Job& job, std::string_view kind, std::string_view location);
+
 // "projects/<project>/locations/<location>/<collection>/<id>" of a Vertex job.
 std::string ResourceName(std::string_view project, const model::Job& job);
 

@@ -68,5 +68,29 @@ TEST(EncodeCustomJobTest, FailuresAndCancellationsCarryAGoogleRpcStatus) {
   EXPECT_EQ(out["error"]["code"], 1);
 }
 
+TEST(IsResourceInTest, OnlyAVertexJobOfTheKindAndLocation) {
+  model::Job ml_job = VertexJob(model::JobState::kQueued);
+  ml_job.extras->vertex.reset();
+  model::Job no_extras = VertexJob(model::JobState::kQueued);
+  no_extras.extras.reset();
+  const model::Job custom = VertexJob(model::JobState::kQueued);  // CustomJob, europe-west4
+  const struct {
+    std::string name;
+    const model::Job& job;
+    std::string_view kind;
+    std::string_view location;
+    bool expected;
+  } cases[] = {
+      {"SameKindAndLocation", custom, kCustomJobKind, "europe-west4", true},
+      {"OtherLocation", custom, kCustomJobKind, "us-central1", false},
+      {"OtherKind", custom, kTuningJobKind, "europe-west4", false},
+      {"MlJobWithExtras", ml_job, kCustomJobKind, "europe-west4", false},
+      {"MlJobWithoutExtras", no_extras, kCustomJobKind, "europe-west4", false},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(IsResourceIn(c.job, c.kind, c.location), c.expected) << c.name;
+  }
+}
+
 }  // namespace
 }  // namespace trainyard::vertex

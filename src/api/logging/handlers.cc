@@ -18,6 +18,7 @@
 #include "base/time_format.h"
 #include "control/job_layout.h"
 #include "control/resource_names.h"
+#include "logs/list_query.h"
 #include "logs/log_filter.h"
 #include "logs/log_reader.h"
 #include "server/rpc_error.h"
@@ -61,29 +62,6 @@ void AddProject(std::string_view project, std::string_view field,
   } else if (std::ranges::find(out.projects, project) == out.projects.end()) {
     out.projects.emplace_back(project);
   }
-}
-
-// "timestamp asc" and "timestamp desc", in any case and spacing; "timestamp" alone ascends.
-std::optional<logs::Order> ParseOrderBy(std::string_view text) {
-  std::vector<std::string> words;
-  std::string word;
-  for (const char c : std::string(text) + ' ') {
-    if (c == ' ' || c == '\t') {
-      if (!word.empty()) {
-        words.push_back(std::move(word));
-        word.clear();
-      }
-    } else {
-      word.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    }
-  }
-  if (words.empty() || words[0] != "timestamp" || words.size() > 2) {
-    return words.empty() ? std::optional(logs::Order::kAscending) : std::nullopt;
-  }
-  if (words.size() == 1 || words[1] == "asc") {
-    return logs::Order::kAscending;
-  }
-  return words[1] == "desc" ? std::optional(logs::Order::kDescending) : std::nullopt;
 }
 
 // google.logging.v2.ListLogEntriesRequest's field types, as ml v1's words name them.
@@ -147,7 +125,7 @@ Result<ListRequest> DecodeListRequest(std::string_view body) {
   std::string order;
   if (const json* value = object.Take(kOrderBy);
       value != nullptr && reader.String(*value, kOrderBy, order, kStringField)) {
-    if (const std::optional<logs::Order> parsed = ParseOrderBy(order)) {
+    if (const std::optional<logs::Order> parsed = logs::ParseOrderBy(order)) {
       request.order = *parsed;
     } else {
       violations.push_back({std::string(kOrderBy),
@@ -181,90 +159,9 @@ Result<ListRequest> DecodeListRequest(std::string_view body) {
   return request;
 }
 
-// ---- Page tokens ----
-// Hex of: the fingerprint of the query (8 bytes), the last entry's timestamp (27 bytes) and its
-// insertId, then a checksum of all that (8 bytes). The checksum catches a token that was edited
-// or cut; a forged one could only move a caller within results it may read anyway.
-
-constexpr std::size_t kHashBytes = 8;
-constexpr std::uint64_t kTokenSalt = 0x7472'6169'6e79'6172ULL;  // "trainyar"
-
-std::uint64_t Fnv1a(std::string_view bytes, std::uint64_t hash = 14695981039346656037ULL) {
-  for (const char c : bytes) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  return hash;
-}
-
-void AppendHash(std::uint64_t hash, std::string& out) {
-  for (std::size_t i = 0; i < kHashBytes; ++i) {
-    out.push_back(static_cast<char>((hash >> (8 * (kHashBytes - 1 - i))) & 0xff));
-  }
-}
-
-std::string Fingerprint(const ListRequest& request) {
-  std::string text = request.filter;
-  text.push_back('\0');
-  text.push_back(request.order == logs::Order::kAscending ? 'a' : 'd');
-  for (const std::string& project : request.projects) {
-    text.push_back('\0');
-    text += project;
-  }
-  std::string out;
-  AppendHash(Fnv1a(text), out);
-  return out;
-}
-
-std::string EncodePageToken(const ListRequest& request, const logs::LogEntry& last) {
-  std::string bytes = Fingerprint(request) + last.timestamp + last.insert_id;
-  AppendHash(Fnv1a(bytes, kTokenSalt), bytes);
-  constexpr std::string_view kHex = "0123456789abcdef";
-  std::string token;
-  for (const char c : bytes) {
-    token.push_back(kHex[static_cast<unsigned char>(c) >> 4]);
-    token.push_back(kHex[static_cast<unsigned char>(c) & 0xf]);
-  }
-  return token;
-}
-
-Status BadToken(std::string description) {
-  return Status::InvalidArgument(
-      std::vector<FieldViolation>{{std::string(kPageToken), std::move(description)}});
-}
-
-Result<logs::Cursor> DecodePageToken(const ListRequest& request) {
-  const std::string& token = request.page_token;
-  std::string bytes;
-  const auto nibble = [](char c) {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-  };
-  for (std::size_t i = 0; i + 1 < token.size(); i += 2) {
-    const int high = nibble(token[i]);
-    const int low = nibble(token[i + 1]);
-    if (high < 0 || low < 0) {
-      break;
-    }
-    bytes.push_back(static_cast<char>(high * 16 + low));
-  }
-  constexpr std::size_t kMinBytes = 2 * kHashBytes + logs::kTimestampBytes + 1;
-  const std::string_view view(bytes);
-  std::string checksum;
-  if (bytes.size() * 2 == token.size() && bytes.size() >= kMinBytes) {
-    AppendHash(Fnv1a(view.substr(0, view.size() - kHashBytes), kTokenSalt), checksum);
-  }
-  if (checksum.empty() || !view.ends_with(checksum)) {
-    return BadToken(
-        "The page token is malformed or was altered; pass nextPageToken from the previous "
-        "response unchanged.");
-  }
-  if (!view.starts_with(Fingerprint(request))) {
-    return BadToken(
-        "The page token was issued for a different filter, orderBy or resourceNames; send the "
-        "same query with it, or start over without a page token.");
-  }
-  const std::string_view cursor = view.substr(kHashBytes, view.size() - 2 * kHashBytes);
-  return logs::Cursor{std::string(cursor.substr(0, logs::kTimestampBytes)),
-                      std::string(cursor.substr(logs::kTimestampBytes))};
+// What a page token is tied to (logs/list_query.h).
+logs::ListQuery QueryOf(const ListRequest& request) {
+  return {.filter = request.filter, .order = request.order, .projects = request.projects};
 }
 
 // ---- Sources and entries ----
@@ -410,7 +307,7 @@ HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& route
   }
   std::optional<logs::Cursor> after;
   if (!request->page_token.empty()) {
-    Result<logs::Cursor> cursor = DecodePageToken(*request);
+    Result<logs::Cursor> cursor = logs::DecodePageToken(request->page_token, QueryOf(*request));
     if (!cursor.ok()) {
       return ErrorResponse(cursor.status());
     }
@@ -437,7 +334,7 @@ HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& route
     }
   }
   if (read->more && !read->entries.empty()) {
-    body["nextPageToken"] = EncodePageToken(*request, read->entries.back());
+    body["nextPageToken"] = logs::EncodePageToken(QueryOf(*request), read->entries.back());
   }
   return JsonResponse(body.dump(-1, ' ', false, json::error_handler_t::replace));
 }

@@ -7,7 +7,8 @@
 // audit log (store/audit_store.h, logName "projects/<p>/logs/cloudaudit.googleapis.com%2Factivity")
 // is read with its jobs' logs, its entries AuditLog protoPayloads; "projects/-" is the server-wide
 // one. Page tokens are opaque, checksummed and tied to the filter, order and projects they were
-// issued for. Thread-safe: each request reads files only.
+// issued for, and `orderBy` is one of two (logs/list_query.h). Thread-safe: each request reads
+// files only.
 #pragma once
 
 #include <string>

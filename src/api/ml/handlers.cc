@@ -1,15 +1,12 @@
 #include "api/ml/handlers.h"
 
-#include <charconv>
-#include <cstdint>
-#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "access/project_identity.h"
 #include "base/text.h"
 #include "model/json_codec.h"
 #include "server/json_body.h"
@@ -129,24 +126,13 @@ HttpResponse CancelJob(JobController& controller, const RoutedRequest& request) 
   return status.ok() ? JsonResponse("{}") : ErrorResponse(status);
 }
 
-// A stable 12-digit stand-in for the project number (FNV-1a of the project id).
-std::string ProjectNumber(std::string_view project) {
-  std::uint64_t hash = 14695981039346656037ULL;
-  for (char c : project) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  return std::to_string(100'000'000'000ULL + hash % 900'000'000'000ULL);
-}
-
+// The project's identities are access/'s (access/project_identity.h); this only spells them.
 HttpResponse GetConfig(const RoutedRequest& request) {
-  const std::string& project = request.Param("project");
-  const std::string number = ProjectNumber(project);
+  const access::ProjectIdentity identity = access::IdentityOf(request.Param("project"));
   const nlohmann::ordered_json body = {
-      {"serviceAccount", fmt::format("trainyard@{}.iam.gserviceaccount.com", project)},
-      {"serviceAccountProject", number},
-      {"config",
-       {{"tpuServiceAccount",
-         fmt::format("service-{}@cloud-tpu.iam.gserviceaccount.com", number)}}},
+      {"serviceAccount", identity.service_account},
+      {"serviceAccountProject", identity.number},
+      {"config", {{"tpuServiceAccount", identity.tpu_service_account}}},
   };
   return JsonResponse(body.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }

@@ -1,12 +1,10 @@
 #include "api/trainyard/cluster.h"
 
-#include <set>
-#include <string_view>
+#include <string>
 #include <utility>
 
 #include <nlohmann/json.hpp>
 
-#include "sched/project_share.h"
 #include "sched/sharing_json.h"
 #include "server/http_message.h"
 #include "server/rpc_error.h"
@@ -16,28 +14,19 @@ namespace {
 
 using nlohmann::json;
 
-// Who holds device `index` of node `node`, as `project` may see it; null when nobody does.
-json HolderOf(const ClusterView& view, std::string_view project, std::string_view node, int index) {
-  for (const auto& [key, replicas] : view.replicas) {
-    for (const control::ReplicaInfo& replica : replicas) {
-      if (replica.node != node || replica.state == "EXITED" ||
-          std::ranges::find(replica.device_indices, index) == replica.device_indices.end()) {
-        continue;
-      }
-      const std::string_view key_view = key;
-      const std::size_t slash = key_view.find('/');
-      if (key_view.substr(0, slash) != project) {
-        return json{{"otherProject", true}};
-      }
-      json holder = {{"jobId", std::string(key_view.substr(slash + 1))},
-                     {"taskName", replica.task_name}};
-      if (!replica.trial_id.empty()) {
-        holder["trialId"] = replica.trial_id;
-      }
-      return holder;
-    }
+// A device's `heldBy` (see the header); null when nobody holds it.
+json HolderJson(const std::optional<control::DeviceHolder>& holder) {
+  if (!holder.has_value()) {
+    return nullptr;
   }
-  return nullptr;
+  if (holder->other_project) {
+    return json{{"otherProject", true}};
+  }
+  json out = {{"jobId", holder->job_id}, {"taskName", holder->task_name}};
+  if (!holder->trial_id.empty()) {
+    out["trialId"] = holder->trial_id;
+  }
+  return out;
 }
 
 // `amounts` as `use` and `borrowed` are shown (see the header).
@@ -48,36 +37,18 @@ json AmountsJson(const sched::Amounts& amounts) {
           {"jobs", amounts.jobs}};
 }
 
-// Each project's quota, use, borrowed, share and waiting jobs (see the header).
-json Projects(const ClusterView& view) {
-  std::set<std::string, std::less<>> names;
-  for (const sched::ProjectQuota& quota : view.sharing.projects) {
-    names.insert(quota.project);
-  }
-  for (const auto& [project, use] : view.use) {
-    names.insert(project);
-  }
-  const std::map<std::string, int, std::less<>> waiting = WaitingByProject(view);
-  for (const auto& [project, count] : waiting) {
-    names.insert(project);
-  }
-  const sched::Amounts capacity = sched::CapacityOf(view.inventory);
+json ProjectsJson(const ClusterView& view) {
   json projects = json::array();
-  for (const std::string& project : names) {
-    const sched::ProjectQuota* quota = view.sharing.QuotaOf(project);
-    const auto held = view.use.find(project);
-    const sched::Amounts use = held != view.use.end() ? held->second : sched::Amounts{};
-    const sched::ProjectShare standing =
-        sched::ShareOfProject(use, quota, capacity, view.accounting);
-    const auto queued = waiting.find(project);
-    projects.push_back(
-        {{"project", project},
-         {"quota", quota != nullptr ? json::parse(sched::EncodeProjectQuota(*quota)) : json()},
-         {"use", AmountsJson(use)},
-         {"borrowed", AmountsJson(standing.borrowed)},
-         {"share", standing.share},
-         {"weight", standing.weight},
-         {"waitingJobs", queued != waiting.end() ? queued->second : 0}});
+  for (const control::ProjectStanding& standing : control::ProjectStandings(view)) {
+    projects.push_back({{"project", standing.project},
+                        {"quota", standing.quota != nullptr
+                                      ? json::parse(sched::EncodeProjectQuota(*standing.quota))
+                                      : json()},
+                        {"use", AmountsJson(standing.use)},
+                        {"borrowed", AmountsJson(standing.share.borrowed)},
+                        {"share", standing.share.share},
+                        {"weight", standing.share.weight},
+                        {"waitingJobs", standing.waiting}});
   }
   return projects;
 }
@@ -92,11 +63,12 @@ HttpResponse GetCluster(const ClusterLookup& lookup, const RoutedRequest& reques
   for (const sched::Node& node : view->inventory.nodes) {
     json devices = json::array();
     for (const sched::Device& device : node.devices) {
-      devices.push_back({{"index", device.index},
-                         {"accelerator", device.accelerator},
-                         {"model", device.model},
-                         {"emulated", device.emulated},
-                         {"heldBy", HolderOf(*view, project, node.name, device.index)}});
+      devices.push_back(
+          {{"index", device.index},
+           {"accelerator", device.accelerator},
+           {"model", device.model},
+           {"emulated", device.emulated},
+           {"heldBy", HolderJson(control::HolderOf(*view, project, node.name, device.index))}});
     }
     nodes.push_back({{"name", node.name},
                      {"cpus", node.cpus},
@@ -104,33 +76,19 @@ HttpResponse GetCluster(const ClusterLookup& lookup, const RoutedRequest& reques
                      {"labels", node.labels},
                      {"devices", std::move(devices)}});
   }
+  const control::ProjectQueue queued = control::QueueOf(*view, project);
   json queue = json::array();
-  int others = 0;
-  for (const control::QueuedInfo& queued : view->queue) {
-    if (queued.project != project) {
-      ++others;
-      continue;
-    }
-    queue.push_back(
-        {{"jobId", queued.job_id}, {"position", queued.position}, {"reason", queued.reason}});
+  for (const control::QueuedInfo& job : queued.own) {
+    queue.push_back({{"jobId", job.job_id}, {"position", job.position}, {"reason", job.reason}});
   }
-  return JsonResponse(json{
-      {"nodes", std::move(nodes)},
-      {"queue", std::move(queue)},
-      {"otherProjectsQueued", others},
-      {"projects",
-       Projects(*view)}}.dump());
+  return JsonResponse(json{{"nodes", std::move(nodes)},
+                           {"queue", std::move(queue)},
+                           {"otherProjectsQueued", queued.others},
+                           {"projects", ProjectsJson(*view)}}
+                          .dump());
 }
 
 }  // namespace
-
-std::map<std::string, int, std::less<>> WaitingByProject(const ClusterView& view) {
-  std::map<std::string, int, std::less<>> waiting;
-  for (const control::QueuedInfo& queued : view.queue) {
-    ++waiting[queued.project];
-  }
-  return waiting;
-}
 
 void AddTrainyardV1ClusterRoute(Router& router, ClusterLookup cluster) {
   router.Add({.method = "GET",

@@ -19,36 +19,21 @@
 // dominant share of the inventory, 0..1, before `weight` (the quota's; 1 without one).
 // Read with `ml.jobs.list` on the project: the caller sees its own project's jobs by name; a
 // device another project's job holds says only `{"otherProject": true}`, and the other projects'
-// queued jobs are only counted (their positions still count in the ones shown).
+// queued jobs are only counted (their positions still count in the ones shown). Those rules and
+// the projects' standings are control/cluster_view.h's; the handler only spells them.
 #pragma once
 
 #include <functional>
-#include <map>
 #include <optional>
-#include <string>
-#include <vector>
 
-#include "control/executor.h"
-#include "sched/amounts.h"
-#include "sched/inventory.h"
-#include "sched/placement.h"
-#include "sched/sharing.h"
+#include "control/cluster_view.h"
 #include "server/router.h"
 
 namespace trainyard::server {
 
 // What the executor knows of the cluster, as of its last pass.
-struct ClusterView {
-  sched::Inventory inventory;
-  std::map<std::string, std::vector<control::ReplicaInfo>, std::less<>> replicas;  // by "p/jobId"
-  std::vector<control::QueuedInfo> queue;
-  sched::SharingPolicy sharing;                               // the quotas (issue #34)
-  std::map<std::string, sched::Amounts, std::less<>> use;     // by project
-  sched::Accounting accounting = sched::Accounting::kShared;  // as the executor counts
-};
-
-// The QUEUED jobs of each project waiting in `view`'s queue.
-std::map<std::string, int, std::less<>> WaitingByProject(const ClusterView& view);
+using control::ClusterView;
+using control::WaitingByProject;
 
 // The cluster now; nullopt while no executor runs.
 using ClusterLookup = std::function<std::optional<ClusterView>()>;

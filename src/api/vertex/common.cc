@@ -42,9 +42,7 @@ Result<model::Job> FindJob(const control::JobController& controller, const Route
   if (!job.ok()) {
     return job.status().code() == Code::kNotFound ? NotFound(kind, request) : job.status();
   }
-  if (!job->extras.has_value() || !job->extras->vertex.has_value() ||
-      job->extras->vertex->kind != kind ||
-      job->extras->vertex->location != request.Param("location")) {
+  if (!vertex::IsResourceIn(*job, kind, request.Param("location"))) {
     return NotFound(kind, request);
   }
   return job;
@@ -65,11 +63,8 @@ HttpResponse ListJobs(const control::JobController& controller, const RoutedRequ
   if (const std::string* filter = request.Query("filter")) {
     list.filter = *filter;
   }
-  list.scope = [kind = std::string(kind),
-                location = request.Param("location")](const model::Job& job) {
-    return job.extras.has_value() && job.extras->vertex.has_value() &&
-           job.extras->vertex->kind == kind && job.extras->vertex->location == location;
-  };
+  list.scope = [kind = std::string(kind), location = request.Param("location")](
+                   const model::Job& job) { return vertex::IsResourceIn(job, kind, location); };
   Result<control::ListJobsResponse> page = controller.List(request.Param("project"), list);
   if (!page.ok()) {
     return ErrorResponse(page.status());
