@@ -101,11 +101,11 @@ TEST(BatchLaunchTest, MissingFileIsNotFound) {
   EXPECT_EQ(ReadBatchLaunch(dir.File("none.json")).status().code(), Code::kNotFound);
 }
 
-TEST(BatchLaunchTest, UnwritablePathIsInternal) {
+TEST(BatchLaunchTest, AFileWhereTheDirectoryShouldBeIsAFailedPrecondition) {
   const TempDir dir;
-  std::ofstream(dir.File("file")) << "x";  // a file where a directory should be
+  std::ofstream(dir.File("file")) << "x";  // a file where a directory should be (ENOTDIR)
   EXPECT_EQ(WriteBatchLaunch(dir.File("file") + "/launch.json", FullLaunch()).code(),
-            Code::kInternal);
+            Code::kFailedPrecondition);
 }
 
 struct BadCase {
