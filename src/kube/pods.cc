@@ -112,7 +112,7 @@ ordered_json ContainerState(const Pod& pod) {
 std::vector<Pod> PodsOf(const model::Job& job, const std::vector<ReplicaView>& replicas,
                         std::string_view node_name) {
   std::vector<Pod> pods;
-  if (job.extras && job.extras->suspended && !model::IsTerminal(job.state)) {
+  if (model::IsSuspended(job) && !model::IsTerminal(job.state)) {
     return pods;  // suspension deletes the pods (docs/reference/kubeflow-tfjob.md §2.3)
   }
   const model::KubeflowNaming naming = KubeflowNamingOf(job);

@@ -134,7 +134,7 @@ TFJobStatus StatusOf(const model::Job& job, const std::vector<ReplicaView>& repl
   TFJobStatus status;
   status.conditions.push_back(Condition("Created", true, "TFJobCreated",
                                         fmt::format("TFJob {} is created.", who), created));
-  const bool suspended = job.extras && job.extras->suspended && !ended;
+  const bool suspended = model::IsSuspended(job) && !ended;
   if (suspended) {
     status.conditions.push_back(Condition("Suspended", true, "TFJobSuspended",
                                           fmt::format("TFJob {} is suspended.", who), created));

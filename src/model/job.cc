@@ -115,4 +115,8 @@ bool IsTerminal(JobState state) {
          state == JobState::kCancelled;
 }
 
+bool IsSuspended(const Job& job) {
+  return job.extras.has_value() && job.extras->suspended;
+}
+
 }  // namespace trainyard::model

@@ -242,4 +242,8 @@ std::string_view SchedulingStrategyName(SchedulingStrategy strategy);
 // Terminal states: SUCCEEDED, FAILED, CANCELLED.
 bool IsTerminal(JobState state);
 
+// Whether the job is suspended (job_extras.h: a TFJob's runPolicy.suspend, trainyard v1's
+// jobs:suspend), whatever its state.
+bool IsSuspended(const Job& job);
+
 }  // namespace trainyard::model

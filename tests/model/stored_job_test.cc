@@ -1,7 +1,11 @@
 // The job store's form of a job: the ml v1 JSON plus the extras (model/job_extras.h), which the
 // ml v1 codec never shows.
+#include <optional>
+#include <vector>
+
 #include <gtest/gtest.h>
 
+#include "model/job.h"
 #include "model/json_codec.h"
 
 namespace trainyard::model {
@@ -115,6 +119,25 @@ TEST(StoredJobTest, MalformedExtrasAreAnError) {
                            R"({"jobId":"j","trainyardExtras":{"vertex":{"kind":"CustomJob"}}})",
                            R"({"jobId":"j","trainyardExtras":{"master":{"args":"--a"}}})"}) {
     EXPECT_FALSE(DecodeStoredJob(text).ok()) << text;
+  }
+}
+
+TEST(IsSuspendedTest, OnlyAJobWhoseExtrasSaySo) {
+  struct Case {
+    const char* name;
+    std::optional<bool> suspended;  // nullopt: no extras at all
+    bool expected;
+  };
+  for (const Case& c : std::vector<Case>{{"no extras", std::nullopt, false},
+                                         {"extras, not suspended", false, false},
+                                         {"suspended", true, true}}) {
+    SCOPED_TRACE(c.name);
+    Job job;
+    job.state = JobState::kQueued;
+    if (c.suspended) {
+      job.extras.emplace().suspended = *c.suspended;
+    }
+    EXPECT_EQ(IsSuspended(job), c.expected);
   }
 }
 

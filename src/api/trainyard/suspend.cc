@@ -17,10 +17,9 @@ HttpResponse Answer(const Result<model::Job>& job) {
   if (!job.ok()) {
     return ErrorResponse(job.status());
   }
-  const nlohmann::ordered_json body = {
-      {"jobId", job->job_id},
-      {"state", model::JobStateName(job->state)},
-      {"suspended", job->extras.has_value() && job->extras->suspended}};
+  const nlohmann::ordered_json body = {{"jobId", job->job_id},
+                                       {"state", model::JobStateName(job->state)},
+                                       {"suspended", model::IsSuspended(*job)}};
   return JsonResponse(body.dump());
 }
 

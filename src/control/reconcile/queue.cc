@@ -112,7 +112,7 @@ std::vector<sched::RunningJob> RunningJobs(const QueueWorld& world) {
 
 std::optional<EndOrphan> OrphanEnd(const std::string& project, const model::Job& job) {
   EndOrphan end{.project = project, .job = job};
-  if (job.state != model::JobState::kCancelling && job.extras && job.extras->suspended &&
+  if (job.state != model::JobState::kCancelling && model::IsSuspended(job) &&
       (job.state == model::JobState::kPreparing || job.state == model::JobState::kRunning)) {
     end.to = model::JobState::kQueued;  // its suspension's write was lost: queued as it asked
     return end;
@@ -148,7 +148,7 @@ QueuePass ReconcileQueue(const QueueWorld& world) {
     if (world.hold || job.state != model::JobState::kQueued || !job.training_input) {
       continue;
     }
-    if (job.extras && job.extras->suspended) {
+    if (model::IsSuspended(job)) {
       if (job.job_position != 0) {
         pass.actions.emplace_back(SetPosition{.project = project, .job_id = job.job_id});
       }

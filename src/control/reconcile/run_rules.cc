@@ -14,10 +14,6 @@ RunDecision Stop(model::JobState outcome, std::string message, bool write_outcom
           .write_outcome = write_outcome};
 }
 
-bool Suspended(const model::Job& job) {
-  return job.extras && job.extras->suspended;
-}
-
 }  // namespace
 
 RunDecision DecideRun(const std::optional<model::Job>& job, const RunSituation& situation,
@@ -35,7 +31,7 @@ RunDecision DecideRun(const std::optional<model::Job>& job, const RunSituation& 
     if (situation.trial) {
       return {};  // the study sees to its job's suspension and limits
     }
-    if (Suspended(*job)) {
+    if (model::IsSuspended(*job)) {
       return {.step = Step::kSuspend};
     }
     if (PastMaxWaitTime(*job, now)) {
@@ -51,7 +47,7 @@ RunDecision DecideRun(const std::optional<model::Job>& job, const RunSituation& 
   if (model::IsTerminal(job->state)) {
     return Stop(job->state, "", /*write_outcome=*/false);
   }
-  if (!situation.trial && Suspended(*job)) {
+  if (!situation.trial && model::IsSuspended(*job)) {
     return {.step = Step::kSuspend};
   }
   if (situation.trial) {

@@ -19,7 +19,7 @@ Result<std::optional<model::Job>> SuspendChange(const model::Job& current, bool 
         "job with resumePreviousJobId to go on with its study.",
         current.job_id, verb));
   }
-  const bool now = current.extras.has_value() && current.extras->suspended;
+  const bool now = model::IsSuspended(current);
   if (now == suspend) {
     return std::optional<model::Job>();
   }
