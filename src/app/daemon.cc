@@ -260,18 +260,18 @@ Result<int> Daemon::Start() {
       },
       [&d] { return NodeViews(d.inventory); }, std::move(access),
       server::TrainyardV1Sources{
-          .cluster = [&d]() -> std::optional<server::ClusterView> {
+          .cluster = [&d]() -> std::optional<control::ClusterView> {
             const control::SharingPolicyPtr sharing = d.sharing->Current();  // not under relay_mu
             std::lock_guard lock(d.relay_mu);
             if (d.relay_target == nullptr) {
               return std::nullopt;
             }
-            return server::ClusterView{.inventory = d.inventory,
-                                       .replicas = d.relay_target->AllReplicas(),
-                                       .queue = d.relay_target->Queue(),
-                                       .sharing = *sharing,
-                                       .use = d.relay_target->UseByProject(),
-                                       .accounting = AccountingOf(d.options)};
+            return control::ClusterView{.inventory = d.inventory,
+                                        .replicas = d.relay_target->AllReplicas(),
+                                        .queue = d.relay_target->Queue(),
+                                        .sharing = *sharing,
+                                        .use = d.relay_target->UseByProject(),
+                                        .accounting = AccountingOf(d.options)};
           },
           .recorded_replicas =
               [&d](std::string_view project, std::string_view job_id) {

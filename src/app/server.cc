@@ -53,7 +53,7 @@ std::function<std::vector<control::QueuedInfo>()> QueueReader(const ClusterLooku
     return {};
   }
   return [cluster]() -> std::vector<control::QueuedInfo> {
-    std::optional<ClusterView> view = cluster();
+    std::optional<control::ClusterView> view = cluster();
     return view.has_value() ? std::move(view->queue) : std::vector<control::QueuedInfo>{};
   };
 }
@@ -138,8 +138,9 @@ struct Server::Impl final : HttpHandler {
                  return ErrorResponse(counts.status());
                }
                std::string body = metrics.Render(*counts);
-               if (std::optional<ClusterView> view = cluster ? cluster() : std::nullopt) {
-                 body += RenderProjectMetrics(view->sharing, view->use, WaitingByProject(*view));
+               if (std::optional<control::ClusterView> view = cluster ? cluster() : std::nullopt) {
+                 body += RenderProjectMetrics(view->sharing, view->use,
+                                              control::WaitingByProject(*view));
                }
                return HttpResponse{.status = 200,
                                    .content_type = "text/plain; version=0.0.4; charset=utf-8",

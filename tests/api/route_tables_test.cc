@@ -123,7 +123,7 @@ class EveryRouteTest : public ::testing::Test {
         HttpServerOptions{}, *controller_, *store_, buckets_.get(), clock_, dir_.path().string(),
         [](std::string_view, std::string_view) { return std::nullopt; },
         std::function<std::vector<kube::NodeView>()>(), ServerAccess{},
-        TrainyardV1Sources{.cluster = [] { return std::optional<ClusterView>(); },
+        TrainyardV1Sources{.cluster = [] { return std::optional<control::ClusterView>(); },
                            .recorded_replicas = {},
                            .sharing = sharing_.get()});
   }

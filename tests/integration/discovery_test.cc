@@ -229,7 +229,7 @@ TEST(DiscoveryTest, EveryMethodIsARouteWithItsParametersAndEveryRouteIsListed) {
                                    [](std::string_view, std::string_view) { return std::nullopt; });
               AddTrainyardV1SuspendRoutes(r, controller);
               AddTrainyardV1SharingRoutes(r, sharing);
-              AddTrainyardV1ClusterRoute(r, [] { return std::optional<server::ClusterView>(); });
+              AddTrainyardV1ClusterRoute(r, [] { return std::optional<control::ClusterView>(); });
               AddTrainyardV1CallerRoute(
                   r, [](const server::HttpRequest&) { return std::optional<access::Principal>(); },
                   [] { return Result<std::vector<std::string>>(std::vector<std::string>{}); });

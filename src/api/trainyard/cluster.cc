@@ -37,7 +37,7 @@ json AmountsJson(const sched::Amounts& amounts) {
           {"jobs", amounts.jobs}};
 }
 
-json ProjectsJson(const ClusterView& view) {
+json ProjectsJson(const control::ClusterView& view) {
   json projects = json::array();
   for (const control::ProjectStanding& standing : control::ProjectStandings(view)) {
     projects.push_back({{"project", standing.project},
@@ -55,7 +55,7 @@ json ProjectsJson(const ClusterView& view) {
 
 HttpResponse GetCluster(const ClusterLookup& lookup, const RoutedRequest& request) {
   const std::string& project = request.Param("project");
-  std::optional<ClusterView> view = lookup();
+  std::optional<control::ClusterView> view = lookup();
   if (!view) {
     return ErrorResponse(Status::Unavailable("The server's executor is not running yet."));
   }

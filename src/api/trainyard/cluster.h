@@ -31,12 +31,9 @@
 
 namespace trainyard::server {
 
-// What the executor knows of the cluster, as of its last pass.
-using control::ClusterView;
-using control::WaitingByProject;
-
-// The cluster now; nullopt while no executor runs.
-using ClusterLookup = std::function<std::optional<ClusterView>()>;
+// The cluster now (what the executor knows of it, as of its last pass); nullopt while no executor
+// runs.
+using ClusterLookup = std::function<std::optional<control::ClusterView>()>;
 
 void AddTrainyardV1ClusterRoute(Router& router, ClusterLookup cluster);
 
