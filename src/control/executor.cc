@@ -400,14 +400,14 @@ void Executor::WarnIfRefused(const Result<model::Job>& written, const std::strin
 
 Result<model::Job> Executor::Transition(const std::string& project, const std::string& job_id,
                                         const std::function<bool(model::Job&)>& change) {
-  return controller_.Mutate(project, job_id,
-                            [&](const model::Job& current) -> Result<std::optional<model::Job>> {
-                              model::Job next = current;
-                              if (!change(next)) {
-                                return std::optional<model::Job>();
-                              }
-                              return std::optional(std::move(next));
-                            });
+  return JobOf(controller_.Mutate(
+      project, job_id, [&](const model::Job& current) -> Result<std::optional<model::Job>> {
+        model::Job next = current;
+        if (!change(next)) {
+          return std::optional<model::Job>();
+        }
+        return std::optional(std::move(next));
+      }));
 }
 
 }  // namespace trainyard::control

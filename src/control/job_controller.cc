@@ -382,45 +382,68 @@ Result<ListJobsJsonResponse> JobController::ListJson(std::string_view project,
   return response;
 }
 
-Status JobController::Cancel(std::string_view project, std::string_view job_id) {
-  TY_RETURN_IF_ERROR(CheckName(project, job_id));
-  const Change change = [this](const model::Job& current) -> Result<std::optional<model::Job>> {
-    model::Job next = current;
-    switch (current.state) {
-      case model::JobState::kQueued:
-      case model::JobState::kPreparing:
-        next.state = model::JobState::kCancelled;
-        next.end_time = Now();
-        next.error_message = CancelledMessage();
-        next.job_position = 0;
-        return std::optional(std::move(next));
-      case model::JobState::kRunning:
-        next.state = model::JobState::kCancelling;
-        return std::optional(std::move(next));
-      case model::JobState::kCancelling:
-        return std::optional<model::Job>();  // already on its way
-      case model::JobState::kSucceeded:
-      case model::JobState::kFailed:
-      case model::JobState::kCancelled:
-        return Status::FailedPrecondition("Cannot cancel an already completed job.");
-      case model::JobState::kUnspecified:
-        break;
-    }
-    return Status::Internal("job " + current.job_id + " has no state");
-  };
-  Result<model::Job> cancelled = Mutate(project, job_id, change);
+Result<std::optional<model::Job>> JobController::CancelChange(const model::Job& current) const {
+  model::Job next = current;
+  switch (current.state) {
+    case model::JobState::kQueued:
+    case model::JobState::kPreparing:
+      next.state = model::JobState::kCancelled;
+      next.end_time = Now();
+      next.error_message = CancelledMessage();
+      next.job_position = 0;
+      return std::optional(std::move(next));
+    case model::JobState::kRunning:
+      next.state = model::JobState::kCancelling;
+      return std::optional(std::move(next));
+    case model::JobState::kCancelling:
+      return std::optional<model::Job>();  // already on its way
+    case model::JobState::kSucceeded:
+    case model::JobState::kFailed:
+    case model::JobState::kCancelled:
+      return Status::FailedPrecondition("Cannot cancel an already completed job.");
+    case model::JobState::kUnspecified:
+      break;
+  }
+  return Status::Internal("job " + current.job_id + " has no state");
+}
+
+Result<store::RevisionedJob> JobController::WriteCancel(std::string_view project,
+                                                        std::string_view job_id,
+                                                        const Change& change) {
+  Result<store::RevisionedJob> cancelled = Mutate(project, job_id, change);
   if (cancelled.ok()) {
     Notify();
   }
-  return cancelled.status();
+  return cancelled;
+}
+
+Status JobController::Cancel(std::string_view project, std::string_view job_id) {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  return WriteCancel(project, job_id,
+                     [this](const model::Job& current) { return CancelChange(current); })
+      .status();
+}
+
+Result<store::RevisionedJob> JobController::MarkAndCancel(std::string_view project,
+                                                          std::string_view job_id,
+                                                          const Change& mark) {
+  TY_RETURN_IF_ERROR(CheckName(project, job_id));
+  TY_RETURN_IF_ERROR(Mutate(project, job_id, mark).status());
+  return WriteCancel(project, job_id,
+                     [this](const model::Job& current) -> Result<std::optional<model::Job>> {
+                       if (model::IsTerminal(current.state)) {
+                         return std::optional<model::Job>();
+                       }
+                       return CancelChange(current);
+                     });
 }
 
 Result<model::Job> JobController::SetSuspended(std::string_view project, std::string_view job_id,
                                                bool suspend) {
   TY_RETURN_IF_ERROR(CheckName(project, job_id));
-  Result<model::Job> changed = Mutate(project, job_id, [suspend](const model::Job& current) {
+  Result<model::Job> changed = JobOf(Mutate(project, job_id, [suspend](const model::Job& current) {
     return SuspendChange(current, suspend);
-  });
+  }));
   if (changed.ok()) {
     Notify();
   }
@@ -467,11 +490,12 @@ Result<model::Job> JobController::Patch(std::string_view project, std::string_vi
     }
     return std::optional(std::move(next));
   };
-  return Mutate(project, job_id, change);
+  return JobOf(Mutate(project, job_id, change));
 }
 
-Result<model::Job> JobController::Update(std::string_view project, std::string_view job_id,
-                                         const Change& change, bool dry_run) {
+Result<store::RevisionedJob> JobController::Update(std::string_view project,
+                                                   std::string_view job_id, const Change& change,
+                                                   bool dry_run) {
   TY_RETURN_IF_ERROR(CheckName(project, job_id));
   return Mutate(project, job_id,
                 [&](const model::Job& current) -> Result<std::optional<model::Job>> {
@@ -490,15 +514,15 @@ Result<model::Job> JobController::Update(std::string_view project, std::string_v
                 });
 }
 
-Result<model::Job> JobController::Mutate(std::string_view project, std::string_view job_id,
-                                         const Change& change) {
+Result<store::RevisionedJob> JobController::Mutate(std::string_view project,
+                                                   std::string_view job_id, const Change& change) {
   std::lock_guard lock(stripes_[StripeIndex(project, job_id, kStripes)]);
   for (int attempt = 0; attempt < kMaxCasAttempts; ++attempt) {
-    Result<model::Job> current = store_.Get(project, job_id);
+    Result<store::RevisionedJob> current = store_.GetRevisioned(project, job_id);
     if (!current.ok()) {
       return ForClient(current.status());
     }
-    Result<std::optional<model::Job>> next = change(*current);
+    Result<std::optional<model::Job>> next = change(current->job);
     if (!next.ok()) {
       return next.status();
     }
@@ -506,17 +530,25 @@ Result<model::Job> JobController::Mutate(std::string_view project, std::string_v
       return current;
     }
     model::Job& updated = **next;
-    CompleteAlgorithmOutput(*current, updated);
-    updated.etag = NextEtag(project, job_id, current->etag);
-    Status written = store_.Update(project, updated, current->etag);
+    CompleteAlgorithmOutput(current->job, updated);
+    updated.etag = NextEtag(project, job_id, current->job.etag);
+    Result<std::int64_t> written = store_.Update(project, updated, current->job.etag);
     if (written.ok()) {
-      return std::move(updated);
+      return store::RevisionedJob{
+          .project = std::string(project), .job = std::move(updated), .revision = *written};
     }
-    if (written.code() != Code::kAborted) {
-      return ForClient(std::move(written));
+    if (written.status().code() != Code::kAborted) {
+      return ForClient(written.status());
     }
   }
   return Status::Aborted("The job is being changed concurrently; retry the request.");
+}
+
+Result<model::Job> JobOf(Result<store::RevisionedJob> written) {
+  if (!written.ok()) {
+    return written.status();
+  }
+  return std::move(written->job);
 }
 
 }  // namespace trainyard::control

@@ -61,6 +61,9 @@ struct ListJobsJsonResponse {
   std::string next_page_token;    // as in ListJobsResponse
 };
 
+// The job of a write's answer, for a caller that needs no revision.
+Result<model::Job> JobOf(Result<store::RevisionedJob> written);
+
 class JobController {
  public:
   JobController(store::JobStore& store, const catalog::Catalog& catalog, const Clock& clock);
@@ -119,17 +122,26 @@ class JobController {
   using Change = std::function<Result<std::optional<model::Job>>(const model::Job& current)>;
 
   // Reads the job, applies `change` and writes the result with a new etag (compare-and-swap,
-  // retried on ABORTED). Returns the job as stored afterwards. The executor's state transitions
+  // retried on ABORTED). Returns the job as stored afterwards with the store's revision of it:
+  // the write's, or the one the job was read at when nothing was written (so a Kubernetes answer
+  // carries its resourceVersion without reading the job back). The executor's state transitions
   // go through here, so they serialise with Cancel and Patch.
-  Result<model::Job> Mutate(std::string_view project, std::string_view job_id,
-                            const Change& change);
+  Result<store::RevisionedJob> Mutate(std::string_view project, std::string_view job_id,
+                                      const Change& change);
 
   // Mutate for a change that replaces the job's definition (a TFJob's PUT or patch): the job
   // `change` returns must pass validate::Validate (INVALID_ARGUMENT with every violation, nothing
   // written). Nothing is written either when it equals the stored job or with `dry_run`; the
-  // answer is then the job as stored.
-  Result<model::Job> Update(std::string_view project, std::string_view job_id, const Change& change,
-                            bool dry_run);
+  // answer is then the job as stored, with its revision (as Mutate).
+  Result<store::RevisionedJob> Update(std::string_view project, std::string_view job_id,
+                                      const Change& change, bool dry_run);
+
+  // Writes `mark` (as Mutate), then cancels the job as Cancel does, except that an ended job is
+  // left as it is (no error): a Kubernetes object's delete, which marks it deleted and stops its
+  // replicas (it leaves the API once its job has ended). Returns the job as stored after both,
+  // with its revision (as Mutate).
+  Result<store::RevisionedJob> MarkAndCancel(std::string_view project, std::string_view job_id,
+                                             const Change& mark);
 
   // Called (on the caller's thread, after the change is stored) when a job is submitted or a
   // cancel is recorded, so the executor can react at once. Set before serving.
@@ -152,6 +164,11 @@ class JobController {
 
  private:
   WallTime Now() const;
+  // What Cancel does to a job that has not ended (an ended one: FAILED_PRECONDITION).
+  Result<std::optional<model::Job>> CancelChange(const model::Job& current) const;
+  // Cancel's write (then Notify) with `change`, CancelChange or one that wraps it.
+  Result<store::RevisionedJob> WriteCancel(std::string_view project, std::string_view job_id,
+                                           const Change& change);
   // Submit's work: the stored job and its ml v1 JSON.
   Result<std::pair<model::Job, std::string>> SubmitStored(std::string_view project, model::Job job);
   // What every submit checks and sets before the write (its id already chosen): output-only

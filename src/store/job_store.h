@@ -66,14 +66,20 @@ class JobStore {
   // NOT_FOUND if there is no such job.
   virtual Result<model::Job> Get(std::string_view project, std::string_view job_id) const = 0;
 
+  // Get with the store's revision of the job (its last write), read together.
+  virtual Result<RevisionedJob> GetRevisioned(std::string_view project,
+                                              std::string_view job_id) const = 0;
+
   // The job's ml v1 JSON as stored, byte for byte `model::EncodeJob(*Get(project, job_id))`,
   // without decoding it (written once per write). NOT_FOUND if there is no such job.
   virtual Result<std::string> GetJson(std::string_view project, std::string_view job_id) const = 0;
 
-  // Replaces the stored job when its current etag equals `expected_etag` (compare-and-swap);
-  // ABORTED when it does not, NOT_FOUND when the job does not exist.
-  virtual Status Update(std::string_view project, const model::Job& job,
-                        std::string_view expected_etag) = 0;
+  // Replaces the stored job when its current etag equals `expected_etag` (compare-and-swap) and
+  // returns the revision of the write (a Kubernetes object's new resourceVersion, so a caller
+  // need not read the job back for it); ABORTED when it does not, NOT_FOUND when the job does not
+  // exist.
+  virtual Result<std::int64_t> Update(std::string_view project, const model::Job& job,
+                                      std::string_view expected_etag) = 0;
 
   // Up to `limit` jobs of `project` after `after` (from the newest when nullopt).
   virtual Result<JobPage> List(std::string_view project, const std::optional<ListCursor>& after,

@@ -37,14 +37,15 @@ constexpr std::string_view kInsert =
 // `body` is the job's ml v1 JSON (model::EncodeJob) and `extras` its extras' JSON or NULL
 // (migrations.cc, v3); a decoded job needs both, an answer that is the ml v1 job only the first.
 constexpr std::string_view kGet =
-    "SELECT body, extras FROM jobs WHERE project = ?1 AND job_id = ?2";
+    "SELECT body, extras, revision FROM jobs WHERE project = ?1 AND job_id = ?2";
 constexpr std::string_view kGetJson = "SELECT body FROM jobs WHERE project = ?1 AND job_id = ?2";
 constexpr std::string_view kExists = "SELECT 1 FROM jobs WHERE project = ?1 AND job_id = ?2";
-// Compare-and-swap in one statement: no row changes unless the stored etag is the expected one.
+// Compare-and-swap in one statement: no row changes unless the stored etag is the expected one;
+// the changed row's new revision comes back (as an insert's does).
 constexpr std::string_view kUpdate =
     "UPDATE jobs SET create_time_ns = ?3, state = ?4, etag = ?5, body = ?6, kube_kind = ?8, "
     "kube_name = ?9, extras = ?10, revision = (SELECT MAX(revision) + 1 FROM jobs) "
-    "WHERE project = ?1 AND job_id = ?2 AND etag = ?7";
+    "WHERE project = ?1 AND job_id = ?2 AND etag = ?7 RETURNING revision";
 constexpr std::string_view kGetKube =
     "SELECT body, extras, revision FROM jobs WHERE project = ?1 AND kube_kind = ?2 "
     "AND kube_name = ?3";
@@ -158,13 +159,25 @@ class SqliteJobStore final : public JobStore {
                               [&](Statement& row) { return DecodeStored(project, row, 0); });
   }
 
+  Result<RevisionedJob> GetRevisioned(std::string_view project,
+                                      std::string_view job_id) const override {
+    return GetRow<RevisionedJob>(
+        kGet, project, job_id, [&](Statement& row) -> Result<RevisionedJob> {
+          Result<model::Job> job = DecodeStored(project, row, 0);
+          if (!job.ok()) {
+            return job.status();
+          }
+          return RevisionedJob{std::string(project), std::move(*job), row.ColumnInt64(2)};
+        });
+  }
+
   Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
     return GetRow<std::string>(kGetJson, project, job_id,
                                [](Statement& row) { return row.ColumnText(0); });
   }
 
-  Status Update(std::string_view project, const model::Job& job,
-                std::string_view expected_etag) override {
+  Result<std::int64_t> Update(std::string_view project, const model::Job& job,
+                              std::string_view expected_etag) override {
     if (!job.create_time.has_value()) {
       return Status::InvalidArgument("store: an updated job keeps its create_time");
     }
@@ -176,9 +189,15 @@ class SqliteJobStore final : public JobStore {
     }
     BindRow(*update, project, job, text);
     update->Bind(7, expected_etag);
-    TY_RETURN_IF_ERROR(update->Run());
-    if (writer_->Changes() == 1) {
-      return Status();
+    // The row RETURNING gives when the etag matched, then the end of the statement (its commit).
+    Result<bool> row = update->Step();
+    if (!row.ok()) {
+      return row.status();
+    }
+    if (*row) {
+      const std::int64_t revision = update->ColumnInt64(0);
+      TY_RETURN_IF_ERROR(update->Run());
+      return revision;
     }
     // Nothing changed: tell a missing job from a stale etag (still under the writer lock).
     Result<Statement> exists = writer_->Prepare(kExists);
@@ -187,11 +206,11 @@ class SqliteJobStore final : public JobStore {
     }
     exists->Bind(1, project);
     exists->Bind(2, job.job_id);
-    Result<bool> row = exists->Step();
-    if (!row.ok()) {
-      return row.status();
+    Result<bool> found = exists->Step();
+    if (!found.ok()) {
+      return found.status();
     }
-    if (!*row) {
+    if (!*found) {
       return Status::NotFound(JobName(project, job.job_id) + " not found");
     }
     return Status::Aborted(JobName(project, job.job_id) + " was changed concurrently (etag)");

@@ -33,7 +33,7 @@ class ExecutorExtrasTest : public ExecutorTest {
 
   // Changes the stored job's extras, as the Kubernetes API does, and wakes the executor.
   void EditStored(std::string_view id, const std::function<void(model::JobExtras&)>& edit) {
-    const Result<model::Job> changed =
+    const Result<store::RevisionedJob> changed =
         controller_->Mutate(kProject, id, [&](const model::Job& current) {
           model::Job next = current;
           edit(*next.extras);

@@ -53,12 +53,13 @@ TEST_F(JsonReadTest, GetJsonFollowsEveryKindOfWrite) {
   SubmitValid("job_1", {{"team", "vision"}});
   ExpectGetJsonIsGetEncoded("job_1");
 
-  Result<model::Job> running = controller_->Mutate("proj", "job_1", [&](const model::Job& current) {
-    model::Job next = current;
-    next.state = JobState::kRunning;
-    next.start_time = clock_.Now();
-    return Result<std::optional<model::Job>>(std::optional(std::move(next)));
-  });
+  Result<store::RevisionedJob> running =
+      controller_->Mutate("proj", "job_1", [&](const model::Job& current) {
+        model::Job next = current;
+        next.state = JobState::kRunning;
+        next.start_time = clock_.Now();
+        return Result<std::optional<model::Job>>(std::optional(std::move(next)));
+      });
   ASSERT_TRUE(running.ok()) << running.status().ToString();
   ExpectGetJsonIsGetEncoded("job_1");
 

@@ -189,20 +189,63 @@ TEST_P(CancelTest, MovesTheJobAsTheLifecycleSays) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(  // docs/reference/ai-platform-training.md §2.7
-    Lifecycle, CancelTest,
-    ::testing::Values(
-        CancelCase{"Queued", JobState::kQueued, Code::kOk, JobState::kCancelled, true},
-        CancelCase{"Preparing", JobState::kPreparing, Code::kOk, JobState::kCancelled, true},
-        CancelCase{"Running", JobState::kRunning, Code::kOk, JobState::kCancelling, false},
-        CancelCase{"Cancelling", JobState::kCancelling, Code::kOk, JobState::kCancelling, false},
-        CancelCase{"Succeeded", JobState::kSucceeded, Code::kFailedPrecondition,
-                   JobState::kSucceeded, false},
-        CancelCase{"Failed", JobState::kFailed, Code::kFailedPrecondition, JobState::kFailed,
-                   false},
-        CancelCase{"Cancelled", JobState::kCancelled, Code::kFailedPrecondition,
-                   JobState::kCancelled, false}),
-    [](const auto& tc) { return tc.param.name; });
+// docs/reference/ai-platform-training.md §2.7
+const std::vector<CancelCase> kCancelCases = {
+    CancelCase{"Queued", JobState::kQueued, Code::kOk, JobState::kCancelled, true},
+    CancelCase{"Preparing", JobState::kPreparing, Code::kOk, JobState::kCancelled, true},
+    CancelCase{"Running", JobState::kRunning, Code::kOk, JobState::kCancelling, false},
+    CancelCase{"Cancelling", JobState::kCancelling, Code::kOk, JobState::kCancelling, false},
+    CancelCase{"Succeeded", JobState::kSucceeded, Code::kFailedPrecondition, JobState::kSucceeded,
+               false},
+    CancelCase{"Failed", JobState::kFailed, Code::kFailedPrecondition, JobState::kFailed, false},
+    CancelCase{"Cancelled", JobState::kCancelled, Code::kFailedPrecondition, JobState::kCancelled,
+               false},
+};
+
+INSTANTIATE_TEST_SUITE_P(Lifecycle, CancelTest, ::testing::ValuesIn(kCancelCases),
+                         [](const auto& tc) { return tc.param.name; });
+
+// MarkAndCancel (a Kubernetes delete): the mark is written whatever the state, then the cancel as
+// Cancel makes it, except that an ended job is no error; the answer is the job as stored after
+// both, with the revision it is stored at.
+class MarkAndCancelTest : public ControllerTest,
+                          public ::testing::WithParamInterface<CancelCase> {};
+
+TEST_P(MarkAndCancelTest, MarksThenCancelsAndAnswersTheStoredJob) {
+  const CancelCase& c = GetParam();
+  const model::Job submitted = SubmitValid("job_1");
+  if (c.from != JobState::kQueued) {
+    ForceState(*store_, submitted, c.from);
+  }
+  SubmitValid("job_2");  // a later write: the store's newest revision is not job_1's
+
+  Result<store::RevisionedJob> answer = controller_->MarkAndCancel(
+      "proj", "job_1", [](const model::Job& current) -> Result<std::optional<model::Job>> {
+        model::Job next = current;
+        next.labels = {{"deleted", "yes"}};
+        return std::optional(std::move(next));
+      });
+
+  ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+  const Result<store::RevisionedJob> stored = store_->GetRevisioned("proj", "job_1");
+  EXPECT_EQ(answer->job, stored->job);
+  EXPECT_EQ(answer->revision, stored->revision);
+  EXPECT_EQ(answer->revision, *store_->Revision());  // the last write is job_1's
+  EXPECT_EQ(stored->job.state, c.to);
+  EXPECT_EQ(stored->job.labels, (model::Labels{{"deleted", "yes"}}));
+  EXPECT_EQ(stored->job.end_time.has_value(), c.ends || model::IsTerminal(c.from));
+}
+
+INSTANTIATE_TEST_SUITE_P(Lifecycle, MarkAndCancelTest, ::testing::ValuesIn(kCancelCases),
+                         [](const auto& tc) { return tc.param.name; });
+
+TEST_F(ControllerTest, MarkAndCancelOfUnknownJobIsNotFound) {
+  Result<store::RevisionedJob> answer =
+      controller_->MarkAndCancel("proj", "nope", [](const model::Job& current) {
+        return Result<std::optional<model::Job>>(std::optional(current));
+      });
+  EXPECT_EQ(answer.status().code(), Code::kNotFound);
+}
 
 TEST_F(ControllerTest, CancelOfUnknownJobIsNotFound) {
   EXPECT_EQ(controller_->Cancel("proj", "nope").code(), Code::kNotFound);
@@ -314,11 +357,15 @@ class RacingStore final : public store::JobStore {
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
     return inner_.Get(project, job_id);
   }
+  Result<store::RevisionedJob> GetRevisioned(std::string_view project,
+                                             std::string_view job_id) const override {
+    return inner_.GetRevisioned(project, job_id);
+  }
   Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
     return inner_.GetJson(project, job_id);
   }
-  Status Update(std::string_view project, const model::Job& job,
-                std::string_view expected_etag) override {
+  Result<std::int64_t> Update(std::string_view project, const model::Job& job,
+                              std::string_view expected_etag) override {
     if (updates++ == 0 && before_first_update) {
       before_first_update();
     }
@@ -398,7 +445,9 @@ class UpdateTest : public ControllerTest, public ::testing::WithParamInterface<U
 TEST_P(UpdateTest, ValidatesAndWritesOnlyARealChange) {
   const UpdateCase& tc = GetParam();
   const model::Job before = SubmitValid("job_1", {{"v", "1"}});
-  Result<model::Job> updated = controller_->Update(
+  SubmitValid("job_2");  // a later write: the store's newest revision is not job_1's
+  const std::int64_t revision_before = store_->GetRevisioned("proj", "job_1")->revision;
+  Result<store::RevisionedJob> updated = controller_->Update(
       "proj", "job_1",
       [&](const model::Job& current) -> Result<std::optional<model::Job>> {
         model::Job next = current;
@@ -414,7 +463,13 @@ TEST_P(UpdateTest, ValidatesAndWritesOnlyARealChange) {
   EXPECT_EQ(after.etag != before.etag, tc.written);
   EXPECT_EQ(after.labels, (tc.written ? model::Labels{{"v", "2"}} : model::Labels{{"v", "1"}}));
   if (updated.ok()) {
-    EXPECT_EQ(*updated, after);  // the answer is the job as stored
+    // The answer is the job as stored, with the revision it is stored at: the write's (the
+    // store's newest), or the one it had when nothing was written.
+    EXPECT_EQ(updated->job, after);
+    EXPECT_EQ(updated->project, "proj");
+    EXPECT_EQ(updated->revision, store_->GetRevisioned("proj", "job_1")->revision);
+    EXPECT_EQ(updated->revision > revision_before, tc.written);
+    EXPECT_EQ(updated->revision == *store_->Revision(), tc.written);
   }
 }
 
@@ -430,7 +485,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST_F(ControllerTest, UpdatePassesTheChangesOwnRefusalOn) {
   SubmitValid("job_1");
-  Result<model::Job> updated = controller_->Update(
+  Result<store::RevisionedJob> updated = controller_->Update(
       "proj", "job_1",
       [](const model::Job&) -> Result<std::optional<model::Job>> {
         return Status::NotFound("gone");

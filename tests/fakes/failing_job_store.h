@@ -37,11 +37,15 @@ class FailingJobStore final : public store::JobStore {
   Result<model::Job> Get(std::string_view project, std::string_view job_id) const override {
     return real_->Get(project, job_id);
   }
+  Result<store::RevisionedJob> GetRevisioned(std::string_view project,
+                                             std::string_view job_id) const override {
+    return real_->GetRevisioned(project, job_id);
+  }
   Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
     return real_->GetJson(project, job_id);
   }
-  Status Update(std::string_view project, const model::Job& job,
-                std::string_view expected_etag) override {
+  Result<std::int64_t> Update(std::string_view project, const model::Job& job,
+                              std::string_view expected_etag) override {
     if (Status failure = Failure(); !failure.ok()) {
       return failure;
     }

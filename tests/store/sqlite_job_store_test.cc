@@ -124,17 +124,40 @@ TEST_F(SqliteJobStoreTest, UpdateWithTheCurrentEtagReplacesTheJob) {
   EXPECT_EQ(*store_->Get("proj", "job_1"), running);
 }
 
+// The revision Update answers is the write's: past the one before it, the store's newest after
+// it, and the one the job is read back with (a Kubernetes object's resourceVersion).
+TEST_F(SqliteJobStoreTest, UpdateReturnsTheRevisionItWrote) {
+  ASSERT_TRUE(store_->Create("proj", MakeJob("job_1", 100)).ok());
+  ASSERT_TRUE(store_->Create("proj", MakeJob("job_2", 200)).ok());
+  const std::int64_t before = *store_->Revision();
+  model::Job running = MakeJob("job_1", 100, JobState::kRunning);
+  running.etag = kEtag2;
+
+  Result<std::int64_t> written = store_->Update("proj", running, kEtag1);
+
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_GT(*written, before);
+  EXPECT_EQ(*written, *store_->Revision());
+  Result<RevisionedJob> read = store_->GetRevisioned("proj", "job_1");
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->revision, *written);
+  EXPECT_EQ(read->project, "proj");
+  EXPECT_EQ(read->job, running);
+  EXPECT_LT(store_->GetRevisioned("proj", "job_2")->revision, *written);
+  EXPECT_EQ(store_->GetRevisioned("proj", "job_3").status().code(), Code::kNotFound);
+}
+
 TEST_F(SqliteJobStoreTest, UpdateWithAStaleEtagIsAbortedAndChangesNothing) {
   ASSERT_TRUE(store_->Create("proj", MakeJob("job_1", 100)).ok());
   model::Job changed = MakeJob("job_1", 100, JobState::kRunning);
   changed.etag = kEtag2;
 
-  EXPECT_EQ(store_->Update("proj", changed, kEtag2).code(), Code::kAborted);
+  EXPECT_EQ(store_->Update("proj", changed, kEtag2).status().code(), Code::kAborted);
   EXPECT_EQ(store_->Get("proj", "job_1")->state, JobState::kQueued);
 }
 
 TEST_F(SqliteJobStoreTest, UpdateOfUnknownJobIsNotFound) {
-  EXPECT_EQ(store_->Update("proj", MakeJob("job_1", 100), kEtag1).code(), Code::kNotFound);
+  EXPECT_EQ(store_->Update("proj", MakeJob("job_1", 100), kEtag1).status().code(), Code::kNotFound);
 }
 
 TEST_F(SqliteJobStoreTest, ConcurrentUpdatesWithOneEtagLetExactlyOneWin) {
@@ -148,7 +171,7 @@ TEST_F(SqliteJobStoreTest, ConcurrentUpdatesWithOneEtagLetExactlyOneWin) {
         model::Job job = MakeJob("job_1", 100, JobState::kRunning);
         job.etag = kEtag2;
         job.error_message = std::to_string(i);
-        results[i] = store_->Update("proj", job, kEtag1);
+        results[i] = store_->Update("proj", job, kEtag1).status();
       });
     }
   }

@@ -102,8 +102,9 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   }
   const bool spec_changed = update->spec_changed;
   // The stored job the update makes (kube::MergeReplacement), checked and written by the
-  // controller; a dry run writes nothing and answers the object as it is.
-  Result<model::Job> changed = context.controller.Update(
+  // controller, which answers it with the write's revision; a dry run writes nothing and answers
+  // the object as it is.
+  Result<store::RevisionedJob> changed = context.controller.Update(
       current.project, current.job.job_id,
       [&](const model::Job& now) -> Result<std::optional<model::Job>> {
         std::optional<model::Job> next =
@@ -120,12 +121,7 @@ HttpResponse Replace(const Context& context, const Request& request, std::string
   if (!changed.ok()) {
     return StoreError(changed.status(), request.name);
   }
-  Result<store::RevisionedJob> stored_now =
-      context.store.GetKubeObject(current.project, kTFJobKind, request.name);
-  if (!stored_now.ok()) {
-    return StoreError(stored_now.status(), request.name);
-  }
-  HttpResponse response = Json(RenderTFJob(context, *stored_now));
+  HttpResponse response = Json(RenderTFJob(context, *changed));
   response.headers = std::move(answer.headers);
   return response;
 }
@@ -153,28 +149,20 @@ std::optional<HttpResponse> CheckPatchOptions(const Request& request, bool apply
   return std::nullopt;
 }
 
-// Marks `current` deleted and stops its replicas (dry run: nothing); the object leaves the API
-// once they have (a watch says DELETED).
-std::optional<HttpResponse> MarkDeleted(const Context& context, const store::RevisionedJob& current,
-                                        bool dry_run) {
+// Marks `current` deleted and stops its replicas, and answers the job as the controller stored
+// it (a dry run: `current`, nothing written); the object leaves the API once its job has ended (a
+// watch says DELETED).
+Result<store::RevisionedJob> MarkDeleted(const Context& context,
+                                         const store::RevisionedJob& current, bool dry_run) {
   if (dry_run) {
-    return std::nullopt;
+    return current;
   }
-  const std::string& name = current.job.extras->kube->name;
   const WallTime now = context.clock.Now();
-  Result<model::Job> marked =
-      context.controller.Mutate(current.project, current.job.job_id,
-                                [now](const model::Job& job) -> Result<std::optional<model::Job>> {
-                                  return kube::MarkDeleted(job, now);
-                                });
-  if (!marked.ok()) {
-    return StoreError(marked.status(), name);
-  }
-  const Status cancelled = context.controller.Cancel(current.project, current.job.job_id);
-  if (!cancelled.ok() && cancelled.code() != Code::kFailedPrecondition) {
-    return StoreError(cancelled, name);
-  }
-  return std::nullopt;
+  return context.controller.MarkAndCancel(
+      current.project, current.job.job_id,
+      [now](const model::Job& job) -> Result<std::optional<model::Job>> {
+        return kube::MarkDeleted(job, now);
+      });
 }
 
 }  // namespace
@@ -246,14 +234,15 @@ HttpResponse DeleteTFJob(const Context& context, const Request& request) {
   if (!current.ok()) {
     return StoreError(current.status(), request.name);
   }
-  const std::string uid = current->job.extras->kube->uid;
-  if (std::optional<HttpResponse> failed =
-          MarkDeleted(context, *current, request.Query("dryRun") != nullptr)) {
-    return *failed;
-  }
-  Result<store::RevisionedJob> after = Current(context, request);
+  Result<store::RevisionedJob> after =
+      MarkDeleted(context, *current, request.Query("dryRun") != nullptr);
   if (!after.ok()) {
-    return Json(kube::EncodeSuccessStatus(request.name, kGroup, kTFJobResource, uid));
+    return StoreError(after.status(), request.name);
+  }
+  // An object whose job has ended has left the API: the answer is then a Status.
+  if (!store::IsLiveKubeObject(after->job)) {
+    return Json(kube::EncodeSuccessStatus(request.name, kGroup, kTFJobResource,
+                                          after->job.extras->kube->uid));
   }
   return Json(RenderTFJob(context, *after));
 }
@@ -282,12 +271,13 @@ HttpResponse DeleteTFJobs(const Context& context, const Request& request) {
     if (!SelectsTFJob(*labels, *fields, job)) {
       continue;
     }
-    if (std::optional<HttpResponse> failed = MarkDeleted(context, job, dry_run)) {
-      return *failed;
+    Result<store::RevisionedJob> after = MarkDeleted(context, job, dry_run);
+    if (!after.ok()) {
+      return StoreError(after.status(), job.job.extras->kube->name);
     }
-    Result<store::RevisionedJob> after =
-        context.store.GetKubeObject(job.project, kTFJobKind, job.job.extras->kube->name);
-    items.push_back(json::parse(RenderTFJob(context, after.ok() ? *after : job)));
+    // One that has left the API is listed as it was.
+    items.push_back(
+        json::parse(RenderTFJob(context, store::IsLiveKubeObject(after->job) ? *after : job)));
   }
   return Json(json{{"apiVersion", std::string(kGroup) + "/" + request.version},
                    {"kind", "TFJobList"},
