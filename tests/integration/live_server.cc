@@ -56,6 +56,15 @@ std::string TFJobsPath(std::string_view project) {
   return "/apis/kubeflow.org/v1/namespaces/" + std::string(project) + "/tfjobs";
 }
 
+nlohmann::json TFJobManifest(std::string_view name) {
+  nlohmann::json job = nlohmann::json::parse(R"({
+    "apiVersion": "kubeflow.org/v1", "kind": "TFJob", "metadata": {},
+    "spec": {"tfReplicaSpecs": {"Worker": {"replicas": 1, "template": {"spec": {
+      "containers": [{"name": "tensorflow", "image": "trainer:1"}]}}}}}})");
+  job["metadata"]["name"] = name;
+  return job;
+}
+
 std::string JobsPath(std::string_view project) {
   return "/v1/projects/" + std::string(project) + "/jobs";
 }

@@ -61,6 +61,8 @@ std::string JobsPath(std::string_view project = "proj");
 std::string JobPath(std::string_view job_id, std::string_view project = "proj");
 // The Kubernetes API's TFJob collection in `project`'s namespace.
 std::string TFJobsPath(std::string_view project = "proj");
+// A TFJob `name` the Kubernetes API accepts: one Worker, image trainer:1.
+nlohmann::json TFJobManifest(std::string_view name);
 
 // The parsed body of `response`, or null (with a test failure) when it is not JSON.
 nlohmann::json Body(const ClientResponse& response);

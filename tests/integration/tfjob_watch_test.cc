@@ -17,12 +17,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 std::string TFJob(std::string_view name) {
-  nlohmann::json job = nlohmann::json::parse(R"({
-    "apiVersion": "kubeflow.org/v1", "kind": "TFJob", "metadata": {},
-    "spec": {"tfReplicaSpecs": {"Worker": {"replicas": 1, "template": {"spec": {
-      "containers": [{"name": "tensorflow", "image": "trainer:1"}]}}}}}})");
-  job["metadata"]["name"] = name;
-  return job.dump();
+  return TFJobManifest(name).dump();
 }
 
 class TFJobWatchTest : public ::testing::Test {
