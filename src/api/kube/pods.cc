@@ -102,8 +102,9 @@ class LogFollow final : public ResponseStream {
         timestamps_(timestamps) {}
 
   bool Poll(std::string& out) override {
-    // The job's state first: what was written before it ended is then surely in the file.
-    Result<model::Job> job = context_.store.Get(project_, job_id_);
+    // The job's state first: what was written before it ended is then surely in the file. Read
+    // through the controller, as every front-end reads a job by id.
+    Result<model::Job> job = context_.controller.Get(project_, job_id_);
     const bool ended = !job.ok() || model::IsTerminal(job->state);
     const std::string text = ReadFrom(path_, offset_);
     offset_ += AppendRecords(text, timestamps_, out);
