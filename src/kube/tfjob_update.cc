@@ -33,6 +33,18 @@ TFJob SpecOnly(TFJob job) {
   return job;
 }
 
+// The metadata a client gives, without what the server sets (the API server's update keeps the
+// stored object's: docs/reference/kubeflow-tfjob.md §13), so that sending back what a GET showed
+// changes nothing.
+ObjectMeta WithoutServerFields(ObjectMeta meta) {
+  meta.uid.clear();
+  meta.resource_version.clear();
+  meta.generation = 0;
+  meta.creation_timestamp.reset();
+  meta.deletion_timestamp.reset();
+  return meta;
+}
+
 std::string PriorityClass(const TFJob& job) {
   return job.run_policy.scheduling_policy ? job.run_policy.scheduling_policy->priority_class : "";
 }
@@ -47,6 +59,7 @@ KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started) 
     defaulted->job.metadata = next.metadata;
     next = std::move(defaulted->job);
   }
+  next.metadata = WithoutServerFields(std::move(next.metadata));
   std::vector<StatusCause> causes = ValidateTFJob(next, &old);
   if (started && FixedPart(next) != FixedPart(old)) {
     causes.push_back(

@@ -31,7 +31,9 @@ struct TFJobUpdate {
   bool priority_class_changed = false;  // the class is admitted anew, as on create
 };
 
-// `next` in place of `old` (the stored object); `started`: the job has left the queue. 422
+// `next` in place of `old` (the stored object), without the metadata the server sets (uid,
+// resourceVersion, generation, the timestamps: an update cannot set them, so a GET's output sent
+// back is no change); `started`: the job has left the queue. 422
 // Invalid with a cause per broken rule: the webhook's (`ValidateTFJob`, with `old` for the
 // immutable fields) and, once started, a change outside the fields above (cause `spec`).
 KubeResult<TFJobUpdate> ApplyUpdate(const TFJob& old, TFJob next, bool started);

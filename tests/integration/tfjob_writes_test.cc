@@ -72,6 +72,12 @@ json ApplyManifest(const json&) {
 json CreatedManifest(const json&) {
   return TFJobManifest("obj");
 }
+json AsItIs(const json& object) {
+  return object;  // a GET's output sent back: its resourceVersion, uid, status and all
+}
+json EmptyMergePatch(const json&) {
+  return json::object();
+}
 
 class TFJobWriteAnswerTest : public TFJobWritesTest,
                              public ::testing::WithParamInterface<WriteCase> {};
@@ -112,6 +118,11 @@ INSTANTIATE_TEST_SUITE_P(
                   ApplyManifest, true},
         WriteCase{"UnchangedApply", "PATCH", "?fieldManager=test", "application/apply-patch+yaml",
                   CreatedManifest, false},
+        // An update that changes nothing writes nothing, as Kubernetes' does: the fields the
+        // server sets (resourceVersion, uid, generation, creationTimestamp) are not the object's.
+        WriteCase{"UnchangedPut", "PUT", "", "", AsItIs, false},
+        WriteCase{"EmptyMergePatch", "PATCH", "", "application/merge-patch+json", EmptyMergePatch,
+                  false},
         WriteCase{"DryRunPut", "PUT", "?dryRun=All", "", WithNewLabel, false},
         WriteCase{"DryRunMergePatch", "PATCH", "?dryRun=All", "application/merge-patch+json",
                   MergePatch, false}),

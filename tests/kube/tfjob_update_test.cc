@@ -68,7 +68,23 @@ TEST_P(ApplyUpdateTest, ChangesWhatMayChange) {
   ASSERT_TRUE(update.ok()) << update.error().message;
   EXPECT_EQ(update->spec_changed, tc.spec_changed);
   EXPECT_EQ(update->priority_class_changed, tc.priority_class_changed);
-  EXPECT_EQ(update->job.metadata, next.metadata);
+  // The client's metadata, without the fields the server sets (an update cannot set them).
+  ObjectMeta expected = next.metadata;
+  expected.uid.clear();
+  expected.resource_version.clear();
+  expected.generation = 0;
+  expected.creation_timestamp.reset();
+  expected.deletion_timestamp.reset();
+  EXPECT_EQ(update->job.metadata, expected);
+}
+
+// A GET's output sent back (kubectl replace): what the server set is no change.
+void AsAGetShowsIt(TFJob& job) {
+  job.metadata.uid = "9b3e3c1e-0000-4000-8000-000000000001";
+  job.metadata.resource_version = "17";
+  job.metadata.generation = 2;
+  job.metadata.creation_timestamp = WallTime(std::chrono::seconds(1'700'000'000));
+  job.metadata.deletion_timestamp = WallTime(std::chrono::seconds(1'700'000'100));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -76,6 +92,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ApplyUpdateCase{"NothingBeforeStart", false, [](TFJob&) {}, ""},
         ApplyUpdateCase{"NothingAfterStart", true, [](TFJob&) {}, ""},
+        ApplyUpdateCase{"ServerFieldsBeforeStart", false, AsAGetShowsIt, ""},
+        ApplyUpdateCase{"ServerFieldsAfterStart", true, AsAGetShowsIt, ""},
         ApplyUpdateCase{"LabelsAfterStart", true, [](TFJob& j) { j.metadata.labels["team"] = "a"; },
                         ""},
         ApplyUpdateCase{"ReplicasBeforeStart", false, [](TFJob& j) { WorkerOf(j).replicas = 3; },
