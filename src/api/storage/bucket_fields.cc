@@ -205,17 +205,10 @@ Result<NewBucket> ParseBucketInsert(std::string_view body) {
   return bucket;
 }
 
-Status CheckBucketConditions(const store::BucketInfo& bucket, const Preconditions& conditions) {
-  // A bucket has a metageneration and no generation: its methods take only the metageneration's
-  // two (StorageQueryParams).
-  return store::CheckWriteConditions(conditions,
-                                     ObjectVersion{.metageneration = bucket.metageneration});
-}
-
 Result<BucketFields> PlanBucketChange(const store::BucketInfo& bucket,
                                       const Preconditions& conditions, std::string_view body,
                                       BucketWrite mode) {
-  TY_RETURN_IF_ERROR(CheckBucketConditions(bucket, conditions));
+  TY_RETURN_IF_ERROR(CheckBucketConditions(conditions, bucket.metageneration));
   return ApplyBucketResource({.labels = bucket.labels, .settings = bucket.settings}, body, mode);
 }
 

@@ -166,10 +166,11 @@ struct NewBucket {
 };
 Result<NewBucket> ParseBucketInsert(std::string_view body);
 
-// OK when a change of `bucket` (a delete, a patch, an update) may go ahead under the request's
+// OK when a change of a bucket (a delete, a patch, an update) may go ahead under the request's
 // preconditions (a bucket takes `ifMetagenerationMatch` and `ifMetagenerationNotMatch`, on its
-// metageneration); else `store::ConditionNotMet()`, GCS's 412.
-Status CheckBucketConditions(const store::BucketInfo& bucket, const Preconditions& conditions);
+// metageneration); else `store::ConditionNotMet()`, GCS's 412. A delete's are the store's, checked
+// with the removal (`BucketStore::DeleteBucket`).
+using store::CheckBucketConditions;
 
 // What buckets.patch and buckets.update (`mode`) make of `bucket` with `body`: its new fields, to
 // be stored by compare-and-swap on `bucket.metageneration` (a change in between: plan again on
