@@ -166,12 +166,8 @@ Result<BucketFields> ApplyBucketJson(const BucketFields& current, const nlohmann
 // The body as a JSON object into `resource`, or INVALID_ARGUMENT on "body".
 Status ReadBucketResource(std::string_view body, std::string_view wanted,
                           nlohmann::json& resource) {
-  resource = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!resource.is_object()) {
-    return Status::InvalidArgument(
-        {{"body", fmt::format("The request body must be a JSON object ({}).", wanted)}});
-  }
-  return {};
+  return ReadJsonObject(body, fmt::format("The request body must be a JSON object ({}).", wanted),
+                        resource);
 }
 
 }  // namespace
