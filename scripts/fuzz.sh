@@ -11,7 +11,8 @@ seconds=${1:-20}
 targets=(json:json_codec_fuzz:model yaml:config_file_fuzz:model logfilter:log_filter_fuzz:log_filter
   hostlist:hostlist_fuzz:hostlist slurm_status:slurm_status_fuzz:slurm_status tfjob:tfjob_fuzz:tfjob
   access:access_fuzz:access http:http_parsers_fuzz:http vertex:vertex_fuzz:vertex
-  sharing:sharing_fuzz:sharing json_reader:json_reader_fuzz:model)
+  sharing:sharing_fuzz:sharing json_reader:json_reader_fuzz:model
+  storage:storage_bodies_fuzz:storage)
 
 one() {
   local corpus target dict

@@ -150,7 +150,7 @@ if [[ $mode == all ]]; then
   cmake --preset fuzz >/dev/null
   cmake --build --preset fuzz -j "$cores" --target json_codec_fuzz config_file_fuzz \
     log_filter_fuzz hostlist_fuzz slurm_status_fuzz tfjob_fuzz access_fuzz http_parsers_fuzz \
-    vertex_fuzz sharing_fuzz json_reader_fuzz
+    vertex_fuzz sharing_fuzz json_reader_fuzz storage_bodies_fuzz
 
   begin fuzz "fuzz targets (the corpus, then ${fuzz_seconds} s of exploration each)"
   bash scripts/fuzz.sh "$fuzz_seconds"

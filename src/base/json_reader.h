@@ -33,7 +33,7 @@
 //   (the bodies of ml v1's and Vertex's field-less requests, a cancel's): ml v1's words; an
 //   unknown member of the request itself is "Unknown name "x": Cannot find field.", as Google
 //   words it at the root.
-// - api/storage/rules.cc, bucket_fields.cc (Cloud Storage's object patch and bucket resource):
+// - api/storage/rules.cc, bucket_fields.cc (Cloud Storage's object, compose and bucket bodies):
 //   each violation on its member, "Invalid value for labels.k: a string or null." (the caller's
 //   words for what goes there), "The bucket field x is not known to this server."; a null is read
 //   (a PATCH's null clears), not absent.

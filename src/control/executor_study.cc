@@ -22,15 +22,6 @@ namespace {
 constexpr std::string_view kRestartedTrial =
     "The trainyard server restarted while the trial was running; its replicas were stopped.";
 
-// The suggester's seed: fixed per job, so a study is reproducible.
-std::uint64_t SeedOf(std::string_view key) {
-  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a
-  for (const char c : key) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  return hash;
-}
-
 }  // namespace
 
 Executor::Study* Executor::StudyOf(const Run& run) {
@@ -80,8 +71,9 @@ std::unique_ptr<Executor::Study> Executor::NewStudy(const std::string& project,
   for (const model::StudyMetric& metric : study->extra_metrics) {
     extra_goals.push_back(metric.goal);
   }
-  Result<std::unique_ptr<tuning::Suggester>> suggester = tuning::MakeStudySuggester(
-      *space, study->spec.algorithm, study->spec.goal, SeedOf(study->key), extra_goals);
+  Result<std::unique_ptr<tuning::Suggester>> suggester =
+      tuning::MakeStudySuggester(*space, study->spec.algorithm, study->spec.goal,
+                                 tuning::StudySeed(study->project, study->job_id), extra_goals);
   if (!suggester.ok()) {
     return fail(suggester.status().message());
   }

@@ -160,8 +160,11 @@ class BucketStore {
   virtual Result<BucketInfo> CreateBucket(std::string_view project, std::string_view name) = 0;
   virtual Result<BucketInfo> GetBucket(std::string_view name) const = 0;  // NOT_FOUND
   virtual Result<std::vector<BucketInfo>> ListBuckets(std::string_view project) const = 0;
-  // FAILED_PRECONDITION when the bucket is not empty.
-  virtual Status DeleteBucket(std::string_view name) = 0;
+  // Removes the bucket when `conditions` (`ifMetagenerationMatch`, `ifMetagenerationNotMatch`;
+  // empty for none) hold for its metageneration, evaluated in the transaction that removes it (a
+  // change landing in between cannot slip past them): `ConditionNotMet()` when they do not, and
+  // the bucket stays. Then FAILED_PRECONDITION when the bucket is not empty.
+  virtual Status DeleteBucket(std::string_view name, const Preconditions& conditions) = 0;
   // Replaces the bucket's changeable fields (its labels and settings) when its metageneration is
   // still `expected_metageneration` (compare-and-swap), raising the metageneration by one and
   // setting `updated`. ABORTED when it moved on, NOT_FOUND when there is no such bucket. The

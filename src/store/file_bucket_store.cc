@@ -125,7 +125,7 @@ Result<BucketInfo> FileBucketStore::CreateBucket(std::string_view project, std::
   std::error_code ec;
   std::filesystem::create_directories(BucketDir(name), ec);
   if (ec) {
-    (void)db_->DeleteBucket(name);
+    (void)db_->DeleteBucket(name, {});
     return Status::Unavailable(fmt::format("cannot create {}: {}", BucketDir(name), ec.message()));
   }
   return bucket;
@@ -159,21 +159,25 @@ Result<std::vector<std::string>> FileBucketStore::BucketProjects() const {
   return db_->BucketProjects();
 }
 
-Status FileBucketStore::DeleteBucket(std::string_view name) {
-  TY_RETURN_IF_ERROR(GetBucket(name).status());
-  std::lock_guard lock(write_mu_);
-  Result<os::Dir> bucket_dir = OpenBucket(name);
-  if (bucket_dir.ok() && HoldsFiles(*bucket_dir)) {
-    return Status::FailedPrecondition("The bucket you tried to delete is not empty.");
-  }
-  Result<os::Dir> root = OpenBucketDir(root_);
-  if (!root.ok()) {
-    return root.status();
-  }
-  if (Status removed = root->RemoveAll(std::string(name)); !removed.ok()) {
-    return StoreIoError(removed);
-  }
-  return db_->DeleteBucket(name);
+Status FileBucketStore::DeleteBucket(std::string_view name, const Preconditions& conditions) {
+  TY_RETURN_IF_ERROR(CheckBucketName(name));
+  std::lock_guard lock(write_mu_);  // no object is written meanwhile
+  // In the transaction that removes the bucket's rows, after its preconditions held.
+  const auto remove_files = [&]() -> Status {
+    Result<os::Dir> bucket_dir = OpenBucket(name);
+    if (bucket_dir.ok() && HoldsFiles(*bucket_dir)) {
+      return Status::FailedPrecondition("The bucket you tried to delete is not empty.");
+    }
+    Result<os::Dir> root = OpenBucketDir(root_);
+    if (!root.ok()) {
+      return root.status();
+    }
+    if (Status removed = root->RemoveAll(std::string(name)); !removed.ok()) {
+      return StoreIoError(removed);
+    }
+    return {};
+  };
+  return db_->DeleteBucket(name, conditions, remove_files);
 }
 
 Result<ObjectInfo> FileBucketStore::PutObjectFromFile(

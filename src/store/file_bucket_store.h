@@ -30,7 +30,7 @@ class FileBucketStore final : public BucketStore {
   Result<BucketInfo> CreateBucket(std::string_view project, std::string_view name) override;
   Result<BucketInfo> GetBucket(std::string_view name) const override;
   Result<std::vector<BucketInfo>> ListBuckets(std::string_view project) const override;
-  Status DeleteBucket(std::string_view name) override;
+  Status DeleteBucket(std::string_view name, const Preconditions& conditions) override;
   Result<BucketInfo> UpdateBucket(std::string_view name,
                                   const std::map<std::string, std::string>& labels,
                                   const std::map<std::string, std::string>& settings,

@@ -52,4 +52,8 @@ Status CheckWriteConditions(const Preconditions& conditions,
   return ConditionNotMet();
 }
 
+Status CheckBucketConditions(const Preconditions& conditions, std::int64_t metageneration) {
+  return CheckWriteConditions(conditions, ObjectVersion{.metageneration = metageneration});
+}
+
 }  // namespace trainyard::store

@@ -51,4 +51,9 @@ bool IsConditionNotMet(const Status& status);
 Status CheckWriteConditions(const Preconditions& conditions,
                             const std::optional<ObjectVersion>& current);
 
+// The same for a change of a bucket (a delete, a patch, an update) whose metageneration is
+// `metageneration`: a bucket has no generation, and its methods take only the metageneration's
+// two conditions (api/storage/rules.h's StorageQueryParams).
+Status CheckBucketConditions(const Preconditions& conditions, std::int64_t metageneration);
+
 }  // namespace trainyard::store

@@ -319,10 +319,22 @@ Result<std::vector<std::string>> StorageDb::BucketProjects() {
   return select->FirstColumnTexts();
 }
 
-Status StorageDb::DeleteBucket(std::string_view name) {
+Status StorageDb::DeleteBucket(std::string_view name, const Preconditions& conditions,
+                               const std::function<Status()>& remove_files) {
   std::lock_guard lock(mu_);
   Transaction transaction(*db_);
   TY_RETURN_IF_ERROR(transaction.status());
+  Result<std::optional<BucketInfo>> bucket = GetBucketLocked(name);
+  if (!bucket.ok()) {
+    return bucket.status();
+  }
+  if (!bucket->has_value()) {
+    return Status::NotFound("The specified bucket does not exist.");
+  }
+  TY_RETURN_IF_ERROR(CheckBucketConditions(conditions, (*bucket)->metageneration));
+  if (remove_files) {
+    TY_RETURN_IF_ERROR(remove_files());
+  }
   TY_RETURN_IF_ERROR(RunText(*db_, "DELETE FROM objects WHERE bucket = ?1", {name}));
   TY_RETURN_IF_ERROR(RunText(*db_, "DELETE FROM uploads WHERE bucket = ?1", {name}));
   TY_RETURN_IF_ERROR(RunText(*db_, "DELETE FROM buckets WHERE name = ?1", {name}));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,8 +54,13 @@ class StorageDb {
   Status InsertBucket(const BucketInfo& bucket);
   Result<std::optional<BucketInfo>> GetBucket(std::string_view name);
   Result<std::vector<BucketInfo>> ListBuckets(std::string_view project);
-  // Removes the bucket and every row of its objects and uploads.
-  Status DeleteBucket(std::string_view name);
+  // Removes the bucket and every row of its objects and uploads, in one transaction that first
+  // checks `conditions` on its metageneration (`CheckBucketConditions`: `ConditionNotMet()` when
+  // they do not hold; NOT_FOUND when there is no such bucket) and then runs `remove_files` (when
+  // given: the caller's own removal, of what the file system holds; its error rolls the
+  // transaction back). `remove_files` runs with the database's lock held and must not call it.
+  Status DeleteBucket(std::string_view name, const Preconditions& conditions,
+                      const std::function<Status()>& remove_files = {});
   // Sets the labels and settings when the metageneration is `expected_metageneration`, raising it
   // and setting `updated`; ABORTED when it is another, NOT_FOUND when there is no such bucket.
   Result<BucketInfo> UpdateBucket(std::string_view name,

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/fnv1a.h"
 #include "tuning/bayesian_suggester.h"
 #include "tuning/multi_objective.h"
 #include "tuning/suggest_support.h"
@@ -82,6 +83,10 @@ Result<std::unique_ptr<Suggester>> MakeStudySuggester(
   }
   return std::unique_ptr<Suggester>(
       std::make_unique<ConditionalSuggester>(space, *std::move(flat)));
+}
+
+std::uint64_t StudySeed(std::string_view project, std::string_view job_id) {
+  return Fnv1a(job_id, Fnv1a("/", Fnv1a(project)));
 }
 
 }  // namespace trainyard::tuning

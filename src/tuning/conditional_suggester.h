@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 
 #include "base/status.h"
 #include "model/job.h"
@@ -25,5 +26,10 @@ namespace trainyard::tuning {
 Result<std::unique_ptr<Suggester>> MakeStudySuggester(
     const ConditionalSpace& space, model::Algorithm algorithm, model::GoalType goal,
     std::uint64_t seed, std::span<const model::GoalType> extra_goals = {});
+
+// The seed of the study of job `job_id` in `project`: fixed per job, so a study is reproducible
+// (a resumed or recovered study suggests as it would have). The FNV-1a hash (base/fnv1a.h) of
+// "<project>/<job id>", the same on every server since studies were first seeded: do not change it.
+std::uint64_t StudySeed(std::string_view project, std::string_view job_id);
 
 }  // namespace trainyard::tuning

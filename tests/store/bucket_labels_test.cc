@@ -1,6 +1,7 @@
 // A bucket's changeable metadata (buckets.patch, issue #36): the merge of a PATCH's map members
-// (`ApplyKeyChanges`, shared with objects' user metadata), and the store's compare-and-swap of a
-// bucket's labels with its metageneration, kept across a restart and added to older databases.
+// (`ApplyKeyChanges`, shared with objects' user metadata), the store's compare-and-swap of a
+// bucket's labels with its metageneration, kept across a restart and added to older databases,
+// and a delete's metageneration preconditions, which the store checks with the removal.
 #include <chrono>
 #include <map>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "fakes/fake_clock.h"
 #include "fakes/temp_dir.h"
 #include "store/bucket_store.h"
+#include "store/preconditions.h"
 #include "store/rewind_storage_db.h"
 
 namespace trainyard::store {
@@ -133,6 +135,60 @@ TEST_F(BucketLabelsTest, BucketsOfAVersion3DatabaseHaveNoLabelsAtMetageneration1
   EXPECT_EQ(got->metageneration, 1);
   EXPECT_TRUE(got->labels.empty());
   EXPECT_EQ(got->updated, created);
+}
+
+struct DeleteCase {
+  std::string name;
+  Preconditions conditions;
+  bool holds_object = false;
+  bool deleted = false;
+  bool condition_not_met = false;  // else, when not deleted: not empty
+};
+
+class BucketDeleteTest : public BucketLabelsTest,
+                         public ::testing::WithParamInterface<DeleteCase> {};
+
+// The bucket is at metageneration 2 when the delete comes: a change landed after the client read
+// metageneration 1.
+TEST_P(BucketDeleteTest, ChecksTheMetagenerationWithTheRemoval) {
+  const DeleteCase& tc = GetParam();
+  ASSERT_TRUE(store_->UpdateBucket("bkt", {{"a", "1"}}, {}, 1).ok());
+  if (tc.holds_object) {
+    ASSERT_TRUE(store_->PutObject("bkt", "obj", "data", "text/plain", {}, {}, {}).ok());
+  }
+  const Status status = store_->DeleteBucket("bkt", tc.conditions);
+  EXPECT_EQ(status.ok(), tc.deleted) << status.ToString();
+  EXPECT_EQ(IsConditionNotMet(status), tc.condition_not_met) << status.ToString();
+  if (tc.deleted) {
+    EXPECT_EQ(store_->GetBucket("bkt").status().code(), Code::kNotFound);
+    return;
+  }
+  EXPECT_EQ(status.code(), Code::kFailedPrecondition);
+  auto bucket = store_->GetBucket("bkt");  // still there, as it was
+  ASSERT_TRUE(bucket.ok()) << bucket.status().ToString();
+  EXPECT_EQ(bucket->metageneration, 2);
+  EXPECT_EQ(bucket->labels, (Map{{"a", "1"}}));
+  if (tc.holds_object) {
+    EXPECT_TRUE(store_->GetObject("bkt", "obj").ok());
+  }
+  EXPECT_TRUE(store_->PutObject("bkt", "after", "x", "text/plain", {}, {}, {}).ok());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BucketDeleteTest,
+    ::testing::Values(
+        DeleteCase{"NoConditions", {}, false, true},
+        DeleteCase{"MatchHolds", {.if_metageneration_match = 2}, false, true},
+        DeleteCase{"NotMatchHolds", {.if_metageneration_not_match = 1}, false, true},
+        DeleteCase{"MatchStale", {.if_metageneration_match = 1}, false, false, true},
+        DeleteCase{"NotMatchFails", {.if_metageneration_not_match = 2}, false, false, true},
+        DeleteCase{"ConditionsBeforeEmptiness", {.if_metageneration_match = 1}, true, false, true},
+        DeleteCase{"NotEmpty", {.if_metageneration_match = 2}, true, false, false}),
+    [](const auto& tc) { return tc.param.name; });
+
+TEST_F(BucketLabelsTest, DeletingAMissingBucketIsNotFoundWhateverItsConditions) {
+  EXPECT_EQ(store_->DeleteBucket("none", {.if_metageneration_match = 1}).code(), Code::kNotFound);
+  EXPECT_EQ(store_->DeleteBucket("Bad Name", {}).code(), Code::kInvalidArgument);
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ TEST_P(BucketLinksTest, ReadsFindNothingThroughTheLink) {
     }
   }
   ASSERT_TRUE(store_->DeleteObject("bkt", "real", {}).ok());
-  EXPECT_EQ(store_->DeleteBucket("bkt").code(), Code::kFailedPrecondition);  // the link counts
+  EXPECT_EQ(store_->DeleteBucket("bkt", {}).code(), Code::kFailedPrecondition);  // the link counts
   EXPECT_TRUE(fs::is_symlink(Bucket() / GetParam().link));
   EXPECT_EQ(Snapshot(Outside()), before_);
 }

@@ -452,12 +452,12 @@ TEST_F(BucketStoreTest, ForgetsScratchFilesOlderThanADay) {
 
 TEST_F(BucketStoreTest, DeletesOnlyEmptyBuckets) {
   Put("x/y", "1");
-  EXPECT_EQ(store_->DeleteBucket("bkt").code(), Code::kFailedPrecondition);
+  EXPECT_EQ(store_->DeleteBucket("bkt", {}).code(), Code::kFailedPrecondition);
   ASSERT_TRUE(store_->DeleteObject("bkt", "x/y", {}).ok());
-  ASSERT_TRUE(store_->DeleteBucket("bkt").ok());
+  ASSERT_TRUE(store_->DeleteBucket("bkt", {}).ok());
   EXPECT_FALSE(fs::exists(Root() / "bkt"));
   EXPECT_EQ(store_->GetBucket("bkt").status().code(), Code::kNotFound);
-  EXPECT_EQ(store_->DeleteBucket("bkt").code(), Code::kNotFound);
+  EXPECT_EQ(store_->DeleteBucket("bkt", {}).code(), Code::kNotFound);
 }
 
 }  // namespace

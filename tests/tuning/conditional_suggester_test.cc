@@ -89,5 +89,12 @@ TEST(ConditionalSuggesterTest, WithoutConditionsItIsThePlainSuggester) {
   EXPECT_EQ(points->size(), 4U);
 }
 
+// A job's study is seeded the same on every server and run (a resumed or recovered study suggests
+// as before): the values the executor's own FNV-1a loop gave, pinned.
+TEST(StudySeed, IsTheSameForTheSameJobAndDiffersBetweenJobs) {
+  EXPECT_EQ(StudySeed("my-proj", "tune_1"), 2596189034247943728ULL);
+  EXPECT_NE(StudySeed("my-proj", "tune_2"), StudySeed("my-proj", "tune_1"));
+}
+
 }  // namespace
 }  // namespace trainyard::tuning

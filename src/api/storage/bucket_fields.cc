@@ -166,12 +166,8 @@ Result<BucketFields> ApplyBucketJson(const BucketFields& current, const nlohmann
 // The body as a JSON object into `resource`, or INVALID_ARGUMENT on "body".
 Status ReadBucketResource(std::string_view body, std::string_view wanted,
                           nlohmann::json& resource) {
-  resource = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!resource.is_object()) {
-    return Status::InvalidArgument(
-        {{"body", fmt::format("The request body must be a JSON object ({}).", wanted)}});
-  }
-  return {};
+  return ReadJsonObject(body, fmt::format("The request body must be a JSON object ({}).", wanted),
+                        resource);
 }
 
 }  // namespace
@@ -205,17 +201,10 @@ Result<NewBucket> ParseBucketInsert(std::string_view body) {
   return bucket;
 }
 
-Status CheckBucketConditions(const store::BucketInfo& bucket, const Preconditions& conditions) {
-  // A bucket has a metageneration and no generation: its methods take only the metageneration's
-  // two (StorageQueryParams).
-  return store::CheckWriteConditions(conditions,
-                                     ObjectVersion{.metageneration = bucket.metageneration});
-}
-
 Result<BucketFields> PlanBucketChange(const store::BucketInfo& bucket,
                                       const Preconditions& conditions, std::string_view body,
                                       BucketWrite mode) {
-  TY_RETURN_IF_ERROR(CheckBucketConditions(bucket, conditions));
+  TY_RETURN_IF_ERROR(CheckBucketConditions(conditions, bucket.metageneration));
   return ApplyBucketResource({.labels = bucket.labels, .settings = bucket.settings}, body, mode);
 }
 

@@ -229,14 +229,7 @@ HttpResponse DeleteBucket(BucketStore& buckets, const RoutedRequest& request) {
   if (!conditions.ok()) {
     return StorageErrorResponse(conditions.status());
   }
-  if (!conditions->empty()) {
-    auto bucket = buckets.GetBucket(request.Param("bucket"));
-    const Status held = bucket.ok() ? CheckBucketConditions(*bucket, *conditions) : bucket.status();
-    if (!held.ok()) {
-      return StorageErrorResponse(held);
-    }
-  }
-  const Status status = buckets.DeleteBucket(request.Param("bucket"));
+  const Status status = buckets.DeleteBucket(request.Param("bucket"), *conditions);
   if (!status.ok()) {
     return StorageErrorResponse(status);
   }

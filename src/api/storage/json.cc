@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "access/project_identity.h"
 #include "base/base64.h"
 #include "base/time_format.h"
 #include "server/rpc_error.h"
@@ -25,17 +26,14 @@ std::string Dump(const Json& json) {
   return json.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-// GCS reports a project by number; trainyard's projects are ids. A stable 12-digit number stands
-// in for an id that is not already a number.
+// GCS reports a bucket's project by number; trainyard's projects are ids, whose stand-in number is
+// ml v1 getConfig's (access::ProjectNumber). buckets.insert also takes a project by its number
+// (`project=123456789012`), and a project named by a number keeps it.
 std::string ProjectNumber(std::string_view project) {
   if (!project.empty() && project.find_first_not_of("0123456789") == std::string_view::npos) {
     return std::string(project);
   }
-  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a
-  for (const char c : project) {
-    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  return std::to_string(100'000'000'000ULL + hash % 900'000'000'000ULL);
+  return access::ProjectNumber(project);
 }
 
 Json ObjectResource(const store::ObjectInfo& object, std::string_view base_url) {

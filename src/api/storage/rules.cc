@@ -152,6 +152,14 @@ Result<Preconditions> ParsePreconditions(
   return out;
 }
 
+Status ReadJsonObject(std::string_view text, std::string_view message, nlohmann::json& json) {
+  json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_object()) {
+    return Status::InvalidArgument({{"body", std::string(message)}});
+  }
+  return {};
+}
+
 JsonReader StorageReader(std::vector<FieldViolation>& violations, std::string_view resource) {
   return JsonReader(
       kStorageJsonDialect,
@@ -256,49 +264,6 @@ Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_
 
 namespace {
 
-ObjectWrite ObjectWriteOf(const nlohmann::json& json) {
-  ObjectWrite out;
-  if (json.contains("name") && json["name"].is_string()) {
-    out.name = json["name"].get<std::string>();
-  }
-  if (json.contains("contentType") && json["contentType"].is_string()) {
-    out.content_type = json["contentType"].get<std::string>();
-  }
-  for (const store::ObjectHeaderField& field : store::kObjectHeaderFields) {
-    const auto value = json.find(field.json_name);
-    if (value != json.end() && value->is_string()) {
-      out.headers.*field.field = value->get<std::string>();
-    }
-  }
-  if (json.contains("metadata") && json["metadata"].is_object()) {
-    for (const auto& [key, value] : json["metadata"].items()) {
-      out.metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
-    }
-  }
-  return out;
-}
-
-// An int64 member as GCS sends it (a decimal string, read as the query's numbers are) or as a
-// number; nullopt when absent, and a violation when it is neither.
-std::optional<std::int64_t> Int64Member(const nlohmann::json& json, const char* key,
-                                        const std::string& where,
-                                        std::vector<FieldViolation>& violations) {
-  const auto value = json.find(key);
-  if (value == json.end() || value->is_null()) {
-    return std::nullopt;
-  }
-  if (value->is_number_integer()) {
-    return value->get<std::int64_t>();
-  }
-  if (value->is_string()) {
-    if (std::optional<std::int64_t> number = Number(value->get<std::string>())) {
-      return number;
-    }
-  }
-  violations.push_back({where, fmt::format("Invalid value for {}: a whole number.", where)});
-  return std::nullopt;
-}
-
 // A string member of a PATCH body, or null for "" (cleared); nullopt when it is neither.
 std::optional<std::string> NullableText(JsonReader& reader, const nlohmann::json& value,
                                         std::string_view member) {
@@ -328,62 +293,151 @@ store::KeyChanges KeyChangesOf(JsonReader& reader, const nlohmann::json& value,
   return changes;
 }
 
+// The object resource's output-only members: a client may send them back, unchanged or not.
+constexpr std::array<std::string_view, 16> kObjectOutputOnly = {
+    "kind",        "id",         "selfLink",       "mediaLink", "name",
+    "bucket",      "generation", "metageneration", "size",      "md5Hash",
+    "crc32c",      "etag",       "timeCreated",    "updated",   "timeStorageClassUpdated",
+    "storageClass"};
+
+// The object resource `object` (a PATCH's, a write's) as the change it asks for, ParseObjectPatch's
+// rules; its members not taken before are then unknown.
+store::ObjectPatch ReadObjectResource(JsonObject& object) {
+  JsonReader& reader = object.reader();
+  for (const std::string_view name : kObjectOutputOnly) {
+    object.Ignore(name);
+  }
+  store::ObjectPatch patch;
+  if (const nlohmann::json* value = object.Take("contentType")) {
+    patch.content_type = NullableText(reader, *value, object.ChildPath("contentType"));
+  }
+  for (std::size_t i = 0; i < store::kObjectHeaderFields.size(); ++i) {
+    const std::string_view name = store::kObjectHeaderFields[i].json_name;
+    if (const nlohmann::json* value = object.Take(name)) {
+      patch.headers[i] = NullableText(reader, *value, object.ChildPath(name));
+    }
+  }
+  if (const nlohmann::json* value = object.Take("metadata")) {
+    patch.metadata = KeyChangesOf(reader, *value, object.ChildPath("metadata"));
+  }
+  object.Finish();  // anything else (`acl`, `temporaryHold`, …): this server does not keep it
+  return patch;
+}
+
+// The object resource a write sends: its `name`, and the rest as a PATCH of nothing reads it (a
+// null is no value).
+ObjectWrite ObjectWriteOf(JsonObject& object) {
+  ObjectWrite write;
+  if (const nlohmann::json* name = object.Take("name"); name != nullptr && !name->is_null()) {
+    object.reader().String(*name, object.ChildPath("name"), write.name);
+  }
+  const store::ObjectPatch fields = ReadObjectResource(object);
+  write.content_type = fields.content_type.value_or("");
+  for (std::size_t i = 0; i < store::kObjectHeaderFields.size(); ++i) {
+    write.headers.*store::kObjectHeaderFields[i].field = fields.headers[i].value_or("");
+  }
+  write.metadata = store::ApplyKeyChanges({}, fields.metadata);
+  return write;
+}
+
+// A compose source's generation (`member` of `object`): a whole number, 0 or more, as a number or
+// a decimal string (GCS sends int64 as strings); nullopt when absent, null or refused.
+std::optional<std::int64_t> ReadGeneration(JsonObject& object, std::string_view member) {
+  static constexpr JsonNames kGeneration{.type = "a whole number, 0 or more"};
+  const nlohmann::json* value = object.Take(member);
+  const std::string path = object.ChildPath(member);
+  std::int64_t number = 0;
+  if (value == nullptr || value->is_null() ||
+      !object.reader().Int64(*value, path, number, kGeneration)) {
+    return std::nullopt;
+  }
+  if (number < 0) {
+    object.reader().Report({.fault = JsonFault::kOutOfRange,
+                            .expected = JsonExpected::kInt64,
+                            .at = path,
+                            .parent = object.path(),
+                            .value = value,
+                            .names = kGeneration});
+    return std::nullopt;
+  }
+  return number;
+}
+
+// One of a compose's `sourceObjects`, at `path` ("sourceObjects[2]").
+ComposeSource ReadComposeSource(JsonReader& reader, const nlohmann::json& value, std::string path) {
+  JsonObject source(reader, value, std::move(path));
+  ComposeSource out;
+  if (const nlohmann::json* name = source.Take("name", /*required=*/true)) {
+    const std::string at = source.ChildPath("name");
+    if (reader.String(*name, at, out.name) && out.name.empty()) {
+      const std::string why = fmt::format("Invalid value for {}: an object name, not empty.", at);
+      reader.Report({.fault = JsonFault::kInvalid, .at = at, .detail = why});
+    }
+  }
+  out.generation = ReadGeneration(source, "generation");
+  if (const nlohmann::json* conditions = source.Take("objectPreconditions");
+      conditions != nullptr && !conditions->is_null()) {
+    JsonObject preconditions(reader, *conditions, source.ChildPath("objectPreconditions"));
+    out.if_generation_match = ReadGeneration(preconditions, "ifGenerationMatch");
+    preconditions.Finish();
+  }
+  source.Finish();
+  return out;
+}
+
 }  // namespace
 
 Result<ObjectWrite> ParseObjectWrite(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     return ObjectWrite{};
   }
-  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) {
-    return Status::InvalidArgument({{"body", "The object metadata must be a JSON object."}});
-  }
-  return ObjectWriteOf(json);
-}
-
-Result<ComposeRequest> ParseComposeRequest(std::string_view body) {
-  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) {
-    return Status::InvalidArgument(
-        {{"body",
-          "The request body must be a JSON compose request (sourceObjects, destination)."}});
-  }
-  const auto sources = json.find("sourceObjects");
-  if (sources == json.end() || !sources->is_array() || sources->empty()) {
-    return Status::InvalidArgument({{"sourceObjects", "Required: at least one source object."}});
-  }
-  if (sources->size() > kMaxComposeSources) {
-    return Status::InvalidArgument(
-        {{"sourceObjects",
-          fmt::format("The number of source components provided ({}) exceeds the maximum ({}).",
-                      sources->size(), kMaxComposeSources)}});
-  }
-  ComposeRequest request;
+  nlohmann::json json;
+  TY_RETURN_IF_ERROR(ReadJsonObject(text, "The object metadata must be a JSON object.", json));
   std::vector<FieldViolation> violations;
-  for (std::size_t i = 0; i < sources->size(); ++i) {
-    const nlohmann::json& source = (*sources)[i];
-    const std::string where = fmt::format("sourceObjects[{}]", i);
-    if (!source.is_object() || !source.contains("name") || !source["name"].is_string() ||
-        source["name"].get<std::string>().empty()) {
-      violations.push_back({where + ".name", "Required: the source object's name."});
-      continue;
-    }
-    ComposeSource parsed{.name = source["name"].get<std::string>()};
-    parsed.generation = Int64Member(source, "generation", where + ".generation", violations);
-    const auto conditions = source.find("objectPreconditions");
-    if (conditions != source.end() && conditions->is_object()) {
-      parsed.if_generation_match =
-          Int64Member(*conditions, "ifGenerationMatch",
-                      where + ".objectPreconditions.ifGenerationMatch", violations);
-    }
-    request.sources.push_back(std::move(parsed));
-  }
+  JsonReader reader = StorageReader(violations, "object");
+  JsonObject object(reader, json, "");
+  ObjectWrite write = ObjectWriteOf(object);
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }
-  const auto destination = json.find("destination");
-  if (destination != json.end() && destination->is_object()) {
-    request.destination = ObjectWriteOf(*destination);
+  return write;
+}
+
+Result<ComposeRequest> ParseComposeRequest(std::string_view body) {
+  nlohmann::json json;
+  TY_RETURN_IF_ERROR(ReadJsonObject(
+      body, "The request body must be a JSON compose request (sourceObjects, destination).", json));
+  std::vector<FieldViolation> violations;
+  JsonReader reader = StorageReader(violations, "compose request");
+  JsonObject object(reader, json, "");
+  object.Ignore("kind");
+  ComposeRequest request;
+  const nlohmann::json* sources = object.Take("sourceObjects", /*required=*/true);
+  if (sources != nullptr && reader.Array(*sources, "sourceObjects")) {
+    std::string why;
+    if (sources->empty()) {
+      why = "Required: at least one source object.";
+    } else if (sources->size() > kMaxComposeSources) {
+      why = fmt::format("The number of source components provided ({}) exceeds the maximum ({}).",
+                        sources->size(), kMaxComposeSources);
+    }
+    if (!why.empty()) {
+      reader.Report({.fault = JsonFault::kInvalid, .at = "sourceObjects", .detail = why});
+    } else {
+      for (std::size_t i = 0; i < sources->size(); ++i) {
+        request.sources.push_back(
+            ReadComposeSource(reader, (*sources)[i], JsonIndexPath("sourceObjects", i)));
+      }
+    }
+  }
+  if (const nlohmann::json* destination = object.Take("destination");
+      destination != nullptr && !destination->is_null()) {
+    JsonObject resource(reader, *destination, "destination");
+    request.destination = ObjectWriteOf(resource);
+  }
+  object.Finish();
+  if (!violations.empty()) {
+    return Status::InvalidArgument(std::move(violations));
   }
   return request;
 }
@@ -399,37 +453,13 @@ Status CheckComposeSource(const ComposeSource& source, const store::ObjectInfo& 
 }
 
 Result<store::ObjectPatch> ParseObjectPatch(std::string_view body) {
-  // The object resource's output-only members: a client may send them back, unchanged or not.
-  static constexpr std::array<std::string_view, 16> kOutputOnly = {
-      "kind",        "id",         "selfLink",       "mediaLink", "name",
-      "bucket",      "generation", "metageneration", "size",      "md5Hash",
-      "crc32c",      "etag",       "timeCreated",    "updated",   "timeStorageClassUpdated",
-      "storageClass"};
-  const auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_object()) {
-    return Status::InvalidArgument(
-        {{"body", "The request body must be a JSON object (a partial object resource)."}});
-  }
-  store::ObjectPatch patch;
+  nlohmann::json json;
+  TY_RETURN_IF_ERROR(ReadJsonObject(
+      body, "The request body must be a JSON object (a partial object resource).", json));
   std::vector<FieldViolation> violations;
   JsonReader reader = StorageReader(violations, "object");
   JsonObject object(reader, json, "");
-  for (const std::string_view name : kOutputOnly) {
-    object.Ignore(name);
-  }
-  if (const nlohmann::json* value = object.Take("contentType")) {
-    patch.content_type = NullableText(reader, *value, "contentType");
-  }
-  for (std::size_t i = 0; i < store::kObjectHeaderFields.size(); ++i) {
-    const std::string_view name = store::kObjectHeaderFields[i].json_name;
-    if (const nlohmann::json* value = object.Take(name)) {
-      patch.headers[i] = NullableText(reader, *value, name);
-    }
-  }
-  if (const nlohmann::json* value = object.Take("metadata")) {
-    patch.metadata = KeyChangesOf(reader, *value, "metadata");
-  }
-  object.Finish();  // anything else (`acl`, `temporaryHold`, …): this server does not keep it
+  store::ObjectPatch patch = ReadObjectResource(object);
   if (!violations.empty()) {
     return Status::InvalidArgument(std::move(violations));
   }

@@ -54,6 +54,11 @@ struct ChunkRange {
 // the body's.
 Result<ChunkRange> ParseContentRange(std::string_view header, std::int64_t body_size);
 
+// `text` parsed into `json` when it is a JSON object; else INVALID_ARGUMENT on "body" with
+// `message` ("The request body must be a JSON object (a bucket resource)."). For the rules' own
+// body parsers, before their reader.
+Status ReadJsonObject(std::string_view text, std::string_view message, nlohmann::json& json);
+
 // A strict JSON reader (base/json_reader.h) in the storage API's words (`kStorageJsonDialect`)
 // whose problems become `violations`, each on the member it is about (GCS's error `location`), the
 // body's root named `resource` ("bucket", "object"; must outlive the reader). For the rules' own
@@ -91,8 +96,11 @@ Result<Preconditions> ParsePreconditions(
     const std::vector<std::pair<std::string, std::string>>& query, std::string_view infix = "");
 
 // The object resource a client sends with a write: multipart's first part, a resumable upload's
-// POST body, a compose's `destination`. Members of the wrong type are ignored, as before; a
-// metadata value that is not a string is kept as its JSON text. Blank text is an empty resource.
+// POST body, a compose's `destination`. Read as `ParseObjectPatch` reads a PATCH's, plus its
+// `name`, a null being no value: output-only members ignored, each value of the wrong type
+// ("Invalid value for metadata.k: a string or null.") and each member this server does not keep
+// ("The object field acl is not known to this server.") INVALID_ARGUMENT naming it. Blank text is
+// an empty resource.
 struct ObjectWrite {
   std::string name;
   std::string content_type;
@@ -113,9 +121,13 @@ struct ComposeRequest {
 };
 // At most this many sources, as GCS.
 inline constexpr std::size_t kMaxComposeSources = 32;
-// INVALID_ARGUMENT naming the member (`sourceObjects[2].name`) for a body that is not an object,
-// no sources, more than kMaxComposeSources, a source without a name, or a generation that is not
-// a whole number (GCS sends int64 as strings; numbers are taken too).
+// Read with the strict reader in the storage API's words: INVALID_ARGUMENT naming the member for a
+// body that is not an object, no sources ("Required: sourceObjects."), more than
+// kMaxComposeSources, a source without a name ("Required: sourceObjects[2].name."), a generation
+// or `objectPreconditions.ifGenerationMatch` that is not a whole number, 0 or more (GCS sends int64
+// as strings; numbers are taken too), a member of the request, a source or its preconditions this
+// server does not know ("The sourceObjects[0] field x is not known to this server."), and the
+// destination's problems as `ParseObjectWrite`'s (`destination.metadata.k`).
 Result<ComposeRequest> ParseComposeRequest(std::string_view body);
 
 // OK when the compose source `source` may be read from `live`, the object of that name in
@@ -166,10 +178,11 @@ struct NewBucket {
 };
 Result<NewBucket> ParseBucketInsert(std::string_view body);
 
-// OK when a change of `bucket` (a delete, a patch, an update) may go ahead under the request's
+// OK when a change of a bucket (a delete, a patch, an update) may go ahead under the request's
 // preconditions (a bucket takes `ifMetagenerationMatch` and `ifMetagenerationNotMatch`, on its
-// metageneration); else `store::ConditionNotMet()`, GCS's 412.
-Status CheckBucketConditions(const store::BucketInfo& bucket, const Preconditions& conditions);
+// metageneration); else `store::ConditionNotMet()`, GCS's 412. A delete's are the store's, checked
+// with the removal (`BucketStore::DeleteBucket`).
+using store::CheckBucketConditions;
 
 // What buckets.patch and buckets.update (`mode`) make of `bucket` with `body`: its new fields, to
 // be stored by compare-and-swap on `bucket.metageneration` (a change in between: plan again on

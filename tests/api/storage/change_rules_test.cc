@@ -133,7 +133,8 @@ TEST_P(PlanBucketChangeTest, HonoursPreconditionsBeforeTheBody) {
   const Result<BucketFields> planned = PlanBucketChange(kBucket, tc.conditions, tc.body, tc.mode);
   EXPECT_EQ(planned.status().code(), tc.code) << planned.status().ToString();
   EXPECT_EQ(store::IsConditionNotMet(planned.status()), tc.condition_not_met);
-  EXPECT_EQ(CheckBucketConditions(kBucket, tc.conditions).ok(), !tc.condition_not_met);
+  EXPECT_EQ(CheckBucketConditions(tc.conditions, kBucket.metageneration).ok(),
+            !tc.condition_not_met);
   if (planned.ok()) {
     EXPECT_EQ(*planned, tc.fields);
   }
