@@ -17,10 +17,10 @@
 #include "base/json_reader.h"
 #include "base/time_format.h"
 #include "control/job_layout.h"
-#include "control/resource_names.h"
 #include "logs/list_query.h"
 #include "logs/log_filter.h"
 #include "logs/log_reader.h"
+#include "model/project_id.h"
 #include "server/rpc_error.h"
 #include "store/audit_store.h"
 #include "validate/validate.h"
@@ -57,7 +57,7 @@ struct ListRequest {
 
 void AddProject(std::string_view project, std::string_view field,
                 std::vector<FieldViolation>& violations, ListRequest& out) {
-  if (!control::IsValidProjectId(project) && project != access::kServerWideProject) {
+  if (!model::IsValidProjectId(project) && project != access::kServerWideProject) {
     violations.push_back({std::string(field), "The project id is malformed."});
   } else if (std::ranges::find(out.projects, project) == out.projects.end()) {
     out.projects.emplace_back(project);
@@ -281,8 +281,8 @@ Status ResolveProjects(const logs::LogFilter::Scope& scope, ListRequest& request
   if (!request.projects.empty()) {
     return Status();
   }
-  if (!scope.project.has_value() || (!control::IsValidProjectId(*scope.project) &&
-                                     *scope.project != access::kServerWideProject)) {
+  if (!scope.project.has_value() ||
+      (!model::IsValidProjectId(*scope.project) && *scope.project != access::kServerWideProject)) {
     return Status::InvalidArgument(std::vector<FieldViolation>{
         {std::string(kResourceNames),
          "Name the project to read: resourceNames [\"projects/<PROJECT_ID>\"], or a filter "
