@@ -1,11 +1,9 @@
 #include "api/logging/handlers.h"
 
-#include <algorithm>
 #include <cstdint>
-#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string_view>
-#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -15,26 +13,18 @@
 #include "access/audit.h"
 #include "base/json_dialects.h"
 #include "base/json_reader.h"
-#include "base/time_format.h"
-#include "control/job_layout.h"
+#include "control/log_catalog.h"
 #include "logs/list_query.h"
 #include "logs/log_filter.h"
 #include "logs/log_reader.h"
-#include "model/project_id.h"
+#include "logs/log_sources.h"
 #include "server/rpc_error.h"
-#include "store/audit_store.h"
-#include "validate/validate.h"
 
 namespace trainyard::server {
 namespace {
 
 using nlohmann::json;
 
-// Cloud Logging's documented page sizes: 0 (or absent) means the default; above the maximum,
-// or negative, the request is rejected.
-constexpr int kDefaultPageSize = 50;
-constexpr int kMaxPageSize = 1000;
-constexpr std::string_view kProjectsPrefix = "projects/";
 constexpr std::string_view kResourceType = "ml_job";
 constexpr std::string_view kTrialLabel = "ml.googleapis.com/trial_id";
 
@@ -50,19 +40,10 @@ constexpr std::string_view kProjectIds = "projectIds";
 struct ListRequest {
   std::string filter;
   logs::Order order = logs::Order::kAscending;
-  int page_size = kDefaultPageSize;
+  int page_size = logs::kDefaultPageSize;
   std::string page_token;
   std::vector<std::string> projects;  // from resourceNames and projectIds, without repeats
 };
-
-void AddProject(std::string_view project, std::string_view field,
-                std::vector<FieldViolation>& violations, ListRequest& out) {
-  if (!model::IsValidProjectId(project) && project != access::kServerWideProject) {
-    violations.push_back({std::string(field), "The project id is malformed."});
-  } else if (std::ranges::find(out.projects, project) == out.projects.end()) {
-    out.projects.emplace_back(project);
-  }
-}
 
 // google.logging.v2.ListLogEntriesRequest's field types, as ml v1's words name them.
 constexpr JsonNames kStringField{.type = "TYPE_STRING"};
@@ -72,18 +53,10 @@ constexpr JsonNames kInt32Field{.type = "TYPE_INT32"};
 void ReadProjects(JsonObject& object, std::string_view key, std::vector<FieldViolation>& violations,
                   ListRequest& out) {
   const std::vector<std::string> names = object.StringList(key, kStringField);
+  const logs::ProjectNaming naming =
+      key == kResourceNames ? logs::ProjectNaming::kResourceName : logs::ProjectNaming::kProjectId;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string field = JsonIndexPath(key, i);
-    std::string_view name = names[i];
-    if (key == kResourceNames) {
-      if (!name.starts_with(kProjectsPrefix)) {
-        violations.push_back(
-            {field, "Only \"projects/<PROJECT_ID>\" resource names are supported here."});
-        continue;
-      }
-      name.remove_prefix(kProjectsPrefix.size());
-    }
-    AddProject(name, field, violations, out);
+    logs::AddProject(names[i], naming, JsonIndexPath(key, i), violations, out.projects);
   }
 }
 
@@ -137,17 +110,15 @@ Result<ListRequest> DecodeListRequest(std::string_view body) {
   std::int32_t size = 0;
   if (const json* value = object.Take(kPageSize);
       value != nullptr && reader.Int32(*value, kPageSize, size, kInt32Field)) {
-    if (size < 0 || size > kMaxPageSize) {
-      const std::string why = fmt::format("expected an integer from 0 to {} (0 means {})",
-                                          kMaxPageSize, kDefaultPageSize);
+    if (const std::optional<int> page_size = logs::PageSizeFor(size)) {
+      request.page_size = *page_size;
+    } else {
       reader.Report({.fault = JsonFault::kInvalid,
                      .at = kPageSize,
                      .parent = kPageSize,
                      .value = value,
                      .names = kInt32Field,
-                     .detail = why});
-    } else if (size > 0) {
-      request.page_size = size;
+                     .detail = logs::PageSizeExpectation()});
     }
   }
   ReadProjects(object, kResourceNames, violations, request);
@@ -162,69 +133,6 @@ Result<ListRequest> DecodeListRequest(std::string_view body) {
 // What a page token is tied to (logs/list_query.h).
 logs::ListQuery QueryOf(const ListRequest& request) {
   return {.filter = request.filter, .order = request.order, .projects = request.projects};
-}
-
-// ---- Sources and entries ----
-
-// The jobs of `project` to read: the filter's job, or every job directory.
-std::vector<std::string> JobsToRead(const std::string& data_dir, const std::string& project,
-                                    const logs::LogFilter::Scope& scope) {
-  if (scope.job_id.has_value()) {
-    if (validate::IsStoredJobId(*scope.job_id)) {
-      return {*scope.job_id};
-    }
-    return {};  // no such job can exist
-  }
-  std::vector<std::string> jobs;
-  std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::path(data_dir) / "jobs" / project;
-  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if (validate::IsStoredJobId(name) && it->is_directory(ec)) {
-      jobs.push_back(std::move(name));
-    }
-  }
-  std::ranges::sort(jobs);
-  return jobs;
-}
-
-// `project`'s activity audit log, when the scope can hold its entries (none has a job).
-std::optional<logs::LogSource> AuditSource(const std::string& data_dir, const std::string& project,
-                                           const logs::LogFilter::Scope& scope) {
-  const std::string log_id(access::kAuditLogId);
-  if (scope.job_id.has_value() ||
-      (scope.task_names.has_value() && !scope.task_names->contains(log_id))) {
-    return std::nullopt;
-  }
-  return logs::LogSource{.path = store::AuditLogPath(store::AuditDir(data_dir), project),
-                         .project = project,
-                         .task_name = log_id,
-                         .audit = true};
-}
-
-std::vector<logs::LogSource> SourcesToRead(const std::string& data_dir, const ListRequest& request,
-                                           const logs::LogFilter::Scope& scope) {
-  std::vector<logs::LogSource> sources;
-  for (const std::string& project : request.projects) {
-    if (scope.project.has_value() && *scope.project != project) {
-      continue;
-    }
-    if (std::optional<logs::LogSource> audit = AuditSource(data_dir, project, scope)) {
-      sources.push_back(*std::move(audit));
-    }
-    if (project == access::kServerWideProject) {
-      continue;  // no jobs
-    }
-    for (const std::string& job : JobsToRead(data_dir, project, scope)) {
-      for (logs::LogSource& source :
-           logs::ListSources(control::JobLayout(data_dir, project, job).logs_dir(), project, job)) {
-        if (!scope.task_names.has_value() || scope.task_names->contains(source.task_name)) {
-          sources.push_back(std::move(source));
-        }
-      }
-    }
-  }
-  return sources;
 }
 
 // An entry of the activity audit log: its record's protoPayload and resource, and what the
@@ -276,23 +184,7 @@ nlohmann::ordered_json EncodeEntry(const logs::LogEntry& entry) {
   return out;
 }
 
-// The filter's project when the request names none in resourceNames.
-Status ResolveProjects(const logs::LogFilter::Scope& scope, ListRequest& request) {
-  if (!request.projects.empty()) {
-    return Status();
-  }
-  if (!scope.project.has_value() ||
-      (!model::IsValidProjectId(*scope.project) && *scope.project != access::kServerWideProject)) {
-    return Status::InvalidArgument(std::vector<FieldViolation>{
-        {std::string(kResourceNames),
-         "Name the project to read: resourceNames [\"projects/<PROJECT_ID>\"], or a filter "
-         "with resource.labels.project_id=\"<PROJECT_ID>\"."}});
-  }
-  request.projects.push_back(*scope.project);
-  return Status();
-}
-
-HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& routed) {
+HttpResponse ListEntries(const logs::LogCatalog& catalog, const RoutedRequest& routed) {
   Result<ListRequest> request = DecodeListRequest(routed.http.body);
   if (!request.ok()) {
     return ErrorResponse(request.status());
@@ -302,9 +194,12 @@ HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& route
     return ErrorResponse(filter.status());
   }
   const logs::LogFilter::Scope& scope = filter->scope();
-  if (const Status resolved = ResolveProjects(scope, *request); !resolved.ok()) {
-    return ErrorResponse(resolved);
+  Result<std::vector<std::string>> projects =
+      logs::ResolveProjects(std::move(request->projects), scope);
+  if (!projects.ok()) {
+    return ErrorResponse(projects.status());
   }
+  request->projects = *std::move(projects);
   std::optional<logs::Cursor> after;
   if (!request->page_token.empty()) {
     Result<logs::Cursor> cursor = logs::DecodePageToken(request->page_token, QueryOf(*request));
@@ -313,7 +208,7 @@ HttpResponse ListEntries(const std::string& data_dir, const RoutedRequest& route
     }
     after = *std::move(cursor);
   }
-  const std::vector<logs::LogSource> sources = SourcesToRead(data_dir, *request, scope);
+  const std::vector<logs::LogSource> sources = logs::SourcesFor(request->projects, scope, catalog);
   const logs::LogFilter& matcher = *filter;
   Result<logs::ReadResult> read = logs::ReadEntries(logs::ReadRequest{
       .sources = &sources,
@@ -354,13 +249,17 @@ Result<std::vector<std::string>> EntriesListProjects(std::string_view body) {
   if (!filter.ok()) {
     return filter.status();
   }
-  TY_RETURN_IF_ERROR(ResolveProjects(filter->scope(), *request));
-  for (std::string& project : request->projects) {
+  Result<std::vector<std::string>> projects =
+      logs::ResolveProjects(std::move(request->projects), filter->scope());
+  if (!projects.ok()) {
+    return projects.status();
+  }
+  for (std::string& project : *projects) {
     if (project == access::kServerWideProject) {
       project.clear();  // the server-wide log: only a role that spans projects may read it
     }
   }
-  return std::move(request->projects);
+  return projects;
 }
 
 void AddLoggingV2Routes(Router& router, std::string data_dir) {
@@ -368,8 +267,8 @@ void AddLoggingV2Routes(Router& router, std::string data_dir) {
       {.method = "POST",
        .pattern = "/v2/entries:list",
        .name = "entries.list",
-       .handler = [data_dir = std::move(data_dir)](
-                      const RoutedRequest& request) { return ListEntries(data_dir, request); },
+       .handler = [catalog = std::make_shared<const control::FileLogCatalog>(std::move(data_dir))](
+                      const RoutedRequest& request) { return ListEntries(*catalog, request); },
        .access = {{.permission = "logging.logEntries.list", .from = ProjectFrom::kLogRequest}},
        .audit = {.service = kLoggingService,
                  .method = "google.logging.v2.LoggingServiceV2.ListLogEntries"}});
