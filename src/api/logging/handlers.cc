@@ -14,9 +14,8 @@
 #include "base/json_dialects.h"
 #include "base/json_reader.h"
 #include "control/log_catalog.h"
+#include "logs/entries_list.h"
 #include "logs/list_query.h"
-#include "logs/log_filter.h"
-#include "logs/log_reader.h"
 #include "logs/log_sources.h"
 #include "server/rpc_error.h"
 
@@ -37,26 +36,18 @@ constexpr std::string_view kPageToken = "pageToken";
 constexpr std::string_view kResourceNames = "resourceNames";
 constexpr std::string_view kProjectIds = "projectIds";
 
-struct ListRequest {
-  std::string filter;
-  logs::Order order = logs::Order::kAscending;
-  int page_size = logs::kDefaultPageSize;
-  std::string page_token;
-  std::vector<std::string> projects;  // from resourceNames and projectIds, without repeats
-};
-
 // google.logging.v2.ListLogEntriesRequest's field types, as ml v1's words name them.
 constexpr JsonNames kStringField{.type = "TYPE_STRING"};
 constexpr JsonNames kInt32Field{.type = "TYPE_INT32"};
 
 // The projects a list of `resourceNames` ("projects/<PROJECT_ID>") or `projectIds` names.
 void ReadProjects(JsonObject& object, std::string_view key, std::vector<FieldViolation>& violations,
-                  ListRequest& out) {
+                  logs::ListRequest& out) {
   const std::vector<std::string> names = object.StringList(key, kStringField);
   const logs::ProjectNaming naming =
       key == kResourceNames ? logs::ProjectNaming::kResourceName : logs::ProjectNaming::kProjectId;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    logs::AddProject(names[i], naming, JsonIndexPath(key, i), violations, out.projects);
+    logs::AddProject(names[i], naming, JsonIndexPath(key, i), violations, out.query.projects);
   }
 }
 
@@ -67,8 +58,8 @@ Status BadBody(std::string description) {
                           {FieldViolation{"", std::move(description)}});
 }
 
-Result<ListRequest> DecodeListRequest(std::string_view body) {
-  ListRequest request;
+Result<logs::ListRequest> DecodeListRequest(std::string_view body) {
+  logs::ListRequest request;
   if (body.find_first_not_of(" \t\r\n") == std::string::npos) {
     return request;
   }
@@ -93,13 +84,13 @@ Result<ListRequest> DecodeListRequest(std::string_view body) {
     violations.push_back({std::move(error.locus), std::move(error.message)});
   });
   JsonObject object(reader, document, "");
-  request.filter = object.String(kFilter, kStringField);
+  request.query.filter = object.String(kFilter, kStringField);
   request.page_token = object.String(kPageToken, kStringField);
   std::string order;
   if (const json* value = object.Take(kOrderBy);
       value != nullptr && reader.String(*value, kOrderBy, order, kStringField)) {
     if (const std::optional<logs::Order> parsed = logs::ParseOrderBy(order)) {
-      request.order = *parsed;
+      request.query.order = *parsed;
     } else {
       violations.push_back({std::string(kOrderBy),
                             fmt::format("Unsupported order {}: use \"timestamp asc\" (the default) "
@@ -128,11 +119,6 @@ Result<ListRequest> DecodeListRequest(std::string_view body) {
     return Status::InvalidArgument(std::move(violations));
   }
   return request;
-}
-
-// What a page token is tied to (logs/list_query.h).
-logs::ListQuery QueryOf(const ListRequest& request) {
-  return {.filter = request.filter, .order = request.order, .projects = request.projects};
 }
 
 // An entry of the activity audit log: its record's protoPayload and resource, and what the
@@ -185,51 +171,23 @@ nlohmann::ordered_json EncodeEntry(const logs::LogEntry& entry) {
 }
 
 HttpResponse ListEntries(const logs::LogCatalog& catalog, const RoutedRequest& routed) {
-  Result<ListRequest> request = DecodeListRequest(routed.http.body);
+  Result<logs::ListRequest> request = DecodeListRequest(routed.http.body);
   if (!request.ok()) {
     return ErrorResponse(request.status());
   }
-  Result<logs::LogFilter> filter = logs::LogFilter::Parse(request->filter);
-  if (!filter.ok()) {
-    return ErrorResponse(filter.status());
-  }
-  const logs::LogFilter::Scope& scope = filter->scope();
-  Result<std::vector<std::string>> projects =
-      logs::ResolveProjects(std::move(request->projects), scope);
-  if (!projects.ok()) {
-    return ErrorResponse(projects.status());
-  }
-  request->projects = *std::move(projects);
-  std::optional<logs::Cursor> after;
-  if (!request->page_token.empty()) {
-    Result<logs::Cursor> cursor = logs::DecodePageToken(request->page_token, QueryOf(*request));
-    if (!cursor.ok()) {
-      return ErrorResponse(cursor.status());
-    }
-    after = *std::move(cursor);
-  }
-  const std::vector<logs::LogSource> sources = logs::SourcesFor(request->projects, scope, catalog);
-  const logs::LogFilter& matcher = *filter;
-  Result<logs::ReadResult> read = logs::ReadEntries(logs::ReadRequest{
-      .sources = &sources,
-      .matches = [&matcher](const logs::LogEntry& entry) { return matcher.Matches(entry); },
-      .min_time = scope.min_time,
-      .max_time = scope.max_time,
-      .after = std::move(after),
-      .order = request->order,
-      .limit = static_cast<std::size_t>(request->page_size)});
-  if (!read.ok()) {
-    return ErrorResponse(read.status());
+  Result<logs::ListPage> page = logs::ListEntries(*request, catalog);
+  if (!page.ok()) {
+    return ErrorResponse(page.status());
   }
   nlohmann::ordered_json body = nlohmann::ordered_json::object();
-  if (!read->entries.empty()) {
+  if (!page->entries.empty()) {
     nlohmann::ordered_json& entries = body["entries"] = nlohmann::ordered_json::array();
-    for (const logs::LogEntry& entry : read->entries) {
+    for (const logs::LogEntry& entry : page->entries) {
       entries.push_back(EncodeEntry(entry));
     }
   }
-  if (read->more && !read->entries.empty()) {
-    body["nextPageToken"] = logs::EncodePageToken(QueryOf(*request), read->entries.back());
+  if (!page->next_page_token.empty()) {
+    body["nextPageToken"] = page->next_page_token;
   }
   return JsonResponse(body.dump(-1, ' ', false, json::error_handler_t::replace));
 }
@@ -241,16 +199,11 @@ std::string LogEntryJson(const logs::LogEntry& entry) {
 }
 
 Result<std::vector<std::string>> EntriesListProjects(std::string_view body) {
-  Result<ListRequest> request = DecodeListRequest(body);
+  Result<logs::ListRequest> request = DecodeListRequest(body);
   if (!request.ok()) {
     return request.status();
   }
-  Result<logs::LogFilter> filter = logs::LogFilter::Parse(request->filter);
-  if (!filter.ok()) {
-    return filter.status();
-  }
-  Result<std::vector<std::string>> projects =
-      logs::ResolveProjects(std::move(request->projects), filter->scope());
+  Result<std::vector<std::string>> projects = logs::ListProjects(*request);
   if (!projects.ok()) {
     return projects.status();
   }
