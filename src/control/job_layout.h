@@ -28,12 +28,17 @@
 
 namespace trainyard::control {
 
+// `<data>/jobs/<project>`: the directory of `project`'s jobs.
+inline std::string ProjectJobsDir(std::string_view data_dir, std::string_view project) {
+  return std::string(data_dir) + "/jobs/" + std::string(project);
+}
+
 class JobLayout {
  public:
   // `trial_id` "" for the job's own files, "3" for trial 3's.
   JobLayout(std::string_view data_dir, std::string_view project, std::string_view job_id,
             std::string_view trial_id = "")
-      : root_(std::string(data_dir) + "/jobs/" + std::string(project) + "/" + std::string(job_id)),
+      : root_(ProjectJobsDir(data_dir, project) + "/" + std::string(job_id)),
         trial_(trial_id.empty() ? std::string() : "/trial-" + std::string(trial_id)) {}
 
   const std::string& root() const { return root_; }

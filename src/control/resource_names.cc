@@ -1,38 +1,14 @@
 #include "control/resource_names.h"
 
-#include <algorithm>
 #include <string>
 
+#include "model/project_id.h"
 #include "validate/validate.h"
 
 namespace trainyard::control {
-namespace {
-
-constexpr std::size_t kMaxProjectIdLength = 100;
-
-bool IsAsciiAlpha(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool IsAsciiDigit(char c) {
-  return c >= '0' && c <= '9';
-}
-
-}  // namespace
-
-bool IsValidProjectId(std::string_view project) {
-  if (project.empty() || project.size() > kMaxProjectIdLength) {
-    return false;
-  }
-  if (!IsAsciiAlpha(project.front()) && !IsAsciiDigit(project.front())) {
-    return false;
-  }
-  return std::ranges::all_of(project, [](char c) {
-    return IsAsciiAlpha(c) || IsAsciiDigit(c) || c == '-' || c == '_' || c == '.' || c == ':';
-  });
-}
 
 std::optional<FieldViolation> CheckProjectId(std::string_view project, std::string_view field) {
-  if (IsValidProjectId(project)) {
+  if (model::IsValidProjectId(project)) {
     return std::nullopt;
   }
   return FieldViolation{std::string(field),

@@ -1,12 +1,17 @@
 #include "logs/list_query.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "access/audit.h"
 #include "base/fnv1a.h"
 #include "logs/log_record.h"
+#include "model/project_id.h"
 
 namespace trainyard::logs {
 namespace {
@@ -14,6 +19,13 @@ namespace {
 constexpr std::size_t kHashBytes = 8;
 constexpr std::uint64_t kTokenSalt = 0x7472'6169'6e79'6172ULL;  // "trainyar"
 constexpr std::string_view kPageTokenField = "pageToken";
+constexpr std::string_view kResourceNamesField = "resourceNames";
+constexpr std::string_view kProjectsPrefix = "projects/";
+
+// A project a query may read: a project's own log, or the server-wide one.
+bool IsReadableProject(std::string_view project) {
+  return model::IsValidProjectId(project) || project == access::kServerWideProject;
+}
 
 void AppendHash(std::uint64_t hash, std::string& out) {
   for (std::size_t i = 0; i < kHashBytes; ++i) {
@@ -113,6 +125,49 @@ Result<Cursor> DecodePageToken(std::string_view token, const ListQuery& query) {
   const std::string_view cursor = view.substr(kHashBytes, view.size() - 2 * kHashBytes);
   return Cursor{std::string(cursor.substr(0, kTimestampBytes)),
                 std::string(cursor.substr(kTimestampBytes))};
+}
+
+void AddProject(std::string_view name, ProjectNaming naming, std::string_view field,
+                std::vector<FieldViolation>& violations, std::vector<std::string>& projects) {
+  if (naming == ProjectNaming::kResourceName) {
+    if (!name.starts_with(kProjectsPrefix)) {
+      violations.push_back({std::string(field),
+                            "Only \"projects/<PROJECT_ID>\" resource names are supported here."});
+      return;
+    }
+    name.remove_prefix(kProjectsPrefix.size());
+  }
+  if (!IsReadableProject(name)) {
+    violations.push_back({std::string(field), "The project id is malformed."});
+  } else if (std::ranges::find(projects, name) == projects.end()) {
+    projects.emplace_back(name);
+  }
+}
+
+Result<std::vector<std::string>> ResolveProjects(std::vector<std::string> named,
+                                                 const LogFilter::Scope& scope) {
+  if (!named.empty()) {
+    return named;
+  }
+  if (!scope.project.has_value() || !IsReadableProject(*scope.project)) {
+    return Status::InvalidArgument(std::vector<FieldViolation>{
+        {std::string(kResourceNamesField),
+         "Name the project to read: resourceNames [\"projects/<PROJECT_ID>\"], or a filter "
+         "with resource.labels.project_id=\"<PROJECT_ID>\"."}});
+  }
+  return std::vector<std::string>{*scope.project};
+}
+
+std::optional<int> PageSizeFor(std::int64_t requested) {
+  if (requested < 0 || requested > kMaxPageSize) {
+    return std::nullopt;
+  }
+  return requested == 0 ? kDefaultPageSize : static_cast<int>(requested);
+}
+
+std::string PageSizeExpectation() {
+  return fmt::format("expected an integer from 0 to {} (0 means {})", kMaxPageSize,
+                     kDefaultPageSize);
 }
 
 }  // namespace trainyard::logs

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model/project_id.h"
+
 namespace trainyard::control {
 namespace {
 
@@ -16,7 +18,7 @@ struct IdCase {
 class ProjectIdTest : public ::testing::TestWithParam<IdCase> {};
 
 TEST_P(ProjectIdTest, IsAcceptedOnlyWhenWellFormed) {
-  EXPECT_EQ(IsValidProjectId(GetParam().id), GetParam().valid);
+  EXPECT_EQ(model::IsValidProjectId(GetParam().id), GetParam().valid);
   const auto violation = CheckProjectId(GetParam().id, "parent");
   EXPECT_EQ(violation.has_value(), !GetParam().valid);
   if (violation.has_value()) {

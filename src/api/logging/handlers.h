@@ -2,8 +2,10 @@
 // ai-platform jobs stream-logs` calls it: `POST /v2/entries:list` with a JSON body {filter,
 // orderBy, pageSize, pageToken, resourceNames}, answered with {"entries":[LogEntry…],
 // "nextPageToken":"…"} (or {}) from the record files of the jobs under the data directory
-// (control/job_layout.h). The filter is logs/log_filter.h's; its scope picks the projects, jobs,
-// tasks and time range to read, and logs/log_reader.h does the reading. Each project's activity
+// (control/log_catalog.h). The handler decodes and encodes; between, one call, logs::ListEntries
+// (logs/entries_list.h), applies logs/'s rules: the filter (logs/log_filter.h), the projects and
+// page size (logs/list_query.h), the files the filter's scope reads (logs/log_sources.h), and
+// logs/log_reader.h does the reading. Each project's activity
 // audit log (store/audit_store.h, logName "projects/<p>/logs/cloudaudit.googleapis.com%2Factivity")
 // is read with its jobs' logs, its entries AuditLog protoPayloads; "projects/-" is the server-wide
 // one. Page tokens are opaque, checksummed and tied to the filter, order and projects they were
