@@ -11,4 +11,9 @@ const ProjectQuota* SharingPolicy::QuotaOf(std::string_view project) const {
   return found != projects.end() && found->project == project ? &*found : nullptr;
 }
 
+ProjectQuota SharingPolicy::QuotaOrDefault(std::string_view project) const {
+  const ProjectQuota* quota = QuotaOf(project);
+  return quota != nullptr ? *quota : ProjectQuota{.project = std::string(project)};
+}
+
 }  // namespace trainyard::sched

@@ -42,6 +42,9 @@ struct SharingPolicy {
 
   // The quota of `project`, or nullptr when it has none (no limits, weight 1).
   const ProjectQuota* QuotaOf(std::string_view project) const;
+  // The quota `project` answers to: its row, or for a project without one the default quota
+  // (that project, no limits, weight 1), as the sharing API shows it.
+  ProjectQuota QuotaOrDefault(std::string_view project) const;
 
   friend bool operator==(const SharingPolicy&, const SharingPolicy&) = default;
 };

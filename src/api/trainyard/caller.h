@@ -6,7 +6,8 @@
 // what the caller may do (a job's Suspend and Resume need ml.jobs.suspend).
 // A role that spans projects (admin), or a server that checks no tokens, answers
 // "allProjects": true (the console then also lets the user name any project), and its
-// "projects" are those that hold jobs or buckets, plus "default". The route needs a valid token
+// "projects" are those that hold jobs or buckets, plus "default" (the rule is
+// access/visible_projects.h's). The route needs a valid token
 // with `ml.jobs.list` in some project (api/access_check.h, ProjectFrom::kAnyProject).
 #pragma once
 
@@ -27,15 +28,6 @@ using CallerLookup = std::function<std::optional<access::Principal>(const HttpRe
 
 // The projects that hold jobs or buckets, read only for a caller who may see every project.
 using HeldProjects = std::function<Result<std::vector<std::string>>()>;
-
-// The projects the console offers `caller` (nullopt: no tokens): the projects its grants name;
-// with a role that spans projects, or without tokens, also "default" and every one of `held`.
-// Sorted, each once.
-std::vector<std::string> VisibleProjects(const std::optional<access::Principal>& caller,
-                                         const std::vector<std::string>& held);
-
-// Whether `caller` (nullopt: no tokens) may see every project.
-bool SeesAllProjects(const std::optional<access::Principal>& caller);
 
 void AddTrainyardV1CallerRoute(Router& router, CallerLookup caller, HeldProjects held);
 

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "control/replica_lookup.h"
 #include "server/http_message.h"
 #include "server/rpc_error.h"
 
@@ -16,13 +17,11 @@ HttpResponse ListReplicas(const control::JobController& controller, const Replic
   if (!job.ok()) {
     return ErrorResponse(job.status());
   }
-  std::optional<std::vector<control::ReplicaInfo>> found = lookup(project, job_id);
   const std::string* include_ended = request.Query("includeEnded");
-  if (!found && recorded && include_ended != nullptr && *include_ended == "true") {
-    found = recorded(project, job_id);
-  }
   nlohmann::json replicas = nlohmann::json::array();
-  for (const control::ReplicaInfo& info : found.value_or(std::vector<control::ReplicaInfo>{})) {
+  for (const control::ReplicaInfo& info :
+       control::ShownReplicas(lookup, recorded, project, job_id,
+                              include_ended != nullptr && *include_ended == "true")) {
     nlohmann::json replica = {{"taskName", info.task_name},
                               {"state", info.state},
                               {"pid", info.pid},

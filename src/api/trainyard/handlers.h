@@ -8,20 +8,15 @@
 // left instead (control/replica_history.h), so the console shows how an ended job's replicas ended.
 #pragma once
 
-#include <functional>
-#include <optional>
-#include <string_view>
-#include <vector>
-
-#include "control/executor.h"
 #include "control/job_controller.h"
+#include "control/replica_lookup.h"
 #include "server/router.h"
 
 namespace trainyard::server {
 
-// A job's replicas as its executor sees them (Executor::Replicas); nullopt: none.
-using ReplicaLookup = std::function<std::optional<std::vector<control::ReplicaInfo>>(
-    std::string_view project, std::string_view job_id)>;
+// A job's replicas as its executor sees them (Executor::Replicas); nullopt: none. Which of them
+// the route shows is control/replica_lookup.h's ShownReplicas.
+using ReplicaLookup = control::ReplicaSource;
 
 // `controller` must outlive `router`. `recorded`: the replicas a job's last run left (unset: none).
 void AddTrainyardV1Routes(Router& router, const control::JobController& controller,

@@ -17,11 +17,8 @@ constexpr std::string_view kQuota = "/trainyard/v1/projects/{project}/quota";
 constexpr std::string_view kClass = "/trainyard/v1/priorityClasses/{name}";
 
 HttpResponse GetQuota(const SharingAdmin& admin, const RoutedRequest& request) {
-  const std::string& project = request.Param("project");
-  const control::SharingPolicyPtr policy = admin.Current();
-  const sched::ProjectQuota* quota = policy->QuotaOf(project);
-  return JsonResponse(sched::EncodeProjectQuota(
-      quota != nullptr ? *quota : sched::ProjectQuota{.project = project}));
+  return JsonResponse(
+      sched::EncodeProjectQuota(admin.Current()->QuotaOrDefault(request.Param("project"))));
 }
 
 HttpResponse PutQuota(SharingAdmin& admin, const RoutedRequest& request) {

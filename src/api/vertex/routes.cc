@@ -1,11 +1,10 @@
 // The routes of both Vertex AI resources. CustomJob and HyperparameterTuningJob differ only in
-// how a create body is decoded, checked and mapped, and how a stored job is shown; the
-// `Resource` rows say so, and one set of handlers serves both.
+// how a create body is decoded, checked and mapped (vertex/prepare.h, by kind) and how a stored
+// job is shown; the `Resource` rows say so, and one set of handlers serves both.
 #include <functional>
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,9 +12,8 @@
 #include "api/vertex/internal.h"
 #include "server/json_body.h"
 #include "server/rpc_error.h"
-#include "vertex/custom_job.h"
 #include "vertex/custom_job_mapping.h"
-#include "vertex/spec_document.h"
+#include "vertex/prepare.h"
 #include "vertex/tuning_job.h"
 #include "vertex/vertex_json.h"
 
@@ -25,59 +23,15 @@ namespace {
 using nlohmann::ordered_json;
 using vertex_internal::JsonAnswer;
 
-// A create body decoded and checked: the job to submit (its id the controller's to choose), and
-// where a study's flattened parameters sit in the request (none for a CustomJob).
-struct Prepared {
-  model::Job job;
-  std::vector<std::string> parameter_paths;
-};
-
 struct Resource {
-  std::string_view kind;        // "CustomJob"
+  std::string_view kind;        // "CustomJob": what vertex::PrepareCreate decodes a create as
   std::string_view collection;  // "customJobs": the path and the list's key
-  std::string_view spec_path;   // where the cluster's violations are reported ("jobSpec")
-  // Decodes and checks a create body for `context` (its document and id still unset).
-  Result<Prepared> (*prepare)(std::string_view body, vertex::MappingContext context);
   ordered_json (*encode)(std::string_view project, const model::Job& job);
 };
 
-Result<Prepared> PrepareCustomJob(std::string_view body, vertex::MappingContext context) {
-  Result<vertex::CustomJob> job = vertex::DecodeCustomJob(body);
-  if (!job.ok()) {
-    return job.status();
-  }
-  static constexpr std::string_view kMembers[] = {"jobSpec"};
-  context.document = vertex::SpecDocument(body, kMembers, /*unwrap=*/true);
-  std::vector<FieldViolation> violations = vertex::ValidateDisplayName(job->display_name);
-  for (FieldViolation& violation : vertex::ValidateJobSpec(job->job_spec, "jobSpec", context)) {
-    violations.push_back(std::move(violation));
-  }
-  if (!violations.empty()) {
-    return Status::InvalidArgument(std::move(violations));
-  }
-  return Prepared{.job = vertex::ToJob(*job, context), .parameter_paths = {}};
-}
-
-Result<Prepared> PrepareTuningJob(std::string_view body, vertex::MappingContext context) {
-  Result<vertex::TuningJob> job = vertex::DecodeTuningJob(body);
-  if (!job.ok()) {
-    return job.status();
-  }
-  static constexpr std::string_view kMembers[] = {
-      "studySpec", "maxTrialCount", "parallelTrialCount", "maxFailedTrialCount", "trialJobSpec"};
-  context.document = vertex::SpecDocument(body, kMembers, /*unwrap=*/false);
-  std::vector<FieldViolation> violations = vertex::ValidateTuningJob(*job, context);
-  if (!violations.empty()) {
-    return Status::InvalidArgument(std::move(violations));
-  }
-  std::vector<std::string> paths = job->study_spec.parameter_paths;
-  return Prepared{.job = vertex::ToJob(*job, context), .parameter_paths = std::move(paths)};
-}
-
 constexpr Resource kResources[] = {
-    {vertex::kCustomJobKind, "customJobs", "jobSpec", PrepareCustomJob, vertex::EncodeCustomJob},
-    {vertex::kTuningJobKind, "hyperparameterTuningJobs", "trialJobSpec", PrepareTuningJob,
-     vertex::EncodeTuningJob},
+    {vertex::kCustomJobKind, "customJobs", vertex::EncodeCustomJob},
+    {vertex::kTuningJobKind, "hyperparameterTuningJobs", vertex::EncodeTuningJob},
 };
 
 struct Context {
@@ -92,7 +46,7 @@ HttpResponse Create(const Context& context, const Resource& resource,
   if (!status.ok()) {
     return ErrorResponse(status);
   }
-  Result<Prepared> prepared = resource.prepare(
+  Result<vertex::PreparedJob> prepared = vertex::PrepareCreate(
       request.http.body,
       vertex::MappingContext{.job_id = {},
                              .kind = std::string(resource.kind),
@@ -107,8 +61,8 @@ HttpResponse Create(const Context& context, const Resource& resource,
   Result<store::RevisionedJob> submitted =
       context.controller->SubmitWithId(project, vertex::JobIdScheme(), std::move(prepared->job));
   if (!submitted.ok()) {
-    return ErrorResponse(
-        vertex::WithVertexPaths(submitted.status(), resource.spec_path, prepared->parameter_paths));
+    return ErrorResponse(vertex::WithVertexPaths(submitted.status(), prepared->spec_path,
+                                                 prepared->parameter_paths));
   }
   return JsonAnswer(resource.encode(project, submitted->job));
 }
