@@ -346,6 +346,26 @@ Result<ReadResult> ReadEntries(const ReadRequest& request) {
   return result;
 }
 
+std::string ReadWholeRecordsFrom(const std::string& path, std::uint64_t offset) {
+  Result<RecordFile> file = RecordFile::Open(path);
+  if (!file.ok() || file->end() <= offset) {
+    return {};
+  }
+  std::string bytes(file->end() - offset, '\0');
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    Result<std::size_t> read = file->ReadAt(offset + got, bytes.data() + got, bytes.size() - got);
+    if (!read.ok() || *read == 0) {
+      break;
+    }
+    got += *read;
+  }
+  bytes.resize(got);  // short only if the file was cut since it was opened
+  const std::size_t last = bytes.rfind('\n');
+  bytes.resize(last == std::string::npos ? 0 : last + 1);
+  return bytes;
+}
+
 std::string ReadStderrTail(const std::string& path, std::size_t max_bytes) {
   Result<RecordFile> file = RecordFile::Open(path);
   if (!file.ok()) {

@@ -59,6 +59,12 @@ struct ReadResult {
 // INTERNAL when a file cannot be read (a file that vanished is skipped).
 Result<ReadResult> ReadEntries(const ReadRequest& request);
 
+// The bytes of a records file from `offset` (a line start: 0, or where the last read ended) to
+// one past its last '\n': whole records only, a record still being written left for the next
+// read. What `kubectl logs [-f]` reads of a replica's file, polled as it grows. Empty when the
+// file is absent or has nothing more; a link in its place is never followed (os::File).
+std::string ReadWholeRecordsFrom(const std::string& path, std::uint64_t offset);
+
 // The end of a records file's stderr, for a failure message: the text of the last stderr records
 // within the last `max_bytes` of the file, one per line. Empty when there are none.
 std::string ReadStderrTail(const std::string& path, std::size_t max_bytes = std::size_t{256} << 10);

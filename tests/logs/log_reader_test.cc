@@ -465,5 +465,45 @@ TEST(ReadStderrTail, KeepsTheLastStderrLinesWithinTheByteLimit) {
   EXPECT_EQ(ReadStderrTail(dir.File("logs/absent.log")), "");
 }
 
+// What `kubectl logs [-f]` reads of a replica's file: whole records from an offset, where the
+// next read starts, a record still being written left for it.
+struct WholeRecordsCase {
+  std::string name;
+  std::string file;      // "" for no file
+  std::uint64_t offset;  // where the read starts
+  std::string expected;  // what it reads
+};
+
+class ReadWholeRecordsFromTest : public ::testing::TestWithParam<WholeRecordsCase> {};
+
+TEST_P(ReadWholeRecordsFromTest, ReadsWholeRecordsOnly) {
+  const WholeRecordsCase& tc = GetParam();
+  TempDir dir;
+  const std::string path = dir.File("master-replica-0.log");
+  if (!tc.file.empty()) {
+    std::ofstream(path, std::ios::binary) << tc.file;
+  }
+  EXPECT_EQ(ReadWholeRecordsFrom(path, tc.offset), tc.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Table, ReadWholeRecordsFromTest,
+    ::testing::Values(WholeRecordsCase{"FromTheStart", "a\nbb\n", 0, "a\nbb\n"},
+                      WholeRecordsCase{"FromARecord", "a\nbb\n", 2, "bb\n"},
+                      WholeRecordsCase{"AtTheEnd", "a\nbb\n", 5, ""},
+                      WholeRecordsCase{"PastTheEnd", "a\nbb\n", 9, ""},
+                      WholeRecordsCase{"APartialRecordWaits", "a\nbb\ncc", 0, "a\nbb\n"},
+                      WholeRecordsCase{"OnlyAPartialRecord", "a\nbb\ncc", 5, ""},
+                      WholeRecordsCase{"NoFile", "", 0, ""}),
+    [](const auto& tc) { return tc.param.name; });
+
+// A link in the file's place (a job's doing, were its logs directory its own) is never followed.
+TEST(ReadWholeRecordsFrom, NeverFollowsALink) {
+  TempDir dir;
+  std::ofstream(dir.File("secret"), std::ios::binary) << "root's\n";
+  std::filesystem::create_symlink(dir.File("secret"), dir.File("master-replica-0.log"));
+  EXPECT_EQ(ReadWholeRecordsFrom(dir.File("master-replica-0.log"), 0), "");
+}
+
 }  // namespace
 }  // namespace trainyard::logs

@@ -4,7 +4,6 @@
 // belong to the TFJob until it is deleted.
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,6 +19,7 @@
 #include "control/job_layout.h"
 #include "kube/tables.h"
 #include "kube/tfjob_mapping.h"
+#include "logs/log_reader.h"
 #include "logs/log_record.h"
 
 namespace trainyard::server::kube_internal {
@@ -79,15 +79,6 @@ std::size_t AppendRecords(std::string_view text, bool timestamps, std::string& o
   }
 }
 
-std::string ReadFrom(const std::string& path, std::uint64_t offset) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    return {};
-  }
-  file.seekg(static_cast<std::streamoff>(offset));
-  return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-}
-
 // `kubectl logs -f`: what the replica writes, as it writes it, until its job has ended and the
 // file is read to its end.
 class LogFollow final : public ResponseStream {
@@ -106,7 +97,7 @@ class LogFollow final : public ResponseStream {
     // through the controller, as every front-end reads a job by id.
     Result<model::Job> job = context_.controller.Get(project_, job_id_);
     const bool ended = !job.ok() || model::IsTerminal(job->state);
-    const std::string text = ReadFrom(path_, offset_);
+    const std::string text = logs::ReadWholeRecordsFrom(path_, offset_);
     offset_ += AppendRecords(text, timestamps_, out);
     return !ended;
   }
@@ -226,7 +217,7 @@ HttpResponse PodLog(const Context& context, const Request& request) {
       control::JobLayout(context.options.data_dir, found->job.project, found->job.job.job_id)
           .log_path(found->pod.task_name);
   const bool timestamps = request.Flag("timestamps");
-  std::string text = ReadFrom(path, 0);
+  std::string text = logs::ReadWholeRecordsFrom(path, 0);
   std::string body;
   std::size_t used = 0;
   if (const std::string* tail = request.Query("tailLines"); tail != nullptr) {
