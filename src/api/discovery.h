@@ -25,7 +25,9 @@
 // request and response shapes. tests/integration/discovery_test.cc checks each method
 // against the router (its path, or a media upload's upload paths, and its query parameters);
 // tests/api/discovery_schemas_test.cc each resource schema against its codec (every member the
-// encoder writes is a property, every property a field the codec knows). Like
+// encoder writes is a property, every property a field the codec knows; of trainyard v1's, the
+// sharing policy's two, whose codec is sched/sharing_json.h: the cluster view, caller and
+// replicas answers are still encoded inside their handlers). Like
 // Google's, they are public: served without a token. An unknown API or version is NOT_FOUND in
 // Google's error shape.
 #pragma once

@@ -27,9 +27,12 @@
 #include "api/logging/handlers.h"
 #include "api/storage/json.h"
 #include "api/storage/rules.h"
+#include "catalog/catalog.h"
 #include "logs/log_entry.h"
 #include "model/full_job.h"
 #include "model/json_codec.h"
+#include "sched/sharing.h"
+#include "sched/sharing_json.h"
 #include "store/bucket_store.h"
 #include "vertex/custom_job.h"
 #include "vertex/spec_document.h"
@@ -308,6 +311,32 @@ json VertexTuningJob() {
   return json::parse(vertex::EncodeTuningJob("p", job).dump());
 }
 
+// trainyard v1's sharing policy (sched/sharing_json.h), every field of a quota set.
+sched::ProjectQuota FullQuota(std::string project) {
+  return {.project = std::move(project),
+          .accelerators = {{"NVIDIA_TESLA_T4", 4}},
+          .cpus = 64,
+          .memory_mib = 262144,
+          .jobs = 20,
+          .weight = 2};
+}
+
+json TrainyardQuota() {
+  return json::parse(sched::EncodeProjectQuota(FullQuota("p")));
+}
+
+// What `trainyard quota set` sends is the same object: the quota's decoder takes each property.
+bool QuotaDecoderTakes(const std::string& member, const json& value) {
+  const catalog::Catalog& catalog = catalog::Catalog::Builtin();
+  return sched::DecodeProjectQuota("p", json{{member, value}}.dump(), catalog).ok();
+}
+
+json TrainyardSharingPolicy() {
+  const sched::SharingPolicy policy{.projects = {FullQuota("a"), FullQuota("b")},
+                                    .priority_classes = {{"high", 1000}, {"low", 0}}};
+  return json::parse(sched::EncodeSharingPolicy(policy));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Schemas, DiscoverySchemasTest,
     ::testing::Values(
@@ -317,7 +346,9 @@ INSTANTIATE_TEST_SUITE_P(
         SchemaCase{"logging", "v2", "ListLogEntriesResponse", LoggingEntries},
         SchemaCase{"aiplatform", "v1", "GoogleCloudAiplatformV1CustomJob", VertexCustomJob},
         SchemaCase{"aiplatform", "v1", "GoogleCloudAiplatformV1HyperparameterTuningJob",
-                   VertexTuningJob}),
+                   VertexTuningJob},
+        SchemaCase{"trainyard", "v1", "ProjectQuota", TrainyardQuota, QuotaDecoderTakes},
+        SchemaCase{"trainyard", "v1", "SharingPolicy", TrainyardSharingPolicy}),
     [](const ::testing::TestParamInfo<SchemaCase>& param_info) {
       std::string name = param_info.param.api + "_" + param_info.param.schema;
       for (char& ch : name) {
