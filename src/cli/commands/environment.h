@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "access/visible_projects.h"
+
 namespace trainyard::cli {
 
 struct Environment {
@@ -22,7 +24,8 @@ struct Environment {
 
 // Where `trainyard serve` listens by default.
 inline constexpr std::string_view kDefaultServer = "http://127.0.0.1:8470/";
-inline constexpr std::string_view kDefaultProject = "default";
+// The project a command uses when none is named: the one a server always offers (access/).
+inline constexpr std::string_view kDefaultProject = access::kDefaultProject;
 
 // `--server`, else $TRAINYARD_SERVER, else `kDefaultServer`. An empty value counts as unset.
 std::string ResolveServer(const std::optional<std::string>& flag, const Environment& env);
