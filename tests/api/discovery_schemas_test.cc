@@ -27,6 +27,7 @@
 #include "api/logging/handlers.h"
 #include "api/storage/json.h"
 #include "api/storage/rules.h"
+#include "api/trainyard/encode.h"
 #include "catalog/catalog.h"
 #include "logs/log_entry.h"
 #include "model/full_job.h"
@@ -337,6 +338,57 @@ json TrainyardSharingPolicy() {
   return json::parse(sched::EncodeSharingPolicy(policy));
 }
 
+// The cluster as project "p" sees it, every kind of member present: a device held by its own
+// trial's replica, one by another project's job, a free one; a queued job of its own and one of
+// another project's; a standing with a quota and one without.
+json TrainyardCluster() {
+  control::ClusterView view;
+  view.inventory.nodes = {sched::Node{
+      .name = "box",
+      .cpus = 16,
+      .memory_mib = 65536,
+      .devices =
+          {{.index = 0, .accelerator = "NVIDIA_TESLA_T4", .model = "Tesla T4"},
+           {.index = 1, .accelerator = "NVIDIA_TESLA_T4", .model = "Tesla T4"},
+           {.index = 2, .accelerator = "NVIDIA_TESLA_T4", .model = "emulated", .emulated = true}},
+      .labels = {{"zone", "a"}}}};
+  view.replicas["p/study"] = {control::ReplicaInfo{.task_name = "master-replica-0",
+                                                   .trial_id = "3",
+                                                   .state = "RUNNING",
+                                                   .node = "box",
+                                                   .device_indices = {0}}};
+  view.replicas["q/j2"] = {control::ReplicaInfo{
+      .task_name = "master-replica-0", .state = "RUNNING", .node = "box", .device_indices = {1}}};
+  view.queue = {{.project = "p", .job_id = "next", .position = 1, .reason = "No free device."},
+                {.project = "q", .job_id = "later", .position = 2, .reason = "No free device."}};
+  view.sharing.projects = {FullQuota("p")};
+  view.use["p"] = sched::Amounts{
+      .devices = {{"NVIDIA_TESLA_T4", 1}}, .cpus = 4, .memory_mib = 15360, .jobs = 1};
+  view.use["q"] = sched::Amounts{
+      .devices = {{"NVIDIA_TESLA_T4", 1}}, .cpus = 4, .memory_mib = 15360, .jobs = 1};
+  return ClusterJson(view, "p");
+}
+
+// A job's replicas: a placed trial replica that ended, and one not yet placed.
+json TrainyardReplicas() {
+  return ReplicasJson({control::ReplicaInfo{.task_name = "master-replica-0",
+                                            .trial_id = "3",
+                                            .state = "EXITED",
+                                            .pid = 4242,
+                                            .restarts = 1,
+                                            .exit_status = "exited with status 0",
+                                            .node = "box",
+                                            .device_indices = {0, 1}},
+                       control::ReplicaInfo{.task_name = "worker-replica-0", .state = "PENDING"}});
+}
+
+// A caller with a grant (and the permissions its role holds).
+json TrainyardCaller() {
+  const access::Principal alice{.name = "alice",
+                                .grants = {{.role = access::Role::kEditor, .project = "p"}}};
+  return CallerJson(alice, {"p", "q"});
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Schemas, DiscoverySchemasTest,
     ::testing::Values(
@@ -348,7 +400,10 @@ INSTANTIATE_TEST_SUITE_P(
         SchemaCase{"aiplatform", "v1", "GoogleCloudAiplatformV1HyperparameterTuningJob",
                    VertexTuningJob},
         SchemaCase{"trainyard", "v1", "ProjectQuota", TrainyardQuota, QuotaDecoderTakes},
-        SchemaCase{"trainyard", "v1", "SharingPolicy", TrainyardSharingPolicy}),
+        SchemaCase{"trainyard", "v1", "SharingPolicy", TrainyardSharingPolicy},
+        SchemaCase{"trainyard", "v1", "Cluster", TrainyardCluster},
+        SchemaCase{"trainyard", "v1", "ListReplicasResponse", TrainyardReplicas},
+        SchemaCase{"trainyard", "v1", "Caller", TrainyardCaller}),
     [](const ::testing::TestParamInfo<SchemaCase>& param_info) {
       std::string name = param_info.param.api + "_" + param_info.param.schema;
       for (char& ch : name) {

@@ -3,11 +3,8 @@
 #include <string>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
-#include "access/audit.h"
-#include "access/roles.h"
 #include "access/visible_projects.h"
+#include "api/trainyard/encode.h"
 #include "server/rpc_error.h"
 
 namespace trainyard::server {
@@ -24,25 +21,7 @@ HttpResponse GetCaller(const CallerLookup& lookup, const HeldProjects& held,
     }
     stored = *std::move(read);
   }
-  nlohmann::json grants = nlohmann::json::array();
-  for (const access::Grant& grant :
-       caller.has_value() ? caller->grants : std::vector<access::Grant>{}) {
-    nlohmann::json permissions = nlohmann::json::array();
-    for (const std::string& permission : access::AllPermissions()) {
-      if (access::RoleHolds(grant.role, permission)) {
-        permissions.push_back(permission);
-      }
-    }
-    grants.push_back({{"role", std::string(access::RoleName(grant.role))},
-                      {"project", grant.project},
-                      {"permissions", std::move(permissions)}});
-  }
-  return JsonResponse(
-      nlohmann::json{{"name", caller.has_value() ? caller->name : std::string(access::kAnonymous)},
-                     {"grants", std::move(grants)},
-                     {"allProjects", access::SeesAllProjects(caller)},
-                     {"projects", access::VisibleProjects(caller, stored)}}
-          .dump());
+  return JsonResponse(CallerJson(caller, stored).dump());
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "api/trainyard/handlers.h"
 
-#include <nlohmann/json.hpp>
-
+#include "api/trainyard/encode.h"
 #include "control/replica_lookup.h"
 #include "server/http_message.h"
 #include "server/rpc_error.h"
@@ -18,27 +17,10 @@ HttpResponse ListReplicas(const control::JobController& controller, const Replic
     return ErrorResponse(job.status());
   }
   const std::string* include_ended = request.Query("includeEnded");
-  nlohmann::json replicas = nlohmann::json::array();
-  for (const control::ReplicaInfo& info :
-       control::ShownReplicas(lookup, recorded, project, job_id,
-                              include_ended != nullptr && *include_ended == "true")) {
-    nlohmann::json replica = {{"taskName", info.task_name},
-                              {"state", info.state},
-                              {"pid", info.pid},
-                              {"restarts", info.restarts}};
-    if (!info.trial_id.empty()) {
-      replica["trialId"] = info.trial_id;
-    }
-    if (!info.exit_status.empty()) {
-      replica["exitStatus"] = info.exit_status;
-    }
-    if (!info.node.empty()) {
-      replica["node"] = info.node;
-      replica["deviceIndices"] = info.device_indices;
-    }
-    replicas.push_back(std::move(replica));
-  }
-  return JsonResponse(nlohmann::json{{"replicas", std::move(replicas)}}.dump());
+  return JsonResponse(
+      ReplicasJson(control::ShownReplicas(lookup, recorded, project, job_id,
+                                          include_ended != nullptr && *include_ended == "true"))
+          .dump());
 }
 
 }  // namespace
