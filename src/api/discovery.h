@@ -26,8 +26,7 @@
 // against the router (its path, or a media upload's upload paths, and its query parameters);
 // tests/api/discovery_schemas_test.cc each resource schema against its codec (every member the
 // encoder writes is a property, every property a field the codec knows; of trainyard v1's, the
-// sharing policy's (sched/sharing_json.h) and the cluster, replicas and caller answers
-// (api/trainyard/encode.h)). Like
+// sharing policy's (sched/sharing_json.h) and every other answer (api/trainyard/encode.h)). Like
 // Google's, they are public: served without a token. An unknown API or version is NOT_FOUND in
 // Google's error shape.
 #pragma once

@@ -389,6 +389,22 @@ json TrainyardCaller() {
   return CallerJson(alice, {"p", "q"});
 }
 
+// A suspended job's suspension.
+json TrainyardSuspension() {
+  model::Job job = model::FullJob();
+  job.state = model::JobState::kQueued;
+  job.extras = model::JobExtras{.suspended = true};
+  return json::parse(SuspensionJson(job).dump());
+}
+
+json TrainyardPriorityClasses() {
+  return PriorityClassesJson({{"high", 1000}, {"low", 0}});
+}
+
+json TrainyardPriorityClass() {
+  return PriorityClassJson("high", 1000);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Schemas, DiscoverySchemasTest,
     ::testing::Values(
@@ -403,7 +419,10 @@ INSTANTIATE_TEST_SUITE_P(
         SchemaCase{"trainyard", "v1", "SharingPolicy", TrainyardSharingPolicy},
         SchemaCase{"trainyard", "v1", "Cluster", TrainyardCluster},
         SchemaCase{"trainyard", "v1", "ListReplicasResponse", TrainyardReplicas},
-        SchemaCase{"trainyard", "v1", "Caller", TrainyardCaller}),
+        SchemaCase{"trainyard", "v1", "Caller", TrainyardCaller},
+        SchemaCase{"trainyard", "v1", "Suspension", TrainyardSuspension},
+        SchemaCase{"trainyard", "v1", "PriorityClasses", TrainyardPriorityClasses},
+        SchemaCase{"trainyard", "v1", "PriorityClass", TrainyardPriorityClass}),
     [](const ::testing::TestParamInfo<SchemaCase>& param_info) {
       std::string name = param_info.param.api + "_" + param_info.param.schema;
       for (char& ch : name) {

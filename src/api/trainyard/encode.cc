@@ -125,4 +125,22 @@ json CallerJson(const std::optional<access::Principal>& caller,
           {"projects", access::VisibleProjects(caller, held)}};
 }
 
+nlohmann::ordered_json SuspensionJson(const model::Job& job) {
+  return {{"jobId", job.job_id},
+          {"state", model::JobStateName(job.state)},
+          {"suspended", model::IsSuspended(job)}};
+}
+
+json PriorityClassesJson(const std::map<std::string, int, std::less<>>& classes) {
+  json out = json::object();
+  for (const auto& [name, value] : classes) {
+    out[name] = value;
+  }
+  return json{{"priorityClasses", std::move(out)}};
+}
+
+json PriorityClassJson(std::string_view name, int value) {
+  return {{"name", name}, {"value", value}};
+}
+
 }  // namespace trainyard::server

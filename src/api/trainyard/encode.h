@@ -1,9 +1,11 @@
-// trainyard v1's answers as JSON: the `Cluster`, `ListReplicasResponse` and `Caller` schemas of
-// api/discovery_data/trainyard_v1.json, written here once for the handlers (api/trainyard/) and
-// for tests/api/discovery_schemas_test.cc, which checks each against its schema. The sharing
-// policy's are sched/sharing_json.h's. Pure.
+// trainyard v1's answers as JSON: the `Cluster`, `ListReplicasResponse`, `Caller`, `Suspension`,
+// `PriorityClasses` and `PriorityClass` schemas of api/discovery_data/trainyard_v1.json, written
+// here once for the handlers (api/trainyard/) and for tests/api/discovery_schemas_test.cc, which
+// checks each against its schema. The sharing policy's are sched/sharing_json.h's. Pure.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +16,7 @@
 #include "access/principal.h"
 #include "control/cluster_view.h"
 #include "control/executor.h"
+#include "model/job.h"
 
 namespace trainyard::server {
 
@@ -30,5 +33,12 @@ nlohmann::json ReplicasJson(const std::vector<control::ReplicaInfo>& replicas);
 // caller that sees them all).
 nlohmann::json CallerJson(const std::optional<access::Principal>& caller,
                           const std::vector<std::string>& held);
+
+// A job's suspension: its id, its state and whether it is suspended (model::IsSuspended).
+nlohmann::ordered_json SuspensionJson(const model::Job& job);
+
+// The priority classes, name to value; and one class.
+nlohmann::json PriorityClassesJson(const std::map<std::string, int, std::less<>>& classes);
+nlohmann::json PriorityClassJson(std::string_view name, int value);
 
 }  // namespace trainyard::server

@@ -2,8 +2,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "api/trainyard/encode.h"
 #include "sched/sharing_json.h"
 #include "server/http_message.h"
 #include "server/rpc_error.h"
@@ -32,17 +31,13 @@ HttpResponse Done(const Status& status) {
 }
 
 HttpResponse ListClasses(const SharingAdmin& admin) {
-  nlohmann::json classes = nlohmann::json::object();
-  for (const auto& [name, value] : admin.Current()->priority_classes) {
-    classes[name] = value;
-  }
-  return JsonResponse(nlohmann::json{{"priorityClasses", std::move(classes)}}.dump());
+  return JsonResponse(PriorityClassesJson(admin.Current()->priority_classes).dump());
 }
 
 HttpResponse PutClass(SharingAdmin& admin, const RoutedRequest& request) {
   const std::string& name = request.Param("name");
   Result<int> value = admin.SetPriorityClass(name, request.http.body);
-  return value.ok() ? JsonResponse(nlohmann::json{{"name", name}, {"value", *value}}.dump())
+  return value.ok() ? JsonResponse(PriorityClassJson(name, *value).dump())
                     : ErrorResponse(value.status());
 }
 

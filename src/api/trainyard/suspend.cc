@@ -2,8 +2,7 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "api/trainyard/encode.h"
 #include "server/http_message.h"
 #include "server/json_body.h"
 #include "server/rpc_error.h"
@@ -17,10 +16,7 @@ HttpResponse Answer(const Result<model::Job>& job) {
   if (!job.ok()) {
     return ErrorResponse(job.status());
   }
-  const nlohmann::ordered_json body = {{"jobId", job->job_id},
-                                       {"state", model::JobStateName(job->state)},
-                                       {"suspended", model::IsSuspended(*job)}};
-  return JsonResponse(body.dump());
+  return JsonResponse(SuspensionJson(*job).dump());
 }
 
 HttpResponse Change(control::JobController& controller, const RoutedRequest& request,
