@@ -117,6 +117,16 @@ Result<model::Job> DecodeStored(std::string_view project, const Statement& row, 
   return job;
 }
 
+// A row's job and its revision: body and extras at `first` and `first + 1` (DecodeStored), the
+// revision at `first + 2`.
+Result<RevisionedJob> DecodeRevisioned(std::string project, const Statement& row, int first) {
+  Result<model::Job> job = DecodeStored(project, row, first);
+  if (!job.ok()) {
+    return job.status();
+  }
+  return RevisionedJob{std::move(project), *std::move(job), row.ColumnInt64(first + 2)};
+}
+
 class SqliteJobStore final : public JobStore {
  public:
   SqliteJobStore(std::unique_ptr<Connection> writer, std::unique_ptr<ConnectionPool> readers)
@@ -161,14 +171,9 @@ class SqliteJobStore final : public JobStore {
 
   Result<RevisionedJob> GetRevisioned(std::string_view project,
                                       std::string_view job_id) const override {
-    return GetRow<RevisionedJob>(
-        kGet, project, job_id, [&](Statement& row) -> Result<RevisionedJob> {
-          Result<model::Job> job = DecodeStored(project, row, 0);
-          if (!job.ok()) {
-            return job.status();
-          }
-          return RevisionedJob{std::string(project), std::move(*job), row.ColumnInt64(2)};
-        });
+    return GetRow<RevisionedJob>(kGet, project, job_id, [&](Statement& row) {
+      return DecodeRevisioned(std::string(project), row, 0);
+    });
   }
 
   Result<std::string> GetJson(std::string_view project, std::string_view job_id) const override {
@@ -299,11 +304,7 @@ class SqliteJobStore final : public JobStore {
       return Status::NotFound(std::string(kind) + " " + std::string(name) + " of " +
                               std::string(project) + " not found");
     }
-    Result<model::Job> job = DecodeStored(project, *get, 0);
-    if (!job.ok()) {
-      return job.status();
-    }
-    return RevisionedJob{std::string(project), std::move(*job), get->ColumnInt64(2)};
+    return DecodeRevisioned(std::string(project), *get, 0);
   }
 
   Result<std::vector<RevisionedJob>> ListKubeObjects(std::string_view project,
@@ -330,12 +331,11 @@ class SqliteJobStore final : public JobStore {
       if (!*row) {
         return jobs;
       }
-      std::string owner = list->ColumnText(0);
-      Result<model::Job> job = DecodeStored(owner, *list, 1);
+      Result<RevisionedJob> job = DecodeRevisioned(list->ColumnText(0), *list, 1);
       if (!job.ok()) {
         return job.status();
       }
-      jobs.push_back(RevisionedJob{std::move(owner), std::move(*job), list->ColumnInt64(3)});
+      jobs.push_back(*std::move(job));
     }
   }
 

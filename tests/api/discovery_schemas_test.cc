@@ -256,7 +256,7 @@ constexpr std::string_view kFullCustomJobBody = R"({
     "serviceAccount": "sa@p.iam.gserviceaccount.com", "network": "projects/1/global/networks/default",
     "baseOutputDirectory": {"outputUriPrefix": "gs://b/out"}, "enableWebAccess": true}})";
 
-// The CustomJob the server answers for that body (the jobSpec kept as api/vertex/routes.cc keeps
+// The CustomJob the server answers for that body (the jobSpec kept as vertex/prepare.cc keeps
 // it), failed, so that every output field is set.
 json VertexCustomJob() {
   EXPECT_TRUE(vertex::DecodeCustomJob(kFullCustomJobBody).ok());
